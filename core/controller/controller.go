@@ -1,0 +1,242 @@
+// Package controller runs endpoints against a store: it decides when to
+// fetch (fresh, stale, missing, invalid), shares identical requests in
+// flight, keeps errors for a while, applies optimistic updates and rolls
+// them back, and tells subscribers when a result they read changes.
+//
+// A Controller is safe for concurrent use. Every method that waits takes a
+// context; listeners are called outside the controller's lock, one at a
+// time, in the order the changes happened.
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Defaults for endpoints that set no expiry of their own.
+const (
+	DefaultDataExpiryLength  = 60 * time.Second
+	DefaultErrorExpiryLength = time.Second
+)
+
+// Options configure a Controller. The zero value is usable.
+type Options struct {
+	// Now is the clock; nil is time.Now. Tests pass a controllable one.
+	Now func() time.Time
+	// DataExpiryLength and ErrorExpiryLength are defaults for endpoints
+	// that set none.
+	DataExpiryLength  time.Duration
+	ErrorExpiryLength time.Duration
+	// RequestContext, when set, decorates the context of every request, as
+	// with rest.WithTransport for a controller-wide fetch function.
+	RequestContext func(ctx context.Context) context.Context
+}
+
+// ErrReset is returned to callers whose request was started before a
+// ResetEntireStore: its response was not stored.
+var ErrReset = errors.New("store was reset while the request was in flight")
+
+// Controller is the cache's front door.
+type Controller struct {
+	opts Options
+
+	mu       sync.Mutex
+	st       *store.Store
+	gen      uint64 // bumped by ResetEntireStore
+	inflight map[string]*call
+	subs     map[string][]*subscription
+
+	// notifications waiting for delivery, and whether a goroutine is
+	// delivering them.
+	queue       []notification
+	dispatching bool
+}
+
+// call is one shared request in flight.
+type call struct {
+	done chan struct{}
+	err  error
+}
+
+// New returns a controller with an empty store.
+func New(opts Options) *Controller {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.DataExpiryLength <= 0 {
+		opts.DataExpiryLength = DefaultDataExpiryLength
+	}
+	if opts.ErrorExpiryLength <= 0 {
+		opts.ErrorExpiryLength = DefaultErrorExpiryLength
+	}
+	return &Controller{
+		opts:     opts,
+		st:       store.New(),
+		inflight: map[string]*call{},
+		subs:     map[string][]*subscription{},
+	}
+}
+
+func (c *Controller) now() int64 { return c.opts.Now().UnixMilli() }
+
+func (c *Controller) dataExpiry(spec *endpoint.Spec) int64 {
+	if spec.DataExpiryLength > 0 {
+		return spec.DataExpiryLength.Milliseconds()
+	}
+	return c.opts.DataExpiryLength.Milliseconds()
+}
+
+func (c *Controller) errorExpiry(spec *endpoint.Spec) int64 {
+	if spec.ErrorExpiryLength > 0 {
+		return spec.ErrorExpiryLength.Milliseconds()
+	}
+	return c.opts.ErrorExpiryLength.Milliseconds()
+}
+
+// Fetch runs the endpoint now, stores the response, applies Update, and
+// returns the denormalized result. Identical reads in flight are shared;
+// mutations (SideEffect) never are. With GetOptimisticResponse, its value is
+// visible before Fetch returns to the network and is rolled back on error.
+func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params value.Value, body any) (value.Value, error) {
+	spec := ep.Spec()
+	key, err := ep.Key(params)
+	if err != nil {
+		return value.Undef, err
+	}
+	if !spec.SideEffect {
+		if err := c.shared(ctx, ep, key, params); err != nil {
+			return value.Undef, err
+		}
+		return c.read(key), nil
+	}
+	return c.run(ctx, ep, key, params, body, nil)
+}
+
+// Suspense returns the endpoint's data as data-client's useSuspense does:
+// fresh data at once; stale data at once with a revalidation in the
+// background; otherwise it fetches (sharing a request in flight) and waits.
+// Null params return Undefined and do nothing. A kept error is returned
+// without a new request until it expires.
+func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
+	if params.IsNull() {
+		return value.Undef, nil
+	}
+	key, err := ep.Key(params)
+	if err != nil {
+		return value.Undef, err
+	}
+	c.mu.Lock()
+	r := c.response(ep.Spec(), key)
+	c.mu.Unlock()
+	switch {
+	case r.Err != nil:
+		return value.Undef, r.Err
+	case r.ExpiryStatus == endpoint.Valid:
+		return r.Data, nil
+	case r.ExpiryStatus == endpoint.Stale:
+		c.revalidate(ep, key, params)
+		return r.Data, nil
+	}
+	if err := c.shared(ctx, ep, key, params); err != nil {
+		return value.Undef, err
+	}
+	return c.read(key), nil
+}
+
+// FetchIfStale fetches only when Suspense would, and waits as it would.
+func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
+	return c.Suspense(ctx, ep, params)
+}
+
+// GetResponse reads the endpoint's result now, optimistic data included.
+func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
+	key, err := ep.Key(params)
+	if err != nil {
+		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.response(ep.Spec(), key)
+}
+
+// response computes a result's read under c.mu.
+func (c *Controller) response(spec *endpoint.Spec, key string) endpoint.Response {
+	now := c.now()
+	data, st, meta, ok := c.st.Read(key)
+	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}
+	if meta.Err != nil && now < meta.ErrorExpiresAt {
+		r.Err = meta.Err
+	}
+	switch {
+	case !ok:
+		r.ExpiryStatus, r.ExpiresAt = endpoint.Missing, 0
+	case meta.Invalidated || st != schema.Found:
+		r.ExpiryStatus = endpoint.Invalid
+	case now >= meta.ExpiresAt && spec.InvalidIfStale:
+		r.ExpiryStatus = endpoint.Invalid
+	case now >= meta.ExpiresAt:
+		r.ExpiryStatus = endpoint.Stale
+	default:
+		r.ExpiryStatus = endpoint.Valid
+	}
+	return r
+}
+
+func (c *Controller) read(key string) value.Value {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, _, _, _ := c.st.Read(key)
+	return v
+}
+
+// revalidate starts a shared background fetch, unless one is in flight.
+func (c *Controller) revalidate(ep endpoint.Endpoint, key string, params value.Value) {
+	c.startShared(ep, key, params)
+}
+
+// shared joins the request in flight for key or starts one, and waits for
+// it. A waiter that gives up (ctx) leaves the request running for others.
+func (c *Controller) shared(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value) error {
+	cl := c.startShared(ep, key, params)
+	select {
+	case <-cl.done:
+		return cl.err
+	case <-ctx.Done():
+		return abortError(ctx.Err())
+	}
+}
+
+// startShared returns the call in flight for key, starting it if needed.
+// The request runs detached from any one waiter's context.
+func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.Value) *call {
+	c.mu.Lock()
+	cl := c.inflight[key]
+	start := cl == nil
+	if start {
+		cl = &call{done: make(chan struct{})}
+		c.inflight[key] = cl
+		c.changed() // subscribers see loading
+	}
+	c.mu.Unlock()
+	c.dispatch()
+	if start {
+		go func() {
+			_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
+			close(cl.done)
+		}()
+	}
+	return cl
+}
+
+// abortError makes a waiter's cancellation recognizable as an abort.
+func abortError(err error) error {
+	return fmt.Errorf("request aborted: %w", err)
+}

@@ -1,0 +1,94 @@
+package controller
+
+import (
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// The imperative operations below take effect before they return: the next
+// GetResponse sees them.
+
+// Invalidate marks the endpoint's result invalid: the next read fetches and
+// waits, and subscribers refetch now.
+func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
+	key, err := ep.Key(params)
+	if err != nil {
+		return err
+	}
+	c.InvalidateAll(func(k string) bool { return k == key })
+	return nil
+}
+
+// InvalidateAll invalidates every stored result whose key passes test.
+func (c *Controller) InvalidateAll(test func(key string) bool) {
+	c.updateMeta(test, func(m *store.ResultMeta) { m.Invalidated = true })
+}
+
+// ExpireAll marks every stored result whose key passes test stale: the next
+// read shows it and refetches in the background.
+func (c *Controller) ExpireAll(test func(key string) bool) {
+	c.updateMeta(test, func(m *store.ResultMeta) { m.ExpiresAt = 0 })
+}
+
+func (c *Controller) updateMeta(test func(string) bool, change func(*store.ResultMeta)) {
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range c.st.Keys() {
+		if test(k) {
+			c.st.UpdateMeta(k, change)
+		}
+	}
+	c.changed()
+}
+
+// ResetEntireStore empties the store and the optimistic queue. Responses to
+// requests started before it are not stored.
+func (c *Controller) ResetEntireStore() {
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	c.st.Reset()
+	c.inflight = map[string]*call{}
+	c.changed()
+}
+
+// SetResponse stores data as if the endpoint had fetched it for params.
+func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value) error {
+	key, err := ep.Key(params)
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	w, err := c.prepare(ep.Spec(), key, params, data, now)
+	if err != nil {
+		return err
+	}
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st.Apply(w)
+	c.changed()
+	return nil
+}
+
+// State returns a JSON snapshot of the store for debugging and devtools:
+// {entities, endpoints, meta, entitiesMeta, optimistic}. It is a copy.
+func (c *Controller) State() value.Value {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.State()
+}
+
+// PendingOptimistic returns how many optimistic updates wait for their
+// requests.
+func (c *Controller) PendingOptimistic() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.PendingCount()
+}
+
+var _ schema.Source = (*store.Store)(nil)

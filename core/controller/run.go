@@ -1,0 +1,156 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// run performs one request of ep: optimistic write, network, normalize,
+// store, rollback on error. cl is the shared call it serves, nil for a
+// mutation; it leaves the in-flight table in the same critical section that
+// stores the response, so no subscriber sees data without loading cleared.
+func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, cl *call) (out value.Value, err error) {
+	spec := ep.Spec()
+	fetchedAt := c.now()
+	c.mu.Lock()
+	gen := c.gen
+	c.mu.Unlock()
+
+	var pend *store.Pending
+	defer func() {
+		// A panic in a callback or schema hook fails this request only; in
+		// wasm an escaped panic would end the whole instance.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: internal error: %v", key, p)
+			c.finish(key, spec, gen, pend, cl, nil, err)
+			out = value.Undef
+		}
+	}()
+
+	if spec.GetOptimisticResponse != nil {
+		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt)
+		if err != nil {
+			c.finish(key, spec, gen, nil, cl, nil, err)
+			return value.Undef, err
+		}
+	}
+
+	if c.opts.RequestContext != nil {
+		ctx = c.opts.RequestContext(ctx)
+	}
+	raw, err := ep.Fetch(ctx, params, body)
+	var w *store.Write
+	if err == nil {
+		w, err = c.prepare(spec, key, params, raw, fetchedAt)
+	}
+	return c.finish(key, spec, gen, pend, cl, w, err)
+}
+
+// prepare normalizes a response into a store write.
+func (c *Controller) prepare(spec *endpoint.Spec, key string, params, raw value.Value, fetchedAt int64) (*store.Write, error) {
+	norm, err := schema.Normalize(spec.Schema, raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	updates, err := c.updates(spec, key, norm.Result, params)
+	if err != nil {
+		return nil, err
+	}
+	now := c.now()
+	return &store.Write{
+		Key: key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
+		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
+		MergeResult: spec.MergeResult,
+		Updates:     updates,
+	}, nil
+}
+
+func (c *Controller) updates(spec *endpoint.Spec, key string, result, params value.Value) (map[string]func(value.Value) value.Value, error) {
+	if spec.Update == nil {
+		return nil, nil
+	}
+	u, err := spec.Update(result, params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: update: %w", key, err)
+	}
+	return u, nil
+}
+
+// applyOptimistic queues the endpoint's optimistic response. ErrAbortOptimistic
+// queues nothing and is not an error.
+func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params value.Value, body any, fetchedAt int64) (*store.Pending, error) {
+	spec := ep.Spec()
+	v, err := spec.GetOptimisticResponse(&snapshot{c: c, fetchedAt: fetchedAt}, params, body)
+	if errors.Is(err, endpoint.ErrAbortOptimistic) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
+	}
+	w, err := c.prepare(spec, key, params, v, fetchedAt)
+	if err != nil {
+		return nil, fmt.Errorf("optimistic response: %w", err)
+	}
+	w.Meta.Date = fetchedAt
+	c.mu.Lock()
+	p := c.st.AddPending(*w)
+	c.changed()
+	c.mu.Unlock()
+	c.dispatch()
+	return p, nil
+}
+
+// finish stores a response (w) or an error, drops the optimistic write, and
+// returns what the caller gets: the stored result, read back.
+func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *store.Pending, cl *call, w *store.Write, err error) (out value.Value, _ error) {
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer c.changed()
+	if cl != nil && c.inflight[key] == cl {
+		delete(c.inflight, key)
+	}
+	if gen != c.gen {
+		if err == nil {
+			err = fmt.Errorf("%s: %w", key, ErrReset)
+		}
+		return value.Undef, err
+	}
+	if err != nil {
+		now := c.now()
+		c.st.UpdateMeta(key, func(m *store.ResultMeta) {
+			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(spec)
+		})
+	} else {
+		c.st.Apply(w)
+	}
+	if pend != nil {
+		c.st.RemovePending(pend)
+	}
+	for _, s := range c.subs[key] {
+		s.settled = c.st.Version()
+	}
+	if err != nil {
+		return value.Undef, err
+	}
+	out, _, _, _ = c.st.Read(key)
+	return out, nil
+}
+
+// snapshot is the store as getOptimisticResponse sees it.
+type snapshot struct {
+	c         *Controller
+	fetchedAt int64
+}
+
+func (s *snapshot) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
+	return s.c.GetResponse(ep, params)
+}
+
+func (s *snapshot) FetchedAt() int64 { return s.fetchedAt }

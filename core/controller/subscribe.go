@@ -1,0 +1,192 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// State is what a subscriber is told about one result.
+type State struct {
+	// Data is the denormalized result, optimistic data included; Undefined
+	// while nothing is stored.
+	Data value.Value
+	// Loading is true while a request for the result is in flight.
+	Loading bool
+	// Err is the kept error of the last fetch, until it expires.
+	Err error
+	// ExpiryStatus is the result's status at the time of the change.
+	ExpiryStatus endpoint.ExpiryStatus
+}
+
+func (s State) same(o State) bool {
+	return value.Same(s.Data, o.Data) && s.Loading == o.Loading && sameErr(s.Err, o.Err) &&
+		s.ExpiryStatus == o.ExpiryStatus
+}
+
+// sameErr compares errors without == on types that cannot be compared.
+func sameErr(a, b error) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return errors.Is(a, b)
+}
+
+type subscription struct {
+	ep       endpoint.Endpoint
+	key      string
+	params   value.Value
+	listener func(State)
+	last     State
+	closed   bool
+	// settled is the store version right after a fetch of key finished; a
+	// result still unusable at that version is not fetched again, which
+	// would only loop.
+	settled  uint64
+	stopPoll func() bool
+}
+
+type notification struct {
+	sub   *subscription
+	state State
+}
+
+// Subscribe calls listener with the result's state now, before returning,
+// and again after every change of it: new data, optimistic data and its
+// rollback, loading, errors. Unchanged data is the identical Value. It
+// fetches as Suspense would, and again whenever the result becomes stale,
+// invalid or missing while subscribed. Null params subscribe to nothing.
+// The returned function unsubscribes; it is safe to call more than once.
+func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listener func(State)) (unsubscribe func(), err error) {
+	if params.IsNull() {
+		listener(State{Data: value.Undef, ExpiryStatus: endpoint.Missing})
+		return func() {}, nil
+	}
+	key, err := ep.Key(params)
+	if err != nil {
+		return nil, err
+	}
+	s := &subscription{ep: ep, key: key, params: params, listener: listener}
+	c.mu.Lock()
+	c.subs[key] = append(c.subs[key], s)
+	c.ensureFresh(s)
+	s.last = c.stateOf(s)
+	c.mu.Unlock()
+	if freq := ep.Spec().PollFrequency; freq > 0 {
+		s.stopPoll = c.poll(s, freq)
+	}
+	listener(s.last)
+	c.dispatch()
+	return func() { c.unsubscribe(s) }, nil
+}
+
+func (c *Controller) unsubscribe(s *subscription) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.closed = true
+	if s.stopPoll != nil {
+		s.stopPoll()
+	}
+	list := c.subs[s.key]
+	for i, x := range list {
+		if x == s {
+			list = append(list[:i:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(c.subs, s.key)
+	} else {
+		c.subs[s.key] = list
+	}
+}
+
+// poll refetches s's result every freq while it is subscribed.
+func (c *Controller) poll(s *subscription, freq time.Duration) func() bool {
+	var t *time.Timer
+	t = time.AfterFunc(freq, func() {
+		c.mu.Lock()
+		closed := s.closed
+		c.mu.Unlock()
+		if closed {
+			return
+		}
+		c.startShared(s.ep, s.key, s.params)
+		t.Reset(freq)
+	})
+	return t.Stop
+}
+
+func (c *Controller) stateOf(s *subscription) State {
+	r := c.response(s.ep.Spec(), s.key)
+	_, loading := c.inflight[s.key]
+	return State{Data: r.Data, Loading: loading, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
+}
+
+// ensureFresh starts a fetch for s when its result needs one, as Suspense
+// would. Called with c.mu held; the request itself starts in a goroutine.
+func (c *Controller) ensureFresh(s *subscription) {
+	if _, busy := c.inflight[s.key]; busy {
+		return
+	}
+	r := c.response(s.ep.Spec(), s.key)
+	if r.Err != nil || r.ExpiryStatus == endpoint.Valid {
+		return
+	}
+	if meta, _ := c.st.Meta(s.key); r.ExpiryStatus == endpoint.Invalid && !meta.Invalidated && s.settled == c.st.Version() {
+		return
+	}
+	cl := &call{done: make(chan struct{})}
+	c.inflight[s.key] = cl
+	ep, key, params := s.ep, s.key, s.params
+	go func() {
+		_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
+		close(cl.done)
+	}()
+}
+
+// changed queues a notification for every subscriber whose state differs
+// from what it was last told, and starts fetches that subscribed results now
+// need. Called with c.mu held, after any change.
+func (c *Controller) changed() {
+	for _, list := range c.subs {
+		for _, s := range list {
+			c.ensureFresh(s)
+			st := c.stateOf(s)
+			if st.same(s.last) {
+				continue
+			}
+			s.last = st
+			c.queue = append(c.queue, notification{sub: s, state: st})
+		}
+	}
+}
+
+// dispatch delivers queued notifications outside the lock. One goroutine
+// delivers at a time, so listeners see changes in order.
+func (c *Controller) dispatch() {
+	c.mu.Lock()
+	if c.dispatching {
+		c.mu.Unlock()
+		return
+	}
+	c.dispatching = true
+	for len(c.queue) > 0 {
+		n := c.queue[0]
+		c.queue = c.queue[1:]
+		if n.sub.closed {
+			continue
+		}
+		c.mu.Unlock()
+		n.sub.listener(n.state)
+		c.mu.Lock()
+	}
+	c.dispatching = false
+	c.mu.Unlock()
+}

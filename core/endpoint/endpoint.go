@@ -1,0 +1,94 @@
+// Package endpoint defines what the controller runs: an Endpoint knows how to
+// key and fetch one kind of request and declares how its result is cached.
+// REST endpoints (package rest) are one implementation; anything that can
+// produce a value from params can be another.
+package endpoint
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Endpoint is one kind of request. Implementations are immutable and safe
+// for concurrent use.
+type Endpoint interface {
+	// Key returns the store key of the result for params: equal params give
+	// equal keys, and keys of different endpoints never collide.
+	Key(params value.Value) (string, error)
+	// Fetch performs the request and returns the response value that will be
+	// normalized by the Spec's Schema.
+	Fetch(ctx context.Context, params value.Value, body any) (value.Value, error)
+	// Spec returns the endpoint's caching behaviour; callers must not modify it.
+	Spec() *Spec
+}
+
+// Spec declares how an endpoint's results are cached and mutated.
+type Spec struct {
+	// Name names the endpoint in keys and errors.
+	Name string
+	// Schema normalizes the response; nil stores the fetch result as it is.
+	Schema schema.Schema
+	// DataExpiryLength is how long a result stays fresh; 0 takes the
+	// controller's default (60 s).
+	DataExpiryLength time.Duration
+	// ErrorExpiryLength is how long an error is kept; 0 takes the
+	// controller's default (1 s).
+	ErrorExpiryLength time.Duration
+	// InvalidIfStale makes stale data count as missing: reads wait for the
+	// refetch instead of showing the stale value.
+	InvalidIfStale bool
+	// SideEffect marks mutations: never deduplicated, never cached by key.
+	SideEffect bool
+	// PollFrequency, when non-zero, refetches a subscribed result this often.
+	PollFrequency time.Duration
+	// GetOptimisticResponse returns the value to apply before the network
+	// answers, as if it were the response. Returning ErrAbortOptimistic
+	// applies nothing; the request still runs.
+	GetOptimisticResponse func(snap Snapshot, params value.Value, body any) (value.Value, error)
+	// Update names other results (by key) to rewrite once this endpoint's
+	// result is stored: each function gets that result's stored pks and
+	// returns the new ones. newPKs is this result's pk or list of pks.
+	Update func(newPKs, params value.Value) (map[string]func(pks value.Value) value.Value, error)
+	// MergeResult, when set, combines the result already stored under Key
+	// with an incoming normalized one (as pages of an infinite list); nil
+	// replaces it.
+	MergeResult func(existing, incoming value.Value) value.Value
+}
+
+// ErrAbortOptimistic is returned by GetOptimisticResponse to apply no
+// optimistic data, for example when the value it needs is not cached.
+var ErrAbortOptimistic = errors.New("optimistic update aborted")
+
+// ExpiryStatus says whether a stored result can be used.
+type ExpiryStatus string
+
+// The expiry statuses of a result, as data-client names them.
+const (
+	Valid   ExpiryStatus = "valid"
+	Stale   ExpiryStatus = "stale"
+	Invalid ExpiryStatus = "invalid"
+	Missing ExpiryStatus = "missing"
+)
+
+// Response is a synchronous read of one result.
+type Response struct {
+	// Data is the denormalized result; Undefined when missing.
+	Data         value.Value
+	ExpiryStatus ExpiryStatus
+	// ExpiresAt is when the result goes stale, epoch ms; 0 when missing.
+	ExpiresAt int64
+	// Err is the stored error while it has not expired.
+	Err error
+}
+
+// Snapshot is the store as an optimistic update sees it: base data with
+// every earlier pending optimistic update applied.
+type Snapshot interface {
+	GetResponse(e Endpoint, params value.Value) Response
+	// FetchedAt is when the fetch was triggered, epoch ms.
+	FetchedAt() int64
+}

@@ -1,0 +1,157 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Meta is when an entity's data was produced: Date is the response's time,
+// FetchedAt when its request was started, ExpiresAt when it goes stale. All
+// are epoch milliseconds, as JavaScript's Date.now().
+type Meta struct {
+	Date      int64
+	FetchedAt int64
+	ExpiresAt int64
+}
+
+// Entity is a record type with a primary key: the unit of the normalized
+// cache. Configure it with the fields below, then use it only by pointer and
+// do not change it.
+type Entity struct {
+	// Key names the entity type (as "Article"); it keys the store's table.
+	Key string
+	// PK names the field holding the primary key; "" means "id".
+	PK string
+	// PKFunc, when set, computes the key instead of PK. It returns ok false
+	// when the record has no key yet.
+	PKFunc func(record, parent value.Value, key string) (pk string, ok bool, err error)
+	// Defaults is an Object with a default for every field; a read fills
+	// absent fields from it.
+	Defaults value.Value
+	// Schema maps fields to nested schemas (entities, lists, Date).
+	Schema map[string]Schema
+	// Process transforms a raw record before it is normalized.
+	Process func(record, parent value.Value, key string) (value.Value, error)
+	// Merge combines a stored record with an incoming one; nil is a shallow
+	// merge where incoming members win.
+	Merge func(existing, incoming value.Value) value.Value
+	// UseIncoming decides whether incoming data is stored at all; nil is
+	// always true.
+	UseIncoming func(existingMeta, incomingMeta Meta, existing, incoming value.Value) bool
+	// ShouldReorder, when true, makes existing fields win the merge; nil is
+	// incomingMeta.FetchedAt < existingMeta.FetchedAt, so a response to an
+	// older request never overwrites data from a newer one.
+	ShouldReorder func(existingMeta, incomingMeta Meta, existing, incoming value.Value) bool
+
+	once   sync.Once
+	nested []Field // Schema in a fixed order
+}
+
+// ErrNoPK is wrapped by the error for a record that has no primary key.
+var ErrNoPK = errors.New("record has no primary key")
+
+func (e *Entity) describe() string { return e.Key }
+
+// Validate reports a configuration error: no key, or no defaults object.
+func (e *Entity) Validate() error {
+	if e == nil {
+		return errors.New("entity is nil")
+	}
+	if e.Key == "" {
+		return errors.New("entity has no key")
+	}
+	if e.Defaults.Kind() != value.Object {
+		return fmt.Errorf("entity %s: defaults must be an object, got %s", e.Key, e.Defaults.Kind())
+	}
+	return nil
+}
+
+func (e *Entity) pkField() string {
+	if e.PK == "" {
+		return "id"
+	}
+	return e.PK
+}
+
+// PKOf returns the primary key of a raw or normalized record, as a string.
+// ok is false when the record has none (an unsaved record).
+func (e *Entity) PKOf(record, parent value.Value, key string) (pk string, ok bool, err error) {
+	if e.PKFunc != nil {
+		return e.PKFunc(record, parent, key)
+	}
+	v := record.Get(e.pkField())
+	if v.IsNullish() {
+		return "", false, nil
+	}
+	pk, ok = v.Text()
+	if !ok {
+		return "", false, fmt.Errorf("primary key field %q is %s, want a string or number", e.pkField(), v.Kind())
+	}
+	return pk, true, nil
+}
+
+// Resolve decides what to store when incoming data meets the record already
+// stored (exists false when there is none): the merged record and its meta.
+// keep is true when the stored record stays exactly as it was, so callers
+// can skip the write and keep read identity.
+func (e *Entity) Resolve(existing value.Value, existingMeta Meta, exists bool, incoming value.Value, incomingMeta Meta) (merged value.Value, meta Meta, keep bool) {
+	if !exists {
+		return incoming, incomingMeta, false
+	}
+	if e.UseIncoming != nil && !e.UseIncoming(existingMeta, incomingMeta, existing, incoming) {
+		return existing, existingMeta, true
+	}
+	reorder := incomingMeta.FetchedAt < existingMeta.FetchedAt
+	if e.ShouldReorder != nil {
+		reorder = e.ShouldReorder(existingMeta, incomingMeta, existing, incoming)
+	}
+	if reorder {
+		merged, meta = e.merge(incoming, existing), existingMeta
+	} else {
+		merged, meta = e.merge(existing, incoming), incomingMeta
+	}
+	if value.Equal(merged, existing) {
+		return existing, meta, true
+	}
+	return merged, meta, false
+}
+
+func (e *Entity) merge(older, newer value.Value) value.Value {
+	if e.Merge != nil {
+		return e.Merge(older, newer)
+	}
+	return ShallowMerge(older, newer)
+}
+
+// ShallowMerge returns an object with the members of a, overwritten and
+// extended by those of b. Either may be a non-object, which counts as empty.
+func ShallowMerge(a, b value.Value) value.Value {
+	if a.Kind() != value.Object || a.Len() == 0 {
+		if b.Kind() == value.Object {
+			return b
+		}
+		return a
+	}
+	if b.Kind() != value.Object || b.Len() == 0 {
+		return a
+	}
+	out := make([]value.Member, 0, a.Len()+b.Len())
+	out = append(out, a.Members()...)
+	for _, m := range b.Members() {
+		replaced := false
+		for i := range out[:a.Len()] {
+			if out[i].Key == m.Key {
+				out[i].Value = m.Value
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			out = append(out, m)
+		}
+	}
+	return value.Obj(out...)
+}

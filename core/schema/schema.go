@@ -1,0 +1,155 @@
+// Package schema declares the shapes of responses (Entity, Array, Object,
+// Values, Union, Invalidate, Date) and turns responses into normalized
+// entity records and back.
+//
+// Normalization replaces each entity inside a response by its primary key and
+// lists the records to store; denormalization rebuilds the response from the
+// stored records, memoized so that an unchanged read returns the identical
+// value. Everything that depends on what a schema is lives here; the store
+// only keeps records and versions.
+package schema
+
+import (
+	"fmt"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Schema is a response shape. The set of schemas is closed: the types of this
+// package are all there are, so the store and the bridge can reason about
+// them.
+type Schema interface {
+	normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error)
+	denormalize(v value.Value, d *denormalizer) (value.Value, Status)
+	// describe names the schema in error messages.
+	describe() string
+}
+
+// Status tells what a denormalized value stands on.
+type Status uint8
+
+const (
+	// Found means the value is complete.
+	Found Status = iota
+	// Missing means a required entity is not in the store.
+	Missing
+	// Deleted means a required entity was deleted (by Invalidate); a read
+	// must fetch again.
+	Deleted
+)
+
+// worse returns the status that matters more to a reader.
+func worse(a, b Status) Status {
+	if b > a {
+		return b
+	}
+	return a
+}
+
+// Array is a list of Of. Members that are missing or deleted are left out
+// when read.
+type Array struct{ Of Schema }
+
+// ArrayOf returns the schema of a list of s.
+func ArrayOf(s Schema) *Array { return &Array{Of: s} }
+
+func (a *Array) describe() string { return "[" + a.Of.describe() + "]" }
+
+// Field is one member of an Object schema: a nested Schema, or when Schema
+// is nil a Default that a read fills in where the member is absent.
+type Field struct {
+	Name    string
+	Schema  Schema
+	Default value.Value
+}
+
+// Object is a fixed-shape object whose named members have schemas or
+// defaults; other members pass through unchanged.
+type Object struct{ Fields []Field }
+
+// ObjectOf returns an Object schema with fields.
+func ObjectOf(fields ...Field) *Object { return &Object{Fields: fields} }
+
+// Nested returns a Field holding schema s.
+func Nested(name string, s Schema) Field { return Field{Name: name, Schema: s} }
+
+// Default returns a Field with a plain default value.
+func Default(name string, v value.Value) Field { return Field{Name: name, Default: v} }
+
+func (o *Object) describe() string { return "object" }
+
+// Values is a string-keyed map of Of.
+type Values struct{ Of Schema }
+
+// ValuesOf returns the schema of a map of s.
+func ValuesOf(s Schema) *Values { return &Values{Of: s} }
+
+func (v *Values) describe() string { return "values(" + v.Of.describe() + ")" }
+
+// Union is a polymorphic record: the member Attribute of each record (or
+// AttributeFunc, when set) names which entity of Schemas it is.
+type Union struct {
+	Schemas       map[string]*Entity
+	Attribute     string
+	AttributeFunc func(in, parent value.Value, key string) string
+}
+
+func (u *Union) describe() string { return "union" }
+
+// Invalidate normalizes a record (or a bare pk) of Entity and marks that
+// entity deleted; reading it then requires a fetch.
+type Invalidate struct{ Entity *Entity }
+
+// InvalidateOf returns the Invalidate schema of e.
+func InvalidateOf(e *Entity) *Invalidate { return &Invalidate{Entity: e} }
+
+func (i *Invalidate) describe() string { return "invalidate(" + i.Entity.Key + ")" }
+
+// Date marks a date field. ISO-8601 strings and epoch-millisecond numbers are
+// both accepted; the store keeps epoch milliseconds, so dates from servers
+// and from Date.now() compare as numbers.
+var Date Schema = dateSchema{}
+
+type dateSchema struct{}
+
+func (dateSchema) describe() string { return "Date" }
+
+// IsDate reports whether s is the Date schema. Bridges use it to turn stored
+// milliseconds into their language's date type.
+func IsDate(s Schema) bool { _, ok := s.(dateSchema); return ok }
+
+// pathElem is a linked path from the response root to the value being
+// normalized, built only on the stack so it costs nothing until an error
+// names it.
+type pathElem struct {
+	parent *pathElem
+	key    string
+	index  int // -1 when key names an object member
+}
+
+func (p *pathElem) String() string {
+	if p == nil {
+		return "$"
+	}
+	if p.index >= 0 {
+		return fmt.Sprintf("%s[%d]", p.parent, p.index)
+	}
+	return p.parent.String() + "." + p.key
+}
+
+// Error is a normalize failure: what was wrong and where in the response.
+type Error struct {
+	// Path locates the value in the response, as $.results[3].author.
+	Path string
+	// Schema names the schema that refused it, as an entity key.
+	Schema string
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("normalize %s at %s: %s", e.Schema, e.Path, e.Msg)
+}
+
+func errorAt(p *pathElem, s Schema, format string, args ...any) *Error {
+	return &Error{Path: p.String(), Schema: s.describe(), Msg: fmt.Sprintf(format, args...)}
+}

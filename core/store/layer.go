@@ -1,0 +1,241 @@
+package store
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// layer is where applyWrite writes: the base itself, or a replay of the
+// pending queue that reads through to the base.
+type layer interface {
+	entity(id entityID) (record, bool)
+	setEntity(id entityID, r record)
+	result(key string) (result, bool)
+	setResult(key string, r result)
+}
+
+// applyWrite merges one write into l, following each entity's merge rules.
+func (s *Store) applyWrite(w *Write, l layer) {
+	for _, ew := range w.Entities {
+		id := entityID{ew.Entity.Key, ew.PK}
+		if ew.Deleted {
+			l.setEntity(id, record{deleted: true, meta: w.Meta})
+			continue
+		}
+		existing, ok := l.entity(id)
+		ok = ok && !existing.deleted
+		merged, meta, _ := ew.Entity.Resolve(existing.val, existing.meta, ok, ew.Value, w.Meta)
+		l.setEntity(id, record{val: merged, meta: meta})
+	}
+	if w.Key != "" {
+		s.applyResult(w, l)
+	}
+	if len(w.Updates) > 0 {
+		keys := make([]string, 0, len(w.Updates))
+		for k := range w.Updates {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			r, ok := l.result(k)
+			if !ok || r.val.IsUndefined() {
+				continue
+			}
+			r.val = w.Updates[k](r.val)
+			l.setResult(k, r)
+		}
+	}
+}
+
+func (s *Store) applyResult(w *Write, l layer) {
+	next := result{schema: w.Schema, val: w.Result, meta: ResultMeta{
+		Date: w.Meta.Date, FetchedAt: w.Meta.FetchedAt, ExpiresAt: w.Meta.ExpiresAt,
+	}}
+	if existing, ok := l.result(w.Key); ok && !existing.val.IsUndefined() {
+		if existing.meta.FetchedAt > w.Meta.FetchedAt && w.MergeResult == nil {
+			// A response to an older request never replaces a newer result.
+			return
+		}
+		if w.MergeResult != nil {
+			next.val = w.MergeResult(existing.val, w.Result)
+		}
+	}
+	l.setResult(w.Key, next)
+}
+
+type baseLayer struct{ s *Store }
+
+func (b baseLayer) entity(id entityID) (record, bool) {
+	if e := b.s.entities[id.key][id.pk]; e != nil && e.hasBase {
+		return e.base, true
+	}
+	return record{}, false
+}
+
+func (b baseLayer) setEntity(id entityID, r record) {
+	e := b.s.entityEntry(id)
+	e.base, e.hasBase = r, true
+	if !b.s.overlaidEntities[id] {
+		b.s.setVisibleEntity(id, r, true)
+	}
+}
+
+func (b baseLayer) result(key string) (result, bool) {
+	if r := b.s.results[key]; r != nil && r.hasBase {
+		return r.base, true
+	}
+	return result{}, false
+}
+
+func (b baseLayer) setResult(key string, r result) {
+	e := b.s.resultEntry(key)
+	e.base, e.hasBase = r, true
+	if !b.s.overlaidResults[key] {
+		b.s.setVisibleResult(key, r, true)
+	}
+}
+
+// replayLayer collects what the pending queue makes of the base.
+type replayLayer struct {
+	base    baseLayer
+	ents    map[entityID]record
+	results map[string]result
+}
+
+func (r *replayLayer) entity(id entityID) (record, bool) {
+	if rec, ok := r.ents[id]; ok {
+		return rec, true
+	}
+	return r.base.entity(id)
+}
+
+func (r *replayLayer) setEntity(id entityID, rec record) { r.ents[id] = rec }
+
+func (r *replayLayer) result(key string) (result, bool) {
+	if res, ok := r.results[key]; ok {
+		return res, true
+	}
+	return r.base.result(key)
+}
+
+func (r *replayLayer) setResult(key string, res result) { r.results[key] = res }
+
+// rebase recomputes the visible state of everything the pending queue
+// touches, now or at the last rebase, by replaying the queue over the base.
+func (s *Store) rebase() {
+	if len(s.pending) == 0 && len(s.overlaidEntities) == 0 && len(s.overlaidResults) == 0 {
+		return
+	}
+	rl := &replayLayer{base: baseLayer{s}, ents: map[entityID]record{}, results: map[string]result{}}
+	for _, p := range s.pending {
+		s.applyWrite(&p.Write, rl)
+	}
+	for id := range s.overlaidEntities {
+		if _, ok := rl.ents[id]; !ok {
+			rec, has := rl.base.entity(id)
+			s.setVisibleEntity(id, rec, has)
+		}
+	}
+	for key := range s.overlaidResults {
+		if _, ok := rl.results[key]; !ok {
+			res, has := rl.base.result(key)
+			s.setVisibleResult(key, res, has)
+		}
+	}
+	s.overlaidEntities = make(map[entityID]bool, len(rl.ents))
+	for id, rec := range rl.ents {
+		s.overlaidEntities[id] = true
+		s.setVisibleEntity(id, rec, true)
+	}
+	s.overlaidResults = make(map[string]bool, len(rl.results))
+	for key, res := range rl.results {
+		s.overlaidResults[key] = true
+		s.setVisibleResult(key, res, true)
+	}
+}
+
+func (s *Store) entityEntry(id entityID) *entityEntry {
+	byPK := s.entities[id.key]
+	if byPK == nil {
+		byPK = map[string]*entityEntry{}
+		s.entities[id.key] = byPK
+	}
+	e := byPK[id.pk]
+	if e == nil {
+		e = &entityEntry{}
+		e.slot.Key, e.slot.PK = id.key, id.pk
+		byPK[id.pk] = e
+	}
+	return e
+}
+
+func (s *Store) resultEntry(key string) *resultEntry {
+	r := s.results[key]
+	if r == nil {
+		r = &resultEntry{}
+		s.results[key] = r
+	}
+	return r
+}
+
+// setVisibleEntity makes rec what readers see of id. A record equal to the
+// visible one keeps the visible value, so reads keep their identity.
+func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
+	if !present {
+		e := s.entities[id.key][id.pk]
+		if e == nil || e.hasBase {
+			return
+		}
+		e.slot.Version++
+		delete(s.entities[id.key], id.pk)
+		s.version++
+		return
+	}
+	e := s.entityEntry(id)
+	sl := &e.slot
+	sl.Meta = rec.meta
+	if sl.Deleted == rec.deleted && sl.Version > 0 &&
+		(value.Same(sl.Value, rec.val) || value.Equal(sl.Value, rec.val)) {
+		return
+	}
+	sl.Value, sl.Deleted = rec.val, rec.deleted
+	sl.Version++
+	s.version++
+}
+
+func (s *Store) setVisibleResult(key string, res result, present bool) {
+	if !present {
+		r := s.results[key]
+		if r == nil || r.hasBase {
+			return
+		}
+		delete(s.results, key)
+		s.version++
+		return
+	}
+	r := s.resultEntry(key)
+	v := &r.visible
+	if !sameMeta(v.meta, res.meta) {
+		v.meta = res.meta
+		s.version++
+	}
+	if v.schema == res.schema && (value.Same(v.val, res.val) || value.Equal(v.val, res.val)) && r.version > 0 {
+		return
+	}
+	v.schema, v.val = res.schema, res.val
+	r.version++
+	s.version++
+}
+
+// sameMeta compares metas; errors by errors.Is, which never panics on error
+// types that == cannot compare.
+func sameMeta(a, b ResultMeta) bool {
+	ea, eb := a.Err, b.Err
+	a.Err, b.Err = nil, nil
+	if a != b || (ea == nil) != (eb == nil) {
+		return false
+	}
+	return ea == nil || errors.Is(ea, eb)
+}

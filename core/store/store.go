@@ -1,0 +1,216 @@
+// Package store keeps normalized entities and endpoint results in two
+// layers: the base, which holds what servers sent, and above it the queue of
+// pending optimistic writes. Readers see the visible state: the base with the
+// queue replayed over it in order.
+//
+// Every change to the base and every change to the queue replays the queue
+// over the base again (a rebase) instead of undoing anything, so a rollback
+// in any interleaving of responses is right by construction. A rebase touches
+// only the entities and results that pending writes name.
+//
+// A Store is not safe for concurrent use; the controller serializes access.
+package store
+
+import (
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// ResultMeta is the caching state of one stored result. Times are epoch ms.
+type ResultMeta struct {
+	Date      int64
+	FetchedAt int64
+	ExpiresAt int64
+	// Invalidated makes the next read fetch and wait.
+	Invalidated bool
+	// Err is the last fetch error, kept until ErrorExpiresAt.
+	Err            error
+	ErrorExpiresAt int64
+}
+
+// Write is one response (or one optimistic response) to store: its
+// normalized entities, its result under Key, and the rewrites of other
+// results that its endpoint's Update asks for.
+type Write struct {
+	// Key is where the result is stored; "" stores entities only.
+	Key      string
+	Schema   schema.Schema
+	Result   value.Value
+	Entities []schema.EntityWrite
+	// Meta stamps the entities and the result; FetchedAt orders writes.
+	Meta schema.Meta
+	// MergeResult, when set, combines the stored result with Result.
+	MergeResult func(existing, incoming value.Value) value.Value
+	// Updates rewrites other stored results by key. The functions must be
+	// pure: a rebase calls them again.
+	Updates map[string]func(value.Value) value.Value
+}
+
+// Pending is an optimistic write waiting for its request to finish.
+type Pending struct {
+	Write
+	seq uint64
+}
+
+type record struct {
+	val     value.Value
+	deleted bool
+	meta    schema.Meta
+}
+
+type entityEntry struct {
+	slot    schema.Slot // what readers see
+	base    record
+	hasBase bool
+}
+
+type result struct {
+	schema schema.Schema
+	val    value.Value
+	meta   ResultMeta
+}
+
+type resultEntry struct {
+	visible result
+	base    result
+	hasBase bool
+	version uint64
+	memo    schema.Memo
+}
+
+// Store holds the two layers and the visible state computed from them.
+type Store struct {
+	entities map[string]map[string]*entityEntry
+	results  map[string]*resultEntry
+	pending  []*Pending
+	// overlaid names what the last rebase computed from pending writes, so
+	// the next one can put back the base where a write no longer applies.
+	overlaidEntities map[entityID]bool
+	overlaidResults  map[string]bool
+	version          uint64
+	seq              uint64
+}
+
+type entityID struct{ key, pk string }
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{
+		entities: map[string]map[string]*entityEntry{},
+		results:  map[string]*resultEntry{},
+	}
+}
+
+// Version changes whenever anything visible changes.
+func (s *Store) Version() uint64 { return s.version }
+
+// Slot returns the visible slot of an entity, nil when there is none. It
+// makes the store a schema.Source.
+func (s *Store) Slot(key, pk string) *schema.Slot {
+	if e := s.entities[key][pk]; e != nil {
+		return &e.slot
+	}
+	return nil
+}
+
+// Read returns the denormalized visible result stored under key, memoized,
+// and whether the key holds a result at all.
+func (s *Store) Read(key string) (v value.Value, st schema.Status, meta ResultMeta, ok bool) {
+	r := s.results[key]
+	if r == nil || (r.visible.val.IsUndefined() && r.visible.schema == nil) {
+		if r != nil {
+			return value.Undef, schema.Missing, r.visible.meta, false
+		}
+		return value.Undef, schema.Missing, ResultMeta{}, false
+	}
+	v, st = schema.Denormalize(r.visible.schema, r.visible.val, s, &r.memo, s.version)
+	return v, st, r.visible.meta, true
+}
+
+// Meta returns the visible meta of the result under key.
+func (s *Store) Meta(key string) (ResultMeta, bool) {
+	r := s.results[key]
+	if r == nil {
+		return ResultMeta{}, false
+	}
+	return r.visible.meta, true
+}
+
+// Normalized returns the visible normalized result under key.
+func (s *Store) Normalized(key string) (value.Value, bool) {
+	r := s.results[key]
+	if r == nil {
+		return value.Undef, false
+	}
+	return r.visible.val, r.hasBase || !r.visible.val.IsUndefined()
+}
+
+// Apply stores a server response in the base layer and rebases.
+func (s *Store) Apply(w *Write) {
+	s.applyWrite(w, baseLayer{s})
+	s.rebase()
+}
+
+// UpdateMeta changes the base meta of the result under key (creating an
+// empty entry if needed) and makes it visible.
+func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
+	r := s.results[key]
+	if r == nil {
+		r = &resultEntry{}
+		s.results[key] = r
+	}
+	change(&r.base.meta)
+	change(&r.visible.meta)
+	if !r.hasBase && r.base.val.IsUndefined() {
+		// An error or invalidation before any data: the entry exists for its
+		// meta alone.
+		r.hasBase = true
+	}
+}
+
+// Keys returns the keys of every stored result.
+func (s *Store) Keys() []string {
+	keys := make([]string, 0, len(s.results))
+	for k := range s.results {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// AddPending queues an optimistic write and makes it visible.
+func (s *Store) AddPending(w Write) *Pending {
+	s.seq++
+	p := &Pending{Write: w, seq: s.seq}
+	s.pending = append(s.pending, p)
+	s.rebase()
+	return p
+}
+
+// RemovePending drops an optimistic write, as on success (after its
+// response was applied) or on error (a rollback).
+func (s *Store) RemovePending(p *Pending) {
+	for i, q := range s.pending {
+		if q == p {
+			s.pending = append(s.pending[:i:i], s.pending[i+1:]...)
+			s.rebase()
+			return
+		}
+	}
+}
+
+// PendingCount returns the number of queued optimistic writes.
+func (s *Store) PendingCount() int { return len(s.pending) }
+
+// Reset empties both layers.
+func (s *Store) Reset() {
+	for _, byPK := range s.entities {
+		for _, e := range byPK {
+			e.slot.Version++ // memos built on it fail
+		}
+	}
+	s.entities = map[string]map[string]*entityEntry{}
+	s.results = map[string]*resultEntry{}
+	s.pending = nil
+	s.overlaidEntities, s.overlaidResults = nil, nil
+	s.version++
+}

@@ -1,0 +1,282 @@
+// Package value holds datafetch's JSON value: an immutable tree parsed
+// straight from response bytes by a purpose-built scanner.
+//
+// Strings and numbers keep their JSON text as written (a number's literal, a
+// string's contents with escapes intact), usually as substrings of the parsed
+// input, so parsing allocates little and re-encoding is a copy. Values are
+// immutable: two Values that share a backing list are the same value, which
+// is how memoized reads prove identity (see Same).
+package value
+
+import (
+	"math"
+	"strconv"
+	"unsafe"
+)
+
+// Kind is the JSON type of a Value. The zero Kind is Undefined: an absent
+// value (a missing field, a missing entity), which JSON cannot spell.
+type Kind uint8
+
+// The kinds of Value.
+const (
+	Undefined Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"undefined", "null", "boolean", "number", "string", "array", "object"}
+
+// String returns the kind's name as a JavaScript programmer would say it.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is one immutable JSON value. The zero Value is Undefined.
+type Value struct {
+	kind Kind
+	// esc is set when raw (a String) contains backslash escapes.
+	esc bool
+	// raw is a Number's literal, a String's JSON-escaped contents without the
+	// quotes, or "true"/"false" for a Bool.
+	raw string
+	// arr holds an Array's elements.
+	arr []Value
+	// obj holds an Object's members in order; keys are unique.
+	obj []Member
+}
+
+// Member is one key and value of an Object.
+type Member struct {
+	Key   string
+	Value Value
+}
+
+// Predefined values.
+var (
+	Undef = Value{}
+	NullV = Value{kind: Null}
+	True  = Value{kind: Bool, raw: "true"}
+	False = Value{kind: Bool, raw: "false"}
+)
+
+// Kind reports the value's JSON type.
+func (v Value) Kind() Kind { return v.kind }
+
+// IsUndefined reports whether v is absent.
+func (v Value) IsUndefined() bool { return v.kind == Undefined }
+
+// IsNull reports whether v is JSON null.
+func (v Value) IsNull() bool { return v.kind == Null }
+
+// IsNullish reports whether v is null or undefined.
+func (v Value) IsNullish() bool { return v.kind <= Null }
+
+// Boolean returns the value of a Bool; false for any other kind.
+func (v Value) Boolean() bool { return v.kind == Bool && v.raw == "true" }
+
+// Float returns a Number as float64; ok is false for other kinds.
+func (v Value) Float() (f float64, ok bool) {
+	if v.kind != Number {
+		return 0, false
+	}
+	// A scanned literal is valid JSON, so the only error is range, where
+	// ParseFloat still gives the nearest value (±Inf).
+	f, _ = strconv.ParseFloat(v.raw, 64)
+	return f, true
+}
+
+// Raw returns a Number's literal or a String's escaped JSON contents.
+func (v Value) Raw() string { return v.raw }
+
+// Str returns a String's decoded contents; "" for other kinds.
+func (v Value) Str() string {
+	if v.kind != String {
+		return ""
+	}
+	if !v.esc {
+		return v.raw
+	}
+	return unescape(v.raw)
+}
+
+// Text returns the value as a key string the way JavaScript's String() would
+// for a primitive: a String's contents, a Number's literal, "true"/"false",
+// "null". ok is false for undefined, arrays and objects.
+func (v Value) Text() (s string, ok bool) {
+	switch v.kind {
+	case String:
+		return v.Str(), true
+	case Number:
+		return canonicalNumber(v.raw), true
+	case Bool:
+		return v.raw, true
+	case Null:
+		return "null", true
+	}
+	return "", false
+}
+
+// Len returns the number of elements of an Array or members of an Object.
+func (v Value) Len() int {
+	switch v.kind {
+	case Array:
+		return len(v.arr)
+	case Object:
+		return len(v.obj)
+	}
+	return 0
+}
+
+// Elems returns an Array's elements. Callers must not modify them.
+func (v Value) Elems() []Value { return v.arr }
+
+// Members returns an Object's members. Callers must not modify them.
+func (v Value) Members() []Member { return v.obj }
+
+// Get returns the member of an Object named key; Undefined when absent.
+func (v Value) Get(key string) Value {
+	for i := range v.obj {
+		if v.obj[i].Key == key {
+			return v.obj[i].Value
+		}
+	}
+	return Undef
+}
+
+// Has reports whether an Object has a member named key.
+func (v Value) Has(key string) bool {
+	for i := range v.obj {
+		if v.obj[i].Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Same reports whether a and b are the identical value: the same scalar, or
+// the same Array or Object (one backing list). It is the Go side of
+// JavaScript's ===, and what memoized reads guarantee for unchanged data.
+func Same(a, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case Array:
+		return len(a.arr) == len(b.arr) && unsafe.SliceData(a.arr) == unsafe.SliceData(b.arr)
+	case Object:
+		return len(a.obj) == len(b.obj) && unsafe.SliceData(a.obj) == unsafe.SliceData(b.obj)
+	case Undefined, Null:
+		return true
+	}
+	return a.raw == b.raw
+}
+
+// Identity returns a number that is the same for Same values of kind Array or
+// Object and differs between different live ones; 0 for other kinds. Bridges
+// use it to cache the JavaScript object built for a Go value.
+func Identity(v Value) uintptr {
+	switch v.kind {
+	case Array:
+		if len(v.arr) > 0 {
+			return uintptr(unsafe.Pointer(unsafe.SliceData(v.arr)))
+		}
+	case Object:
+		if len(v.obj) > 0 {
+			return uintptr(unsafe.Pointer(unsafe.SliceData(v.obj)))
+		}
+	}
+	return 0
+}
+
+// Str makes a String value from Go text.
+func Str(s string) Value {
+	if !needsEscape(s) {
+		return Value{kind: String, raw: s}
+	}
+	return Value{kind: String, raw: escape(s), esc: true}
+}
+
+// Num makes a Number value. NaN and infinities, which JSON cannot hold,
+// become null as JSON.stringify makes them.
+func Num(f float64) Value {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return NullV
+	}
+	return Value{kind: Number, raw: strconv.FormatFloat(f, 'g', -1, 64)}
+}
+
+// Int makes a Number value from an integer.
+func Int(i int64) Value { return Value{kind: Number, raw: strconv.FormatInt(i, 10)} }
+
+// BoolV makes a Bool value.
+func BoolV(b bool) Value {
+	if b {
+		return True
+	}
+	return False
+}
+
+// Arr makes an Array value that owns elems.
+func Arr(elems ...Value) Value {
+	if elems == nil {
+		elems = []Value{}
+	}
+	return Value{kind: Array, arr: elems}
+}
+
+// Obj makes an Object value that owns members. Keys must be unique.
+func Obj(members ...Member) Value {
+	if members == nil {
+		members = []Member{}
+	}
+	return Value{kind: Object, obj: members}
+}
+
+// M is shorthand for a Member.
+func M(key string, v Value) Member { return Member{Key: key, Value: v} }
+
+// canonicalNumber returns the literal as JavaScript's String(n) would print
+// it, so 5, 5.0 and 5e0 name one entity.
+func canonicalNumber(lit string) string {
+	simple := len(lit) > 0 && len(lit) < 16
+	for i := 0; simple && i < len(lit); i++ {
+		c := lit[i]
+		simple = c >= '0' && c <= '9' || (c == '-' && i == 0)
+	}
+	if simple && (lit[0] != '0' || len(lit) == 1) && lit != "-0" {
+		return lit
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return lit
+	}
+	return FormatJS(f)
+}
+
+// FormatJS formats f as JavaScript's Number.prototype.toString does for the
+// values JSON can hold.
+func FormatJS(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	abs := math.Abs(f)
+	if abs >= 1e21 || abs < 1e-6 {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		// Go writes e+21 / e-07; JavaScript writes e+21 / e-7.
+		for i := 0; i < len(s); i++ {
+			if s[i] == 'e' && i+2 < len(s) && s[i+2] == '0' {
+				s = s[:i+2] + s[i+3:]
+			}
+		}
+		return s
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
