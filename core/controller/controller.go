@@ -54,6 +54,10 @@ type Controller struct {
 	inflight map[string]*call
 	subs     map[string][]*subscription
 
+	// lastStamp is the last fetchedAt handed out; stamps strictly increase
+	// so that requests started in the same millisecond still have an order.
+	lastStamp int64
+
 	// notifications waiting for delivery, and whether a goroutine is
 	// delivering them.
 	queue       []notification
@@ -86,6 +90,19 @@ func New(opts Options) *Controller {
 }
 
 func (c *Controller) now() int64 { return c.opts.Now().UnixMilli() }
+
+// stamp returns the fetchedAt of a request starting now: the clock, or one
+// past the previous stamp when the clock has not moved on.
+func (c *Controller) stamp() int64 {
+	now := c.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now <= c.lastStamp {
+		now = c.lastStamp + 1
+	}
+	c.lastStamp = now
+	return now
+}
 
 func (c *Controller) dataExpiry(spec *endpoint.Spec) int64 {
 	if spec.DataExpiryLength > 0 {

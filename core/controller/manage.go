@@ -62,8 +62,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	if err != nil {
 		return err
 	}
-	now := c.now()
-	w, err := c.prepare(ep.Spec(), key, params, data, now)
+	w, err := c.prepare(ep.Spec(), key, params, data, c.stamp())
 	if err != nil {
 		return err
 	}

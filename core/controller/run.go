@@ -17,7 +17,7 @@ import (
 // stores the response, so no subscriber sees data without loading cleared.
 func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, cl *call) (out value.Value, err error) {
 	spec := ep.Spec()
-	fetchedAt := c.now()
+	fetchedAt := c.stamp()
 	c.mu.Lock()
 	gen := c.gen
 	c.mu.Unlock()

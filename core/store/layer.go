@@ -25,7 +25,14 @@ func (s *Store) applyWrite(w *Write, l layer) {
 			continue
 		}
 		existing, ok := l.entity(id)
-		ok = ok && !existing.deleted
+		if ok && existing.deleted {
+			if existing.meta.FetchedAt > w.Meta.FetchedAt {
+				// Deleted by a newer request: an older response does not
+				// bring it back.
+				continue
+			}
+			ok = false
+		}
 		merged, meta, _ := ew.Entity.Resolve(existing.val, existing.meta, ok, ew.Value, w.Meta)
 		l.setEntity(id, record{val: merged, meta: meta})
 	}

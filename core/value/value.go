@@ -185,11 +185,11 @@ func Same(a, b Value) bool {
 func Identity(v Value) uintptr {
 	switch v.kind {
 	case Array:
-		if len(v.arr) > 0 {
+		if cap(v.arr) > 0 {
 			return uintptr(unsafe.Pointer(unsafe.SliceData(v.arr)))
 		}
 	case Object:
-		if len(v.obj) > 0 {
+		if cap(v.obj) > 0 {
 			return uintptr(unsafe.Pointer(unsafe.SliceData(v.obj)))
 		}
 	}
@@ -224,18 +224,20 @@ func BoolV(b bool) Value {
 	return False
 }
 
-// Arr makes an Array value that owns elems.
+// Arr makes an Array value that owns elems. An empty one gets storage of
+// its own all the same, so that Same and Identity tell two empty arrays apart.
 func Arr(elems ...Value) Value {
-	if elems == nil {
-		elems = []Value{}
+	if len(elems) == 0 {
+		elems = make([]Value, 0, 1)
 	}
 	return Value{kind: Array, arr: elems}
 }
 
-// Obj makes an Object value that owns members. Keys must be unique.
+// Obj makes an Object value that owns members. Keys must be unique. An
+// empty one gets storage of its own, as with Arr.
 func Obj(members ...Member) Value {
-	if members == nil {
-		members = []Member{}
+	if len(members) == 0 {
+		members = make([]Member, 0, 1)
 	}
 	return Value{kind: Object, obj: members}
 }

@@ -1,0 +1,399 @@
+#!/usr/bin/env bash
+# datafetch: the one entry point for building, serving, testing, benchmarking.
+#
+#   ./build.sh [build]     build dist/ (datafetch.wasm, wasm_exec.js, JS loader)
+#   ./build.sh serve [..]  build, then run the demo server on 127.0.0.1:8080
+#   ./build.sh test        every check CI runs (installs what is missing)
+#   ./build.sh bench       benchmarks
+#   ./build.sh fuzz        longer fuzz runs (FUZZ_LONG_TIME each, default 60s)
+#   ./build.sh help
+#
+# Works from any directory. On a fresh machine `test` installs Chromium (apt),
+# wasmbrowsertest (built from tools/ into .tools/bin) and the npm packages
+# (npm ci). Nothing is downloaded from anywhere but the Go module proxy,
+# Debian's apt and the npm registry.
+#
+# Adding a check: write a `stage_NAME` function (fail like any command; to
+# report "nothing to run", print why and `return $SKIP`) and add one
+# `run_stage` line to cmd_test. Installs go in the ensure_* functions.
+set -euo pipefail
+
+cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
+ROOT=$PWD
+TOOLS_BIN=$ROOT/.tools/bin
+DIST=$ROOT/dist
+export PATH="$TOOLS_BIN:$PATH"
+
+# Short fuzz runs in `test`, long ones in `fuzz`. One "FuzzName ./pkg" a line;
+# an entry whose package or fuzz function does not exist (yet) is skipped.
+FUZZ_TARGETS=(
+  "FuzzParse ./core/value"
+)
+FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-10s}
+FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
+
+# Trees also vetted with GOOS=js GOARCH=wasm (those that hold Go files).
+WASM_TREES=(core jsbridge wasm)
+# Trees whose tests run as js/wasm in headless Chromium (wasmbrowsertest).
+# Natively, `go vet`/`go test` skip packages that are js/wasm-only or depend
+# on syscall/js (see native_pkgs).
+WASM_TEST_TREES=(jsbridge test/wasm)
+
+# Folders with a package.json whose dependencies the tests need.
+NPM_DIRS=(.)
+
+# ---------------------------------------------------------------- helpers
+
+log() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# has_go DIR: DIR holds at least one .go file (at any depth).
+has_go() {
+  [[ -d $1 ]] && [[ -n $(find "$1" -name '*.go' -not -path '*/testdata/*' -print -quit) ]]
+}
+
+# has_go_tests DIR: DIR holds at least one _test.go file (at any depth).
+has_go_tests() {
+  [[ -d $1 ]] && [[ -n $(find "$1" -name '*_test.go' -not -path '*/testdata/*' -print -quit) ]]
+}
+
+# node_test_files DIR: the Node test files under DIR, one a line.
+node_test_files() {
+  [[ -d $1 ]] || return 0
+  find "$1" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \
+    -o -name '*_test.mjs' -o -name '*_test.js' \) -not -path '*/node_modules/*' | sort
+}
+
+# existing_trees PREFIX... : "./T/..." for each tree T that holds Go files.
+existing_trees() {
+  local t
+  for t in "$@"; do
+    if has_go "$t"; then printf './%s/...\n' "$t"; fi
+  done
+}
+
+# native_pkgs: the packages of this module that build natively, i.e. all but
+# those whose files are all js/wasm-only or that depend on syscall/js.
+native_pkgs() {
+  go list -e -f '{{if or .GoFiles .CgoFiles .TestGoFiles .XTestGoFiles}}{{.ImportPath}}|{{join .Deps " "}} {{join .TestImports " "}} {{join .XTestImports " "}}{{end}}' ./... |
+    awk -F'|' 'NF && $2 !~ /(^| )syscall\/js( |$)/ { print $1 }'
+}
+
+# sha of the given files plus the Go version: used as install stamps.
+stamp_of() {
+  { go version; cat "$@" 2>/dev/null; } | sha256sum | cut -d' ' -f1
+}
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root to run: $*"
+  fi
+}
+
+# ---------------------------------------------------------------- installs
+# Each ensure_* is idempotent and quick when the thing is already there.
+
+ensure_go_modules() {
+  go mod download
+  (cd tools && go mod download)
+}
+
+ensure_chromium() {
+  if command -v chromium >/dev/null; then return 0; fi
+  log "installing Chromium with apt (about 30-40 s)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  command -v chromium >/dev/null || die "chromium still not on PATH after apt-get install"
+}
+
+# wasmbrowsertest, pinned in tools/go.mod (with chromedp v0.16.0), built into
+# .tools/bin; rebuilt when tools/go.{mod,sum} or the Go version change.
+ensure_wasmbrowsertest() {
+  local bin=$TOOLS_BIN/wasmbrowsertest stampf=$TOOLS_BIN/.wasmbrowsertest.stamp stamp
+  stamp=$(stamp_of tools/go.mod tools/go.sum)
+  if [[ -x $bin && -f $stampf && $(<"$stampf") == "$stamp" ]]; then return 0; fi
+  log "building wasmbrowsertest from tools/ (about 20 s)"
+  mkdir -p "$TOOLS_BIN"
+  (cd tools && GOOS='' GOARCH='' CGO_ENABLED=0 go build -o "$bin" github.com/agnivade/wasmbrowsertest)
+  printf '%s\n' "$stamp" >"$stampf"
+}
+
+# The REST fixture server for the wasm tests (test/fixtureserver): it serves on
+# 127.0.0.1, exports FIXTURE_URL and runs its arguments as a child command.
+# Always rebuilt (it is project code; the build cache makes this quick).
+ensure_fixtureserver() {
+  has_go test/fixtureserver || return 1
+  mkdir -p "$TOOLS_BIN"
+  GOOS='' GOARCH='' go build -o "$TOOLS_BIN/fixtureserver" ./test/fixtureserver
+}
+
+# npm ci (npm install without a lock) in each NPM_DIRS folder, when its
+# package.json / package-lock.json changed since the last install.
+ensure_npm() {
+  local d stampf stamp
+  for d in "${NPM_DIRS[@]}"; do
+    [[ -f $d/package.json ]] || continue
+    command -v npm >/dev/null || die "npm not found (Node.js >= 20 with npm is needed)"
+    stampf=$d/node_modules/.datafetch-stamp
+    stamp=$(cat "$d/package.json" "$d/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1)
+    if [[ -f $stampf && $(<"$stampf") == "$stamp" ]]; then continue; fi
+    log "installing npm packages in $d"
+    if [[ -f $d/package-lock.json ]]; then
+      (cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
+    else
+      (cd "$d" && npm install --no-audit --no-fund --loglevel=error)
+    fi
+    printf '%s\n' "$stamp" >"$stampf"
+  done
+}
+
+# ---------------------------------------------------------------- build
+
+build_dist() {
+  rm -rf "$DIST"
+  mkdir -p "$DIST"
+  if has_go wasm; then
+    log "building dist/datafetch.wasm"
+    GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/datafetch.wasm" ./wasm
+  else
+    warn "wasm/ has no Go files yet: dist/datafetch.wasm not built"
+  fi
+
+  local goroot f
+  goroot=$(go env GOROOT)
+  for f in "$goroot/lib/wasm/wasm_exec.js" "$goroot/misc/wasm/wasm_exec.js"; do
+    if [[ -f $f ]]; then cp "$f" "$DIST/wasm_exec.js"; break; fi
+  done
+  [[ -f $DIST/wasm_exec.js ]] || die "wasm_exec.js not found under $goroot"
+
+  # Static loader files of the npm package that dist/ is.
+  for f in datafetch.mjs datafetch.d.ts package.json; do
+    if [[ -f jsbridge/js/$f ]]; then cp "jsbridge/js/$f" "$DIST/$f"; fi
+  done
+  # Hook: the go-app demo's app.wasm (web/) is built here once it exists.
+  log "dist/: $(find "$DIST" -mindepth 1 -maxdepth 1 -printf '%f ')"
+}
+
+# ---------------------------------------------------------------- stages
+# A stage returns 0 (pass), $SKIP (nothing to run: reported, not counted) or
+# anything else (fail). Each runs in a subshell under `set -e`: any failing
+# command fails the stage.
+
+SKIP=77
+
+stage_install() {
+  ensure_go_modules
+  ensure_chromium
+  ensure_wasmbrowsertest
+  ensure_npm
+}
+
+stage_gofmt() {
+  local files bad
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    mapfile -t files < <(git ls-files -co --exclude-standard -- '*.go' | grep -v '/testdata/')
+  else
+    mapfile -t files < <(find . -name '*.go' -not -path './.tools/*' -not -path '*/node_modules/*' -not -path '*/testdata/*')
+  fi
+  [[ ${#files[@]} -gt 0 ]] || return $SKIP
+  bad=$(gofmt -l "${files[@]}")
+  if [[ -n $bad ]]; then
+    printf 'not gofmt-ed (run gofmt -w):\n%s\n' "$bad"
+    return 1
+  fi
+}
+
+stage_vet_native() {
+  local out pkgs
+  out=$(native_pkgs)
+  [[ -n $out ]] || return $SKIP
+  mapfile -t pkgs <<<"$out"
+  go vet "${pkgs[@]}"
+}
+
+stage_vet_wasm() {
+  local trees
+  mapfile -t trees < <(existing_trees "${WASM_TREES[@]}")
+  [[ ${#trees[@]} -gt 0 ]] || return $SKIP
+  GOOS=js GOARCH=wasm go vet "${trees[@]}"
+}
+
+stage_build() {
+  build_dist
+}
+
+stage_test_native() {
+  local out pkgs
+  out=$(native_pkgs)
+  [[ -n $out ]] || return $SKIP
+  mapfile -t pkgs <<<"$out"
+  go test -race -count=1 -timeout 5m "${pkgs[@]}"
+}
+
+# Go tests compiled to js/wasm, run in headless Chromium by wasmbrowsertest,
+# under the fixture server (which sets FIXTURE_URL) when it exists.
+stage_test_wasm() {
+  local trees t
+  trees=()
+  for t in "${WASM_TEST_TREES[@]}"; do
+    if has_go_tests "$t"; then trees+=("./$t/..."); fi
+  done
+  [[ ${#trees[@]} -gt 0 ]] || return $SKIP
+  ensure_chromium
+  ensure_wasmbrowsertest
+  local exec=wasmbrowsertest
+  if ensure_fixtureserver; then
+    exec="fixtureserver wasmbrowsertest"
+  else
+    warn "test/fixtureserver does not exist yet: FIXTURE_URL is not set"
+  fi
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 5m -exec "$exec" "${trees[@]}"
+}
+
+stage_test_node() {
+  local files
+  mapfile -t files < <(node_test_files test/node)
+  [[ ${#files[@]} -gt 0 ]] || return $SKIP
+  node --test "${files[@]}"
+}
+
+stage_test_browser() {
+  local files
+  mapfile -t files < <(node_test_files test/browser)
+  [[ ${#files[@]} -gt 0 ]] || return $SKIP
+  ensure_chromium
+  ensure_npm
+  node --test "${files[@]}"
+}
+
+# stage_fuzz NAME PKG TIME
+stage_fuzz() {
+  local name=$1 pkg=$2 time=$3
+  if ! has_go_tests "$pkg" || ! grep -qs "^func $name(" "$pkg"/*_test.go; then
+    echo "no $name in $pkg yet"
+    return $SKIP
+  fi
+  go test -run '^$' -fuzz "^$name\$" -fuzztime "$time" "$pkg"
+}
+
+# ---------------------------------------------------------------- runner
+
+PASSED=()
+FAILED=()
+SKIPPED=()
+
+# run_stage LABEL FUNC [ARGS...]
+run_stage() {
+  local label=$1 start rc
+  shift
+  printf '\n==> %s\n' "$label"
+  start=$SECONDS
+  set +e
+  (set -e; "$@")
+  rc=$?
+  set -e
+  local took=$((SECONDS - start))
+  case $rc in
+    0) PASSED+=("$label"); printf -- '--- PASS %s (%ds)\n' "$label" "$took" ;;
+    "$SKIP") SKIPPED+=("$label"); printf -- '--- SKIP %s (nothing to run)\n' "$label" ;;
+    *) FAILED+=("$label"); printf -- '--- FAIL %s (%ds, exit %d)\n' "$label" "$took" "$rc" ;;
+  esac
+}
+
+summary() {
+  local s
+  printf '\n==> summary (%ds)\n' "$SECONDS"
+  for s in "${PASSED[@]+"${PASSED[@]}"}"; do printf '  pass  %s\n' "$s"; done
+  for s in "${SKIPPED[@]+"${SKIPPED[@]}"}"; do printf '  skip  %s\n' "$s"; done
+  for s in "${FAILED[@]+"${FAILED[@]}"}"; do printf '  FAIL  %s\n' "$s"; done
+  printf '%d passed, %d failed\n' "${#PASSED[@]}" "${#FAILED[@]}"
+  [[ ${#FAILED[@]} -eq 0 ]]
+}
+
+run_fuzz_list() {
+  local time=$1 entry name pkg
+  for entry in "${FUZZ_TARGETS[@]}"; do
+    [[ -n ${entry// /} ]] || continue
+    read -r name pkg <<<"$entry"
+    run_stage "fuzz $name $pkg ($time)" stage_fuzz "$name" "$pkg" "$time"
+  done
+}
+
+# ---------------------------------------------------------------- commands
+
+cmd_build() {
+  build_dist
+}
+
+cmd_test() {
+  run_stage "install (go modules, Chromium, wasmbrowsertest, npm)" stage_install
+  run_stage "gofmt" stage_gofmt
+  run_stage "go vet (native)" stage_vet_native
+  run_stage "go vet (js/wasm)" stage_vet_wasm
+  run_stage "build dist/" stage_build
+  run_stage "go test -race (native)" stage_test_native
+  run_stage "go test js/wasm (wasmbrowsertest)" stage_test_wasm
+  run_stage "node --test test/node" stage_test_node
+  run_stage "playwright (test/browser)" stage_test_browser
+  run_fuzz_list "$FUZZ_SHORT_TIME"
+  summary
+}
+
+cmd_serve() {
+  has_go web/server || die "web/server does not exist yet: nothing to serve"
+  build_dist
+  log "demo on http://127.0.0.1:8080"
+  exec go run ./web/server -addr 127.0.0.1:8080 "$@"
+}
+
+bench_go() {
+  has_go core || { warn "no core/ packages yet"; return 0; }
+  go test -run '^$' -bench . -benchmem ./core/...
+}
+
+# Hook for the browser benchmarks (datafetch vs data-client in Chromium):
+# they will live in test/browser and use launch.mjs; this runs them once they
+# exist.
+bench_browser() {
+  local f=test/browser/bench.mjs
+  if [[ ! -f $f ]]; then
+    log "no browser benchmarks yet ($f)"
+    return 0
+  fi
+  ensure_chromium
+  ensure_npm
+  build_dist
+  node "$f"
+}
+
+cmd_bench() {
+  bench_go
+  bench_browser
+}
+
+cmd_fuzz() {
+  run_fuzz_list "$FUZZ_LONG_TIME"
+  summary
+}
+
+usage() {
+  sed -n '2,9p' "$ROOT/build.sh" | sed 's/^# \{0,1\}//'
+}
+
+main() {
+  local cmd=${1:-build}
+  [[ $# -gt 0 ]] && shift
+  case $cmd in
+    build) cmd_build "$@" ;;
+    serve) cmd_serve "$@" ;;
+    test) cmd_test "$@" ;;
+    bench) cmd_bench "$@" ;;
+    fuzz) cmd_fuzz "$@" ;;
+    help | -h | --help) usage ;;
+    *) usage >&2; exit 2 ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,204 @@
+package schema_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+func newUser() *schema.Entity {
+	return &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`)}
+}
+
+func newArticle(user *schema.Entity) *schema.Entity {
+	return &schema.Entity{
+		Key:      "Article",
+		Defaults: value.MustParse(`{"id":null,"title":"","content":"","published":false,"author":null,"tags":[]}`),
+		Schema:   map[string]schema.Schema{"author": user, "createdAt": schema.Date},
+	}
+}
+
+// fill normalizes data into a fresh store and returns it with the result.
+func fill(t *testing.T, s schema.Schema, data string) (*store.Store, value.Value) {
+	t.Helper()
+	st := store.New()
+	n, err := schema.Normalize(s, value.MustParse(data))
+	require.NoError(t, err)
+	st.Apply(&store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities})
+	return st, n.Result
+}
+
+func TestNormalizeShapes(t *testing.T) {
+	user := newUser()
+	article := newArticle(user)
+	post := &schema.Entity{Key: "Post", Defaults: value.MustParse(`{"id":null,"title":""}`)}
+	union := &schema.Union{Schemas: map[string]*schema.Entity{"post": post, "user": user}, Attribute: "type"}
+	cases := []struct {
+		name     string
+		schema   schema.Schema
+		in       string
+		result   string
+		entities map[string]int
+	}{
+		{"entity", article, `{"id":1,"title":"a","author":{"id":7,"name":"u"}}`, `"1"`, map[string]int{"Article": 1, "User": 1}},
+		{"string pk equals number pk", schema.ArrayOf(user), `[{"id":5,"name":"a"},{"id":"5","name":"b"}]`, `["5","5"]`, map[string]int{"User": 1}},
+		{"array", schema.ArrayOf(article), `[{"id":1,"author":7},{"id":2,"author":{"id":7}}]`, `["1","2"]`, map[string]int{"Article": 2, "User": 1}},
+		{"object with defaults", schema.ObjectOf(schema.Nested("results", schema.ArrayOf(post)), schema.Default("nextPage", value.Str(""))),
+			`{"results":[{"id":1}],"nextPage":"p2"}`, `{"results":["1"],"nextPage":"p2"}`, map[string]int{"Post": 1}},
+		{"values", schema.ValuesOf(user), `{"a":{"id":1},"b":{"id":2}}`, `{"a":"1","b":"2"}`, map[string]int{"User": 2}},
+		{"union", schema.ArrayOf(union), `[{"id":1,"type":"post"},{"id":1,"type":"user"}]`,
+			`[{"id":"1","schema":"post"},{"id":"1","schema":"user"}]`, map[string]int{"Post": 1, "User": 1}},
+		{"null nested", article, `{"id":1,"author":null}`, `"1"`, map[string]int{"Article": 1}},
+		{"invalidate", schema.InvalidateOf(article), `{"id":3}`, `"3"`, map[string]int{"Article": 1}},
+		{"nil schema", nil, `{"a":1}`, `{"a":1}`, map[string]int{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n, err := schema.Normalize(c.schema, value.MustParse(c.in))
+			require.NoError(t, err)
+			assert.JSONEq(t, c.result, n.Result.JSON())
+			got := map[string]int{}
+			for _, w := range n.Entities {
+				got[w.Entity.Key]++
+			}
+			assert.Equal(t, c.entities, got)
+		})
+	}
+}
+
+func TestNormalizeErrorsNameWhatAndWhere(t *testing.T) {
+	user := newUser()
+	article := newArticle(user)
+	cases := []struct {
+		name   string
+		schema schema.Schema
+		in     string
+		want   []string
+	}{
+		{"missing pk", schema.ArrayOf(article), `[{"id":1},{"title":"x"}]`, []string{"Article", "$[1]", "no primary key", `"id"`}},
+		{"nested missing pk", article, `{"id":1,"author":{"name":"x"}}`, []string{"User", "$.author", "no primary key"}},
+		{"object pk", article, `{"id":{"a":1}}`, []string{"Article", "primary key", "object"}},
+		{"record not object", schema.ArrayOf(article), `[true]`, []string{"Article", "$[0]", "boolean"}},
+		{"array expected", schema.ArrayOf(article), `{"id":1}`, []string{"[Article]", "expected an array", "object"}},
+		{"bad date", article, `{"id":1,"createdAt":"yesterday"}`, []string{"Date", "$.createdAt", "yesterday"}},
+		{"union unknown type", &schema.Union{Schemas: map[string]*schema.Entity{"user": user}, Attribute: "type"},
+			`{"id":1,"type":"dog"}`, []string{"union", "dog"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := schema.Normalize(c.schema, value.MustParse(c.in))
+			require.Error(t, err)
+			var se *schema.Error
+			require.ErrorAs(t, err, &se)
+			for _, w := range c.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}
+
+func TestDenormalizeFillsDefaultsAndDates(t *testing.T) {
+	user := newUser()
+	article := newArticle(user)
+	st, res := fill(t, schema.ArrayOf(article),
+		`[{"id":1,"title":"a","author":{"id":7},"extra":true,"createdAt":"2024-01-02T03:04:05Z"},{"id":2,"author":99,"createdAt":1700000000000}]`)
+	v, status := schema.Denormalize(schema.ArrayOf(article), res, st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	// Missing nested entity (99) reads undefined, which JSON leaves out;
+	// unknown fields are kept; dates are epoch ms.
+	assert.JSONEq(t, `[
+		{"id":1,"title":"a","content":"","published":false,"author":{"id":7,"name":""},"tags":[],"extra":true,"createdAt":1704164645000},
+		{"id":2,"title":"","content":"","published":false,"tags":[],"createdAt":1700000000000}]`, v.JSON())
+	assert.True(t, v.Elems()[1].Get("author").IsUndefined())
+}
+
+func TestDenormalizeDropsDeletedListMembers(t *testing.T) {
+	user := newUser()
+	st, res := fill(t, schema.ArrayOf(user), `[{"id":1},{"id":2},{"id":3}]`)
+	n, err := schema.Normalize(schema.InvalidateOf(user), value.MustParse(`{"id":2}`))
+	require.NoError(t, err)
+	st.Apply(&store.Write{Entities: n.Entities})
+	v, _ := schema.Denormalize(schema.ArrayOf(user), res, st, nil, st.Version())
+	assert.JSONEq(t, `[{"id":1,"name":""},{"id":3,"name":""}]`, v.JSON())
+
+	// A single read of a deleted entity must fetch again.
+	_, status := schema.Denormalize(user, value.Str("2"), st, nil, st.Version())
+	assert.Equal(t, schema.Deleted, status)
+	_, status = schema.Denormalize(user, value.Str("42"), st, nil, st.Version())
+	assert.Equal(t, schema.Missing, status)
+}
+
+func TestDenormalizeCyclesTerminate(t *testing.T) {
+	person := &schema.Entity{Key: "Person", Defaults: value.MustParse(`{"id":null,"friend":null}`)}
+	person.Schema = map[string]schema.Schema{"friend": person}
+	st, res := fill(t, person, `{"id":1,"friend":{"id":2,"friend":{"id":1}}}`)
+	v, status := schema.Denormalize(person, res, st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	assert.JSONEq(t, `{"id":1,"friend":{"id":2,"friend":{"id":1,"friend":"2"}}}`, v.JSON())
+}
+
+func TestMemoIdentity(t *testing.T) {
+	user := newUser()
+	article := newArticle(user)
+	list := schema.ArrayOf(article)
+	st, res := fill(t, list, `[{"id":1,"author":{"id":7}},{"id":2,"author":{"id":8}},{"id":3,"author":{"id":7}}]`)
+	var memo schema.Memo
+	first, _ := schema.Denormalize(list, res, st, &memo, st.Version())
+	again, _ := schema.Denormalize(list, res, st, &memo, st.Version())
+	assert.True(t, value.Same(first, again), "unchanged re-read is the identical value")
+
+	// Change article 2's author (user 8): only article 2 is rebuilt.
+	n, err := schema.Normalize(user, value.MustParse(`{"id":8,"name":"new"}`))
+	require.NoError(t, err)
+	st.Apply(&store.Write{Entities: n.Entities, Meta: schema.Meta{FetchedAt: 1}})
+	after, _ := schema.Denormalize(list, res, st, &memo, st.Version())
+	require.False(t, value.Same(first, after))
+	assert.True(t, value.Same(first.Elems()[0], after.Elems()[0]), "article 1 untouched")
+	assert.False(t, value.Same(first.Elems()[1], after.Elems()[1]), "article 2 rebuilt")
+	assert.True(t, value.Same(first.Elems()[2], after.Elems()[2]), "article 3 untouched")
+	assert.Equal(t, "new", after.Elems()[1].Get("author").Get("name").Str())
+
+	// Storing an equal record is no change.
+	n, err = schema.Normalize(user, value.MustParse(`{"id":8,"name":"new"}`))
+	require.NoError(t, err)
+	v := st.Version()
+	st.Apply(&store.Write{Entities: n.Entities, Meta: schema.Meta{FetchedAt: 2}})
+	assert.Equal(t, v, st.Version())
+	same, _ := schema.Denormalize(list, res, st, &memo, st.Version())
+	assert.True(t, value.Same(after, same))
+}
+
+func TestResolveOrdering(t *testing.T) {
+	count := &schema.Entity{Key: "Count", Defaults: value.MustParse(`{"count":0,"updatedAt":0}`),
+		PKFunc: func(value.Value, value.Value, string) (string, bool, error) { return "SINGLETON", true, nil },
+		Schema: map[string]schema.Schema{"updatedAt": schema.Date},
+		UseIncoming: func(em, im schema.Meta, existing, incoming value.Value) bool {
+			e, _ := existing.Get("updatedAt").Float()
+			i, _ := incoming.Get("updatedAt").Float()
+			return e <= i
+		},
+	}
+	newer := value.MustParse(`{"count":5,"updatedAt":2000}`)
+	older := value.MustParse(`{"count":4,"updatedAt":1000}`)
+	merged, _, keep := count.Resolve(newer, schema.Meta{FetchedAt: 1}, true, older, schema.Meta{FetchedAt: 2})
+	assert.True(t, keep)
+	assert.True(t, value.Same(newer, merged))
+
+	// Default: a response to an older request never overwrites newer fields.
+	plain := newUser()
+	merged, meta, _ := plain.Resolve(value.MustParse(`{"id":1,"name":"new"}`), schema.Meta{FetchedAt: 20}, true,
+		value.MustParse(`{"id":1,"name":"old","extra":1}`), schema.Meta{FetchedAt: 10})
+	assert.JSONEq(t, `{"id":1,"name":"new","extra":1}`, merged.JSON())
+	assert.EqualValues(t, 20, meta.FetchedAt)
+}
+
+func TestEntityValidate(t *testing.T) {
+	assert.ErrorContains(t, (&schema.Entity{Defaults: value.Obj()}).Validate(), "no key")
+	assert.ErrorContains(t, (&schema.Entity{Key: "A"}).Validate(), "defaults")
+	assert.NoError(t, newUser().Validate())
+}
