@@ -1,0 +1,530 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Options configures an Endpoint. Only Path is required. Function options
+// are called from the goroutine that runs Fetch and must be safe for
+// concurrent use, since one endpoint may serve many fetches at once.
+type Options struct {
+	// URLPrefix is prepended to Path, as "http://127.0.0.1:8080". It is
+	// literal text: tokens in it are not filled.
+	URLPrefix string
+	// Path is the path template, as "/articles/:id": each :name token is
+	// filled from the param of that name. It starts with "/" or is a full
+	// URL (then URLPrefix must be empty).
+	Path string
+	// Method is the HTTP method; "" means GET. Case does not matter.
+	Method string
+	// Name names the endpoint in keys and error messages; "" means Path.
+	// Keys are Name, method and URL, so two endpoints with one method and
+	// URL that differ in anything else (a schema, a Process) need different
+	// names, or their results are stored under one key.
+	Name string
+	// Schema normalizes the response; nil stores it as it is.
+	Schema schema.Schema
+	// Body is the default request body, used when Fetch is given none. An
+	// explicit body replaces it; the two are never merged.
+	Body any
+	// GetHeaders returns the request headers, given those the endpoint
+	// would send (Content-Type for a JSON body). It may add, say, an
+	// Authorization header.
+	GetHeaders func(ctx context.Context, h Header) (Header, error)
+	// GetRequestInit replaces the building of the request from the body
+	// (after the default Body and the method's body rule are applied). It
+	// may call e.DefaultRequestInit, as a JavaScript override calls super.
+	// See RequestInit for how its result is completed and encoded.
+	GetRequestInit func(ctx context.Context, e *Endpoint, body any) (RequestInit, error)
+	// Fetch replaces the whole request: its result is what the endpoint
+	// returns, without ParseResponse or Process. It gets the endpoint so it
+	// can call e.URL or e.Send, and the body with the Body option applied.
+	Fetch func(ctx context.Context, e *Endpoint, params value.Value, body any) (value.Value, error)
+	// ParseResponse replaces the default parsing of a response of any
+	// status; returning an error fails the fetch. It may call
+	// e.DefaultParseResponse.
+	ParseResponse func(ctx context.Context, r *Response) (value.Value, error)
+	// Process transforms the parsed response before it is normalized.
+	Process func(v, params value.Value) (value.Value, error)
+	// GetOptimisticResponse returns the data to apply before the network
+	// answers; see endpoint.Spec.
+	GetOptimisticResponse func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error)
+	// Update rewrites other stored results once this one is stored; see
+	// endpoint.Spec.
+	Update func(newPKs, params value.Value) (map[string]func(pks value.Value) value.Value, error)
+	// DataExpiryLength is how long a result stays fresh; 0 takes the
+	// controller's default (60 s).
+	DataExpiryLength time.Duration
+	// ErrorExpiryLength is how long an error is kept; 0 takes the
+	// controller's default (1 s).
+	ErrorExpiryLength time.Duration
+	// InvalidIfStale makes reads of a stale result wait for the refetch.
+	InvalidIfStale bool
+	// PollFrequency, when non-zero, refetches a subscribed result this often.
+	PollFrequency time.Duration
+	// SideEffect marks a mutation; nil means true for every method but GET.
+	SideEffect *bool
+	// Signal, when set, aborts every request of the endpoint once it is
+	// done, as data-client's signal option (an AbortSignal) does. A single
+	// call is aborted through the ctx given to Fetch instead.
+	Signal context.Context
+	// Timeout, when non-zero, aborts a request that takes longer and fails
+	// it with an error named TimeoutError.
+	Timeout time.Duration
+	// Transport sends the requests of this endpoint; nil takes the one in
+	// the context (WithTransport), then DefaultTransport.
+	Transport Transport
+}
+
+// RequestInit is what a request is built from, as fetch's init argument:
+// GetRequestInit returns one. A zero Method means the endpoint's method and
+// a nil Header means the endpoint's headers (with GetHeaders applied). Body
+// is encoded by type: a value.Value object, array, number or boolean is
+// sent as JSON with Content-Type: application/json (unless Header sets a
+// Content-Type), a value.Value string, a string or a []byte is sent as it
+// is, nil, undefined and null send no body, and anything else goes to the
+// transport untouched as Request.RawBody.
+type RequestInit struct {
+	Method string
+	Header Header
+	Body   any
+	// Init is passed to the transport as Request.Init.
+	Init any
+}
+
+// Endpoint is a REST endpoint: it implements endpoint.Endpoint. Endpoints
+// are immutable and safe for concurrent use; Extend makes changed copies.
+type Endpoint struct {
+	opts   Options // as given, except that SideEffect is a private copy
+	path   pathTemplate
+	name   string
+	method string
+	// cursor is the cursor param of a Paginated endpoint, left out of keys.
+	cursor string
+	spec   *endpoint.Spec
+}
+
+var _ endpoint.Endpoint = (*Endpoint)(nil)
+
+// knownMethods are the methods an endpoint may use.
+var knownMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+// New returns an endpoint for o, or an error naming what is wrong with o:
+// a missing or relative path, an unknown method, a token named twice, a
+// negative duration.
+func New(o Options) (*Endpoint, error) {
+	label := o.Name
+	if label == "" {
+		label = o.Path
+	}
+	fail := func(format string, args ...any) (*Endpoint, error) {
+		if label == "" {
+			return nil, fmt.Errorf("rest: endpoint: "+format, args...)
+		}
+		return nil, fmt.Errorf("rest: endpoint %s: "+format, append([]any{label}, args...)...)
+	}
+	method := strings.ToUpper(o.Method)
+	if method == "" {
+		method = "GET"
+	}
+	known := false
+	for _, m := range knownMethods {
+		known = known || m == method
+	}
+	if !known {
+		return fail("unknown method %q: want one of %s", o.Method, strings.Join(knownMethods, ", "))
+	}
+	switch {
+	case o.Path == "":
+		return fail("path is required")
+	case isFullURL(o.Path):
+		if o.URLPrefix != "" {
+			return fail("path %s is a full URL, so urlPrefix %s must be empty", o.Path, o.URLPrefix)
+		}
+	case o.Path[0] != '/':
+		return fail("path %q must start with \"/\" or be a full URL", o.Path)
+	}
+	if o.URLPrefix != "" && o.URLPrefix[0] != '/' && !isFullURL(o.URLPrefix) {
+		return fail("urlPrefix %q must be a full URL or start with \"/\"", o.URLPrefix)
+	}
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{
+		{"dataExpiryLength", o.DataExpiryLength},
+		{"errorExpiryLength", o.ErrorExpiryLength},
+		{"pollFrequency", o.PollFrequency},
+		{"timeout", o.Timeout},
+	} {
+		if d.d < 0 {
+			return fail("%s must not be negative, got %v", d.name, d.d)
+		}
+	}
+	path, err := parsePath(o.Path)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if o.SideEffect != nil {
+		se := *o.SideEffect
+		o.SideEffect = &se
+	}
+	e := &Endpoint{opts: o, path: path, name: label, method: method}
+	e.spec = e.buildSpec()
+	return e, nil
+}
+
+func (e *Endpoint) buildSpec() *endpoint.Spec {
+	sideEffect := e.method != "GET"
+	if e.opts.SideEffect != nil {
+		sideEffect = *e.opts.SideEffect
+	}
+	return &endpoint.Spec{
+		Name:                  e.name,
+		Schema:                e.opts.Schema,
+		DataExpiryLength:      e.opts.DataExpiryLength,
+		ErrorExpiryLength:     e.opts.ErrorExpiryLength,
+		InvalidIfStale:        e.opts.InvalidIfStale,
+		SideEffect:            sideEffect,
+		PollFrequency:         e.opts.PollFrequency,
+		GetOptimisticResponse: e.opts.GetOptimisticResponse,
+		Update:                e.opts.Update,
+	}
+}
+
+// Name returns the endpoint's name: the Name option, or Path when unset.
+func (e *Endpoint) Name() string { return e.name }
+
+// Method returns the endpoint's HTTP method in upper case.
+func (e *Endpoint) Method() string { return e.method }
+
+// Spec returns the endpoint's caching behaviour. Callers must not modify it.
+func (e *Endpoint) Spec() *endpoint.Spec { return e.spec }
+
+// Options returns a copy of the options the endpoint was made with; changing
+// it does not change the endpoint.
+func (e *Endpoint) Options() Options {
+	o := e.opts
+	if o.SideEffect != nil {
+		se := *o.SideEffect
+		o.SideEffect = &se
+	}
+	return o
+}
+
+// Extend returns a new endpoint with the options as change leaves them; the
+// original is unchanged. A Paginated endpoint stays paginated by the same
+// cursor param.
+func (e *Endpoint) Extend(change func(o *Options)) (*Endpoint, error) {
+	o := e.Options()
+	if change != nil {
+		change(&o)
+	}
+	n, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	if e.cursor != "" {
+		return n.Paginated(e.cursor)
+	}
+	return n, nil
+}
+
+// Key returns the store key of params: Name, method and URL separated by
+// spaces, so equal params give equal keys (params are sorted into the URL)
+// and endpoints of different names never share one. A Paginated endpoint
+// leaves its cursor param out, so every page has the key of the list.
+func (e *Endpoint) Key(params value.Value) (string, error) {
+	if e.cursor != "" {
+		params = params.Without(e.cursor)
+	}
+	u, err := e.URL(params)
+	if err != nil {
+		return "", err
+	}
+	return e.name + " " + e.method + " " + u, nil
+}
+
+// Fetch runs the endpoint: the Fetch option when set; otherwise it sends the
+// request (see Send), parses the response (ParseResponse, or
+// DefaultParseResponse) and applies Process. Failures of the request are
+// *NetworkError; cancelling ctx or reaching Timeout aborts the request.
+func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (value.Value, error) {
+	ctx, cancel := e.requestContext(ctx)
+	defer cancel()
+	if e.opts.Fetch != nil {
+		v, err := e.opts.Fetch(ctx, e, params, e.withDefaultBody(body))
+		if err != nil {
+			return value.Undef, e.customFetchError(ctx, params, err)
+		}
+		return v, nil
+	}
+	req, resp, err := e.send(ctx, params, body)
+	if err != nil {
+		return value.Undef, err
+	}
+	var v value.Value
+	if e.opts.ParseResponse != nil {
+		v, err = e.opts.ParseResponse(ctx, resp)
+	} else {
+		v, err = e.DefaultParseResponse(resp)
+	}
+	if err != nil {
+		return value.Undef, e.parseError(req, resp, err)
+	}
+	if e.opts.Process != nil {
+		if v, err = e.opts.Process(v, params); err != nil {
+			return value.Undef, fmt.Errorf("%s: process: %w", e.name, err)
+		}
+	}
+	return v, nil
+}
+
+// Send builds the request for params and body as Fetch does and sends it,
+// returning the response whatever its status. It is for Fetch options that
+// need the response itself, such as one that reads a Link header. Errors
+// are those of building the request, or a *NetworkError with Status 0 when
+// no response arrived.
+func (e *Endpoint) Send(ctx context.Context, params value.Value, body any) (*Response, error) {
+	ctx, cancel := e.requestContext(ctx)
+	defer cancel()
+	_, resp, err := e.send(ctx, params, body)
+	return resp, err
+}
+
+func (e *Endpoint) send(ctx context.Context, params value.Value, body any) (*Request, *Response, error) {
+	u, err := e.URL(params)
+	if err != nil {
+		return nil, nil, err
+	}
+	req, err := e.newRequest(ctx, u, e.requestBody(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := transportFor(ctx, e.opts.Transport)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s %s: %w", e.name, req.Method, req.URL, err)
+	}
+	resp, err := t.RoundTrip(ctx, req)
+	if err != nil {
+		ne := &NetworkError{Endpoint: e.name, Method: req.Method, URL: req.URL, Err: err}
+		if ctx.Err() != nil {
+			// Whatever the transport made of it, the cause is the
+			// cancellation or the timeout.
+			ne.Err = contextError(ctx)
+		}
+		return nil, nil, ne
+	}
+	if resp == nil {
+		return nil, nil, fmt.Errorf("%s: %s %s: transport returned no response and no error", e.name, req.Method, req.URL)
+	}
+	return req, resp, nil
+}
+
+// withDefaultBody returns body, or the Body option when body is nil or
+// undefined: an explicit body replaces the default, it is not merged.
+func (e *Endpoint) withDefaultBody(body any) any {
+	if isNoBody(body) {
+		return e.opts.Body
+	}
+	return body
+}
+
+// requestBody is the body to send: withDefaultBody, and none for methods
+// that take none (GET, HEAD and DELETE).
+func (e *Endpoint) requestBody(body any) any {
+	switch e.method {
+	case "GET", "HEAD", "DELETE":
+		return nil
+	}
+	return e.withDefaultBody(body)
+}
+
+func isNoBody(body any) bool {
+	if body == nil {
+		return true
+	}
+	v, ok := body.(value.Value)
+	return ok && v.IsUndefined()
+}
+
+// DefaultRequestInit returns the request init the endpoint uses when it has
+// no GetRequestInit option: its method, its headers (Content-Type for a
+// JSON body, then GetHeaders) and body. A GetRequestInit option can call it
+// with a changed body.
+func (e *Endpoint) DefaultRequestInit(ctx context.Context, body any) (RequestInit, error) {
+	h, err := e.headers(ctx, body)
+	if err != nil {
+		return RequestInit{}, err
+	}
+	return RequestInit{Method: e.method, Header: h, Body: body}, nil
+}
+
+func (e *Endpoint) headers(ctx context.Context, body any) (Header, error) {
+	h := Header{}
+	if isJSONBody(body) {
+		h.Set("Content-Type", "application/json")
+	}
+	if e.opts.GetHeaders == nil {
+		return h, nil
+	}
+	h, err := e.opts.GetHeaders(ctx, h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: getHeaders: %w", e.name, err)
+	}
+	return h, nil
+}
+
+// isJSONBody reports whether body is encoded as JSON: a value.Value other
+// than a string or nullish.
+func isJSONBody(body any) bool {
+	v, ok := body.(value.Value)
+	return ok && v.Kind() > value.Null && v.Kind() != value.String
+}
+
+// newRequest builds the Request for url and body through GetRequestInit or
+// DefaultRequestInit, then encodes the body as RequestInit describes.
+func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Request, error) {
+	var init RequestInit
+	var err error
+	if e.opts.GetRequestInit != nil {
+		if init, err = e.opts.GetRequestInit(ctx, e, body); err != nil {
+			return nil, fmt.Errorf("%s: getRequestInit: %w", e.name, err)
+		}
+		if init.Header == nil {
+			if init.Header, err = e.headers(ctx, init.Body); err != nil {
+				return nil, err
+			}
+		}
+	} else if init, err = e.DefaultRequestInit(ctx, body); err != nil {
+		return nil, err
+	}
+	req := &Request{Method: strings.ToUpper(init.Method), URL: url, Header: init.Header.Clone(), Init: init.Init}
+	if req.Method == "" {
+		req.Method = e.method
+	}
+	switch b := init.Body.(type) {
+	case nil:
+	case value.Value:
+		switch b.Kind() {
+		case value.Undefined, value.Null:
+		case value.String:
+			req.Body = []byte(b.Str())
+		default:
+			req.Body = value.AppendJSON(nil, b)
+			if !req.Header.Has("Content-Type") {
+				req.Header.Set("Content-Type", "application/json")
+			}
+		}
+	case string:
+		req.Body = []byte(b)
+	case []byte:
+		req.Body = b
+	default:
+		req.RawBody = b
+	}
+	return req, nil
+}
+
+// DefaultParseResponse parses a response as the endpoint does when it has
+// no ParseResponse option: a 2xx JSON body is parsed; a 204 or an empty body
+// is null; a 2xx body that is not JSON is an error with Status 400 when the
+// endpoint has a Schema (which expects data), or else its text as a string;
+// any other status is a *NetworkError with the body parsed when it is JSON.
+func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
+	if !resp.OK() {
+		ne := &NetworkError{Endpoint: e.name, Status: resp.Status, StatusText: resp.StatusText, Response: resp}
+		if v, err := value.Parse(resp.Body); err == nil {
+			ne.Body = v
+		}
+		return value.Undef, ne
+	}
+	if resp.Status == 204 || isBlank(resp.Body) {
+		return value.NullV, nil
+	}
+	v, err := value.Parse(resp.Body)
+	if err != nil {
+		if e.opts.Schema == nil {
+			return value.Str(string(resp.Body)), nil
+		}
+		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}
+	}
+	return v, nil
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseError gives a parsing failure the request's context: a
+// *NetworkError gets the endpoint, method, URL and response it lacks, and
+// any other error is wrapped with them.
+func (e *Endpoint) parseError(req *Request, resp *Response, err error) error {
+	ne, ok := err.(*NetworkError)
+	if !ok {
+		return fmt.Errorf("%s: %s %s: parseResponse: %w", e.name, req.Method, req.URL, err)
+	}
+	c := *ne // the error may be the caller's; fill in a copy
+	c.fill(e.name, req.Method, req.URL)
+	if c.Response == nil {
+		c.Response = resp
+	}
+	return &c
+}
+
+// customFetchError gives an error of a Fetch option the endpoint's context.
+// When ctx is done the error is an AbortError or TimeoutError whatever the
+// option returned, so callers can tell cancellation from failure.
+func (e *Endpoint) customFetchError(ctx context.Context, params value.Value, err error) error {
+	u, _ := e.URL(params)
+	if ne, ok := err.(*NetworkError); ok {
+		c := *ne
+		c.fill(e.name, e.method, u)
+		return &c
+	}
+	if ctx.Err() != nil {
+		cerr := contextError(ctx)
+		if !errors.Is(err, ctx.Err()) {
+			cerr = fmt.Errorf("%w: %w", cerr, err)
+		}
+		return &NetworkError{Endpoint: e.name, Method: e.method, URL: u, Err: cerr}
+	}
+	return fmt.Errorf("%s: fetch: %w", e.name, err)
+}
+
+// requestContext derives the context of one request: cancelled when the
+// Signal option is done, and bounded by the Timeout option.
+func (e *Endpoint) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.opts.Signal == nil && e.opts.Timeout <= 0 {
+		return ctx, func() {}
+	}
+	var cancels []func()
+	if sig := e.opts.Signal; sig != nil {
+		c, cancel := context.WithCancelCause(ctx)
+		stop := context.AfterFunc(sig, func() { cancel(contextError(sig)) })
+		ctx = c
+		cancels = append(cancels, func() { stop(); cancel(nil) })
+	}
+	if d := e.opts.Timeout; d > 0 {
+		c, cancel := context.WithTimeoutCause(ctx, d, &timeoutError{d})
+		ctx = c
+		cancels = append(cancels, cancel)
+	}
+	return ctx, func() {
+		for i := len(cancels) - 1; i >= 0; i-- {
+			cancels[i]()
+		}
+	}
+}

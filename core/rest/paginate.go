@@ -1,0 +1,106 @@
+package rest
+
+import (
+	"fmt"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Paginated returns an endpoint for an infinite list: it fetches the page
+// named by params[cursorParam], but its Key leaves that param out, so every
+// page is stored under the key of the list, and its Spec's MergeResult
+// appends each page's entities to the stored list (deduplicated by pk, in
+// order). The schema must be a list ([S]) or an object with a list member
+// (as {results: [S], nextPage: ""}); for the latter the other members, such
+// as the next page's token, are taken from the newest page.
+func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
+	if cursorParam == "" {
+		return nil, fmt.Errorf("%s: paginated: empty cursor param", e.name)
+	}
+	if e.path.hasToken(cursorParam) {
+		return nil, fmt.Errorf("%s: paginated: cursor param %q is a path token of %s, so it cannot be left out of the key",
+			e.name, cursorParam, e.path.raw)
+	}
+	merge, err := pageMerger(e.opts.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s: paginated: %w", e.name, err)
+	}
+	n := *e
+	n.cursor = cursorParam
+	spec := *e.spec
+	spec.MergeResult = merge
+	n.spec = &spec
+	return &n, nil
+}
+
+// Cursor returns the cursor param of a Paginated endpoint; "" for others.
+func (e *Endpoint) Cursor() string { return e.cursor }
+
+// pageMerger returns the MergeResult for a paginated schema.
+func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Value, error) {
+	switch s := s.(type) {
+	case *schema.Array:
+		return appendPage, nil
+	case *schema.Object:
+		for _, f := range s.Fields {
+			if _, ok := f.Schema.(*schema.Array); !ok {
+				continue
+			}
+			member := f.Name
+			return func(existing, incoming value.Value) value.Value {
+				if existing.Kind() != value.Object || incoming.Kind() != value.Object {
+					return incoming
+				}
+				return incoming.With(member, appendPage(existing.Get(member), incoming.Get(member)))
+			}, nil
+		}
+		return nil, fmt.Errorf("object schema has no list member to append pages to")
+	case nil:
+		return nil, fmt.Errorf("endpoint has no schema; want a list or an object with a list member")
+	}
+	return nil, fmt.Errorf("schema %T is not a list or an object with a list member", s)
+}
+
+// appendPage appends the pks of incoming that existing lacks, in order.
+// When either is not a list the incoming one replaces the stored one; when
+// nothing is new the existing list itself is returned, so readers keep
+// their identical result.
+func appendPage(existing, incoming value.Value) value.Value {
+	if existing.Kind() != value.Array || incoming.Kind() != value.Array {
+		return incoming
+	}
+	seen := make(map[string]bool, existing.Len()+incoming.Len())
+	var others []value.Value // pks that have no text, as a union's {id, schema}
+	isNew := func(pk value.Value) bool {
+		if s, ok := pk.Text(); ok {
+			if seen[s] {
+				return false
+			}
+			seen[s] = true
+			return true
+		}
+		for _, o := range others {
+			if value.Equal(o, pk) {
+				return false
+			}
+		}
+		others = append(others, pk)
+		return true
+	}
+	for _, pk := range existing.Elems() {
+		isNew(pk)
+	}
+	var added []value.Value
+	for _, pk := range incoming.Elems() {
+		if isNew(pk) {
+			added = append(added, pk)
+		}
+	}
+	if len(added) == 0 {
+		return existing
+	}
+	out := make([]value.Value, 0, existing.Len()+len(added))
+	out = append(out, existing.Elems()...)
+	return value.Arr(append(out, added...)...)
+}

@@ -1,0 +1,142 @@
+package rest_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+func TestURL(t *testing.T) {
+	tests := []struct {
+		name   string
+		prefix string
+		path   string
+		params value.Value
+		want   string
+	}{
+		{"token", "http://h", "/articles/:id", obj(`{"id":5}`), "http://h/articles/5"},
+		{"string token", "", "/articles/:id", obj(`{"id":"abc"}`), "/articles/abc"},
+		{"escaped token", "", "/files/:name", obj(`{"name":"a/b c"}`), "/files/a%2Fb%20c"},
+		{"encodeURIComponent keeps", "", "/t/:x", obj(`{"x":"-_.!~*'()"}`), "/t/-_.!~*'()"},
+		{"unicode token", "", "/t/:x", obj(`{"x":"é"}`), "/t/%C3%A9"},
+		{"two tokens", "", "/users/:userId/posts/:id", obj(`{"id":2,"userId":1}`), "/users/1/posts/2"},
+		{"token in segment", "", "/a/:id.json", obj(`{"id":3}`), "/a/3.json"},
+		{"canonical numbers", "", "/n/:id", obj(`{"id":5.0,"b":1e2,"c":-0,"d":0.5e-7}`), "/n/5?b=100&c=0&d=5e-8"},
+		{"sorted query", "", "/articles", obj(`{"z":1,"a":"x","m":true}`), "/articles?a=x&m=true&z=1"},
+		{"null and bool", "", "/q", obj(`{"a":null,"b":false}`), "/q?a=null&b=false"},
+		{"form encoding", "", "/q", obj(`{"q":"a b&c=d/é*~"}`), "/q?q=a+b%26c%3Dd%2F%C3%A9*%7E"},
+		{"array repeats key", "", "/q", obj(`{"tag":["a","b"],"id":1}`), "/q?id=1&tag=a&tag=b"},
+		{"undefined params", "", "/current_user/", value.Undef, "/current_user/"},
+		{"null params", "", "/current_user/", value.NullV, "/current_user/"},
+		{"empty object", "", "/list", obj(`{}`), "/list"},
+		{"undefined member skipped", "", "/list", value.Obj(value.M("a", value.Undef)), "/list"},
+		{"full URL path with port", "", "http://127.0.0.1:8080/a/:id", obj(`{"id":1}`), "http://127.0.0.1:8080/a/1"},
+		{"path with query", "", "/post?sort=new", obj(`{"page":"2"}`), "/post?sort=new&page=2"},
+		{"prefix is literal", "/api:v1", "/a", value.Undef, "/api:v1/a"},
+		{"utf-16 key order", "", "/q", obj(`{"\ud83d\ude00":1,"\uffff":2}`), "/q?%F0%9F%98%80=1&%EF%BF%BF=2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := rest.New(rest.Options{URLPrefix: tt.prefix, Path: tt.path})
+			require.NoError(t, err)
+			got, err := e.URL(tt.params)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestURLErrors(t *testing.T) {
+	tests := []struct {
+		name, path string
+		params     value.Value
+		want       string
+	}{
+		{"missing token", "/articles/:id", obj(`{"title":"x"}`), "getArticle: params missing path token :id for /articles/:id"},
+		{"null token", "/articles/:id", obj(`{"id":null}`), "getArticle: params missing path token :id for /articles/:id"},
+		{"no params", "/articles/:id", value.Undef, "getArticle: params missing path token :id for /articles/:id"},
+		{"object token", "/articles/:id", obj(`{"id":{}}`), "getArticle: path token :id for /articles/:id must be a string, number or boolean, got object"},
+		{"object query", "/articles", obj(`{"filter":{"a":1}}`), `getArticle: query param "filter" cannot hold object`},
+		{"nested array query", "/articles", obj(`{"a":[[1]]}`), `getArticle: query param "a" cannot hold array`},
+		{"params not object", "/articles", value.Int(5), "getArticle: params must be an object, got number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := rest.New(rest.Options{Path: tt.path, Name: "getArticle"})
+			require.NoError(t, err)
+			_, err = e.URL(tt.params)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			_, err = e.Key(tt.params)
+			assert.Error(t, err, "Key fails where URL does")
+		})
+	}
+}
+
+func TestKey(t *testing.T) {
+	get, err := rest.New(rest.Options{URLPrefix: "http://h", Path: "/articles/:id", Name: "getArticle"})
+	require.NoError(t, err)
+	key := func(e *rest.Endpoint, params string) string {
+		t.Helper()
+		k, err := e.Key(obj(params))
+		require.NoError(t, err)
+		return k
+	}
+	assert.Equal(t, "getArticle GET http://h/articles/5?lang=en", key(get, `{"id":5,"lang":"en"}`))
+
+	t.Run("equal params give equal keys", func(t *testing.T) {
+		assert.Equal(t, key(get, `{"id":5,"lang":"en","x":1}`), key(get, `{"x":1,"lang":"en","id":5}`))
+		assert.Equal(t, key(get, `{"id":5}`), key(get, `{"id":"5"}`), "pks compare as strings")
+		assert.Equal(t, key(get, `{"id":5}`), key(get, `{"id":5.0}`))
+	})
+	t.Run("different params give different keys", func(t *testing.T) {
+		assert.NotEqual(t, key(get, `{"id":5}`), key(get, `{"id":6}`))
+		assert.NotEqual(t, key(get, `{"id":5}`), key(get, `{"id":5,"lang":"en"}`))
+	})
+	t.Run("name and method are in the key", func(t *testing.T) {
+		other, err := get.Extend(func(o *rest.Options) { o.Name = "getArticleSummary" })
+		require.NoError(t, err)
+		assert.NotEqual(t, key(get, `{"id":5}`), key(other, `{"id":5}`))
+		put, err := get.Extend(func(o *rest.Options) { o.Method = "put" })
+		require.NoError(t, err)
+		assert.Equal(t, "getArticle PUT http://h/articles/5", key(put, `{"id":5}`))
+	})
+	t.Run("name defaults to the path", func(t *testing.T) {
+		e, err := rest.New(rest.Options{Path: "/articles/:id"})
+		require.NoError(t, err)
+		assert.Equal(t, "/articles/:id", e.Name())
+		assert.Equal(t, "/articles/:id GET /articles/1", key(e, `{"id":1}`))
+	})
+}
+
+func TestNewValidation(t *testing.T) {
+	tests := []struct {
+		name string
+		o    rest.Options
+		want string
+	}{
+		{"no path", rest.Options{Name: "x"}, "rest: endpoint x: path is required"},
+		{"relative path", rest.Options{Path: "articles/:id"}, `rest: endpoint articles/:id: path "articles/:id" must start with "/" or be a full URL`},
+		{"unknown method", rest.Options{Path: "/a", Method: "FETCH", Name: "a"}, `rest: endpoint a: unknown method "FETCH"`},
+		{"duplicate token", rest.Options{Path: "/a/:id/b/:id"}, "names token :id twice"},
+		{"full URL and prefix", rest.Options{URLPrefix: "http://h", Path: "http://g/a"}, "is a full URL, so urlPrefix http://h must be empty"},
+		{"bad prefix", rest.Options{URLPrefix: "h.com", Path: "/a"}, `urlPrefix "h.com" must be a full URL or start with "/"`},
+		{"negative timeout", rest.Options{Path: "/a", Timeout: -1}, "timeout must not be negative"},
+		{"negative expiry", rest.Options{Path: "/a", DataExpiryLength: -1}, "dataExpiryLength must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := rest.New(tt.o)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	for _, m := range []string{"get", "POST", "Put", "patch", "DELETE", "HEAD", "OPTIONS"} {
+		_, err := rest.New(rest.Options{Path: "/a", Method: m})
+		assert.NoError(t, err, m)
+	}
+}

@@ -1,0 +1,168 @@
+package api_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/web/api"
+)
+
+func TestArticleCreateAssignsServerIDs(t *testing.T) {
+	f := newFixture(t, api.Options{})
+
+	r := f.do(http.MethodPost, "/articles", map[string]any{
+		"id": "temp-1f3a", "title": "Draft", "content": "Body", "published": true, "tags": []string{"go"}, "unknown": 1,
+	})
+	require.Equal(t, http.StatusCreated, r.status, "body: %s", r.body)
+	assert.Equal(t, jsonType, r.contentType())
+	a := decode[api.Article](t, r)
+	author := (*int)(nil)
+	assert.Equal(t, api.Article{
+		ID: "101", Title: "Draft", Content: "Body", Published: true, Tags: []string{"go"},
+		Author: author, CreatedAt: "2025-06-10T15:30:00.000Z",
+	}, a, "the client's temporary id is ignored")
+
+	r = f.do(http.MethodPost, "/articles", map[string]any{"title": "Second"})
+	b := decode[api.Article](t, r)
+	assert.Equal(t, "102", b.ID)
+	assert.Equal(t, []string{}, b.Tags, "missing fields take their defaults")
+	assert.False(t, b.Published)
+
+	got := decode[api.Article](t, f.do(http.MethodGet, "/articles/101", nil))
+	assert.Equal(t, a, got)
+	list := decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil))
+	require.Len(t, list, 26)
+	assert.Equal(t, "102", list[25].ID, "new articles are listed last")
+}
+
+func TestArticleUpdates(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	orig := decode[api.Article](t, f.do(http.MethodGet, "/articles/2", nil))
+
+	// PATCH changes only what is sent and answers the whole record.
+	r := f.do(http.MethodPatch, "/articles/2", map[string]any{"published": false, "id": "ignored"})
+	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
+	patched := decode[api.Article](t, r)
+	want := orig
+	want.Published = false
+	assert.Equal(t, want, patched)
+	assert.Equal(t, want, decode[api.Article](t, f.do(http.MethodGet, "/articles/2", nil)))
+
+	// null resets a field to its default; author may be null.
+	patched = decode[api.Article](t, f.do(http.MethodPatch, "/articles/2", map[string]any{"author": nil, "tags": nil}))
+	assert.Nil(t, patched.Author)
+	assert.Equal(t, []string{}, patched.Tags)
+	assert.Equal(t, orig.Title, patched.Title)
+
+	// PUT replaces every editable field, keeping id and createdAt.
+	r = f.do(http.MethodPut, "/articles/2", map[string]any{"title": "Replaced", "author": 3})
+	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
+	three := 3
+	assert.Equal(t, api.Article{
+		ID: "2", Title: "Replaced", Tags: []string{}, Author: &three, CreatedAt: orig.CreatedAt,
+	}, decode[api.Article](t, r))
+
+	// DELETE answers 204 with no body, and the article is gone.
+	r = f.do(http.MethodDelete, "/articles/2", nil)
+	assert.Equal(t, http.StatusNoContent, r.status)
+	assert.Empty(t, r.body)
+	assert.Equal(t, http.StatusNotFound, f.do(http.MethodGet, "/articles/2", nil).status)
+	assert.Len(t, decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil)), 23)
+}
+
+// TestMutationErrors covers unknown ids and bad bodies on every mutation,
+// and checks that a rejected mutation changes nothing.
+func TestMutationErrors(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	tests := []struct {
+		name, method, path string
+		body               any
+		status             int
+		message            string
+	}{
+		{"patch unknown", http.MethodPatch, "/articles/999", map[string]any{"title": "x"}, 404, "article 999 not found"},
+		{"put unknown", http.MethodPut, "/articles/999", map[string]any{"title": "x"}, 404, "article 999 not found"},
+		{"delete unknown", http.MethodDelete, "/articles/999", nil, 404, "article 999 not found"},
+		{"legacy delete unknown", http.MethodDelete, "/article/999", nil, 404, "article 999 not found"},
+		{"make manager unknown", http.MethodPost, "/users/77/make_manager", nil, 404, "user 77 not found"},
+		{"malformed create", http.MethodPost, "/articles", `{"title": `, 400, ""},
+		{"array create", http.MethodPost, "/articles", `[1, 2]`, 400, ""},
+		{"null create", http.MethodPost, "/articles", `null`, 400, ""},
+		{"empty create", http.MethodPost, "/articles", "", 400, "POST /articles: missing JSON body"},
+		{"malformed patch", http.MethodPatch, "/articles/1", `{"title": "x"`, 400, ""},
+		{"wrong type", http.MethodPatch, "/articles/1", map[string]any{"title": "ok", "published": "yes"}, 400, ""},
+		{"fractional author", http.MethodPatch, "/articles/1", map[string]any{"author": 1.5}, 400, ""},
+		{"legacy wrong type", http.MethodPut, "/article/1", map[string]any{"contributors": []string{"a"}}, 400, ""},
+		{"malformed increment", http.MethodPost, "/api/count/increment", `{updatedAt: 1}`, 400, ""},
+		{"unknown route", http.MethodPost, "/nowhere", map[string]any{}, 404, "no route for POST /nowhere"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := f.do(tt.method, tt.path, tt.body)
+			require.Equal(t, tt.status, r.status, "body: %s", r.body)
+			msg := errorMessage(t, r)
+			if tt.message != "" {
+				assert.Equal(t, tt.message, msg)
+			} else {
+				assert.NotEmpty(t, msg)
+			}
+		})
+	}
+
+	a := decode[api.Article](t, f.do(http.MethodGet, "/articles/1", nil))
+	assert.Equal(t, "Normalizing nested API responses", a.Title, "a rejected patch changes nothing")
+	assert.True(t, a.Published)
+	assert.Len(t, decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil)), 24)
+	assert.Equal(t, 0, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+}
+
+func TestLegacyArticleCRUD(t *testing.T) {
+	f := newFixture(t, api.Options{})
+
+	r := f.do(http.MethodPost, "/article/", map[string]any{"id": 0.5, "content": "New", "author": 4, "contributors": []int{1, 2}})
+	require.Equal(t, http.StatusCreated, r.status, "body: %s", r.body)
+	four := 4
+	created := decode[api.LegacyArticle](t, r)
+	assert.Equal(t, api.LegacyArticle{ID: 101, Content: "New", Author: &four, Contributors: []int{1, 2}}, created)
+	assert.Equal(t, created, decode[api.LegacyArticle](t, f.do(http.MethodGet, "/article/101", nil)))
+
+	r = f.do(http.MethodPatch, "/article/101", map[string]any{"author": nil})
+	assert.Equal(t, api.LegacyArticle{ID: 101, Content: "New", Contributors: []int{1, 2}}, decode[api.LegacyArticle](t, r))
+
+	r = f.do(http.MethodPut, "/article/101", map[string]any{"content": "Replaced"})
+	assert.Equal(t, api.LegacyArticle{ID: 101, Content: "Replaced", Contributors: []int{}}, decode[api.LegacyArticle](t, r))
+
+	assert.Equal(t, http.StatusNoContent, f.do(http.MethodDelete, "/article/101", nil).status)
+	assert.Equal(t, http.StatusNotFound, f.do(http.MethodGet, "/article/101", nil).status)
+	assert.Len(t, decode[[]api.LegacyArticle](t, f.do(http.MethodGet, "/article/", nil)), 8)
+}
+
+func TestMakeManager(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	r := f.do(http.MethodPost, "/users/1/make_manager", nil)
+	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
+	u := decode[api.User](t, r)
+	assert.Equal(t, 1, u.ID)
+	assert.True(t, u.IsManager)
+	assert.True(t, decode[api.User](t, f.do(http.MethodGet, "/current_user/", nil)).IsManager)
+	assert.True(t, decode[api.User](t, f.do(http.MethodGet, "/users/1", nil)).IsManager)
+}
+
+func TestCountIncrement(t *testing.T) {
+	clk := newClock(fixedNow)
+	f := newFixture(t, api.Options{Now: clk.now})
+
+	clk.add(1500 * time.Millisecond)
+	r := f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": 1700000000000})
+	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
+	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:01.500Z"}, decode[api.Count](t, r),
+		"updatedAt is the server's time, not the client's")
+
+	r = f.do(http.MethodPost, "/api/count/increment", nil)
+	assert.Equal(t, 2, decode[api.Count](t, r).Count, "the body is optional")
+	assert.Equal(t, 2, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+}

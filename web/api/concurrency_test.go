@@ -1,0 +1,47 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/datafetch/datafetch/web/api"
+)
+
+// TestConcurrentUse mixes reads, writes and control calls from many
+// goroutines; it is meant to be run with -race.
+func TestConcurrentUse(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for j := range 10 {
+				id := fmt.Sprint((i+j)%24 + 1)
+				read := f.async(http.MethodGet, "/articles/"+id, nil)
+				write := f.async(http.MethodPatch, "/articles/"+id, map[string]any{"title": fmt.Sprint("t", i, j)})
+				inc := f.async(http.MethodPost, "/api/count/increment", nil)
+				page := f.async(http.MethodGet, "/linked/posts?page=2", nil)
+				// Only assert here: require and await may not stop the
+				// test from another goroutine.
+				for _, ch := range []<-chan response{read, write, inc, page} {
+					r := <-ch
+					assert.Equal(t, http.StatusOK, r.status, "%s", r.body)
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 20 {
+			f.api.Counts()
+			f.api.Held()
+			f.api.FailNext(0, 0)
+			f.api.SetDelay(0)
+		}
+	})
+	wg.Wait()
+	assert.Equal(t, 80, f.api.Count("POST /api/count/increment"))
+	assert.Equal(t, 80, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+}

@@ -1,0 +1,56 @@
+package api_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/web/api"
+)
+
+func assertCORS(t *testing.T, h http.Header) {
+	t.Helper()
+	assert.Equal(t, "*", h.Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "GET, POST, PUT, PATCH, DELETE, OPTIONS", h.Get("Access-Control-Allow-Methods"))
+	assert.Equal(t, "*, Content-Type, Authorization", h.Get("Access-Control-Allow-Headers"))
+	assert.Equal(t, "Link", h.Get("Access-Control-Expose-Headers"))
+}
+
+func TestCORSOnEveryResponse(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	for _, tc := range []struct{ method, path string }{
+		{http.MethodGet, "/articles/1"},
+		{http.MethodGet, "/articles/999"},
+		{http.MethodPost, "/articles"},
+		{http.MethodDelete, "/articles/3"},
+		{http.MethodGet, "/bad/html"},
+		{http.MethodGet, "/bad/status/500"},
+		{http.MethodGet, "/no/such/route"},
+		{http.MethodGet, "/_control/counts"},
+		{http.MethodPost, "/_control/reset"},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			assertCORS(t, f.do(tc.method, tc.path, nil).header)
+		})
+	}
+}
+
+func TestPreflight(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	// Preflight must not be held: a browser sends it before the request a
+	// test means to hold.
+	f.api.Hold()
+	req, err := http.NewRequest(http.MethodOptions, f.ts.URL+"/articles/1", nil)
+	require.NoError(t, err)
+	req.Header.Set("Origin", "http://localhost:9999")
+	req.Header.Set("Access-Control-Request-Method", "PATCH")
+	req.Header.Set("Access-Control-Request-Headers", "content-type, authorization")
+	r := f.send(req)
+	assert.Equal(t, http.StatusNoContent, r.status)
+	assert.Empty(t, r.body)
+	assertCORS(t, r.header)
+	assert.Empty(t, f.api.Counts(), "preflight requests are not counted")
+	assert.Empty(t, f.api.Held())
+}

@@ -1,0 +1,289 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures a [Server]. The zero value is ready to use.
+type Options struct {
+	// Now is the server's clock, used for timestamps it assigns and for
+	// which birthdays are upcoming. Nil means [time.Now].
+	Now func() time.Time
+	// PageSize is the number of posts on each page of the paginated post
+	// routes. Zero or less means 5.
+	PageSize int
+	// BasePath is the path prefix the handler is mounted under, such as
+	// "/api" when wrapped in http.StripPrefix("/api", ...). It is put in
+	// front of the URLs the server hands out (Link headers, page tokens),
+	// because the handler cannot see the prefix that was stripped.
+	BasePath string
+}
+
+const defaultPageSize = 5
+
+// Server is the fixture API. It is safe for concurrent use; its methods are
+// the test controls and are also reachable over HTTP under /_control/.
+//
+// Each API request goes through the same steps: it is counted on arrival,
+// waits out the delay, waits while held (see [Server.Hold]), then runs, one
+// request at a time, unless [Server.FailNext] fails it, and finally may have
+// its response held (see [Server.HoldResponses]).
+type Server struct {
+	api     *http.ServeMux
+	control *http.ServeMux
+
+	// mu guards st and the fail-next budget. Every state handler runs with
+	// it held, which serializes requests the way a single database would
+	// and gives held requests a well-defined order.
+	mu         sync.Mutex
+	st         *state
+	failLeft   int
+	failStatus int
+
+	delay atomic.Int64 // time.Duration added before each API request
+
+	countMu sync.Mutex
+	counts  map[string]int
+
+	holds holdQueue
+
+	closeOnce sync.Once
+	closed    chan struct{} // closed by Close; ends /bad/hang
+}
+
+// New returns a server holding freshly seeded data.
+func New(opts Options) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = defaultPageSize
+	}
+	opts.BasePath = strings.TrimRight(opts.BasePath, "/")
+	if opts.BasePath != "" && !strings.HasPrefix(opts.BasePath, "/") {
+		opts.BasePath = "/" + opts.BasePath
+	}
+	s := &Server{
+		api:     http.NewServeMux(),
+		control: http.NewServeMux(),
+		st:      &state{now: opts.Now, pageSize: opts.PageSize, basePath: opts.BasePath},
+		counts:  make(map[string]int),
+		closed:  make(chan struct{}),
+	}
+	s.st.reseed()
+	s.routes()
+	s.controlRoutes()
+	return s
+}
+
+// apiFunc handles a request against the state. It runs with Server.mu held
+// and must not block.
+type apiFunc func(r *http.Request) reply
+
+func (s *Server) routes() {
+	st := s.st
+	for _, r := range []struct {
+		pattern string
+		fn      apiFunc
+	}{
+		{"GET /comments", st.listComments},
+		{"GET /comments/{id}", st.getComment},
+		{"GET /wrapped/comments", st.listWrappedComments},
+		{"GET /wrapped/comments/{id}", st.getWrappedComment},
+
+		{"GET /profiles", st.listProfiles},
+		{"GET /profiles/{id}", st.getProfile},
+
+		{"GET /current_user/{$}", st.currentUser},
+		{"GET /current_user", st.currentUser},
+		{"GET /users", st.listUsers},
+		{"GET /users/{id}", st.getUser},
+		{"POST /users/{id}/make_manager", st.makeManager},
+
+		{"GET /articles", st.listArticles},
+		{"POST /articles", st.createArticle},
+		{"GET /articles/{id}", st.getArticle},
+		{"PUT /articles/{id}", st.replaceArticle},
+		{"PATCH /articles/{id}", st.patchArticle},
+		{"DELETE /articles/{id}", st.deleteArticle},
+
+		{"GET /article/{$}", st.listLegacy},
+		{"GET /article", st.listLegacy},
+		{"POST /article/{$}", st.createLegacy},
+		{"POST /article", st.createLegacy},
+		{"GET /article/{id}", st.getLegacy},
+		{"PUT /article/{id}", st.replaceLegacy},
+		{"PATCH /article/{id}", st.patchLegacy},
+		{"DELETE /article/{id}", st.deleteLegacy},
+
+		{"GET /api/count", st.getCount},
+		{"POST /api/count/increment", st.incrementCount},
+
+		{"GET /post", st.lastPagePosts},
+		{"GET /posts", st.tokenPosts},
+		{"GET /posts/{id}", st.getPost},
+		{"GET /linked/posts", st.linkedPosts},
+
+		{"GET /api/birthdays/{$}", st.listBirthdays},
+		{"GET /api/birthdays", st.listBirthdays},
+		{"GET /api/birthdays/upcoming/{$}", st.upcomingBirthdays},
+		{"GET /api/birthdays/upcoming", st.upcomingBirthdays},
+		{"GET /api/birthdays/{id}", st.getBirthday},
+
+		{"GET /bad/html", badHTML},
+		{"GET /bad/truncated", badTruncated},
+		{"GET /bad/empty", badEmpty},
+		{"GET /bad/status/{code}", badStatus},
+		{"GET /bad/nopk", badNoPK},
+	} {
+		s.api.Handle(r.pattern, s.stateRoute(r.fn))
+	}
+	// These never touch the state and may run for as long as the client
+	// waits, so they must not hold the lock.
+	s.api.Handle("GET /bad/hang", s.rawRoute(s.badHang))
+	s.api.Handle("GET /bad/close", s.rawRoute(badClose))
+	s.api.Handle("/", s.rawRoute(notFound))
+}
+
+// ServeHTTP answers CORS preflight requests itself, sends /_control/ requests
+// to the test controls and everything else to the API. The control routes
+// mirror the Go methods:
+//
+//	POST /_control/delay?ms=N                   SetDelay
+//	POST /_control/fail-next?count=N&status=S   FailNext (count 1, status 500 by default)
+//	POST /_control/hold                         Hold (?mode=response: HoldResponses)
+//	GET  /_control/held                         Held (?wait=N&timeout=MS: WaitHeld first)
+//	POST /_control/release?seq=N                Release; 404 if N is not held
+//	POST /_control/release-all                  ReleaseAll
+//	POST /_control/unhold                       Unhold
+//	POST /_control/reset                        Reset
+//	GET  /_control/counts                       Counts
+//
+// Setters answer 204.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setCORS(w.Header())
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if r.URL.Path == "/_control" || strings.HasPrefix(r.URL.Path, "/_control/") {
+		s.control.ServeHTTP(w, r)
+		return
+	}
+	s.api.ServeHTTP(w, r)
+}
+
+// requestKey names a request as "METHOD /path?query", the form used by
+// counts and the held list.
+func requestKey(r *http.Request) (method, path string) {
+	path = r.URL.Path
+	if r.URL.RawQuery != "" {
+		path += "?" + r.URL.RawQuery
+	}
+	return r.Method, path
+}
+
+// admit runs the steps every API request shares before it is handled: it is
+// counted, its body is buffered, the configured delay passes and, when
+// requests are held, it waits for release. It reports false when the request
+// has already been answered (or abandoned); otherwise the caller must call
+// h.pass once it is ready for the next release to proceed.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok bool) {
+	method, path := requestKey(r)
+	s.countMu.Lock()
+	s.counts[method+" "+path]++
+	s.countMu.Unlock()
+
+	if rp := readBody(w, r); rp != nil {
+		rp.write(w)
+		return nil, false
+	}
+	if d := time.Duration(s.delay.Load()); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return nil, false
+		}
+	}
+	h = s.holds.enqueue(stageRequest, method, path)
+	if h == nil {
+		return nil, true
+	}
+	switch s.holds.wait(r.Context(), h) {
+	case waitDropped:
+		errorReply(http.StatusServiceUnavailable, "%s %s: held request dropped by a server reset", method, path).write(w)
+		return nil, false
+	case waitGone:
+		return nil, false
+	}
+	return h, true
+}
+
+// stateRoute wraps a handler that reads or changes the state.
+func (s *Server) stateRoute(fn apiFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, ok := s.admit(w, r)
+		if !ok {
+			return
+		}
+		s.mu.Lock()
+		h.pass()
+		rp := s.failOrRun(r, fn)
+		s.mu.Unlock()
+
+		method, path := requestKey(r)
+		if out := s.holds.enqueue(stageResponse, method, path); out != nil {
+			res := s.holds.wait(r.Context(), out)
+			out.pass()
+			if res == waitGone {
+				return
+			}
+			// A dropped response-stage request has already changed the
+			// state, so its real answer is still the truthful one.
+		}
+		rp.write(w)
+	})
+}
+
+// rawRoute wraps a handler that does not touch the state. It is counted,
+// delayed and held like any API request, but runs without the lock and is
+// never failed by FailNext.
+func (s *Server) rawRoute(fn http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, ok := s.admit(w, r)
+		if !ok {
+			return
+		}
+		h.pass()
+		fn(w, r)
+	})
+}
+
+// failOrRun spends one FailNext failure on a mutation, or runs fn. The
+// failure is decided here, at run time, so held mutations fail in the order
+// they are released.
+func (s *Server) failOrRun(r *http.Request, fn apiFunc) reply {
+	if isMutation(r.Method) && s.failLeft > 0 {
+		s.failLeft--
+		return errorReply(s.failStatus, "%s %s: injected failure (fail-next)", r.Method, r.URL.Path)
+	}
+	return fn(r)
+}
+
+func isMutation(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	errorReply(http.StatusNotFound, "no route for %s %s", r.Method, r.URL.Path).write(w)
+}
