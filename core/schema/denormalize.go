@@ -15,6 +15,9 @@ type Slot struct {
 	Version uint64
 
 	memo entityMemo
+	// pass is the last denormalization that listed this slot as a
+	// dependency, so a read lists each slot once however often it appears.
+	pass uint64
 }
 
 // Source looks up entity slots; nil means the entity is not stored.
@@ -22,24 +25,41 @@ type Source interface {
 	Slot(key, pk string) *Slot
 }
 
+// dep is a slot a denormalized value was built from, at its version then.
 type dep struct {
-	key, pk string
-	slot    *Slot // nil: the entity was absent
+	slot    *Slot
 	version uint64
 }
 
-func (d dep) valid(src Source) bool {
-	if d.slot == nil {
-		return src.Slot(d.key, d.pk) == nil
+// deps are what a denormalized value depends on: slots at versions, and
+// entities that were absent (rare, so kept apart to keep dep small).
+type deps struct {
+	slots  []dep
+	absent []entityRef
+}
+
+type entityRef struct{ key, pk string }
+
+func (ds *deps) valid(src Source) bool {
+	for _, d := range ds.slots {
+		if d.slot.Version != d.version {
+			return false
+		}
 	}
-	return d.slot.Version == d.version
+	for _, a := range ds.absent {
+		if src.Slot(a.key, a.pk) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 type entityMemo struct {
 	entity *Entity
 	val    value.Value
 	st     Status
-	deps   []dep
+	deps   deps
+	built  bool
 }
 
 // Memo caches the denormalized form of one stored result. The zero Memo is
@@ -49,10 +69,14 @@ type Memo struct {
 	input        value.Value
 	val          value.Value
 	st           Status
-	deps         []dep
+	deps         deps
 	storeVersion uint64
 	built        bool
 }
+
+// passes numbers denormalizations for Slot.pass; reads run under the
+// store's lock, one at a time.
+var passes uint64
 
 // Denormalize rebuilds the data of result (as Normalize returned it) from
 // src. With a memo it returns the identical value while nothing it depends on
@@ -67,12 +91,16 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 		if memo.storeVersion == storeVersion {
 			return memo.val, memo.st
 		}
-		if depsValid(memo.deps, src) {
+		if memo.deps.valid(src) {
 			memo.storeVersion = storeVersion
 			return memo.val, memo.st
 		}
 	}
-	d := &denormalizer{src: src}
+	passes++
+	d := &denormalizer{src: src, pass: passes, top: true}
+	if memo != nil {
+		d.deps.slots = make([]dep, 0, len(memo.deps.slots))
+	}
 	v, st := s.denormalize(result, d)
 	if memo != nil {
 		*memo = Memo{schema: s, input: result, val: v, st: st, deps: d.deps, storeVersion: storeVersion, built: true}
@@ -80,18 +108,12 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 	return v, st
 }
 
-func depsValid(deps []dep, src Source) bool {
-	for _, d := range deps {
-		if !d.valid(src) {
-			return false
-		}
-	}
-	return true
-}
-
 type denormalizer struct {
 	src  Source
-	deps []dep
+	pass uint64
+	deps deps
+	// top is set while deps is the result-level list.
+	top bool
 	// path holds the slots being built, to cut cycles.
 	path []*Slot
 	// cuts counts cycle cuts; an entity whose build saw one is not memoized,
@@ -116,30 +138,53 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	}
 	slot := d.src.Slot(e.Key, pk)
 	if slot == nil {
-		d.deps = append(d.deps, dep{key: e.Key, pk: pk})
+		d.deps.absent = append(d.deps.absent, entityRef{e.Key, pk})
 		return value.Undef, Missing
 	}
-	if m := &slot.memo; m.entity == e && m.deps != nil && depsValid(m.deps, d.src) {
-		d.deps = append(d.deps, m.deps...)
+	if m := &slot.memo; m.built && m.entity == e && m.deps.valid(d.src) {
+		d.add(m.deps)
 		return m.val, m.st
 	}
-	start := len(d.deps)
-	d.deps = append(d.deps, dep{key: e.Key, pk: pk, slot: slot, version: slot.Version})
 	if slot.Deleted {
+		d.add(deps{slots: []dep{{slot, slot.Version}}})
 		return value.Undef, Deleted
 	}
 	if d.onPath(slot) {
 		d.cuts++
 		return e.fill(slot.Value), Found
 	}
+	// Collect this entity's own dependencies apart, for its memo, then add
+	// them to the enclosing list.
+	outer, outerTop := d.deps, d.top
+	d.deps, d.top = deps{slots: []dep{{slot, slot.Version}}}, false
 	cuts := d.cuts
 	d.path = append(d.path, slot)
 	out, st := e.build(slot.Value, d)
 	d.path = d.path[:len(d.path)-1]
+	own := d.deps
 	if d.cuts == cuts {
-		slot.memo = entityMemo{entity: e, val: out, st: st, deps: append([]dep(nil), d.deps[start:]...)}
+		slot.memo = entityMemo{entity: e, val: out, st: st, deps: own, built: true}
 	}
+	d.deps, d.top = outer, outerTop
+	d.add(own)
 	return out, st
+}
+
+// add appends ds to the dependencies being collected. The result-level list
+// takes each slot once (an author shared by a thousand articles is checked
+// once per re-read); an entity's own list is short and keeps duplicates.
+func (d *denormalizer) add(ds deps) {
+	if !d.top {
+		d.deps.slots = append(d.deps.slots, ds.slots...)
+	} else {
+		for _, x := range ds.slots {
+			if x.slot.pass != d.pass {
+				x.slot.pass = d.pass
+				d.deps.slots = append(d.deps.slots, x)
+			}
+		}
+	}
+	d.deps.absent = append(d.deps.absent, ds.absent...)
 }
 
 // fill returns the record with defaults for absent fields, nested entities

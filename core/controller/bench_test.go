@@ -1,0 +1,175 @@
+package controller_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/core/value/valuetest"
+)
+
+var benchSizes = []int{100, 1000, 10000}
+
+func benchSchema() (list *schema.Array, article, user *schema.Entity) {
+	user = &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`)}
+	article = &schema.Entity{Key: "Article",
+		Defaults: value.MustParse(`{"id":null,"title":"","content":"","published":false,"author":null,"tags":[]}`),
+		Schema:   map[string]schema.Schema{"author": user}}
+	return schema.ArrayOf(article), article, user
+}
+
+// store applies a parsed response the way the controller does.
+func storeResponse(b *testing.B, st *store.Store, s schema.Schema, body []byte, at int64) {
+	v, err := value.Parse(body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := schema.Normalize(s, v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st.Apply(&store.Write{Key: "list", Schema: s, Result: n.Result, Entities: n.Entities,
+		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+}
+
+// BenchmarkParseNormalize measures response bytes to stored entities, into
+// an empty store and into one that already holds the same data.
+func BenchmarkParseNormalize(b *testing.B) {
+	list, _, _ := benchSchema()
+	for _, n := range benchSizes {
+		body := valuetest.Articles(n, 1)
+		b.Run(fmt.Sprintf("empty/N=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				storeResponse(b, store.New(), list, body, 1)
+			}
+		})
+		b.Run(fmt.Sprintf("full/N=%d", n), func(b *testing.B) {
+			st := store.New()
+			storeResponse(b, st, list, body, 1)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			at := int64(2)
+			for b.Loop() {
+				storeResponse(b, st, list, body, at)
+				at++
+			}
+		})
+	}
+}
+
+// BenchmarkDenormalize measures reads: cold (no memo), an unchanged re-read,
+// and re-reads after one article or one shared author changed.
+func BenchmarkDenormalize(b *testing.B) {
+	list, article, user := benchSchema()
+	for _, n := range benchSizes {
+		body := valuetest.Articles(n, 1)
+		st := store.New()
+		storeResponse(b, st, list, body, 1)
+		b.Run(fmt.Sprintf("cold/N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cold := store.New()
+				storeResponse(b, cold, list, body, 1)
+				cold.Read("list")
+			}
+		})
+		b.Run(fmt.Sprintf("cold-read-only/N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			res, _ := st.Normalized("list")
+			for b.Loop() {
+				schema.Denormalize(list, res, st, nil, st.Version())
+			}
+		})
+		b.Run(fmt.Sprintf("unchanged/N=%d", n), func(b *testing.B) {
+			st.Read("list")
+			b.ReportAllocs()
+			for b.Loop() {
+				st.Read("list")
+			}
+		})
+		for _, c := range []struct {
+			name string
+			e    *schema.Entity
+			rec  func(i int) string
+		}{
+			{"one-article", article, func(i int) string { return fmt.Sprintf(`{"id":3,"title":"changed %d"}`, i) }},
+			{"one-author", user, func(i int) string { return fmt.Sprintf(`{"id":5,"name":"changed %d"}`, i) }},
+		} {
+			b.Run(fmt.Sprintf("%s/N=%d", c.name, n), func(b *testing.B) {
+				st.Read("list")
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					b.StopTimer()
+					i++
+					nz, _ := schema.Normalize(c.e, value.MustParse(c.rec(i)))
+					st.Apply(&store.Write{Entities: nz.Entities, Meta: schema.Meta{FetchedAt: int64(10 + i)}})
+					b.StartTimer()
+					st.Read("list")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkOptimistic measures applying and reading back one optimistic
+// partial update, and the rebase cost with 10 pending updates.
+func BenchmarkOptimistic(b *testing.B) {
+	list, article, _ := benchSchema()
+	for _, n := range benchSizes {
+		body := valuetest.Articles(n, 1)
+		b.Run(fmt.Sprintf("apply-read/N=%d", n), func(b *testing.B) {
+			st := store.New()
+			storeResponse(b, st, list, body, 1)
+			st.Read("list")
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				nz, _ := schema.Normalize(article, value.MustParse(fmt.Sprintf(`{"id":3,"published":%v}`, i%2 == 0)))
+				p := st.AddPending(store.Write{Entities: nz.Entities, Meta: schema.Meta{FetchedAt: int64(10 + i)}})
+				st.Read("list")
+				b.StopTimer()
+				st.RemovePending(p)
+				b.StartTimer()
+			}
+		})
+		b.Run(fmt.Sprintf("rebase-10-pending/N=%d", n), func(b *testing.B) {
+			st := store.New()
+			storeResponse(b, st, list, body, 1)
+			for i := range 10 {
+				nz, _ := schema.Normalize(article, value.MustParse(fmt.Sprintf(`{"id":%d,"title":"pending %d"}`, i+1, i)))
+				st.AddPending(store.Write{Entities: nz.Entities, Meta: schema.Meta{FetchedAt: int64(100 + i)}})
+			}
+			nz, _ := schema.Normalize(article, value.MustParse(`{"id":20000,"title":"x"}`))
+			b.ReportAllocs()
+			for b.Loop() {
+				// A base write triggers a rebase of the 10 pending updates.
+				st.Apply(&store.Write{Entities: nz.Entities, Meta: schema.Meta{FetchedAt: 50}})
+			}
+		})
+	}
+}
+
+// BenchmarkControllerReread is a read through the controller's public API.
+func BenchmarkControllerReread(b *testing.B) {
+	list, _, _ := benchSchema()
+	body := valuetest.Articles(1000, 1)
+	ep := &funcEndpoint{name: "list", spec: endpoint.Spec{Name: "list", Schema: list},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) { return value.Parse(body) }}
+	c := controller.New(controller.Options{})
+	if _, err := c.Suspense(context.Background(), ep, value.Obj()); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c.GetResponse(ep, value.Obj())
+	}
+}
