@@ -1,0 +1,87 @@
+package value
+
+import "unsafe"
+
+// AppendJSON appends v to dst as compact JSON and returns the extended
+// buffer. Undefined, which JSON cannot spell, is treated as JSON.stringify
+// treats undefined: an object member whose value is Undefined is left out,
+// an Undefined array element is written as null, and an Undefined v appends
+// nothing at all.
+//
+// Strings and numbers already hold JSON text, so writing them is a copy.
+func AppendJSON(dst []byte, v Value) []byte {
+	switch v.kind {
+	case Null:
+		return append(dst, "null"...)
+	case Bool:
+		if v.Boolean() {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Number:
+		return append(dst, v.raw...)
+	case String:
+		dst = append(dst, '"')
+		dst = append(dst, v.raw...)
+		return append(dst, '"')
+	case Array:
+		dst = append(dst, '[')
+		for i := range v.arr {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if v.arr[i].kind == Undefined {
+				dst = append(dst, "null"...)
+			} else {
+				dst = AppendJSON(dst, v.arr[i])
+			}
+		}
+		return append(dst, ']')
+	case Object:
+		dst = append(dst, '{')
+		first := true
+		for i := range v.obj {
+			m := &v.obj[i]
+			if m.Value.kind == Undefined {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendKey(dst, m.Key)
+			dst = AppendJSON(dst, m.Value)
+		}
+		return append(dst, '}')
+	}
+	return dst
+}
+
+// appendKey appends an object key, quoted, and the colon after it. Keys are
+// held decoded, so unlike string values they may need escaping.
+func appendKey(dst []byte, key string) []byte {
+	dst = append(dst, '"')
+	if needsEscape(key) {
+		dst = appendEscaped(dst, key)
+	} else {
+		dst = append(dst, key...)
+	}
+	return append(dst, '"', ':')
+}
+
+// JSON returns v as compact JSON, as AppendJSON writes it; "" for Undefined.
+func (v Value) JSON() string {
+	b := AppendJSON(nil, v)
+	// b is never written again, so it can back the string without a copy.
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// String returns v as compact JSON for debugging and test failure messages.
+// Unlike JSON, it spells a top-level Undefined "undefined" so an absent
+// value does not print as nothing.
+func (v Value) String() string {
+	if v.kind == Undefined {
+		return "undefined"
+	}
+	return v.JSON()
+}

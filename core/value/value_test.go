@@ -1,0 +1,67 @@
+package value
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		json string
+		want string
+		ok   bool
+	}{
+		// Numbers name one entity however they are written.
+		{`5`, "5", true},
+		{`5.0`, "5", true},
+		{`5e0`, "5", true},
+		{`0.5e1`, "5", true},
+		{`-0`, "0", true},
+		{`7.50`, "7.5", true},
+		{`123456789012345678`, "123456789012345680", true},
+		{`1e21`, "1e+21", true},
+		{`1e-7`, "1e-7", true},
+		{`0.000001`, "0.000001", true},
+		// Strings by their decoded text: "5" and 5 are one key, as in
+		// JavaScript's property names.
+		{`"5"`, "5", true},
+		{`"a\u0062"`, "ab", true},
+		{`true`, "true", true},
+		{`false`, "false", true},
+		{`null`, "null", true},
+		{`[]`, "", false},
+		{`{}`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.json, func(t *testing.T) {
+			s, ok := MustParse(tt.json).Text()
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.want, s)
+		})
+	}
+	_, ok := Undef.Text()
+	assert.False(t, ok)
+}
+
+func TestAccessors(t *testing.T) {
+	v := MustParse(`{"n":1.5,"s":"x\ny","b":true,"z":null,"a":[1,2,3]}`)
+	assert.Equal(t, Object, v.Kind())
+	assert.Equal(t, 5, v.Len())
+	assert.Equal(t, Number, v.Get("n").Kind())
+	f, ok := v.Get("n").Float()
+	assert.True(t, ok)
+	assert.Equal(t, 1.5, f)
+	assert.Equal(t, "x\ny", v.Get("s").Str())
+	assert.Equal(t, `x\ny`, v.Get("s").Raw())
+	assert.True(t, v.Get("b").Boolean())
+	assert.True(t, v.Get("z").IsNull())
+	assert.True(t, v.Get("z").IsNullish())
+	assert.True(t, v.Get("missing").IsUndefined())
+	assert.True(t, v.Get("missing").IsNullish())
+	assert.False(t, v.Has("missing"))
+	assert.True(t, v.Has("z"))
+	assert.Equal(t, 3, v.Get("a").Len())
+	assert.Equal(t, "array", v.Get("a").Kind().String())
+	assert.Equal(t, "undefined", Undefined.String())
+}
