@@ -26,22 +26,24 @@ func AppendJSON(dst []byte, v Value) []byte {
 		return append(dst, '"')
 	case Array:
 		dst = append(dst, '[')
-		for i := range v.arr {
+		elems := v.elems()
+		for i := range elems {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if v.arr[i].kind == Undefined {
+			if elems[i].kind == Undefined {
 				dst = append(dst, "null"...)
 			} else {
-				dst = AppendJSON(dst, v.arr[i])
+				dst = AppendJSON(dst, elems[i])
 			}
 		}
 		return append(dst, ']')
 	case Object:
 		dst = append(dst, '{')
 		first := true
-		for i := range v.obj {
-			m := &v.obj[i]
+		members := v.members()
+		for i := range members {
+			m := &members[i]
 			if m.Value.kind == Undefined {
 				continue
 			}

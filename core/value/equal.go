@@ -35,11 +35,12 @@ func Equal(a, b Value) bool {
 		if Same(a, b) {
 			return true
 		}
-		if len(a.arr) != len(b.arr) {
+		if a.n != b.n {
 			return false
 		}
-		for i := range a.arr {
-			if !Equal(a.arr[i], b.arr[i]) {
+		ae, be := a.elems(), b.elems()
+		for i := range ae {
+			if !Equal(ae[i], be[i]) {
 				return false
 			}
 		}
@@ -48,7 +49,7 @@ func Equal(a, b Value) bool {
 		if Same(a, b) {
 			return true
 		}
-		return equalMembers(a.obj, b.obj)
+		return equalMembers(a.members(), b.members())
 	}
 	return false
 }

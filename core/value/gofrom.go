@@ -119,15 +119,17 @@ func (v Value) Go() any {
 	case String:
 		return v.Str()
 	case Array:
-		arr := make([]any, len(v.arr))
-		for i := range v.arr {
-			arr[i] = v.arr[i].Go()
+		elems := v.elems()
+		arr := make([]any, len(elems))
+		for i := range elems {
+			arr[i] = elems[i].Go()
 		}
 		return arr
 	case Object:
-		obj := make(map[string]any, len(v.obj))
-		for i := range v.obj {
-			if m := &v.obj[i]; m.Value.kind != Undefined {
+		members := v.members()
+		obj := make(map[string]any, len(members))
+		for i := range members {
+			if m := &members[i]; m.Value.kind != Undefined {
 				obj[m.Key] = m.Value.Go()
 			}
 		}

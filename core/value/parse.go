@@ -123,7 +123,7 @@ next:
 			}
 			i = skipSpace(s, i+1)
 			if i < len(s) && s[i] == '}' {
-				v = Value{kind: Object, obj: p.memSlab.carve(0)}
+				v = objectOf(p.memSlab.carve(0))
 				i++
 				break
 			}
@@ -140,7 +140,7 @@ next:
 			}
 			i = skipSpace(s, i+1)
 			if i < len(s) && s[i] == ']' {
-				v = Value{kind: Array, arr: p.valSlab.carve(0)}
+				v = arrayOf(p.valSlab.carve(0))
 				i++
 				break
 			}
@@ -207,7 +207,7 @@ next:
 				if c != '}' {
 					return Undef, p.afterError(s, i)
 				}
-				v = Value{kind: Object, obj: p.closeObject(top.start)}
+				v = objectOf(p.closeObject(top.start))
 			} else {
 				p.vals = append(p.vals, v)
 				if c == ',' {
@@ -217,7 +217,7 @@ next:
 				if c != ']' {
 					return Undef, p.afterError(s, i)
 				}
-				v = Value{kind: Array, arr: p.closeArray(top.start)}
+				v = arrayOf(p.closeArray(top.start))
 			}
 			p.stack = p.stack[:len(p.stack)-1]
 			i++

@@ -44,13 +44,42 @@ type Value struct {
 	kind Kind
 	// esc is set when raw (a String) contains backslash escapes.
 	esc bool
+	// n is the number of an Array's elements or an Object's members.
+	n uint32
 	// raw is a Number's literal, a String's JSON-escaped contents without the
 	// quotes, or "true"/"false" for a Bool.
 	raw string
-	// arr holds an Array's elements.
-	arr []Value
-	// obj holds an Object's members in order; keys are unique.
-	obj []Member
+	// kids points at an Array's n elements or an Object's n members (in
+	// order; keys are unique), or, when n is 0, at storage of the empty
+	// container's own (see Arr). One pointer and a 32-bit count rather than
+	// two slices make a Value 32 bytes instead of 72, which nearly halves
+	// the memory and time it takes to parse a response.
+	kids unsafe.Pointer
+}
+
+// elems returns an Array's elements; v must be an Array.
+func (v Value) elems() []Value { return unsafe.Slice((*Value)(v.kids), v.n) }
+
+// members returns an Object's members; v must be an Object.
+func (v Value) members() []Member { return unsafe.Slice((*Member)(v.kids), v.n) }
+
+// arrayOf makes an Array that owns elems.
+func arrayOf(elems []Value) Value {
+	return Value{kind: Array, n: childCount(len(elems)), kids: unsafe.Pointer(unsafe.SliceData(elems))}
+}
+
+// objectOf makes an Object that owns members.
+func objectOf(members []Member) Value {
+	return Value{kind: Object, n: childCount(len(members)), kids: unsafe.Pointer(unsafe.SliceData(members))}
+}
+
+// childCount converts a length to the stored count, which is 32 bits to keep
+// Value small; no response comes near the limit.
+func childCount(n int) uint32 {
+	if uint64(n) > math.MaxUint32 {
+		panic("value: more than 2^32-1 elements")
+	}
+	return uint32(n)
 }
 
 // Member is one key and value of an Object.
@@ -126,26 +155,34 @@ func (v Value) Text() (s string, ok bool) {
 
 // Len returns the number of elements of an Array or members of an Object.
 func (v Value) Len() int {
-	switch v.kind {
-	case Array:
-		return len(v.arr)
-	case Object:
-		return len(v.obj)
+	if v.kind == Array || v.kind == Object {
+		return int(v.n)
 	}
 	return 0
 }
 
 // Elems returns an Array's elements. Callers must not modify them.
-func (v Value) Elems() []Value { return v.arr }
+func (v Value) Elems() []Value {
+	if v.kind != Array {
+		return nil
+	}
+	return v.elems()
+}
 
 // Members returns an Object's members. Callers must not modify them.
-func (v Value) Members() []Member { return v.obj }
+func (v Value) Members() []Member {
+	if v.kind != Object {
+		return nil
+	}
+	return v.members()
+}
 
 // Get returns the member of an Object named key; Undefined when absent.
 func (v Value) Get(key string) Value {
-	for i := range v.obj {
-		if v.obj[i].Key == key {
-			return v.obj[i].Value
+	ms := v.Members()
+	for i := range ms {
+		if ms[i].Key == key {
+			return ms[i].Value
 		}
 	}
 	return Undef
@@ -153,8 +190,9 @@ func (v Value) Get(key string) Value {
 
 // Has reports whether an Object has a member named key.
 func (v Value) Has(key string) bool {
-	for i := range v.obj {
-		if v.obj[i].Key == key {
+	ms := v.Members()
+	for i := range ms {
+		if ms[i].Key == key {
 			return true
 		}
 	}
@@ -169,10 +207,8 @@ func Same(a, b Value) bool {
 		return false
 	}
 	switch a.kind {
-	case Array:
-		return len(a.arr) == len(b.arr) && unsafe.SliceData(a.arr) == unsafe.SliceData(b.arr)
-	case Object:
-		return len(a.obj) == len(b.obj) && unsafe.SliceData(a.obj) == unsafe.SliceData(b.obj)
+	case Array, Object:
+		return a.n == b.n && a.kids == b.kids
 	case Undefined, Null:
 		return true
 	}
@@ -183,15 +219,8 @@ func Same(a, b Value) bool {
 // Object and differs between different live ones; 0 for other kinds. Bridges
 // use it to cache the JavaScript object built for a Go value.
 func Identity(v Value) uintptr {
-	switch v.kind {
-	case Array:
-		if cap(v.arr) > 0 {
-			return uintptr(unsafe.Pointer(unsafe.SliceData(v.arr)))
-		}
-	case Object:
-		if cap(v.obj) > 0 {
-			return uintptr(unsafe.Pointer(unsafe.SliceData(v.obj)))
-		}
+	if v.kind == Array || v.kind == Object {
+		return uintptr(v.kids)
 	}
 	return 0
 }
@@ -230,7 +259,7 @@ func Arr(elems ...Value) Value {
 	if len(elems) == 0 {
 		elems = make([]Value, 0, 1)
 	}
-	return Value{kind: Array, arr: elems}
+	return arrayOf(elems)
 }
 
 // Obj makes an Object value that owns members. Keys must be unique. An
@@ -239,7 +268,7 @@ func Obj(members ...Member) Value {
 	if len(members) == 0 {
 		members = make([]Member, 0, 1)
 	}
-	return Value{kind: Object, obj: members}
+	return objectOf(members)
 }
 
 // M is shorthand for a Member.

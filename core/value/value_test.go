@@ -2,6 +2,7 @@ package value
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -64,4 +65,27 @@ func TestAccessors(t *testing.T) {
 	assert.Equal(t, 3, v.Get("a").Len())
 	assert.Equal(t, "array", v.Get("a").Kind().String())
 	assert.Equal(t, "undefined", Undefined.String())
+}
+
+// TestValueSize guards the compact layout: Values are most of a parsed
+// response's memory.
+func TestValueSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		assert.EqualValues(t, 32, unsafe.Sizeof(Value{}))
+		assert.EqualValues(t, 48, unsafe.Sizeof(Member{}))
+	}
+}
+
+func TestElemsMembersByKind(t *testing.T) {
+	arr, obj := MustParse(`[1,2]`), MustParse(`{"a":1}`)
+	assert.Len(t, arr.Elems(), 2)
+	assert.Nil(t, arr.Members())
+	assert.True(t, arr.Get("a").IsUndefined())
+	assert.False(t, arr.Has("a"))
+	assert.Len(t, obj.Members(), 1)
+	assert.Nil(t, obj.Elems())
+	assert.Nil(t, Str("x").Elems())
+	assert.Equal(t, 0, Str("x").Len())
+	assert.Empty(t, Arr().Elems())
+	assert.Equal(t, 0, Obj().Len())
 }
