@@ -135,7 +135,7 @@ func ShallowMerge(a, b value.Value) value.Value {
 		}
 		return a
 	}
-	if b.Kind() != value.Object || b.Len() == 0 {
+	if b.Kind() != value.Object || b.Len() == 0 || covers(a, b) {
 		return a
 	}
 	out := make([]value.Member, 0, a.Len()+b.Len())
@@ -154,4 +154,24 @@ func ShallowMerge(a, b value.Value) value.Value {
 		}
 	}
 	return value.Obj(out...)
+}
+
+// covers reports whether every member of b is in a with an equal value, so
+// that merging b into a changes nothing: the common case of a refetch, and of
+// one entity repeated within a response.
+func covers(a, b value.Value) bool {
+	am := a.Members()
+	for i, m := range b.Members() {
+		// Members usually come in the same order; look there first.
+		if i < len(am) && am[i].Key == m.Key {
+			if !value.Equal(am[i].Value, m.Value) {
+				return false
+			}
+			continue
+		}
+		if v := a.Get(m.Key); v.IsUndefined() || !value.Equal(v, m.Value) {
+			return false
+		}
+	}
+	return true
 }

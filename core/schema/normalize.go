@@ -15,8 +15,7 @@ type Normalized struct {
 	Entities []EntityWrite
 }
 
-// EntityWrite is one entity record produced by normalization. Records of one
-// entity that appear several times in a response are merged into one write.
+// EntityWrite is one entity record produced by normalization.
 type EntityWrite struct {
 	Entity *Entity
 	PK     string
@@ -42,30 +41,14 @@ func Normalize(s Schema, data value.Value) (*Normalized, error) {
 	return &Normalized{Result: res, Entities: n.writes}, nil
 }
 
-type entityID struct{ key, pk string }
-
 type normalizer struct {
 	writes []EntityWrite
-	index  map[entityID]int
 }
 
-func (n *normalizer) add(w EntityWrite) {
-	id := entityID{w.Entity.Key, w.PK}
-	if i, ok := n.index[id]; ok {
-		prev := &n.writes[i]
-		if w.Deleted || prev.Deleted {
-			*prev = w
-			return
-		}
-		prev.Value = w.Entity.merge(prev.Value, w.Value)
-		return
-	}
-	if n.index == nil {
-		n.index = make(map[entityID]int)
-	}
-	n.index[id] = len(n.writes)
-	n.writes = append(n.writes, w)
-}
+// add lists one record. A record that appears several times in a response is
+// listed each time; storing the writes in order merges them, with the same
+// rules as any two writes.
+func (n *normalizer) add(w EntityWrite) { n.writes = append(n.writes, w) }
 
 func (p *pathElem) fieldKey() string {
 	if p == nil || p.index >= 0 {

@@ -63,8 +63,12 @@ func TestNormalizeShapes(t *testing.T) {
 			require.NoError(t, err)
 			assert.JSONEq(t, c.result, n.Result.JSON())
 			got := map[string]int{}
+			seen := map[string]bool{}
 			for _, w := range n.Entities {
-				got[w.Entity.Key]++
+				if id := w.Entity.Key + ":" + w.PK; !seen[id] {
+					seen[id] = true
+					got[w.Entity.Key]++
+				}
 			}
 			assert.Equal(t, c.entities, got)
 		})

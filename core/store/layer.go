@@ -171,7 +171,13 @@ func (s *Store) entityEntry(id entityID) *entityEntry {
 	}
 	e := byPK[id.pk]
 	if e == nil {
-		e = &entityEntry{}
+		// Entries come from slabs: a response of a thousand records makes a
+		// few allocations, not a thousand.
+		if len(s.slab) == cap(s.slab) {
+			s.slab = make([]entityEntry, 0, 256)
+		}
+		s.slab = s.slab[:len(s.slab)+1]
+		e = &s.slab[len(s.slab)-1]
 		e.slot.Key, e.slot.PK = id.key, id.pk
 		byPK[id.pk] = e
 	}

@@ -89,6 +89,7 @@ type Store struct {
 	overlaidResults  map[string]bool
 	version          uint64
 	seq              uint64
+	slab             []entityEntry
 }
 
 type entityID struct{ key, pk string }
