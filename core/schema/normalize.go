@@ -41,6 +41,31 @@ func Normalize(s Schema, data value.Value) (*Normalized, error) {
 	return &Normalized{Result: res, Entities: n.writes}, nil
 }
 
+// Merged returns one write per entity, in order of first appearance, with
+// the records of an entity repeated in the response merged by its Merge rule
+// (a later deletion wins). It is the shape tools want, such as a devtools
+// view of a response; the store gets the same outcome from the full list.
+func (n *Normalized) Merged() []EntityWrite {
+	type id struct{ key, pk string }
+	index := make(map[id]int, len(n.Entities))
+	out := make([]EntityWrite, 0, len(n.Entities))
+	for _, w := range n.Entities {
+		k := id{w.Entity.Key, w.PK}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, w)
+			continue
+		}
+		if prev := &out[i]; w.Deleted || prev.Deleted {
+			*prev = w
+		} else {
+			prev.Value = w.Entity.merge(prev.Value, w.Value)
+		}
+	}
+	return out
+}
+
 type normalizer struct {
 	writes []EntityWrite
 }
@@ -110,7 +135,7 @@ func (e *Entity) record(in, parent value.Value, path *pathElem) (value.Value, st
 	}
 	if !ok {
 		return value.Undef, "", &Error{Path: path.String(), Schema: e.Key,
-			Msg: fmt.Sprintf("%v (field %q)", ErrNoPK, e.pkField())}
+			Msg: fmt.Sprintf("%v (field %q)", ErrNoPK, e.pkField()), Err: ErrNoPK}
 	}
 	return in, pk, nil
 }

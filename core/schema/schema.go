@@ -144,11 +144,16 @@ type Error struct {
 	// Schema names the schema that refused it, as an entity key.
 	Schema string
 	Msg    string
+	// Err is the error Msg reports, when it is a sentinel such as ErrNoPK.
+	Err error
 }
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("normalize %s at %s: %s", e.Schema, e.Path, e.Msg)
 }
+
+// Unwrap returns Err, so errors.Is(err, ErrNoPK) finds a missing key.
+func (e *Error) Unwrap() error { return e.Err }
 
 func errorAt(p *pathElem, s Schema, format string, args ...any) *Error {
 	return &Error{Path: p.String(), Schema: s.describe(), Msg: fmt.Sprintf(format, args...)}

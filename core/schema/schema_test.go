@@ -206,3 +206,13 @@ func TestEntityValidate(t *testing.T) {
 	assert.ErrorContains(t, (&schema.Entity{Key: "A"}).Validate(), "defaults")
 	assert.NoError(t, newUser().Validate())
 }
+
+func TestMergedCombinesRepeatedRecords(t *testing.T) {
+	a := &schema.Entity{Key: "A", Defaults: value.MustParse(`{"id":null}`)}
+	n, err := schema.Normalize(schema.ArrayOf(a), value.MustParse(`[{"id":"1","title":"f"},{"id":"2"},{"id":"1","x":2}]`))
+	require.NoError(t, err)
+	m := n.Merged()
+	require.Len(t, m, 2)
+	assert.Equal(t, "1", m[0].PK)
+	assert.JSONEq(t, `{"id":"1","title":"f","x":2}`, m[0].Value.JSON())
+}

@@ -1,0 +1,88 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// normalize(schema, dataJSON) returns {result, entities} as JSON:
+// entities[key][pk] is the normalized record, null when deleted.
+func normalizeEntry(args []safejs.Value) (any, error) {
+	s, err := lookup[schema.Schema](arg(args, 0), "a schema")
+	if err != nil {
+		return nil, err
+	}
+	data, err := jsonArg(arg(args, 1), "normalize data")
+	if err != nil {
+		return nil, err
+	}
+	n, err := schema.Normalize(s, data)
+	if err != nil {
+		return nil, err
+	}
+	// One merged record per (key, pk), grouped by key in order of appearance.
+	var keys []string
+	records := map[string][]value.Member{}
+	for _, w := range n.Merged() {
+		rec := w.Value
+		if w.Deleted {
+			rec = value.NullV
+		}
+		k := w.Entity.Key
+		if _, ok := records[k]; !ok {
+			keys = append(keys, k)
+		}
+		records[k] = append(records[k], value.M(w.PK, rec))
+	}
+	tables := make([]value.Member, len(keys))
+	for i, k := range keys {
+		tables[i] = value.M(k, value.Obj(records[k]...))
+	}
+	return value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...))).JSON(), nil
+}
+
+// denormalize(schema, resultJSON, entitiesJSON) returns the data, read from
+// entities as normalize returns them.
+func denormalizeEntry(args []safejs.Value) (any, error) {
+	s, err := lookup[schema.Schema](arg(args, 0), "a schema")
+	if err != nil {
+		return nil, err
+	}
+	result, err := jsonArg(arg(args, 1), "denormalize result")
+	if err != nil {
+		return nil, err
+	}
+	tables, err := jsonArg(arg(args, 2), "denormalize entities")
+	if err != nil {
+		return nil, err
+	}
+	v, _ := schema.Denormalize(s, result, &tablesSource{tables: tables}, nil, 0)
+	return emitPlain(lib.decode, s, v, "")
+}
+
+// tablesSource reads entity slots from entities[key][pk] JSON; null is a
+// deleted entity.
+type tablesSource struct {
+	tables value.Value
+	slots  map[[2]string]*schema.Slot
+}
+
+func (t *tablesSource) Slot(key, pk string) *schema.Slot {
+	id := [2]string{key, pk}
+	if s, ok := t.slots[id]; ok {
+		return s
+	}
+	var s *schema.Slot
+	if rec := t.tables.Get(key).Get(pk); !rec.IsUndefined() {
+		s = &schema.Slot{Key: key, PK: pk, Value: rec, Deleted: rec.IsNull(), Version: 1}
+	}
+	if t.slots == nil {
+		t.slots = map[[2]string]*schema.Slot{}
+	}
+	t.slots[id] = s
+	return s
+}
