@@ -33,7 +33,7 @@ FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-10s}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
 
 # Trees also vetted with GOOS=js GOARCH=wasm (those that hold Go files).
-WASM_TREES=(core jsbridge wasm)
+WASM_TREES=(core jsbridge wasm web/app web/ui web/hooks web/resources)
 # Trees whose tests run as js/wasm in headless Chromium (wasmbrowsertest).
 # Natively, `go vet`/`go test` skip packages that are js/wasm-only or depend
 # on syscall/js (see native_pkgs).
@@ -62,7 +62,7 @@ has_go_tests() {
 node_test_files() {
   [[ -d $1 ]] || return 0
   find "$1" -type f \( -name '*.test.mjs' -o -name '*.test.js' -o -name '*.test.cjs' \
-    -o -name '*_test.mjs' -o -name '*_test.js' \) -not -path '*/node_modules/*' | sort
+    -o -name '*.spec.mjs' -o -name '*_test.mjs' -o -name '*_test.js' \) -not -path '*/node_modules/*' | sort
 }
 
 # existing_trees PREFIX... : "./T/..." for each tree T that holds Go files.
@@ -172,8 +172,21 @@ build_dist() {
   for f in datafetch.mjs datafetch.d.ts package.json; do
     if [[ -f jsbridge/js/$f ]]; then cp "jsbridge/js/$f" "$DIST/$f"; fi
   done
-  # Hook: the go-app demo's app.wasm (web/) is built here once it exists.
+  # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
+  # dist/ is the npm package.
+  build_demo_wasm
   log "dist/: $(find "$DIST" -mindepth 1 -maxdepth 1 -printf '%f ')"
+}
+
+# The go-app demo (web/app) as web/build/app.wasm, which the demo server
+# (web/server) serves. A cold build takes about a minute on two cores; the
+# Go build cache makes later ones take seconds.
+DEMO_WASM=$ROOT/web/build/app.wasm
+build_demo_wasm() {
+  has_go web/app || return 0
+  log "building web/build/app.wasm (the go-app demo)"
+  mkdir -p "$(dirname "$DEMO_WASM")"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
 }
 
 # ---------------------------------------------------------------- stages
@@ -252,11 +265,23 @@ stage_test_wasm() {
   GOOS=js GOARCH=wasm go test -count=1 -timeout 5m -exec "$exec" "${trees[@]}"
 }
 
+# The JS contract suite: every file resets the one shared fixture server, so
+# files run one at a time; --test-force-exit keeps a Go runtime from holding
+# a test process open.
 stage_test_node() {
   local files
   mapfile -t files < <(node_test_files test/node)
   [[ ${#files[@]} -gt 0 ]] || return $SKIP
-  node --test "${files[@]}"
+  ensure_fixtureserver
+  fixtureserver node --test --test-concurrency=1 --test-force-exit "${files[@]}"
+}
+
+# TypeScript: the declarations in dist/ must type-check an example that uses
+# every exported name.
+stage_types() {
+  [[ -f test/ts/tsconfig.json ]] || return $SKIP
+  ensure_npm
+  npx --no-install tsc --noEmit -p test/ts
 }
 
 stage_test_browser() {
@@ -265,7 +290,22 @@ stage_test_browser() {
   [[ ${#files[@]} -gt 0 ]] || return $SKIP
   ensure_chromium
   ensure_npm
-  node --test "${files[@]}"
+  node --test --test-force-exit "${files[@]}"
+}
+
+# The demo end to end in headless Chromium: the tests in test/e2e start the
+# demo server (built here, with app.wasm) on a random port and drive the
+# go-app demo and index.html. Screenshots go to test/e2e/out/.
+stage_e2e() {
+  local files
+  mapfile -t files < <(node_test_files test/e2e)
+  [[ ${#files[@]} -gt 0 ]] || return $SKIP
+  ensure_chromium
+  ensure_npm
+  build_demo_wasm
+  mkdir -p "$TOOLS_BIN"
+  GOOS='' GOARCH='' go build -o "$TOOLS_BIN/demo-server" ./web/server
+  DEMO_SERVER=$TOOLS_BIN/demo-server DEMO_ROOT=$ROOT node --test --test-concurrency=1 "${files[@]}"
 }
 
 # stage_fuzz NAME PKG TIME
@@ -336,7 +376,9 @@ cmd_test() {
   run_stage "go test -race (native)" stage_test_native
   run_stage "go test js/wasm (wasmbrowsertest)" stage_test_wasm
   run_stage "node --test test/node" stage_test_node
+  run_stage "tsc --noEmit test/ts" stage_types
   run_stage "playwright (test/browser)" stage_test_browser
+  run_stage "end-to-end demo (test/e2e)" stage_e2e
   run_fuzz_list "$FUZZ_SHORT_TIME"
   summary
 }
@@ -344,7 +386,7 @@ cmd_test() {
 cmd_serve() {
   has_go web/server || die "web/server does not exist yet: nothing to serve"
   build_dist
-  log "demo on http://127.0.0.1:8080"
+  log "starting the demo server (web/server; -addr overrides 127.0.0.1:8080)"
   exec go run ./web/server -addr 127.0.0.1:8080 "$@"
 }
 

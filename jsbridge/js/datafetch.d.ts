@@ -1,0 +1,544 @@
+// TypeScript types of the datafetch JavaScript API (dist/datafetch.mjs).
+//
+// The contract is shared/spec/js-api.md; the section numbers below refer to
+// it. Names follow data-client (rest-hooks) 6.x: where a React hook exists
+// there, the same name here returns a Promise or takes a listener.
+//
+//   import { load } from 'datafetch';
+//   const df = await load();
+//   const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '' } });
+//   const getArticle = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
+//   const article = await df.useSuspense(getArticle, { id: '1' }); // typed { id: string; title: string }
+//
+// Types are inferred from `defaults` and `schema`. A field whose default is
+// `undefined` or `null` (an id not yet known, an optional author) reads as
+// `any`, since nothing says what the server puts there; pass the record type
+// explicitly (`df.Entity<ArticleFields>({...})`) for exact types.
+
+// ------------------------------------------------------------ 1. Loading
+
+/** What `load` accepts as the WebAssembly module: a URL (or a path, in Node.js), its bytes, a fetch Response, or a compiled module. */
+export type LoadSource = string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module;
+
+/**
+ * Loads datafetch.wasm and returns the API. The default source is the
+ * datafetch.wasm beside the module (read from disk in Node.js). Calling it
+ * again returns the same instance.
+ */
+export declare function load(source?: LoadSource): Promise<DataFetch>;
+
+/** The API object `load` resolves to. */
+export interface DataFetch {
+  /** The library version. */
+  readonly version: string;
+
+  // 2. Schemas
+  /** Declares an entity: a record normalized by its primary key. */
+  Entity: EntityFactory;
+  /** The schema classes. */
+  readonly schema: SchemaClasses;
+  /** Normalizes `data` by `schema` (for tests and tools). */
+  normalize<S extends Schema>(schema: S, data: unknown): NormalizedData;
+  /** Reads a normalized `result` back (for tests and tools). */
+  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables): Denormalize<S> | undefined;
+
+  // 3. Endpoints
+  RestEndpoint: RestEndpointConstructor;
+  /** The six built-in endpoints of a REST resource. */
+  resource: ResourceFactory;
+  /** Alias of `resource`. */
+  createResource: ResourceFactory;
+
+  // 4. Controller
+  Controller: ControllerConstructor;
+  /** The default controller, shared by the page. */
+  useController(): Controller;
+  /** `useSuspense` of the default controller. */
+  useSuspense: Controller['useSuspense'];
+
+  // 7. Other operations
+  useLoading: UseLoading;
+  /** Legacy (6.0) resource class form: an entity with endpoint factories. */
+  Resource: LegacyResourceFactory;
+  /** Legacy name of `useSuspense` (default controller). */
+  useResource: Controller['useSuspense'];
+
+  // Errors
+  NetworkError: NetworkErrorConstructor;
+  AbortOptimistic: AbortOptimisticConstructor;
+}
+
+// ------------------------------------------------------------ 2. Schemas
+
+/** A primary key as a pk function returns it; keys compare as strings. */
+export type PK = string | number;
+
+/** `{date, fetchedAt, expiresAt}` of a stored entity, in epoch milliseconds. */
+export interface EntityMeta {
+  date: number;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+// Phantom members: they exist only in the types, to carry what a schema
+// reads as and to tell schema kinds apart. Not exported.
+declare const entityData: unique symbol;
+declare const schemaKind: unique symbol;
+declare const endpointTypes: unique symbol;
+
+/**
+ * An entity schema, as `df.Entity` returns it. `T` is what a record reads
+ * as (dates as `Date`, nested entities as objects).
+ */
+export interface Entity<T = any> {
+  /** The entity's key, as given in the options (the table name in the store). */
+  readonly key: string;
+  /** The primary key of a raw record, as a string; undefined when it has none. */
+  pk(value: any, parent?: any, key?: string): string | undefined;
+  readonly [entityData]: T;
+}
+
+/** `schema.Array(S)`: a list of S. */
+export interface ArraySchema<S = Schema> {
+  readonly [schemaKind]: { array: S };
+}
+/** `schema.Object({...})`: an object with schema members and defaults. */
+export interface ObjectSchema<M = SchemaObjectDefinition> {
+  readonly [schemaKind]: { object: M };
+}
+/** `schema.Values(S)`: a string-keyed map of S. */
+export interface ValuesSchema<S = Schema> {
+  readonly [schemaKind]: { values: S };
+}
+/** `schema.Union({...}, attribute)`: one of several entities. */
+export interface UnionSchema<M = { readonly [type: string]: Entity }> {
+  readonly [schemaKind]: { union: M };
+}
+/** `schema.Invalidate(Entity)`: marks the entity deleted. */
+export interface InvalidateSchema<E = Entity> {
+  readonly [schemaKind]: { invalidate: E };
+}
+
+/** A default value of a non-schema member of an object schema. */
+export type SchemaDefault = string | number | boolean | null | undefined | readonly [];
+
+/** `{a: S, b: 'x'}`: members that are schemas, and defaults for the rest. */
+export interface SchemaObjectDefinition {
+  readonly [member: string]: Schema | DateConstructor | SchemaDefault;
+}
+
+/** Anything usable where a schema is taken. `[S]` is a list of S. */
+export type Schema =
+  | Entity
+  | ArraySchema<any>
+  | ObjectSchema<any>
+  | ValuesSchema<any>
+  | UnionSchema<any>
+  | InvalidateSchema<any>
+  | readonly [Schema]
+  | readonly Schema[]
+  | SchemaObjectDefinition;
+
+/** The field schemas of an entity: nested schemas, or `Date` for a date field. */
+export interface EntityFieldSchemas {
+  readonly [field: string]: Schema | DateConstructor;
+}
+
+/** What data of schema `S` reads as. */
+export type Denormalize<S> = S extends DateConstructor
+  ? Date
+  : S extends Entity<infer T>
+    ? T
+    : S extends InvalidateSchema<infer E>
+      ? Denormalize<E> | undefined
+      : S extends ArraySchema<infer E>
+        ? Denormalize<E>[]
+        : S extends ValuesSchema<infer E>
+          ? { [key: string]: Denormalize<E> }
+          : S extends UnionSchema<infer M>
+            ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+            : S extends ObjectSchema<infer M>
+              ? DenormalizeObject<M>
+              : S extends readonly []
+                ? unknown[]
+                : S extends readonly (infer E)[]
+                  ? Denormalize<E>[]
+                  : S extends string
+                    ? string | null
+                    : S extends number
+                      ? number | null
+                      : S extends boolean
+                        ? boolean | null
+                        : S extends null | undefined
+                          ? any
+                          : S extends object
+                            ? DenormalizeObject<S>
+                            : S;
+
+/** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
+export type DenormalizeObject<M> = { -readonly [K in keyof M]: Denormalize<M[K]> };
+
+/** A field's type from its default: a default of undefined or null says nothing, so it is `any`; `[]` is `any[]`. */
+export type FieldFromDefault<T> = [T] extends [null | undefined] ? any : [T] extends [readonly never[]] ? any[] : T;
+
+/** A field with a schema: a `Date`, a nested entity (undefined while that entity is missing), a list... */
+export type FieldFromSchema<S, Default> = S extends DateConstructor
+  ? Date | Extract<Default, null | undefined>
+  : S extends Entity<infer T>
+    ? T | Extract<Default, null> | undefined
+    : Denormalize<S>;
+
+/** What an entity declared with `defaults: D` and `schema: S` reads as. */
+export type EntityRecord<D, S = {}> = {
+  -readonly [K in keyof D | keyof S]: K extends keyof S
+    ? FieldFromSchema<S[K], K extends keyof D ? D[K] : undefined>
+    : K extends keyof D
+      ? FieldFromDefault<D[K]>
+      : never;
+};
+
+/** Options of `df.Entity`. `D` is the type of `defaults`, `S` of `schema`. */
+export interface EntityOptions<D extends object, S extends EntityFieldSchemas = {}> {
+  /** The entity's name: its table in the store, and the name errors give. */
+  key: string;
+  /**
+   * The primary key: the name of the field holding it (default `'id'`), or
+   * a function of the raw record returning it. A constant makes a singleton.
+   */
+  pk?: (keyof D & string) | ((value: any, parent: any, key: string | undefined) => PK | undefined | null);
+  /** A default for every field; required. */
+  defaults: D;
+  /** Nested schemas of fields; `Date` marks a date field. */
+  schema?: S;
+  /** Return false to discard incoming data and keep the stored entity. Default: always true. */
+  useIncoming?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: EntityRecord<D, S>, incoming: EntityRecord<D, S>): boolean;
+  /** Alias of `useIncoming`. */
+  shouldUpdate?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: EntityRecord<D, S>, incoming: EntityRecord<D, S>): boolean;
+  /** Return true to let existing fields win in the merge. Default: `incomingMeta.fetchedAt < existingMeta.fetchedAt`. */
+  shouldReorder?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: EntityRecord<D, S>, incoming: EntityRecord<D, S>): boolean;
+  /** Merges a stored record with an incoming one. Default: shallow, incoming wins. */
+  merge?(existing: any, incoming: any): any;
+  /** Transforms a raw record before it is stored. */
+  process?(input: any, parent: any, key: string | undefined): any;
+}
+
+/** `df.Entity(options)`. */
+export interface EntityFactory {
+  <D extends object, S extends EntityFieldSchemas = {}>(options: EntityOptions<D, S>): Entity<EntityRecord<D, S>>;
+}
+
+/** `df.schema`: the schema classes. */
+export interface SchemaClasses {
+  Array: new <S extends Schema>(schema: S) => ArraySchema<S>;
+  Object: new <M extends SchemaObjectDefinition>(definition: M) => ObjectSchema<M>;
+  Values: new <S extends Schema>(schema: S) => ValuesSchema<S>;
+  /** `schemaAttribute`: the field naming the member of `schemas`, or a function returning that name. */
+  Union: new <M extends { readonly [type: string]: Entity }>(
+    schemas: M,
+    schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
+  ) => UnionSchema<M>;
+  Invalidate: new <E extends Entity>(entity: E) => InvalidateSchema<E>;
+}
+
+/** Normalized entity records: `entities[entityKey][pk]`. */
+export interface EntityTables {
+  [entityKey: string]: { [pk: string]: any };
+}
+
+/** What `df.normalize` returns. */
+export interface NormalizedData {
+  /** The data with each entity replaced by its pk. */
+  result: any;
+  entities: EntityTables;
+}
+
+// ------------------------------------------------------------ 3. Endpoints
+
+/** A param value: path tokens and query-string members. Arrays repeat their key in the query. */
+export type ParamValue = string | number | boolean | null | undefined | readonly (string | number | boolean | null | undefined)[];
+
+/** A params object: path tokens by name, every other member goes in the query string. */
+export interface Params {
+  readonly [name: string]: ParamValue;
+}
+
+/** A request body: a plain object or array (sent as JSON), or what fetch takes as it is (string, FormData, binary...). */
+export type RequestBody = BodyInit | object | null;
+
+/** `getRequestInit`'s result: fetch's init, whose `body` may also be a plain object (sent as JSON). */
+export interface EndpointRequestInit extends Omit<RequestInit, 'body'> {
+  body?: RequestBody;
+}
+
+export type HTTPMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** `{data, expiryStatus, expiresAt}`, as `getResponse` and `snap.getResponse` return. */
+export interface ResponseState<D> {
+  data: D | undefined;
+  expiryStatus: ExpiryStatus;
+  /** Epoch ms; 0 when nothing is stored. */
+  expiresAt: number;
+}
+
+export type ExpiryStatus = 'valid' | 'stale' | 'invalid' | 'missing';
+
+/** What `getOptimisticResponse` is given. */
+export interface Snapshot {
+  /** Reads the store with every earlier pending optimistic update applied. */
+  getResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): ResponseState<D>;
+  /** The moment the fetch was triggered (epoch ms). */
+  readonly fetchedAt: number;
+}
+
+/** `update`'s result: for each endpoint key, a function from its stored result (a list of pks) to the new one. */
+export interface UpdateMap {
+  [endpointKey: string]: (pks: any) => any;
+}
+
+/** Options of `new df.RestEndpoint`, `endpoint.extend` and `df.resource`. */
+export interface RestEndpointOptions<P extends object = Params, B = RequestBody> {
+  /** Prepended to `path`. */
+  urlPrefix?: string;
+  /** The path, with `:name` tokens filled from params. */
+  path: string;
+  /** Default GET. */
+  method?: HTTPMethod;
+  /** Used in the key and in error messages. */
+  name?: string;
+  /** Normalizes the response; without one, the fetch result is returned as it is. */
+  schema?: Schema;
+  /** Default body of body-taking methods; an explicit body replaces it. */
+  body?: B;
+  /** May add headers (auth); may be async. */
+  getHeaders?(headers: HeadersInit): HeadersInit | Promise<HeadersInit>;
+  /** Builds fetch's init from the body. */
+  getRequestInit?(this: RestEndpoint<any, P, B>, body: B | undefined): EndpointRequestInit | Promise<EndpointRequestInit>;
+  /** Replaces the whole request; its resolved value is what is normalized. */
+  fetch?(this: RestEndpoint<any, P, B>, params: P, body?: B): Promise<unknown>;
+  /** Replaces the parsing of the response. */
+  parseResponse?(response: Response): unknown;
+  /** Transforms the parsed response before it is normalized. */
+  process?(value: any, params: P): any;
+  /** Data applied at once, as if it were the response. Throw `AbortOptimistic` to skip. */
+  getOptimisticResponse?(snap: Snapshot, params: P, body: B | undefined): unknown;
+  /** Rewrites other endpoints' stored results after this one is stored. */
+  update?(newResultPks: any, params: P): UpdateMap;
+  /** How long a result stays fresh, ms. Default 60000. */
+  dataExpiryLength?: number;
+  /** How long an error is kept, ms. Default 1000. */
+  errorExpiryLength?: number;
+  /** Stale results are not used: reads wait for the refetch. Default false. */
+  invalidIfStale?: boolean;
+  /** Refetch interval of subscribed results, ms (beyond the contract). */
+  pollFrequency?: number;
+  /** Marks a mutation. Default: true for every method but GET. */
+  sideEffect?: boolean;
+  /** Aborting rejects with an `AbortError` and removes the request's optimistic update. */
+  signal?: AbortSignal;
+  /** ms; past it the request is aborted with a `TimeoutError`. */
+  timeout?: number;
+}
+
+/**
+ * An endpoint. `D` is the data it resolves to, `P` its params, `B` its body.
+ * Endpoints are immutable: `extend` returns a new one.
+ */
+export interface RestEndpoint<D = any, P extends object = Params, B = RequestBody> {
+  /** The request URL for params. */
+  url(params?: P | null): string;
+  /** The store key for params: equal params give equal keys. */
+  key(params?: P | null): string;
+  /** A new endpoint with `options` replacing those parts. */
+  extend<S extends Schema>(options: Partial<RestEndpointOptions<P, B>> & { schema: S }): RestEndpoint<Denormalize<S>, P, B>;
+  extend(options: Partial<RestEndpointOptions<P, B>>): RestEndpoint<D, P, B>;
+  /**
+   * An endpoint fetching the page named by the `cursorParam` param and
+   * appending its entities to the list stored without it (beyond the contract).
+   */
+  paginated<C extends string>(cursorParam: C): RestEndpoint<D, P & { readonly [K in C]?: ParamValue }, B>;
+  readonly [endpointTypes]?: { data: D; params: P; body: B };
+}
+
+/** `new df.RestEndpoint(options)`: with a schema the data is that schema's read form; without, pass its type (`new df.RestEndpoint<Count>({...})`). */
+export interface RestEndpointConstructor {
+  new <S extends Schema, P extends object = Params, B = RequestBody>(options: RestEndpointOptions<P, B> & { schema: S }): RestEndpoint<Denormalize<S>, P, B>;
+  new <D = unknown, P extends object = Params, B = RequestBody>(options: RestEndpointOptions<P, B> & { schema?: undefined }): RestEndpoint<D, P, B>;
+  readonly prototype: RestEndpoint;
+}
+
+/** Options of `df.resource`: the rest is passed to each endpoint. */
+export interface ResourceOptions<S extends Schema, P extends object = Params> extends Omit<RestEndpointOptions<P>, 'schema' | 'method'> {
+  /** The path of one record, as `/articles/:id`; the list path drops its last `/:token`. */
+  path: string;
+  schema: S;
+}
+
+/** The six built-in endpoints of a resource of records `T`. */
+export interface ResourceEndpoints<T, P extends object = Params> {
+  /** GET path. */
+  get: RestEndpoint<T, P>;
+  /** GET the list path, schema `[schema]`. */
+  getList: RestEndpoint<T[], Params>;
+  /** POST the list path. */
+  create: RestEndpoint<T, Params>;
+  /** PUT path. */
+  update: RestEndpoint<T, P>;
+  /** PATCH path. */
+  partialUpdate: RestEndpoint<T, P>;
+  /** DELETE path, schema `Invalidate(schema)`; an empty response falls back to the params. */
+  delete: RestEndpoint<T | undefined, P>;
+}
+
+/** Per endpoint name: the options of an endpoint to extend or add. */
+export interface ResourceExtensions {
+  readonly [endpointName: string]: Partial<RestEndpointOptions<any, any>>;
+}
+
+/** An endpoint after `resource.extend`: a new schema changes its data type. */
+export type ExtendedEndpoint<Base, O> = O extends { schema: infer S extends Schema }
+  ? RestEndpoint<Denormalize<S>, Base extends RestEndpoint<any, infer P, any> ? P : Params>
+  : Base extends RestEndpoint<infer D, infer P, infer B>
+    ? RestEndpoint<D, P, B>
+    : RestEndpoint<unknown>;
+
+/** The endpoints of `E` extended and added by `X`. */
+export type MergeEndpoints<E, X> = {
+  [K in keyof E | keyof X]: K extends keyof X ? ExtendedEndpoint<K extends keyof E ? E[K] : undefined, X[K]> : K extends keyof E ? E[K] : never;
+};
+
+/** A resource: its endpoints, and `extend`. */
+export type Resource<E> = E & {
+  /** A resource with these endpoints extended or added. */
+  extend<X extends ResourceExtensions>(extensions: X): Resource<MergeEndpoints<E, X>>;
+};
+
+/** `df.resource(options)` / `df.createResource(options)`. */
+export interface ResourceFactory {
+  <S extends Schema, P extends object = Params>(options: ResourceOptions<S, P>): Resource<ResourceEndpoints<Denormalize<S>, P>>;
+}
+
+// ------------------------------------------------------------ 4. Controller
+
+export interface ControllerOptions {
+  /** Called as `fetch(url, init)` in place of the global fetch (an endpoint's own `fetch` option still wins). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** Default for endpoints that set none, ms. */
+  dataExpiryLength?: number;
+  /** Default for endpoints that set none, ms. */
+  errorExpiryLength?: number;
+}
+
+/** What a `subscribe` listener is given. */
+export interface SubscriptionState<D> {
+  data: D | undefined;
+  /** True while a fetch the subscription started is pending. */
+  loading: boolean;
+  error: Error | undefined;
+}
+
+/** Unsubscribes. */
+export type Unsubscribe = () => void;
+
+/** `getState()`: a plain JSON snapshot for debugging. */
+export interface StoreState {
+  /** `entities[entityKey][pk]`: normalized records. */
+  entities: EntityTables;
+  /** `endpoints[endpoint.key(params)]`: normalized results. */
+  endpoints: { [endpointKey: string]: unknown };
+  meta: { [endpointKey: string]: { [field: string]: unknown } };
+  entitiesMeta: { [entityKey: string]: { [pk: string]: EntityMeta } };
+  optimistic: unknown[];
+}
+
+export interface Controller {
+  /**
+   * The endpoint's data, denormalized: at once from a fresh (or, revalidating,
+   * stale) cache, else once fetched. `params === null` resolves `undefined`.
+   */
+  useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: null): Promise<undefined>;
+  useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): Promise<D>;
+  /** Runs the endpoint now and resolves with the stored, denormalized data. */
+  fetch<D, P extends object, B>(endpoint: RestEndpoint<D, P, B>, params?: P, body?: B): Promise<D>;
+  /** Fetches only when `useSuspense` would. */
+  fetchIfStale<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): Promise<D>;
+  /** Synchronous read, optimistic data included. */
+  getResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): ResponseState<D>;
+  /** Calls `listener` now and after every change of that result. */
+  subscribe<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | null | undefined, listener: (state: SubscriptionState<D>) => void): Unsubscribe;
+  /** Marks that result invalid: the next read fetches and waits. */
+  invalidate<P extends object>(endpoint: RestEndpoint<any, P, any>, params?: P): Promise<void>;
+  /** Invalidates every stored key for which `testKey` is true. */
+  invalidateAll(testKey: (key: string) => boolean): Promise<void>;
+  /** Marks stale every stored key for which `testKey` is true. */
+  expireAll(testKey: (key: string) => boolean): Promise<void>;
+  /** Empties the store; responses to earlier requests are ignored. */
+  resetEntireStore(): Promise<void>;
+  /** Stores data as if fetched. */
+  setResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | undefined, data: unknown): Promise<void>;
+  getState(): StoreState;
+}
+
+export interface ControllerConstructor {
+  new (options?: ControllerOptions): Controller;
+  readonly prototype: Controller;
+}
+
+// ------------------------------------------------------------ 7. Other operations
+
+/** `[handler, loading, error]`. */
+export type LoadingState<A extends unknown[], R> = [handler: (...args: A) => Promise<R | undefined>, loading: boolean, error: Error | undefined];
+
+/** `df.useLoading(asyncFn, onChange?)`: the error is exposed, not thrown. */
+export interface UseLoading {
+  <A extends unknown[], R>(asyncFn: (...args: A) => Promise<R>, onChange?: (state: LoadingState<A, R>) => void): LoadingState<A, R>;
+}
+
+/** Options of the legacy `df.Resource`. */
+export interface LegacyResourceOptions<D extends object, S extends EntityFieldSchemas = {}> extends EntityOptions<D, S> {
+  /** Base URL: list path `urlRoot`, detail path `urlRoot + ':id'`. */
+  urlRoot: string;
+}
+
+/** A legacy resource: an entity with endpoint factories. */
+export interface LegacyResource<T> extends Entity<T> {
+  detail(): RestEndpoint<T, Params>;
+  list(): RestEndpoint<T[], Params>;
+  listShape(): RestEndpoint<T[], Params>;
+  create(): RestEndpoint<T, Params>;
+  update(): RestEndpoint<T, Params>;
+  partialUpdate(): RestEndpoint<T, Params>;
+  delete(): RestEndpoint<T | undefined, Params>;
+}
+
+/** `df.Resource(options)`. */
+export interface LegacyResourceFactory {
+  <D extends object, S extends EntityFieldSchemas = {}>(options: LegacyResourceOptions<D, S>): LegacyResource<EntityRecord<D, S>>;
+}
+
+// ------------------------------------------------------------ Errors
+
+/** A non-2xx response (or, with status 0, a network failure; 400 for a body that is not JSON). */
+export interface NetworkError extends Error {
+  status: number;
+  statusText: string;
+  /** The Response, when there was one. */
+  response?: Response;
+  /** The response body, where it parses as JSON. */
+  body?: unknown;
+}
+
+export interface NetworkErrorConstructor {
+  new (response: Response): NetworkError;
+  readonly prototype: NetworkError;
+}
+
+/** Thrown in `getOptimisticResponse` to apply no optimistic data. */
+export interface AbortOptimistic extends Error {}
+
+export interface AbortOptimisticConstructor {
+  new (message?: string): AbortOptimistic;
+  readonly prototype: AbortOptimistic;
+}
+
+// Only the declarations marked `export` are exported.
+export {};

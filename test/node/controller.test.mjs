@@ -1,0 +1,628 @@
+// Spec section 4: the Controller. Request counts are taken at the fixture
+// server (/_control/counts), so deduplication is checked where it matters.
+
+import assert from 'node:assert/strict';
+import {
+  env,
+  failureOf,
+  patchOnServer,
+  promiseState,
+  quiet,
+  recorder,
+  releaseWhere,
+  server,
+  setup,
+  sleep,
+  test,
+  waitFor,
+} from './harness.mjs';
+
+setup();
+
+const isThenable = (p) => p !== null && typeof p === 'object' && typeof p.then === 'function';
+
+// ---------------------------------------------------------------- useSuspense
+
+test('useSuspense: missing → fetches, resolves with the denormalized data', async () => {
+  const { df, fx } = await env();
+  const a = await new df.Controller().useSuspense(fx.getArticle, { id: '1' });
+  assert.equal(a.id, '1');
+  assert.equal(a.title, 'Normalizing nested API responses');
+  assert.equal(await server.count('GET /articles/1'), 1);
+});
+
+test('useSuspense: fresh cache resolves at once with no request, same object', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const a = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await server.hold(); // any request now would hang
+  const p = ctrl.useSuspense(fx.getArticle, { id: '1' });
+  assert.equal(await promiseState(p), 'resolved', 'a fresh read must not wait');
+  assert.equal(await p, a, 'the same object (===)');
+  assert.deepEqual(await server.held(), [], 'no request was made');
+  assert.equal(await server.count('GET /articles/1'), 1);
+});
+
+test('useSuspense: stale cache resolves at once with the cached value and revalidates in the background', async () => {
+  const { df, base, fx } = await env();
+  const ctrl = new df.Controller();
+  const ep = fx.getArticle.extend({ dataExpiryLength: 80 });
+  const first = await ctrl.useSuspense(ep, { id: '1' });
+  await patchOnServer(base, '1', { title: 'Changed on the server' });
+  await sleep(120);
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'stale');
+  await server.hold();
+  const p = ctrl.useSuspense(ep, { id: '1' });
+  assert.equal(await promiseState(p), 'resolved', 'stale data is returned without waiting');
+  assert.equal(await p, first, 'the cached object');
+  await releaseWhere('GET', '/articles/1');
+  await waitFor(() => ctrl.getResponse(ep, { id: '1' }).data.title === 'Changed on the server', {
+    message: 'the background revalidation stores the new title',
+  });
+  assert.equal(await server.count('GET /articles/1'), 2);
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid');
+});
+
+test('useSuspense: invalidIfStale makes a stale read wait for the refetch', async () => {
+  const { df, base, fx } = await env();
+  const ctrl = new df.Controller();
+  const ep = fx.getArticle.extend({ dataExpiryLength: 80, invalidIfStale: true });
+  await ctrl.useSuspense(ep, { id: '1' });
+  await patchOnServer(base, '1', { title: 'Fresh title' });
+  await sleep(120);
+  await server.hold();
+  const p = quiet(ctrl.useSuspense(ep, { id: '1' }));
+  assert.equal(await promiseState(p, 80), 'pending', 'must wait for the refetch');
+  await releaseWhere('GET', '/articles/1');
+  assert.equal((await p).title, 'Fresh title');
+});
+
+test('useSuspense: params === null resolves undefined and does nothing', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const p = ctrl.useSuspense(fx.getArticle, null);
+  assert.equal(await promiseState(p), 'resolved');
+  assert.equal(await p, undefined);
+  await sleep(30);
+  assert.equal(await server.total(), 0, 'no request');
+  assert.deepEqual(ctrl.getState().endpoints, {});
+});
+
+test('useSuspense: identical requests in flight are shared (counted at the server)', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await server.hold();
+  const ps = [ctrl.useSuspense(fx.getArticle, { id: '1' }), ctrl.useSuspense(fx.getArticle, { id: '1' })];
+  await server.held(1);
+  ps.push(ctrl.useSuspense(fx.getArticle, { id: '1' }));
+  ps.push(ctrl.fetchIfStale(fx.getArticle, { id: '1' }));
+  await sleep(50);
+  assert.equal((await server.held()).length, 1, 'one request in flight');
+  await server.releaseAll();
+  const [a, b, c] = await Promise.all(ps);
+  assert.equal(a.title, 'Normalizing nested API responses');
+  assert.equal(a, b);
+  assert.equal(a, c);
+  assert.equal(await server.count('GET /articles/1'), 1);
+});
+
+test('useSuspense: different params are different requests', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const [a, b] = await Promise.all([ctrl.useSuspense(fx.getArticle, { id: '1' }), ctrl.useSuspense(fx.getArticle, { id: '2' })]);
+  assert.equal(a.id, '1');
+  assert.equal(b.id, '2');
+  assert.deepEqual(await server.counts(), { 'GET /articles/1': 1, 'GET /articles/2': 1 });
+});
+
+test('useSuspense: a failed fetch rejects; the error is kept for errorExpiryLength', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const ep = fx.getArticle.extend({ errorExpiryLength: 300 });
+  const e1 = await failureOf(() => ctrl.useSuspense(ep, { id: '999' }));
+  assert.equal(e1.status, 404);
+  const e2 = await failureOf(() => ctrl.useSuspense(ep, { id: '999' }));
+  assert.equal(e2.status, 404, 'rejects again inside the window');
+  assert.equal(await server.count('GET /articles/999'), 1, 'without a new request');
+  await sleep(400);
+  const e3 = await failureOf(() => ctrl.useSuspense(ep, { id: '999' }));
+  assert.equal(e3.status, 404);
+  assert.equal(await server.count('GET /articles/999'), 2, 'after the window it fetches again');
+});
+
+test('useSuspense: errorExpiryLength defaults to 1 s', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '998' }));
+  await sleep(600);
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '998' }));
+  assert.equal(await server.count('GET /articles/998'), 1, 'kept at 600 ms');
+  await sleep(600);
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '998' }));
+  assert.equal(await server.count('GET /articles/998'), 2, 'expired at 1200 ms');
+});
+
+test('useSuspense: after an error expires, a success replaces it', async () => {
+  const { df } = await env();
+  const ctrl = new df.Controller();
+  let calls = 0;
+  const ep = new df.RestEndpoint({
+    path: '/flaky',
+    errorExpiryLength: 50,
+    fetch: async () => {
+      calls++;
+      if (calls === 1) throw Object.assign(new Error('first call fails'), { status: 500 });
+      return { ok: true };
+    },
+  });
+  const err = await failureOf(() => ctrl.useSuspense(ep, {}));
+  assert.equal(err.message.includes('first call fails'), true);
+  await sleep(80);
+  assert.deepEqual(await ctrl.useSuspense(ep, {}), { ok: true });
+  assert.equal(calls, 2);
+  const r = ctrl.getResponse(ep, {});
+  assert.equal(r.expiryStatus, 'valid');
+  assert.deepEqual(r.data, { ok: true });
+});
+
+test('useSuspense: an endpoint without a schema resolves to its fetch result', async () => {
+  const { df, base } = await env();
+  const ep = new df.RestEndpoint({ urlPrefix: base, path: '/api/count' });
+  const v = await new df.Controller().useSuspense(ep);
+  assert.equal(v.count, 0);
+  assert.equal(typeof v.updatedAt, 'string', 'no schema: no Date conversion');
+});
+
+test('df.useSuspense uses the default controller', async () => {
+  const { df, fx } = await env();
+  const ctrl = df.useController();
+  await ctrl.resetEntireStore();
+  const a = await df.useSuspense(fx.getArticle, { id: '3' });
+  assert.equal(a.id, '3');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data, a);
+  await df.useSuspense(fx.getArticle, { id: '3' });
+  assert.equal(await server.count('GET /articles/3'), 1);
+  await ctrl.resetEntireStore();
+});
+
+// ---------------------------------------------------------------- fetch, fetchIfStale
+
+test('fetch: runs now even when fresh, stores, resolves with what getResponse returns', async () => {
+  const { df, base, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await patchOnServer(base, '1', { title: 'Refetched' });
+  const d = await ctrl.fetch(fx.getArticle, { id: '1' });
+  assert.equal(d.title, 'Refetched');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, d, 'the same object (===)');
+  assert.equal(await server.count('GET /articles/1'), 2);
+});
+
+test('fetch: mutations are never deduplicated', async () => {
+  const { df, base, fx } = await env();
+  const ctrl = new df.Controller();
+  const inc = new df.RestEndpoint({ urlPrefix: base, path: '/api/count/increment', method: 'POST', schema: fx.Count });
+  await server.hold();
+  const ps = [ctrl.fetch(inc), ctrl.fetch(inc), ctrl.fetch(inc)];
+  await server.held(3);
+  await server.unhold();
+  const results = await Promise.all(ps);
+  assert.equal(await server.count('POST /api/count/increment'), 3);
+  assert.equal(Math.max(...results.map((r) => r.count)), 3);
+});
+
+test('fetch: rejects with the error and does not clobber good data', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const a = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await server.failNext(1, 500);
+  const err = await failureOf(() => ctrl.fetch(fx.patchArticle, { id: '1' }, { title: 'nope' }));
+  assert.ok(err instanceof df.NetworkError);
+  assert.equal(err.status, 500);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, a);
+});
+
+test('fetchIfStale: fetches only when missing or stale', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const ep = fx.getArticle.extend({ dataExpiryLength: 100 });
+  await ctrl.fetchIfStale(ep, { id: '1' });
+  assert.equal(await server.count('GET /articles/1'), 1, 'missing: fetched');
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid');
+  await ctrl.fetchIfStale(ep, { id: '1' });
+  await sleep(20);
+  assert.equal(await server.count('GET /articles/1'), 1, 'fresh: not fetched');
+  await sleep(120);
+  await ctrl.fetchIfStale(ep, { id: '1' });
+  await waitFor(async () => (await server.count('GET /articles/1')) === 2, { message: 'stale: fetched' });
+});
+
+// ---------------------------------------------------------------- getResponse
+
+test('getResponse: missing, valid, stale, invalid', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const ep = fx.getArticle.extend({ dataExpiryLength: 100 });
+  const missing = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(missing.expiryStatus, 'missing');
+  assert.equal(missing.data, undefined);
+  const t0 = Date.now();
+  await ctrl.useSuspense(ep, { id: '1' });
+  const valid = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(valid.expiryStatus, 'valid');
+  assert.equal(valid.data.id, '1');
+  assert.equal(typeof valid.expiresAt, 'number');
+  assert.ok(valid.expiresAt >= t0 + 90 && valid.expiresAt <= Date.now() + 110, `expiresAt ${valid.expiresAt - t0}`);
+  await sleep(150);
+  const stale = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(stale.expiryStatus, 'stale');
+  assert.equal(stale.data, valid.data, 'stale data is still returned, same object');
+  await ctrl.invalidate(ep, { id: '1' });
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'invalid');
+});
+
+test('getResponse is synchronous and reads the same object twice', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.listArticles, {});
+  const r1 = ctrl.getResponse(fx.listArticles, {});
+  assert.ok(!isThenable(r1), 'getResponse does not return a Promise');
+  const r2 = ctrl.getResponse(fx.listArticles, {});
+  assert.equal(r1.data, r2.data);
+  assert.equal(r1.data[0], r2.data[0]);
+});
+
+// ---------------------------------------------------------------- subscribe
+
+test('subscribe: calls the listener before returning, loading while its fetch is pending', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await server.hold();
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.getArticle, { id: '1' }, rec);
+  try {
+    assert.equal(typeof unsub, 'function');
+    assert.equal(rec.calls.length, 1, 'called synchronously');
+    assert.equal(rec.calls[0].loading, true);
+    assert.equal(rec.calls[0].data, undefined);
+    assert.equal(rec.calls[0].error, undefined);
+    await server.held(1);
+    await server.unhold();
+    await waitFor(() => rec.last().data?.id === '1');
+    assert.equal(rec.last().loading, false);
+    assert.equal(rec.last().error, undefined);
+    assert.equal(await server.count('GET /articles/1'), 1);
+  } finally {
+    unsub();
+  }
+});
+
+test('subscribe: cached data is given at once with loading false and no request', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const a = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.getArticle, { id: '1' }, rec);
+  try {
+    assert.equal(rec.calls.length, 1);
+    assert.equal(rec.calls[0].data, a);
+    assert.equal(rec.calls[0].loading, false);
+    await sleep(30);
+    assert.equal(await server.count('GET /articles/1'), 1);
+  } finally {
+    unsub();
+  }
+});
+
+test('subscribe: an error reaches the listener', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.getArticle, { id: '404' }, rec);
+  try {
+    await waitFor(() => rec.last().error);
+    assert.equal(rec.last().error.status, 404);
+    assert.equal(rec.last().loading, false);
+  } finally {
+    unsub();
+  }
+});
+
+test('subscribe: null params: called with no data, no request', async () => {
+  const { df, fx } = await env();
+  const rec = recorder();
+  const unsub = new df.Controller().subscribe(fx.getArticle, null, rec);
+  try {
+    assert.equal(rec.calls.length, 1);
+    assert.equal(rec.calls[0].data, undefined);
+    assert.equal(rec.calls[0].loading, false);
+    await sleep(30);
+    assert.equal(await server.total(), 0);
+  } finally {
+    unsub();
+  }
+});
+
+test('subscribe: unchanged data is === across calls; only changed entities get new objects', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const list = await ctrl.useSuspense(fx.listArticles, {});
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.listArticles, {}, rec);
+  try {
+    assert.equal(rec.calls[0].data, list);
+    // A change elsewhere: any call it causes must carry the same object.
+    await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, name: 'unrelated' });
+    for (const c of rec.calls) assert.equal(c.data, list, 'unrelated change: same list object');
+
+    const n = rec.calls.length;
+    await ctrl.fetch(fx.patchArticle, { id: '2' }, { title: 'Only two changed' });
+    await waitFor(() => rec.calls.length > n, { message: 'the list subscriber hears of the change' });
+    const next = rec.last().data;
+    assert.notEqual(next, list, 'a list holding a changed entity is a new object');
+    assert.equal(next[1].title, 'Only two changed');
+    assert.notEqual(next[1], list[1], 'the changed entity is a new object');
+    assert.equal(next[0], list[0], 'entity 1 did not change: same object');
+    assert.equal(next[2], list[2], 'entity 3 did not change: same object');
+    assert.equal(next[23], list[23]);
+  } finally {
+    unsub();
+  }
+});
+
+test('storing a record equal to the stored one is no change', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const list = await ctrl.fetch(fx.listArticles, {});
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.listArticles, {}, rec);
+  try {
+    const again = await ctrl.fetch(fx.listArticles, {});
+    assert.equal(again, list, 'refetching identical data gives the same list object');
+    assert.equal(again[5], list[5]);
+    for (const c of rec.calls) assert.equal(c.data, list);
+    const one = await ctrl.fetch(fx.getArticle, { id: '1' });
+    assert.equal(one, list[0], 'the detail read of an unchanged entity is the list member object');
+  } finally {
+    unsub();
+  }
+});
+
+test('subscribe: the listener stops after unsubscribe', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.getArticle, { id: '1' }, rec);
+  await ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', title: 'seen' });
+  await waitFor(() => rec.last().data.title === 'seen');
+  unsub();
+  const n = rec.calls.length;
+  await ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', title: 'unseen' });
+  await sleep(30);
+  assert.equal(rec.calls.length, n);
+});
+
+test('subscribe: setResponse notifies before it returns (sync listener call)', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.getArticle, { id: '1' }, rec);
+  try {
+    const p = ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', title: 'now' });
+    assert.equal(rec.last().data.title, 'now');
+    await p;
+  } finally {
+    unsub();
+  }
+});
+
+// ---------------------------------------------------------------- invalidation and reset
+
+test('invalidate: takes effect before it returns, returns a Promise; the next read fetches and waits', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const p = ctrl.invalidate(fx.getArticle, { id: '1' });
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'invalid');
+  assert.ok(isThenable(p), 'invalidate returns a Promise');
+  await p;
+  await server.hold();
+  const read = quiet(ctrl.useSuspense(fx.getArticle, { id: '1' }));
+  assert.equal(await promiseState(read, 80), 'pending', 'an invalidated result is not used');
+  await releaseWhere('GET', '/articles/1');
+  assert.equal((await read).id, '1');
+  assert.equal(await server.count('GET /articles/1'), 2);
+});
+
+test('invalidateAll(testKey): invalidates the keys it selects', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await ctrl.useSuspense(fx.getArticle, { id: '2' });
+  await ctrl.useSuspense(fx.getComment, { id: 1 });
+  const seen = [];
+  const k1 = fx.getArticle.key({ id: '1' });
+  const p = ctrl.invalidateAll((key) => {
+    seen.push(key);
+    return key === k1 || key === fx.getComment.key({ id: 1 });
+  });
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'invalid');
+  assert.equal(ctrl.getResponse(fx.getComment, { id: 1 }).expiryStatus, 'invalid');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '2' }).expiryStatus, 'valid');
+  assert.ok(isThenable(p));
+  await p;
+  assert.ok(seen.includes(k1), `testKey gets endpoint keys; got ${JSON.stringify(seen)}`);
+  assert.ok(seen.includes(fx.getArticle.key({ id: '2' })));
+});
+
+test('expireAll(testKey): marks stale; the next read uses the cache and refetches without waiting', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const a = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await ctrl.useSuspense(fx.getArticle, { id: '2' });
+  const p = ctrl.expireAll((key) => key === fx.getArticle.key({ id: '1' }));
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'stale');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '2' }).expiryStatus, 'valid');
+  assert.ok(isThenable(p));
+  await p;
+  const read = ctrl.useSuspense(fx.getArticle, { id: '1' });
+  assert.equal(await promiseState(read), 'resolved');
+  assert.equal(await read, a);
+  await waitFor(async () => (await server.count('GET /articles/1')) === 2, { message: 'refetched in the background' });
+  await waitFor(() => ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus === 'valid');
+});
+
+test('resetEntireStore: empties the store before it returns; responses to earlier requests are ignored', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await server.hold();
+  const pending = quiet(ctrl.fetch(fx.getArticle, { id: '2' }));
+  await server.held(1);
+  const p = ctrl.resetEntireStore();
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'missing');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, undefined);
+  assert.ok(isThenable(p));
+  await p;
+  assert.deepEqual(ctrl.getState().entities, {});
+  await server.unhold();
+  await pending.catch(() => {});
+  await sleep(30);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '2' }).expiryStatus, 'missing', 'the late response is not stored');
+  assert.equal(ctrl.getState().entities.Article, undefined);
+  // The controller still works.
+  assert.equal((await ctrl.useSuspense(fx.getArticle, { id: '2' })).id, '2');
+});
+
+test('setResponse: stores as if fetched, before it returns, and returns a Promise', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const p = ctrl.setResponse(fx.listArticles, {}, [
+    { id: '1', title: 'one', author: { id: 3, name: 'Three' } },
+    { id: '2', title: 'two' },
+  ]);
+  const r = ctrl.getResponse(fx.listArticles, {});
+  assert.equal(r.expiryStatus, 'valid');
+  assert.deepEqual(r.data.map((a) => a.title), ['one', 'two']);
+  assert.equal(r.data[0].author.name, 'Three');
+  assert.equal(r.data[1].content, '', 'defaults apply');
+  assert.ok(isThenable(p));
+  await p;
+  assert.equal((await ctrl.useSuspense(fx.listArticles, {})), r.data, 'a read after setResponse uses it');
+  assert.equal(await server.total(), 0, 'no request');
+  assert.equal(ctrl.getState().entities.User['3'].name, 'Three');
+});
+
+// ---------------------------------------------------------------- getState
+
+test('getState: a plain JSON snapshot {entities, endpoints, meta, entitiesMeta, optimistic}', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await ctrl.useSuspense(fx.listArticles, {});
+  const s = ctrl.getState();
+  for (const k of ['entities', 'endpoints', 'meta', 'entitiesMeta', 'optimistic']) {
+    assert.ok(k in s, `getState().${k}`);
+  }
+  assert.ok(Array.isArray(s.optimistic));
+  assert.equal(s.entities.Article['1'].title, 'Normalizing nested API responses');
+  assert.equal(String(s.entities.Article['1'].author), '1', 'records are normalized: author is a pk');
+  assert.equal(String(s.endpoints[fx.getArticle.key({ id: '1' })]), '1');
+  const listResult = s.endpoints[fx.listArticles.key({})];
+  assert.ok(Array.isArray(listResult));
+  assert.equal(listResult.length, 24);
+  assert.ok(s.meta[fx.getArticle.key({ id: '1' })], 'meta is keyed by endpoint key');
+  assert.ok(s.entitiesMeta.Article['1'], 'entitiesMeta[key][pk]');
+  assert.deepEqual(JSON.parse(JSON.stringify(s)), s, 'plain JSON');
+});
+
+test('getState: editing the snapshot does not touch the store', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const a = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const s = ctrl.getState();
+  s.entities.Article['1'].title = 'HACKED';
+  delete s.endpoints[fx.getArticle.key({ id: '1' })];
+  s.entities.Article['2'] = { id: '2', title: 'fake' };
+  assert.equal(ctrl.getState().entities.Article['1'].title, 'Normalizing nested API responses');
+  assert.equal(ctrl.getState().entities.Article['2'], undefined);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, a);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '2' }).expiryStatus, 'missing');
+});
+
+// ---------------------------------------------------------------- controller options
+
+test('Controller({fetch}): used as fetch(url, init) for every endpoint', async () => {
+  const { df, fx } = await env();
+  const calls = [];
+  const ctrl = new df.Controller({
+    fetch(url, init) {
+      calls.push({ url: String(url), method: init?.method ?? 'GET' });
+      return globalThis.fetch(url, init);
+    },
+  });
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  await ctrl.fetch(fx.patchArticle, { id: '1' }, { title: 'via custom fetch' });
+  assert.deepEqual(
+    calls.map((c) => [c.method.toUpperCase(), c.url]),
+    [
+      ['GET', fx.getArticle.url({ id: '1' })],
+      ['PATCH', fx.patchArticle.url({ id: '1' })],
+    ],
+  );
+});
+
+test("Controller({fetch}): an endpoint's own fetch option still wins", async () => {
+  const { df, base } = await env();
+  let controllerFetches = 0;
+  const ctrl = new df.Controller({
+    fetch: (url, init) => {
+      controllerFetches++;
+      return globalThis.fetch(url, init);
+    },
+  });
+  const ep = new df.RestEndpoint({ urlPrefix: base, path: '/x', fetch: async () => ({ own: true }) });
+  assert.deepEqual(await ctrl.useSuspense(ep, {}), { own: true });
+  assert.equal(controllerFetches, 0);
+});
+
+test('Controller({dataExpiryLength, errorExpiryLength}): defaults for endpoints that set none', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller({ dataExpiryLength: 60, errorExpiryLength: 60 });
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const own = fx.getArticle.extend({ dataExpiryLength: 60_000, name: 'own' });
+  await ctrl.useSuspense(own, { id: '1' });
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '997' }));
+  await sleep(100);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'stale');
+  assert.equal(ctrl.getResponse(own, { id: '1' }).expiryStatus, 'valid', "the endpoint's own setting wins");
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '997' }));
+  assert.equal(await server.count('GET /articles/997'), 2, 'the error expired after 60 ms');
+});
+
+test('controllers do not share stores', async () => {
+  const { df, fx } = await env();
+  const a = new df.Controller();
+  const b = new df.Controller();
+  await a.useSuspense(fx.getArticle, { id: '1' });
+  assert.equal(b.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'missing');
+});
+
+test('pollFrequency (beyond): a subscribed result is refetched that often, and no more after unsubscribe', async () => {
+  const { df, base, fx } = await env();
+  const ctrl = new df.Controller();
+  const ep = fx.getArticle.extend({ pollFrequency: 100, name: 'polled' });
+  const rec = recorder();
+  const unsub = ctrl.subscribe(ep, { id: '1' }, rec);
+  await waitFor(() => rec.last().data?.id === '1');
+  await patchOnServer(base, '1', { title: 'Seen by polling' });
+  await waitFor(() => rec.last().data?.title === 'Seen by polling', { timeout: 2000, message: 'the poll brings the change' });
+  assert.ok((await server.count('GET /articles/1')) >= 2);
+  unsub();
+  await sleep(150);
+  const n = await server.count('GET /articles/1');
+  await sleep(350);
+  assert.equal(await server.count('GET /articles/1'), n, 'no polling after unsubscribe');
+});

@@ -1,0 +1,388 @@
+// Spec section 5 and seed 4.4: optimistic updates. The fixture server holds
+// requests (/_control/hold) so the test decides when and in which order the
+// network answers, and fails mutations on demand (/_control/fail-next).
+
+import assert from 'node:assert/strict';
+import { env, failureOf, promiseState, quiet, recorder, server, setup, sleep, test, waitFor } from './harness.mjs';
+
+setup();
+
+const TEMP = 'tmp-3f9a';
+
+function endpoints(df, base, fx) {
+  const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article });
+  const listKey = r.getList.key({});
+  const partialUpdate = r.partialUpdate.extend({
+    getOptimisticResponse: (snap, params, body) => ({ id: params.id, ...body }),
+  });
+  const create = r.create.extend({
+    getRequestInit(body) {
+      return { method: 'POST', body: { ...body, id: TEMP } };
+    },
+    getOptimisticResponse: (snap, params, body) => ({ ...body, id: TEMP }),
+    update: (newId) => ({ [listKey]: (ids = []) => [...ids, newId] }),
+  });
+  const del = r.delete.extend({
+    getOptimisticResponse: (snap, params) => params,
+  });
+  return { r, partialUpdate, create, del };
+}
+
+function counter(df, base, entityOptions = {}, snaps = []) {
+  const Count = df.Entity({
+    key: 'Count',
+    pk: () => 'SINGLETON',
+    defaults: { count: 0, updatedAt: 0 },
+    schema: { updatedAt: Date },
+    ...entityOptions,
+  });
+  const getCount = new df.RestEndpoint({ urlPrefix: base, path: '/api/count', name: 'getCount', schema: Count });
+  const increment = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/api/count/increment',
+    method: 'POST',
+    name: 'increment',
+    schema: Count,
+    getRequestInit(body) {
+      return { method: 'POST', body: { ...body, updatedAt: Date.now() } };
+    },
+    getOptimisticResponse(snap) {
+      const { data } = snap.getResponse(getCount);
+      snaps.push({ count: data?.count, fetchedAt: snap.fetchedAt });
+      if (!data) throw new df.AbortOptimistic();
+      return { count: data.count + 1, updatedAt: snap.fetchedAt };
+    },
+  });
+  return { Count, getCount, increment };
+}
+
+const optimisticCount = (ctrl) => ctrl.getState().optimistic.length;
+
+// ---------------------------------------------------------------- partial update
+
+test('partial update: applied before fetch returns, visible to getResponse and subscribers; server data replaces it', async () => {
+  const { df, base, fx } = await env();
+  const { r, partialUpdate } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  const before = await ctrl.useSuspense(r.get, { id: '1' });
+  const rec = recorder();
+  const unsub = ctrl.subscribe(r.get, { id: '1' }, rec);
+  try {
+    await server.hold();
+    const p = ctrl.fetch(partialUpdate, { id: '1' }, { title: 'Optimistic title' });
+    const now = ctrl.getResponse(r.get, { id: '1' });
+    assert.equal(now.data.title, 'Optimistic title', 'applied before fetch returned its Promise');
+    assert.equal(now.data.content, before.content, 'a partial update keeps the other fields');
+    assert.equal(now.data.createdAt.getTime(), before.createdAt.getTime());
+    assert.equal(rec.last().data.title, 'Optimistic title', 'the subscriber saw it at once');
+    assert.equal(optimisticCount(ctrl), 1, 'getState().optimistic holds the pending update');
+    await server.held(1);
+    await sleep(30);
+    assert.equal(ctrl.getResponse(r.get, { id: '1' }).data.title, 'Optimistic title', 'still applied while pending');
+    await server.unhold();
+    const saved = await p;
+    assert.equal(saved.title, 'Optimistic title');
+    assert.equal(ctrl.getResponse(r.get, { id: '1' }).data, saved);
+    assert.equal(optimisticCount(ctrl), 0, 'the optimistic update is gone once the server answered');
+    assert.equal(await server.count('PATCH /articles/1'), 1);
+  } finally {
+    unsub();
+  }
+});
+
+test('an optimistic update leaves unrelated entities untouched (===)', async () => {
+  const { df, base, fx } = await env();
+  const { r, partialUpdate } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  const list = await ctrl.useSuspense(r.getList, {});
+  await server.hold();
+  const p = ctrl.fetch(partialUpdate, { id: '2' }, { title: 'Two' });
+  const now = ctrl.getResponse(r.getList, {}).data;
+  assert.notEqual(now, list);
+  assert.equal(now[1].title, 'Two');
+  assert.equal(now[0], list[0]);
+  assert.equal(now[2], list[2]);
+  await server.unhold();
+  await p;
+  const after = ctrl.getResponse(r.getList, {}).data;
+  assert.equal(after[0], list[0], 'still the same object after the server answered');
+});
+
+// ---------------------------------------------------------------- create with a temporary id
+
+test('create: temporary id appended by update, then replaced by the server id', async () => {
+  const { df, base, fx } = await env();
+  const { r, create } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  const list = await ctrl.useSuspense(r.getList, {});
+  assert.equal(list.length, 24);
+  await server.hold();
+  const p = ctrl.fetch(create, {}, { title: 'Draft', content: 'body' });
+
+  const during = ctrl.getResponse(r.getList, {}).data;
+  assert.equal(during.length, 25, 'update appended the optimistic record to the list');
+  assert.equal(during[24].id, TEMP);
+  assert.equal(during[24].title, 'Draft');
+  assert.equal(during[24].published, false, 'defaults apply to optimistic records');
+  assert.equal(during[0], list[0]);
+  assert.ok(ctrl.getState().entities.Article?.[TEMP] || optimisticCount(ctrl) === 1, 'the temporary entity exists');
+
+  await server.held(1);
+  await server.unhold();
+  const created = await p;
+  assert.equal(created.id, '101', 'the server assigned the real id');
+  assert.equal(created.title, 'Draft');
+
+  const after = ctrl.getResponse(r.getList, {}).data;
+  assert.equal(after.length, 25, 'the real pk replaced the temporary one, not added to it');
+  assert.deepEqual(after.slice(-1).map((a) => a.id), ['101']);
+  assert.ok(!after.some((a) => a.id === TEMP), 'no temporary record left in the list');
+  const s = ctrl.getState();
+  assert.equal(s.entities.Article[TEMP], undefined, 'no entity under the temporary id');
+  assert.equal(s.entities.Article['101'].title, 'Draft');
+  assert.equal(s.optimistic.length, 0);
+  assert.equal(await server.count('POST /articles'), 1);
+});
+
+// ---------------------------------------------------------------- delete
+
+test('delete: the optimistic response (the params) removes the record at once', async () => {
+  const { df, base, fx } = await env();
+  const { r, del } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(r.getList, {});
+  await server.hold();
+  const p = ctrl.fetch(del, { id: '3' });
+  const during = ctrl.getResponse(r.getList, {}).data;
+  assert.equal(during.length, 23);
+  assert.ok(!during.some((a) => a.id === '3'));
+  await server.held(1);
+  await server.unhold();
+  await p;
+  const after = ctrl.getResponse(r.getList, {}).data;
+  assert.equal(after.length, 23);
+  assert.ok(!after.some((a) => a.id === '3'));
+  assert.equal(await server.count('DELETE /articles/3'), 1);
+});
+
+test('delete: a failed delete brings the record back', async () => {
+  const { df, base, fx } = await env();
+  const { r, del } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  const list = await ctrl.useSuspense(r.getList, {});
+  await server.hold();
+  await server.failNext(1, 500);
+  const p = quiet(ctrl.fetch(del, { id: '3' }));
+  assert.equal(ctrl.getResponse(r.getList, {}).data.length, 23);
+  await server.held(1);
+  await server.unhold();
+  const err = await failureOf(() => p);
+  assert.equal(err.status, 500);
+  const after = ctrl.getResponse(r.getList, {}).data;
+  assert.deepEqual(after.map((a) => a.id), list.map((a) => a.id));
+  assert.equal(optimisticCount(ctrl), 0);
+});
+
+// ---------------------------------------------------------------- increment, snap.getResponse
+
+test('increment: snap.getResponse includes earlier pending optimistic updates (+2 for two quick increments)', async () => {
+  const { df, base } = await env();
+  const snaps = [];
+  const { getCount, increment } = counter(df, base, {}, snaps);
+  const ctrl = new df.Controller();
+  assert.equal((await ctrl.useSuspense(getCount)).count, 0);
+  await server.hold();
+  const t0 = Date.now();
+  const p1 = ctrl.fetch(increment);
+  const p2 = ctrl.fetch(increment);
+  const t1 = Date.now();
+  assert.equal(ctrl.getResponse(getCount).data.count, 2, 'two optimistic increments show +2');
+  assert.deepEqual(
+    snaps.map((s) => s.count),
+    [0, 1],
+    'the second snapshot sees the first optimistic increment',
+  );
+  for (const s of snaps) {
+    assert.equal(typeof s.fetchedAt, 'number');
+    assert.ok(s.fetchedAt >= t0 - 1 && s.fetchedAt <= t1 + 1, 'snap.fetchedAt is when the fetch was triggered');
+  }
+  assert.ok(snaps[1].fetchedAt >= snaps[0].fetchedAt);
+
+  const held = await server.held(2);
+  await server.release(held[0].seq);
+  await p1;
+  assert.equal(ctrl.getResponse(getCount).data.count, 2, 'the second optimistic increment is still applied');
+  await server.release(held[1].seq);
+  await p2;
+  assert.equal(ctrl.getResponse(getCount).data.count, 2);
+  assert.equal(optimisticCount(ctrl), 0);
+  assert.equal(await server.count('POST /api/count/increment'), 2);
+});
+
+test('increment ordering variant: useIncoming on updatedAt keeps out-of-order responses from overwriting newer data', async () => {
+  const { df, base } = await env();
+  const { getCount, increment } = counter(df, base, {
+    useIncoming: (existingMeta, incomingMeta, existing, incoming) => +existing.updatedAt <= +incoming.updatedAt,
+  });
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(getCount);
+  await server.hold('response'); // both run on the server in order; answers wait
+  const p1 = ctrl.fetch(increment);
+  const p2 = ctrl.fetch(increment);
+  assert.equal(ctrl.getResponse(getCount).data.count, 2);
+  const held = await server.held(2);
+  assert.deepEqual(held.map((h) => h.stage), ['response', 'response']);
+  await server.release(held[1].seq); // the newer answer (count 2) first
+  await p2;
+  assert.equal(ctrl.getResponse(getCount).data.count, 2);
+  await server.release(held[0].seq); // then the older answer (count 1)
+  await p1;
+  await sleep(20);
+  assert.equal(ctrl.getResponse(getCount).data.count, 2, 'the late, older answer must not overwrite count 2');
+  assert.ok(ctrl.getResponse(getCount).data.updatedAt instanceof Date);
+});
+
+test('AbortOptimistic: nothing is applied when the value is not cached, and the request still runs', async () => {
+  const { df, base } = await env();
+  const snaps = [];
+  const { getCount, increment } = counter(df, base, {}, snaps);
+  const ctrl = new df.Controller();
+  const rec = recorder();
+  await server.hold();
+  const p = ctrl.fetch(increment);
+  assert.equal(snaps.length, 1, 'getOptimisticResponse was called');
+  assert.equal(snaps[0].count, undefined);
+  assert.equal(optimisticCount(ctrl), 0, 'no optimistic update applied');
+  assert.equal(ctrl.getResponse(getCount).expiryStatus, 'missing');
+  assert.deepEqual(ctrl.getState().entities, {}, 'nothing stored yet');
+  await server.held(1);
+  await server.unhold();
+  const out = await p;
+  assert.equal(out.count, 1, 'the request ran and its response is returned');
+  assert.equal(await server.count('POST /api/count/increment'), 1);
+  void rec;
+});
+
+test('a non-AbortOptimistic error thrown by getOptimisticResponse fails the fetch, and the instance still works', async () => {
+  const { df, base, fx } = await env();
+  const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article });
+  const bad = r.partialUpdate.extend({
+    getOptimisticResponse() {
+      throw new Error('optimistic bug');
+    },
+  });
+  const ctrl = new df.Controller();
+  const err = await failureOf(() => ctrl.fetch(bad, { id: '1' }, { title: 'x' }));
+  assert.ok(String(err.message).includes('optimistic bug'));
+  assert.equal((await ctrl.useSuspense(r.get, { id: '1' })).id, '1');
+});
+
+// ---------------------------------------------------------------- rollback
+
+test('error: the failed update is rolled back, later optimistic updates and responses in between are kept', async () => {
+  const { df, base, fx } = await env();
+  const { r, partialUpdate } = endpoints(df, base, fx);
+  const plainPatch = r.partialUpdate; // no optimistic response
+  const ctrl = new df.Controller();
+  const orig = await ctrl.useSuspense(r.get, { id: '1' });
+  assert.equal(orig.published, true);
+  const rec = recorder();
+  const unsub = ctrl.subscribe(r.get, { id: '1' }, rec);
+  try {
+    await server.hold();
+    // C (no optimistic response) starts first, so that by the default
+    // shouldReorder its answer never outranks the later B's.
+    const c = ctrl.fetch(plainPatch, { id: '1' }, { content: 'C from the server' });
+    await server.held(1);
+    const a = quiet(ctrl.fetch(partialUpdate, { id: '1' }, { title: 'A (will fail)' }));
+    await server.held(2);
+    const b = ctrl.fetch(partialUpdate, { id: '1' }, { published: false });
+    const held = await server.held(3);
+    assert.deepEqual(
+      held.map((h) => `${h.method} ${h.path}`),
+      ['PATCH /articles/1', 'PATCH /articles/1', 'PATCH /articles/1'],
+    );
+    let view = ctrl.getResponse(r.get, { id: '1' }).data;
+    assert.equal(view.title, 'A (will fail)');
+    assert.equal(view.published, false);
+    assert.equal(view.content, orig.content);
+
+    await server.release(held[0].seq); // C lands: a real response in between
+    await c;
+    view = ctrl.getResponse(r.get, { id: '1' }).data;
+    assert.equal(view.content, 'C from the server');
+    assert.equal(view.title, 'A (will fail)', 'optimistic A is still layered over the real data');
+    assert.equal(view.published, false, 'optimistic B is still layered over the real data');
+
+    await server.failNext(1, 500);
+    await server.release(held[1].seq); // A fails
+    const err = await failureOf(() => a);
+    assert.equal(err.status, 500);
+    view = ctrl.getResponse(r.get, { id: '1' }).data;
+    assert.equal(view.title, orig.title, "A's change is rolled back");
+    assert.equal(view.published, false, 'the later optimistic update B is kept');
+    assert.equal(view.content, 'C from the server', 'the response that arrived in between is kept');
+    assert.equal(rec.last().data.title, orig.title, 'subscribers hear the rollback');
+
+    await server.release(held[2].seq); // B succeeds
+    await b;
+    view = ctrl.getResponse(r.get, { id: '1' }).data;
+    assert.equal(view.title, orig.title);
+    assert.equal(view.published, false);
+    assert.equal(view.content, 'C from the server');
+    assert.equal(optimisticCount(ctrl), 0);
+  } finally {
+    unsub();
+  }
+});
+
+test('error: a single failed optimistic update restores the original value', async () => {
+  const { df, base, fx } = await env();
+  const { r, partialUpdate } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  const orig = await ctrl.useSuspense(r.get, { id: '2' });
+  await server.failNext(1, 422);
+  const p = quiet(ctrl.fetch(partialUpdate, { id: '2' }, { title: 'Never saved' }));
+  assert.equal(ctrl.getResponse(r.get, { id: '2' }).data.title, 'Never saved');
+  const err = await failureOf(() => p);
+  assert.ok(err instanceof df.NetworkError);
+  assert.equal(err.status, 422);
+  assert.equal(ctrl.getResponse(r.get, { id: '2' }).data.title, orig.title);
+  assert.equal(optimisticCount(ctrl), 0);
+});
+
+test('signal: aborting removes that request\'s optimistic update', async () => {
+  const { df, base, fx } = await env();
+  const { r } = endpoints(df, base, fx);
+  const ac = new AbortController();
+  const pu = r.partialUpdate.extend({
+    signal: ac.signal,
+    getOptimisticResponse: (snap, params, body) => ({ id: params.id, ...body }),
+  });
+  const ctrl = new df.Controller();
+  const orig = await ctrl.useSuspense(r.get, { id: '1' });
+  await server.hold();
+  const p = quiet(ctrl.fetch(pu, { id: '1' }, { title: 'Aborted' }));
+  assert.equal(ctrl.getResponse(r.get, { id: '1' }).data.title, 'Aborted');
+  await server.held(1);
+  ac.abort();
+  const err = await failureOf(() => p);
+  assert.equal(err.name, 'AbortError');
+  await waitFor(() => ctrl.getResponse(r.get, { id: '1' }).data.title === orig.title, {
+    message: 'the aborted optimistic update is removed',
+  });
+  assert.equal(optimisticCount(ctrl), 0);
+});
+
+test('optimistic data reaches getResponse of the mutation endpoint itself', async () => {
+  const { df, base, fx } = await env();
+  const { partialUpdate } = endpoints(df, base, fx);
+  const ctrl = new df.Controller();
+  await server.hold();
+  const p = ctrl.fetch(partialUpdate, { id: '5' }, { title: 'Five' });
+  assert.equal(await promiseState(p, 20), 'pending');
+  const r = ctrl.getResponse(partialUpdate, { id: '5' });
+  assert.equal(r.data?.title, 'Five');
+  await server.unhold();
+  await p;
+});
