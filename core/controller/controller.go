@@ -227,7 +227,7 @@ func (c *Controller) shared(ctx context.Context, ep endpoint.Endpoint, key strin
 	case <-cl.done:
 		return cl.err
 	case <-ctx.Done():
-		return abortError(ctx.Err())
+		return abortError(key, ctx.Err())
 	}
 }
 
@@ -253,7 +253,8 @@ func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.
 	return cl
 }
 
-// abortError makes a waiter's cancellation recognizable as an abort.
-func abortError(err error) error {
-	return fmt.Errorf("request aborted: %w", err)
+// abortError makes a waiter's cancellation recognizable as an abort, and
+// names the request (endpoint, method and URL, as its key does).
+func abortError(key string, err error) error {
+	return fmt.Errorf("%s: request aborted: %w", key, err)
 }

@@ -28,6 +28,11 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 		// wasm an escaped panic would end the whole instance.
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: internal error: %v", key, p)
+			if perr, ok := p.(error); ok {
+				// Wrapped, so callers can still find what the callback
+				// threw (the JavaScript bridge makes it the Error's cause).
+				err = fmt.Errorf("%s: internal error: %w", key, perr)
+			}
 			c.finish(key, spec, gen, pend, cl, nil, err)
 			out = value.Undef
 		}
@@ -98,12 +103,20 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}
 	w.Meta.Date = fetchedAt
-	c.mu.Lock()
-	p := c.st.AddPending(*w)
-	c.changed()
-	c.mu.Unlock()
+	p := c.addPending(w)
 	c.dispatch()
 	return p, nil
+}
+
+// addPending queues w under the lock. The unlock is deferred because
+// AddPending runs caller code (merge hooks, Update functions) that may
+// panic; run recovers, and must find the lock free.
+func (c *Controller) addPending(w *store.Write) *store.Pending {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.st.AddPending(*w)
+	c.changed()
+	return p
 }
 
 // finish stores a response (w) or an error, drops the optimistic write, and

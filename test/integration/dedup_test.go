@@ -1,0 +1,274 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/api"
+)
+
+// The fetch triggers of seed section 3, observed at the server.
+
+func TestFetchTriggers(t *testing.T) {
+	e := newEnv(t, api.Options{}, controller.Options{DataExpiryLength: time.Minute})
+	r := e.resource("/articles/:id", plainArticleE, rest.Options{})
+	get := r.Get
+	count := func() int { return e.srv.Count("GET /articles/1") }
+
+	t.Run("first read fetches", func(t *testing.T) {
+		v := e.suspense(get, id("1"))
+		assert.Equal(t, "Normalizing nested API responses", v.Get("title").Str())
+		assert.Equal(t, 1, count())
+		assert.Equal(t, endpoint.Valid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+	})
+	t.Run("fresh read makes no request", func(t *testing.T) {
+		before := e.ctrl.GetResponse(get, id("1")).Data
+		e.clk.Advance(59 * time.Second)
+		for _, read := range []func(context.Context, endpoint.Endpoint, value.Value) (value.Value, error){
+			e.ctrl.Suspense, e.ctrl.FetchIfStale,
+		} {
+			v, err := read(context.Background(), get, id("1"))
+			require.NoError(t, err)
+			assert.True(t, value.Same(before, v))
+		}
+		assert.Equal(t, 1, count())
+	})
+	t.Run("other params fetch", func(t *testing.T) {
+		v := e.suspense(get, id("2"))
+		assert.Equal(t, "2", v.Get("id").Str())
+		assert.Equal(t, 1, e.srv.Count("GET /articles/2"))
+		assert.Equal(t, 1, count())
+	})
+	t.Run("stale returns the cached value and revalidates", func(t *testing.T) {
+		require.Equal(t, 200, e.send("PATCH", "/articles/1", `{"title":"Changed on the server"}`))
+		e.clk.Advance(2 * time.Second) // 61 s after the fetch
+		assert.Equal(t, endpoint.Stale, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		v := e.suspense(get, id("1"))
+		assert.Equal(t, "Normalizing nested API responses", v.Get("title").Str(), "stale value returned at once")
+		require.Eventually(t, func() bool {
+			return e.ctrl.GetResponse(get, id("1")).Data.Get("title").Str() == "Changed on the server"
+		}, waitLimit, time.Millisecond, "background revalidation stores the new data")
+		assert.Equal(t, 2, count())
+		assert.Equal(t, endpoint.Valid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+	})
+	t.Run("invalidate makes the next read fetch and wait", func(t *testing.T) {
+		require.Equal(t, 200, e.send("PATCH", "/articles/1", `{"title":"Changed again"}`))
+		require.NoError(t, e.ctrl.Invalidate(get, id("1")))
+		assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		v := e.suspense(get, id("1"))
+		assert.Equal(t, "Changed again", v.Get("title").Str(), "the read waited for the new data")
+		assert.Equal(t, 3, count())
+	})
+	t.Run("expireAll and invalidateAll by key", func(t *testing.T) {
+		onArticles := func(k string) bool { return strings.Contains(k, "/articles/") }
+		e.ctrl.ExpireAll(onArticles)
+		assert.Equal(t, endpoint.Stale, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		assert.Equal(t, endpoint.Stale, e.ctrl.GetResponse(get, id("2")).ExpiryStatus)
+		e.suspense(get, id("2"))
+		require.Eventually(t, func() bool { return e.srv.Count("GET /articles/2") == 2 }, waitLimit, time.Millisecond)
+
+		e.ctrl.InvalidateAll(onArticles)
+		for _, p := range []string{"1", "2"} {
+			assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id(p)).ExpiryStatus)
+		}
+		e.suspense(get, id("1"))
+		assert.Equal(t, 4, count())
+		e.suspense(get, id("2"))
+		assert.Equal(t, 3, e.srv.Count("GET /articles/2"))
+	})
+	t.Run("a required entity deleted locally makes the next read fetch", func(t *testing.T) {
+		// A delete that is not sent (as one learnt from another tab).
+		forget := e.ep(rest.Options{Name: "forget", Path: "/articles/:id", Method: "DELETE",
+			Schema: schema.InvalidateOf(plainArticleE),
+			Fetch: func(_ context.Context, _ *rest.Endpoint, params value.Value, _ any) (value.Value, error) {
+				return params, nil
+			}})
+		e.fetch(forget, id("2"), nil)
+		assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id("2")).ExpiryStatus)
+		before := e.srv.Count("GET /articles/2")
+		v := e.suspense(get, id("2"))
+		assert.Equal(t, "Stale-while-revalidate in practice", v.Get("title").Str())
+		assert.Equal(t, before+1, e.srv.Count("GET /articles/2"))
+		assert.Equal(t, endpoint.Valid, e.ctrl.GetResponse(get, id("2")).ExpiryStatus)
+	})
+	t.Run("a required entity deleted at the server makes the next read fetch", func(t *testing.T) {
+		e.fetch(r.Delete, id("1"), nil)
+		assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		before := count()
+		_, err := e.ctrl.Suspense(context.Background(), get, id("1"))
+		var ne *rest.NetworkError
+		require.ErrorAs(t, err, &ne, "the refetch reports the server's 404")
+		assert.Equal(t, 404, ne.Status)
+		assert.Equal(t, before+1, count())
+	})
+	t.Run("null params do nothing", func(t *testing.T) {
+		counts := e.srv.Counts()
+		st := e.state()
+		v, err := e.ctrl.Suspense(context.Background(), get, value.NullV)
+		require.NoError(t, err)
+		assert.True(t, v.IsUndefined())
+		v, err = e.ctrl.FetchIfStale(context.Background(), get, value.NullV)
+		require.NoError(t, err)
+		assert.True(t, v.IsUndefined())
+		var seen []controller.State
+		unsub, err := e.ctrl.Subscribe(get, value.NullV, func(s controller.State) { seen = append(seen, s) })
+		require.NoError(t, err)
+		unsub()
+		require.Len(t, seen, 1)
+		assert.True(t, seen[0].Data.IsUndefined())
+		assert.False(t, seen[0].Loading)
+		assert.Equal(t, counts, e.srv.Counts(), "no request")
+		assert.True(t, value.Equal(st, e.state()), "no store change")
+	})
+}
+
+// TestConcurrentIdenticalReads holds the one request at the server until
+// eight readers of every kind have joined it.
+func TestConcurrentIdenticalReads(t *testing.T) {
+	e := newEnv(t, api.Options{}, controller.Options{})
+	get := e.resource("/articles/:id", plainArticleE, rest.Options{}).Get
+	e.srv.Hold()
+
+	readers := []struct {
+		name string
+		read func(context.Context, endpoint.Endpoint, value.Value) (value.Value, error)
+	}{
+		{"Suspense", e.ctrl.Suspense},
+		{"FetchIfStale", e.ctrl.FetchIfStale},
+		{"Fetch", func(ctx context.Context, ep endpoint.Endpoint, p value.Value) (value.Value, error) {
+			return e.ctrl.Fetch(ctx, ep, p, nil)
+		}},
+	}
+	const n = 8
+	var started sync.WaitGroup
+	started.Add(n)
+	results := make(chan result, n)
+	for i := range n {
+		rd := readers[i%len(readers)]
+		go func() {
+			started.Done()
+			v, err := rd.read(context.Background(), get, id("8"))
+			results <- result{v, err}
+		}()
+	}
+	var mu sync.Mutex
+	var states []controller.State
+	unsub, err := e.ctrl.Subscribe(get, id("8"), func(s controller.State) {
+		mu.Lock()
+		states = append(states, s)
+		mu.Unlock()
+	})
+	require.NoError(t, err)
+	defer unsub()
+
+	started.Wait()
+	e.waitHeld(1)
+	time.Sleep(50 * time.Millisecond) // let every reader reach the controller
+	assert.Len(t, e.srv.Held(), 1, "one request for eight readers and a subscriber")
+	assert.Empty(t, results, "no reader returns before the response")
+	mu.Lock()
+	assert.True(t, states[len(states)-1].Loading, "the subscriber sees loading")
+	mu.Unlock()
+	e.srv.Unhold()
+
+	var first value.Value
+	for i := range n {
+		r := wait(t, results)
+		require.NoError(t, r.err)
+		assert.Equal(t, "Deduplicating identical requests", r.v.Get("title").Str())
+		if i == 0 {
+			first = r.v
+		} else {
+			assert.True(t, value.Same(first, r.v), "every reader gets the identical value")
+		}
+	}
+	assert.Equal(t, 1, e.srv.Count("GET /articles/8"))
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		last := states[len(states)-1]
+		return !last.Loading && value.Same(first, last.Data)
+	}, waitLimit, time.Millisecond)
+}
+
+func TestMutationsAreNeverShared(t *testing.T) {
+	e := newEnv(t, api.Options{}, controller.Options{})
+	r := e.resource("/articles/:id", plainArticleE, rest.Options{})
+	e.srv.Hold()
+	body := obj(`{"published":true}`)
+	var chs []<-chan result
+	for range 3 {
+		chs = append(chs, e.async(r.PartialUpdate, id("4"), body))
+	}
+	e.waitHeld(3) // times out if the three were shared
+	e.srv.Unhold()
+	for _, ch := range chs {
+		res := wait(t, ch)
+		require.NoError(t, res.err)
+		assert.True(t, res.v.Get("published").Boolean())
+	}
+	assert.Equal(t, 3, e.srv.Count("PATCH /articles/4"))
+	assert.Len(t, e.rec.find("PATCH", "/articles/4"), 3)
+}
+
+func TestErrorKeptForErrorExpiryLength(t *testing.T) {
+	tests := []struct {
+		name   string
+		expiry time.Duration // the endpoint's; 0 takes the default
+		window time.Duration
+	}{
+		{"controller default", 0, controller.DefaultErrorExpiryLength},
+		{"endpoint option", 5 * time.Second, 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, api.Options{}, controller.Options{})
+			get := e.ep(rest.Options{Name: "article", Path: "/articles/:id", Schema: plainArticleE, ErrorExpiryLength: tt.expiry})
+			count := func() int { return e.srv.Count("GET /articles/999") }
+
+			_, err := e.ctrl.Suspense(context.Background(), get, id("999"))
+			var ne *rest.NetworkError
+			require.ErrorAs(t, err, &ne)
+			assert.Equal(t, 404, ne.Status)
+			assert.Equal(t, 1, count())
+
+			e.clk.Advance(tt.window - time.Millisecond)
+			_, err2 := e.ctrl.Suspense(context.Background(), get, id("999"))
+			require.Error(t, err2)
+			assert.True(t, errors.Is(err2, err) || err2.Error() == err.Error(), "the kept error: %v", err2)
+			assert.Equal(t, 1, count(), "inside the window: no request")
+			assert.Error(t, e.ctrl.GetResponse(get, id("999")).Err)
+
+			e.clk.Advance(time.Millisecond)
+			_, err3 := e.ctrl.Suspense(context.Background(), get, id("999"))
+			require.Error(t, err3)
+			assert.Equal(t, 2, count(), "the error expired: a new request")
+		})
+	}
+}
+
+func TestNullParamsNeverRequest(t *testing.T) {
+	e := newEnv(t, api.Options{}, controller.Options{})
+	get := e.resource("/articles/:id", plainArticleE, rest.Options{}).Get
+	before := maps.Clone(e.srv.Counts())
+	for range 3 {
+		v, err := e.ctrl.Suspense(context.Background(), get, value.NullV)
+		require.NoError(t, err)
+		assert.True(t, v.IsUndefined())
+	}
+	assert.Equal(t, before, e.srv.Counts())
+	assert.Equal(t, `{"entities":{},"endpoints":{},"meta":{},"entitiesMeta":{},"optimistic":[]}`, e.state().JSON())
+}

@@ -1,0 +1,192 @@
+package integration
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/api"
+)
+
+// hasPage reports whether a page token names a page: null and "" do not.
+func hasPage(tok value.Value) bool {
+	return !tok.IsNullish() && !(tok.Kind() == value.String && tok.Str() == "")
+}
+
+func pageParams(tok value.Value) value.Value { return value.Obj(value.M("page", tok)) }
+
+// counted returns how the server counts a GET of ep with params.
+func (e *env) counted(t *testing.T, ep *rest.Endpoint, params value.Value) string {
+	t.Helper()
+	u, err := ep.URL(params)
+	require.NoError(t, err)
+	return "GET " + strings.TrimPrefix(u, e.url)
+}
+
+func TestPagesByTokenInBody(t *testing.T) {
+	tests := []struct {
+		name   string
+		path   string
+		schema schema.Schema
+		// lastNext is the next token of the last page: "" or null.
+		lastNext string
+		backward bool
+	}{
+		{"null tokens", "/posts", tokenPageSchema(), `null`, true},
+		{"empty next token with lastPage", "/post", lastPageSchema(), `""`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, api.Options{}, controller.Options{})
+			ep := e.ep(rest.Options{Name: "pages", Path: tt.path, Schema: tt.schema})
+
+			// Forward from the first page (no token at all).
+			params := value.Undef
+			var got []string
+			var last value.Value
+			pages := 0
+			for {
+				v := e.suspense(ep, params)
+				assert.Equal(t, 1, e.srv.Count(e.counted(t, ep, params)), "page %d fetched once", pages+1)
+				got = append(got, ids(v.Get("results"))...)
+				pages++
+				last = v
+				next := v.Get("nextPage")
+				if !hasPage(next) {
+					assert.Equal(t, tt.lastNext, next.JSON(), "the last page's next token")
+					break
+				}
+				require.Less(t, pages, 10, "runaway pagination")
+				params = pageParams(next)
+			}
+			assert.Equal(t, 5, pages)
+			assert.Equal(t, seq(1, 23), got, "every post once, in order")
+			if !tt.backward {
+				assert.Equal(t, "5", last.Get("lastPage").Str())
+				return
+			}
+
+			// Back from the last page: pages 4..2 were read forward by the
+			// same tokens, so they come from the cache; page 1's token is
+			// new (it was read without one).
+			var back []string
+			v := last
+			for hasPage(v.Get("prevPage")) {
+				p := pageParams(v.Get("prevPage"))
+				v = e.suspense(ep, p)
+				assert.Equal(t, 1, e.srv.Count(e.counted(t, ep, p)))
+				back = append(ids(v.Get("results")), back...)
+			}
+			assert.Equal(t, `null`, v.Get("prevPage").JSON(), "the first page has no previous page")
+			assert.Equal(t, seq(1, 20), back)
+			assert.Equal(t, 1, e.srv.Count("GET /posts"))
+			assert.Equal(t, 1, e.srv.Count("GET /posts?page=%2Fposts%3Fpage%3D1"))
+		})
+	}
+}
+
+func TestPagesEmptyTokenMeansNoPage(t *testing.T) {
+	tests := []struct {
+		tok  string
+		want bool
+	}{
+		{`null`, false}, {`""`, false}, {`"2"`, true}, {`"/posts?page=2"`, true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, hasPage(obj(tt.tok)), tt.tok)
+	}
+	// A missing token reads as the schema default "", which is no page.
+	e := newEnv(t, api.Options{}, controller.Options{})
+	ep := e.ep(rest.Options{Name: "single", Path: "/posts/:id", Schema: schema.ObjectOf(
+		schema.Default("nextPage", value.Str("")), schema.Default("prevPage", value.Str("")))})
+	v := e.suspense(ep, id(1))
+	assert.Equal(t, "", v.Get("nextPage").Str())
+	assert.Equal(t, value.String, v.Get("prevPage").Kind())
+	assert.False(t, hasPage(v.Get("nextPage")))
+}
+
+// TestInfiniteList: Paginated("page") appends every page to one result
+// stored under the params without the cursor.
+func TestInfiniteList(t *testing.T) {
+	tests := []struct {
+		name   string
+		path   string
+		schema schema.Schema
+		list   func(value.Value) value.Value
+		// next returns the cursor of the page after v, page n being the
+		// one just read.
+		next func(v value.Value, n int) value.Value
+	}{
+		{"object with nextPage", "/post", lastPageSchema(),
+			func(v value.Value) value.Value { return v.Get("results") },
+			func(v value.Value, _ int) value.Value { return v.Get("nextPage") }},
+		{"object with URL tokens", "/posts", tokenPageSchema(),
+			func(v value.Value) value.Value { return v.Get("results") },
+			func(v value.Value, _ int) value.Value { return v.Get("nextPage") }},
+		{"bare list", "/linked/posts", schema.ArrayOf(postE),
+			func(v value.Value) value.Value { return v },
+			func(_ value.Value, n int) value.Value { return value.Int(int64(n + 1)) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, api.Options{}, controller.Options{})
+			plain := e.ep(rest.Options{Name: "feed", Path: tt.path, Schema: tt.schema})
+			feed, err := plain.Paginated("page")
+			require.NoError(t, err)
+
+			listKey, err := feed.Key(value.Undef)
+			require.NoError(t, err)
+			assert.Equal(t, "feed GET "+e.url+tt.path, listKey, "the key has no cursor")
+
+			cursor := value.Int(1)
+			var cursors []value.Value
+			for n := 1; n <= 3; n++ {
+				p := pageParams(cursor)
+				k, err := feed.Key(p)
+				require.NoError(t, err)
+				assert.Equal(t, listKey, k)
+				cursors = append(cursors, cursor)
+				v := e.fetch(feed, p, nil)
+				assert.Equal(t, seq(1, 5*n), ids(tt.list(v)), "after page %d: one growing list", n)
+				assert.Equal(t, 1, e.srv.Count(e.counted(t, feed, p)))
+				cursor = tt.next(v, n)
+			}
+
+			// One stored result, under the key without the cursor.
+			endpoints := e.state().Get("endpoints")
+			require.Equal(t, 1, endpoints.Len(), "%v", endpoints)
+			assert.Equal(t, listKey, endpoints.Members()[0].Key)
+			assert.Equal(t, 15, tt.list(endpoints.Get(listKey)).Len())
+
+			// Fetching pages again adds nothing and keeps the order.
+			for _, c := range []value.Value{cursors[1], cursors[0]} {
+				v := e.fetch(feed, pageParams(c), nil)
+				assert.Equal(t, seq(1, 15), ids(tt.list(v)))
+			}
+			// Reading the list by any cursor is the one result.
+			a := e.ctrl.GetResponse(feed, value.Undef).Data
+			b := e.ctrl.GetResponse(feed, pageParams(value.Str("9"))).Data
+			assert.True(t, value.Same(a, b))
+			// The entities are shared with plain page reads.
+			page2 := e.suspense(plain, pageParams(cursors[1]))
+			assert.True(t, value.Same(tt.list(a).Elems()[5], tt.list(page2).Elems()[0]))
+		})
+	}
+}
+
+func TestPaginatedRejectsPathToken(t *testing.T) {
+	e := newEnv(t, api.Options{}, controller.Options{})
+	ep := e.ep(rest.Options{Name: "post", Path: "/posts/:page", Schema: schema.ArrayOf(postE)})
+	_, err := ep.Paginated("page")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "post")
+	assert.Contains(t, err.Error(), ":page")
+	_, err = e.ep(rest.Options{Name: "one", Path: "/posts/:id", Schema: postE}).Paginated("page")
+	assert.ErrorContains(t, err, "not a list")
+}
