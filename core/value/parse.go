@@ -276,7 +276,8 @@ func (sl *slab[T]) carve(n int) []T {
 		if size > maxSlab/4 {
 			return make([]T, n)
 		}
-		sl.size = min(max(2*sl.size, minSlab), maxSlab)
+		// At least size: a container of up to maxSlab/4 must fit the new slab.
+		sl.size = min(max(2*sl.size, minSlab, size), maxSlab)
 		sl.free = make([]T, sl.size)
 	}
 	s := sl.free[:n:size]
