@@ -283,3 +283,36 @@ func TestExpireAllAndState(t *testing.T) {
 	assert.Equal(t, `"1"`, st.Get("endpoints").Get(`book {"id":"1"}`).JSON())
 	assert.True(t, st.Get("meta").Get(`book {"id":"1"}`).Get("invalidated").Boolean())
 }
+
+func TestRollbackRestoresIdentity(t *testing.T) {
+	ctx := context.Background()
+	list := &funcEndpoint{name: "list", spec: endpoint.Spec{Name: "list", Schema: schema.ArrayOf(bookEntity)},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return value.MustParse(`[{"id":"1","title":"a"},{"id":"2","title":"b"}]`), nil
+		}}
+	gate := make(chan struct{})
+	edit := &funcEndpoint{name: "edit", spec: endpoint.Spec{Name: "edit", Schema: bookEntity, SideEffect: true,
+		GetOptimisticResponse: func(_ endpoint.Snapshot, p value.Value, _ any) (value.Value, error) {
+			return p.With("title", value.Str("optimistic")), nil
+		}},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			<-gate
+			return value.Undef, errors.New("refused")
+		}}
+	c := controller.New(controller.Options{})
+	before, err := c.Suspense(ctx, list, value.Obj())
+	require.NoError(t, err)
+
+	done := make(chan error)
+	go func() { _, err := c.Fetch(ctx, edit, params("2"), nil); done <- err }()
+	require.Eventually(t, func() bool { return c.PendingOptimistic() == 1 }, time.Second, time.Millisecond)
+	during := c.GetResponse(list, value.Obj()).Data
+	assert.Equal(t, "optimistic", during.Elems()[1].Get("title").Str())
+	assert.True(t, value.Same(before.Elems()[0], during.Elems()[0]), "untouched entity keeps identity")
+
+	close(gate)
+	require.Error(t, <-done)
+	after := c.GetResponse(list, value.Obj()).Data
+	assert.True(t, value.Same(before, after), "rolled back list is the identical value")
+	assert.True(t, value.Same(before.Elems()[1], after.Elems()[1]))
+}

@@ -1,20 +1,28 @@
 package schema
 
-import "github.com/datafetch/datafetch/core/value"
+import (
+	"sync/atomic"
 
-// Slot is the store's cell for one entity. The store owns it, sets Value,
-// Deleted and Meta, and bumps Version on every visible change (including
-// removal); denormalization keeps its memo of the entity's read form here,
-// valid while the versions it was built from hold.
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Slot is the store's cell for one entity. The store owns it: it sets Value,
+// Deleted and Meta, bumps Version on every visible change, and sets Removed
+// when the entity leaves the store. Denormalization keeps the entity's read
+// form here, valid while the records it was built from are the very values
+// they were (value.Same), so that an entity whose record comes back, as after
+// an optimistic update is rolled back, reads as the identical value again.
 type Slot struct {
 	Key, PK string
 	// Value is the normalized record readers see.
 	Value   value.Value
 	Deleted bool
+	Removed bool
 	Meta    Meta
 	Version uint64
 
-	memo entityMemo
+	// memo holds the current read form and the one before it.
+	memo [2]entityMemo
 	// pass is the last denormalization that listed this slot as a
 	// dependency, so a read lists each slot once however often it appears.
 	pass uint64
@@ -25,14 +33,33 @@ type Source interface {
 	Slot(key, pk string) *Slot
 }
 
-// dep is a slot a denormalized value was built from, at its version then.
+// dep is a slot a denormalized value was built from, with the record it held
+// then (Undefined when the entity was deleted).
 type dep struct {
-	slot    *Slot
-	version uint64
+	slot *Slot
+	rec  value.Value
 }
 
-// deps are what a denormalized value depends on: slots at versions, and
-// entities that were absent (rare, so kept apart to keep dep small).
+func depOn(s *Slot) dep {
+	if s.Deleted {
+		return dep{slot: s}
+	}
+	return dep{slot: s, rec: s.Value}
+}
+
+func (d dep) valid() bool {
+	s := d.slot
+	switch {
+	case s.Removed:
+		return false
+	case s.Deleted:
+		return d.rec.IsUndefined()
+	}
+	return !d.rec.IsUndefined() && value.Same(s.Value, d.rec)
+}
+
+// deps are what a denormalized value depends on: slots with their records,
+// and entities that were absent (rare, so kept apart).
 type deps struct {
 	slots  []dep
 	absent []entityRef
@@ -42,7 +69,7 @@ type entityRef struct{ key, pk string }
 
 func (ds *deps) valid(src Source) bool {
 	for _, d := range ds.slots {
-		if d.slot.Version != d.version {
+		if !d.valid() {
 			return false
 		}
 	}
@@ -62,21 +89,29 @@ type entityMemo struct {
 	built  bool
 }
 
-// Memo caches the denormalized form of one stored result. The zero Memo is
-// empty; a store keeps one per result.
+// Memo caches the denormalized form of one stored result: the current form,
+// and the one before it, which a rollback makes current again. The zero Memo
+// is empty; a store keeps one per result.
 type Memo struct {
-	schema       Schema
-	input        value.Value
-	val          value.Value
-	st           Status
-	deps         deps
+	cur, prev    resultMemo
 	storeVersion uint64
-	built        bool
 }
 
-// passes numbers denormalizations for Slot.pass; reads run under the
-// store's lock, one at a time.
-var passes uint64
+type resultMemo struct {
+	schema Schema
+	input  value.Value
+	val    value.Value
+	st     Status
+	deps   deps
+	built  bool
+}
+
+func (m *resultMemo) fits(s Schema, result value.Value) bool {
+	return m.built && m.schema == s && value.Same(m.input, result)
+}
+
+// passes numbers denormalizations for Slot.pass.
+var passes atomic.Uint64
 
 // Denormalize rebuilds the data of result (as Normalize returned it) from
 // src. With a memo it returns the identical value while nothing it depends on
@@ -87,23 +122,26 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 	if s == nil {
 		return result, Found
 	}
-	if memo != nil && memo.built && memo.schema == s && value.Same(memo.input, result) {
-		if memo.storeVersion == storeVersion {
-			return memo.val, memo.st
-		}
-		if memo.deps.valid(src) {
+	if memo != nil {
+		if memo.cur.fits(s, result) && (memo.storeVersion == storeVersion || memo.cur.deps.valid(src)) {
 			memo.storeVersion = storeVersion
-			return memo.val, memo.st
+			return memo.cur.val, memo.cur.st
+		}
+		if memo.prev.fits(s, result) && memo.prev.deps.valid(src) {
+			memo.cur, memo.prev = memo.prev, memo.cur
+			memo.storeVersion = storeVersion
+			return memo.cur.val, memo.cur.st
 		}
 	}
-	passes++
-	d := &denormalizer{src: src, pass: passes, top: true}
+	d := &denormalizer{src: src, pass: passes.Add(1), top: true}
 	if memo != nil {
-		d.deps.slots = make([]dep, 0, len(memo.deps.slots))
+		d.deps.slots = make([]dep, 0, len(memo.cur.deps.slots))
 	}
 	v, st := s.denormalize(result, d)
 	if memo != nil {
-		*memo = Memo{schema: s, input: result, val: v, st: st, deps: d.deps, storeVersion: storeVersion, built: true}
+		memo.prev = memo.cur
+		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true}
+		memo.storeVersion = storeVersion
 	}
 	return v, st
 }
@@ -141,12 +179,17 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		d.deps.absent = append(d.deps.absent, entityRef{e.Key, pk})
 		return value.Undef, Missing
 	}
-	if m := &slot.memo; m.built && m.entity == e && m.deps.valid(d.src) {
-		d.add(m.deps)
-		return m.val, m.st
+	for i := range slot.memo {
+		if m := &slot.memo[i]; m.built && m.entity == e && m.deps.valid(d.src) {
+			if i == 1 {
+				slot.memo[0], slot.memo[1] = slot.memo[1], slot.memo[0]
+			}
+			d.add(slot.memo[0].deps)
+			return slot.memo[0].val, slot.memo[0].st
+		}
 	}
 	if slot.Deleted {
-		d.add(deps{slots: []dep{{slot, slot.Version}}})
+		d.add(deps{slots: []dep{depOn(slot)}})
 		return value.Undef, Deleted
 	}
 	if d.onPath(slot) {
@@ -156,14 +199,15 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	// Collect this entity's own dependencies apart, for its memo, then add
 	// them to the enclosing list.
 	outer, outerTop := d.deps, d.top
-	d.deps, d.top = deps{slots: []dep{{slot, slot.Version}}}, false
+	d.deps, d.top = deps{slots: []dep{depOn(slot)}}, false
 	cuts := d.cuts
 	d.path = append(d.path, slot)
 	out, st := e.build(slot.Value, d)
 	d.path = d.path[:len(d.path)-1]
 	own := d.deps
 	if d.cuts == cuts {
-		slot.memo = entityMemo{entity: e, val: out, st: st, deps: own, built: true}
+		slot.memo[1] = slot.memo[0]
+		slot.memo[0] = entityMemo{entity: e, val: out, st: st, deps: own, built: true}
 	}
 	d.deps, d.top = outer, outerTop
 	d.add(own)

@@ -202,6 +202,7 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 			return
 		}
 		e.slot.Version++
+		e.slot.Removed = true
 		delete(s.entities[id.key], id.pk)
 		s.version++
 		return

@@ -206,7 +206,8 @@ func (s *Store) PendingCount() int { return len(s.pending) }
 func (s *Store) Reset() {
 	for _, byPK := range s.entities {
 		for _, e := range byPK {
-			e.slot.Version++ // memos built on it fail
+			e.slot.Version++
+			e.slot.Removed = true // memos built on it fail
 		}
 	}
 	s.entities = map[string]map[string]*entityEntry{}
