@@ -131,6 +131,11 @@ func New(o Options) (*Endpoint, error) {
 		}
 		return nil, fmt.Errorf("rest: endpoint %s: "+format, append([]any{label}, args...)...)
 	}
+	if o.Schema != nil {
+		if err := schema.Check(o.Schema); err != nil {
+			return fail("schema: %v", err)
+		}
+	}
 	method := strings.ToUpper(o.Method)
 	if method == "" {
 		method = "GET"

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"github.com/datafetch/datafetch/core/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,6 +128,8 @@ func TestNewValidation(t *testing.T) {
 		{"bad prefix", rest.Options{URLPrefix: "h.com", Path: "/a"}, `urlPrefix "h.com" must be a full URL or start with "/"`},
 		{"negative timeout", rest.Options{Path: "/a", Timeout: -1}, "timeout must not be negative"},
 		{"negative expiry", rest.Options{Path: "/a", DataExpiryLength: -1}, "dataExpiryLength must not be negative"},
+		{"entity without defaults", rest.Options{Path: "/a", Name: "a", Schema: schema.ArrayOf(&schema.Entity{Key: "A"})},
+			"rest: endpoint a: schema: entity A: defaults must be an object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

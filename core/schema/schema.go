@@ -10,6 +10,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/datafetch/datafetch/core/value"
@@ -157,4 +158,60 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func errorAt(p *pathElem, s Schema, format string, args ...any) *Error {
 	return &Error{Path: p.String(), Schema: s.describe(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// Check reports the first configuration error anywhere in s: an entity with
+// no key or no defaults, a list or map of nothing, a union or invalidation
+// without its entities. Endpoints check their schema when they are made, so
+// the mistake is reported where it was written, not at the first response.
+func Check(s Schema) error {
+	return check(s, map[*Entity]bool{})
+}
+
+func check(s Schema, seen map[*Entity]bool) error {
+	switch s := s.(type) {
+	case nil:
+		return errors.New("schema is nil")
+	case *Entity:
+		if s == nil || seen[s] {
+			return s.Validate()
+		}
+		seen[s] = true
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		for name, f := range s.Schema {
+			if err := check(f, seen); err != nil {
+				return fmt.Errorf("entity %s: field %s: %w", s.Key, name, err)
+			}
+		}
+	case *Array:
+		return check(s.Of, seen)
+	case *Values:
+		return check(s.Of, seen)
+	case *Object:
+		for _, f := range s.Fields {
+			if f.Schema == nil {
+				continue
+			}
+			if err := check(f.Schema, seen); err != nil {
+				return fmt.Errorf("field %s: %w", f.Name, err)
+			}
+		}
+	case *Union:
+		if len(s.Schemas) == 0 {
+			return errors.New("union has no schemas")
+		}
+		if s.Attribute == "" && s.AttributeFunc == nil {
+			return errors.New("union has no attribute to choose its schema by")
+		}
+		for name, e := range s.Schemas {
+			if err := check(e, seen); err != nil {
+				return fmt.Errorf("union member %s: %w", name, err)
+			}
+		}
+	case *Invalidate:
+		return check(s.Entity, seen)
+	}
+	return nil
 }

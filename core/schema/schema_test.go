@@ -216,3 +216,29 @@ func TestMergedCombinesRepeatedRecords(t *testing.T) {
 	assert.Equal(t, "1", m[0].PK)
 	assert.JSONEq(t, `{"id":"1","title":"f","x":2}`, m[0].Value.JSON())
 }
+
+func TestCheck(t *testing.T) {
+	good := newArticle(newUser())
+	cases := []struct {
+		name string
+		s    schema.Schema
+		want string
+	}{
+		{"valid", schema.ObjectOf(schema.Nested("results", schema.ArrayOf(good))), ""},
+		{"entity without key", schema.ArrayOf(&schema.Entity{Defaults: value.Obj()}), "no key"},
+		{"nested entity without defaults", &schema.Entity{Key: "A", Defaults: value.Obj(),
+			Schema: map[string]schema.Schema{"b": &schema.Entity{Key: "B"}}}, "field b: entity B: defaults"},
+		{"empty union", &schema.Union{Attribute: "type"}, "no schemas"},
+		{"nil", nil, "nil"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := schema.Check(c.s)
+			if c.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, c.want)
+		})
+	}
+}
