@@ -1,0 +1,367 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// ctrl is a controller as JavaScript holds it: the core controller, and the
+// identity table of the data it has handed to JavaScript (encode.go).
+type ctrl struct {
+	c *controller.Controller
+	// mu makes each emission (encode in Go, decode in JavaScript) one step,
+	// so the two halves of the table change together and in order even when
+	// reads come from several goroutines.
+	mu  sync.Mutex
+	ids *identities
+	// objs is the JavaScript half: a Map from id to object.
+	objs safejs.Value
+	// buf is the output buffer, reused: JavaScript copies the text.
+	buf []byte
+}
+
+// ctrlNew(optionsJSON, fetch, objs) returns the handle of a new controller.
+// optionsJSON holds dataExpiryLength and errorExpiryLength (ms); fetch is
+// the fetch option or undefined; objs is the Map decode keeps the
+// controller's objects in.
+func ctrlNew(args []safejs.Value) (any, error) {
+	opts, err := jsonArg(arg(args, 0), "controller options")
+	if err != nil {
+		return nil, err
+	}
+	var o controller.Options
+	if v := opts.Get("dataExpiryLength"); !v.IsNullish() {
+		if o.DataExpiryLength, err = millis(v, "dataExpiryLength"); err != nil {
+			return nil, err
+		}
+	}
+	if v := opts.Get("errorExpiryLength"); !v.IsNullish() {
+		if o.ErrorExpiryLength, err = millis(v, "errorExpiryLength"); err != nil {
+			return nil, err
+		}
+	}
+	if fetch := arg(args, 1); fetch.Type() == safejs.TypeFunction {
+		o.RequestContext = func(ctx context.Context) context.Context { return withFetch(ctx, fetch) }
+	}
+	return table.add(&ctrl{c: controller.New(o), ids: newIdentities(), objs: arg(args, 2)}), nil
+}
+
+// emit hands v, the read of the result under key by schema s, to
+// JavaScript through decoder (lib.decode or lib.response), with identities.
+// prefix holds extra members of the output, each followed by a comma.
+func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.Value, prefix string) (safejs.Value, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var r safejs.Value
+	var err error
+	for try := 0; try < 2; try++ {
+		out := append(append(c.buf[:0], '{'), prefix...)
+		out = closeObject(c.ids.appendRead(out, key, s, v))
+		// The string is only read during the call, which copies it.
+		r, err = invoke(decoder, c.objs, unsafe.String(unsafe.SliceData(out), len(out)))
+		c.buf = keepScratch(out)
+		if err == nil {
+			return r, nil
+		}
+		// The halves may disagree now (decode refuses an unknown id): start
+		// both afresh and send the value in full, which costs identity once
+		// but never hands out a wrong object.
+		c.ids.reset()
+		if _, cerr := callMethod(c.objs, "clear"); cerr != nil {
+			break
+		}
+	}
+	return safejs.Undefined(), err
+}
+
+// emitPlain hands v to JavaScript without identities (Date ops only), for
+// reads outside a controller's table: snapshots and denormalize.
+func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, prefix string) (safejs.Value, error) {
+	var none *identities
+	out := append(append(make([]byte, 0, 64), '{'), prefix...)
+	out = closeObject(none.appendRead(out, "", s, v))
+	return invoke(decoder, safejs.Null(), unsafe.String(unsafe.SliceData(out), len(out)))
+}
+
+// responsePrefix is the "s" and "e" members of a getResponse output.
+func responsePrefix(r endpoint.Response) string {
+	b := append([]byte(`"s":`), strconv.Quote(string(r.ExpiryStatus))...)
+	b = append(b, `,"e":`...)
+	b = strconv.AppendInt(b, r.ExpiresAt, 10)
+	return string(append(b, ','))
+}
+
+// ctrlCall reads the (controller, endpoint, params JSON) arguments that
+// most controller entries start with.
+func ctrlCall(args []safejs.Value) (*ctrl, *rest.Endpoint, value.Value, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, nil, value.Undef, err
+	}
+	ep, params, err := endpointAndParams(args, 1)
+	return c, ep, params, err
+}
+
+// ctrlFetch(resolve, reject, ctrl, endpoint, paramsJSON, bodyKind, body).
+func ctrlFetch(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	body, err := bodyArg(arg(args, 3), arg(args, 4))
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.c.Fetch(context.Background(), ep, params, body)
+	if err != nil {
+		return nil, err
+	}
+	return c.emitResult(ep, params, v)
+}
+
+// ctrlSuspense(resolve, reject, ctrl, endpoint, paramsJSON).
+func ctrlSuspense(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	if params.IsNull() {
+		return safejs.Undefined(), nil
+	}
+	v, err := c.c.Suspense(context.Background(), ep, params)
+	if err != nil {
+		return nil, err
+	}
+	return c.emitResult(ep, params, v)
+}
+
+// ctrlFetchIfStale(resolve, reject, ctrl, endpoint, paramsJSON).
+func ctrlFetchIfStale(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	if params.IsNull() {
+		return safejs.Undefined(), nil
+	}
+	v, err := c.c.FetchIfStale(context.Background(), ep, params)
+	if err != nil {
+		return nil, err
+	}
+	return c.emitResult(ep, params, v)
+}
+
+func (c *ctrl) emitResult(ep *rest.Endpoint, params, v value.Value) (any, error) {
+	key, err := ep.Key(params)
+	if err != nil {
+		return nil, err
+	}
+	return c.emit(lib.decode, key, ep.Spec().Schema, v, "")
+}
+
+// ctrlGetResponse(ctrl, endpoint, paramsJSON) returns {data, expiryStatus,
+// expiresAt}.
+func ctrlGetResponse(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	if params.IsNull() {
+		return emitPlain(lib.response, nil, value.Undef,
+			responsePrefix(endpoint.Response{ExpiryStatus: endpoint.Missing}))
+	}
+	key, err := ep.Key(params)
+	if err != nil {
+		return nil, err
+	}
+	r := c.c.GetResponse(ep, params)
+	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responsePrefix(r))
+}
+
+// snapGetResponse(snapshot, endpoint, paramsJSON) is snap.getResponse in
+// getOptimisticResponse: the store with earlier optimistic updates applied.
+func snapGetResponse(args []safejs.Value) (any, error) {
+	snap, err := lookup[endpoint.Snapshot](arg(args, 0), "a snapshot (snap is only valid during getOptimisticResponse)")
+	if err != nil {
+		return nil, err
+	}
+	ep, params, err := endpointAndParams(args, 1)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ep.Key(params); err != nil {
+		return nil, err
+	}
+	r := snap.GetResponse(ep, params)
+	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responsePrefix(r))
+}
+
+// ctrlSubscribe(ctrl, endpoint, paramsJSON, listener) subscribes; listener
+// is called as listener(data, loading, error), now and after every change.
+// It returns the handle of the subscription, for ctrlUnsubscribe.
+func ctrlSubscribe(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	listener := arg(args, 3)
+	key := ""
+	if !params.IsNull() {
+		if key, err = ep.Key(params); err != nil {
+			return nil, err
+		}
+	}
+	s := ep.Spec().Schema
+	// The error object is kept while the error is the same, so listeners
+	// can compare it as they compare data.
+	var lastErr error
+	lastErrJS := safejs.Undefined()
+	deliver := func(st controller.State) {
+		// Listeners run in the controller's goroutines too, where a panic
+		// would end the instance.
+		defer func() {
+			if p := recover(); p != nil {
+				reportError(panicError("subscribe", p))
+			}
+		}()
+		data, err := c.emit(lib.decode, key, s, st.Data, "")
+		if err != nil {
+			reportError(err)
+			return
+		}
+		errJS := safejs.Undefined()
+		if st.Err != nil {
+			if lastErr == nil || !errors.Is(st.Err, lastErr) {
+				lastErr, lastErrJS = st.Err, errorValue(st.Err)
+			}
+			errJS = lastErrJS
+		}
+		if _, err := invoke(listener, data, st.Loading, errJS); err != nil {
+			reportError(err)
+		}
+	}
+	unsubscribe, err := c.c.Subscribe(ep, params, deliver)
+	if err != nil {
+		return nil, err
+	}
+	return table.add(unsubscribe), nil
+}
+
+// ctrlUnsubscribe(subscription) ends a subscription.
+func ctrlUnsubscribe(args []safejs.Value) (any, error) {
+	h := arg(args, 0)
+	unsubscribe, err := lookup[func()](h, "a subscription")
+	if err != nil {
+		return nil, nil // already unsubscribed
+	}
+	unsubscribe()
+	id, _ := h.Int()
+	table.release(id)
+	return nil, nil
+}
+
+// ctrlInvalidate(ctrl, endpoint, paramsJSON).
+func ctrlInvalidate(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.c.Invalidate(ep, params)
+}
+
+// ctrlInvalidateAll(ctrl, testKey) invalidates the keys testKey accepts.
+func ctrlInvalidateAll(args []safejs.Value) (any, error) {
+	c, test, err := ctrlAndTest(args)
+	if err != nil {
+		return nil, err
+	}
+	c.c.InvalidateAll(test)
+	return nil, nil
+}
+
+// ctrlExpireAll(ctrl, testKey) marks stale the keys testKey accepts.
+func ctrlExpireAll(args []safejs.Value) (any, error) {
+	c, test, err := ctrlAndTest(args)
+	if err != nil {
+		return nil, err
+	}
+	c.c.ExpireAll(test)
+	return nil, nil
+}
+
+// ctrlAndTest reads a controller and a testKey function. testKey is called
+// for each stored key; if it throws, the panic unwinds the controller's
+// lock and the caller gets the error.
+func ctrlAndTest(args []safejs.Value) (*ctrl, func(string) bool, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, nil, err
+	}
+	fn := arg(args, 1)
+	return c, func(key string) bool {
+		r, err := invoke(fn, key)
+		if err != nil {
+			panic(err)
+		}
+		b, _ := r.Truthy()
+		return b
+	}, nil
+}
+
+// ctrlResetEntireStore(ctrl) empties the store and both halves of the
+// identity table.
+func ctrlResetEntireStore(args []safejs.Value) (any, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, err
+	}
+	// Subscribers are told during the reset, with the old table; clearing
+	// it after is safe because nothing runs in between.
+	c.c.ResetEntireStore()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ids.reset()
+	_, err = callMethod(c.objs, "clear")
+	return nil, err
+}
+
+// ctrlSetResponse(ctrl, endpoint, paramsJSON, dataJSON).
+func ctrlSetResponse(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	data, err := jsonArg(arg(args, 3), "setResponse data")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.c.SetResponse(ep, params, data)
+}
+
+// ctrlGetState(ctrl) returns the store's state as JSON.
+func ctrlGetState(args []safejs.Value) (any, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, err
+	}
+	return c.c.State().JSON(), nil
+}
+
+// reportError logs an error that has no caller to go to, such as one in a
+// subscription delivered from a goroutine.
+func reportError(err error) {
+	_, _ = callMethod(console, "error", errorValue(err))
+}

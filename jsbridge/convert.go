@@ -1,0 +1,97 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// jsonArg parses an argument that datafetch.mjs made with JSON.stringify.
+// An empty string, undefined and null stand for undefined (what
+// JSON.stringify(undefined) gives is no text at all).
+func jsonArg(v safejs.Value, what string) (value.Value, error) {
+	switch v.Type() {
+	case safejs.TypeUndefined, safejs.TypeNull:
+		return value.Undef, nil
+	case safejs.TypeString:
+		s, err := v.String()
+		if err != nil || s == "" {
+			return value.Undef, err
+		}
+		parsed, err := value.ParseString(s)
+		if err != nil {
+			return value.Undef, fmt.Errorf("%s: %w", what, err)
+		}
+		return parsed, nil
+	}
+	return value.Undef, fmt.Errorf("%s: expected JSON text, got %s", what, v.Type())
+}
+
+// stringArg returns a string argument.
+func stringArg(v safejs.Value, what string) (string, error) {
+	if v.Type() != safejs.TypeString {
+		return "", fmt.Errorf("%s must be a string, got %s", what, v.Type())
+	}
+	return v.String()
+}
+
+// Body kinds: how a request body crosses, as the pair (kind, payload).
+// JSON bodies (plain objects, arrays, numbers, booleans, strings) cross as
+// JSON text and become a value.Value, which package rest sends as JSON (a
+// string as it is); anything else (FormData, Blob, ArrayBuffer, ...) stays
+// a JavaScript value that only the transport looks at.
+const (
+	bodyNone = 0
+	bodyJSON = 1
+	bodyRaw  = 2
+)
+
+// bodyArg returns the Go form of a (kind, payload) body: nil, a value.Value
+// or a safejs.Value.
+func bodyArg(kind, payload safejs.Value) (any, error) {
+	k, err := kind.Int()
+	if err != nil {
+		return nil, fmt.Errorf("body kind: %w", err)
+	}
+	switch k {
+	case bodyNone:
+		return nil, nil
+	case bodyJSON:
+		return jsonArg(payload, "body")
+	case bodyRaw:
+		return payload, nil
+	}
+	return nil, fmt.Errorf("unknown body kind %d", k)
+}
+
+// bodyToJS is bodyArg's inverse, for callbacks that are given the body.
+func bodyToJS(body any) (kind int, payload any) {
+	switch b := body.(type) {
+	case nil:
+	case value.Value:
+		if !b.IsUndefined() {
+			return bodyJSON, b.JSON()
+		}
+	case safejs.Value:
+		return bodyRaw, b
+	case string:
+		return bodyJSON, value.Str(b).JSON()
+	case []byte:
+		return bodyJSON, value.Str(string(b)).JSON()
+	}
+	return bodyNone, nil
+}
+
+// millis converts a number of milliseconds from an options object.
+func millis(v value.Value, what string) (time.Duration, error) {
+	f, ok := v.Float()
+	if !ok {
+		return 0, fmt.Errorf("%s must be a number of milliseconds, got %s", what, v.Kind())
+	}
+	return time.Duration(f * float64(time.Millisecond)), nil
+}

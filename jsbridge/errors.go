@@ -1,0 +1,67 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// errorValue turns err into the JavaScript Error that reaches the caller.
+// Go describes the error as JSON ({name, message} and, for a
+// *rest.NetworkError, network, status, statusText and body) and makeError in
+// datafetch.mjs builds the instance: a df.NetworkError for network errors,
+// named by rest.ErrorName (NetworkError, AbortError or TimeoutError), with
+// the JavaScript Response when one arrived; a plain Error otherwise. An
+// exception thrown by the caller's own code becomes the Error's cause.
+func errorValue(err error) safejs.Value {
+	members := []value.Member{
+		value.M("name", value.Str(rest.ErrorName(err))),
+		value.M("message", value.Str(err.Error())),
+	}
+	response, cause := safejs.Undefined(), safejs.Undefined()
+	if ne, ok := errors.AsType[*rest.NetworkError](err); ok {
+		members = append(members,
+			value.M("network", value.True),
+			value.M("status", value.Int(int64(ne.Status))),
+			value.M("statusText", value.Str(ne.StatusText)))
+		if !ne.Body.IsUndefined() {
+			members = append(members, value.M("body", ne.Body))
+		}
+		if ne.Response != nil {
+			if r, ok := ne.Response.Native.(safejs.Value); ok {
+				response = r
+			}
+		}
+	}
+	if je, ok := errors.AsType[*jsError](err); ok {
+		cause = je.Value
+	}
+	desc := value.Obj(members...).JSON()
+	if lib.makeError.Type() == safejs.TypeFunction {
+		if v, e := invoke(lib.makeError, desc, response, cause); e == nil {
+			return v
+		}
+	}
+	// Before datafetch.mjs has attached (or if makeError failed), a plain
+	// Error still carries the message.
+	v, e := errorConstructor.New(err.Error())
+	if e != nil {
+		return safejs.Undefined()
+	}
+	return v
+}
+
+// panicError turns a recovered panic value into an error naming the entry
+// point it escaped from.
+func panicError(entry string, p any) error {
+	if err, ok := p.(error); ok {
+		return fmt.Errorf("datafetch %s: internal error: %w", entry, thrown(err))
+	}
+	return fmt.Errorf("datafetch %s: internal error: %v", entry, p)
+}

@@ -1,0 +1,137 @@
+package jsbridge
+
+import "github.com/datafetch/datafetch/core/value"
+
+// identities is the Go half of the identity protocol between a controller
+// and datafetch.mjs. JavaScript keeps a Map from id to the object it built
+// for a denormalized value; this table keeps the same ids, each with the
+// value it stands for, so a later read can send "the object you already
+// have" instead of the value. Ids are value.Identity of the value: while the
+// table holds the value, its memory cannot be reused, so the id stays unique.
+//
+// Entries are reference counted. A slot (one result key) holds the ids at
+// the top of its last two emissions; an entry holds the ids at the
+// identified positions inside it (its children). When a count drops to zero
+// the entry is removed, its children released, and its id queued in
+// dropped, to be sent with the next output so that JavaScript forgets it
+// too. The table therefore holds exactly what the last two emissions of
+// each key can reach.
+//
+// The previous emission is kept for rollbacks: when an optimistic update
+// is rolled back, the store's memo hands back the values it had before the
+// update, and since the table still holds them, a reader gets back the very
+// objects it had before, as with data-client.
+//
+// An identities is not safe for concurrent use; its controller serializes
+// emissions.
+type identities struct {
+	entries map[uintptr]*identity
+	slots   map[string]*slotIDs
+	dropped []uintptr
+	// scratch is the ops buffer of the last emission, for the next.
+	scratch []byte
+}
+
+// slotIDs are the references of one result key: those of its last
+// emission (held, whose top-level object is root, 0 when it has none) and
+// of the one before (prevHeld, prevRoot).
+type slotIDs struct {
+	held, prevHeld []uintptr
+	root, prevRoot uintptr
+}
+
+type identity struct {
+	v        value.Value
+	refs     int
+	children []uintptr
+}
+
+func newIdentities() *identities {
+	return &identities{entries: map[uintptr]*identity{}, slots: map[string]*slotIDs{}}
+}
+
+// lookup returns the id of v when the table holds v itself. A different
+// value at the same address (a prefix of the same backing list) has no id,
+// which only costs it its identity.
+func (t *identities) lookup(v value.Value) (uintptr, bool) {
+	id := value.Identity(v)
+	if id == 0 {
+		return 0, false
+	}
+	ent := t.entries[id]
+	return id, ent != nil && value.Same(ent.v, v)
+}
+
+// add enters v, which must have a non-zero identity the table lacks, with no
+// references yet, and returns its entry.
+func (t *identities) add(v value.Value) (uintptr, *identity, bool) {
+	id := value.Identity(v)
+	if id == 0 || t.entries[id] != nil {
+		return 0, nil, false
+	}
+	ent := &identity{v: v}
+	t.entries[id] = ent
+	return id, ent, true
+}
+
+// retain counts one more reference to id.
+func (t *identities) retain(id uintptr) {
+	t.entries[id].refs++
+}
+
+// release drops one reference to id, removing the entry (and releasing its
+// children) when none is left.
+func (t *identities) release(id uintptr) {
+	ent := t.entries[id]
+	if ent == nil {
+		return
+	}
+	ent.refs--
+	if ent.refs > 0 {
+		return
+	}
+	delete(t.entries, id)
+	t.dropped = append(t.dropped, id)
+	for _, c := range ent.children {
+		t.release(c)
+	}
+}
+
+// setSlot records held, whose top-level object is root (0: none), as the
+// last emission of slot. The emission before it becomes the previous one,
+// unless they share their root (an unchanged re-read), and the references
+// that falls out of the slot are released. The new references must already
+// be counted, so that ids used by both emissions never drop to zero in
+// between.
+func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
+	st := t.slots[slot]
+	if st == nil {
+		st = &slotIDs{}
+		t.slots[slot] = st
+	}
+	var drop []uintptr
+	if root != 0 && root == st.root {
+		drop, st.held = st.held, held
+	} else {
+		drop = st.prevHeld
+		st.prevHeld, st.prevRoot = st.held, st.root
+		st.held, st.root = held, root
+	}
+	for _, id := range drop {
+		t.release(id)
+	}
+}
+
+// takeDropped returns the ids dropped since the last call.
+func (t *identities) takeDropped() []uintptr {
+	d := t.dropped
+	t.dropped = nil
+	return d
+}
+
+// reset forgets everything, as ResetEntireStore does on both sides.
+func (t *identities) reset() {
+	clear(t.entries)
+	clear(t.slots)
+	t.dropped = nil
+}

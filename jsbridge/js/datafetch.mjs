@@ -1,0 +1,953 @@
+// datafetch: data fetching and normalized caching in the style of
+// data-client (rest-hooks), implemented in Go and compiled to WebAssembly.
+// This module loads datafetch.wasm and wraps the functions it registers
+// (package jsbridge) in the API of shared/spec/js-api.md.
+//
+//   import { load } from './datafetch.mjs';
+//   const df = await load();
+//
+// How the two sides talk: schemas, endpoints and controllers live in Go;
+// the objects here hold numeric handles to them. Params, bodies and the
+// results of callbacks cross as JSON text. Reads come back as one JSON text
+// each, decoded by decode() below: it parses the data, reuses the objects
+// this side already holds for data that did not change (so unchanged data
+// is ===), and turns Date fields into Dates.
+
+const GO_GLOBAL = '__datafetchGo';
+
+// ------------------------------------------------------------ loading
+
+let loading;
+
+/**
+ * Loads datafetch.wasm and returns the API. source is a URL (or a path, in
+ * Node.js), an ArrayBuffer, a Uint8Array, a Response or a
+ * WebAssembly.Module; the default is datafetch.wasm beside this module.
+ * Later calls return the same instance.
+ */
+export function load(source) {
+  if (!loading) {
+    loading = start(source);
+    // A failed load may be retried; callers of this one still see the error.
+    loading.catch(() => {
+      loading = undefined;
+    });
+  }
+  return loading;
+}
+
+async function start(source) {
+  const node = isNode();
+  // The Go toolchain's own support file, matching the compiler. It is a
+  // classic script that sets globalThis.Go; importing it evaluates it.
+  await import('./wasm_exec.js');
+  const go = new globalThis.Go();
+  const instance = await instantiate(source ?? new URL('./datafetch.wasm', import.meta.url), go.importObject, node);
+  const before = globalThis[GO_GLOBAL];
+  // run() executes main until it blocks, by which time it has registered
+  // the bridge; its Promise settles only if the program exits.
+  go.run(instance).then(() => {
+    exited = true;
+  });
+  const bridge = globalThis[GO_GLOBAL];
+  if (typeof bridge !== 'object' || bridge === null || bridge === before) {
+    throw new Error('datafetch: datafetch.wasm did not register its bridge (is it the right file?)');
+  }
+  delete globalThis[GO_GLOBAL];
+  return attach(bridge);
+}
+
+let exited = false;
+
+function isNode() {
+  return typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
+}
+
+async function instantiate(source, imports, node) {
+  if (source instanceof WebAssembly.Module) {
+    return WebAssembly.instantiate(source, imports);
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return (await WebAssembly.instantiate(source, imports)).instance;
+  }
+  if (typeof Response === 'function' && source instanceof Response) {
+    return fromResponse(source, imports);
+  }
+  if (typeof source === 'string' || source instanceof URL) {
+    if (node) {
+      const url = nodeURL(source);
+      if (url === undefined || url.protocol === 'file:') {
+        const { readFile } = await import('node:fs/promises');
+        const { fileURLToPath } = await import('node:url');
+        const bytes = await readFile(url ? fileURLToPath(url) : source);
+        return (await WebAssembly.instantiate(bytes, imports)).instance;
+      }
+      return fromResponse(await fetch(url), imports);
+    }
+    return fromResponse(await fetch(source), imports);
+  }
+  throw new TypeError(`datafetch load: source must be a URL, a path, an ArrayBuffer, a Uint8Array or a Response, got ${show(source)}`);
+}
+
+// nodeURL returns source as a URL when it is one, undefined for a path.
+function nodeURL(source) {
+  if (source instanceof URL) return source;
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(source) && !/^[a-zA-Z]:[\\/]/.test(source)) {
+    try {
+      return new URL(source);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+async function fromResponse(response, imports) {
+  if (!response.ok) {
+    throw new Error(`datafetch load: ${response.url || 'datafetch.wasm'}: ${response.status} ${response.statusText}`);
+  }
+  const type = response.headers.get('Content-Type') ?? '';
+  if (typeof WebAssembly.instantiateStreaming === 'function' && type.startsWith('application/wasm')) {
+    return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+  }
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
+}
+
+// ------------------------------------------------------------ errors
+
+/**
+ * A request that failed: a response with a status that is not 2xx, a 2xx
+ * body that is not JSON (status 400), or no response at all (status 0; the
+ * name is AbortError or TimeoutError for an aborted or timed-out request).
+ */
+export class NetworkError extends Error {
+  constructor(response, message) {
+    super(message ?? (response ? `${response.status} ${response.statusText}`.trim() : 'network error'));
+    this.name = 'NetworkError';
+    this.status = response?.status ?? 0;
+    this.statusText = response?.statusText ?? '';
+    this.response = response;
+  }
+}
+
+/** Thrown in getOptimisticResponse to apply no optimistic data. */
+export class AbortOptimistic extends Error {
+  constructor(message = 'optimistic update aborted') {
+    super(message);
+    this.name = 'AbortOptimistic';
+  }
+}
+
+// makeError builds the Error of a descriptor made by Go (jsbridge/errors.go).
+function makeError(text, response, cause) {
+  const d = JSON.parse(text);
+  let err;
+  if (d.network) {
+    err = new NetworkError(response, d.message);
+    err.status = d.status;
+    err.statusText = d.statusText;
+    if ('body' in d) err.body = d.body;
+  } else {
+    err = new Error(d.message);
+  }
+  if (cause !== undefined) err.cause = cause;
+  if (d.network || d.name !== 'Error') err.name = d.name;
+  return err;
+}
+
+// ------------------------------------------------------------ decoding reads
+
+// decode turns a read's output into data; see jsbridge/encode.go for the
+// format. objs is the controller's Map from id to the objects this side
+// holds (null for reads without identity).
+function decode(objs, text) {
+  return apply(objs, JSON.parse(text));
+}
+
+// response decodes a getResponse output into {data, expiryStatus, expiresAt}.
+function response(objs, text) {
+  const out = JSON.parse(text);
+  return { data: apply(objs, out), expiryStatus: out.s, expiresAt: out.e };
+}
+
+function apply(objs, out) {
+  let data;
+  if (out.r !== undefined) {
+    data = known(objs, out.r);
+  } else {
+    data = out.d;
+    const ops = out.o;
+    if (ops !== undefined) {
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i];
+        const n = op.length;
+        if (n === 2) {
+          // The op names data itself.
+          if (op[0] === 0) objs.set(op[1], data);
+          else if (op[0] === 1) data = known(objs, op[1]);
+          else data = new Date(data);
+          continue;
+        }
+        let parent = data;
+        for (let j = 2; j < n - 1; j++) parent = parent[op[j]];
+        const key = op[n - 1];
+        if (op[0] === 0) objs.set(op[1], parent[key]);
+        else if (op[0] === 1) parent[key] = known(objs, op[1]);
+        else parent[key] = new Date(parent[key]);
+      }
+    }
+  }
+  const dropped = out.x;
+  if (dropped !== undefined) for (let i = 0; i < dropped.length; i++) objs.delete(dropped[i]);
+  return data;
+}
+
+function known(objs, id) {
+  const obj = objs.get(id);
+  // Go resets both halves and sends the value in full when this throws.
+  if (obj === undefined) throw new Error(`datafetch: object ${id} is unknown`);
+  return obj;
+}
+
+// ------------------------------------------------------------ helpers
+
+function show(v) {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'function') return `function ${v.name || '(anonymous)'}`;
+  if (v === null || typeof v !== 'object') return String(v);
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  const name = Object.getPrototypeOf(v)?.constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : 'an object';
+}
+
+function isPlainObject(v) {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+// isJSONBody reports whether a body is sent as JSON (a string as it is):
+// FormData, Blob, ArrayBuffer, URLSearchParams, streams... pass through.
+function isJSONBody(b) {
+  if (b === null || typeof b !== 'object') return typeof b !== 'function' && typeof b !== 'symbol' && typeof b !== 'bigint';
+  return Array.isArray(b) || isPlainObject(b);
+}
+
+// Body kinds, as jsbridge/convert.go reads them.
+const BODY_NONE = 0;
+const BODY_JSON = 1;
+const BODY_RAW = 2;
+
+function bodyFrom(kind, payload) {
+  if (kind === BODY_JSON) return JSON.parse(payload);
+  if (kind === BODY_RAW) return payload;
+  return undefined;
+}
+
+function parse(text) {
+  return text === '' || text === undefined || text === null ? undefined : JSON.parse(text);
+}
+
+function stringify(v) {
+  return v === undefined ? '' : JSON.stringify(v);
+}
+
+// toStoreJSON is JSON.stringify with Dates as epoch ms, the form the store
+// keeps date fields in (for values that skip normalization, like merge's).
+function toStoreJSON(v) {
+  return v === undefined
+    ? ''
+    : JSON.stringify(v, function (key, value) {
+        const raw = this[key];
+        return raw instanceof Date ? raw.getTime() : value;
+      });
+}
+
+function paramsJSON(params) {
+  return params === undefined ? '' : JSON.stringify(params);
+}
+
+function headerPairs(headers) {
+  if (typeof Headers === 'function' && headers instanceof Headers) return [...headers];
+  if (Array.isArray(headers)) return headers.map(([k, v]) => [String(k), String(v)]);
+  return Object.entries(headers)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => [k, String(v)]);
+}
+
+// ------------------------------------------------------------ schema shapes
+
+// The schema classes only record their shape; attach converts shapes to
+// Go schemas when they are used.
+
+// entities holds every Entity made (by any instance of the API), so that
+// shapes can be checked where they are made.
+const entities = new WeakSet();
+
+function isEntity(s) {
+  return entities.has(s);
+}
+
+function isSchema(s) {
+  return (
+    s === Date ||
+    isEntity(s) ||
+    s instanceof ArraySchema ||
+    s instanceof ObjectSchema ||
+    s instanceof ValuesSchema ||
+    s instanceof UnionSchema ||
+    s instanceof InvalidateSchema ||
+    isPlainObject(s) ||
+    (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
+  );
+}
+
+function checkSchema(s, where) {
+  if (!isSchema(s)) throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+}
+
+class ArraySchema {
+  constructor(schema) {
+    checkSchema(schema, 'schema.Array');
+    this.schema = schema;
+  }
+}
+
+class ObjectSchema {
+  constructor(definition) {
+    if (!isPlainObject(definition)) throw new TypeError(`schema.Object: definition must be a plain object, got ${show(definition)}`);
+    this.schema = definition;
+  }
+}
+
+class ValuesSchema {
+  constructor(schema) {
+    checkSchema(schema, 'schema.Values');
+    this.schema = schema;
+  }
+}
+
+class UnionSchema {
+  constructor(schemas, schemaAttribute) {
+    if (!isPlainObject(schemas)) throw new TypeError(`schema.Union: schemas must be an object of entities, got ${show(schemas)}`);
+    if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
+      throw new TypeError(`schema.Union: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
+    }
+    for (const [name, e] of Object.entries(schemas)) {
+      if (!isEntity(e)) throw new TypeError(`schema.Union: member ${name}: ${show(e)} is not an Entity`);
+    }
+    this.schemas = schemas;
+    this.schemaAttribute = schemaAttribute;
+  }
+}
+
+class InvalidateSchema {
+  constructor(entity) {
+    if (!isEntity(entity)) throw new TypeError(`schema.Invalidate: ${show(entity)} is not an Entity`);
+    this.schema = entity;
+  }
+}
+
+// ------------------------------------------------------------ the API
+
+const apis = new WeakMap();
+
+/**
+ * Returns the API over a bridge that a Go program registered with
+ * jsbridge.Register (globalThis.__datafetchGo); load() does this for
+ * datafetch.wasm. A Go program that links jsbridge itself can use it to
+ * share its cache with the page's JavaScript.
+ */
+export function attach(bridge) {
+  let api = apis.get(bridge);
+  if (!api) {
+    api = makeAPI(bridge);
+    apis.set(bridge, api);
+  }
+  return api;
+}
+
+function makeAPI(go) {
+  // call runs a synchronous Go entry, which returns its error as an Error.
+  function call(name, ...args) {
+    if (exited) throw new Error('datafetch: datafetch.wasm has exited');
+    const r = go[name](...args);
+    if (r instanceof Error) throw r;
+    return r;
+  }
+
+  // callAsync runs an asynchronous Go entry, which settles the Promise.
+  function callAsync(name, ...args) {
+    return new Promise((resolve, reject) => {
+      if (exited) throw new Error('datafetch: datafetch.wasm has exited');
+      const r = go[name](resolve, reject, ...args);
+      if (r instanceof Error) reject(r);
+    });
+  }
+
+  // promised runs a synchronous operation that the API presents as
+  // returning a Promise: it takes effect now, and its error rejects.
+  function promised(fn) {
+    try {
+      fn();
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  call('setLibrary', { decode, response, makeError });
+
+  // Go objects are released when the JavaScript objects holding them are
+  // collected.
+  const endpointRefs = new Map(); // handle → WeakRef of its RestEndpoint
+  const finalizer =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry((h) => {
+          endpointRefs.delete(h);
+          try {
+            go.release(h);
+          } catch {
+            // the instance has exited
+          }
+        })
+      : undefined;
+  function hold(obj, h) {
+    Object.defineProperty(obj, '_h', { value: h });
+    finalizer?.register(obj, h);
+  }
+
+  // ---------------------------------------------------------- schemas
+
+  function Entity(options) {
+    if (!(this instanceof Entity)) return new Entity(options);
+    if (!options || typeof options !== 'object') {
+      throw new TypeError(`df.Entity: options must be an object with key and defaults, got ${show(options)}`);
+    }
+    const { key, pk = 'id', defaults, schema = {}, process, merge, shouldReorder } = options;
+    const useIncoming = options.useIncoming ?? options.shouldUpdate;
+    if (typeof key !== 'string' || key === '') {
+      throw new TypeError(`df.Entity: key is required: a string naming the entity type, got ${show(key)}`);
+    }
+    const where = `df.Entity ${key}`;
+    if (!isPlainObject(defaults)) {
+      throw new TypeError(`${where}: defaults is required: an object with a default for every field, got ${show(defaults)}`);
+    }
+    if (typeof pk !== 'string' && typeof pk !== 'function') {
+      throw new TypeError(`${where}: pk must be a field name or a function, got ${show(pk)}`);
+    }
+    if (!isPlainObject(schema)) throw new TypeError(`${where}: schema must be an object of field schemas, got ${show(schema)}`);
+    for (const [name, fn] of Object.entries({ process, merge, useIncoming, shouldReorder })) {
+      if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`${where}: ${name} must be a function, got ${show(fn)}`);
+    }
+
+    // fns holds the adapters Go calls: by index for union schemas in
+    // fields, by name for the hooks.
+    const fns = [];
+    const fields = {};
+    const dates = [];
+    for (const [field, s] of Object.entries(schema)) {
+      if (s === undefined) continue;
+      if (!isSchema(s)) throw new TypeError(`${where}: schema.${field}: ${show(s)} is not a schema`);
+      if (s === Date) dates.push(field);
+      fields[field] = describe(s, `${where}: schema.${field}`, fns);
+    }
+    // readForm gives hooks a stored record as a reader sees it.
+    const readForm = (text) => {
+      if (text === '') return undefined;
+      const rec = { ...defaults, ...JSON.parse(text) };
+      for (const f of dates) if (rec[f] !== null && rec[f] !== undefined) rec[f] = new Date(rec[f]);
+      return rec;
+    };
+    const meta = (date, fetchedAt, expiresAt) => ({ date, fetchedAt, expiresAt });
+    const hooks = [];
+    if (typeof pk === 'function') {
+      hooks.push('pk');
+      fns.pk = (rec, parent, k) => {
+        const id = pk(JSON.parse(rec), parse(parent), k);
+        return id === undefined || id === null ? null : String(id);
+      };
+    }
+    if (process) {
+      hooks.push('process');
+      fns.process = (rec, parent, k) => stringify(process(JSON.parse(rec), parse(parent), k));
+    }
+    if (merge) {
+      hooks.push('merge');
+      fns.merge = (a, b) => toStoreJSON(merge(readForm(a), readForm(b)));
+    }
+    if (useIncoming) {
+      hooks.push('useIncoming');
+      fns.useIncoming = (d1, f1, e1, d2, f2, e2, a, b) => !!useIncoming(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b));
+    }
+    if (shouldReorder) {
+      hooks.push('shouldReorder');
+      fns.shouldReorder = (d1, f1, e1, d2, f2, e2, a, b) => !!shouldReorder(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b));
+    }
+    const spec = {
+      key,
+      pk: typeof pk === 'string' ? pk : '',
+      defaults,
+      schema: fields,
+      hooks,
+      // Parents are serialized only for functions that take them.
+      pkParent: typeof pk === 'function' && pk.length >= 2,
+      processParent: typeof process === 'function' && process.length >= 2,
+    };
+    hold(this, call('entityNew', JSON.stringify(spec), fns));
+    entities.add(this);
+    this.key = key;
+    this.defaults = defaults;
+    this.schema = schema;
+    Object.defineProperty(this, '_pk', { value: pk });
+  }
+
+  /** Returns the primary key of a record, as a string; undefined when it has none. */
+  Entity.prototype.pk = function (value, parent, key) {
+    const id = typeof this._pk === 'function' ? this._pk(value, parent, key) : value?.[this._pk];
+    return id === undefined || id === null ? undefined : String(id);
+  };
+
+  // describe converts a schema shape to the descriptor jsbridge/schema.go
+  // reads, naming where in the caller's schema anything is wrong.
+  function describe(s, where, fns) {
+    if (s === Date) return 'date';
+    if (s instanceof Entity) return { e: s._h };
+    if (Array.isArray(s)) {
+      if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
+      return { a: describe(s[0], `${where}[0]`, fns) };
+    }
+    if (s instanceof ArraySchema) return { a: describe(s.schema, `${where} (schema.Array)`, fns) };
+    if (s instanceof ValuesSchema) return { v: describe(s.schema, `${where} (schema.Values)`, fns) };
+    if (s instanceof InvalidateSchema) return { i: entityHandle(s.schema, `${where} (schema.Invalidate)`) };
+    if (s instanceof UnionSchema) {
+      const u = {};
+      for (const [name, e] of Object.entries(s.schemas)) u[name] = entityHandle(e, `${where} (schema.Union ${name})`);
+      const attr = s.schemaAttribute;
+      if (typeof attr === 'string') return { u, k: attr };
+      fns.push((rec, parent, key) => String(attr(JSON.parse(rec), parse(parent), key)));
+      return { u, f: fns.length - 1, fp: attr.length >= 2 };
+    }
+    if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, fns);
+    if (isPlainObject(s)) return objectDescriptor(s, where, fns);
+    throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+  }
+
+  function objectDescriptor(def, where, fns) {
+    const o = [];
+    for (const [key, m] of Object.entries(def)) {
+      if (m === undefined) continue;
+      if (isSchema(m)) {
+        o.push([key, describe(m, `${where}.${key}`, fns)]);
+      } else if (typeof m === 'function' || typeof m === 'symbol' || typeof m === 'bigint') {
+        throw new TypeError(`${where}.${key}: ${show(m)} is neither a schema nor a default value`);
+      } else {
+        o.push([key, 0, m]); // a default
+      }
+    }
+    return { o };
+  }
+
+  function entityHandle(e, where) {
+    if (!(e instanceof Entity)) throw new TypeError(`${where}: ${show(e)} is not an Entity`);
+    return e._h;
+  }
+
+  const schemaHandles = new WeakMap();
+  let dateHandle;
+
+  // schemaHandle returns the Go schema of a shape, made once per object.
+  function schemaHandle(s, where) {
+    if (s instanceof Entity) return s._h;
+    if (s === Date) return (dateHandle ??= call('schemaNew', '"date"', []));
+    const cacheable = typeof s === 'object' && s !== null;
+    if (cacheable) {
+      const h = schemaHandles.get(s);
+      if (h !== undefined) return h;
+    }
+    const fns = [];
+    const h = call('schemaNew', JSON.stringify(describe(s, where, fns)), fns);
+    if (cacheable) {
+      schemaHandles.set(s, h);
+      finalizer?.register(s, h);
+    }
+    return h;
+  }
+
+  function normalize(schema, data) {
+    return JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), stringify(data)));
+  }
+
+  function denormalize(schema, result, entities) {
+    return call('denormalize', schemaHandle(schema, 'denormalize: schema'), stringify(result), stringify(entities));
+  }
+
+  // ---------------------------------------------------------- endpoints
+
+  const FUNCTION_OPTIONS = new Set(['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update']);
+  const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'pollFrequency', 'timeout']);
+  // Options that would hide the endpoint's methods are not copied onto it.
+  const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor']);
+
+  function thisOf(h) {
+    return endpointRefs.get(h)?.deref();
+  }
+
+  // encodeOptions splits endpoint options into what crosses as JSON and
+  // the rest (jsbridge/endpoint.go, endpointOptions). box.ref will name the
+  // endpoint, for `this` in callbacks that Go does not name one for.
+  function encodeOptions(options, where, box) {
+    const json = {};
+    const fns = {};
+    const hooks = [];
+    const unset = [];
+    let raw;
+    let signal;
+    for (const [name, v] of Object.entries(options)) {
+      if (name === 'urlPrefix' || name === 'path' || name === 'method' || name === 'name') {
+        if (v === undefined) continue;
+        if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${show(v)}`);
+        json[name] = v;
+      } else if (name === 'schema') {
+        json.schema = v === undefined ? -1 : schemaHandle(v, `${where}: schema`);
+      } else if (name === 'body') {
+        if (v === undefined || v === null) json.body = null;
+        else if (isJSONBody(v)) json.body = v;
+        else {
+          json.rawBody = true;
+          raw = v;
+        }
+      } else if (DURATION_OPTIONS.has(name)) {
+        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) {
+          throw new TypeError(`${where}: ${name} must be a number of milliseconds, got ${show(v)}`);
+        }
+        json[name] = v ?? 0;
+      } else if (name === 'invalidIfStale') {
+        json.invalidIfStale = !!v;
+      } else if (name === 'sideEffect') {
+        json.sideEffect = v === undefined ? null : !!v;
+      } else if (name === 'signal') {
+        if (v !== undefined && v !== null && !(typeof AbortSignal === 'function' && v instanceof AbortSignal)) {
+          throw new TypeError(`${where}: signal must be an AbortSignal, got ${show(v)}`);
+        }
+        json.signal = v !== undefined && v !== null;
+        signal = v ?? undefined;
+      } else if (FUNCTION_OPTIONS.has(name)) {
+        if (v === undefined) {
+          unset.push(name);
+        } else if (typeof v !== 'function') {
+          throw new TypeError(`${where}: ${name} must be a function, got ${show(v)}`);
+        } else {
+          fns[name] = adapt(name, v, box);
+          hooks.push(name);
+        }
+      }
+      // Other members are the caller's own; they stay on the object.
+    }
+    json.hooks = hooks;
+    json.unset = unset;
+    return [JSON.stringify(json), fns, raw, signal];
+  }
+
+  // adapt wraps a function option in the form Go calls it in: JSON text in
+  // and out (jsbridge/endpoint.go documents each).
+  function adapt(name, fn, box) {
+    const self = () => box.ref?.deref();
+    switch (name) {
+      case 'getHeaders':
+        return async (text) => JSON.stringify(headerPairs((await fn.call(self(), Object.fromEntries(JSON.parse(text)))) ?? {}));
+      case 'getRequestInit':
+        return async (h, kind, payload) => encodeInit(await fn.call(thisOf(h) ?? self(), bodyFrom(kind, payload)));
+      case 'fetch':
+        return async (h, params, kind, payload) => stringify(await fn.call(thisOf(h) ?? self(), parse(params), bodyFrom(kind, payload)));
+      case 'parseResponse':
+        return async (res) => stringify(await fn.call(self(), res));
+      case 'process':
+        return (value, params) => stringify(fn.call(self(), parse(value), parse(params)));
+      case 'getOptimisticResponse':
+        return (snapHandle, fetchedAt, params, kind, payload) => {
+          const snap = {
+            fetchedAt,
+            getResponse: (endpoint, p) => call('snapGetResponse', snapHandle, endpointHandle(endpoint), paramsJSON(p)),
+          };
+          try {
+            return stringify(fn.call(self(), snap, parse(params), bodyFrom(kind, payload)));
+          } catch (err) {
+            if (err instanceof AbortOptimistic) return false;
+            throw err;
+          }
+        };
+      case 'update':
+        return (pks, params) => {
+          const updates = fn.call(self(), parse(pks), parse(params)) ?? {};
+          const keys = Object.keys(updates);
+          const fs = keys.map((k) => updates[k]);
+          return [JSON.stringify(keys), (i, stored) => stringify(fs[i](parse(stored)))];
+        };
+    }
+    throw new Error(`datafetch: no adapter for ${name}`);
+  }
+
+  // encodeInit encodes getRequestInit's result: [desc, raw body, extra].
+  function encodeInit(init) {
+    const { method, headers, body, ...extra } = init ?? {};
+    const d = {};
+    let raw;
+    if (method !== undefined) d.m = String(method);
+    if (headers !== undefined && headers !== null) d.h = headerPairs(headers);
+    if (body !== undefined && body !== null) {
+      if (isJSONBody(body)) d.b = body;
+      else {
+        d.raw = true;
+        raw = body;
+      }
+    }
+    return [JSON.stringify(d), raw, Object.keys(extra).length > 0 ? extra : undefined];
+  }
+
+  function endpointHandle(endpoint) {
+    if (!(endpoint instanceof RestEndpoint)) throw new TypeError(`expected an endpoint (df.RestEndpoint), got ${show(endpoint)}`);
+    return endpoint._h;
+  }
+
+  class RestEndpoint {
+    constructor(options) {
+      if (!options || typeof options !== 'object') {
+        throw new TypeError(`RestEndpoint: options must be an object with at least a path, got ${show(options)}`);
+      }
+      const box = {};
+      const h = call('endpointNew', ...encodeOptions(options, `RestEndpoint ${options.name ?? options.path ?? ''}`, box));
+      setUp(this, h, options, box);
+    }
+
+    /** The request URL for params. */
+    url(params) {
+      return call('endpointURL', this._h, paramsJSON(params));
+    }
+
+    /** The store key for params. */
+    key(params) {
+      return call('endpointKey', this._h, paramsJSON(params));
+    }
+
+    /** A new endpoint with those options replaced; this one is unchanged. */
+    extend(options) {
+      if (!options || typeof options !== 'object') throw new TypeError(`${this.name}: extend: options must be an object, got ${show(options)}`);
+      const box = {};
+      const h = call('endpointExtend', this._h, ...encodeOptions(options, `${this.name}: extend`, box));
+      return wrapEndpoint(h, { ...this._options, ...options }, box);
+    }
+
+    /** An endpoint whose pages, named by cursorParam, append to one list. */
+    paginated(cursorParam) {
+      return wrapEndpoint(call('endpointPaginated', this._h, cursorParam), this._options, {});
+    }
+  }
+
+  function wrapEndpoint(h, options, box) {
+    const ep = Object.create(RestEndpoint.prototype);
+    setUp(ep, h, options, box);
+    return ep;
+  }
+
+  function setUp(ep, h, options, box) {
+    for (const [k, v] of Object.entries(options)) if (!METHODS.has(k)) ep[k] = v;
+    ep.method = (options.method ?? 'GET').toUpperCase();
+    ep.name = options.name ?? options.path;
+    ep.sideEffect = options.sideEffect ?? ep.method !== 'GET';
+    Object.defineProperty(ep, '_options', { value: options });
+    hold(ep, h);
+    const ref = new WeakRef(ep);
+    box.ref ??= ref;
+    endpointRefs.set(h, ref);
+  }
+
+  // resourceSchema is the schema of a built-in resource endpoint.
+  function resourceSchema(entity, name) {
+    if (name === 'getList' || name === 'list') return [entity];
+    if (name === 'delete') return new InvalidateSchema(entity);
+    return entity;
+  }
+
+  function resource(options) {
+    if (!options || typeof options !== 'object') throw new TypeError(`resource: options must be an object with path and schema, got ${show(options)}`);
+    const { schema } = options;
+    if (!(schema instanceof Entity)) throw new TypeError(`resource ${options.path}: schema must be an Entity, got ${show(schema)}`);
+    const desc = JSON.parse(call('resourceNew', ...encodeOptions(options, `resource ${options.path}`, {})));
+    const shared = { ...options };
+    delete shared.name;
+    return makeResource(desc, (e) => ({ ...shared, path: e.path, method: e.method, name: e.fullName, schema: resourceSchema(schema, e.name) }), {});
+  }
+
+  // makeResource wraps a resource described by Go. optionsOf gives the
+  // options of each new endpoint; old holds the endpoints of the resource
+  // it extends, kept where Go reports them unchanged.
+  function makeResource(desc, optionsOf, old) {
+    const res = {};
+    for (const e of desc.endpoints) res[e.name] = e.h === 0 ? old[e.name] : wrapEndpoint(e.h, optionsOf(e), {});
+    hold(res, desc.h);
+    Object.defineProperty(res, 'extend', {
+      value(changes, more) {
+        if (typeof changes === 'string') changes = { [changes]: more };
+        else if (typeof changes === 'function') changes = changes(res);
+        if (!isPlainObject(changes)) throw new TypeError(`resource extend: expected {name: options}, got ${show(changes)}`);
+        const list = Object.entries(changes).map(([name, opts]) => {
+          if (!opts || typeof opts !== 'object') throw new TypeError(`resource extend ${name}: options must be an object, got ${show(opts)}`);
+          return [name, ...encodeOptions(opts, `resource extend ${name}`, {})];
+        });
+        const next = JSON.parse(call('resourceExtend', res._h, list));
+        const base = (res.get ?? res.detail)?._options ?? {};
+        return makeResource(next, (e) => ({ ...(res[e.name]?._options ?? base), ...changes[e.name], path: e.path, method: e.method, name: e.fullName }), res);
+      },
+    });
+    return res;
+  }
+
+  // Resource is the legacy (6.0) form: an entity with endpoint methods.
+  function Resource(options) {
+    if (!options || typeof options !== 'object') throw new TypeError(`df.Resource: options must be an object with urlRoot, got ${show(options)}`);
+    const { urlRoot, ...rest } = options;
+    if (typeof urlRoot !== 'string' || urlRoot === '') throw new TypeError(`df.Resource: urlRoot is required, got ${show(urlRoot)}`);
+    const entity = new Entity({ key: urlRoot, ...rest });
+    const desc = JSON.parse(call('legacyResource', entity._h, urlRoot));
+    const endpoints = {};
+    for (const e of desc.endpoints) {
+      endpoints[e.name] = wrapEndpoint(e.h, { path: e.path, method: e.method, name: e.fullName, schema: resourceSchema(entity, e.name) }, {});
+    }
+    endpoints.listShape = endpoints.list;
+    for (const name of ['detail', 'list', 'listShape', 'create', 'update', 'partialUpdate', 'delete']) {
+      Object.defineProperty(entity, name, { value: () => endpoints[name] });
+    }
+    return entity;
+  }
+
+  // ---------------------------------------------------------- controller
+
+  function encodeBody(body) {
+    if (body === undefined) return [BODY_NONE, undefined];
+    if (isJSONBody(body)) return [BODY_JSON, JSON.stringify(body)];
+    return [BODY_RAW, body];
+  }
+
+  class Controller {
+    constructor(options) {
+      const { fetch, dataExpiryLength, errorExpiryLength } = options ?? {};
+      if (fetch !== undefined && typeof fetch !== 'function') throw new TypeError(`Controller: fetch must be a function, got ${show(fetch)}`);
+      for (const [name, v] of Object.entries({ dataExpiryLength, errorExpiryLength })) {
+        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) throw new TypeError(`Controller: ${name} must be a number of milliseconds, got ${show(v)}`);
+      }
+      // The Map is this side of the identity table (decode).
+      hold(this, call('ctrlNew', JSON.stringify({ dataExpiryLength, errorExpiryLength }), fetch, new Map()));
+    }
+
+    useSuspense(endpoint, params) {
+      if (params === null) return Promise.resolve(undefined);
+      return callAsync('ctrlSuspense', this._h, endpointHandle(endpoint), paramsJSON(params));
+    }
+
+    fetch(endpoint, params, body) {
+      return callAsync('ctrlFetch', this._h, endpointHandle(endpoint), paramsJSON(params), ...encodeBody(body));
+    }
+
+    fetchIfStale(endpoint, params) {
+      if (params === null) return Promise.resolve(undefined);
+      return callAsync('ctrlFetchIfStale', this._h, endpointHandle(endpoint), paramsJSON(params));
+    }
+
+    getResponse(endpoint, params) {
+      return call('ctrlGetResponse', this._h, endpointHandle(endpoint), paramsJSON(params));
+    }
+
+    subscribe(endpoint, params, listener) {
+      if (typeof listener !== 'function') throw new TypeError(`subscribe: listener must be a function, got ${show(listener)}`);
+      const sub = call('ctrlSubscribe', this._h, endpointHandle(endpoint), paramsJSON(params), (data, loading, error) => listener({ data, loading, error }));
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        call('ctrlUnsubscribe', sub);
+      };
+    }
+
+    invalidate(endpoint, params) {
+      return promised(() => call('ctrlInvalidate', this._h, endpointHandle(endpoint), paramsJSON(params)));
+    }
+
+    invalidateAll(testKey) {
+      return promised(() => call('ctrlInvalidateAll', this._h, keyTest(testKey, 'invalidateAll')));
+    }
+
+    expireAll(testKey) {
+      return promised(() => call('ctrlExpireAll', this._h, keyTest(testKey, 'expireAll')));
+    }
+
+    resetEntireStore() {
+      return promised(() => call('ctrlResetEntireStore', this._h));
+    }
+
+    setResponse(endpoint, params, data) {
+      return promised(() => call('ctrlSetResponse', this._h, endpointHandle(endpoint), paramsJSON(params), stringify(data)));
+    }
+
+    getState() {
+      return JSON.parse(call('ctrlGetState', this._h));
+    }
+  }
+
+  function keyTest(testKey, where) {
+    if (typeof testKey !== 'function') throw new TypeError(`${where}: testKey must be a function, got ${show(testKey)}`);
+    return testKey;
+  }
+
+  let defaultController;
+  function useController() {
+    return (defaultController ??= new Controller());
+  }
+
+  function useSuspense(endpoint, params) {
+    return useController().useSuspense(endpoint, params);
+  }
+
+  function useLoading(asyncFn, onChange) {
+    if (typeof asyncFn !== 'function') throw new TypeError(`useLoading: expected a function, got ${show(asyncFn)}`);
+    let loading = false;
+    let error;
+    const notify = () => onChange?.([handler, loading, error]);
+    async function handler(...args) {
+      loading = true;
+      error = undefined;
+      notify();
+      try {
+        const result = await asyncFn(...args);
+        loading = false;
+        notify();
+        return result;
+      } catch (err) {
+        loading = false;
+        error = err;
+        notify();
+        return undefined;
+      }
+    }
+    return [handler, loading, error];
+  }
+
+  return {
+    version: go.version,
+    Entity,
+    schema: { Array: ArraySchema, Object: ObjectSchema, Values: ValuesSchema, Union: UnionSchema, Invalidate: InvalidateSchema },
+    normalize,
+    denormalize,
+    RestEndpoint,
+    resource,
+    createResource: resource,
+    Controller,
+    useController,
+    useSuspense,
+    useResource: useSuspense,
+    useLoading,
+    Resource,
+    NetworkError,
+    AbortOptimistic,
+  };
+}

@@ -1,0 +1,151 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"errors"
+	"syscall/js"
+
+	"github.com/hack-pad/safejs"
+)
+
+// jsError is an exception thrown by JavaScript code that Go called, or the
+// reason a JavaScript promise was rejected with.
+type jsError struct {
+	// Value is what was thrown; it becomes the cause of the Error that
+	// reaches the caller.
+	Value safejs.Value
+	msg   string
+}
+
+func (e *jsError) Error() string { return e.msg }
+
+// invoke calls the JavaScript function fn. An exception it throws is
+// returned as a *jsError, never as a panic.
+func invoke(fn safejs.Value, args ...any) (safejs.Value, error) {
+	v, err := fn.Invoke(args...)
+	return v, thrown(err)
+}
+
+// callMethod calls the method name of v, as invoke calls a function.
+func callMethod(v safejs.Value, name string, args ...any) (safejs.Value, error) {
+	r, err := v.Call(name, args...)
+	return r, thrown(err)
+}
+
+// thrown turns the error safejs makes of a JavaScript exception into a
+// *jsError that keeps the thrown value; other errors pass through.
+func thrown(err error) error {
+	var je js.Error
+	if err != nil && errors.As(err, &je) {
+		return newJSError(safejs.Safe(je.Value))
+	}
+	return err
+}
+
+func newJSError(v safejs.Value) *jsError {
+	return &jsError{Value: v, msg: describeThrown(v)}
+}
+
+// describeThrown says what a thrown value is, as "TypeError: Failed to
+// fetch": the name is left out for plain Errors, whose name says nothing.
+func describeThrown(v safejs.Value) string {
+	if v.Type() == safejs.TypeObject {
+		msg, _ := v.Get("message")
+		if msg.Type() == safejs.TypeString {
+			m, _ := msg.String()
+			name, _ := v.Get("name")
+			if n, _ := name.String(); name.Type() == safejs.TypeString && n != "" && n != "Error" {
+				return n + ": " + m
+			}
+			return m
+		}
+	}
+	if s, err := jsString(v); err == nil {
+		return s
+	}
+	return "a JavaScript " + v.Type().String() + " was thrown"
+}
+
+// jsString returns String(v).
+func jsString(v safejs.Value) (string, error) {
+	if v.Type() == safejs.TypeString {
+		return v.String()
+	}
+	s, err := invoke(globalString, v)
+	if err != nil {
+		return "", err
+	}
+	return s.String()
+}
+
+// isThenable reports whether v is a promise or promise-like.
+func isThenable(v safejs.Value) bool {
+	if t := v.Type(); t != safejs.TypeObject && t != safejs.TypeFunction {
+		return false
+	}
+	then, err := v.Get("then")
+	return err == nil && then.Type() == safejs.TypeFunction
+}
+
+// await waits for v to settle when it is a promise and returns what it
+// resolved to (a rejection is a *jsError); any other v is returned at once.
+// It blocks the calling goroutine only, so it must not run in a js.Func
+// callback itself (that would stop the event loop that settles v). When ctx
+// is done first it returns ctx's error; the promise's callbacks stay
+// registered until it settles and then release themselves.
+func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
+	if !isThenable(v) {
+		return v, nil
+	}
+	type settled struct {
+		v   safejs.Value
+		err error
+	}
+	ch := make(chan settled, 1)
+	var onOK, onErr safejs.Func
+	release := func() {
+		onOK.Release()
+		onErr.Release()
+	}
+	var err error
+	onOK, err = safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+		release()
+		ch <- settled{v: arg(args, 0)}
+		return nil
+	})
+	if err != nil {
+		return safejs.Undefined(), err
+	}
+	onErr, err = safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+		release()
+		ch <- settled{err: newJSError(arg(args, 0))}
+		return nil
+	})
+	if err != nil {
+		onOK.Release()
+		return safejs.Undefined(), err
+	}
+	if _, err := callMethod(v, "then", onOK, onErr); err != nil {
+		release()
+		return safejs.Undefined(), err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	select {
+	case s := <-ch:
+		return s.v, s.err
+	case <-ctx.Done():
+		return safejs.Undefined(), ctx.Err()
+	}
+}
+
+// arg returns args[i], or undefined when there are fewer arguments.
+func arg(args []safejs.Value, i int) safejs.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return safejs.Undefined()
+}

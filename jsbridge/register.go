@@ -1,0 +1,182 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"sync"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/rest"
+)
+
+// Version is the library version, df.version in JavaScript.
+const Version = "0.1.0"
+
+// GlobalName is the property of globalThis that Register sets to the
+// bridge's function table, for datafetch.mjs to take.
+const GlobalName = "__datafetchGo"
+
+// entry is one function of the table: it gets the JavaScript arguments and
+// returns a value for js.ValueOf (or a safejs.Value) or an error.
+type entry func(args []safejs.Value) (any, error)
+
+// syncEntries run in the js.Func callback and return at once.
+var syncEntries = map[string]entry{
+	"setLibrary": setLibrary,
+	"release":    releaseHandle,
+
+	"schemaNew":   schemaNew,
+	"entityNew":   entityNew,
+	"normalize":   normalizeEntry,
+	"denormalize": denormalizeEntry,
+
+	"endpointNew":       endpointNew,
+	"endpointExtend":    endpointExtend,
+	"endpointPaginated": endpointPaginated,
+	"endpointURL":       endpointURL,
+	"endpointKey":       endpointKey,
+	"resourceNew":       resourceNew,
+	"resourceExtend":    resourceExtend,
+	"legacyResource":    legacyResource,
+
+	"ctrlNew":              ctrlNew,
+	"ctrlGetResponse":      ctrlGetResponse,
+	"ctrlSubscribe":        ctrlSubscribe,
+	"ctrlUnsubscribe":      ctrlUnsubscribe,
+	"ctrlInvalidate":       ctrlInvalidate,
+	"ctrlInvalidateAll":    ctrlInvalidateAll,
+	"ctrlExpireAll":        ctrlExpireAll,
+	"ctrlResetEntireStore": ctrlResetEntireStore,
+	"ctrlSetResponse":      ctrlSetResponse,
+	"ctrlGetState":         ctrlGetState,
+	"snapGetResponse":      snapGetResponse,
+}
+
+// asyncEntries may wait (for the network, for a request in flight): they
+// are called with resolve and reject before their own arguments and settle
+// the caller's Promise from a goroutine.
+var asyncEntries = map[string]entry{
+	"ctrlFetch":        ctrlFetch,
+	"ctrlSuspense":     ctrlSuspense,
+	"ctrlFetchIfStale": ctrlFetchIfStale,
+}
+
+var registerOnce sync.Once
+
+// Register puts the bridge's function table on globalThis (as GlobalName)
+// and makes the JavaScript fetch the default transport of package rest. It
+// is safe to call more than once; only the first call does anything. The
+// program must keep running afterwards (wasm/main blocks forever), since
+// the functions are Go code.
+func Register() {
+	registerOnce.Do(func() {
+		rest.DefaultTransport = transport{}
+		obj, err := newObject()
+		if err != nil {
+			panic("jsbridge: " + err.Error())
+		}
+		for name, fn := range syncEntries {
+			mustSet(obj, name, syncFunc(name, fn))
+		}
+		for name, fn := range asyncEntries {
+			mustSet(obj, name, asyncFunc(name, fn))
+		}
+		mustSet(obj, "version", Version)
+		mustSet(global, GlobalName, obj)
+	})
+}
+
+func mustSet(obj safejs.Value, name string, v any) {
+	if err := obj.Set(name, v); err != nil {
+		panic("jsbridge: setting " + name + ": " + err.Error())
+	}
+}
+
+// syncFunc wraps a synchronous entry: its error, or a panic, is returned
+// as a JavaScript Error for datafetch.mjs to throw.
+func syncFunc(name string, fn entry) safejs.Func {
+	f, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) (ret any) {
+		defer func() {
+			if p := recover(); p != nil {
+				ret = errorValue(panicError(name, p))
+			}
+		}()
+		v, err := fn(args)
+		if err != nil {
+			return errorValue(err)
+		}
+		return v
+	})
+	if err != nil {
+		panic("jsbridge: " + err.Error())
+	}
+	return f
+}
+
+// asyncFunc wraps an asynchronous entry: called as (resolve, reject,
+// args...), it runs fn in a goroutine and settles with its result or its
+// error. Goroutines run until they block before control returns to
+// JavaScript, so whatever fn does before its first wait (an optimistic
+// update, say) is visible when the call returns.
+func asyncFunc(name string, fn entry) safejs.Func {
+	f, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+		resolve, reject := arg(args, 0), arg(args, 1)
+		var own []safejs.Value
+		if len(args) > 2 {
+			own = args[2:]
+		}
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					_, _ = invoke(reject, errorValue(panicError(name, p)))
+				}
+			}()
+			v, err := fn(own)
+			if err != nil {
+				_, _ = invoke(reject, errorValue(err))
+				return
+			}
+			_, _ = invoke(resolve, v)
+		}()
+		return nil
+	})
+	if err != nil {
+		panic("jsbridge: " + err.Error())
+	}
+	return f
+}
+
+// lib holds the functions of datafetch.mjs that Go calls: decode and
+// response turn a read's output into JavaScript data (see encode.go),
+// makeError builds the Error of a descriptor (errors.go).
+var lib struct {
+	decode, response, makeError safejs.Value
+}
+
+// setLibrary(lib) receives those functions when datafetch.mjs attaches.
+func setLibrary(args []safejs.Value) (any, error) {
+	l := arg(args, 0)
+	for _, f := range []struct {
+		name string
+		dst  *safejs.Value
+	}{{"decode", &lib.decode}, {"response", &lib.response}, {"makeError", &lib.makeError}} {
+		v, err := l.Get(f.name)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = v
+	}
+	return nil, nil
+}
+
+// release(handle) forgets a handle whose JavaScript object is gone.
+func releaseHandle(args []safejs.Value) (any, error) {
+	id, err := arg(args, 0).Int()
+	if err != nil {
+		return nil, err
+	}
+	releaseEndpoint(id)
+	table.release(id)
+	return nil, nil
+}

@@ -1,0 +1,286 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Schemas cross as descriptors that datafetch.mjs builds from the shapes of
+// js-api.md section 2, as JSON:
+//
+//	null                         no schema
+//	"date"                       the global Date
+//	{"e": handle}                an Entity (made by entityNew)
+//	{"a": D}                     [S], schema.Array(S)
+//	{"v": D}                     schema.Values(S)
+//	{"i": handle}                schema.Invalidate(Entity)
+//	{"o": [[name, D] | [name, 0, default]...]}
+//	                             a plain object or schema.Object: members
+//	                             that are schemas, and defaults
+//	{"u": {name: handle...}, "k": attribute}
+//	{"u": {name: handle...}, "f": index, "fp": bool}
+//	                             schema.Union, chosen by a field or by the
+//	                             function fns[index] (given the parent
+//	                             when fp)
+//
+// fns holds the functions a descriptor refers to by index (adapters that
+// take and return JSON text; see datafetch.mjs).
+
+// schemaNew(descJSON, fns) returns the handle of a new schema.
+func schemaNew(args []safejs.Value) (any, error) {
+	d, err := jsonArg(arg(args, 0), "schema")
+	if err != nil {
+		return nil, err
+	}
+	s, err := buildSchema(d, arg(args, 1))
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, fmt.Errorf("schema: no schema given")
+	}
+	return table.add(s), nil
+}
+
+func buildSchema(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	switch d.Kind() {
+	case value.Null, value.Undefined:
+		return nil, nil
+	case value.String:
+		if d.Str() == "date" {
+			return schema.Date, nil
+		}
+	case value.Object:
+		return buildCompound(d, fns)
+	}
+	return nil, fmt.Errorf("schema: bad descriptor %s", d)
+}
+
+func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	nested := func(key string) (schema.Schema, error) {
+		s, err := buildSchema(d.Get(key), fns)
+		if err == nil && s == nil {
+			err = fmt.Errorf("schema: %s needs a schema to hold", d)
+		}
+		return s, err
+	}
+	switch {
+	case d.Has("e"):
+		return entityByHandle(d.Get("e"))
+	case d.Has("a"):
+		of, err := nested("a")
+		if err != nil {
+			return nil, err
+		}
+		return schema.ArrayOf(of), nil
+	case d.Has("v"):
+		of, err := nested("v")
+		if err != nil {
+			return nil, err
+		}
+		return schema.ValuesOf(of), nil
+	case d.Has("i"):
+		e, err := entityByHandle(d.Get("i"))
+		if err != nil {
+			return nil, err
+		}
+		return schema.InvalidateOf(e), nil
+	case d.Has("o"):
+		return buildObject(d.Get("o"), fns)
+	case d.Has("u"):
+		return buildUnion(d, fns)
+	}
+	return nil, fmt.Errorf("schema: bad descriptor %s", d)
+}
+
+func buildObject(members value.Value, fns safejs.Value) (schema.Schema, error) {
+	fields := make([]schema.Field, 0, members.Len())
+	for _, m := range members.Elems() {
+		name := m.Elems()[0].Str()
+		if m.Len() == 3 {
+			fields = append(fields, schema.Default(name, m.Elems()[2]))
+			continue
+		}
+		s, err := buildSchema(m.Elems()[1], fns)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: %w", name, err)
+		}
+		fields = append(fields, schema.Nested(name, s))
+	}
+	return schema.ObjectOf(fields...), nil
+}
+
+func buildUnion(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	u := &schema.Union{Schemas: map[string]*schema.Entity{}}
+	for _, m := range d.Get("u").Members() {
+		e, err := entityByHandle(m.Value)
+		if err != nil {
+			return nil, fmt.Errorf("union member %s: %w", m.Key, err)
+		}
+		u.Schemas[m.Key] = e
+	}
+	if i, ok := d.Get("f").Float(); ok {
+		fn, err := fns.Index(int(i))
+		if err != nil {
+			return nil, err
+		}
+		wantParent := d.Get("fp").Boolean() // see entityNew
+		u.AttributeFunc = func(in, parent value.Value, key string) string {
+			var p any
+			if wantParent {
+				p = parent.JSON()
+			}
+			name, err := invoke(fn, in.JSON(), p, key)
+			if err != nil {
+				panic(fmt.Errorf("union schema attribute: %w", err))
+			}
+			s, _ := jsString(name)
+			return s
+		}
+		return u, nil
+	}
+	u.Attribute = d.Get("k").Str()
+	return u, nil
+}
+
+func entityByHandle(h value.Value) (*schema.Entity, error) {
+	id, ok := h.Float()
+	if !ok {
+		return nil, fmt.Errorf("schema: entity handle is %s", h.Kind())
+	}
+	x, _ := table.get(int(id))
+	e, ok := x.(*schema.Entity)
+	if !ok {
+		return nil, fmt.Errorf("schema: handle #%d is not an Entity", int(id))
+	}
+	return e, nil
+}
+
+// entityNew(specJSON, fns) returns the handle of a new Entity. The spec is
+// {key, pk, defaults, schema: {field: descriptor}, hooks: [names],
+// pkParent, processParent}: pk names the key field (the fast path: no
+// callback per record) unless hooks names "pk". fns holds the adapters
+// named in hooks, which take and return JSON text:
+//
+//	pk(record, parent, key) → string, or null when the record has none
+//	process(record, parent, key) → record
+//	merge(existing, incoming) → record
+//	useIncoming(6 meta numbers, existing, incoming) → boolean
+//	shouldReorder(6 meta numbers, existing, incoming) → boolean
+//
+// parent is passed only when the caller's function declares it (pkParent,
+// processParent): serializing the whole parent for every record of a list
+// would make normalizing quadratic.
+func entityNew(args []safejs.Value) (any, error) {
+	spec, err := jsonArg(arg(args, 0), "entity")
+	if err != nil {
+		return nil, err
+	}
+	fns := arg(args, 1)
+	e := &schema.Entity{
+		Key:      spec.Get("key").Str(),
+		PK:       spec.Get("pk").Str(),
+		Defaults: spec.Get("defaults"),
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	if fields := spec.Get("schema"); fields.Len() > 0 {
+		e.Schema = make(map[string]schema.Schema, fields.Len())
+		for _, m := range fields.Members() {
+			s, err := buildSchema(m.Value, fns)
+			if err != nil {
+				return nil, fmt.Errorf("entity %s: schema.%s: %w", e.Key, m.Key, err)
+			}
+			if s != nil {
+				e.Schema[m.Key] = s
+			}
+		}
+	}
+	for _, h := range spec.Get("hooks").Elems() {
+		name := h.Str()
+		fn, err := fns.Get(name)
+		if err != nil {
+			return nil, err
+		}
+		if err := setEntityHook(e, name, fn, spec); err != nil {
+			return nil, err
+		}
+	}
+	return table.add(e), nil
+}
+
+func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Value) error {
+	// Optional arguments are passed only when wanted (see entityNew).
+	parentOf := func(flag string) func(value.Value) any {
+		if spec.Get(flag).Boolean() {
+			return func(p value.Value) any { return p.JSON() }
+		}
+		return func(value.Value) any { return nil }
+	}
+	switch name {
+	case "pk":
+		parent := parentOf("pkParent")
+		e.PKFunc = func(record, p value.Value, key string) (string, bool, error) {
+			pk, err := invoke(fn, record.JSON(), parent(p), key)
+			if err != nil {
+				return "", false, fmt.Errorf("pk: %w", err)
+			}
+			if pk.Type() != safejs.TypeString {
+				return "", false, nil
+			}
+			s, err := pk.String()
+			return s, err == nil, err
+		}
+	case "process":
+		parent := parentOf("processParent")
+		e.Process = func(record, p value.Value, key string) (value.Value, error) {
+			out, err := invoke(fn, record.JSON(), parent(p), key)
+			if err != nil {
+				return value.Undef, err
+			}
+			return jsonArg(out, "process result")
+		}
+	case "merge":
+		e.Merge = func(existing, incoming value.Value) value.Value {
+			// Merge has no error result: a failure panics, which the
+			// controller turns into the request's error.
+			out, err := invoke(fn, existing.JSON(), incoming.JSON())
+			if err != nil {
+				panic(fmt.Errorf("entity %s: merge: %w", e.Key, err))
+			}
+			v, err := jsonArg(out, "merge result")
+			if err != nil {
+				panic(fmt.Errorf("entity %s: %w", e.Key, err))
+			}
+			return v
+		}
+	case "useIncoming":
+		e.UseIncoming = metaPredicate(e.Key, name, fn)
+	case "shouldReorder":
+		e.ShouldReorder = metaPredicate(e.Key, name, fn)
+	default:
+		return fmt.Errorf("entity %s: unknown hook %q", e.Key, name)
+	}
+	return nil
+}
+
+// metaPredicate adapts useIncoming and shouldReorder. Like Merge, they
+// cannot return an error, so a failure panics.
+func metaPredicate(key, name string, fn safejs.Value) func(em, im schema.Meta, existing, incoming value.Value) bool {
+	return func(em, im schema.Meta, existing, incoming value.Value) bool {
+		out, err := invoke(fn, em.Date, em.FetchedAt, em.ExpiresAt, im.Date, im.FetchedAt, im.ExpiresAt,
+			existing.JSON(), incoming.JSON())
+		if err != nil {
+			panic(fmt.Errorf("entity %s: %s: %w", key, name, err))
+		}
+		b, _ := out.Truthy()
+		return b
+	}
+}

@@ -1,0 +1,180 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// transport sends requests with the JavaScript fetch: the controller's
+// fetch option when the context carries one (withFetch), else
+// globalThis.fetch. It works in browsers, workers and Node.js, and keeps
+// net/http out of the binary. Register makes it rest.DefaultTransport.
+//
+// Each request gets an AbortController that is aborted when the context is
+// done (a timeout, the endpoint's signal, a reset), so the browser really
+// stops the request. The body is read with arrayBuffer() and copied into Go
+// in one go. Response.Native is the JavaScript Response, for parseResponse
+// and for NetworkError.response.
+type transport struct {
+	// keepBody leaves the body unread, for an endpoint whose parseResponse
+	// reads it itself.
+	keepBody bool
+}
+
+type fetchKey struct{}
+
+// withFetch returns a copy of ctx whose requests call fn(url, init)
+// instead of the global fetch: the controller's fetch option.
+func withFetch(ctx context.Context, fn safejs.Value) context.Context {
+	return context.WithValue(ctx, fetchKey{}, fn)
+}
+
+// RoundTrip implements rest.Transport.
+func (t transport) RoundTrip(ctx context.Context, req *rest.Request) (*rest.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ac, err := abortController.New()
+	if err != nil {
+		return nil, err
+	}
+	signal, _ := ac.Get("signal")
+	stop := context.AfterFunc(ctx, func() { _, _ = callMethod(ac, "abort") })
+	defer stop()
+
+	init, err := requestInit(req, signal)
+	if err != nil {
+		return nil, err
+	}
+	var pending safejs.Value
+	if fn, ok := ctx.Value(fetchKey{}).(safejs.Value); ok {
+		pending, err = invoke(fn, req.URL, init)
+	} else {
+		pending, err = callMethod(global, "fetch", req.URL, init)
+	}
+	if err != nil {
+		return nil, err
+	}
+	resp, err := await(ctx, pending)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Type() != safejs.TypeObject {
+		return nil, fmt.Errorf("fetch resolved to %s, not a Response", resp.Type())
+	}
+	return t.read(ctx, resp)
+}
+
+// requestInit builds fetch's init: method and headers from JSON in one
+// call, then the body, the signal and whatever else getRequestInit
+// returned (credentials, mode, ...). Headers are a plain object, as a
+// controller's fetch option may expect from data-client; repeated names
+// are joined with ", " as Headers would.
+func requestInit(req *rest.Request, signal safejs.Value) (safejs.Value, error) {
+	var headers []value.Member
+	index := map[string]int{}
+	for _, f := range req.Header {
+		name := strings.ToLower(f.Name)
+		if i, ok := index[name]; ok {
+			headers[i].Value = value.Str(headers[i].Value.Str() + ", " + f.Value)
+			continue
+		}
+		index[name] = len(headers)
+		headers = append(headers, value.M(f.Name, value.Str(f.Value)))
+	}
+	desc := value.Obj(value.M("method", value.Str(req.Method)), value.M("headers", value.Obj(headers...)))
+	init, err := callMethod(jsonObject, "parse", desc.JSON())
+	if err != nil {
+		return init, err
+	}
+	if extra, ok := req.Init.(safejs.Value); ok && extra.Type() == safejs.TypeObject {
+		// What the endpoint computed wins over the extra members.
+		target, err := newObject()
+		if err == nil {
+			init, err = invoke(objectAssign, target, extra, init)
+		}
+		if err != nil {
+			return init, err
+		}
+	}
+	switch {
+	case req.Body != nil:
+		// Bodies in Go are JSON or text from JavaScript strings: sent as a
+		// string, fetch adds the text Content-Type the caller expects.
+		err = init.Set("body", string(req.Body))
+	case req.RawBody != nil:
+		raw, ok := req.RawBody.(safejs.Value)
+		if !ok {
+			return init, fmt.Errorf("cannot send a body of type %T", req.RawBody)
+		}
+		err = init.Set("body", raw)
+	}
+	if err == nil {
+		err = init.Set("signal", signal)
+	}
+	return init, err
+}
+
+// read turns the Response into a rest.Response, reading the body unless
+// keepBody. A response the caller may want to read again (an error status,
+// or a body that is not JSON and will fail to parse) is read from a clone,
+// so that NetworkError.response still has its body; a JSON success is read
+// directly, since cloning a large body costs memory for nothing.
+func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response, error) {
+	r := &rest.Response{Native: resp}
+	status, err := resp.Get("status")
+	if err == nil {
+		r.Status, err = status.Int()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fetch resolved to something that is not a Response: %w", err)
+	}
+	if text, err := resp.Get("statusText"); err == nil && text.Type() == safejs.TypeString {
+		r.StatusText, _ = text.String()
+	}
+	if headers, err := resp.Get("headers"); err == nil && headers.Type() == safejs.TypeObject {
+		if pairs, err := invoke(arrayFrom, headers); err == nil {
+			if j, err := callMethod(jsonObject, "stringify", pairs); err == nil {
+				r.Header, _ = headersArg(j)
+			}
+		}
+	}
+	if t.keepBody {
+		return r, nil
+	}
+	reader := resp
+	if !r.OK() || !strings.Contains(strings.ToLower(r.Header.Get("Content-Type")), "json") {
+		if clone, err := callMethod(resp, "clone"); err == nil {
+			reader = clone
+		}
+	}
+	pending, err := callMethod(reader, "arrayBuffer")
+	if err != nil {
+		return nil, err
+	}
+	buf, err := await(ctx, pending)
+	if err != nil {
+		return nil, err
+	}
+	bytes, err := uint8Array.New(buf)
+	if err != nil {
+		return nil, err
+	}
+	n, err := bytes.Length()
+	if err != nil {
+		return nil, err
+	}
+	r.Body = make([]byte, n)
+	if _, err := safejs.CopyBytesToGo(r.Body, bytes); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
