@@ -194,6 +194,9 @@ test('increment: snap.getResponse includes earlier pending optimistic updates (+
   await server.hold();
   const t0 = Date.now();
   const p1 = ctrl.fetch(increment);
+  // The second request is sent once the first has reached the server, so
+  // held[0] is p1's: two requests on two connections arrive in either order.
+  await server.held(1);
   const p2 = ctrl.fetch(increment);
   const t1 = Date.now();
   assert.equal(ctrl.getResponse(getCount).data.count, 2, 'two optimistic increments show +2');
@@ -228,6 +231,7 @@ test('increment ordering variant: useIncoming on updatedAt keeps out-of-order re
   await ctrl.useSuspense(getCount);
   await server.hold('response'); // both run on the server in order; answers wait
   const p1 = ctrl.fetch(increment);
+  await server.held(1); // p1 reaches the server first, so held[0] is p1's
   const p2 = ctrl.fetch(increment);
   assert.equal(ctrl.getResponse(getCount).data.count, 2);
   const held = await server.held(2);
