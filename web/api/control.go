@@ -15,6 +15,14 @@ func (s *Server) SetDelay(d time.Duration) {
 	s.delay.Store(int64(max(d, 0)))
 }
 
+// SetJitter adds, on top of the delay, a random latency between zero and d
+// to every API request from now on, drawn anew for each, so that responses
+// can arrive in another order than their requests were sent; zero turns it
+// off.
+func (s *Server) SetJitter(d time.Duration) {
+	s.jitter.Store(int64(max(d, 0)))
+}
+
 // FailNext makes the next n mutations (any method but GET, HEAD and
 // OPTIONS) answer status with a JSON error and change nothing; a status
 // outside 400-599, such as zero, means 500. Reads are never failed, so a
@@ -76,13 +84,14 @@ func (s *Server) Unhold() {
 	s.holds.releaseAll()
 }
 
-// Reset restores the seed data, clears the delay, the pending failures and
-// the counts, and stops holding. Requests still held before running are
+// Reset restores the seed data, clears the delay, the jitter, the pending
+// failures and the counts, and stops holding. Requests still held before running are
 // answered 503 without running, so a finished test cannot change the state
 // of the next one; held responses are delivered, as their requests already ran.
 func (s *Server) Reset() {
 	s.holds.dropAll()
 	s.delay.Store(0)
+	s.jitter.Store(0)
 	s.mu.Lock()
 	s.st.reseed()
 	s.failLeft, s.failStatus = 0, 0
@@ -131,7 +140,13 @@ func (s *Server) controlRoutes() {
 			badControl(w, r, err)
 			return
 		}
+		jitter, err := queryInt(r, "jitter", 0)
+		if err != nil || jitter < 0 {
+			badControl(w, r, err)
+			return
+		}
 		s.SetDelay(time.Duration(ms) * time.Millisecond)
+		s.SetJitter(time.Duration(jitter) * time.Millisecond)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	m.HandleFunc("POST /_control/fail-next", func(w http.ResponseWriter, r *http.Request) {

@@ -115,6 +115,26 @@ func TestDelay(t *testing.T) {
 	f.api.SetDelay(0)
 	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/delay?ms=-5", nil).status)
 	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/delay?ms=soon", nil).status)
+	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/delay?jitter=-1", nil).status)
+}
+
+func TestJitter(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/delay?ms=20&jitter=40", nil).status)
+	var lo, hi time.Duration = time.Hour, 0
+	for range 8 {
+		start := time.Now()
+		f.do(http.MethodGet, "/comments/1", nil)
+		took := time.Since(start)
+		lo, hi = min(lo, took), max(hi, took)
+	}
+	assert.GreaterOrEqual(t, lo, 20*time.Millisecond, "the delay is the floor")
+	assert.Less(t, hi, 500*time.Millisecond, "the jitter is bounded")
+
+	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/delay?ms=0", nil).status)
+	start := time.Now()
+	f.do(http.MethodGet, "/comments/1", nil)
+	assert.Less(t, time.Since(start), 20*time.Millisecond, "setting the delay without jitter turns jitter off")
 }
 
 func TestReset(t *testing.T) {
@@ -128,6 +148,7 @@ func TestReset(t *testing.T) {
 	f.do(http.MethodPost, "/users/1/make_manager", nil)
 	f.do(http.MethodDelete, "/article/1", nil)
 	f.api.SetDelay(time.Hour)
+	f.api.SetJitter(time.Hour)
 	f.api.FailNext(5, 500)
 
 	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/reset", nil).status)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"time"
 )
 
 // Count is the singleton counter served by /api/count.
@@ -35,6 +36,18 @@ func (st *state) incrementCount(r *http.Request) reply {
 		}
 	}
 	st.count.Count++
-	st.count.UpdatedAt = isoTime(st.now())
+	st.count.UpdatedAt = isoTime(st.countTime())
 	return jsonReply(http.StatusOK, st.count)
+}
+
+// countTime is the time of an increment: the clock, or a millisecond past
+// the previous increment when the clock has not moved on since, so that
+// clients can order increments by updatedAt without ties.
+func (st *state) countTime() time.Time {
+	now := st.now().Truncate(time.Millisecond)
+	if !st.countChanged.IsZero() && !now.After(st.countChanged) {
+		now = st.countChanged.Add(time.Millisecond)
+	}
+	st.countChanged = now
+	return now
 }

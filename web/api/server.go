@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -44,7 +45,8 @@ type Server struct {
 	failLeft   int
 	failStatus int
 
-	delay atomic.Int64 // time.Duration added before each API request
+	delay  atomic.Int64 // time.Duration added before each API request
+	jitter atomic.Int64 // up to this much more, at random, per request
 
 	countMu sync.Mutex
 	counts  map[string]int
@@ -153,7 +155,7 @@ func (s *Server) routes() {
 // to the test controls and everything else to the API. The control routes
 // mirror the Go methods:
 //
-//	POST /_control/delay?ms=N                   SetDelay
+//	POST /_control/delay?ms=N&jitter=J          SetDelay and SetJitter (J defaults to 0)
 //	POST /_control/fail-next?count=N&status=S   FailNext (count 1, status 500 by default)
 //	POST /_control/hold                         Hold (?mode=response: HoldResponses)
 //	GET  /_control/held                         Held (?wait=N&timeout=MS: WaitHeld first)
@@ -202,7 +204,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok
 		rp.write(w)
 		return nil, false
 	}
-	if d := time.Duration(s.delay.Load()); d > 0 {
+	if d := s.latency(); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
@@ -223,6 +225,16 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok
 		return nil, false
 	}
 	return h, true
+}
+
+// latency is the delay of one request: the fixed delay plus a random part
+// of the jitter.
+func (s *Server) latency() time.Duration {
+	d := time.Duration(s.delay.Load())
+	if j := s.jitter.Load(); j > 0 {
+		d += time.Duration(rand.Int64N(j + 1))
+	}
+	return d
 }
 
 // stateRoute wraps a handler that reads or changes the state.

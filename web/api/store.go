@@ -72,6 +72,7 @@ type state struct {
 	posts         []Post
 	birthdays     []Birthday
 	count         Count
+	countChanged  time.Time // time of the last increment; zero when none
 }
 
 // reseed replaces all data with freshly built seed records. Building anew
@@ -98,4 +99,5 @@ func (st *state) reseed() {
 	st.posts = seedPosts()
 	st.birthdays = seedBirthdays(now)
 	st.count = Count{Count: 0, UpdatedAt: isoTime(now)}
+	st.countChanged = time.Time{}
 }

@@ -1,0 +1,271 @@
+// End-to-end tests of the go-app demo (web/app, web/ui) in headless
+// Chromium: the demo server runs on a random port, each test opens a fresh
+// page and waits for go-app's wasm loader to go away (the server
+// pre-renders every page, so seeing HTML proves nothing), then drives the
+// demo like a user. Screenshots land in test/e2e/out/.
+//
+// Run: ./build.sh test (stage e2e), or node --test test/e2e/
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
+import { launchChromium } from '../browser/launch.mjs';
+import { APP_WASM, OUT, ROOT, api, control, startServer, watchErrors } from './server.mjs';
+
+let server;
+let browser;
+const metrics = {};
+
+before(async () => {
+  server = await startServer();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  writeFileSync(join(OUT, 'metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+  console.log('demo metrics:', JSON.stringify(metrics));
+});
+
+const VIEWPORT = { width: 1400, height: 900 };
+
+// openDemo resets the server's data and controls, loads path in a fresh
+// browser context and waits until the wasm has taken over the page.
+async function openDemo(path = '') {
+  await control(server.url, 'reset');
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  const errors = watchErrors(page);
+  const start = performance.now();
+  await page.goto(new URL(path, server.url).href);
+  await page.waitForSelector('#app-wasm-loader', { state: 'detached', timeout: 60_000 });
+  return { page, errors, loadMs: Math.round(performance.now() - start) };
+}
+
+// setLatency moves the latency slider and, when random is given, sets the
+// random box, then waits until the server has taken the setting.
+async function setLatency(page, ms, random) {
+  if (random !== undefined) await page.setChecked('#latency-random', random);
+  await page.locator('#latency').fill(String(ms));
+  await page.waitForSelector('.netctl[data-busy="false"]');
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(OUT, name) });
+}
+
+function kib(n) {
+  return Math.round(n / 1024);
+}
+
+test('the go-app demo loads and renders the articles from the API', async () => {
+  const html = await (await fetch(server.url)).text();
+  assert.match(html, /id="app-wasm-loader"/, 'the page is pre-rendered with go-app\'s loader');
+  assert.match(html, /class="skeleton"/, 'pre-rendered pages show their placeholders');
+  assert.doesNotMatch(html, /(src|href)="https?:|raw\.githubusercontent/, 'no resource points at the internet');
+
+  const { page, errors, loadMs } = await openDemo();
+  metrics.loadMs = loadMs;
+  const wasm = readFileSync(APP_WASM);
+  metrics.appWasm = {
+    rawKiB: kib(statSync(APP_WASM).size),
+    gzip9KiB: kib(gzipSync(wasm, { level: 9 }).length),
+    brotli9KiB: kib(brotliCompressSync(wasm, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: wasm.length },
+    }).length),
+  };
+
+  const articles = await api(server.url, 'articles');
+  await page.waitForSelector('#articles .article-row');
+  assert.equal(await page.locator('#articles .article-row').count(), articles.length);
+  assert.equal(await page.locator('#articles .row-title').first().textContent(), articles[0].title);
+  assert.equal(await page.locator('#article-count').textContent(), `${articles.length} articles`);
+
+  // The inspector panel reads the store: one Article per record.
+  await page.waitForSelector(`#inspector li[data-type="Article"] .insp-count:text-is("${articles.length}")`);
+  assert.ok(await page.locator('#inspector .insp-results li[data-status="valid"]').count() >= 1);
+
+  // useSuspense semantics: a stale result stays on screen while it
+  // revalidates; an invalidated one shows the placeholder.
+  await setLatency(page, 600);
+  await page.click('.revalidate');
+  await page.waitForSelector('.card-head .refreshing');
+  assert.equal(await page.locator('#articles .article-row').count(), articles.length, 'stale rows stay');
+  await page.waitForSelector('.card-head .refreshing', { state: 'detached' });
+  await page.click('.invalidate');
+  await page.waitForSelector('.card .skeleton');
+  await page.waitForSelector('#articles .article-row');
+
+  await shot(page, 'articles.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('creating an article with 1 s latency shows it at once, then under its server id', async () => {
+  const { page, errors } = await openDemo();
+  await page.waitForSelector('#articles .article-row');
+  await setLatency(page, 1000);
+
+  const title = 'Caching in the browser, from Go';
+  await page.fill('#new-title', title);
+  await page.fill('#new-content', 'Created by the end-to-end test with a second of latency.');
+  const start = performance.now();
+  await page.click('#create');
+  const pending = page.locator('.article-row[data-id^="tmp-"]');
+  await pending.waitFor();
+  const shownMs = performance.now() - start;
+  assert.ok(shownMs < 900, `the optimistic article shows before the server answers (${Math.round(shownMs)} ms)`);
+  assert.equal(await pending.locator('.row-title').textContent(), title);
+  assert.equal(await pending.locator('.pk').textContent(), 'saving…');
+  assert.ok(await pending.locator('.toggle-publish').isDisabled(), 'no pk-based actions on a temporary id');
+  assert.equal(await page.inputValue('#new-title'), '', 'the form is cleared');
+  // The inspector shows the optimistic update waiting in the queue.
+  await page.waitForSelector('#insp-optimistic strong:text-is("1")', { timeout: 1500 });
+  await pending.scrollIntoViewIfNeeded();
+  await shot(page, 'create-pending.png');
+  if (process.env.UPDATE_DOCS_SCREENSHOT) {
+    copyFileSync(join(OUT, 'create-pending.png'), join(ROOT, 'docs', 'demo.png'));
+  }
+  metrics.optimisticCreateMs = Math.round(shownMs);
+
+  const saved = page.locator('.article-row[data-id="101"]');
+  await saved.waitFor({ timeout: 5_000 });
+  assert.ok(performance.now() - start >= 1000, 'the server id arrives after the latency');
+  assert.equal(await saved.locator('.pk').textContent(), '#101');
+  assert.equal(await saved.locator('.row-title').textContent(), title);
+  assert.equal(await page.locator('.article-row[data-id^="tmp-"]').count(), 0, 'the temporary row is replaced, not kept');
+  await page.waitForSelector('#insp-optimistic strong:text-is("0")');
+  const created = await api(server.url, 'articles/101');
+  assert.equal(created.title, title);
+  await shot(page, 'create-saved.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a forced server failure rolls a publish toggle back', async () => {
+  const { page, errors } = await openDemo();
+  const expected = (e) => !/status of 500/.test(e); // the injected failure itself
+  const row = page.locator('.article-row[data-id="4"]');
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-published'), 'false');
+  await setLatency(page, 1500);
+  await page.click('#fail-next');
+  await page.waitForSelector('#fail-next.armed');
+  await page.waitForSelector('.netctl[data-busy="false"]');
+
+  const start = performance.now();
+  await row.locator('.toggle-publish').click();
+  await page.waitForSelector('.article-row[data-id="4"][data-published="true"]', { timeout: 1200 });
+  assert.ok(performance.now() - start < 1200, 'the toggle is optimistic');
+  await page.waitForSelector('.article-row[data-id="4"][data-published="false"]', { timeout: 6_000 });
+  assert.ok(performance.now() - start >= 1500, 'rolled back once the server failed');
+  const notice = page.locator('.notice-error');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /rolled back/);
+  assert.match(await notice.textContent(), /injected failure/);
+  await page.waitForSelector('#fail-next:not(.armed)');
+  assert.equal((await api(server.url, 'articles/4')).published, false);
+  await shot(page, 'rollback.png');
+
+  // Without a failure the same toggle sticks.
+  await row.locator('.toggle-publish').click();
+  await page.waitForSelector('.article-row[data-id="4"][data-published="true"]');
+  await page.waitForSelector('#insp-optimistic strong:text-is("0")');
+  assert.equal((await api(server.url, 'articles/4')).published, true);
+  assert.deepEqual(errors.filter(expected), []);
+  await page.close();
+});
+
+test('posts page forward and back, and the infinite list loads every page', async () => {
+  const { page, errors } = await openDemo('posts');
+  const first = () => page.locator('#paged .post-row').first().getAttribute('data-id');
+  await page.waitForSelector('#paged .post-row');
+  assert.equal(await first(), '1');
+  assert.equal(await page.locator('#prev-page').isDisabled(), true);
+
+  await page.click('#next-page');
+  await page.waitForSelector('#paged .post-row[data-id="6"]');
+  assert.equal(await page.locator('#page-number').textContent(), 'page 2');
+  await page.click('#next-page');
+  await page.waitForSelector('#paged .post-row[data-id="11"]');
+  assert.equal(await page.locator('#page-number').textContent(), 'page 3');
+
+  // Going back shows the cached page at once, whatever the latency.
+  await setLatency(page, 1500);
+  const start = performance.now();
+  await page.click('#prev-page');
+  await page.waitForSelector('#paged .post-row[data-id="6"]');
+  assert.ok(performance.now() - start < 1000, 'the previous page comes from the cache');
+  await page.click('#prev-page');
+  await page.waitForSelector('#paged .post-row[data-id="1"]');
+  await setLatency(page, 0);
+
+  const loaded = () => page.locator('#infinite .post-row').count();
+  assert.equal(await loaded(), 5);
+  const posts = 23; // the seed
+  for (let want = 10; !(await page.locator('#list-end').count()); want += 5) {
+    await page.click('#load-more');
+    await page.waitForFunction((n) => document.querySelectorAll('#infinite .post-row').length >= n, Math.min(want, posts));
+  }
+  assert.equal(await loaded(), posts, 'every post, each once');
+  assert.equal(await page.locator('#infinite-count').textContent(), `${posts} posts`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'posts.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('fast counter clicks with random latency end at the server\'s count', async () => {
+  const { page, errors } = await openDemo('counter');
+  await page.waitForSelector('#count:text-is("0")');
+  await setLatency(page, 700, true);
+  const clicks = 8;
+  for (let i = 0; i < clicks; i++) await page.click('#increment', { delay: 0 });
+  await page.waitForSelector('#in-flight[data-n="0"]', { timeout: 15_000 });
+  const counted = await api(server.url, 'api/count');
+  assert.equal(counted.count, clicks);
+  assert.equal(await page.locator('#count').textContent(), String(clicks), 'the page ends at the server\'s count');
+  assert.equal(await page.locator('#counter-log li').count(), clicks);
+  await shot(page, 'counter.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the current user updates when made a manager from the team list', async () => {
+  const { page, errors } = await openDemo('account');
+  await page.waitForSelector('#current-user [data-manager="false"]');
+  await page.click('#team .user-row[data-id="1"] .make-manager');
+  await page.waitForSelector('#current-user [data-manager="true"]');
+  assert.equal(await page.locator('#current-user .role').textContent(), 'manager');
+  await page.waitForSelector('#insp-optimistic strong:text-is("0")');
+  assert.equal((await api(server.url, 'current_user/')).isManager, true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the cache inspector shows the entities the pages stored', async () => {
+  const { page, errors } = await openDemo();
+  await page.waitForSelector('#articles .article-row');
+  for (const [href, ready] of [
+    ['/comments', '#comments-wrapped .comment-row'],
+    ['/birthdays', '#birthdays-7 .birthday-row'],
+    ['/profiles', '.profile-row'],
+    ['/cache', '#inspector'],
+  ]) {
+    await page.click(`.sidebar a[href="${href}"]`);
+    await page.waitForSelector(ready);
+  }
+  const count = (type) => page.locator(`#inspector li[data-type="${type}"] .insp-count`).textContent();
+  await page.waitForSelector('#inspector li[data-type="Profile"]');
+  assert.equal(await count('Article'), '24');
+  assert.equal(await count('Comment'), '5', 'plain and wrapped comments are the same 5 entities');
+  assert.equal(await count('Birthday'), '8');
+  assert.equal(await count('Profile'), '8');
+  assert.equal(await page.locator('#inspector li[data-type="Article"] .insp-records tr').count(), 24);
+  assert.ok(await page.locator('#inspector .insp-results li[data-status="valid"]').count() >= 5);
+  await shot(page, 'cache.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

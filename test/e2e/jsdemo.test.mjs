@@ -1,0 +1,88 @@
+// End-to-end test of index.html, the plain-JS page: it loads
+// dist/datafetch.mjs from the demo server and uses the JavaScript API
+// against the REST API. Skipped when dist/ has no datafetch.mjs yet (run
+// ./build.sh build). Screenshots land in test/e2e/out/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium } from '../browser/launch.mjs';
+import { OUT, ROOT, api, control, startServer, watchErrors } from './server.mjs';
+
+const built = existsSync(join(ROOT, 'dist', 'datafetch.mjs')) && existsSync(join(ROOT, 'dist', 'datafetch.wasm'));
+
+let server;
+let browser;
+
+before(async () => {
+  if (!built) return;
+  server = await startServer();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openPage() {
+  await control(server.url, 'reset');
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = watchErrors(page);
+  await page.goto(new URL('index.html', server.url).href);
+  await page.waitForSelector('#js-status[data-ready]', { timeout: 30_000 });
+  return { page, errors };
+}
+
+test('index.html: list, detail, optimistic mutations and a live subscription', { skip: !built && 'dist/datafetch.mjs is not built' }, async () => {
+  const { page, errors } = await openPage();
+  assert.match(await page.textContent('#js-status'), /^datafetch \S+ ready$/);
+
+  // The list is a subscription: it renders the API's articles.
+  const articles = await api(server.url, 'articles');
+  await page.waitForSelector('#js-articles .row');
+  assert.equal(await page.locator('#js-articles .row').count(), articles.length);
+  assert.equal(await page.locator('#js-articles .row-title').first().textContent(), articles[0].title);
+  const calls = async () => Number((await page.textContent('#js-calls')).split(' ')[0]);
+  const callsBefore = await calls();
+  assert.ok(callsBefore >= 2, 'the listener was called while loading and with the data');
+
+  // The detail is a useSuspense read.
+  await page.click('#js-articles .row[data-id="4"] .row-title');
+  await page.waitForSelector('#js-detail article[data-id="4"]');
+  assert.equal(await page.textContent('#js-detail h3'), articles[3].title);
+  assert.equal(await page.getAttribute('#js-detail article', 'data-published'), 'false');
+
+  // Publishing is optimistic: list and detail change before the server answers.
+  await control(server.url, 'delay?ms=1500');
+  const start = performance.now();
+  await page.click('#js-articles .row[data-id="4"] .toggle');
+  await page.waitForSelector('#js-articles .row[data-id="4"][data-published="true"]', { timeout: 1200 });
+  await page.waitForSelector('#js-detail article[data-published="true"]', { timeout: 1200 });
+  assert.ok(performance.now() - start < 1200, 'shown before the 1.5 s latency is over');
+  assert.ok(await calls() > callsBefore, 'the list subscription was called for the optimistic change');
+  await page.waitForSelector('#js-notice:text-matches("^Published")', { timeout: 5_000 });
+  assert.equal((await api(server.url, 'articles/4')).published, true);
+
+  // A failure rolls it back.
+  await page.click('#js-fail-next');
+  await page.waitForSelector('#js-fail-next.armed');
+  await page.click('#js-articles .row[data-id="4"] .toggle');
+  await page.waitForSelector('#js-articles .row[data-id="4"][data-published="false"]', { timeout: 1200 });
+  await page.waitForSelector('#js-articles .row[data-id="4"][data-published="true"]', { timeout: 6_000 });
+  await page.waitForSelector('#js-notice.bad:text-matches("rolled back")');
+  assert.equal(await page.getAttribute('#js-detail article', 'data-published'), 'true', 'the detail is rolled back too');
+
+  // Creating appends under a temporary id, then the server's.
+  await page.fill('#js-new-title', 'Written from plain JavaScript');
+  await page.click('#js-create-button');
+  await page.waitForSelector('#js-articles .row[data-id^="tmp-"]', { timeout: 1200 });
+  await page.screenshot({ path: join(OUT, 'index-pending.png') });
+  await page.waitForSelector('#js-articles .row[data-id="101"]', { timeout: 6_000 });
+  assert.equal(await page.locator('#js-articles .row[data-id^="tmp-"]').count(), 0);
+  assert.equal(await page.locator('#js-articles .row').count(), articles.length + 1);
+  await page.screenshot({ path: join(OUT, 'index.png') });
+  assert.deepEqual(errors.filter((e) => !/status of 500/.test(e)), []);
+  await page.close();
+});

@@ -1,0 +1,77 @@
+package resources
+
+import (
+	"time"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Count is the singleton counter. Its updatedAt orders writes: a response
+// older than the stored count is discarded, so increments that resolve out
+// of order cannot move the count backwards. Since updatedAt decides, the
+// order in which requests were started does not (ShouldReorder is false):
+// with random latency, a request started earlier may be applied later by
+// the server and carry the higher count.
+var Count = &schema.Entity{
+	Key:      "Count",
+	PKFunc:   func(_, _ value.Value, _ string) (string, bool, error) { return "SINGLETON", true, nil },
+	Defaults: value.MustParse(`{"count":0,"updatedAt":0}`),
+	Schema:   map[string]schema.Schema{"updatedAt": schema.Date},
+	UseIncoming: func(_, _ schema.Meta, existing, incoming value.Value) bool {
+		return number(existing.Get("updatedAt")) <= number(incoming.Get("updatedAt"))
+	},
+	ShouldReorder: func(_, _ schema.Meta, _, _ value.Value) bool { return false },
+}
+
+// number returns a Number's value; 0 for anything else.
+func number(v value.Value) float64 {
+	f, _ := v.Float()
+	return f
+}
+
+// Counter holds the endpoints of /api/count.
+type Counter struct {
+	// Get reads the count.
+	Get *rest.Endpoint
+	// Increment adds one. Its optimistic response is the cached count plus
+	// one, stamped with the moment the click happened; when the count is
+	// not cached yet it applies nothing.
+	Increment *rest.Endpoint
+}
+
+func newCounter(prefix string) (*Counter, error) {
+	get, err := rest.New(rest.Options{URLPrefix: prefix, Path: "/api/count", Name: "getCount", Schema: Count})
+	if err != nil {
+		return nil, err
+	}
+	inc, err := rest.New(rest.Options{
+		URLPrefix: prefix,
+		Path:      "/api/count/increment",
+		Method:    "POST",
+		Name:      "increment",
+		Schema:    Count,
+		GetOptimisticResponse: func(snap endpoint.Snapshot, _ value.Value, _ any) (value.Value, error) {
+			r := snap.GetResponse(get, value.Obj())
+			if r.Data.IsUndefined() {
+				return value.Undef, endpoint.ErrAbortOptimistic
+			}
+			return value.Obj(
+				value.M("count", value.Num(number(r.Data.Get("count"))+1)),
+				value.M("updatedAt", value.Int(snap.FetchedAt())),
+			), nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Counter{Get: get, Increment: inc}, nil
+}
+
+// IncrementBody is the body of an increment: the client's clock, which the
+// server checks but does not store.
+func IncrementBody(now time.Time) value.Value {
+	return value.Obj(value.M("updatedAt", value.Int(now.UnixMilli())))
+}

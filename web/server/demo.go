@@ -1,0 +1,158 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/web/static"
+	"github.com/datafetch/datafetch/web/ui"
+)
+
+// apiPath is where the REST API is mounted.
+const apiPath = "/rest"
+
+// config says where the demo's files are.
+type config struct {
+	root string    // repository root: index.html, dist/
+	wasm string    // the go-app demo's app.wasm
+	log  io.Writer // warnings
+}
+
+// demo is the whole demo server as one http.Handler.
+type demo struct {
+	mux *http.ServeMux
+	api *api.Server
+}
+
+// newDemo builds the handler. A missing app.wasm, index.html or dist/ is
+// reported but not fatal: the rest of the demo still works.
+func newDemo(c config) (*demo, error) {
+	for _, p := range []string{c.wasm, filepath.Join(c.root, "index.html"), filepath.Join(c.root, "dist", "datafetch.mjs")} {
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintf(c.log, "server: warning: %v (run ./build.sh build)\n", err)
+		}
+	}
+	// Pre-rendering on the server runs the same components as the
+	// browser; they fetch nothing there, so this prefix is never used.
+	d, err := ui.New("http://127.0.0.1" + apiPath)
+	if err != nil {
+		return nil, err
+	}
+	ui.Routes(d)
+
+	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath})}
+	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
+	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", http.FileServer(http.Dir(filepath.Join(c.root, "dist"))))))
+	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		serveFile(w, r, filepath.Join(c.root, "index.html"))
+	})))
+	s.mux.Handle("/", &app.Handler{
+		Name:            "datafetch demo",
+		ShortName:       "datafetch",
+		Title:           "datafetch · go-app demo",
+		Description:     "Data fetching and normalized caching in Go, compiled to WebAssembly.",
+		Lang:            "en",
+		Icon:            app.Icon{Default: "/web/icon.png", Large: "/web/icon.png", SVG: "/web/icon.svg"},
+		BackgroundColor: "#f5f6fa",
+		ThemeColor:      "#4338ca",
+		LoadingLabel:    "Loading the datafetch demo… {progress}%",
+		Styles:          []string{"/web/style.css"},
+		Env:             map[string]string{ui.APIPathEnv: apiPath},
+		Resources:       assets{wasm: c.wasm, static: http.FileServerFS(static.FS)},
+		Version:         version(c.wasm),
+		// go-app's default worker caches every resource, app.wasm
+		// included, and would serve a stale build after a rebuild.
+		ServiceWorkerTemplate: serviceWorker,
+	})
+	return s, nil
+}
+
+func (s *demo) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// serviceWorker is the demo's app-worker.js: it takes control and caches
+// nothing.
+const serviceWorker = `// datafetch demo: no offline cache, so a rebuilt app.wasm is always served.
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+`
+
+// serveFile serves one file. Unlike http.ServeFile it does not redirect
+// a path ending in /index.html to the directory.
+func serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	f, err := os.Open(name)
+	if err != nil {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.IsDir() {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+}
+
+// noCache makes browsers revalidate files that change with each build.
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// version identifies a build of the demo, so go-app's ETag changes when
+// app.wasm or the static files do.
+func version(wasm string) string {
+	h := sha256.New()
+	if fi, err := os.Stat(wasm); err == nil {
+		fmt.Fprintf(h, "%d %d\n", fi.Size(), fi.ModTime().UnixNano())
+	}
+	_ = fs.WalkDir(static.FS, ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			data, _ := static.FS.ReadFile(p)
+			h.Write(data)
+		}
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// assets is go-app's resource resolver for /web/: app.wasm from the build,
+// everything else from the embedded static files.
+type assets struct {
+	wasm   string
+	static http.Handler
+}
+
+// Resolve keeps local /web/ paths as they are, as app.LocalDir("") does.
+func (a assets) Resolve(location string) string {
+	switch {
+	case location == "" || location == "/":
+		return "/"
+	case strings.HasPrefix(location, "http://"), strings.HasPrefix(location, "https://"):
+		return location
+	case location == "web" || location == "/web" || strings.HasPrefix(location, "web/") || strings.HasPrefix(location, "/web/"):
+		return "/" + strings.Trim(location, "/")
+	}
+	return location
+}
+
+func (a assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/web/app.wasm" {
+		w.Header().Set("Content-Type", "application/wasm")
+		http.ServeFile(w, r, a.wasm)
+		return
+	}
+	http.StripPrefix("/web", a.static).ServeHTTP(w, r)
+}

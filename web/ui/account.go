@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/resources"
+)
+
+// accountPage shows the current user and the team, and makes people
+// managers. /current_user/ and /users answer the same User entities, so
+// promoting yourself in the team list updates your own card too.
+type accountPage struct {
+	app.Compo
+	d *Demo
+
+	me, team hooks.Query
+	act      hooks.Loading
+}
+
+func (c *accountPage) OnMount(ctx app.Context) {
+	c.me.Use(ctx, c.d.ctrl, c.d.api.Users.Current, value.Obj())
+	c.team.Use(ctx, c.d.ctrl, c.d.api.Users.GetList, value.Obj())
+}
+
+func (c *accountPage) OnDismount() {
+	c.me.Close()
+	c.team.Close()
+}
+
+func (c *accountPage) makeManager(ctx app.Context, u value.Value) {
+	id, _ := u.Get("id").Text()
+	c.d.mutate(ctx, &c.act, "Making "+u.Get("name").Str()+" a manager",
+		c.d.api.Users.MakeManager, resources.ID(id), value.Undef, nil)
+}
+
+func (c *accountPage) Render() app.UI {
+	d := c.d
+	return d.frame(page{
+		path:  "/account",
+		title: "Current user",
+		lede: "GET /current_user/ and POST /users/{id}/make_manager (optimistic). Both answer User " +
+			"entities, so every place that shows a user updates together.",
+	},
+		app.Div().Class("columns").Body(
+			app.Section().Class("card").ID("current-user").Body(
+				app.Div().Class("card-head").Body(
+					app.H2().Text("Signed in as"),
+					refreshing(c.me.Refreshing()),
+				),
+				d.boundary.Render(&c.me, func(u value.Value) app.UI {
+					manager := u.Get("isManager").Boolean()
+					return app.Div().Class("profile").DataSet("manager", manager).Body(
+						avatar(u.Get("name").Str()),
+						app.H3().Text(u.Get("name").Str()),
+						app.P().Class("muted").Text(u.Get("email").Str()),
+						roleBadge(manager),
+						app.Div().Class("form-actions").Body(
+							app.Button().ID("make-me-manager").Class("btn btn-primary").Disabled(manager).
+								Text("Make me a manager").
+								OnClick(func(ctx app.Context, e app.Event) { c.makeManager(ctx, u) }, app.EventScope(u.Get("id").Raw())),
+						),
+					)
+				}),
+			),
+			app.Section().Class("card").ID("team").Body(
+				app.Div().Class("card-head").Body(
+					app.H2().Text("Team"),
+					app.Span().Class("count").Text(countText(c.team.Data(), "person")),
+					refreshing(c.team.Refreshing()),
+				),
+				d.boundary.Render(&c.team, func(list value.Value) app.UI {
+					return app.Ul().Class("rows").Body(app.Range(list.Elems()).Slice(func(i int) app.UI {
+						u := list.Elems()[i]
+						manager := u.Get("isManager").Boolean()
+						return app.Li().Class("row user-row").DataSet("id", u.Get("id").Raw()).Body(
+							avatar(u.Get("name").Str()),
+							app.Div().Class("row-main").Body(
+								app.Span().Class("row-title").Text(u.Get("name").Str()),
+								app.Div().Class("row-meta").Body(roleBadge(manager), app.Span().Text(u.Get("email").Str())),
+							),
+							app.Div().Class("row-actions").Body(
+								app.Button().Class("btn btn-small make-manager").Disabled(manager).Text("Make manager").
+									OnClick(func(ctx app.Context, e app.Event) { c.makeManager(ctx, u) }, app.EventScope(u.Get("id").Raw())),
+							),
+						)
+					}))
+				}),
+			),
+		),
+	)
+}
+
+// roleBadge shows whether a user is a manager.
+func roleBadge(manager bool) app.UI {
+	if manager {
+		return app.Span().Class("badge badge-valid role").Text("manager")
+	}
+	return app.Span().Class("badge badge-muted role").Text("member")
+}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/resources"
+)
+
+// APIPathEnv names the go-app environment variable through which the
+// server tells the app where the REST API is mounted, as "/rest".
+const APIPathEnv = "DATAFETCH_API_PATH"
+
+// Demo is what every page shares: one controller (the whole cache), the
+// endpoints, and the settings of the network controls.
+type Demo struct {
+	ctrl     *controller.Controller
+	api      *resources.API
+	control  *controlClient
+	boundary hooks.Boundary
+
+	// The network controls, as last set, and whether the inspector panel
+	// is open; read and written on the UI goroutine only.
+	latencyMS     int
+	random        bool
+	showInspector bool
+
+	mu sync.Mutex
+	// failArmed is set while a "fail next mutation" waits to be spent.
+	failArmed bool
+	// noticeArea is the notice area on screen, and noticeCtx its context.
+	noticeArea *notices
+	noticeCtx  app.Context
+}
+
+// New returns a demo whose endpoints call the REST API mounted at
+// apiPrefix, a full URL such as "http://127.0.0.1:8080/rest".
+func New(apiPrefix string) (*Demo, error) {
+	a, err := resources.New(apiPrefix)
+	if err != nil {
+		return nil, err
+	}
+	d := &Demo{
+		ctrl:          controller.New(controller.Options{}),
+		api:           a,
+		control:       &controlClient{prefix: a.Prefix},
+		showInspector: true,
+	}
+	d.boundary = hooks.Boundary{Fallback: skeleton, Error: errorBox}
+	return d, nil
+}
+
+// mutate runs a mutation for the component of ctx through l: fetch ep
+// with params and body, then call done (when not nil) with the result on
+// the UI goroutine if the component is still mounted. A failure is
+// reported as a notice saying that the optimistic update was rolled back,
+// wherever the user is by then. A pending "fail next mutation" is spent
+// by any mutation, so the control is disarmed when one ends.
+func (d *Demo) mutate(ctx app.Context, l *hooks.Loading, what string, ep endpoint.Endpoint, params, body value.Value, done func(ctx app.Context, v value.Value)) {
+	var out value.Value
+	l.Run(ctx, func(c context.Context) error {
+		var err error
+		out, err = d.ctrl.Fetch(c, ep, params, body)
+		d.setFailArmed(false)
+		if err != nil {
+			d.notify(noticeError, what+" failed, so its optimistic update was rolled back. "+errorText(err))
+		}
+		return err
+	}, func(ctx app.Context, err error) {
+		if err == nil && done != nil {
+			done(ctx, out)
+		}
+	})
+}
+
+// armed reports whether a "fail next mutation" waits to be spent.
+func (d *Demo) armed() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.failArmed
+}
+
+func (d *Demo) setFailArmed(on bool) {
+	d.mu.Lock()
+	d.failArmed = on
+	d.mu.Unlock()
+}
+
+// errorText returns the part of err worth showing: a REST error's
+// message from the server when it sent one.
+func errorText(err error) string {
+	var ne *rest.NetworkError
+	if errors.As(err, &ne) {
+		if msg := ne.Body.Get("error").Str(); msg != "" {
+			return strings.TrimSpace(fmt.Sprintf("%d %s", ne.Status, ne.StatusText)) + ": " + msg
+		}
+	}
+	return err.Error()
+}
