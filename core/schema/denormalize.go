@@ -232,10 +232,26 @@ func (d *denormalizer) add(ds deps) {
 }
 
 // fill returns the record with defaults for absent fields, nested entities
-// left as keys.
+// left as keys, fields in the order of Defaults and then the record's others
+// (as data-client's entity classes order them). A record that already starts
+// with every default field in that order, the usual case for a server that
+// sends what the entity declares, is returned as it is: no copy.
 func (e *Entity) fill(rec value.Value) value.Value {
-	defs := e.Defaults.Members()
-	out := make([]value.Member, 0, len(defs)+rec.Len())
+	e.prepare()
+	defs, rm := e.Defaults.Members(), rec.Members()
+	if len(rm) >= len(defs) {
+		same := true
+		for i := range defs {
+			if rm[i].Key != defs[i].Key {
+				same = false
+				break
+			}
+		}
+		if same {
+			return rec
+		}
+	}
+	out := make([]value.Member, 0, len(defs)+len(rm))
 	for _, m := range defs {
 		if v := rec.Get(m.Key); !v.IsUndefined() {
 			out = append(out, value.M(m.Key, v))
@@ -243,8 +259,8 @@ func (e *Entity) fill(rec value.Value) value.Value {
 			out = append(out, m)
 		}
 	}
-	for _, m := range rec.Members() {
-		if !e.Defaults.Has(m.Key) {
+	for _, m := range rm {
+		if !e.defaultKeys[m.Key] {
 			out = append(out, m)
 		}
 	}
@@ -257,7 +273,7 @@ func (e *Entity) fill(rec value.Value) value.Value {
 func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
 	out := e.fill(rec)
 	st := Found
-	members := out.Members()
+	var members []value.Member // copied before the first nested write
 	for _, f := range e.nestedFields() {
 		i, child := memberIndex(out, f.Name)
 		if i < 0 {
@@ -267,7 +283,13 @@ func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
 		if cst == Deleted {
 			st = Deleted
 		}
+		if members == nil {
+			members = append(make([]value.Member, 0, out.Len()), out.Members()...)
+		}
 		members[i].Value = v
+	}
+	if members != nil {
+		out = value.Obj(members...)
 	}
 	return out, st
 }

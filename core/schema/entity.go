@@ -46,8 +46,9 @@ type Entity struct {
 	// older request never overwrites data from a newer one.
 	ShouldReorder func(existingMeta, incomingMeta Meta, existing, incoming value.Value) bool
 
-	once   sync.Once
-	nested []Field // Schema in a fixed order
+	once        sync.Once
+	nested      []Field         // Schema in a fixed order
+	defaultKeys map[string]bool // the fields of Defaults
 }
 
 // ErrNoPK is wrapped by the error for a record that has no primary key.

@@ -143,13 +143,21 @@ func (e *Entity) record(in, parent value.Value, path *pathElem) (value.Value, st
 // nestedFields lists Schema in a fixed order, computed once: an Entity is
 // not changed after first use.
 func (e *Entity) nestedFields() []Field {
+	e.prepare()
+	return e.nested
+}
+
+func (e *Entity) prepare() {
 	e.once.Do(func() {
 		for name, s := range e.Schema {
 			e.nested = append(e.nested, Field{Name: name, Schema: s})
 		}
 		sort.Slice(e.nested, func(i, j int) bool { return e.nested[i].Name < e.nested[j].Name })
+		e.defaultKeys = make(map[string]bool, e.Defaults.Len())
+		for _, m := range e.Defaults.Members() {
+			e.defaultKeys[m.Key] = true
+		}
 	})
-	return e.nested
 }
 
 func memberIndex(v value.Value, key string) (int, value.Value) {

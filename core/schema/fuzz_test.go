@@ -1,0 +1,541 @@
+package schema_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// The fuzz targets of this file feed normalization random data, against
+// fixed schemas (FuzzNormalize) and against schemas built from the fuzz
+// input itself (FuzzNormalizeSchema). Crashers found so far are kept in
+// testdata/fuzz/<target>/ and run with every `go test`.
+
+// watchdog fails the fuzz input (by crashing the worker, the only way to
+// stop a goroutine that does not return) when it runs longer than limit:
+// normalization and denormalization must terminate on any input.
+func watchdog(limit time.Duration, what string) func() bool {
+	t := time.AfterFunc(limit, func() {
+		panic(fmt.Sprintf("%s did not finish within %v", what, limit))
+	})
+	return t.Stop
+}
+
+// fixedSchemas are the shapes of FuzzNormalize: entities with nested
+// entities, a self-reference (cycles), dates, a custom pk field, lists,
+// objects with defaults, unions and maps. Every nested-entity field defaults
+// to null, so a reference to a missing entity (read as undefined) and the
+// default it takes once stored again (null) compare as equivalent.
+func fixedSchemas() []schema.Schema {
+	user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":"","bestFriend":null,"friends":[]}`)}
+	comment := &schema.Entity{Key: "Comment", PK: "cid", Defaults: value.MustParse(`{"cid":null,"body":"","author":null}`),
+		Schema: map[string]schema.Schema{"author": user}}
+	article := &schema.Entity{Key: "Article",
+		Defaults: value.MustParse(`{"id":null,"title":"","content":"","published":false,"author":null,"tags":[],"createdAt":null,"comments":[]}`),
+		Schema:   map[string]schema.Schema{"author": user, "createdAt": schema.Date, "comments": schema.ArrayOf(comment)}}
+	user.Schema = map[string]schema.Schema{"bestFriend": user, "friends": schema.ArrayOf(user)}
+	post := &schema.Entity{Key: "Post", Defaults: value.MustParse(`{"id":null,"type":"post","title":"","author":null}`),
+		Schema: map[string]schema.Schema{"author": user}}
+	union := &schema.Union{Schemas: map[string]*schema.Entity{"post": post, "user": user, "article": article}, Attribute: "type"}
+	page := schema.ObjectOf(
+		schema.Nested("results", schema.ArrayOf(article)),
+		schema.Nested("featured", union),
+		schema.Nested("byUser", schema.ValuesOf(user)),
+		schema.Default("nextPage", value.Str("")),
+		schema.Default("total", value.Int(0)),
+	)
+	return []schema.Schema{
+		article,
+		schema.ArrayOf(article),
+		page,
+		union,
+		schema.ArrayOf(union),
+		schema.ValuesOf(user),
+		schema.ValuesOf(schema.ArrayOf(comment)),
+		user,
+		schema.ObjectOf(schema.Nested("data", schema.ObjectOf(schema.Nested("items", schema.ArrayOf(post))))),
+	}
+}
+
+// FuzzNormalize normalizes random JSON by a fixed set of schemas. It must
+// not panic, and either fail with a *schema.Error that names the schema
+// and the path of the offending value, or give a result whose
+// denormalization normalizes again to the same entities: every record
+// stored from the second pass is the first pass's record (with defaults
+// filled in), and the two reads are equivalent.
+func FuzzNormalize(f *testing.F) {
+	for i, seed := range []string{
+		`{"id":1,"title":"a","author":{"id":7,"name":"u"},"createdAt":"2024-01-02T03:04:05Z"}`,
+		`[{"id":1,"author":7},{"id":2,"author":{"id":7,"bestFriend":{"id":8,"bestFriend":7}}}]`,
+		`{"results":[{"id":1,"comments":[{"cid":"c1","author":{"id":3}}]}],"nextPage":"2","featured":{"type":"post","id":9}}`,
+		`{"type":"user","id":5,"friends":[{"id":6,"friends":[5]},{"id":5}]}`,
+		`[{"type":"post","id":1},{"type":"article","id":1,"author":{"id":1,"name":"x"}},{"type":"user","id":1}]`,
+		`{"a":{"id":1},"b":{"id":"1","name":"later"},"c":null}`,
+		`{"x":[{"cid":1,"body":"b"},{"cid":1.0}],"y":[]}`,
+		`{"id":5,"bestFriend":{"id":6,"bestFriend":{"id":5}},"friends":[{"id":6},{"id":7,"friends":[5,6,7]}]}`,
+		`{"data":{"items":[{"id":1,"author":{"id":2}},{"id":1,"title":"dup"}]}}`,
+		`{"id":null}`, `{"id":{"a":1}}`, `[true]`, `{"id":1,"createdAt":"yesterday"}`, `null`, `"5"`, `[]`,
+		`{"id":1,"author":[1]}`, `{"type":"dog","id":1}`, `{"id":1,"createdAt":1700000000000}`, `{"id":-0,"name":"zero"}`,
+	} {
+		f.Add(uint8(i), []byte(seed))
+	}
+	schemas := fixedSchemas()
+	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
+		in, err := value.Parse(data)
+		if err != nil {
+			return
+		}
+		defer watchdog(10*time.Second, "normalize and denormalize")()
+		s := schemas[int(sel)%len(schemas)]
+		n, err := schema.Normalize(s, in)
+		if err != nil {
+			checkSchemaError(t, err)
+			return
+		}
+		st1, d1 := storeAndRead(s, n)
+		n2, err := schema.Normalize(s, d1)
+		if err != nil {
+			t.Fatalf("the read of %s does not normalize again: %v\nread: %s", data, err, d1)
+		}
+		st2, d2 := storeAndRead(s, n2)
+		if !equivalent(d1, d2) {
+			t.Fatalf("%s: read, normalized and read again differs:\nfirst  %s\nsecond %s", data, d1, d2)
+		}
+		for _, w := range n2.Merged() {
+			s1 := st1.Slot(w.Entity.Key, w.PK)
+			if s1 == nil || s1.Deleted {
+				t.Fatalf("%s: the second pass stores %s %s, which the first did not", data, w.Entity.Key, w.PK)
+			}
+			want := filled(w.Entity, s1.Value)
+			got := st2.Slot(w.Entity.Key, w.PK).Value
+			for _, m := range want.Members() {
+				if w.Entity.Schema[m.Key] != nil {
+					continue // compared through the reads
+				}
+				if g := got.Get(m.Key); !value.Equal(g, m.Value) {
+					t.Fatalf("%s: %s %s field %s: stored %s, then %s", data, w.Entity.Key, w.PK, m.Key, m.Value, g)
+				}
+			}
+			if got.Len() != want.Len() {
+				t.Fatalf("%s: %s %s: stored %s, then %s", data, w.Entity.Key, w.PK, want, got)
+			}
+		}
+	})
+}
+
+// checkSchemaError asserts that err is a *schema.Error naming a schema and
+// a path into the response.
+func checkSchemaError(t *testing.T, err error) {
+	t.Helper()
+	var se *schema.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("error is %T, not *schema.Error: %v", err, err)
+	}
+	if se.Schema == "" || !strings.HasPrefix(se.Path, "$") {
+		t.Fatalf("error names no schema or path: %#v", se)
+	}
+	if msg := err.Error(); !strings.Contains(msg, se.Path) || !strings.Contains(msg, se.Schema) {
+		t.Fatalf("message %q does not name %s at %s", msg, se.Schema, se.Path)
+	}
+}
+
+// storeAndRead stores n under "k" in a new store and reads it back.
+func storeAndRead(s schema.Schema, n *schema.Normalized) (*store.Store, value.Value) {
+	st := store.New()
+	st.Apply(&store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities,
+		Meta: schema.Meta{Date: 1, FetchedAt: 1, ExpiresAt: 2}})
+	v, _, _, _ := st.Read("k")
+	return st, v
+}
+
+// filled is rec with e's defaults for absent fields, as a read fills it.
+func filled(e *schema.Entity, rec value.Value) value.Value {
+	var out []value.Member
+	for _, m := range e.Defaults.Members() {
+		if v := rec.Get(m.Key); !v.IsUndefined() {
+			out = append(out, value.M(m.Key, v))
+		} else {
+			out = append(out, m)
+		}
+	}
+	for _, m := range rec.Members() {
+		if !e.Defaults.Has(m.Key) {
+			out = append(out, m)
+		}
+	}
+	return value.Obj(out...)
+}
+
+// equivalent is value.Equal, except that an object member that is
+// undefined (a reference to a missing entity) matches one that is null (the
+// default the field takes once the read is stored again).
+func equivalent(a, b value.Value) bool {
+	if value.Same(a, b) {
+		return true
+	}
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case value.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i, x := range a.Elems() {
+			if !equivalent(x, b.Elems()[i]) {
+				return false
+			}
+		}
+		return true
+	case value.Object:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for _, m := range a.Members() {
+			if !b.Has(m.Key) {
+				return false
+			}
+			x, y := m.Value, b.Get(m.Key)
+			if x.IsNullish() && y.IsNullish() {
+				continue
+			}
+			if !equivalent(x, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return value.Equal(a, b)
+}
+
+// ---------------------------------------------------------------- random schemas
+
+// bytesReader hands out the fuzz input a byte at a time, then zeros.
+type bytesReader struct {
+	b []byte
+	i int
+}
+
+func (r *bytesReader) next() int {
+	if r.i >= len(r.b) {
+		return 0
+	}
+	c := r.b[r.i]
+	r.i++
+	return int(c)
+}
+
+func (r *bytesReader) pick(n int) int { return r.next() % n }
+
+var (
+	fuzzKeys   = []string{"A", "B", "C", "A"} // two entities may share a key
+	fuzzFields = []string{"id", "x", "y", "type", "pk", "next", ""}
+	fuzzPKs    = []string{"1", "2", "3", "", "SINGLETON"}
+)
+
+// junk returns a small JSON value of any kind.
+func junk(r *bytesReader) value.Value {
+	switch r.pick(10) {
+	case 0:
+		return value.NullV
+	case 1:
+		return value.Int(int64(r.pick(4)))
+	case 2:
+		return value.Str(fuzzPKs[r.pick(len(fuzzPKs))])
+	case 3:
+		return value.True
+	case 4:
+		return value.Arr()
+	case 5:
+		return value.Obj()
+	case 6:
+		return value.Num(1.5)
+	case 7:
+		return value.Str("2024-01-02")
+	case 8:
+		return value.Obj(value.M("id", value.Int(int64(r.pick(3)))))
+	}
+	return value.Undef
+}
+
+// schemaBuilder makes a schema tree from fuzz bytes: entities (sharing
+// keys, with pk fields or functions, defaults of any kind and hooks) that
+// may reference each other and themselves, arrays, objects with nested
+// schemas and defaults, maps, unions, dates and invalidations.
+type schemaBuilder struct {
+	r    *bytesReader
+	ents []*schema.Entity
+}
+
+func (b *schemaBuilder) entities() {
+	r := b.r
+	n := 1 + r.pick(4)
+	for i := 0; i < n; i++ {
+		e := &schema.Entity{Key: fuzzKeys[r.pick(len(fuzzKeys))]}
+		switch r.pick(6) {
+		case 1:
+			e.PK = "pk"
+		case 2:
+			e.PK = "x"
+		case 3:
+			c := fuzzPKs[r.pick(len(fuzzPKs))]
+			e.PKFunc = func(rec, parent value.Value, key string) (string, bool, error) { return c, c != "", nil }
+		case 4:
+			e.PKFunc = func(rec, parent value.Value, key string) (string, bool, error) {
+				if rec.Get("fail").Boolean() {
+					return "", false, errors.New("pk function failed")
+				}
+				pk, ok := rec.Get("id").Text()
+				return pk, ok, nil
+			}
+		}
+		if r.pick(8) == 0 {
+			e.Defaults = junk(r) // usually not an object: Check refuses it
+		} else {
+			var ms []value.Member
+			for k := r.pick(4); k > 0; k-- {
+				name := fuzzFields[r.pick(len(fuzzFields))]
+				if !hasMember(ms, name) {
+					ms = append(ms, value.M(name, junk(r)))
+				}
+			}
+			e.Defaults = value.Obj(ms...)
+		}
+		hooks := r.next()
+		if hooks&1 != 0 {
+			e.Process = func(rec, parent value.Value, key string) (value.Value, error) {
+				switch {
+				case rec.Get("fail").Boolean():
+					return value.Undef, errors.New("process failed")
+				case rec.Get("wrap").Boolean():
+					return value.Obj(value.M("id", rec.Get("id")), value.M("inner", rec)), nil
+				case rec.Get("flat").Boolean():
+					return rec.Get("id"), nil // not a record
+				}
+				return rec, nil
+			}
+		}
+		switch hooks >> 1 & 3 {
+		case 1:
+			e.Merge = func(a, b value.Value) value.Value { return b }
+		case 2:
+			e.Merge = func(a, b value.Value) value.Value { return a }
+		case 3:
+			e.Merge = func(a, b value.Value) value.Value { return value.Str("merged") } // not a record
+		}
+		if hooks&8 != 0 {
+			e.UseIncoming = func(em, im schema.Meta, a, b value.Value) bool { return im.FetchedAt >= em.FetchedAt }
+		}
+		if hooks&16 != 0 {
+			e.ShouldReorder = func(em, im schema.Meta, a, b value.Value) bool { return a.Len() > b.Len() }
+		}
+		b.ents = append(b.ents, e)
+	}
+	// Fields after every entity exists, so that they can form cycles.
+	for _, e := range b.ents {
+		for k := r.pick(3); k > 0; k-- {
+			if e.Schema == nil {
+				e.Schema = map[string]schema.Schema{}
+			}
+			e.Schema[fuzzFields[r.pick(len(fuzzFields))]] = b.schema(1)
+		}
+	}
+}
+
+func hasMember(ms []value.Member, name string) bool {
+	for _, m := range ms {
+		if m.Key == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *schemaBuilder) entity() *schema.Entity { return b.ents[b.r.pick(len(b.ents))] }
+
+func (b *schemaBuilder) schema(depth int) schema.Schema {
+	r := b.r
+	k := r.pick(9)
+	if depth > 4 && k >= 2 && k <= 5 {
+		k = 0
+	}
+	switch k {
+	case 2:
+		return schema.ArrayOf(b.schema(depth + 1))
+	case 3:
+		var fields []schema.Field
+		for n := r.pick(4); n > 0; n-- {
+			name := fuzzFields[r.pick(len(fuzzFields))]
+			if r.pick(2) == 0 {
+				fields = append(fields, schema.Nested(name, b.schema(depth+1)))
+			} else {
+				fields = append(fields, schema.Default(name, junk(r)))
+			}
+		}
+		return schema.ObjectOf(fields...)
+	case 4:
+		return schema.ValuesOf(b.schema(depth + 1))
+	case 5:
+		u := &schema.Union{Schemas: map[string]*schema.Entity{}, Attribute: "type"}
+		for n := 1 + r.pick(3); n > 0; n-- {
+			u.Schemas[fuzzKeys[r.pick(len(fuzzKeys))]] = b.entity()
+		}
+		if r.pick(3) == 0 {
+			u.AttributeFunc = func(in, parent value.Value, key string) string { s, _ := in.Get("kind").Text(); return s }
+		}
+		return u
+	case 6:
+		return schema.Date
+	case 7:
+		return schema.InvalidateOf(b.entity())
+	}
+	return b.entity()
+}
+
+// data makes a value roughly of shape s, with deviations: records with and
+// without keys, repeated and cross-referencing pks, bare pks, wrong kinds.
+func (b *schemaBuilder) data(s schema.Schema, depth int) value.Value {
+	r := b.r
+	if depth > 6 || r.pick(12) == 0 {
+		return junk(r)
+	}
+	switch s := s.(type) {
+	case *schema.Entity:
+		return b.record(s, depth)
+	case *schema.Invalidate:
+		if r.pick(2) == 0 {
+			return value.Str(fuzzPKs[r.pick(len(fuzzPKs))])
+		}
+		return b.record(s.Entity, depth)
+	case *schema.Union:
+		var ms []value.Member
+		for name, e := range s.Schemas {
+			rec := b.record(e, depth)
+			ms = append(rec.Members(), value.M("type", value.Str(name)), value.M("kind", value.Str(name)))
+			break
+		}
+		return value.Obj(dedupe(ms)...)
+	case *schema.Array:
+		var els []value.Value
+		for n := r.pick(4); n > 0; n-- {
+			els = append(els, b.data(s.Of, depth+1))
+		}
+		return value.Arr(els...)
+	case *schema.Values:
+		var ms []value.Member
+		for n := r.pick(4); n > 0; n-- {
+			ms = append(ms, value.M(fuzzFields[r.pick(len(fuzzFields))], b.data(s.Of, depth+1)))
+		}
+		return value.Obj(dedupe(ms)...)
+	case *schema.Object:
+		var ms []value.Member
+		for _, f := range s.Fields {
+			if f.Schema != nil {
+				ms = append(ms, value.M(f.Name, b.data(f.Schema, depth+1)))
+			}
+		}
+		return value.Obj(dedupe(ms)...)
+	}
+	if schema.IsDate(s) {
+		return [...]value.Value{value.Str("2024-01-02T03:04:05Z"), value.Int(1700000000000), value.Str("soon"), value.True}[r.pick(4)]
+	}
+	return junk(r)
+}
+
+func (b *schemaBuilder) record(e *schema.Entity, depth int) value.Value {
+	r := b.r
+	var ms []value.Member
+	if r.pick(6) != 0 {
+		pk := "id"
+		if e.PK != "" {
+			pk = e.PK
+		}
+		ms = append(ms, value.M(pk, value.Str(fuzzPKs[r.pick(3)])))
+	}
+	for name, sub := range e.Schema {
+		switch r.pick(3) {
+		case 0:
+			ms = append(ms, value.M(name, b.data(sub, depth+1)))
+		case 1:
+			ms = append(ms, value.M(name, value.Str(fuzzPKs[r.pick(3)]))) // a bare pk
+		}
+	}
+	for n := r.pick(3); n > 0; n-- {
+		flag := [...]string{"fail", "wrap", "flat", "x", "type"}[r.pick(5)]
+		ms = append(ms, value.M(flag, junk(r)))
+	}
+	if r.pick(5) == 0 {
+		ms = append(ms, value.M("fail", value.True))
+	}
+	return value.Obj(dedupe(ms)...)
+}
+
+// dedupe keeps the last member of each key: Obj requires unique keys.
+func dedupe(ms []value.Member) []value.Member {
+	var out []value.Member
+	for i, m := range ms {
+		if !hasMember(ms[i+1:], m.Key) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// FuzzNormalizeSchema builds a schema from the first input and normalizes
+// the second (JSON, or data built from the schema when it is not JSON) by
+// it, then stores, reads, queues and drops an optimistic copy and reads
+// again. Nothing may panic, and everything must finish (the watchdog).
+// Schemas that Check refuses are only checked: endpoints refuse them.
+func FuzzNormalizeSchema(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0}, []byte(`{"id":1}`))
+	f.Add([]byte{3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, []byte{1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{2, 0, 1, 0, 2, 0, 0, 1, 1, 0, 0, 0, 2, 1}, []byte(`[{"id":1,"next":{"id":2,"next":1}},{"id":2}]`))
+	f.Add([]byte{1, 5, 1, 0, 0, 31, 1, 0, 0, 5, 2, 2, 1}, []byte("not json, so data is generated"))
+	f.Add([]byte{4, 2, 4, 6, 1, 9, 3, 7, 5, 5, 5, 5}, []byte(`{"a":{"id":"1","type":"A"},"b":null}`))
+	f.Add([]byte{2, 3, 0, 0, 0, 0, 7, 1, 1, 2, 0, 2, 1}, []byte(`[{"id":2},"1",{"pk":3}]`))
+	f.Fuzz(func(t *testing.T, shape, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		b := &schemaBuilder{r: &bytesReader{b: shape}}
+		b.entities()
+		s := b.schema(0)
+		if err := schema.Check(s); err != nil {
+			return
+		}
+		in, err := value.Parse(data)
+		if err != nil {
+			b.r = &bytesReader{b: data}
+			in = b.data(s, 0)
+		}
+		defer watchdog(10*time.Second, "normalize and denormalize")()
+		n, err := schema.Normalize(s, in)
+		if err != nil {
+			checkSchemaError(t, err)
+			return
+		}
+		n.Merged()
+		st := store.New()
+		st.Apply(&store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities,
+			Meta: schema.Meta{Date: 10, FetchedAt: 10, ExpiresAt: 20}})
+		first, _, _, _ := st.Read("k")
+		p := st.AddPending(store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities,
+			Meta: schema.Meta{Date: 5, FetchedAt: 5, ExpiresAt: 20}})
+		st.Read("k")
+		st.State()
+		st.RemovePending(p)
+		again, _, _, _ := st.Read("k")
+		if !value.Same(first, again) && !value.Equal(first, again) {
+			t.Fatalf("dropping an optimistic write changed the read:\nbefore %s\nafter  %s", first, again)
+		}
+		schema.Denormalize(s, n.Result, st, nil, 0)
+		st.Reset()
+		st.State()
+	})
+}
