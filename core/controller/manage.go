@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"fmt"
+
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
@@ -61,6 +63,9 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	key, err := ep.Key(params)
 	if err != nil {
 		return err
+	}
+	if data.IsUndefined() && ep.Spec().Schema != nil {
+		return fmt.Errorf("%s: setResponse: data is undefined", key)
 	}
 	w, err := c.prepare(ep.Spec(), key, params, data, c.stamp())
 	if err != nil {

@@ -50,6 +50,11 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 		ctx = c.opts.RequestContext(ctx)
 	}
 	raw, err := ep.Fetch(ctx, params, body)
+	if err == nil && raw.IsUndefined() && spec.Schema != nil {
+		// No parsed body is undefined (an empty one is null): a fetch,
+		// parseResponse or process callback returned nothing.
+		err = fmt.Errorf("%s: the response is undefined, where the schema expects data", key)
+	}
 	var w *store.Write
 	if err == nil {
 		w, err = c.prepare(spec, key, params, raw, fetchedAt)

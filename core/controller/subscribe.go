@@ -184,9 +184,24 @@ func (c *Controller) dispatch() {
 			continue
 		}
 		c.mu.Unlock()
-		n.sub.listener(n.state)
+		c.deliver(n)
 		c.mu.Lock()
 	}
 	c.dispatching = false
 	c.mu.Unlock()
+}
+
+// deliver calls one listener. Should it panic, dispatching is over before
+// the panic goes on, so that later changes are still delivered (by the next
+// dispatch) wherever the panic is recovered.
+func (c *Controller) deliver(n notification) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.mu.Lock()
+			c.dispatching = false
+			c.mu.Unlock()
+			panic(p)
+		}
+	}()
+	n.sub.listener(n.state)
 }

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -451,10 +452,13 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 		}
 		return value.Undef, ne
 	}
-	if resp.Status == 204 || isBlank(resp.Body) {
+	// A UTF-8 byte-order mark is not part of the JSON; fetch's json()
+	// drops it too.
+	body := bytes.TrimPrefix(resp.Body, utf8BOM)
+	if resp.Status == 204 || isBlank(body) {
 		return value.NullV, nil
 	}
-	v, err := value.Parse(resp.Body)
+	v, err := value.Parse(body)
 	if err != nil {
 		if e.opts.Schema == nil {
 			return value.Str(string(resp.Body)), nil
@@ -463,6 +467,8 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	}
 	return v, nil
 }
+
+var utf8BOM = []byte("\xEF\xBB\xBF")
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

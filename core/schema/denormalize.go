@@ -9,9 +9,10 @@ import (
 // Slot is the store's cell for one entity. The store owns it: it sets Value,
 // Deleted and Meta, bumps Version on every visible change, and sets Removed
 // when the entity leaves the store. Denormalization keeps the entity's read
-// form here, valid while the records it was built from are the very values
-// they were (value.Same), so that an entity whose record comes back, as after
-// an optimistic update is rolled back, reads as the identical value again.
+// form here, valid while the records it was built from are the values they
+// were (the same, or equal), so that an entity whose record comes back, as
+// after an optimistic update is rolled back, reads as the identical value
+// again.
 type Slot struct {
 	Key, PK string
 	// Value is the normalized record readers see.
@@ -23,9 +24,10 @@ type Slot struct {
 
 	// memo holds the current read form and the one before it.
 	memo [2]entityMemo
-	// pass is the last denormalization that listed this slot as a
-	// dependency, so a read lists each slot once however often it appears.
-	pass uint64
+	// building is the denormalization that is building this entity right
+	// now (it is on the path from the result), so that a cycle back to it
+	// is cut at once.
+	building uint64
 }
 
 // Source looks up entity slots; nil means the entity is not stored.
@@ -55,37 +57,66 @@ func (d dep) valid() bool {
 	case s.Deleted:
 		return d.rec.IsUndefined()
 	}
-	return !d.rec.IsUndefined() && value.Same(s.Value, d.rec)
+	// An equal record counts as unchanged, however it was written (a write
+	// may change a record and change it back): storing a record equal to
+	// the one stored is no change, so reads keep their identity.
+	return !d.rec.IsUndefined() && (value.Same(s.Value, d.rec) || value.Equal(s.Value, d.rec))
 }
 
-// deps are what a denormalized value depends on: slots with their records,
-// and entities that were absent (rare, so kept apart).
+// deps are what a denormalized value depends on: the slots it read itself
+// (an entity's own record, a deleted entity), entities that were absent
+// (rare, so kept apart), and the deps of the entities nested in it. Nesting
+// them rather than copying their lists keeps a long chain of references
+// (a.next = b, b.next = c, ...) linear: with copies, each entity would list
+// every entity after it.
+//
+// A deps is immutable once built, except for good and bad, which cache the
+// answer of valid for one denormalization (the store does not change during
+// one), so that an entity shared by many others is checked once per read.
 type deps struct {
-	slots  []dep
-	absent []entityRef
+	slots     []dep
+	absent    []entityRef
+	kids      []*deps
+	good, bad uint64 // the last pass that found these valid, invalid
 }
 
 type entityRef struct{ key, pk string }
 
-func (ds *deps) valid(src Source) bool {
+// valid reports whether everything ds lists is as it was, so the value
+// built on it is still current. pass numbers the denormalization asking.
+func (ds *deps) valid(src Source, pass uint64) bool {
+	switch pass {
+	case ds.good:
+		return true
+	case ds.bad:
+		return false
+	}
+	ok := true
 	for _, d := range ds.slots {
 		if !d.valid() {
-			return false
+			ok = false
+			break
 		}
 	}
-	for _, a := range ds.absent {
-		if src.Slot(a.key, a.pk) != nil {
-			return false
-		}
+	for i := 0; ok && i < len(ds.absent); i++ {
+		ok = src.Slot(ds.absent[i].key, ds.absent[i].pk) == nil
 	}
-	return true
+	for i := 0; ok && i < len(ds.kids); i++ {
+		ok = ds.kids[i].valid(src, pass)
+	}
+	if ok {
+		ds.good = pass
+	} else {
+		ds.bad = pass
+	}
+	return ok
 }
 
 type entityMemo struct {
 	entity *Entity
 	val    value.Value
 	st     Status
-	deps   deps
+	deps   *deps
 	built  bool
 }
 
@@ -102,15 +133,18 @@ type resultMemo struct {
 	input  value.Value
 	val    value.Value
 	st     Status
-	deps   deps
+	deps   *deps
 	built  bool
 }
 
+// fits reports whether m was built from result by s: the very input, or an
+// equal one, as when a write replaced a result by an equal value (storing
+// equal data is no change, so the read keeps its identity).
 func (m *resultMemo) fits(s Schema, result value.Value) bool {
-	return m.built && m.schema == s && value.Same(m.input, result)
+	return m.built && m.schema == s && (value.Same(m.input, result) || value.Equal(m.input, result))
 }
 
-// passes numbers denormalizations for Slot.pass.
+// passes numbers denormalizations, for the marks of deps and Slot.
 var passes atomic.Uint64
 
 // Denormalize rebuilds the data of result (as Normalize returned it) from
@@ -122,21 +156,25 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 	if s == nil {
 		return result, Found
 	}
+	if memo != nil && memo.storeVersion == storeVersion && memo.cur.built && memo.cur.schema == s &&
+		value.Same(memo.cur.input, result) {
+		return memo.cur.val, memo.cur.st // nothing changed since the last read
+	}
+	pass := passes.Add(1)
 	if memo != nil {
-		if memo.cur.fits(s, result) && (memo.storeVersion == storeVersion || memo.cur.deps.valid(src)) {
+		if memo.cur.fits(s, result) && memo.cur.deps.valid(src, pass) {
+			memo.cur.input = result
 			memo.storeVersion = storeVersion
 			return memo.cur.val, memo.cur.st
 		}
-		if memo.prev.fits(s, result) && memo.prev.deps.valid(src) {
+		if memo.prev.fits(s, result) && memo.prev.deps.valid(src, pass) {
 			memo.cur, memo.prev = memo.prev, memo.cur
+			memo.cur.input = result
 			memo.storeVersion = storeVersion
 			return memo.cur.val, memo.cur.st
 		}
 	}
-	d := &denormalizer{src: src, pass: passes.Add(1), top: true}
-	if memo != nil {
-		d.deps.slots = make([]dep, 0, len(memo.cur.deps.slots))
-	}
+	d := &denormalizer{src: src, pass: pass, deps: &deps{}}
 	v, st := s.denormalize(result, d)
 	if memo != nil {
 		memo.prev = memo.cur
@@ -146,26 +184,32 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 	return v, st
 }
 
+// MaxDepth is how deep entities nest in a read. An entity reached through
+// more references than this reads as its record with nested entities left
+// as keys, as an entity in a cycle does. Reads are walked recursively (by
+// the JavaScript bridge, by encoders), and in WebAssembly the call stack is
+// small and fixed: a chain of references in flat data (a.next = b, b.next
+// = c, ...) would otherwise nest a read as deep as the chain is long.
+const MaxDepth = 128
+
 type denormalizer struct {
 	src  Source
 	pass uint64
-	deps deps
-	// top is set while deps is the result-level list.
-	top bool
-	// path holds the slots being built, to cut cycles.
-	path []*Slot
+	// depth is the number of entities being built, from the result down.
+	depth int
+	// deps collects what the value being built depends on: the result's
+	// deps, or those of the entity being built.
+	deps *deps
 	// cuts counts cycle cuts; an entity whose build saw one is not memoized,
 	// because its form depends on where the cycle was entered.
 	cuts int
-}
-
-func (d *denormalizer) onPath(s *Slot) bool {
-	for _, p := range d.path {
-		if p == s {
-			return true
-		}
-	}
-	return false
+	// cyclic holds the entities built in this pass whose build saw a cut.
+	// Wherever else they appear in this read they are that same value:
+	// rebuilt on every path that reaches them, a graph of entities that all
+	// reference each other would take time exponential in its size. As the
+	// value is shared, the read stays as large as the data for those that
+	// follow identity (the JavaScript bridge sends a repeated object once).
+	cyclic map[*Slot]*entityMemo
 }
 
 func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
@@ -180,55 +224,62 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		return value.Undef, Missing
 	}
 	for i := range slot.memo {
-		if m := &slot.memo[i]; m.built && m.entity == e && m.deps.valid(d.src) {
+		if m := &slot.memo[i]; m.built && m.entity == e && m.deps.valid(d.src, d.pass) {
 			if i == 1 {
 				slot.memo[0], slot.memo[1] = slot.memo[1], slot.memo[0]
 			}
-			d.add(slot.memo[0].deps)
+			d.deps.kids = append(d.deps.kids, slot.memo[0].deps)
 			return slot.memo[0].val, slot.memo[0].st
 		}
 	}
 	if slot.Deleted {
-		d.add(deps{slots: []dep{depOn(slot)}})
+		d.deps.slots = append(d.deps.slots, depOn(slot))
 		return value.Undef, Deleted
 	}
-	if d.onPath(slot) {
+	if slot.building == d.pass {
+		// A cycle back to an entity on the path: its record, with nested
+		// entities left as keys.
 		d.cuts++
 		return e.fill(slot.Value), Found
 	}
-	// Collect this entity's own dependencies apart, for its memo, then add
-	// them to the enclosing list.
-	outer, outerTop := d.deps, d.top
-	d.deps, d.top = deps{slots: []dep{depOn(slot)}}, false
+	if m := d.cyclic[slot]; m != nil && m.entity == e {
+		// Built around a cycle earlier in this read. Its form depends on
+		// where the cycle was entered, so what holds it is not memoized
+		// either.
+		d.cuts++
+		d.deps.kids = append(d.deps.kids, m.deps)
+		return m.val, m.st
+	}
+	if d.depth >= MaxDepth {
+		// Too deep: cut as a cycle is, and depend on the record shown.
+		d.cuts++
+		d.deps.slots = append(d.deps.slots, depOn(slot))
+		return e.fill(slot.Value), Found
+	}
+	// Collect this entity's own dependencies apart, for its memo; the
+	// enclosing value depends on them as a whole.
+	outer := d.deps
+	own := &deps{slots: []dep{depOn(slot)}}
+	d.deps = own
 	cuts := d.cuts
-	d.path = append(d.path, slot)
+	slot.building = d.pass
+	d.depth++
 	out, st := e.build(slot.Value, d)
-	d.path = d.path[:len(d.path)-1]
-	own := d.deps
+	d.depth--
+	slot.building = 0
+	d.deps = outer
+	m := entityMemo{entity: e, val: out, st: st, deps: own, built: true}
 	if d.cuts == cuts {
 		slot.memo[1] = slot.memo[0]
-		slot.memo[0] = entityMemo{entity: e, val: out, st: st, deps: own, built: true}
-	}
-	d.deps, d.top = outer, outerTop
-	d.add(own)
-	return out, st
-}
-
-// add appends ds to the dependencies being collected. The result-level list
-// takes each slot once (an author shared by a thousand articles is checked
-// once per re-read); an entity's own list is short and keeps duplicates.
-func (d *denormalizer) add(ds deps) {
-	if !d.top {
-		d.deps.slots = append(d.deps.slots, ds.slots...)
+		slot.memo[0] = m
 	} else {
-		for _, x := range ds.slots {
-			if x.slot.pass != d.pass {
-				x.slot.pass = d.pass
-				d.deps.slots = append(d.deps.slots, x)
-			}
+		if d.cyclic == nil {
+			d.cyclic = map[*Slot]*entityMemo{}
 		}
+		d.cyclic[slot] = &m
 	}
-	d.deps.absent = append(d.deps.absent, ds.absent...)
+	outer.kids = append(outer.kids, own)
+	return out, st
 }
 
 // fill returns the record with defaults for absent fields, nested entities

@@ -33,6 +33,12 @@ func Normalize(s Schema, data value.Value) (*Normalized, error) {
 	if s == nil {
 		return &Normalized{Result: data}, nil
 	}
+	if e, ok := s.(*Entity); ok && (data.Kind() == value.String || data.Kind() == value.Number) {
+		// A bare key stands for a record only inside a response: as the
+		// whole response it is a server answering something else ("OK",
+		// a count), and reading it back would give nothing.
+		return nil, errorAt(nil, e, "expected a record (object), got %s", data.Kind())
+	}
 	n := &normalizer{}
 	res, err := s.normalize(data, value.Undef, nil, n)
 	if err != nil {
@@ -133,7 +139,9 @@ func (e *Entity) record(in, parent value.Value, path *pathElem) (value.Value, st
 	if err != nil {
 		return value.Undef, "", errorAt(path, e, "%v", err)
 	}
-	if !ok {
+	if !ok || pk == "" {
+		// An empty key is no key, as in data-client: it cannot tell
+		// records apart.
 		return value.Undef, "", &Error{Path: path.String(), Schema: e.Key,
 			Msg: fmt.Sprintf("%v (field %q)", ErrNoPK, e.pkField()), Err: ErrNoPK}
 	}

@@ -165,7 +165,58 @@ func errorAt(p *pathElem, s Schema, format string, args ...any) *Error {
 // without its entities. Endpoints check their schema when they are made, so
 // the mistake is reported where it was written, not at the first response.
 func Check(s Schema) error {
+	if tooDeep(s, 0, map[*Entity]bool{}) {
+		return fmt.Errorf("schema nests deeper than %d levels", maxSchemaDepth)
+	}
 	return check(s, map[*Entity]bool{})
+}
+
+// maxSchemaDepth bounds how deep a schema may nest. No real schema comes
+// near it; one that does would make the recursive walks over it overflow
+// the small, fixed call stack of WebAssembly.
+const maxSchemaDepth = 256
+
+// tooDeep reports whether s nests deeper than maxSchemaDepth, each entity
+// followed once (so a schema that names itself ends), as check follows it.
+func tooDeep(s Schema, depth int, seen map[*Entity]bool) bool {
+	if depth > maxSchemaDepth {
+		return true
+	}
+	depth++
+	switch s := s.(type) {
+	case *Entity:
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		for _, f := range s.Schema {
+			if tooDeep(f, depth, seen) {
+				return true
+			}
+		}
+	case *Array:
+		return s != nil && tooDeep(s.Of, depth, seen)
+	case *Values:
+		return s != nil && tooDeep(s.Of, depth, seen)
+	case *Object:
+		for i := 0; s != nil && i < len(s.Fields); i++ {
+			if s.Fields[i].Schema != nil && tooDeep(s.Fields[i].Schema, depth, seen) {
+				return true
+			}
+		}
+	case *Union:
+		if s == nil {
+			return false
+		}
+		for _, e := range s.Schemas {
+			if tooDeep(e, depth, seen) {
+				return true
+			}
+		}
+	case *Invalidate:
+		return s != nil && tooDeep(s.Entity, depth, seen)
+	}
+	return false
 }
 
 func check(s Schema, seen map[*Entity]bool) error {

@@ -72,7 +72,70 @@ func (s *Store) applyResult(w *Write, l layer) {
 	l.setResult(w.Key, next)
 }
 
-type baseLayer struct{ s *Store }
+type baseLayer struct {
+	s *Store
+	// undo, when set, records what each write replaces, so that Apply can
+	// put the base back when a hook panics halfway through a response.
+	undo *undoLog
+}
+
+// undoLog lists the base records and results a write replaced, in order.
+type undoLog struct {
+	ents    []entityUndo
+	results []resultUndo
+}
+
+type entityUndo struct {
+	id  entityID
+	rec record
+	had bool
+}
+
+type resultUndo struct {
+	key string
+	res result
+	had bool
+}
+
+// maxKeptUndo bounds the undo entries kept for reuse between writes.
+const maxKeptUndo = 4096
+
+// reset empties u, dropping the records it referenced.
+func (u *undoLog) reset() {
+	clear(u.ents)
+	clear(u.results)
+	u.ents, u.results = u.ents[:0], u.results[:0]
+	if cap(u.ents) > maxKeptUndo {
+		u.ents = nil
+	}
+	if cap(u.results) > maxKeptUndo {
+		u.results = nil
+	}
+}
+
+// rollback puts back the base (and the visible state where no pending
+// write covers it) as it was before the writes u lists.
+func (s *Store) rollback(u *undoLog) {
+	for i := len(u.results) - 1; i >= 0; i-- {
+		x := u.results[i]
+		if r := s.results[x.key]; r != nil {
+			r.base, r.hasBase = x.res, x.had
+		}
+		if !s.overlaidResults[x.key] {
+			s.setVisibleResult(x.key, x.res, x.had)
+		}
+	}
+	for i := len(u.ents) - 1; i >= 0; i-- {
+		x := u.ents[i]
+		if e := s.entities[x.id.key][x.id.pk]; e != nil {
+			e.base, e.hasBase = x.rec, x.had
+		}
+		if !s.overlaidEntities[x.id] {
+			s.setVisibleEntity(x.id, x.rec, x.had)
+		}
+	}
+	u.reset()
+}
 
 func (b baseLayer) entity(id entityID) (record, bool) {
 	if e := b.s.entities[id.key][id.pk]; e != nil && e.hasBase {
@@ -83,6 +146,9 @@ func (b baseLayer) entity(id entityID) (record, bool) {
 
 func (b baseLayer) setEntity(id entityID, r record) {
 	e := b.s.entityEntry(id)
+	if b.undo != nil {
+		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
+	}
 	e.base, e.hasBase = r, true
 	if !b.s.overlaidEntities[id] {
 		b.s.setVisibleEntity(id, r, true)
@@ -98,6 +164,9 @@ func (b baseLayer) result(key string) (result, bool) {
 
 func (b baseLayer) setResult(key string, r result) {
 	e := b.s.resultEntry(key)
+	if b.undo != nil {
+		b.undo.results = append(b.undo.results, resultUndo{key, e.base, e.hasBase})
+	}
 	e.base, e.hasBase = r, true
 	if !b.s.overlaidResults[key] {
 		b.s.setVisibleResult(key, r, true)
@@ -135,7 +204,7 @@ func (s *Store) rebase() {
 	if len(s.pending) == 0 && len(s.overlaidEntities) == 0 && len(s.overlaidResults) == 0 {
 		return
 	}
-	rl := &replayLayer{base: baseLayer{s}, ents: map[entityID]record{}, results: map[string]result{}}
+	rl := &replayLayer{base: baseLayer{s: s}, ents: map[entityID]record{}, results: map[string]result{}}
 	for _, p := range s.pending {
 		s.applyWrite(&p.Write, rl)
 	}
@@ -204,6 +273,11 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 		e.slot.Version++
 		e.slot.Removed = true
 		delete(s.entities[id.key], id.pk)
+		if len(s.entities[id.key]) == 0 {
+			// The table held only optimistic records: leave no empty
+			// table behind, so a rollback leaves the state as it was.
+			delete(s.entities, id.key)
+		}
 		s.version++
 		return
 	}

@@ -90,6 +90,7 @@ type Store struct {
 	version          uint64
 	seq              uint64
 	slab             []entityEntry
+	undo             undoLog // of the Apply running, reused
 }
 
 type entityID struct{ key, pk string }
@@ -146,9 +147,19 @@ func (s *Store) Normalized(key string) (value.Value, bool) {
 	return r.visible.val, r.hasBase || !r.visible.val.IsUndefined()
 }
 
-// Apply stores a server response in the base layer and rebases.
+// Apply stores a server response in the base layer and rebases. It is all
+// or nothing: when a hook (an entity's Merge, UseIncoming or ShouldReorder,
+// an Update function) panics, the store is put back as it was before the
+// panic goes on.
 func (s *Store) Apply(w *Write) {
-	s.applyWrite(w, baseLayer{s})
+	defer func() {
+		if p := recover(); p != nil {
+			s.rollback(&s.undo)
+			panic(p)
+		}
+		s.undo.reset()
+	}()
+	s.applyWrite(w, baseLayer{s: s, undo: &s.undo})
 	s.rebase()
 }
 
@@ -178,11 +189,19 @@ func (s *Store) Keys() []string {
 	return keys
 }
 
-// AddPending queues an optimistic write and makes it visible.
+// AddPending queues an optimistic write and makes it visible. When a hook
+// panics while the queue is replayed, the write is not queued (and nothing
+// visible changed) before the panic goes on.
 func (s *Store) AddPending(w Write) *Pending {
 	s.seq++
 	p := &Pending{Write: w, seq: s.seq}
 	s.pending = append(s.pending, p)
+	defer func() {
+		if r := recover(); r != nil {
+			s.pending = s.pending[:len(s.pending)-1]
+			panic(r)
+		}
+	}()
 	s.rebase()
 	return p
 }

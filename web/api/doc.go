@@ -55,6 +55,13 @@
 // /bad/status/{code} (that status, JSON error body), /bad/nopk (a comment
 // without an id), /bad/hang (never answers until the client gives up or the
 // server is closed) and /bad/close (half a body, then the connection closes).
+// More for the bad-input tests: /bad/body?status=&type=&text=&bom=1 (any
+// body), /bad/deep?n= (a record holding n nested arrays), /bad/huge?mb=&tail=
+// (a list of about mb megabytes, optionally ending in a record without id or
+// cut short), /bad/dupes (a list repeating an id), /bad/cyclic?n= (users that
+// all reference each other), /bad/chain?n= (users each referencing the next),
+// /bad/slow?ms=&id= (a comment after a delay) and /bad/flaky?id= (503 on
+// every other request to the same URL).
 //
 // # Test controls
 //

@@ -148,6 +148,14 @@ func (s *Server) routes() {
 	// waits, so they must not hold the lock.
 	s.api.Handle("GET /bad/hang", s.rawRoute(s.badHang))
 	s.api.Handle("GET /bad/close", s.rawRoute(badClose))
+	s.api.Handle("GET /bad/body", s.rawRoute(badBody))
+	s.api.Handle("GET /bad/deep", s.rawRoute(badDeep))
+	s.api.Handle("GET /bad/huge", s.rawRoute(badHuge))
+	s.api.Handle("GET /bad/dupes", s.stateRoute(badDupes))
+	s.api.Handle("GET /bad/cyclic", s.rawRoute(badCyclic))
+	s.api.Handle("GET /bad/chain", s.rawRoute(badChain))
+	s.api.Handle("GET /bad/slow", s.rawRoute(s.badSlow))
+	s.api.Handle("GET /bad/flaky", s.rawRoute(s.badFlaky))
 	s.api.Handle("/", s.rawRoute(notFound))
 }
 

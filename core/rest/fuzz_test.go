@@ -1,0 +1,179 @@
+package rest
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// FuzzURL builds endpoints from random path templates and fills them from
+// random params. rest.New either refuses the template or gives an endpoint
+// whose URL, for params holding every token, escapes each token so that
+// it cannot change the URL's structure: the escaped text holds only
+// encodeURIComponent's characters and unescapes to the param. When the
+// template's literal text is itself URL-safe, the whole URL parses with
+// net/url, its path holds each param verbatim, and its query holds every
+// other param. Key does not depend on the order of the params.
+func FuzzURL(f *testing.F) {
+	f.Add("/articles/:id", uint8(0), []byte("5"))
+	f.Add("/users/:userId/posts/:id", uint8(1), []byte("a/b?c#d\x00 %20é"))
+	f.Add("/a/:id.json", uint8(2), []byte("..\x00../..\x00x"))
+	f.Add("/t/:x/:y", uint8(3), []byte("-_.!~*'()\x00\xff\xfe\x00&=+"))
+	f.Add("/files/:name:ext", uint8(4), []byte("%2F\x00;,/?:@&=+$#"))
+	f.Add("/:a/:a", uint8(5), []byte("dup"))
+	f.Add("/p:8080/:_x9/:9", uint8(6), []byte("\u00a0\u2028\x00\x01\x7f"))
+	f.Add("/search?sort=new&q=:q", uint8(7), []byte("a b"))
+	f.Add("/#/:id", uint8(8), []byte("1"))
+	f.Add("/%zz/:id", uint8(9), []byte("1"))
+	f.Add("/a/:id", uint8(10), []byte(`{"id":[1,2],"page":{"x":1}}`))
+	f.Fuzz(func(t *testing.T, tmpl string, sel uint8, data []byte) {
+		o := Options{Path: "/" + strings.TrimPrefix(tmpl, "/"), Name: "fuzz"}
+		prefixPath := "/api"
+		if sel&1 == 0 {
+			o.URLPrefix = "http://example.com" + prefixPath
+		} else {
+			o.Path = "https://h.example:8443" + o.Path
+			prefixPath = ""
+		}
+		e, err := New(o)
+		if err != nil {
+			return
+		}
+
+		// Any JSON as params: an error or a URL, never a panic.
+		if v, err := value.Parse(data); err == nil {
+			if u, err := e.URL(v); err == nil && safeLiterals(e) {
+				if _, err := url.Parse(u); err != nil {
+					t.Fatalf("URL %q for params %s does not parse: %v", u, v, err)
+				}
+			}
+			_, _ = e.Key(v)
+		}
+
+		// Params with every token, from the pieces of data.
+		pieces := bytes.Split(data, []byte{0})
+		piece := func(i int) value.Value {
+			p := pieces[i%len(pieces)]
+			switch {
+			case sel&6 == 2 && len(p) > 0 && p[0] < '5':
+				return value.Int(int64(p[0])) // a number
+			case sel&6 == 4 && len(p) == 1:
+				return value.BoolV(p[0]&1 == 1)
+			}
+			return value.Str(string(p))
+		}
+		var ms []value.Member
+		for i, tok := range e.path.tokens {
+			ms = append(ms, value.M(tok, piece(i)))
+		}
+		query := map[string]string{}
+		for i := len(e.path.tokens); i < len(pieces) && i < len(e.path.tokens)+3; i++ {
+			name := "q" + string(pieces[(i+1)%len(pieces)])
+			if e.path.hasToken(name) || hasKey(ms, name) {
+				continue
+			}
+			v := piece(i)
+			ms = append(ms, value.M(name, v))
+			query[name], _ = v.Text()
+		}
+		params := value.Obj(ms...)
+		u, err := e.URL(params)
+		if err != nil {
+			t.Fatalf("URL of %s with params %s: %v", o.Path, params, err)
+		}
+
+		// Each token's text, found by writing the URL part by part.
+		var want strings.Builder // the path with params verbatim
+		rest := strings.TrimPrefix(u, o.URLPrefix)
+		for _, p := range e.path.parts {
+			if p.token == "" {
+				if !strings.HasPrefix(rest, p.lit) {
+					t.Fatalf("URL %q lost the literal %q of %s", u, p.lit, o.Path)
+				}
+				rest = rest[len(p.lit):]
+				want.WriteString(p.lit)
+				continue
+			}
+			raw, _ := params.Get(p.token).Text()
+			esc := encodeURIComponent(raw)
+			if !strings.HasPrefix(rest, esc) {
+				t.Fatalf("URL %q: token :%s = %q is not written as %q", u, p.token, raw, esc)
+			}
+			rest = rest[len(esc):]
+			for i := 0; i < len(esc); i++ {
+				if c := esc[i]; !isAlnum(c) && !strings.ContainsRune("-_.!~*'()%", rune(c)) {
+					t.Fatalf("token :%s = %q escapes to %q, which holds %q", p.token, raw, esc, c)
+				}
+			}
+			if back, err := url.PathUnescape(esc); err != nil || back != raw {
+				t.Fatalf("token :%s = %q escapes to %q, which unescapes to %q (%v)", p.token, raw, esc, back, err)
+			}
+			want.WriteString(raw)
+		}
+
+		if safeLiterals(e) {
+			pu, err := url.Parse(u)
+			if err != nil {
+				t.Fatalf("URL %q of %s does not parse: %v", u, o.Path, err)
+			}
+			if full := pu.Scheme + "://" + pu.Host; full != "http://example.com" && full != "https://h.example:8443" {
+				t.Fatalf("URL %q has scheme and host %q", u, full)
+			}
+			wantPath := prefixPath + strings.TrimPrefix(want.String(), "https://h.example:8443")
+			if pu.Path != wantPath {
+				t.Fatalf("URL %q of %s: path %q, want %q", u, o.Path, pu.Path, wantPath)
+			}
+			got, err := url.ParseQuery(pu.RawQuery)
+			if err != nil {
+				t.Fatalf("URL %q: query does not parse: %v", u, err)
+			}
+			if len(got) != len(query) {
+				t.Fatalf("URL %q: query %v, want %v", u, got, query)
+			}
+			for k, v := range query {
+				if g := got[k]; len(g) != 1 || g[0] != v {
+					t.Fatalf("URL %q: query %q = %q, want %q", u, k, g, v)
+				}
+			}
+		}
+
+		// Keys: equal params in another order give the same key.
+		k1, err := e.Key(params)
+		if err != nil {
+			t.Fatalf("Key: %v", err)
+		}
+		rev := make([]value.Member, len(ms))
+		for i, m := range ms {
+			rev[len(ms)-1-i] = m
+		}
+		if k2, _ := e.Key(value.Obj(rev...)); k1 != k2 {
+			t.Fatalf("keys differ by param order: %q, %q", k1, k2)
+		}
+	})
+}
+
+func hasKey(ms []value.Member, k string) bool {
+	for _, m := range ms {
+		if m.Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// safeLiterals reports whether the literal text of e's path keeps its
+// meaning in a URL: only unreserved characters, sub-delimiters, '/', ':'
+// and '@' (no '?', '#', '%' or characters that need escaping).
+func safeLiterals(e *Endpoint) bool {
+	for _, p := range e.path.parts {
+		for i := 0; i < len(p.lit); i++ {
+			if c := p.lit[i]; !isAlnum(c) && !strings.ContainsRune("-._~!$&'()*+,;=/:@", rune(c)) {
+				return false
+			}
+		}
+	}
+	return true
+}

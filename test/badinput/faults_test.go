@@ -1,0 +1,254 @@
+package badinput
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Faults of the network and the caller: a server that goes down and comes
+// back, one slower than the endpoint's timeout, one that fails some of the
+// time, and requests the caller aborts while their optimistic update shows.
+
+// patchTitle is a PATCH of an article with an optimistic update of its
+// title, whose result is the article.
+func patchTitle(e *env, name string, o rest.Options) *rest.Endpoint {
+	o.Name, o.Path, o.Method, o.Schema = name, "/articles/:id", "PATCH", articleE
+	o.GetOptimisticResponse = func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
+		return value.Obj(value.M("id", params.Get("id")), value.M("title", body.(value.Value).Get("title"))), nil
+	}
+	return e.ep(o)
+}
+
+func titleOf(e *env, pk string) string {
+	return e.ctrl.GetResponse(e.article, id(pk)).Data.Get("title").Str()
+}
+
+func TestServerDownAndBack(t *testing.T) {
+	e := newEnv(t)
+	e.populate()
+	before := e.state()
+	e.down.Store(true)
+
+	_, err := e.ctrl.Suspense(context.Background(), e.comment, id(3))
+	var ne *rest.NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.Equal(t, 0, ne.Status)
+	assert.Equal(t, "NetworkError", rest.ErrorName(err))
+	assert.Contains(t, err.Error(), "comment: GET "+e.url+"/comments/3: network error")
+	key, _ := e.comment.Key(id(3))
+	assert.True(t, value.Equal(before, withoutMeta(e.state(), key)), "only the failed key's error is new")
+
+	// Fresh data is still served while the server is down.
+	c1 := e.suspense(e.comment, id(1))
+	assert.Equal(t, "1", text(c1, "id"))
+
+	// A mutation with an optimistic update fails and is rolled back.
+	patch := patchTitle(e, "patch", rest.Options{})
+	_, err = e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"while down"}`))
+	require.Error(t, err)
+	assert.NotEqual(t, "while down", titleOf(e, "1"))
+	assert.Zero(t, e.ctrl.PendingOptimistic())
+
+	// Back up: once the kept error expires, the read works.
+	e.down.Store(false)
+	_, err = e.ctrl.Suspense(context.Background(), e.comment, id(3))
+	assert.Error(t, err, "inside errorExpiryLength the error is kept")
+	e.clk.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
+	assert.Equal(t, "3", text(e.suspense(e.comment, id(3)), "id"))
+	_, err = e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"back up"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "back up", titleOf(e, "1"))
+	e.alive()
+}
+
+func TestSlowerThanTimeout(t *testing.T) {
+	e := newEnv(t)
+	e.populate()
+	before := e.state()
+	ep := e.ep(rest.Options{Name: "slow", Path: "/comments/:id", Schema: commentE, Timeout: 50 * time.Millisecond})
+	e.srv.SetDelay(300 * time.Millisecond)
+
+	start := time.Now()
+	_, err := e.ctrl.Suspense(context.Background(), ep, id(3))
+	assert.Less(t, time.Since(start), 250*time.Millisecond, "the timeout, not the server, ends the request")
+	assert.Equal(t, "TimeoutError", rest.ErrorName(err))
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "slow: GET "+e.url+"/comments/3: request timed out: timeout of 50ms exceeded")
+	key, _ := ep.Key(id(3))
+	assert.True(t, value.Equal(before, withoutMeta(e.state(), key)))
+
+	// An optimistic mutation that times out is rolled back.
+	patch := patchTitle(e, "slowPatch", rest.Options{Timeout: 50 * time.Millisecond})
+	_, err = e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"too slow"}`))
+	assert.Equal(t, "TimeoutError", rest.ErrorName(err))
+	assert.NotEqual(t, "too slow", titleOf(e, "1"))
+	assert.Zero(t, e.ctrl.PendingOptimistic())
+
+	e.srv.SetDelay(0)
+	e.clk.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
+	assert.Equal(t, "3", text(e.suspense(ep, id(3)), "id"))
+	e.alive()
+}
+
+func TestIntermittentReads(t *testing.T) {
+	e := newEnv(t)
+	e.populate()
+	flaky := e.ep(rest.Options{Name: "flaky", Path: "/bad/flaky", Schema: commentE})
+	params := obj(`{"id":4}`)
+	for i := range 4 {
+		v, err := e.ctrl.Suspense(context.Background(), flaky, params)
+		if i%2 == 0 {
+			var ne *rest.NetworkError
+			require.ErrorAs(t, err, &ne, "attempt %d", i)
+			assert.Equal(t, 503, ne.Status)
+			assert.Contains(t, err.Error(), "intermittent failure")
+		} else {
+			require.NoError(t, err, "attempt %d", i)
+			assert.Equal(t, "4", text(v, "id"))
+		}
+		// Past the kept error and the data's expiry: the next read fetches.
+		e.clk.Advance(controller.DefaultDataExpiryLength + time.Second)
+		e.ctrl.InvalidateAll(func(string) bool { return true })
+	}
+}
+
+// TestIntermittentMutations: mutations that fail some of the time. Each
+// failure rolls back only its own optimistic update, even while later ones
+// are pending.
+func TestIntermittentMutations(t *testing.T) {
+	e := newEnv(t)
+	e.populate()
+	e.suspense(e.article, id("2"))
+	patch := patchTitle(e, "patch", rest.Options{})
+	e.srv.Hold()
+	first := make(chan error, 1)
+	go func() {
+		_, err := e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"first"}`))
+		first <- err
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	require.NoError(t, e.srv.WaitHeld(ctx, 1))
+	second := make(chan error, 1)
+	go func() {
+		_, err := e.ctrl.Fetch(context.Background(), patch, id("2"), obj(`{"title":"second"}`))
+		second <- err
+	}()
+	require.NoError(t, e.srv.WaitHeld(ctx, 2))
+	assert.Equal(t, "first", titleOf(e, "1"))
+	assert.Equal(t, "second", titleOf(e, "2"))
+	assert.Equal(t, 2, e.ctrl.PendingOptimistic())
+
+	e.srv.FailNext(1, 502)
+	held := e.srv.Held()
+	require.True(t, e.srv.Release(held[0].Seq))
+	err := <-first
+	var ne *rest.NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.Equal(t, 502, ne.Status)
+	assert.NotEqual(t, "first", titleOf(e, "1"), "the failed update is rolled back")
+	assert.Equal(t, "second", titleOf(e, "2"), "the other one still shows")
+	require.True(t, e.srv.Release(held[1].Seq))
+	require.NoError(t, <-second)
+	assert.Equal(t, "second", titleOf(e, "2"))
+	assert.Zero(t, e.ctrl.PendingOptimistic())
+	e.srv.Unhold()
+	e.alive()
+}
+
+func TestCallerAborts(t *testing.T) {
+	for _, how := range []string{"context", "signal"} {
+		t.Run(how, func(t *testing.T) {
+			e := newEnv(t)
+			e.populate()
+			prior := e.ctrl.GetResponse(e.article, id("1")).Data
+			before := e.state()
+			e.srv.Hold()
+			defer e.srv.Unhold()
+
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			o := rest.Options{}
+			callCtx := context.Background()
+			if how == "signal" {
+				o.Signal = ctx // an AbortSignal, in Go
+			} else {
+				callCtx = ctx
+			}
+			patch := patchTitle(e, "abortable", o)
+			done := make(chan error, 1)
+			go func() {
+				_, err := e.ctrl.Fetch(callCtx, patch, id("1"), obj(`{"title":"optimistic"}`))
+				done <- err
+			}()
+			wctx, wcancel := context.WithTimeout(context.Background(), waitLimit)
+			defer wcancel()
+			require.NoError(t, e.srv.WaitHeld(wctx, 1))
+			assert.Equal(t, "optimistic", titleOf(e, "1"), "the optimistic update shows while the request is out")
+			assert.Equal(t, 1, e.ctrl.PendingOptimistic())
+			assert.Len(t, e.state().Get("optimistic").Elems(), 1)
+
+			cancel()
+			err := <-done
+			require.Error(t, err)
+			assert.Equal(t, "AbortError", rest.ErrorName(err))
+			assert.ErrorIs(t, err, context.Canceled)
+			assert.Contains(t, err.Error(), "abortable")
+			assert.Contains(t, err.Error(), "/articles/1")
+			assert.Contains(t, err.Error(), "request aborted")
+
+			assert.Zero(t, e.ctrl.PendingOptimistic(), "no optimistic residue")
+			assert.Empty(t, e.state().Get("optimistic").Elems())
+			now := e.ctrl.GetResponse(e.article, id("1")).Data
+			assert.True(t, value.Same(prior, now), "the article is back to its prior value, identity and all")
+			key, _ := patch.Key(id("1"))
+			assert.True(t, value.Equal(before, withoutMeta(e.state(), key)),
+				"store changed:\nbefore %s\nafter  %s", before, e.state())
+
+			e.srv.Unhold()
+			e.alive()
+			// A new request of the endpoint works (with the signal option,
+			// an endpoint whose signal aborted stays aborted, as in JS).
+			if how == "context" {
+				_, err := e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"after"}`))
+				require.NoError(t, err)
+				assert.Equal(t, "after", titleOf(e, "1"))
+			} else {
+				_, err := e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"after"}`))
+				assert.True(t, errors.Is(err, context.Canceled), "%v", err)
+			}
+		})
+	}
+}
+
+// TestDeepSchema: a schema nested deeper than any real one is refused where
+// it is written, with a clear error, rather than overflowing a walk over it.
+func TestDeepSchema(t *testing.T) {
+	e := newEnv(t)
+	var s schema.Schema = commentE
+	for range 10000 {
+		s = schema.ArrayOf(s)
+	}
+	_, err := rest.New(rest.Options{Name: "deepSchema", URLPrefix: e.url, Path: "/comments", Schema: s})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "deepSchema")
+	assert.Contains(t, err.Error(), "schema nests deeper than 256 levels")
+	assert.Less(t, len(err.Error()), 200)
+
+	// A schema that names itself is not deep: each entity counts once.
+	u := &schema.Entity{Key: "U", Defaults: obj(`{"id":null}`)}
+	u.Schema = map[string]schema.Schema{"next": u, "all": schema.ArrayOf(u)}
+	_, err = rest.New(rest.Options{Name: "selfSchema", URLPrefix: e.url, Path: "/users", Schema: schema.ArrayOf(u)})
+	assert.NoError(t, err)
+}
