@@ -28,6 +28,10 @@ export PATH="$TOOLS_BIN:$PATH"
 # an entry whose package or fuzz function does not exist (yet) is skipped.
 FUZZ_TARGETS=(
   "FuzzParse ./core/value"
+  "FuzzNormalize ./core/schema"
+  "FuzzNormalizeSchema ./core/schema"
+  "FuzzURL ./core/rest"
+  "FuzzOptimisticQueue ./core/store"
 )
 FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-10s}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
