@@ -6,6 +6,7 @@
 #   ./build.sh test        every check CI runs (installs what is missing)
 #   ./build.sh bench       benchmarks
 #   ./build.sh fuzz        longer fuzz runs (FUZZ_LONG_TIME each, default 60s)
+#   ./build.sh memory      the memory and lifetime check in headless Chromium
 #   ./build.sh help
 #
 # Works from any directory. On a fresh machine `test` installs Chromium (apt),
@@ -312,6 +313,19 @@ stage_e2e() {
   DEMO_SERVER=$TOOLS_BIN/demo-server DEMO_ROOT=$ROOT node --test --test-concurrency=1 "${files[@]}"
 }
 
+# Memory and lifetime in headless Chromium (test/memory): 100,000 cycles of
+# subscribe / fetch / unsubscribe / invalidate, then ResetEntireStore; the JS
+# heap and the wasm memory must level off. About a minute and a half. Not
+# yet part of `test`: after ResetEntireStore the wasm memory keeps growing
+# from one refill to the next (an open finding, see the closing note).
+stage_memory() {
+  [[ -f test/memory/memory.mjs ]] || return $SKIP
+  ensure_chromium
+  ensure_npm
+  [[ -f $DIST/datafetch.wasm ]] || build_dist
+  node test/memory/memory.mjs
+}
+
 # stage_fuzz NAME PKG TIME
 stage_fuzz() {
   local name=$1 pkg=$2 time=$3
@@ -429,8 +443,13 @@ cmd_fuzz() {
   summary
 }
 
+cmd_memory() {
+  run_stage "memory and lifetime (test/memory)" stage_memory
+  summary
+}
+
 usage() {
-  sed -n '2,9p' "$ROOT/build.sh" | sed 's/^# \{0,1\}//'
+  sed -n '2,10p' "$ROOT/build.sh" | sed 's/^# \{0,1\}//'
 }
 
 main() {
@@ -442,6 +461,7 @@ main() {
     test) cmd_test "$@" ;;
     bench) cmd_bench "$@" ;;
     fuzz) cmd_fuzz "$@" ;;
+    memory) cmd_memory "$@" ;;
     help | -h | --help) usage ;;
     *) usage >&2; exit 2 ;;
   esac

@@ -111,6 +111,14 @@ func FuzzNormalize(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the read of %s does not normalize again: %v\nread: %s", data, err, d1)
 		}
+		if dangling(st1, s, n) {
+			// A reference to an entity that is not stored reads as nothing
+			// (a list leaves it out), except inside a record cut at a cycle,
+			// which shows keys as they are: stored again, such a read no
+			// longer holds the dangling key, so only complete data can
+			// come back the same.
+			return
+		}
 		st2, d2 := storeAndRead(s, n2)
 		if !equivalent(d1, d2) {
 			t.Fatalf("%s: read, normalized and read again differs:\nfirst  %s\nsecond %s", data, d1, d2)
@@ -158,6 +166,52 @@ func treeAtMost(v value.Value, limit int) bool {
 		return true
 	}
 	return walk(v)
+}
+
+// dangling reports whether the result or a record of n references an
+// entity that st does not hold.
+func dangling(st *store.Store, s schema.Schema, n *schema.Normalized) bool {
+	found := false
+	check := func(e *schema.Entity, pk string) {
+		if sl := st.Slot(e.Key, pk); sl == nil || sl.Deleted {
+			found = true
+		}
+	}
+	refs(s, n.Result, check)
+	for _, w := range n.Entities {
+		for name, f := range w.Entity.Schema {
+			refs(f, w.Value.Get(name), check)
+		}
+	}
+	return found
+}
+
+// refs calls fn with every entity reference in v, a normalized value of s.
+func refs(s schema.Schema, v value.Value, fn func(e *schema.Entity, pk string)) {
+	switch s := s.(type) {
+	case *schema.Entity:
+		if pk, ok := v.Text(); ok && !v.IsNull() {
+			fn(s, pk)
+		}
+	case *schema.Array:
+		for _, el := range v.Elems() {
+			refs(s.Of, el, fn)
+		}
+	case *schema.Values:
+		for _, m := range v.Members() {
+			refs(s.Of, m.Value, fn)
+		}
+	case *schema.Object:
+		for _, f := range s.Fields {
+			if f.Schema != nil {
+				refs(f.Schema, v.Get(f.Name), fn)
+			}
+		}
+	case *schema.Union:
+		if e := s.Schemas[v.Get("schema").Str()]; e != nil {
+			refs(e, v.Get("id"), fn)
+		}
+	}
 }
 
 // checkSchemaError asserts that err is a *schema.Error naming a schema and
