@@ -135,6 +135,11 @@ type resultMemo struct {
 	st     Status
 	deps   *deps
 	built  bool
+	// lookups are the slots the build looked up, in order. The next build
+	// of the same result asks for the same entities in the same order, and
+	// checking a hint costs a string compare where the store's map costs a
+	// string hash, which wasm computes slowly.
+	lookups []*Slot
 }
 
 // fits reports whether m was built from result by s: the very input, or an
@@ -175,10 +180,14 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 		}
 	}
 	d := &denormalizer{src: src, pass: pass, deps: &deps{}}
+	if memo != nil {
+		d.hints = memo.cur.lookups
+		d.lookups = make([]*Slot, 0, len(memo.cur.lookups))
+	}
 	v, st := s.denormalize(result, d)
 	if memo != nil {
 		memo.prev = memo.cur
-		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true}
+		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true, lookups: d.lookups}
 		memo.storeVersion = storeVersion
 	}
 	return v, st
@@ -210,6 +219,27 @@ type denormalizer struct {
 	// value is shared, the read stays as large as the data for those that
 	// follow identity (the JavaScript bridge sends a repeated object once).
 	cyclic map[*Slot]*entityMemo
+	// hints are the previous build's lookups; lookups records this build's
+	// (nil when there is no memo to keep them in).
+	hints, lookups []*Slot
+}
+
+// slot looks up an entity, trying first the slot the previous build of the
+// same result looked up at this point.
+func (d *denormalizer) slot(key, pk string) *Slot {
+	var s *Slot
+	if i := len(d.lookups); i < len(d.hints) {
+		if h := d.hints[i]; h != nil && !h.Removed && h.PK == pk && h.Key == key {
+			s = h
+		}
+	}
+	if s == nil {
+		s = d.src.Slot(key, pk)
+	}
+	if d.lookups != nil {
+		d.lookups = append(d.lookups, s)
+	}
+	return s
 }
 
 func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
@@ -218,7 +248,7 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		// null stays null; an inline record (never normalized) is read as is.
 		return v, Found
 	}
-	slot := d.src.Slot(e.Key, pk)
+	slot := d.slot(e.Key, pk)
 	if slot == nil {
 		d.deps.absent = append(d.deps.absent, entityRef{e.Key, pk})
 		return value.Undef, Missing
