@@ -74,11 +74,14 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 	c.subs[key] = append(c.subs[key], s)
 	c.ensureFresh(s)
 	s.last = c.stateOf(s)
-	c.mu.Unlock()
+	// The fetch ensureFresh started may change s.last as soon as the lock
+	// is free: the first call gets the state read under it.
+	first := s.last
 	if freq := ep.Spec().PollFrequency; freq > 0 {
 		s.stopPoll = c.poll(s, freq)
 	}
-	listener(s.last)
+	c.mu.Unlock()
+	listener(first)
 	c.dispatch()
 	return func() { c.unsubscribe(s) }, nil
 }

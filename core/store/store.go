@@ -233,5 +233,9 @@ func (s *Store) Reset() {
 	s.results = map[string]*resultEntry{}
 	s.pending = nil
 	s.overlaidEntities, s.overlaidResults = nil, nil
+	// The entries of the slab being filled hold records, whose strings
+	// share the text of the response they came from: kept, a single one
+	// would keep that whole response alive.
+	s.slab = nil
 	s.version++
 }
