@@ -398,7 +398,6 @@ cmd_test() {
   run_stage "playwright (test/browser)" stage_test_browser
   run_stage "end-to-end demo (test/e2e)" stage_e2e
   run_stage "memory and lifetime (test/memory)" stage_memory
-  run_stage "memory and lifetime (test/memory)" stage_memory
   run_fuzz_list "$FUZZ_SHORT_TIME"
   summary
 }
