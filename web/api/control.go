@@ -23,6 +23,12 @@ func (s *Server) SetJitter(d time.Duration) {
 	s.jitter.Store(int64(max(d, 0)))
 }
 
+// Latency returns the added delay and jitter in force, as SetDelay,
+// SetJitter and /_control/delay left them.
+func (s *Server) Latency() (delay, jitter time.Duration) {
+	return time.Duration(s.delay.Load()), time.Duration(s.jitter.Load())
+}
+
 // FailNext makes the next n mutations (any method but GET, HEAD and
 // OPTIONS) answer status with a JSON error and change nothing; a status
 // outside 400-599, such as zero, means 500. Reads are never failed, so a
