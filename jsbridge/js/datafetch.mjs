@@ -509,16 +509,21 @@ function makeAPI(go) {
   };
 
   // describe converts a schema shape to the descriptor jsbridge/schema.go
-  // reads, naming where in the caller's schema anything is wrong.
-  function describe(s, where, fns) {
+  // reads, naming where in the caller's schema anything is wrong. Depth is
+  // bounded here as core bounds it (256 levels), so a runaway schema is an
+  // Error that names its place, not a stack overflow.
+  const MAX_SCHEMA_DEPTH = 256;
+  function describe(s, where, fns, depth = 0) {
+    if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, 200)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+    const inner = (x, at) => describe(x, at, fns, depth + 1);
     if (s === Date) return 'date';
     if (s instanceof Entity) return { e: s._h };
     if (Array.isArray(s)) {
       if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
-      return { a: describe(s[0], `${where}[0]`, fns) };
+      return { a: inner(s[0], `${where}[0]`) };
     }
-    if (s instanceof ArraySchema) return { a: describe(s.schema, `${where} (schema.Array)`, fns) };
-    if (s instanceof ValuesSchema) return { v: describe(s.schema, `${where} (schema.Values)`, fns) };
+    if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
+    if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
     if (s instanceof InvalidateSchema) return { i: entityHandle(s.schema, `${where} (schema.Invalidate)`) };
     if (s instanceof UnionSchema) {
       const u = {};
@@ -528,17 +533,17 @@ function makeAPI(go) {
       fns.push((rec, parent, key) => String(attr(JSON.parse(rec), parse(parent), key)));
       return { u, f: fns.length - 1, fp: attr.length >= 2 };
     }
-    if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, fns);
-    if (isPlainObject(s)) return objectDescriptor(s, where, fns);
+    if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, fns, depth);
+    if (isPlainObject(s)) return objectDescriptor(s, where, fns, depth);
     throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
   }
 
-  function objectDescriptor(def, where, fns) {
+  function objectDescriptor(def, where, fns, depth = 0) {
     const o = [];
     for (const [key, m] of Object.entries(def)) {
       if (m === undefined) continue;
       if (isSchema(m)) {
-        o.push([key, describe(m, `${where}.${key}`, fns)]);
+        o.push([key, describe(m, `${where}.${key}`, fns, depth + 1)]);
       } else if (typeof m === 'function' || typeof m === 'symbol' || typeof m === 'bigint') {
         throw new TypeError(`${where}.${key}: ${show(m)} is neither a schema nor a default value`);
       } else {
