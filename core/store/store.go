@@ -119,11 +119,13 @@ func (s *Store) Slot(key, pk string) *schema.Slot {
 // and whether the key holds a result at all.
 func (s *Store) Read(key string) (v value.Value, st schema.Status, meta ResultMeta, ok bool) {
 	r := s.results[key]
-	if r == nil || (r.visible.val.IsUndefined() && r.visible.schema == nil) {
-		if r != nil {
-			return value.Undef, schema.Missing, r.visible.meta, false
-		}
+	if r == nil {
 		return value.Undef, schema.Missing, ResultMeta{}, false
+	}
+	if r.visible.val.IsUndefined() {
+		// An entry kept for its meta alone: an error or an invalidation
+		// before any data.
+		return value.Undef, schema.Missing, r.visible.meta, false
 	}
 	v, st = schema.Denormalize(r.visible.schema, r.visible.val, s, &r.memo, s.version)
 	return v, st, r.visible.meta, true
