@@ -15,11 +15,13 @@ import (
 
 func TestHangWaitsForClient(t *testing.T) {
 	f := newFixture(t, api.Options{})
+	// start is read before the deadline is set, so the deadline is at least
+	// 100ms after it whatever the clock's granularity.
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/bad/hang", nil)
 	require.NoError(t, err)
-	start := time.Now()
 	_, err = f.ts.Client().Do(req)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.GreaterOrEqual(t, time.Since(start), 100*time.Millisecond)
