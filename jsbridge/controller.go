@@ -31,6 +31,11 @@ type ctrl struct {
 	objs safejs.Value
 	// buf is the output buffer, reused: JavaScript copies the text.
 	buf []byte
+	// changes counts the controller's OnChange calls. JavaScript reads it
+	// straight from linear memory (ctrlChanges gives its address): while it
+	// stays the same, a read it has made already is still what Go would
+	// answer, so re-reading costs no call into Go.
+	changes *uint32
 }
 
 // ctrlNew(optionsJSON, fetch, objs) returns the handle of a new controller.
@@ -56,7 +61,22 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	if fetch := arg(args, 1); fetch.Type() == safejs.TypeFunction {
 		o.RequestContext = func(ctx context.Context) context.Context { return withFetch(ctx, fetch) }
 	}
-	return table.add(&ctrl{c: controller.New(o), ids: newIdentities(), objs: arg(args, 2)}), nil
+	changes := new(uint32)
+	// Called with the controller's lock held: a store to memory, no call
+	// into JavaScript.
+	o.OnChange = func() { *changes++ }
+	return table.add(&ctrl{c: controller.New(o), ids: newIdentities(), objs: arg(args, 2), changes: changes}), nil
+}
+
+// ctrlChanges(ctrl) returns the address in linear memory of the
+// controller's change counter, a little-endian uint32. Go's heap objects do
+// not move, so the address holds for the controller's life.
+func ctrlChanges(args []safejs.Value) (any, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, err
+	}
+	return int(uintptr(unsafe.Pointer(c.changes))), nil
 }
 
 // emit hands v, the read of the result under key by schema s, to
@@ -96,11 +116,23 @@ func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, prefix stri
 	return invoke(decoder, safejs.Null(), unsafe.String(unsafe.SliceData(out), len(out)))
 }
 
-// responsePrefix is the "s" and "e" members of a getResponse output.
-func responsePrefix(r endpoint.Response) string {
+// responsePrefix is the "s" and "e" members of a getResponse output and,
+// for a valid result, "f": the status it turns to at expiresAt (stale, or
+// invalid under invalidIfStale). With it JavaScript can keep a read and
+// still report its status as time passes; no other status changes with
+// time alone.
+func responsePrefix(r endpoint.Response, spec *endpoint.Spec) string {
 	b := append([]byte(`"s":`), strconv.Quote(string(r.ExpiryStatus))...)
 	b = append(b, `,"e":`...)
 	b = strconv.AppendInt(b, r.ExpiresAt, 10)
+	if r.ExpiryStatus == endpoint.Valid {
+		later := endpoint.Stale
+		if spec != nil && spec.InvalidIfStale {
+			later = endpoint.Invalid
+		}
+		b = append(b, `,"f":`...)
+		b = strconv.AppendQuote(b, string(later))
+	}
 	return string(append(b, ','))
 }
 
@@ -181,14 +213,14 @@ func ctrlGetResponse(args []safejs.Value) (any, error) {
 	}
 	if params.IsNull() {
 		return emitPlain(lib.response, nil, value.Undef,
-			responsePrefix(endpoint.Response{ExpiryStatus: endpoint.Missing}))
+			responsePrefix(endpoint.Response{ExpiryStatus: endpoint.Missing}, nil))
 	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return nil, err
 	}
 	r := c.c.GetResponse(ep, params)
-	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responsePrefix(r))
+	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))
 }
 
 // snapGetResponse(snapshot, endpoint, paramsJSON) is snap.getResponse in
@@ -206,7 +238,7 @@ func snapGetResponse(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	r := snap.GetResponse(ep, params)
-	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responsePrefix(r))
+	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))
 }
 
 // ctrlSubscribe(ctrl, endpoint, paramsJSON, listener) subscribes; listener

@@ -42,6 +42,7 @@ var syncEntries = map[string]entry{
 
 	"ctrlNew":              ctrlNew,
 	"ctrlGetResponse":      ctrlGetResponse,
+	"ctrlChanges":          ctrlChanges,
 	"ctrlSubscribe":        ctrlSubscribe,
 	"ctrlUnsubscribe":      ctrlUnsubscribe,
 	"ctrlInvalidate":       ctrlInvalidate,

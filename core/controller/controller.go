@@ -38,6 +38,14 @@ type Options struct {
 	// RequestContext, when set, decorates the context of every request, as
 	// with rest.WithTransport for a controller-wide fetch function.
 	RequestContext func(ctx context.Context) context.Context
+	// OnChange, when set, is called after anything a read can see may have
+	// changed: data, optimistic layers, invalidation, errors, a reset. It
+	// runs with the controller's lock held, so it must not call the
+	// controller; it exists so that a cache of reads kept outside (the
+	// JavaScript bridge's) knows when to drop its entries. Expiry by the
+	// passing of time is not a change: such caches compare expiresAt with
+	// the clock themselves.
+	OnChange func()
 }
 
 // ErrReset is returned to callers whose request was started before a

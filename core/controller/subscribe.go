@@ -158,6 +158,9 @@ func (c *Controller) ensureFresh(s *subscription) {
 // from what it was last told, and starts fetches that subscribed results now
 // need. Called with c.mu held, after any change.
 func (c *Controller) changed() {
+	if c.opts.OnChange != nil {
+		c.opts.OnChange()
+	}
 	for _, list := range c.subs {
 		for _, s := range list {
 			c.ensureFresh(s)

@@ -54,7 +54,7 @@ async function start(source) {
     throw new Error('datafetch: datafetch.wasm did not register its bridge (is it the right file?)');
   }
   delete globalThis[GO_GLOBAL];
-  return attach(bridge);
+  return attach(bridge, instance.exports.mem);
 }
 
 let exited = false;
@@ -165,9 +165,61 @@ function decode(objs, text) {
 }
 
 // response decodes a getResponse output into {data, expiryStatus, expiresAt}.
+// The status a valid result turns to at expiresAt goes to afterExpiry, for
+// the caller of the Go entry to take (Reads), not into the answer.
 function response(objs, text) {
   const out = JSON.parse(text);
+  afterExpiry = out.f;
   return { data: apply(objs, out), expiryStatus: out.s, expiresAt: out.e };
+}
+
+let afterExpiry;
+
+// Reads keeps a controller's getResponse answers while its change counter,
+// which Go bumps on every change a read could see and which lives in the
+// module's linear memory, stays the same: an unchanged re-read is a Map
+// lookup and a memory load, with no call into Go. Time alone changes only a
+// valid result's status, which the kept answer recomputes from expiresAt.
+class Reads {
+  constructor(memory, addr) {
+    this.memory = memory;
+    this.addr = addr;
+    this.cell = new Uint32Array(memory.buffer, addr, 1);
+    this.version = -1;
+    // endpoint handle -> params JSON -> kept answer
+    this.byEndpoint = new Map();
+  }
+
+  // changes reads the counter; a grown memory detaches the old buffer,
+  // which leaves the view empty.
+  changes() {
+    let cell = this.cell;
+    if (cell.length === 0) cell = this.cell = new Uint32Array(this.memory.buffer, this.addr, 1);
+    return cell[0];
+  }
+
+  get(h, paramsText) {
+    const v = this.changes();
+    if (v !== this.version) {
+      this.byEndpoint.clear();
+      this.version = v;
+      return undefined;
+    }
+    const kept = this.byEndpoint.get(h)?.get(paramsText);
+    if (kept === undefined) return undefined;
+    let status = kept.expiryStatus;
+    if (kept.later !== undefined && Date.now() >= kept.expiresAt) status = kept.later;
+    return { data: kept.data, expiryStatus: status, expiresAt: kept.expiresAt };
+  }
+
+  // keep stores an answer read at version v (read before the call into Go,
+  // so that a change during the call leaves it unused).
+  keep(v, h, paramsText, answer, later) {
+    if (v !== this.version) return;
+    let byParams = this.byEndpoint.get(h);
+    if (byParams === undefined) this.byEndpoint.set(h, (byParams = new Map()));
+    byParams.set(paramsText, { data: answer.data, expiryStatus: answer.expiryStatus, expiresAt: answer.expiresAt, later });
+  }
 }
 
 function apply(objs, out) {
@@ -356,18 +408,20 @@ const apis = new WeakMap();
  * Returns the API over a bridge that a Go program registered with
  * jsbridge.Register (globalThis.__datafetchGo); load() does this for
  * datafetch.wasm. A Go program that links jsbridge itself can use it to
- * share its cache with the page's JavaScript.
+ * share its cache with the page's JavaScript. memory, the instance's
+ * exported WebAssembly.Memory, is optional: with it, re-reads of unchanged
+ * results are answered without calling into Go.
  */
-export function attach(bridge) {
+export function attach(bridge, memory) {
   let api = apis.get(bridge);
   if (!api) {
-    api = makeAPI(bridge);
+    api = makeAPI(bridge, memory instanceof WebAssembly.Memory ? memory : undefined);
     apis.set(bridge, api);
   }
   return api;
 }
 
-function makeAPI(go) {
+function makeAPI(go, memory) {
   // call runs a synchronous Go entry, which returns its error as an Error.
   function call(name, ...args) {
     if (exited) throw new Error('datafetch: datafetch.wasm has exited');
@@ -843,7 +897,10 @@ function makeAPI(go) {
       }
       // The Map is this side of the identity table (decode).
       hold(this, call('ctrlNew', JSON.stringify({ dataExpiryLength, errorExpiryLength }), fetch, new Map()));
+      this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h));
     }
+
+    #reads;
 
     useSuspense(endpoint, params) {
       if (params === null) return Promise.resolve(undefined);
@@ -860,7 +917,17 @@ function makeAPI(go) {
     }
 
     getResponse(endpoint, params) {
-      return call('ctrlGetResponse', this._h, endpointHandle(endpoint), paramsJSON(params));
+      const h = endpointHandle(endpoint);
+      const p = paramsJSON(params);
+      const reads = this.#reads;
+      if (reads === undefined) return call('ctrlGetResponse', this._h, h, p);
+      const kept = reads.get(h, p);
+      if (kept !== undefined) return kept;
+      const v = reads.version;
+      afterExpiry = undefined;
+      const answer = call('ctrlGetResponse', this._h, h, p);
+      reads.keep(reads.changes() === v ? v : -1, h, p, answer, afterExpiry);
+      return answer;
     }
 
     subscribe(endpoint, params, listener) {

@@ -1,0 +1,183 @@
+// Reads kept on the JavaScript side: getResponse answers a re-read of an
+// unchanged result without calling into Go, and still sees every change and
+// the passing of time. These tests load a second datafetch.wasm whose bridge
+// counts the calls JavaScript makes into Go.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DIST, fixtureURL, fixtures, importModule, server, setup, sleep, test } from './harness.mjs';
+
+setup();
+
+let counted;
+
+// countedInstance loads datafetch.wasm as load() does, but attaches the API
+// to a bridge that counts calls per Go entry. It returns the API with the
+// instance's memory (kept reads on) and one without (every read calls Go).
+async function countedInstance() {
+  if (counted) return counted;
+  const mod = await importModule();
+  await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
+  const before = globalThis.__datafetchGo;
+  go.run(instance);
+  const bridge = globalThis.__datafetchGo;
+  assert.notEqual(bridge, before, 'the second instance registered its bridge');
+  delete globalThis.__datafetchGo;
+  const calls = {};
+  const wrap = () => {
+    const w = {};
+    for (const [name, v] of Object.entries(bridge)) {
+      w[name] =
+        typeof v === 'function'
+          ? (...args) => {
+              calls[name] = (calls[name] ?? 0) + 1;
+              return v(...args);
+            }
+          : v;
+    }
+    return w;
+  };
+  const base = await fixtureURL();
+  const kept = mod.attach(wrap(), instance.exports.mem);
+  const plain = mod.attach(wrap());
+  counted = {
+    kept,
+    plain,
+    memory: instance.exports.mem,
+    base,
+    calls: (name) => calls[name] ?? 0,
+    fx: fixtures(kept, base),
+    plainFx: fixtures(plain, base),
+  };
+  return counted;
+}
+
+test('reads: an unchanged re-read is the same object, without a call into Go', async () => {
+  const { kept, fx, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const article = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const first = ctrl.getResponse(fx.getArticle, { id: '1' });
+  assert.equal(first.data, article);
+  assert.equal(first.expiryStatus, 'valid');
+  const n = calls('ctrlGetResponse');
+  for (let i = 0; i < 50; i++) {
+    const again = ctrl.getResponse(fx.getArticle, { id: '1' });
+    assert.equal(again.data, article);
+    assert.equal(again.expiryStatus, 'valid');
+    assert.equal(again.expiresAt, first.expiresAt);
+  }
+  assert.equal(calls('ctrlGetResponse'), n, 'no re-read called Go');
+
+  // A change anywhere makes the next read ask Go again, once.
+  await ctrl.fetch(fx.patchArticle, { id: '1' }, { title: 'changed' });
+  const after = ctrl.getResponse(fx.getArticle, { id: '1' });
+  assert.equal(after.data.title, 'changed');
+  assert.notEqual(after.data, article);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, after.data);
+  assert.equal(calls('ctrlGetResponse'), n + 1);
+});
+
+test('reads: every kind of change is seen at once', async () => {
+  const { kept, fx, base } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const p = { id: '2' };
+  const read = () => ctrl.getResponse(fx.getArticle, p);
+  assert.equal(read().expiryStatus, 'missing');
+  const original = await ctrl.useSuspense(fx.getArticle, p);
+  assert.equal(read().data, original);
+
+  await ctrl.invalidate(fx.getArticle, p);
+  assert.equal(read().expiryStatus, 'invalid');
+  await ctrl.useSuspense(fx.getArticle, p);
+  assert.equal(read().expiryStatus, 'valid');
+
+  await ctrl.expireAll(() => true);
+  assert.equal(read().expiryStatus, 'stale');
+
+  await ctrl.setResponse(fx.getArticle, p, { id: '2', title: 'set by hand' });
+  assert.equal(read().data.title, 'set by hand');
+  const set = read().data;
+
+  // Optimistic data shows before the server answers; a failure rolls it
+  // back to the very object it was.
+  const optimistic = new kept.RestEndpoint({
+    urlPrefix: base,
+    path: '/articles/:id',
+    method: 'PATCH',
+    name: 'optimisticPatch',
+    schema: fx.Article,
+    getOptimisticResponse: (snap, params, body) => ({ id: params.id, ...body }),
+  });
+  await server.hold();
+  const pending = ctrl.fetch(optimistic, p, { title: 'optimistic' });
+  assert.equal(read().data.title, 'optimistic');
+  const failed = assert.rejects(pending);
+  await server.held(1);
+  await server.failNext(1, 500);
+  await server.unhold();
+  await failed;
+  assert.equal(read().data, set, 'rolled back to the kept object');
+
+  await ctrl.resetEntireStore();
+  assert.equal(read().expiryStatus, 'missing');
+  assert.equal(read().data, undefined);
+});
+
+test('reads: a kept valid read turns stale, or invalid, as time passes', async () => {
+  const { kept, base, fx, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortComment', schema: fx.Comment, dataExpiryLength: 40 });
+  const strict = short.extend({ name: 'strictComment', invalidIfStale: true });
+  await ctrl.useSuspense(short, { id: 1 });
+  await ctrl.useSuspense(strict, { id: 2 });
+  const s = ctrl.getResponse(short, { id: 1 });
+  const i = ctrl.getResponse(strict, { id: 2 });
+  assert.equal(s.expiryStatus, 'valid');
+  assert.equal(i.expiryStatus, 'valid');
+  const n = calls('ctrlGetResponse');
+  await sleep(Math.max(s.expiresAt, i.expiresAt) - Date.now() + 5);
+  const s2 = ctrl.getResponse(short, { id: 1 });
+  const i2 = ctrl.getResponse(strict, { id: 2 });
+  assert.equal(s2.expiryStatus, 'stale');
+  assert.equal(i2.expiryStatus, 'invalid', 'invalidIfStale');
+  assert.equal(s2.data, s.data);
+  assert.equal(calls('ctrlGetResponse'), n, 'the status came from the kept read');
+});
+
+test('reads: kept reads survive the module memory growing', async () => {
+  const { kept, plain, plainFx, fx, memory, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const article = await ctrl.useSuspense(fx.getArticle, { id: '3' });
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data, article);
+  const n = calls('ctrlGetResponse');
+  // Another controller of the same instance stores a large value: Go grows
+  // the memory, which detaches the buffer the counter was read through,
+  // while nothing this controller holds changes.
+  const buffer = memory.buffer;
+  const other = new plain.Controller();
+  const big = 'x'.repeat(8 << 20);
+  for (let i = 0; i < 4 && memory.buffer === buffer; i++) {
+    await other.setResponse(plainFx.getComment, { id: i }, { id: i, body: big + i });
+  }
+  assert.notEqual(memory.buffer, buffer, 'the memory grew');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data, article);
+  assert.equal(calls('ctrlGetResponse'), n);
+  await ctrl.fetch(fx.patchArticle, { id: '3' }, { title: 'after growing' });
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data.title, 'after growing');
+});
+
+test('reads: without the memory, every read calls Go and answers the same', async () => {
+  const { plain, plainFx: fx, calls } = await countedInstance();
+  const ctrl = new plain.Controller();
+  const article = await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const n = calls('ctrlGetResponse');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, article);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, article);
+  assert.equal(calls('ctrlGetResponse'), n + 2);
+  await ctrl.invalidate(fx.getArticle, { id: '1' });
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'invalid');
+});
