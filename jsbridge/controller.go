@@ -88,11 +88,9 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	var r safejs.Value
 	var err error
 	for try := 0; try < 2; try++ {
-		out := append(append(c.buf[:0], '{'), prefix...)
-		out = closeObject(c.ids.appendRead(out, key, s, v))
+		out := c.output(key, s, v, prefix)
 		// The string is only read during the call, which copies it.
 		r, err = invoke(decoder, c.objs, unsafe.String(unsafe.SliceData(out), len(out)))
-		c.buf = keepScratch(out)
 		if err == nil {
 			return r, nil
 		}
@@ -105,6 +103,16 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 		}
 	}
 	return safejs.Undefined(), err
+}
+
+// output writes the read of v for decode or response, entering its
+// identities in c.ids, and returns it. It must be decoded before the next
+// output, which reuses the buffer. Called with c.mu held.
+func (c *ctrl) output(key string, s schema.Schema, v value.Value, prefix string) []byte {
+	out := append(append(c.buf[:0], '{'), prefix...)
+	out = closeObject(c.ids.appendRead(out, key, s, v))
+	c.buf = keepScratch(out)
+	return out
 }
 
 // emitPlain hands v to JavaScript without identities (Date ops only), for

@@ -54,7 +54,7 @@ async function start(source) {
     throw new Error('datafetch: datafetch.wasm did not register its bridge (is it the right file?)');
   }
   delete globalThis[GO_GLOBAL];
-  return attach(bridge, instance.exports.mem);
+  return attach(bridge, instance.exports);
 }
 
 let exited = false;
@@ -174,6 +174,40 @@ function response(objs, text) {
 }
 
 let afterExpiry;
+
+// Exchange calls the module's exported read entries (jsbridge/exports.go),
+// passing text through its linear memory.
+class Exchange {
+  constructor(wasmExports) {
+    this.x = wasmExports;
+    this.memory = wasmExports.mem;
+    this.bytes = new Uint8Array(this.memory.buffer);
+    this.encoder = new TextEncoder();
+    this.decoder = new TextDecoder();
+  }
+
+  // view returns the memory as bytes; a grown memory detaches the old
+  // buffer, which leaves the view empty.
+  view() {
+    if (this.bytes.byteLength === 0) this.bytes = new Uint8Array(this.memory.buffer);
+    return this.bytes;
+  }
+
+  // getResponse returns the output text of a getResponse read, or undefined
+  // when Go declined (errors are reported by the js.FuncOf entry).
+  getResponse(ctrl, endpoint, paramsText) {
+    let n = 0;
+    if (paramsText.length > 0) {
+      const room = paramsText.length * 3; // the most UTF-8 bytes it can take
+      const at = this.x.datafetchInput(room);
+      n = this.encoder.encodeInto(paramsText, this.view().subarray(at, at + room)).written;
+    }
+    const len = this.x.datafetchGetResponse(ctrl, endpoint, n);
+    if (len < 0) return undefined;
+    const at = this.x.datafetchOutput();
+    return this.decoder.decode(this.view().subarray(at, at + len));
+  }
+}
 
 // Reads keeps a controller's getResponse answers while its change counter,
 // which Go bumps on every change a read could see and which lives in the
@@ -408,20 +442,23 @@ const apis = new WeakMap();
  * Returns the API over a bridge that a Go program registered with
  * jsbridge.Register (globalThis.__datafetchGo); load() does this for
  * datafetch.wasm. A Go program that links jsbridge itself can use it to
- * share its cache with the page's JavaScript. memory, the instance's
- * exported WebAssembly.Memory, is optional: with it, re-reads of unchanged
- * results are answered without calling into Go.
+ * share its cache with the page's JavaScript. wasmExports, the instance's
+ * exports, is optional: with them, reads use the module's memory and its
+ * exported entries (an unchanged re-read does not call into Go at all).
  */
-export function attach(bridge, memory) {
+export function attach(bridge, wasmExports) {
   let api = apis.get(bridge);
   if (!api) {
-    api = makeAPI(bridge, memory instanceof WebAssembly.Memory ? memory : undefined);
+    api = makeAPI(bridge, wasmExports?.mem instanceof WebAssembly.Memory ? wasmExports : undefined);
     apis.set(bridge, api);
   }
   return api;
 }
 
-function makeAPI(go, memory) {
+function makeAPI(go, wasmExports) {
+  const memory = wasmExports?.mem;
+  const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
+
   // call runs a synchronous Go entry, which returns its error as an Error.
   function call(name, ...args) {
     if (exited) throw new Error('datafetch: datafetch.wasm has exited');
@@ -896,11 +933,29 @@ function makeAPI(go, memory) {
         if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) throw new TypeError(`Controller: ${name} must be a number of milliseconds, got ${show(v)}`);
       }
       // The Map is this side of the identity table (decode).
-      hold(this, call('ctrlNew', JSON.stringify({ dataExpiryLength, errorExpiryLength }), fetch, new Map()));
+      const objs = new Map();
+      hold(this, call('ctrlNew', JSON.stringify({ dataExpiryLength, errorExpiryLength }), fetch, objs));
+      this.#objs = objs;
       this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h));
     }
 
+    #objs;
     #reads;
+
+    // #read is getResponse without the kept reads: through the exported
+    // entry when there is one, else (or when it declines) the js.FuncOf one.
+    #read(h, p) {
+      const text = exited ? undefined : exchange?.getResponse(this._h, h, p);
+      if (text !== undefined) {
+        try {
+          return response(this.#objs, text);
+        } catch {
+          // An id this side lacks: the js.FuncOf entry starts both halves
+          // of the identity table afresh when that happens.
+        }
+      }
+      return call('ctrlGetResponse', this._h, h, p);
+    }
 
     useSuspense(endpoint, params) {
       if (params === null) return Promise.resolve(undefined);
@@ -920,12 +975,12 @@ function makeAPI(go, memory) {
       const h = endpointHandle(endpoint);
       const p = paramsJSON(params);
       const reads = this.#reads;
-      if (reads === undefined) return call('ctrlGetResponse', this._h, h, p);
+      if (reads === undefined) return this.#read(h, p);
       const kept = reads.get(h, p);
       if (kept !== undefined) return kept;
       const v = reads.version;
       afterExpiry = undefined;
-      const answer = call('ctrlGetResponse', this._h, h, p);
+      const answer = this.#read(h, p);
       reads.keep(reads.changes() === v ? v : -1, h, p, answer, afterExpiry);
       return answer;
     }

@@ -15,7 +15,8 @@ let counted;
 
 // countedInstance loads datafetch.wasm as load() does, but attaches the API
 // to a bridge that counts calls per Go entry. It returns the API with the
-// instance's memory (kept reads on) and one without (every read calls Go).
+// instance's exports (kept reads and exported entries on) and one without
+// them (every read calls Go through its js.FuncOf entry).
 async function countedInstance() {
   if (counted) return counted;
   const mod = await importModule();
@@ -28,9 +29,9 @@ async function countedInstance() {
   assert.notEqual(bridge, before, 'the second instance registered its bridge');
   delete globalThis.__datafetchGo;
   const calls = {};
-  const wrap = () => {
+  const wrap = (functions) => {
     const w = {};
-    for (const [name, v] of Object.entries(bridge)) {
+    for (const [name, v] of Object.entries(functions)) {
       w[name] =
         typeof v === 'function'
           ? (...args) => {
@@ -42,14 +43,16 @@ async function countedInstance() {
     return w;
   };
   const base = await fixtureURL();
-  const kept = mod.attach(wrap(), instance.exports.mem);
-  const plain = mod.attach(wrap());
+  const kept = mod.attach(wrap(bridge), wrap(instance.exports));
+  const plain = mod.attach(wrap(bridge));
   counted = {
     kept,
     plain,
     memory: instance.exports.mem,
     base,
     calls: (name) => calls[name] ?? 0,
+    // reads counts the calls into Go a getResponse can make.
+    reads: () => (calls.ctrlGetResponse ?? 0) + (calls.datafetchGetResponse ?? 0),
     fx: fixtures(kept, base),
     plainFx: fixtures(plain, base),
   };
@@ -57,28 +60,36 @@ async function countedInstance() {
 }
 
 test('reads: an unchanged re-read is the same object, without a call into Go', async () => {
-  const { kept, fx, calls } = await countedInstance();
+  const { kept, fx, calls, reads } = await countedInstance();
   const ctrl = new kept.Controller();
   const article = await ctrl.useSuspense(fx.getArticle, { id: '1' });
   const first = ctrl.getResponse(fx.getArticle, { id: '1' });
   assert.equal(first.data, article);
   assert.equal(first.expiryStatus, 'valid');
-  const n = calls('ctrlGetResponse');
+  const n = reads();
   for (let i = 0; i < 50; i++) {
     const again = ctrl.getResponse(fx.getArticle, { id: '1' });
     assert.equal(again.data, article);
     assert.equal(again.expiryStatus, 'valid');
     assert.equal(again.expiresAt, first.expiresAt);
   }
-  assert.equal(calls('ctrlGetResponse'), n, 'no re-read called Go');
+  assert.equal(reads(), n, 'no re-read called Go');
 
-  // A change anywhere makes the next read ask Go again, once.
+  // A change anywhere makes the next read ask Go again, once, through the
+  // exported entry.
+  const viaFunc = calls('ctrlGetResponse');
   await ctrl.fetch(fx.patchArticle, { id: '1' }, { title: 'changed' });
   const after = ctrl.getResponse(fx.getArticle, { id: '1' });
   assert.equal(after.data.title, 'changed');
   assert.notEqual(after.data, article);
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, after.data);
-  assert.equal(calls('ctrlGetResponse'), n + 1);
+  assert.equal(reads(), n + 1);
+  assert.equal(calls('ctrlGetResponse'), viaFunc, 'the js.FuncOf entry was not needed');
+
+  // An error is reported as the js.FuncOf entry reports it.
+  assert.throws(() => ctrl.getResponse(fx.getArticle, {}), /getArticle.*id/);
+  assert.equal(calls('ctrlGetResponse'), viaFunc + 1);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, after.data, 'still working');
 });
 
 test('reads: every kind of change is seen at once', async () => {
@@ -128,7 +139,7 @@ test('reads: every kind of change is seen at once', async () => {
 });
 
 test('reads: a kept valid read turns stale, or invalid, as time passes', async () => {
-  const { kept, base, fx, calls } = await countedInstance();
+  const { kept, base, fx, reads } = await countedInstance();
   const ctrl = new kept.Controller();
   const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortComment', schema: fx.Comment, dataExpiryLength: 40 });
   const strict = short.extend({ name: 'strictComment', invalidIfStale: true });
@@ -138,22 +149,22 @@ test('reads: a kept valid read turns stale, or invalid, as time passes', async (
   const i = ctrl.getResponse(strict, { id: 2 });
   assert.equal(s.expiryStatus, 'valid');
   assert.equal(i.expiryStatus, 'valid');
-  const n = calls('ctrlGetResponse');
+  const n = reads();
   await sleep(Math.max(s.expiresAt, i.expiresAt) - Date.now() + 5);
   const s2 = ctrl.getResponse(short, { id: 1 });
   const i2 = ctrl.getResponse(strict, { id: 2 });
   assert.equal(s2.expiryStatus, 'stale');
   assert.equal(i2.expiryStatus, 'invalid', 'invalidIfStale');
   assert.equal(s2.data, s.data);
-  assert.equal(calls('ctrlGetResponse'), n, 'the status came from the kept read');
+  assert.equal(reads(), n, 'the status came from the kept read');
 });
 
 test('reads: kept reads survive the module memory growing', async () => {
-  const { kept, plain, plainFx, fx, memory, calls } = await countedInstance();
+  const { kept, plain, plainFx, fx, memory, reads } = await countedInstance();
   const ctrl = new kept.Controller();
   const article = await ctrl.useSuspense(fx.getArticle, { id: '3' });
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data, article);
-  const n = calls('ctrlGetResponse');
+  const n = reads();
   // Another controller of the same instance stores a large value: Go grows
   // the memory, which detaches the buffer the counter was read through,
   // while nothing this controller holds changes.
@@ -165,7 +176,7 @@ test('reads: kept reads survive the module memory growing', async () => {
   }
   assert.notEqual(memory.buffer, buffer, 'the memory grew');
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data, article);
-  assert.equal(calls('ctrlGetResponse'), n);
+  assert.equal(reads(), n);
   await ctrl.fetch(fx.patchArticle, { id: '3' }, { title: 'after growing' });
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '3' }).data.title, 'after growing');
 });
