@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/datafetch/datafetch/core/endpoint"
@@ -53,8 +54,25 @@ type Options struct {
 var ErrReset = errors.New("store was reset while the request was in flight")
 
 // Controller is the cache's front door.
+//
+// Caller code that runs while the controller holds its lock must not call
+// the controller: an Entity's Merge, UseIncoming and ShouldReorder, the
+// merge function an endpoint's MergeResult returns, the functions its
+// Update returns, the test of InvalidateAll and ExpireAll. Such a call
+// fails with an error wrapping [ErrReentrant] that names the method
+// (methods that return no error panic with it, which fails the request the
+// hook ran for) instead of deadlocking. The same call from another
+// goroutine waits for the lock as usual. Code that runs outside the lock
+// may call the controller: an Entity's Process and PKFunc, an endpoint's
+// Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
+// its Snapshot or directly), and subscription listeners. Options.OnChange
+// runs under the lock and must not call the controller either.
 type Controller struct {
 	opts Options
+
+	// callbacks is the id of the goroutine that holds mu and is running
+	// caller code (see reentered); 0 when none is.
+	callbacks atomic.Uint64
 
 	mu       sync.Mutex
 	st       *store.Store
@@ -131,6 +149,9 @@ func (c *Controller) errorExpiry(spec *endpoint.Spec) int64 {
 // mutations (SideEffect) never are. With GetOptimisticResponse, its value is
 // visible before Fetch returns to the network and is rolled back on error.
 func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params value.Value, body any) (value.Value, error) {
+	if err := c.reentered("Fetch"); err != nil {
+		return value.Undef, err
+	}
 	spec := ep.Spec()
 	key, err := ep.Key(params)
 	if err != nil {
@@ -151,6 +172,9 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 // Null params return Undefined and do nothing. A kept error is returned
 // without a new request until it expires.
 func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
+	if err := c.reentered("Suspense"); err != nil {
+		return value.Undef, err
+	}
 	if params.IsNull() {
 		return value.Undef, nil
 	}
@@ -178,11 +202,18 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 
 // FetchIfStale fetches only when Suspense would, and waits as it would.
 func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
+	if err := c.reentered("FetchIfStale"); err != nil {
+		return value.Undef, err
+	}
 	return c.Suspense(ctx, ep, params)
 }
 
 // GetResponse reads the endpoint's result now, optimistic data included.
+// A failed read (bad params, a call from a hook) is Missing, with Err set.
 func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
+	if err := c.reentered("GetResponse"); err != nil {
+		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
+	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}

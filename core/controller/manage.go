@@ -15,6 +15,9 @@ import (
 // Invalidate marks the endpoint's result invalid: the next read fetches and
 // waits, and subscribers refetch now.
 func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
+	if err := c.reentered("Invalidate"); err != nil {
+		return err
+	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return err
@@ -24,13 +27,18 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 }
 
 // InvalidateAll invalidates every stored result whose key passes test.
+// test runs with the controller's lock held: it must not call the
+// controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
+	c.mustNotReenter("InvalidateAll")
 	c.updateMeta(test, func(m *store.ResultMeta) { m.Invalidated = true })
 }
 
 // ExpireAll marks every stored result whose key passes test stale: the next
-// read shows it and refetches in the background.
+// read shows it and refetches in the background. test runs with the
+// controller's lock held: it must not call the controller.
 func (c *Controller) ExpireAll(test func(key string) bool) {
+	c.mustNotReenter("ExpireAll")
 	c.updateMeta(test, func(m *store.ResultMeta) { m.ExpiresAt = 0 })
 }
 
@@ -38,10 +46,8 @@ func (c *Controller) updateMeta(test func(string) bool, change func(*store.Resul
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, k := range c.st.Keys() {
-		if test(k) {
-			c.st.UpdateMeta(k, change)
-		}
+	for _, k := range c.keysPassing(test) {
+		c.st.UpdateMeta(k, change)
 	}
 	c.changed()
 }
@@ -49,6 +55,7 @@ func (c *Controller) updateMeta(test func(string) bool, change func(*store.Resul
 // ResetEntireStore empties the store and the optimistic queue. Responses to
 // requests started before it are not stored.
 func (c *Controller) ResetEntireStore() {
+	c.mustNotReenter("ResetEntireStore")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -60,6 +67,9 @@ func (c *Controller) ResetEntireStore() {
 
 // SetResponse stores data as if the endpoint had fetched it for params.
 func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value) error {
+	if err := c.reentered("SetResponse"); err != nil {
+		return err
+	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return err
@@ -74,7 +84,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.st.Apply(w)
+	c.apply(w)
 	c.changed()
 	return nil
 }
@@ -82,6 +92,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 // State returns a JSON snapshot of the store for debugging and devtools:
 // {entities, endpoints, meta, entitiesMeta, optimistic}. It is a copy.
 func (c *Controller) State() value.Value {
+	c.mustNotReenter("State")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.State()
@@ -90,6 +101,7 @@ func (c *Controller) State() value.Value {
 // PendingOptimistic returns how many optimistic updates wait for their
 // requests.
 func (c *Controller) PendingOptimistic() int {
+	c.mustNotReenter("PendingOptimistic")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.PendingCount()

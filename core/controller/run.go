@@ -72,11 +72,17 @@ func (c *Controller) prepare(spec *endpoint.Spec, key string, params, raw value.
 	if err != nil {
 		return nil, err
 	}
+	// The endpoint decides by params whether this result is merged into the
+	// stored one (a later page) or replaces it (the first page).
+	var merge func(existing, incoming value.Value) value.Value
+	if spec.MergeResult != nil {
+		merge = spec.MergeResult(params)
+	}
 	now := c.now()
 	return &store.Write{
 		Key: key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
 		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
-		MergeResult: spec.MergeResult,
+		MergeResult: merge,
 		Updates:     updates,
 	}, nil
 }
@@ -119,7 +125,7 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 func (c *Controller) addPending(w *store.Write) *store.Pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.st.AddPending(*w)
+	p := c.enqueue(w)
 	c.changed()
 	return p
 }
@@ -146,10 +152,10 @@ func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *s
 			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(spec)
 		})
 	} else {
-		c.st.Apply(w)
+		c.apply(w)
 	}
 	if pend != nil {
-		c.st.RemovePending(pend)
+		c.removePending(pend)
 	}
 	for _, s := range c.subs[key] {
 		s.settled = c.st.Version()

@@ -61,6 +61,9 @@ type notification struct {
 // invalid or missing while subscribed. Null params subscribe to nothing.
 // The returned function unsubscribes; it is safe to call more than once.
 func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listener func(State)) (unsubscribe func(), err error) {
+	if err := c.reentered("Subscribe"); err != nil {
+		return nil, err
+	}
 	if params.IsNull() {
 		listener(State{Data: value.Undef, ExpiryStatus: endpoint.Missing})
 		return func() {}, nil
@@ -87,6 +90,7 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 }
 
 func (c *Controller) unsubscribe(s *subscription) {
+	c.mustNotReenter("Subscribe's unsubscribe")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s.closed {

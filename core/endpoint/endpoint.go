@@ -53,10 +53,15 @@ type Spec struct {
 	// result is stored: each function gets that result's stored pks and
 	// returns the new ones. newPKs is this result's pk or list of pks.
 	Update func(newPKs, params value.Value) (map[string]func(pks value.Value) value.Value, error)
-	// MergeResult, when set, combines the result already stored under Key
-	// with an incoming normalized one (as pages of an infinite list); nil
-	// replaces it.
-	MergeResult func(existing, incoming value.Value) value.Value
+	// MergeResult, when set, decides per request how its normalized result
+	// meets the one already stored under Key. Called with the request's
+	// params, it returns the function that combines the two (a later page
+	// of an infinite list is appended), or nil when the result replaces the
+	// stored one as any endpoint's does (the list's first page, so that a
+	// refresh drops what the server no longer has). A nil MergeResult
+	// always replaces. The returned function must be pure: a rebase of the
+	// optimistic queue calls it again.
+	MergeResult func(params value.Value) func(existing, incoming value.Value) value.Value
 }
 
 // ErrAbortOptimistic is returned by GetOptimisticResponse to apply no

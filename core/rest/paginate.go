@@ -9,11 +9,15 @@ import (
 
 // Paginated returns an endpoint for an infinite list: it fetches the page
 // named by params[cursorParam], but its Key leaves that param out, so every
-// page is stored under the key of the list, and its Spec's MergeResult
-// appends each page's entities to the stored list (deduplicated by pk, in
-// order). The schema must be a list ([S]) or an object with a list member
-// (as {results: [S], nextPage: ""}); for the latter the other members, such
-// as the next page's token, are taken from the newest page.
+// page is stored under the key of the list. As with data-client, a fetch
+// with a cursor appends its page's entities to the stored list
+// (deduplicated by pk, in order), and a fetch without one (the cursor
+// absent, null or "") replaces the list with the first page, so that a
+// refresh drops what the server no longer has. A first page named by a
+// cursor value (page=1, offset=0) appends like any other. The schema must
+// be a list ([S]) or an object with a list member (as {results: [S],
+// nextPage: ""}); for the latter the other members, such as the next page's
+// token, are taken from the newest page.
 func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 	if cursorParam == "" {
 		return nil, fmt.Errorf("%s: paginated: empty cursor param", e.name)
@@ -29,13 +33,25 @@ func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 	n := *e
 	n.cursor = cursorParam
 	spec := *e.spec
-	spec.MergeResult = merge
+	spec.MergeResult = func(params value.Value) func(existing, incoming value.Value) value.Value {
+		if isFirstPage(params.Get(cursorParam)) {
+			return nil // replace: the list starts again
+		}
+		return merge
+	}
 	n.spec = &spec
 	return &n, nil
 }
 
 // Cursor returns the cursor param of a Paginated endpoint; "" for others.
 func (e *Endpoint) Cursor() string { return e.cursor }
+
+// isFirstPage reports whether a cursor param asks for the first page of a
+// list: absent, null or the empty string, as a page token that names no
+// page is.
+func isFirstPage(cursor value.Value) bool {
+	return cursor.IsNullish() || (cursor.Kind() == value.String && cursor.Str() == "")
+}
 
 // pageMerger returns the MergeResult for a paginated schema.
 func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Value, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,7 +55,8 @@ func TestPaginatedMergeList(t *testing.T) {
 	require.NoError(t, err)
 	pages, err := list.Paginated("page")
 	require.NoError(t, err)
-	merge := pages.Spec().MergeResult
+	merge := pages.Spec().MergeResult(obj(`{"page":"2"}`))
+	require.NotNil(t, merge, "a page named by a cursor merges")
 	tests := []struct {
 		name               string
 		existing, incoming value.Value
@@ -86,11 +88,56 @@ func TestPaginatedMergeObject(t *testing.T) {
 	require.NoError(t, err)
 	pages, err := list.Paginated("page")
 	require.NoError(t, err)
-	merge := pages.Spec().MergeResult
+	merge := pages.Spec().MergeResult(obj(`{"page":"2"}`))
+	require.NotNil(t, merge, "a page named by a cursor merges")
 	got := merge(obj(`{"results":["1","2"],"nextPage":"2","lastPage":"9"}`), obj(`{"results":["2","3"],"nextPage":"3","lastPage":"9"}`))
 	assert.Equal(t, `{"results":["1","2","3"],"nextPage":"3","lastPage":"9"}`, got.JSON())
 	last := merge(got, obj(`{"results":["4"],"nextPage":null}`))
 	assert.Equal(t, `{"results":["1","2","3","4"],"nextPage":null}`, last.JSON(), "other members come from the newest page")
+}
+
+// TestPaginatedMergesByCursor: as in data-client, a fetch with a cursor
+// appends its page, and one without (the first page) replaces the list.
+func TestPaginatedMergesByCursor(t *testing.T) {
+	list, err := rest.New(rest.Options{Path: "/posts", Schema: schema.ArrayOf(post)})
+	require.NoError(t, err)
+	pages, err := list.Paginated("page")
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		params value.Value
+		merges bool
+	}{
+		{"no params", value.Undef, false},
+		{"no cursor", obj(`{}`), false},
+		{"no cursor, other params", obj(`{"sort":"new"}`), false},
+		{"null cursor", obj(`{"page":null}`), false},
+		{"empty cursor", obj(`{"page":""}`), false},
+		{"string cursor", obj(`{"page":"2"}`), true},
+		{"number cursor", obj(`{"page":2}`), true},
+		{"a cursor that names the first page still appends", obj(`{"page":0}`), true},
+		{"other cursor param absent", obj(`{"cursor":"2"}`), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			merge := pages.Spec().MergeResult(tt.params)
+			if !tt.merges {
+				assert.Nil(t, merge, "the first page replaces the stored list")
+				return
+			}
+			require.NotNil(t, merge)
+			assert.Equal(t, `["1","2","3"]`, merge(obj(`["1","2"]`), obj(`["2","3"]`)).JSON())
+		})
+	}
+}
+
+// storeResult applies a normalized result as the controller stores it:
+// merged into stored when the endpoint merges for params, else in its place.
+func storeResult(ep *rest.Endpoint, params, stored, incoming value.Value) value.Value {
+	if merge := ep.Spec().MergeResult(params); merge != nil {
+		return merge(stored, incoming)
+	}
+	return incoming
 }
 
 func TestPaginatedErrors(t *testing.T) {
@@ -116,9 +163,15 @@ func TestPaginatedErrors(t *testing.T) {
 }
 
 func TestPaginatedFetch(t *testing.T) {
+	var firstPages atomic.Int32
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Query().Get("page") {
 		case "":
+			if firstPages.Add(1) > 1 {
+				// Since the first read, post 2 was deleted and 4 added.
+				io.WriteString(w, `{"results":[{"id":4},{"id":1}],"nextPage":"2"}`)
+				return
+			}
 			io.WriteString(w, `{"results":[{"id":1},{"id":2}],"nextPage":"2"}`)
 		case "2":
 			io.WriteString(w, `{"results":[{"id":2},{"id":3}],"nextPage":""}`)
@@ -138,8 +191,16 @@ func TestPaginatedFetch(t *testing.T) {
 		require.NoError(t, err)
 		n, err := schema.Normalize(pages.Spec().Schema, v)
 		require.NoError(t, err)
-		stored = pages.Spec().MergeResult(stored, n.Result)
+		stored = storeResult(pages, params, stored, n.Result)
 	}
 	assert.Equal(t, "page=2", srv.last(t).RawQuery)
 	assert.Equal(t, `{"results":["1","2","3"],"nextPage":""}`, stored.JSON())
+
+	// A refresh (the first page again) starts the list over.
+	v, err := pages.Fetch(ctx, value.Undef, nil)
+	require.NoError(t, err)
+	n, err := schema.Normalize(pages.Spec().Schema, v)
+	require.NoError(t, err)
+	stored = storeResult(pages, value.Undef, stored, n.Result)
+	assert.Equal(t, `{"results":["4","1"],"nextPage":"2"}`, stored.JSON())
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture"
 )
 
 // Faults of the network and the caller: a server that goes down and comes
@@ -27,46 +28,46 @@ func patchTitle(e *env, name string, o rest.Options) *rest.Endpoint {
 	o.GetOptimisticResponse = func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
 		return value.Obj(value.M("id", params.Get("id")), value.M("title", body.(value.Value).Get("title"))), nil
 	}
-	return e.ep(o)
+	return e.Endpoint(o)
 }
 
 func titleOf(e *env, pk string) string {
-	return e.ctrl.GetResponse(e.article, id(pk)).Data.Get("title").Str()
+	return e.Ctrl.GetResponse(e.article, id(pk)).Data.Get("title").Str()
 }
 
 func TestServerDownAndBack(t *testing.T) {
 	e := newEnv(t)
 	e.populate()
-	before := e.state()
+	before := e.Ctrl.State()
 	e.down.Store(true)
 
-	_, err := e.ctrl.Suspense(context.Background(), e.comment, id(3))
+	_, err := e.Ctrl.Suspense(context.Background(), e.comment, id(3))
 	var ne *rest.NetworkError
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, 0, ne.Status)
 	assert.Equal(t, "NetworkError", rest.ErrorName(err))
-	assert.Contains(t, err.Error(), "comment: GET "+e.url+"/comments/3: network error")
+	assert.Contains(t, err.Error(), "comment: GET "+e.URL+"/comments/3: network error")
 	key, _ := e.comment.Key(id(3))
-	assert.True(t, value.Equal(before, withoutMeta(e.state(), key)), "only the failed key's error is new")
+	assert.True(t, value.Equal(before, fixture.WithoutMeta(e.Ctrl.State(), key)), "only the failed key's error is new")
 
 	// Fresh data is still served while the server is down.
-	c1 := e.suspense(e.comment, id(1))
+	c1 := e.Suspense(e.comment, id(1))
 	assert.Equal(t, "1", text(c1, "id"))
 
 	// A mutation with an optimistic update fails and is rolled back.
 	patch := patchTitle(e, "patch", rest.Options{})
-	_, err = e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"while down"}`))
+	_, err = e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"while down"}`))
 	require.Error(t, err)
 	assert.NotEqual(t, "while down", titleOf(e, "1"))
-	assert.Zero(t, e.ctrl.PendingOptimistic())
+	assert.Zero(t, e.Ctrl.PendingOptimistic())
 
 	// Back up: once the kept error expires, the read works.
 	e.down.Store(false)
-	_, err = e.ctrl.Suspense(context.Background(), e.comment, id(3))
+	_, err = e.Ctrl.Suspense(context.Background(), e.comment, id(3))
 	assert.Error(t, err, "inside errorExpiryLength the error is kept")
-	e.clk.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
-	assert.Equal(t, "3", text(e.suspense(e.comment, id(3)), "id"))
-	_, err = e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"back up"}`))
+	e.Clock.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
+	assert.Equal(t, "3", text(e.Suspense(e.comment, id(3)), "id"))
+	_, err = e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"back up"}`))
 	require.NoError(t, err)
 	assert.Equal(t, "back up", titleOf(e, "1"))
 	e.alive()
@@ -75,41 +76,41 @@ func TestServerDownAndBack(t *testing.T) {
 func TestSlowerThanTimeout(t *testing.T) {
 	e := newEnv(t)
 	e.populate()
-	before := e.state()
-	ep := e.ep(rest.Options{Name: "slow", Path: "/comments/:id", Schema: commentE, Timeout: 50 * time.Millisecond})
+	before := e.Ctrl.State()
+	ep := e.Endpoint(rest.Options{Name: "slow", Path: "/comments/:id", Schema: commentE, Timeout: 50 * time.Millisecond})
 	// The server is far slower than the timeout, so the bound below separates
 	// the two even on a loaded machine.
-	e.srv.SetDelay(5 * time.Second)
+	e.API.SetDelay(5 * time.Second)
 
 	start := time.Now()
-	_, err := e.ctrl.Suspense(context.Background(), ep, id(3))
+	_, err := e.Ctrl.Suspense(context.Background(), ep, id(3))
 	assert.Less(t, time.Since(start), 2500*time.Millisecond, "the timeout, not the server, ends the request")
 	assert.Equal(t, "TimeoutError", rest.ErrorName(err))
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Contains(t, err.Error(), "slow: GET "+e.url+"/comments/3: request timed out: timeout of 50ms exceeded")
+	assert.Contains(t, err.Error(), "slow: GET "+e.URL+"/comments/3: request timed out: timeout of 50ms exceeded")
 	key, _ := ep.Key(id(3))
-	assert.True(t, value.Equal(before, withoutMeta(e.state(), key)))
+	assert.True(t, value.Equal(before, fixture.WithoutMeta(e.Ctrl.State(), key)))
 
 	// An optimistic mutation that times out is rolled back.
 	patch := patchTitle(e, "slowPatch", rest.Options{Timeout: 50 * time.Millisecond})
-	_, err = e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"too slow"}`))
+	_, err = e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"too slow"}`))
 	assert.Equal(t, "TimeoutError", rest.ErrorName(err))
 	assert.NotEqual(t, "too slow", titleOf(e, "1"))
-	assert.Zero(t, e.ctrl.PendingOptimistic())
+	assert.Zero(t, e.Ctrl.PendingOptimistic())
 
-	e.srv.SetDelay(0)
-	e.clk.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
-	assert.Equal(t, "3", text(e.suspense(ep, id(3)), "id"))
+	e.API.SetDelay(0)
+	e.Clock.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
+	assert.Equal(t, "3", text(e.Suspense(ep, id(3)), "id"))
 	e.alive()
 }
 
 func TestIntermittentReads(t *testing.T) {
 	e := newEnv(t)
 	e.populate()
-	flaky := e.ep(rest.Options{Name: "flaky", Path: "/bad/flaky", Schema: commentE})
+	flaky := e.Endpoint(rest.Options{Name: "flaky", Path: "/bad/flaky", Schema: commentE})
 	params := obj(`{"id":4}`)
 	for i := range 4 {
-		v, err := e.ctrl.Suspense(context.Background(), flaky, params)
+		v, err := e.Ctrl.Suspense(context.Background(), flaky, params)
 		if i%2 == 0 {
 			var ne *rest.NetworkError
 			require.ErrorAs(t, err, &ne, "attempt %d", i)
@@ -120,8 +121,8 @@ func TestIntermittentReads(t *testing.T) {
 			assert.Equal(t, "4", text(v, "id"))
 		}
 		// Past the kept error and the data's expiry: the next read fetches.
-		e.clk.Advance(controller.DefaultDataExpiryLength + time.Second)
-		e.ctrl.InvalidateAll(func(string) bool { return true })
+		e.Clock.Advance(controller.DefaultDataExpiryLength + time.Second)
+		e.Ctrl.InvalidateAll(func(string) bool { return true })
 	}
 }
 
@@ -131,41 +132,41 @@ func TestIntermittentReads(t *testing.T) {
 func TestIntermittentMutations(t *testing.T) {
 	e := newEnv(t)
 	e.populate()
-	e.suspense(e.article, id("2"))
+	e.Suspense(e.article, id("2"))
 	patch := patchTitle(e, "patch", rest.Options{})
-	e.srv.Hold()
+	e.API.Hold()
 	first := make(chan error, 1)
 	go func() {
-		_, err := e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"first"}`))
+		_, err := e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"first"}`))
 		first <- err
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
 	defer cancel()
-	require.NoError(t, e.srv.WaitHeld(ctx, 1))
+	require.NoError(t, e.API.WaitHeld(ctx, 1))
 	second := make(chan error, 1)
 	go func() {
-		_, err := e.ctrl.Fetch(context.Background(), patch, id("2"), obj(`{"title":"second"}`))
+		_, err := e.Ctrl.Fetch(context.Background(), patch, id("2"), obj(`{"title":"second"}`))
 		second <- err
 	}()
-	require.NoError(t, e.srv.WaitHeld(ctx, 2))
+	require.NoError(t, e.API.WaitHeld(ctx, 2))
 	assert.Equal(t, "first", titleOf(e, "1"))
 	assert.Equal(t, "second", titleOf(e, "2"))
-	assert.Equal(t, 2, e.ctrl.PendingOptimistic())
+	assert.Equal(t, 2, e.Ctrl.PendingOptimistic())
 
-	e.srv.FailNext(1, 502)
-	held := e.srv.Held()
-	require.True(t, e.srv.Release(held[0].Seq))
+	e.API.FailNext(1, 502)
+	held := e.API.Held()
+	require.True(t, e.API.Release(held[0].Seq))
 	err := <-first
 	var ne *rest.NetworkError
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, 502, ne.Status)
 	assert.NotEqual(t, "first", titleOf(e, "1"), "the failed update is rolled back")
 	assert.Equal(t, "second", titleOf(e, "2"), "the other one still shows")
-	require.True(t, e.srv.Release(held[1].Seq))
+	require.True(t, e.API.Release(held[1].Seq))
 	require.NoError(t, <-second)
 	assert.Equal(t, "second", titleOf(e, "2"))
-	assert.Zero(t, e.ctrl.PendingOptimistic())
-	e.srv.Unhold()
+	assert.Zero(t, e.Ctrl.PendingOptimistic())
+	e.API.Unhold()
 	e.alive()
 }
 
@@ -174,10 +175,10 @@ func TestCallerAborts(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			e := newEnv(t)
 			e.populate()
-			prior := e.ctrl.GetResponse(e.article, id("1")).Data
-			before := e.state()
-			e.srv.Hold()
-			defer e.srv.Unhold()
+			prior := e.Ctrl.GetResponse(e.article, id("1")).Data
+			before := e.Ctrl.State()
+			e.API.Hold()
+			defer e.API.Unhold()
 
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -191,15 +192,15 @@ func TestCallerAborts(t *testing.T) {
 			patch := patchTitle(e, "abortable", o)
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.ctrl.Fetch(callCtx, patch, id("1"), obj(`{"title":"optimistic"}`))
+				_, err := e.Ctrl.Fetch(callCtx, patch, id("1"), obj(`{"title":"optimistic"}`))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), waitLimit)
+			wctx, wcancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
 			defer wcancel()
-			require.NoError(t, e.srv.WaitHeld(wctx, 1))
+			require.NoError(t, e.API.WaitHeld(wctx, 1))
 			assert.Equal(t, "optimistic", titleOf(e, "1"), "the optimistic update shows while the request is out")
-			assert.Equal(t, 1, e.ctrl.PendingOptimistic())
-			assert.Len(t, e.state().Get("optimistic").Elems(), 1)
+			assert.Equal(t, 1, e.Ctrl.PendingOptimistic())
+			assert.Len(t, e.Ctrl.State().Get("optimistic").Elems(), 1)
 
 			cancel()
 			err := <-done
@@ -210,24 +211,24 @@ func TestCallerAborts(t *testing.T) {
 			assert.Contains(t, err.Error(), "/articles/1")
 			assert.Contains(t, err.Error(), "request aborted")
 
-			assert.Zero(t, e.ctrl.PendingOptimistic(), "no optimistic residue")
-			assert.Empty(t, e.state().Get("optimistic").Elems())
-			now := e.ctrl.GetResponse(e.article, id("1")).Data
+			assert.Zero(t, e.Ctrl.PendingOptimistic(), "no optimistic residue")
+			assert.Empty(t, e.Ctrl.State().Get("optimistic").Elems())
+			now := e.Ctrl.GetResponse(e.article, id("1")).Data
 			assert.True(t, value.Same(prior, now), "the article is back to its prior value, identity and all")
 			key, _ := patch.Key(id("1"))
-			assert.True(t, value.Equal(before, withoutMeta(e.state(), key)),
-				"store changed:\nbefore %s\nafter  %s", before, e.state())
+			assert.True(t, value.Equal(before, fixture.WithoutMeta(e.Ctrl.State(), key)),
+				"store changed:\nbefore %s\nafter  %s", before, e.Ctrl.State())
 
-			e.srv.Unhold()
+			e.API.Unhold()
 			e.alive()
 			// A new request of the endpoint works (with the signal option,
 			// an endpoint whose signal aborted stays aborted, as in JS).
 			if how == "context" {
-				_, err := e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"after"}`))
+				_, err := e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"after"}`))
 				require.NoError(t, err)
 				assert.Equal(t, "after", titleOf(e, "1"))
 			} else {
-				_, err := e.ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"after"}`))
+				_, err := e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"after"}`))
 				assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 			}
 		})
@@ -242,7 +243,7 @@ func TestDeepSchema(t *testing.T) {
 	for range 10000 {
 		s = schema.ArrayOf(s)
 	}
-	_, err := rest.New(rest.Options{Name: "deepSchema", URLPrefix: e.url, Path: "/comments", Schema: s})
+	_, err := rest.New(rest.Options{Name: "deepSchema", URLPrefix: e.URL, Path: "/comments", Schema: s})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "deepSchema")
 	assert.Contains(t, err.Error(), "schema nests deeper than 256 levels")
@@ -251,6 +252,6 @@ func TestDeepSchema(t *testing.T) {
 	// A schema that names itself is not deep: each entity counts once.
 	u := &schema.Entity{Key: "U", Defaults: obj(`{"id":null}`)}
 	u.Schema = map[string]schema.Schema{"next": u, "all": schema.ArrayOf(u)}
-	_, err = rest.New(rest.Options{Name: "selfSchema", URLPrefix: e.url, Path: "/users", Schema: schema.ArrayOf(u)})
+	_, err = rest.New(rest.Options{Name: "selfSchema", URLPrefix: e.URL, Path: "/users", Schema: schema.ArrayOf(u)})
 	assert.NoError(t, err)
 }

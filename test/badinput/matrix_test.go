@@ -16,6 +16,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture"
 )
 
 // badCase is one row of the matrix. A case either fails (the default) or is
@@ -102,22 +103,22 @@ func cases(closedURL string) []badCase {
 		return o
 	}
 	fetchBody := func(e *env, ep *rest.Endpoint, params value.Value) (value.Value, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
 		defer cancel()
-		return e.ctrl.Fetch(ctx, ep, params, obj(`{"title":"changed by the case"}`))
+		return e.Ctrl.Fetch(ctx, ep, params, obj(`{"title":"changed by the case"}`))
 	}
 	noRequest := func(method, path string) func(t *testing.T, e *env, v value.Value, err error) {
 		return func(t *testing.T, e *env, v value.Value, err error) {
-			assert.Zero(t, e.srv.Count(method+" "+path), "no request was sent")
+			assert.Zero(t, e.API.Count(method+" "+path), "no request was sent")
 		}
 	}
 	articleUnchanged := func(t *testing.T, e *env, v value.Value, err error) {
-		a := e.ctrl.GetResponse(e.article, id("1")).Data
+		a := e.Ctrl.GetResponse(e.article, id("1")).Data
 		assert.NotEqual(t, "changed by the case", text(a, "title"))
 	}
 	setResponse := func(data value.Value) func(e *env, ep *rest.Endpoint, params value.Value) (value.Value, error) {
 		return func(e *env, ep *rest.Endpoint, params value.Value) (value.Value, error) {
-			return value.Undef, e.ctrl.SetResponse(ep, params, data)
+			return value.Undef, e.Ctrl.SetResponse(ep, params, data)
 		}
 	}
 
@@ -196,7 +197,7 @@ func cases(closedURL string) []badCase {
 		schemaFailure("/bad/body", "Comment at $[2]", "is object").
 			with("wrong pk deep in a list", bodyEp("lateBadPK", schema.ArrayOf(commentE)), body(`[{"id":1,"name":"changed"},{"id":70},{"id":{}}]`)).
 			then(func(t *testing.T, e *env, v value.Value, err error) {
-				assert.False(t, e.state().Get("entities").Get("Comment").Has("70"), "no record of the failed response is stored")
+				assert.False(t, e.Ctrl.State().Get("entities").Get("Comment").Has("70"), "no record of the failed response is stored")
 			}),
 		accepted("duplicate pks in one response", rest.Options{Name: "dupes", Path: "/bad/dupes", Schema: schema.ArrayOf(commentE)}, value.Undef,
 			func(t *testing.T, e *env, v value.Value, err error) {
@@ -225,7 +226,7 @@ func cases(closedURL string) []badCase {
 				assert.Equal(t, schema.MaxDepth, depth, "references are followed schema.MaxDepth levels deep")
 				assert.Equal(t, "130", u.Get("bestFriend").Str(), "then the record shows the key of the next")
 				start := time.Now()
-				e.ctrl.GetResponse(e.ep(rest.Options{Name: "chain", Path: "/bad/chain", Schema: schema.ArrayOf(userE)}), value.Undef)
+				e.Ctrl.GetResponse(e.Endpoint(rest.Options{Name: "chain", Path: "/bad/chain", Schema: schema.ArrayOf(userE)}), value.Undef)
 				assert.Less(t, time.Since(start), time.Second, "a re-read is quick")
 			}),
 		accepted("users that all reference each other", rest.Options{Name: "cyclic", Path: "/bad/cyclic", Schema: schema.ArrayOf(userE)}, obj(`{"n":200}`),
@@ -302,7 +303,7 @@ func cases(closedURL string) []badCase {
 		accepted("unicode and emoji in params", comment("unicode", "/comments/:id"), obj(`{"id":2,"q":"é 😀 &=?"}`),
 			func(t *testing.T, e *env, v value.Value, err error) {
 				assert.Equal(t, "2", text(v, "id"))
-				assert.Equal(t, 1, e.srv.Count("GET /comments/2?q=%C3%A9+%F0%9F%98%80+%26%3D%3F"), "%v", e.srv.Counts())
+				assert.Equal(t, 1, e.API.Count("GET /comments/2?q=%C3%A9+%F0%9F%98%80+%26%3D%3F"), "%v", e.API.Counts())
 			}),
 
 		// ------------------------------------------------ callbacks
@@ -371,7 +372,7 @@ func cases(closedURL string) []badCase {
 			with("entity merge throws halfway through a response", bodyEp("mergeFails", schema.ArrayOf(commentBoom)),
 				body(`[{"id":1,"name":"changed"},{"id":3,"name":"boom"}]`)).
 			then(func(t *testing.T, e *env, v value.Value, err error) {
-				c := e.ctrl.GetResponse(e.comment, id(1)).Data
+				c := e.Ctrl.GetResponse(e.comment, id(1)).Data
 				assert.NotEqual(t, "changed", c.Get("name").Str(), "the record merged before the failure is rolled back")
 			}),
 		callbackFailure("Comment at $[0]", "pk failed").
@@ -456,13 +457,13 @@ func TestBadInput(t *testing.T) {
 						m, err := inner(pks, params)
 						out := map[string]func(value.Value) value.Value{}
 						for k, f := range m {
-							out[strings.ReplaceAll(k, "{{url}}", e.url)] = f
+							out[strings.ReplaceAll(k, "{{url}}", e.URL)] = f
 						}
 						return out, err
 					}
 				}
 			}
-			ep := e.ep(c.opts)
+			ep := e.Endpoint(c.opts)
 			params := c.params
 			if params.IsUndefined() && c.opts.Path == "/comments/:id" {
 				params = id(2)
@@ -470,12 +471,12 @@ func TestBadInput(t *testing.T) {
 			call := c.call
 			if call == nil {
 				call = func(e *env, ep *rest.Endpoint, params value.Value) (value.Value, error) {
-					ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+					ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
 					defer cancel()
-					return e.ctrl.Suspense(ctx, ep, params)
+					return e.Ctrl.Suspense(ctx, ep, params)
 				}
 			}
-			before := e.state()
+			before := e.Ctrl.State()
 
 			start := time.Now()
 			v, err := call(e, ep, params)
@@ -507,13 +508,13 @@ func TestBadInput(t *testing.T) {
 
 				// The store is exactly as before, but for the failed key's
 				// error, which a read inside errorExpiryLength gets again.
-				after := e.state()
+				after := e.Ctrl.State()
 				if c.keyed {
 					key, kerr := ep.Key(params)
 					require.NoError(t, kerr)
 					assert.Equal(t, msg, after.Get("meta").Get(key).Get("error").Str())
-					after = withoutMeta(after, key)
-					assert.Error(t, e.ctrl.GetResponse(ep, params).Err)
+					after = fixture.WithoutMeta(after, key)
+					assert.Error(t, e.Ctrl.GetResponse(ep, params).Err)
 				} else if _, kerr := ep.Key(params); kerr != nil {
 					assert.EqualError(t, kerr, msg)
 				}
@@ -522,8 +523,8 @@ func TestBadInput(t *testing.T) {
 					c.check(t, e, v, err)
 				}
 			}
-			assert.Zero(t, e.ctrl.PendingOptimistic(), "no optimistic update is left")
-			assert.Empty(t, e.state().Get("optimistic").Elems())
+			assert.Zero(t, e.Ctrl.PendingOptimistic(), "no optimistic update is left")
+			assert.Empty(t, e.Ctrl.State().Get("optimistic").Elems())
 			e.alive()
 		})
 	}

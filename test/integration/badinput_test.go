@@ -15,6 +15,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/web/api"
 )
 
@@ -25,10 +26,10 @@ import (
 // populate stores some data, so that "unchanged" means something.
 func populate(t *testing.T, e *env) (comment, comments *rest.Endpoint) {
 	t.Helper()
-	comment = e.ep(rest.Options{Name: "comment", Path: "/comments/:id", Schema: commentE})
-	comments = e.ep(rest.Options{Name: "comments", Path: "/comments", Schema: schema.ArrayOf(commentE)})
-	e.suspense(comment, id(1))
-	e.suspense(comments, obj(`{"postId":1}`))
+	comment = e.Endpoint(rest.Options{Name: "comment", Path: "/comments/:id", Schema: commentE})
+	comments = e.Endpoint(rest.Options{Name: "comments", Path: "/comments", Schema: schema.ArrayOf(commentE)})
+	e.Suspense(comment, id(1))
+	e.Suspense(comments, obj(`{"postId":1}`))
 	return comment, comments
 }
 
@@ -147,14 +148,14 @@ func TestBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
 			comment, comments := populate(t, e)
-			ep := e.ep(tt.opts)
+			ep := e.Endpoint(tt.opts)
 			params := tt.params
 			if params.IsUndefined() {
 				params = id(2)
 			}
-			before := e.state()
+			before := e.Ctrl.State()
 
-			_, err := e.ctrl.Suspense(context.Background(), ep, params)
+			_, err := e.Ctrl.Suspense(context.Background(), ep, params)
 			require.Error(t, err)
 			msg := err.Error()
 			assert.Contains(t, msg, tt.opts.Name, "the message names the endpoint")
@@ -177,21 +178,21 @@ func TestBadInput(t *testing.T) {
 			}
 
 			// The store is unchanged but for the failed key's error.
-			after := e.state()
+			after := e.Ctrl.State()
 			if tt.keyed {
 				key, kerr := ep.Key(params)
 				require.NoError(t, kerr)
 				assert.False(t, before.Get("meta").Has(key))
 				assert.Equal(t, msg, after.Get("meta").Get(key).Get("error").Str())
-				after = stateWithoutMeta(after, key)
-				assert.Equal(t, endpoint.Missing, e.ctrl.GetResponse(ep, params).ExpiryStatus)
-				assert.Error(t, e.ctrl.GetResponse(ep, params).Err)
+				after = fixture.WithoutMeta(after, key)
+				assert.Equal(t, endpoint.Missing, e.Ctrl.GetResponse(ep, params).ExpiryStatus)
+				assert.Error(t, e.Ctrl.GetResponse(ep, params).Err)
 
 				// Inside errorExpiryLength the error is kept: no request.
-				counts := e.srv.Counts()
-				_, again := e.ctrl.Suspense(context.Background(), ep, params)
+				counts := e.API.Counts()
+				_, again := e.Ctrl.Suspense(context.Background(), ep, params)
 				assert.EqualError(t, again, msg)
-				assert.Equal(t, counts, e.srv.Counts())
+				assert.Equal(t, counts, e.API.Counts())
 			} else {
 				_, kerr := ep.Key(params)
 				assert.EqualError(t, kerr, msg)
@@ -199,11 +200,11 @@ func TestBadInput(t *testing.T) {
 			assert.True(t, value.Equal(before, after), "store changed:\nbefore %v\nafter  %v", before, after)
 
 			// The next normal requests work.
-			c2 := e.suspense(comment, id(2))
+			c2 := e.Suspense(comment, id(2))
 			assert.EqualValues(t, 2, num(c2, "id"))
-			list := e.suspense(comments, obj(`{"postId":1}`))
+			list := e.Suspense(comments, obj(`{"postId":1}`))
 			assert.Equal(t, seq(1, 5), ids(list))
-			assert.Equal(t, 1, e.srv.Count("GET /comments?postId=1"), "the populated list is still fresh")
+			assert.Equal(t, 1, e.API.Count("GET /comments?postId=1"), "the populated list is still fresh")
 		})
 	}
 }
@@ -223,15 +224,15 @@ func TestEmptyResponseWhereDataExpected(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
-			ep := e.ep(rest.Options{Name: "empty", Path: "/bad/empty", Schema: tt.schema})
-			v, err := e.ctrl.Suspense(context.Background(), ep, value.Undef)
+			ep := e.Endpoint(rest.Options{Name: "empty", Path: "/bad/empty", Schema: tt.schema})
+			v, err := e.Ctrl.Suspense(context.Background(), ep, value.Undef)
 			require.NoError(t, err)
 			assert.True(t, v.IsNull(), "got %v", v)
-			r := e.ctrl.GetResponse(ep, value.Undef)
+			r := e.Ctrl.GetResponse(ep, value.Undef)
 			assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
 			assert.True(t, r.Data.IsNull())
-			e.suspense(ep, value.Undef)
-			assert.Equal(t, 1, e.srv.Count("GET /bad/empty"), "null is a stored, fresh result")
+			e.Suspense(ep, value.Undef)
+			assert.Equal(t, 1, e.API.Count("GET /bad/empty"), "null is a stored, fresh result")
 		})
 	}
 }
@@ -241,21 +242,21 @@ func TestEmptyResponseWhereDataExpected(t *testing.T) {
 func TestCancelledRead(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
 	comment, _ := populate(t, e)
-	hang := e.ep(rest.Options{Name: "hang", Path: "/bad/hang", Schema: commentE})
-	before := e.state()
+	hang := e.Endpoint(rest.Options{Name: "hang", Path: "/bad/hang", Schema: commentE})
+	before := e.Ctrl.State()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(50*time.Millisecond, cancel)
-	_, err := e.ctrl.Suspense(ctx, hang, value.Undef)
+	_, err := e.Ctrl.Suspense(ctx, hang, value.Undef)
 	require.Error(t, err)
 	assert.Equal(t, "AbortError", rest.ErrorName(err))
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), "hang", "the message names the endpoint")
 	assert.Contains(t, err.Error(), "/bad/hang", "the message names the URL")
-	assert.True(t, value.Equal(before, e.state()), "store unchanged")
+	assert.True(t, value.Equal(before, e.Ctrl.State()), "store unchanged")
 
-	c2 := e.suspense(comment, id(2))
+	c2 := e.Suspense(comment, id(2))
 	assert.EqualValues(t, 2, num(c2, "id"))
 }
 
@@ -265,20 +266,20 @@ func TestSignalAbortsRequest(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
 	comment, _ := populate(t, e)
 	sig, abort := context.WithCancel(context.Background())
-	hang := e.ep(rest.Options{Name: "hang", Path: "/bad/hang", Schema: commentE, Signal: sig})
-	before := e.state()
+	hang := e.Endpoint(rest.Options{Name: "hang", Path: "/bad/hang", Schema: commentE, Signal: sig})
+	before := e.Ctrl.State()
 	time.AfterFunc(50*time.Millisecond, abort)
 
-	_, err := e.ctrl.Suspense(context.Background(), hang, value.Undef)
+	_, err := e.Ctrl.Suspense(context.Background(), hang, value.Undef)
 	require.Error(t, err)
 	assert.Equal(t, "AbortError", rest.ErrorName(err))
 	var ne *rest.NetworkError
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, 0, ne.Status)
-	assert.Contains(t, err.Error(), "hang: GET "+e.url+"/bad/hang: request aborted")
+	assert.Contains(t, err.Error(), "hang: GET "+e.URL+"/bad/hang: request aborted")
 	key, _ := hang.Key(value.Undef)
-	assert.True(t, value.Equal(before, stateWithoutMeta(e.state(), key)))
-	e.suspense(comment, id(2))
+	assert.True(t, value.Equal(before, fixture.WithoutMeta(e.Ctrl.State(), key)))
+	e.Suspense(comment, id(2))
 }
 
 func TestEntityWithoutKeyOrDefaults(t *testing.T) {

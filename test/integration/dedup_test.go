@@ -17,6 +17,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/web/api"
 )
 
@@ -24,21 +25,21 @@ import (
 
 func TestFetchTriggers(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{DataExpiryLength: time.Minute})
-	r := e.resource("/articles/:id", plainArticleE, rest.Options{})
+	r := e.Resource("/articles/:id", plainArticleE, rest.Options{})
 	get := r.Get
-	count := func() int { return e.srv.Count("GET /articles/1") }
+	count := func() int { return e.API.Count("GET /articles/1") }
 
 	t.Run("first read fetches", func(t *testing.T) {
-		v := e.suspense(get, id("1"))
+		v := e.Suspense(get, id("1"))
 		assert.Equal(t, "Normalizing nested API responses", v.Get("title").Str())
 		assert.Equal(t, 1, count())
-		assert.Equal(t, endpoint.Valid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		assert.Equal(t, endpoint.Valid, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
 	})
 	t.Run("fresh read makes no request", func(t *testing.T) {
-		before := e.ctrl.GetResponse(get, id("1")).Data
-		e.clk.Advance(59 * time.Second)
+		before := e.Ctrl.GetResponse(get, id("1")).Data
+		e.Clock.Advance(59 * time.Second)
 		for _, read := range []func(context.Context, endpoint.Endpoint, value.Value) (value.Value, error){
-			e.ctrl.Suspense, e.ctrl.FetchIfStale,
+			e.Ctrl.Suspense, e.Ctrl.FetchIfStale,
 		} {
 			v, err := read(context.Background(), get, id("1"))
 			require.NoError(t, err)
@@ -47,91 +48,91 @@ func TestFetchTriggers(t *testing.T) {
 		assert.Equal(t, 1, count())
 	})
 	t.Run("other params fetch", func(t *testing.T) {
-		v := e.suspense(get, id("2"))
+		v := e.Suspense(get, id("2"))
 		assert.Equal(t, "2", v.Get("id").Str())
-		assert.Equal(t, 1, e.srv.Count("GET /articles/2"))
+		assert.Equal(t, 1, e.API.Count("GET /articles/2"))
 		assert.Equal(t, 1, count())
 	})
 	t.Run("stale returns the cached value and revalidates", func(t *testing.T) {
 		require.Equal(t, 200, e.send("PATCH", "/articles/1", `{"title":"Changed on the server"}`))
-		e.clk.Advance(2 * time.Second) // 61 s after the fetch
-		assert.Equal(t, endpoint.Stale, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
-		v := e.suspense(get, id("1"))
+		e.Clock.Advance(2 * time.Second) // 61 s after the fetch
+		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		v := e.Suspense(get, id("1"))
 		assert.Equal(t, "Normalizing nested API responses", v.Get("title").Str(), "stale value returned at once")
 		require.Eventually(t, func() bool {
-			return e.ctrl.GetResponse(get, id("1")).Data.Get("title").Str() == "Changed on the server"
-		}, waitLimit, time.Millisecond, "background revalidation stores the new data")
+			return e.Ctrl.GetResponse(get, id("1")).Data.Get("title").Str() == "Changed on the server"
+		}, fixture.WaitLimit, time.Millisecond, "background revalidation stores the new data")
 		assert.Equal(t, 2, count())
-		assert.Equal(t, endpoint.Valid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		assert.Equal(t, endpoint.Valid, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
 	})
 	t.Run("invalidate makes the next read fetch and wait", func(t *testing.T) {
 		require.Equal(t, 200, e.send("PATCH", "/articles/1", `{"title":"Changed again"}`))
-		require.NoError(t, e.ctrl.Invalidate(get, id("1")))
-		assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
-		v := e.suspense(get, id("1"))
+		require.NoError(t, e.Ctrl.Invalidate(get, id("1")))
+		assert.Equal(t, endpoint.Invalid, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		v := e.Suspense(get, id("1"))
 		assert.Equal(t, "Changed again", v.Get("title").Str(), "the read waited for the new data")
 		assert.Equal(t, 3, count())
 	})
 	t.Run("expireAll and invalidateAll by key", func(t *testing.T) {
 		onArticles := func(k string) bool { return strings.Contains(k, "/articles/") }
-		e.ctrl.ExpireAll(onArticles)
-		assert.Equal(t, endpoint.Stale, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
-		assert.Equal(t, endpoint.Stale, e.ctrl.GetResponse(get, id("2")).ExpiryStatus)
-		e.suspense(get, id("2"))
-		require.Eventually(t, func() bool { return e.srv.Count("GET /articles/2") == 2 }, waitLimit, time.Millisecond)
+		e.Ctrl.ExpireAll(onArticles)
+		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("2")).ExpiryStatus)
+		e.Suspense(get, id("2"))
+		require.Eventually(t, func() bool { return e.API.Count("GET /articles/2") == 2 }, fixture.WaitLimit, time.Millisecond)
 
-		e.ctrl.InvalidateAll(onArticles)
+		e.Ctrl.InvalidateAll(onArticles)
 		for _, p := range []string{"1", "2"} {
-			assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id(p)).ExpiryStatus)
+			assert.Equal(t, endpoint.Invalid, e.Ctrl.GetResponse(get, id(p)).ExpiryStatus)
 		}
-		e.suspense(get, id("1"))
+		e.Suspense(get, id("1"))
 		assert.Equal(t, 4, count())
-		e.suspense(get, id("2"))
-		assert.Equal(t, 3, e.srv.Count("GET /articles/2"))
+		e.Suspense(get, id("2"))
+		assert.Equal(t, 3, e.API.Count("GET /articles/2"))
 	})
 	t.Run("a required entity deleted locally makes the next read fetch", func(t *testing.T) {
 		// A delete that is not sent (as one learnt from another tab).
-		forget := e.ep(rest.Options{Name: "forget", Path: "/articles/:id", Method: "DELETE",
+		forget := e.Endpoint(rest.Options{Name: "forget", Path: "/articles/:id", Method: "DELETE",
 			Schema: schema.InvalidateOf(plainArticleE),
 			Fetch: func(_ context.Context, _ *rest.Endpoint, params value.Value, _ any) (value.Value, error) {
 				return params, nil
 			}})
-		e.fetch(forget, id("2"), nil)
-		assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id("2")).ExpiryStatus)
-		before := e.srv.Count("GET /articles/2")
-		v := e.suspense(get, id("2"))
+		e.Fetch(forget, id("2"), nil)
+		assert.Equal(t, endpoint.Invalid, e.Ctrl.GetResponse(get, id("2")).ExpiryStatus)
+		before := e.API.Count("GET /articles/2")
+		v := e.Suspense(get, id("2"))
 		assert.Equal(t, "Stale-while-revalidate in practice", v.Get("title").Str())
-		assert.Equal(t, before+1, e.srv.Count("GET /articles/2"))
-		assert.Equal(t, endpoint.Valid, e.ctrl.GetResponse(get, id("2")).ExpiryStatus)
+		assert.Equal(t, before+1, e.API.Count("GET /articles/2"))
+		assert.Equal(t, endpoint.Valid, e.Ctrl.GetResponse(get, id("2")).ExpiryStatus)
 	})
 	t.Run("a required entity deleted at the server makes the next read fetch", func(t *testing.T) {
-		e.fetch(r.Delete, id("1"), nil)
-		assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(get, id("1")).ExpiryStatus)
+		e.Fetch(r.Delete, id("1"), nil)
+		assert.Equal(t, endpoint.Invalid, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
 		before := count()
-		_, err := e.ctrl.Suspense(context.Background(), get, id("1"))
+		_, err := e.Ctrl.Suspense(context.Background(), get, id("1"))
 		var ne *rest.NetworkError
 		require.ErrorAs(t, err, &ne, "the refetch reports the server's 404")
 		assert.Equal(t, 404, ne.Status)
 		assert.Equal(t, before+1, count())
 	})
 	t.Run("null params do nothing", func(t *testing.T) {
-		counts := e.srv.Counts()
-		st := e.state()
-		v, err := e.ctrl.Suspense(context.Background(), get, value.NullV)
+		counts := e.API.Counts()
+		st := e.Ctrl.State()
+		v, err := e.Ctrl.Suspense(context.Background(), get, value.NullV)
 		require.NoError(t, err)
 		assert.True(t, v.IsUndefined())
-		v, err = e.ctrl.FetchIfStale(context.Background(), get, value.NullV)
+		v, err = e.Ctrl.FetchIfStale(context.Background(), get, value.NullV)
 		require.NoError(t, err)
 		assert.True(t, v.IsUndefined())
 		var seen []controller.State
-		unsub, err := e.ctrl.Subscribe(get, value.NullV, func(s controller.State) { seen = append(seen, s) })
+		unsub, err := e.Ctrl.Subscribe(get, value.NullV, func(s controller.State) { seen = append(seen, s) })
 		require.NoError(t, err)
 		unsub()
 		require.Len(t, seen, 1)
 		assert.True(t, seen[0].Data.IsUndefined())
 		assert.False(t, seen[0].Loading)
-		assert.Equal(t, counts, e.srv.Counts(), "no request")
-		assert.True(t, value.Equal(st, e.state()), "no store change")
+		assert.Equal(t, counts, e.API.Counts(), "no request")
+		assert.True(t, value.Equal(st, e.Ctrl.State()), "no store change")
 	})
 }
 
@@ -139,17 +140,17 @@ func TestFetchTriggers(t *testing.T) {
 // eight readers of every kind have joined it.
 func TestConcurrentIdenticalReads(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	get := e.resource("/articles/:id", plainArticleE, rest.Options{}).Get
-	e.srv.Hold()
+	get := e.Resource("/articles/:id", plainArticleE, rest.Options{}).Get
+	e.API.Hold()
 
 	readers := []struct {
 		name string
 		read func(context.Context, endpoint.Endpoint, value.Value) (value.Value, error)
 	}{
-		{"Suspense", e.ctrl.Suspense},
-		{"FetchIfStale", e.ctrl.FetchIfStale},
+		{"Suspense", e.Ctrl.Suspense},
+		{"FetchIfStale", e.Ctrl.FetchIfStale},
 		{"Fetch", func(ctx context.Context, ep endpoint.Endpoint, p value.Value) (value.Value, error) {
-			return e.ctrl.Fetch(ctx, ep, p, nil)
+			return e.Ctrl.Fetch(ctx, ep, p, nil)
 		}},
 	}
 	const n = 8
@@ -166,7 +167,7 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var states []controller.State
-	unsub, err := e.ctrl.Subscribe(get, id("8"), func(s controller.State) {
+	unsub, err := e.Ctrl.Subscribe(get, id("8"), func(s controller.State) {
 		mu.Lock()
 		states = append(states, s)
 		mu.Unlock()
@@ -177,12 +178,12 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 	started.Wait()
 	e.waitHeld(1)
 	time.Sleep(50 * time.Millisecond) // let every reader reach the controller
-	assert.Len(t, e.srv.Held(), 1, "one request for eight readers and a subscriber")
+	assert.Len(t, e.API.Held(), 1, "one request for eight readers and a subscriber")
 	assert.Empty(t, results, "no reader returns before the response")
 	mu.Lock()
 	assert.True(t, states[len(states)-1].Loading, "the subscriber sees loading")
 	mu.Unlock()
-	e.srv.Unhold()
+	e.API.Unhold()
 
 	var first value.Value
 	for i := range n {
@@ -195,32 +196,32 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 			assert.True(t, value.Same(first, r.v), "every reader gets the identical value")
 		}
 	}
-	assert.Equal(t, 1, e.srv.Count("GET /articles/8"))
+	assert.Equal(t, 1, e.API.Count("GET /articles/8"))
 	require.Eventually(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		last := states[len(states)-1]
 		return !last.Loading && value.Same(first, last.Data)
-	}, waitLimit, time.Millisecond)
+	}, fixture.WaitLimit, time.Millisecond)
 }
 
 func TestMutationsAreNeverShared(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	r := e.resource("/articles/:id", plainArticleE, rest.Options{})
-	e.srv.Hold()
+	r := e.Resource("/articles/:id", plainArticleE, rest.Options{})
+	e.API.Hold()
 	body := obj(`{"published":true}`)
 	var chs []<-chan result
 	for range 3 {
 		chs = append(chs, e.async(r.PartialUpdate, id("4"), body))
 	}
 	e.waitHeld(3) // times out if the three were shared
-	e.srv.Unhold()
+	e.API.Unhold()
 	for _, ch := range chs {
 		res := wait(t, ch)
 		require.NoError(t, res.err)
 		assert.True(t, res.v.Get("published").Boolean())
 	}
-	assert.Equal(t, 3, e.srv.Count("PATCH /articles/4"))
+	assert.Equal(t, 3, e.API.Count("PATCH /articles/4"))
 	assert.Len(t, e.rec.find("PATCH", "/articles/4"), 3)
 }
 
@@ -236,24 +237,24 @@ func TestErrorKeptForErrorExpiryLength(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
-			get := e.ep(rest.Options{Name: "article", Path: "/articles/:id", Schema: plainArticleE, ErrorExpiryLength: tt.expiry})
-			count := func() int { return e.srv.Count("GET /articles/999") }
+			get := e.Endpoint(rest.Options{Name: "article", Path: "/articles/:id", Schema: plainArticleE, ErrorExpiryLength: tt.expiry})
+			count := func() int { return e.API.Count("GET /articles/999") }
 
-			_, err := e.ctrl.Suspense(context.Background(), get, id("999"))
+			_, err := e.Ctrl.Suspense(context.Background(), get, id("999"))
 			var ne *rest.NetworkError
 			require.ErrorAs(t, err, &ne)
 			assert.Equal(t, 404, ne.Status)
 			assert.Equal(t, 1, count())
 
-			e.clk.Advance(tt.window - time.Millisecond)
-			_, err2 := e.ctrl.Suspense(context.Background(), get, id("999"))
+			e.Clock.Advance(tt.window - time.Millisecond)
+			_, err2 := e.Ctrl.Suspense(context.Background(), get, id("999"))
 			require.Error(t, err2)
 			assert.True(t, errors.Is(err2, err) || err2.Error() == err.Error(), "the kept error: %v", err2)
 			assert.Equal(t, 1, count(), "inside the window: no request")
-			assert.Error(t, e.ctrl.GetResponse(get, id("999")).Err)
+			assert.Error(t, e.Ctrl.GetResponse(get, id("999")).Err)
 
-			e.clk.Advance(time.Millisecond)
-			_, err3 := e.ctrl.Suspense(context.Background(), get, id("999"))
+			e.Clock.Advance(time.Millisecond)
+			_, err3 := e.Ctrl.Suspense(context.Background(), get, id("999"))
 			require.Error(t, err3)
 			assert.Equal(t, 2, count(), "the error expired: a new request")
 		})
@@ -262,13 +263,13 @@ func TestErrorKeptForErrorExpiryLength(t *testing.T) {
 
 func TestNullParamsNeverRequest(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	get := e.resource("/articles/:id", plainArticleE, rest.Options{}).Get
-	before := maps.Clone(e.srv.Counts())
+	get := e.Resource("/articles/:id", plainArticleE, rest.Options{}).Get
+	before := maps.Clone(e.API.Counts())
 	for range 3 {
-		v, err := e.ctrl.Suspense(context.Background(), get, value.NullV)
+		v, err := e.Ctrl.Suspense(context.Background(), get, value.NullV)
 		require.NoError(t, err)
 		assert.True(t, v.IsUndefined())
 	}
-	assert.Equal(t, before, e.srv.Counts())
-	assert.Equal(t, `{"entities":{},"endpoints":{},"meta":{},"entitiesMeta":{},"optimistic":[]}`, e.state().JSON())
+	assert.Equal(t, before, e.API.Counts())
+	assert.Equal(t, `{"entities":{},"endpoints":{},"meta":{},"entitiesMeta":{},"optimistic":[]}`, e.Ctrl.State().JSON())
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
@@ -18,27 +17,10 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
-	"github.com/datafetch/datafetch/core/rest"
-	_ "github.com/datafetch/datafetch/core/rest/nethttp"
-	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/web/api"
 )
-
-// waitLimit bounds every wait of a test, so a bug fails instead of hanging.
-const waitLimit = 10 * time.Second
-
-// clock is a controllable time source for the controller.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.UnixMilli(1_750_000_000_000)} }
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // seenRequest is one request as it reached the fixture server.
 type seenRequest struct {
@@ -83,75 +65,23 @@ func (rc *recorder) find(method, path string) []seenRequest {
 	return out
 }
 
-// env is one fixture server and one controller.
+// env is one fixture server, with a recorder in front, and one controller.
 type env struct {
-	t    *testing.T
-	srv  *api.Server
-	ts   *httptest.Server
-	rec  *recorder
-	url  string
-	clk  *clock
-	ctrl *controller.Controller
+	*fixture.Env
+	t   *testing.T
+	rec *recorder
 }
 
-// newEnv starts a fixture server and a controller. The controller uses a
-// controllable clock unless copts sets Now.
+// newEnv starts a fixture server and a controller. The controller uses the
+// fixture's controllable clock unless copts sets Now.
 func newEnv(t *testing.T, aopts api.Options, copts controller.Options) *env {
 	t.Helper()
-	e := &env{t: t, srv: api.New(aopts), clk: newClock()}
-	e.rec = &recorder{next: e.srv}
-	e.ts = httptest.NewServer(e.rec)
-	// Cleanups run last-in first-out: srv.Close ends held and hanging
-	// requests first, so that ts.Close does not wait for them.
-	t.Cleanup(e.ts.Close)
-	t.Cleanup(e.srv.Close)
-	e.url = e.ts.URL
-	if copts.Now == nil {
-		copts.Now = e.clk.Now
-	}
-	e.ctrl = controller.New(copts)
+	e := &env{t: t}
+	e.Env = fixture.New(t, fixture.Options{API: aopts, Controller: copts, Wrap: func(api http.Handler) http.Handler {
+		e.rec = &recorder{next: api}
+		return e.rec
+	}})
 	return e
-}
-
-// ep makes an endpoint on the fixture server.
-func (e *env) ep(o rest.Options) *rest.Endpoint {
-	e.t.Helper()
-	if o.URLPrefix == "" && !isAbsolute(o.Path) {
-		o.URLPrefix = e.url
-	}
-	ep, err := rest.New(o)
-	require.NoError(e.t, err)
-	return ep
-}
-
-func isAbsolute(p string) bool { return len(p) > 7 && p[:7] == "http://" }
-
-// resource makes a resource on the fixture server.
-func (e *env) resource(path string, ent *schema.Entity, opts rest.Options) *rest.Resource {
-	e.t.Helper()
-	r, err := rest.NewResource(rest.ResourceOptions{URLPrefix: e.url, Path: path, Schema: ent, Options: opts})
-	require.NoError(e.t, err)
-	return r
-}
-
-// suspense reads through the controller and fails the test on error.
-func (e *env) suspense(ep endpoint.Endpoint, params value.Value) value.Value {
-	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	v, err := e.ctrl.Suspense(ctx, ep, params)
-	require.NoError(e.t, err)
-	return v
-}
-
-// fetch runs an endpoint through the controller and fails the test on error.
-func (e *env) fetch(ep endpoint.Endpoint, params value.Value, body any) value.Value {
-	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	v, err := e.ctrl.Fetch(ctx, ep, params, body)
-	require.NoError(e.t, err)
-	return v
 }
 
 // async runs a controller fetch in a goroutine; the result arrives on the
@@ -159,9 +89,9 @@ func (e *env) fetch(ep endpoint.Endpoint, params value.Value, body any) value.Va
 func (e *env) async(ep endpoint.Endpoint, params value.Value, body any) <-chan result {
 	ch := make(chan result, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
 		defer cancel()
-		v, err := e.ctrl.Fetch(ctx, ep, params, body)
+		v, err := e.Ctrl.Fetch(ctx, ep, params, body)
 		ch <- result{v, err}
 	}()
 	return ch
@@ -172,13 +102,13 @@ type result struct {
 	err error
 }
 
-// wait receives one result, failing the test after waitLimit.
+// wait receives one result, failing the test after fixture.WaitLimit.
 func wait(t *testing.T, ch <-chan result) result {
 	t.Helper()
 	select {
 	case r := <-ch:
 		return r
-	case <-time.After(waitLimit):
+	case <-time.After(fixture.WaitLimit):
 		t.Fatal("timed out waiting for a fetch to return")
 		return result{}
 	}
@@ -187,20 +117,20 @@ func wait(t *testing.T, ch <-chan result) result {
 // waitHeld waits until n requests are held at the server.
 func (e *env) waitHeld(n int) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
 	defer cancel()
-	require.NoError(e.t, e.srv.WaitHeld(ctx, n), "held: %v", e.srv.Held())
+	require.NoError(e.t, e.API.WaitHeld(ctx, n), "held: %v", e.API.Held())
 }
 
 // direct is the client of requests that bypass datafetch; its timeout turns
 // a request left held at the server into a failure rather than a hang.
-var direct = &http.Client{Timeout: waitLimit}
+var direct = &http.Client{Timeout: fixture.WaitLimit}
 
 // get reads path from the fixture server directly with net/http, bypassing
 // datafetch, and returns the status and the parsed body.
 func (e *env) get(path string) (int, value.Value) {
 	e.t.Helper()
-	resp, err := direct.Get(e.url + path)
+	resp, err := direct.Get(e.URL + path)
 	require.NoError(e.t, err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
@@ -216,7 +146,7 @@ func (e *env) get(path string) (int, value.Value) {
 // send makes a request to the fixture server directly with net/http.
 func (e *env) send(method, path, body string) int {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.url+path, bytes.NewBufferString(body))
+	req, err := http.NewRequest(method, e.URL+path, bytes.NewBufferString(body))
 	require.NoError(e.t, err)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := direct.Do(req)
@@ -226,40 +156,17 @@ func (e *env) send(method, path, body string) int {
 	return resp.StatusCode
 }
 
-// state returns the controller's store snapshot.
-func (e *env) state() value.Value { return e.ctrl.State() }
-
-// stateWithoutMeta returns st without meta[key], for comparing the store
-// before and after a request for key failed.
-func stateWithoutMeta(st value.Value, key string) value.Value {
-	return st.With("meta", st.Get("meta").Without(key))
-}
-
-// obj parses a JSON literal.
-func obj(s string) value.Value { return value.MustParse(s) }
-
-// id returns params {"id": id}.
-func id(v any) value.Value {
-	switch v := v.(type) {
-	case int:
-		return value.Obj(value.M("id", value.Int(int64(v))))
-	case string:
-		return value.Obj(value.M("id", value.Str(v)))
-	}
-	panic("id: want int or string")
-}
+// Short names for the helpers the tests use on almost every line.
+var (
+	obj  = value.MustParse
+	id   = fixture.ID
+	text = fixture.Text
+)
 
 // num returns the number member key of v.
 func num(v value.Value, key string) float64 {
 	f, _ := v.Get(key).Float()
 	return f
-}
-
-// text returns member key of v as text: a string's contents, a number's
-// literal.
-func text(v value.Value, key string) string {
-	s, _ := v.Get(key).Text()
-	return s
 }
 
 // ids returns the id of every element of list, as text.

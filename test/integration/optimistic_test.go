@@ -18,6 +18,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/web/api"
 )
 
@@ -47,7 +48,7 @@ func (n *newArticle) withID() value.Value { return n.fields.With("id", value.Str
 // params.
 func optimisticArticles(t *testing.T, e *env) *rest.Resource {
 	t.Helper()
-	base := e.resource("/articles/:id", plainArticleE, rest.Options{})
+	base := e.Resource("/articles/:id", plainArticleE, rest.Options{})
 	listKey, err := base.GetList.Key(value.Undef)
 	require.NoError(t, err)
 	r, err := base.Extend(map[string]func(*rest.Options){
@@ -95,28 +96,28 @@ func TestOptimisticPartialUpdate(t *testing.T) {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
-			orig := e.suspense(r.Get, id("1"))
+			orig := e.Suspense(r.Get, id("1"))
 			require.True(t, orig.Get("published").Boolean())
 
-			e.srv.Hold()
+			e.API.Hold()
 			if fail {
-				e.srv.FailNext(1, 500)
+				e.API.FailNext(1, 500)
 			}
 			ch := e.async(r.PartialUpdate, id("1"), obj(`{"published":false}`))
 			e.waitHeld(1)
-			held := e.srv.Held()
+			held := e.API.Held()
 			require.Len(t, held, 1)
 			assert.Equal(t, "request", held[0].Stage, "the server has not run the PATCH")
 
-			during := e.ctrl.GetResponse(r.Get, id("1")).Data
+			during := e.Ctrl.GetResponse(r.Get, id("1")).Data
 			assert.False(t, during.Get("published").Boolean(), "optimistic data visible before the server answers")
 			assert.Equal(t, orig.Get("title").Str(), during.Get("title").Str(), "fields not in the body are kept")
-			assert.Equal(t, 1, e.ctrl.PendingOptimistic())
+			assert.Equal(t, 1, e.Ctrl.PendingOptimistic())
 
-			e.srv.Unhold()
+			e.API.Unhold()
 			res := wait(t, ch)
-			assert.Equal(t, 0, e.ctrl.PendingOptimistic())
-			after := e.ctrl.GetResponse(r.Get, id("1")).Data
+			assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
+			after := e.Ctrl.GetResponse(r.Get, id("1")).Data
 			_, server := e.get("/articles/1")
 			if fail {
 				assert.Equal(t, 500, networkStatus(t, res.err))
@@ -136,19 +137,19 @@ func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
-			list := e.suspense(r.GetList, value.Undef)
+			list := e.Suspense(r.GetList, value.Undef)
 			require.Equal(t, seq(1, 24), ids(list))
 
-			e.srv.Hold()
+			e.API.Hold()
 			if fail {
-				e.srv.FailNext(1, 500)
+				e.API.FailNext(1, 500)
 			}
 			body := &newArticle{fields: obj(`{"title":"Draft","content":"Not saved yet"}`)}
 			ch := e.async(r.Create, value.Undef, body)
 			e.waitHeld(1)
 			tmp := body.tempID()
 
-			during := e.ctrl.GetResponse(r.GetList, value.Undef).Data
+			during := e.Ctrl.GetResponse(r.GetList, value.Undef).Data
 			assert.Equal(t, append(seq(1, 24), tmp), ids(during), "the temporary entity is appended at once")
 			assert.Equal(t, "Draft", during.Elems()[24].Get("title").Str())
 			assert.False(t, during.Elems()[24].Get("published").Boolean(), "defaults filled on optimistic data")
@@ -157,11 +158,11 @@ func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 			assert.JSONEq(t, `{"title":"Draft","content":"Not saved yet","id":"`+tmp+`"}`, sent[0].Body,
 				"GetRequestInit put the temporary id in the request body")
 
-			e.srv.Unhold()
+			e.API.Unhold()
 			res := wait(t, ch)
-			after := e.ctrl.GetResponse(r.GetList, value.Undef).Data
-			assert.False(t, e.state().Get("entities").Get("Article").Has(tmp), "the temporary entity is gone")
-			assert.Equal(t, 0, e.ctrl.PendingOptimistic())
+			after := e.Ctrl.GetResponse(r.GetList, value.Undef).Data
+			assert.False(t, e.Ctrl.State().Get("entities").Get("Article").Has(tmp), "the temporary entity is gone")
+			assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
 			_, server := e.get("/articles")
 			assert.Equal(t, ids(server), ids(after))
 			if fail {
@@ -183,27 +184,27 @@ func TestOptimisticDelete(t *testing.T) {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
-			e.suspense(r.GetList, value.Undef)
-			orig := e.suspense(r.Get, id("3"))
+			e.Suspense(r.GetList, value.Undef)
+			orig := e.Suspense(r.Get, id("3"))
 
-			e.srv.Hold()
+			e.API.Hold()
 			if fail {
-				e.srv.FailNext(1, 503)
+				e.API.FailNext(1, 503)
 			}
 			ch := e.async(r.Delete, id("3"), nil)
 			e.waitHeld(1)
 			without3 := append(seq(1, 2), seq(4, 24)...)
-			assert.Equal(t, without3, ids(e.ctrl.GetResponse(r.GetList, value.Undef).Data), "gone from the list at once")
-			assert.Equal(t, endpoint.Invalid, e.ctrl.GetResponse(r.Get, id("3")).ExpiryStatus)
+			assert.Equal(t, without3, ids(e.Ctrl.GetResponse(r.GetList, value.Undef).Data), "gone from the list at once")
+			assert.Equal(t, endpoint.Invalid, e.Ctrl.GetResponse(r.Get, id("3")).ExpiryStatus)
 
-			e.srv.Unhold()
+			e.API.Unhold()
 			res := wait(t, ch)
 			status, _ := e.get("/articles/3")
-			list := e.ctrl.GetResponse(r.GetList, value.Undef).Data
+			list := e.Ctrl.GetResponse(r.GetList, value.Undef).Data
 			if fail {
 				assert.Equal(t, 503, networkStatus(t, res.err))
 				assert.Equal(t, seq(1, 24), ids(list), "back in the list")
-				got := e.ctrl.GetResponse(r.Get, id("3"))
+				got := e.Ctrl.GetResponse(r.Get, id("3"))
 				assert.Equal(t, endpoint.Valid, got.ExpiryStatus)
 				assert.True(t, value.Equal(orig, got.Data), "restored: %v", got.Data)
 				assert.Equal(t, 200, status)
@@ -234,14 +235,14 @@ func incrementOptimistic(getCount endpoint.Endpoint, withTime bool) func(endpoin
 }
 
 func countEndpoints(e *env, ent *schema.Entity, withTime bool) (get, inc *rest.Endpoint) {
-	get = e.ep(rest.Options{Name: "count", Path: "/api/count", Schema: ent})
-	inc = e.ep(rest.Options{Name: "increment", Path: "/api/count/increment", Method: "POST", Schema: ent,
+	get = e.Endpoint(rest.Options{Name: "count", Path: "/api/count", Schema: ent})
+	inc = e.Endpoint(rest.Options{Name: "increment", Path: "/api/count/increment", Method: "POST", Schema: ent,
 		GetOptimisticResponse: incrementOptimistic(get, withTime)})
 	return get, inc
 }
 
 func countOf(e *env, get endpoint.Endpoint) float64 {
-	return num(e.ctrl.GetResponse(get, value.Undef).Data, "count")
+	return num(e.Ctrl.GetResponse(get, value.Undef).Data, "count")
 }
 
 func serverCount(e *env) float64 {
@@ -252,43 +253,43 @@ func serverCount(e *env) float64 {
 func TestOptimisticIncrement(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
 	get, inc := countEndpoints(e, countE, false)
-	e.suspense(get, value.Undef)
+	e.Suspense(get, value.Undef)
 	require.EqualValues(t, 0, countOf(e, get))
 
-	e.srv.Hold()
+	e.API.Hold()
 	ch1 := e.async(inc, value.Undef, nil)
 	e.waitHeld(1)
 	assert.EqualValues(t, 1, countOf(e, get))
 	ch2 := e.async(inc, value.Undef, nil)
 	e.waitHeld(2)
 	assert.EqualValues(t, 2, countOf(e, get), "the second snapshot saw the first optimistic update: +2")
-	assert.Equal(t, 2, e.ctrl.PendingOptimistic())
-	st := e.state()
+	assert.Equal(t, 2, e.Ctrl.PendingOptimistic())
+	st := e.Ctrl.State()
 	assert.EqualValues(t, 2, num(st.Get("entities").Get("Count").Get("SINGLETON"), "count"), "State shows the visible data")
 	assert.Equal(t, 2, st.Get("optimistic").Len())
-	e.srv.Unhold()
+	e.API.Unhold()
 	require.NoError(t, wait(t, ch1).err)
 	require.NoError(t, wait(t, ch2).err)
 	assert.EqualValues(t, 2, countOf(e, get))
-	assert.Equal(t, 0, e.ctrl.PendingOptimistic())
-	assert.Equal(t, 1, e.srv.Count("GET /api/count"), "no refetch of the count")
+	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
+	assert.Equal(t, 1, e.API.Count("GET /api/count"), "no refetch of the count")
 	assert.EqualValues(t, 2, serverCount(e))
 }
 
 func TestOptimisticIncrementAbortWhenNotCached(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
 	get, inc := countEndpoints(e, countE, false)
-	e.srv.Hold()
+	e.API.Hold()
 	ch := e.async(inc, value.Undef, nil)
 	e.waitHeld(1)
-	assert.Equal(t, 0, e.ctrl.PendingOptimistic(), "nothing applied")
-	assert.Equal(t, `[]`, e.state().Get("optimistic").JSON())
-	assert.Equal(t, endpoint.Missing, e.ctrl.GetResponse(get, value.Undef).ExpiryStatus)
-	e.srv.Unhold()
+	assert.Equal(t, 0, e.Ctrl.PendingOptimistic(), "nothing applied")
+	assert.Equal(t, `[]`, e.Ctrl.State().Get("optimistic").JSON())
+	assert.Equal(t, endpoint.Missing, e.Ctrl.GetResponse(get, value.Undef).ExpiryStatus)
+	e.API.Unhold()
 	res := wait(t, ch)
 	require.NoError(t, res.err, "the request still runs")
 	assert.EqualValues(t, 1, num(res.v, "count"))
-	assert.Equal(t, 1, e.srv.Count("POST /api/count/increment"))
+	assert.Equal(t, 1, e.API.Count("POST /api/count/increment"))
 	assert.EqualValues(t, 1, serverCount(e))
 }
 
@@ -301,11 +302,11 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 			// server's updatedAt are compared.
 			e := newEnv(t, api.Options{}, controller.Options{Now: time.Now})
 			get, inc := countEndpoints(e, orderedCountE, true)
-			e.suspense(get, value.Undef)
+			e.Suspense(get, value.Undef)
 
 			var mu sync.Mutex
 			var seen []float64
-			unsub, err := e.ctrl.Subscribe(get, value.Undef, func(s controller.State) {
+			unsub, err := e.Ctrl.Subscribe(get, value.Undef, func(s controller.State) {
 				mu.Lock()
 				seen = append(seen, num(s.Data, "count"))
 				mu.Unlock()
@@ -313,7 +314,7 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 			require.NoError(t, err)
 			defer unsub()
 
-			e.srv.HoldResponses()
+			e.API.HoldResponses()
 			var chs []<-chan result
 			for i := range 2 {
 				body := value.Obj(value.M("updatedAt", value.Int(time.Now().UnixMilli())))
@@ -321,16 +322,16 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 				e.waitHeld(i + 1)
 			}
 			assert.EqualValues(t, 2, countOf(e, get))
-			held := e.srv.Held()
+			held := e.API.Held()
 			require.Len(t, held, 2)
 			for _, k := range order {
-				require.True(t, e.srv.Release(held[k].Seq))
+				require.True(t, e.API.Release(held[k].Seq))
 				require.NoError(t, wait(t, chs[k]).err)
 				assert.EqualValues(t, 2, countOf(e, get), "after response %d", k)
 			}
-			e.srv.Unhold()
+			e.API.Unhold()
 			assert.EqualValues(t, 2, serverCount(e))
-			updatedAt := num(e.ctrl.GetResponse(get, value.Undef).Data, "updatedAt")
+			updatedAt := num(e.Ctrl.GetResponse(get, value.Undef).Data, "updatedAt")
 			_, server := e.get("/api/count")
 			serverMS, err := schema.ParseDate(server.Get("updatedAt").Str())
 			require.NoError(t, err)
@@ -382,20 +383,20 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, api.Options{Now: (&strictClock{}).Now}, controller.Options{Now: time.Now})
 			get, inc := countEndpoints(e, tt.entity, true)
-			e.suspense(get, value.Undef)
-			e.srv.Hold()
+			e.Suspense(get, value.Undef)
+			e.API.Hold()
 			var chs []<-chan result
 			for i := range 2 {
 				chs = append(chs, e.async(inc, value.Undef, nil))
 				e.waitHeld(i + 1)
 			}
-			held := e.srv.Held()
-			require.True(t, e.srv.Release(held[1].Seq)) // the later request runs first: count 1
+			held := e.API.Held()
+			require.True(t, e.API.Release(held[1].Seq)) // the later request runs first: count 1
 			require.NoError(t, wait(t, chs[1]).err)
 			assert.EqualValues(t, 1, countOf(e, get))
-			require.True(t, e.srv.Release(held[0].Seq)) // then the earlier one: count 2
+			require.True(t, e.API.Release(held[0].Seq)) // then the earlier one: count 2
 			require.NoError(t, wait(t, chs[0]).err)
-			e.srv.Unhold()
+			e.API.Unhold()
 			assert.EqualValues(t, 2, serverCount(e))
 			assert.EqualValues(t, tt.want, countOf(e, get))
 		})
@@ -405,12 +406,12 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 func TestRapidIncrementsWithRandomLatency(t *testing.T) {
 	e := newEnv(t, api.Options{Now: (&strictClock{}).Now}, controller.Options{Now: time.Now})
 	get, inc := countEndpoints(e, reorderedCountE, true)
-	e.suspense(get, value.Undef)
+	e.Suspense(get, value.Undef)
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 20
 	var chs []<-chan result
 	for range n {
-		e.srv.SetDelay(time.Duration(rng.IntN(25)) * time.Millisecond)
+		e.API.SetDelay(time.Duration(rng.IntN(25)) * time.Millisecond)
 		body := value.Obj(value.M("updatedAt", value.Int(time.Now().UnixMilli())))
 		chs = append(chs, e.async(inc, value.Undef, body))
 		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
@@ -418,7 +419,7 @@ func TestRapidIncrementsWithRandomLatency(t *testing.T) {
 	for _, ch := range chs {
 		require.NoError(t, wait(t, ch).err)
 	}
-	assert.Equal(t, 0, e.ctrl.PendingOptimistic())
+	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
 	assert.EqualValues(t, n, serverCount(e))
 	assert.EqualValues(t, n, countOf(e, get), "the client ends with the server's count")
 }
@@ -448,7 +449,7 @@ func TestConcurrentOptimisticUpdates(t *testing.T) {
 func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, stepwise bool) {
 	e := newEnv(t, api.Options{}, controller.Options{})
 	r := optimisticArticles(t, e)
-	orig := e.suspense(r.Get, id("1")).Get("title").Str()
+	orig := e.Suspense(r.Get, id("1")).Get("title").Str()
 
 	// The model: base is the index of the newest answered update (-1: the
 	// original), pending the updates not answered yet. The newest of both
@@ -467,7 +468,7 @@ func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, ste
 
 	var mu sync.Mutex
 	var seen []string
-	unsub, err := e.ctrl.Subscribe(r.Get, id("1"), func(s controller.State) {
+	unsub, err := e.Ctrl.Subscribe(r.Get, id("1"), func(s controller.State) {
 		mu.Lock()
 		seen = append(seen, s.Data.Get("title").Str())
 		mu.Unlock()
@@ -480,13 +481,13 @@ func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, ste
 		return seen[len(seen)-1], len(seen)
 	}
 	want := []string{orig}
-	current := func() string { return e.ctrl.GetResponse(r.Get, id("1")).Data.Get("title").Str() }
+	current := func() string { return e.Ctrl.GetResponse(r.Get, id("1")).Data.Get("title").Str() }
 
-	e.srv.HoldResponses()
+	e.API.HoldResponses()
 	chs := make([]<-chan result, len(titles))
 	for k, title := range titles {
 		if k == fail {
-			e.srv.FailNext(1, 500)
+			e.API.FailNext(1, 500)
 		}
 		chs[k] = e.async(r.PartialUpdate, id("1"), value.Obj(value.M("title", value.Str(title))))
 		e.waitHeld(k + 1)
@@ -496,7 +497,7 @@ func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, ste
 		got, _ := lastSeen()
 		assert.Equal(t, title, got, "the subscriber saw optimistic title %d", k)
 	}
-	held := e.srv.Held()
+	held := e.API.Held()
 	require.Len(t, held, len(titles))
 	for k, h := range held {
 		require.Equal(t, "PATCH", h.Method, "held %d", k)
@@ -519,19 +520,19 @@ func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, ste
 	}
 	if stepwise {
 		for _, k := range order {
-			require.True(t, e.srv.Release(held[k].Seq))
+			require.True(t, e.API.Release(held[k].Seq))
 			settle(k)
 			want = append(want, visible())
 			assert.Equal(t, visible(), current(), "visible title after response %d", k)
 			if k != fail {
-				assert.Equal(t, visible(), e.ctrl.GetResponse(r.PartialUpdate, id("1")).Data.Get("title").Str())
+				assert.Equal(t, visible(), e.Ctrl.GetResponse(r.PartialUpdate, id("1")).Data.Get("title").Str())
 			}
 			got, _ := lastSeen()
 			assert.Equal(t, visible(), got, "subscriber after response %d", k)
 		}
 	} else {
 		for _, k := range order {
-			require.True(t, e.srv.Release(held[k].Seq))
+			require.True(t, e.API.Release(held[k].Seq))
 		}
 		for _, k := range order {
 			settle(k)
@@ -539,10 +540,10 @@ func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, ste
 	}
 
 	// Final: what the server holds, field for field.
-	assert.Equal(t, 0, e.ctrl.PendingOptimistic())
-	e.srv.Unhold()
+	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
+	e.API.Unhold()
 	_, server := e.get("/articles/1")
-	final := e.ctrl.GetResponse(r.Get, id("1")).Data
+	final := e.Ctrl.GetResponse(r.Get, id("1")).Data
 	assert.True(t, value.Equal(server, final), "client %v\nserver %v", final, server)
 	assert.Equal(t, visible(), final.Get("title").Str())
 
@@ -582,26 +583,26 @@ func compact(xs []string) []string {
 func TestAbortedMutationRollsBack(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
 	r := optimisticArticles(t, e)
-	orig := e.suspense(r.Get, id("5"))
-	e.srv.Hold()
+	orig := e.Suspense(r.Get, id("5"))
+	e.API.Hold()
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan result, 1)
 	go func() {
-		v, err := e.ctrl.Fetch(ctx, r.PartialUpdate, id("5"), obj(`{"title":"never saved"}`))
+		v, err := e.Ctrl.Fetch(ctx, r.PartialUpdate, id("5"), obj(`{"title":"never saved"}`))
 		ch <- result{v, err}
 	}()
 	e.waitHeld(1)
-	assert.Equal(t, "never saved", e.ctrl.GetResponse(r.Get, id("5")).Data.Get("title").Str())
+	assert.Equal(t, "never saved", e.Ctrl.GetResponse(r.Get, id("5")).Data.Get("title").Str())
 	cancel()
 	res := wait(t, ch)
 	require.Error(t, res.err)
 	assert.Equal(t, "AbortError", rest.ErrorName(res.err))
 	assert.Contains(t, res.err.Error(), "Article.partialUpdate")
-	assert.True(t, value.Equal(orig, e.ctrl.GetResponse(r.Get, id("5")).Data), "rolled back")
-	assert.Equal(t, 0, e.ctrl.PendingOptimistic())
+	assert.True(t, value.Equal(orig, e.Ctrl.GetResponse(r.Get, id("5")).Data), "rolled back")
+	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
 	// The server drops the request once it sees the client go.
-	require.Eventually(t, func() bool { return len(e.srv.Held()) == 0 }, waitLimit, time.Millisecond)
-	e.srv.Unhold()
+	require.Eventually(t, func() bool { return len(e.API.Held()) == 0 }, fixture.WaitLimit, time.Millisecond)
+	e.API.Unhold()
 	_, server := e.get("/articles/5")
 	assert.Equal(t, orig.Get("title").Str(), server.Get("title").Str(), "the server never ran it")
 }

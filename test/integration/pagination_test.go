@@ -26,7 +26,7 @@ func (e *env) counted(t *testing.T, ep *rest.Endpoint, params value.Value) strin
 	t.Helper()
 	u, err := ep.URL(params)
 	require.NoError(t, err)
-	return "GET " + strings.TrimPrefix(u, e.url)
+	return "GET " + strings.TrimPrefix(u, e.URL)
 }
 
 func TestPagesByTokenInBody(t *testing.T) {
@@ -44,7 +44,7 @@ func TestPagesByTokenInBody(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
-			ep := e.ep(rest.Options{Name: "pages", Path: tt.path, Schema: tt.schema})
+			ep := e.Endpoint(rest.Options{Name: "pages", Path: tt.path, Schema: tt.schema})
 
 			// Forward from the first page (no token at all).
 			params := value.Undef
@@ -52,8 +52,8 @@ func TestPagesByTokenInBody(t *testing.T) {
 			var last value.Value
 			pages := 0
 			for {
-				v := e.suspense(ep, params)
-				assert.Equal(t, 1, e.srv.Count(e.counted(t, ep, params)), "page %d fetched once", pages+1)
+				v := e.Suspense(ep, params)
+				assert.Equal(t, 1, e.API.Count(e.counted(t, ep, params)), "page %d fetched once", pages+1)
 				got = append(got, ids(v.Get("results"))...)
 				pages++
 				last = v
@@ -79,14 +79,14 @@ func TestPagesByTokenInBody(t *testing.T) {
 			v := last
 			for hasPage(v.Get("prevPage")) {
 				p := pageParams(v.Get("prevPage"))
-				v = e.suspense(ep, p)
-				assert.Equal(t, 1, e.srv.Count(e.counted(t, ep, p)))
+				v = e.Suspense(ep, p)
+				assert.Equal(t, 1, e.API.Count(e.counted(t, ep, p)))
 				back = append(ids(v.Get("results")), back...)
 			}
 			assert.Equal(t, `null`, v.Get("prevPage").JSON(), "the first page has no previous page")
 			assert.Equal(t, seq(1, 20), back)
-			assert.Equal(t, 1, e.srv.Count("GET /posts"))
-			assert.Equal(t, 1, e.srv.Count("GET /posts?page=%2Fposts%3Fpage%3D1"))
+			assert.Equal(t, 1, e.API.Count("GET /posts"))
+			assert.Equal(t, 1, e.API.Count("GET /posts?page=%2Fposts%3Fpage%3D1"))
 		})
 	}
 }
@@ -103,9 +103,9 @@ func TestPagesEmptyTokenMeansNoPage(t *testing.T) {
 	}
 	// A missing token reads as the schema default "", which is no page.
 	e := newEnv(t, api.Options{}, controller.Options{})
-	ep := e.ep(rest.Options{Name: "single", Path: "/posts/:id", Schema: schema.ObjectOf(
+	ep := e.Endpoint(rest.Options{Name: "single", Path: "/posts/:id", Schema: schema.ObjectOf(
 		schema.Default("nextPage", value.Str("")), schema.Default("prevPage", value.Str("")))})
-	v := e.suspense(ep, id(1))
+	v := e.Suspense(ep, id(1))
 	assert.Equal(t, "", v.Get("nextPage").Str())
 	assert.Equal(t, value.String, v.Get("prevPage").Kind())
 	assert.False(t, hasPage(v.Get("nextPage")))
@@ -136,13 +136,13 @@ func TestInfiniteList(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, api.Options{}, controller.Options{})
-			plain := e.ep(rest.Options{Name: "feed", Path: tt.path, Schema: tt.schema})
+			plain := e.Endpoint(rest.Options{Name: "feed", Path: tt.path, Schema: tt.schema})
 			feed, err := plain.Paginated("page")
 			require.NoError(t, err)
 
 			listKey, err := feed.Key(value.Undef)
 			require.NoError(t, err)
-			assert.Equal(t, "feed GET "+e.url+tt.path, listKey, "the key has no cursor")
+			assert.Equal(t, "feed GET "+e.URL+tt.path, listKey, "the key has no cursor")
 
 			cursor := value.Int(1)
 			var cursors []value.Value
@@ -152,41 +152,85 @@ func TestInfiniteList(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, listKey, k)
 				cursors = append(cursors, cursor)
-				v := e.fetch(feed, p, nil)
+				v := e.Fetch(feed, p, nil)
 				assert.Equal(t, seq(1, 5*n), ids(tt.list(v)), "after page %d: one growing list", n)
-				assert.Equal(t, 1, e.srv.Count(e.counted(t, feed, p)))
+				assert.Equal(t, 1, e.API.Count(e.counted(t, feed, p)))
 				cursor = tt.next(v, n)
 			}
 
 			// One stored result, under the key without the cursor.
-			endpoints := e.state().Get("endpoints")
+			endpoints := e.Ctrl.State().Get("endpoints")
 			require.Equal(t, 1, endpoints.Len(), "%v", endpoints)
 			assert.Equal(t, listKey, endpoints.Members()[0].Key)
 			assert.Equal(t, 15, tt.list(endpoints.Get(listKey)).Len())
 
 			// Fetching pages again adds nothing and keeps the order.
 			for _, c := range []value.Value{cursors[1], cursors[0]} {
-				v := e.fetch(feed, pageParams(c), nil)
+				v := e.Fetch(feed, pageParams(c), nil)
 				assert.Equal(t, seq(1, 15), ids(tt.list(v)))
 			}
 			// Reading the list by any cursor is the one result.
-			a := e.ctrl.GetResponse(feed, value.Undef).Data
-			b := e.ctrl.GetResponse(feed, pageParams(value.Str("9"))).Data
+			a := e.Ctrl.GetResponse(feed, value.Undef).Data
+			b := e.Ctrl.GetResponse(feed, pageParams(value.Str("9"))).Data
 			assert.True(t, value.Same(a, b))
 			// The entities are shared with plain page reads.
-			page2 := e.suspense(plain, pageParams(cursors[1]))
+			page2 := e.Suspense(plain, pageParams(cursors[1]))
 			assert.True(t, value.Same(tt.list(a).Elems()[5], tt.list(page2).Elems()[0]))
+		})
+	}
+}
+
+// TestInfiniteListRefresh: reading the first page of a Paginated list
+// again, without a cursor or with an empty one, starts the list over with
+// that page instead of appending to the pages already stored, as
+// data-client's does; the pages after it then append again.
+func TestInfiniteListRefresh(t *testing.T) {
+	tests := []struct {
+		name    string
+		refresh func(e *env, feed *rest.Endpoint) value.Value
+	}{
+		{"fetch without the cursor", func(e *env, feed *rest.Endpoint) value.Value {
+			return e.Fetch(feed, value.Obj(), nil)
+		}},
+		{"fetch with an empty cursor", func(e *env, feed *rest.Endpoint) value.Value {
+			return e.Fetch(feed, pageParams(value.Str("")), nil)
+		}},
+		{"read after invalidation", func(e *env, feed *rest.Endpoint) value.Value {
+			require.NoError(e.t, e.Ctrl.Invalidate(feed, value.Obj()))
+			return e.Suspense(feed, value.Obj())
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, api.Options{}, controller.Options{})
+			plain := e.Endpoint(rest.Options{Name: "feed", Path: "/post", Schema: lastPageSchema()})
+			feed, err := plain.Paginated("page")
+			require.NoError(t, err)
+
+			v := e.Suspense(feed, value.Obj())
+			for range 2 {
+				v = e.Fetch(feed, pageParams(v.Get("nextPage")), nil)
+			}
+			require.Equal(t, seq(1, 15), ids(v.Get("results")), "three pages, one list")
+
+			v = tt.refresh(e, feed)
+			assert.Equal(t, seq(1, 5), ids(v.Get("results")), "the list starts over with the first page")
+			assert.Equal(t, "2", v.Get("nextPage").Str(), "the next page is the second again")
+			assert.True(t, value.Same(v, e.Ctrl.GetResponse(feed, value.Obj()).Data), "it is the one stored result")
+
+			v = e.Fetch(feed, pageParams(v.Get("nextPage")), nil)
+			assert.Equal(t, seq(1, 10), ids(v.Get("results")), "the next page appends again")
 		})
 	}
 }
 
 func TestPaginatedRejectsPathToken(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	ep := e.ep(rest.Options{Name: "post", Path: "/posts/:page", Schema: schema.ArrayOf(postE)})
+	ep := e.Endpoint(rest.Options{Name: "post", Path: "/posts/:page", Schema: schema.ArrayOf(postE)})
 	_, err := ep.Paginated("page")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "post")
 	assert.Contains(t, err.Error(), ":page")
-	_, err = e.ep(rest.Options{Name: "one", Path: "/posts/:id", Schema: postE}).Paginated("page")
+	_, err = e.Endpoint(rest.Options{Name: "one", Path: "/posts/:id", Schema: postE}).Paginated("page")
 	assert.ErrorContains(t, err, "not a list")
 }

@@ -28,7 +28,7 @@ func TestSeedComments(t *testing.T) {
 	_, ofPost2 := e.get("/comments?postId=2")
 	require.Equal(t, 30, all.Len())
 	require.Equal(t, 5, ofPost2.Len())
-	e.srv.Reset() // forget the counts of the direct reads above
+	e.API.Reset() // forget the counts of the direct reads above
 
 	self := func(v value.Value) value.Value { return v }
 	data := func(v value.Value) value.Value { return v.Get("data") }
@@ -55,26 +55,26 @@ func TestSeedComments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ep := e.ep(rest.Options{Name: tt.name, Path: tt.path, Schema: tt.schema})
-			got := e.suspense(ep, tt.params)
+			ep := e.Endpoint(rest.Options{Name: tt.name, Path: tt.path, Schema: tt.schema})
+			got := e.Suspense(ep, tt.params)
 			assert.True(t, value.Equal(tt.want, tt.pick(got)), "got %v\nwant %v", tt.pick(got), tt.want)
-			assert.Equal(t, 1, e.srv.Count(tt.counted))
+			assert.Equal(t, 1, e.API.Count(tt.counted))
 
 			// Nested structure is kept: the store holds the envelope with
 			// keys in place of the records.
 			key, err := ep.Key(tt.params)
 			require.NoError(t, err)
-			assert.Equal(t, tt.stored, e.state().Get("endpoints").Get(key).JSON())
+			assert.Equal(t, tt.stored, e.Ctrl.State().Get("endpoints").Get(key).JSON())
 
-			again := e.suspense(ep, tt.params)
+			again := e.Suspense(ep, tt.params)
 			assert.True(t, value.Same(got, again), "a fresh re-read is the identical value")
-			assert.Equal(t, 1, e.srv.Count(tt.counted), "a fresh re-read makes no request")
+			assert.Equal(t, 1, e.API.Count(tt.counted), "a fresh re-read makes no request")
 		})
 	}
 
 	// Every shape normalized into one table of 30 comments.
-	c1 := e.state().Get("entities").Get("Comment").Get("1")
-	assert.Equal(t, 30, e.state().Get("entities").Get("Comment").Len())
+	c1 := e.Ctrl.State().Get("entities").Get("Comment").Get("1")
+	assert.Equal(t, 30, e.Ctrl.State().Get("entities").Get("Comment").Len())
 	assert.Equal(t, "great write-up, one question", c1.Get("name").Str())
 	assert.Equal(t, "chiara.l@example.net", c1.Get("email").Str())
 	assert.Equal(t, 2, strings.Count(c1.Get("body").Str(), "\n"), "the body keeps its line breaks")
@@ -94,37 +94,37 @@ func quotedSeq(lo, hi int) string {
 
 func TestSeedProfiles(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	detail := e.ep(rest.Options{Name: "profile", Path: "/profiles/:id", Schema: profileE})
-	list := e.ep(rest.Options{Name: "profiles", Path: "/profiles", Schema: schema.ArrayOf(profileE)})
+	detail := e.Endpoint(rest.Options{Name: "profile", Path: "/profiles/:id", Schema: profileE})
+	list := e.Endpoint(rest.Options{Name: "profiles", Path: "/profiles", Schema: schema.ArrayOf(profileE)})
 
-	p := e.suspense(detail, id("3"))
+	p := e.Suspense(detail, id("3"))
 	assert.Equal(t, `{"id":"3","fullName":"Chiara Lindqvist","bio":"Frontend developer who prefers her state normalized and her coffee black.","avatar":""}`, p.JSON(),
 		"server fields, then the avatar default")
-	assert.Equal(t, 1, e.srv.Count("GET /profiles/3"))
+	assert.Equal(t, 1, e.API.Count("GET /profiles/3"))
 
-	ps := e.suspense(list, value.Undef)
+	ps := e.Suspense(list, value.Undef)
 	assert.Equal(t, seq(1, 8), ids(ps))
 	for _, el := range ps.Elems() {
 		assert.Equal(t, value.String, el.Get("avatar").Kind(), "default filled in on list members too")
 		assert.NotEmpty(t, el.Get("fullName").Str())
 	}
-	assert.Equal(t, 1, e.srv.Count("GET /profiles"))
+	assert.Equal(t, 1, e.API.Count("GET /profiles"))
 	// The list and the detail share the entity: the detail re-read is
 	// unchanged (equal data) and made no request.
-	assert.True(t, value.Equal(p, e.ctrl.GetResponse(detail, id("3")).Data))
-	assert.Equal(t, 1, e.srv.Count("GET /profiles/3"))
+	assert.True(t, value.Equal(p, e.Ctrl.GetResponse(detail, id("3")).Data))
+	assert.Equal(t, 1, e.API.Count("GET /profiles/3"))
 }
 
 func TestSeedCurrentUserAndMakeManager(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	current := e.ep(rest.Options{Name: "currentUser", Path: "/current_user/", Schema: userE})
-	makeManager := e.ep(rest.Options{Name: "makeManager", Path: "/users/:id/make_manager", Method: "POST", Schema: userE})
+	current := e.Endpoint(rest.Options{Name: "currentUser", Path: "/current_user/", Schema: userE})
+	makeManager := e.Endpoint(rest.Options{Name: "makeManager", Path: "/users/:id/make_manager", Method: "POST", Schema: userE})
 
-	u := e.suspense(current, value.Undef) // no params at all
+	u := e.Suspense(current, value.Undef) // no params at all
 	assert.Equal(t, `{"id":1,"name":"Ada Whitfield","email":"ada.whitfield@example.com","isManager":false}`, u.JSON())
-	assert.Equal(t, 1, e.srv.Count("GET /current_user/"))
+	assert.Equal(t, 1, e.API.Count("GET /current_user/"))
 
-	m := e.fetch(makeManager, id(1), nil)
+	m := e.Fetch(makeManager, id(1), nil)
 	assert.True(t, m.Get("isManager").Boolean())
 	assert.EqualValues(t, 1, num(m, "id"))
 	reqs := e.rec.find("POST", "/users/1/make_manager")
@@ -132,25 +132,25 @@ func TestSeedCurrentUserAndMakeManager(t *testing.T) {
 	assert.Empty(t, reqs[0].Body, "make_manager sends no body")
 
 	// The current user is the same entity: it changed without a request.
-	r := e.ctrl.GetResponse(current, value.Undef)
+	r := e.Ctrl.GetResponse(current, value.Undef)
 	assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
 	assert.True(t, r.Data.Get("isManager").Boolean())
-	assert.Equal(t, 1, e.srv.Count("GET /current_user/"))
+	assert.Equal(t, 1, e.API.Count("GET /current_user/"))
 
 	// Mutations are not cached by key: a second one goes to the server.
-	e.fetch(makeManager, id(1), nil)
-	assert.Equal(t, 2, e.srv.Count("POST /users/1/make_manager"))
+	e.Fetch(makeManager, id(1), nil)
+	assert.Equal(t, 2, e.API.Count("POST /users/1/make_manager"))
 }
 
 func TestSeedArticleResource(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	r := e.resource("/articles/:id", articleE, rest.Options{})
-	users := e.ep(rest.Options{Name: "users", Path: "/users", Schema: schema.ArrayOf(userE)})
+	r := e.Resource("/articles/:id", articleE, rest.Options{})
+	users := e.Endpoint(rest.Options{Name: "users", Path: "/users", Schema: schema.ArrayOf(userE)})
 	epoch := time.Date(2024, time.March, 1, 9, 0, 0, 0, time.UTC)
 
 	// get: dates read as epoch ms, defaults filled, the author (a user id on
 	// the wire) missing until users are fetched.
-	a1 := e.suspense(r.Get, id("1"))
+	a1 := e.Suspense(r.Get, id("1"))
 	assert.Equal(t, "Normalizing nested API responses", a1.Get("title").Str())
 	assert.True(t, a1.Get("published").Boolean())
 	assert.Equal(t, `["caching","pagination"]`, a1.Get("tags").JSON())
@@ -159,15 +159,15 @@ func TestSeedArticleResource(t *testing.T) {
 	assert.Equal(t, "", a1.Get("summary").Str())
 	assert.True(t, a1.Has("summary"), "default filled for a field the server does not send")
 	assert.True(t, a1.Get("author").IsUndefined(), "a nested entity not in the store reads as undefined")
-	assert.Equal(t, 1, e.srv.Count("GET /articles/1"))
+	assert.Equal(t, 1, e.API.Count("GET /articles/1"))
 
-	e.suspense(users, value.Undef)
-	a1 = e.ctrl.GetResponse(r.Get, id("1")).Data
+	e.Suspense(users, value.Undef)
+	a1 = e.Ctrl.GetResponse(r.Get, id("1")).Data
 	assert.Equal(t, `{"id":1,"name":"Ada Whitfield","email":"ada.whitfield@example.com","isManager":false}`, a1.Get("author").JSON(),
 		"the nested author resolves once users are stored")
 
 	// getList
-	list := e.suspense(r.GetList, value.Undef)
+	list := e.Suspense(r.GetList, value.Undef)
 	assert.Equal(t, seq(1, 24), ids(list))
 	assert.False(t, list.Elems()[3].Get("published").Boolean(), "article 4 is a draft")
 	assert.Equal(t, ms(epoch.Add(29*time.Hour+17*time.Minute)), num(list.Elems()[1], "createdAt"))
@@ -177,7 +177,7 @@ func TestSeedArticleResource(t *testing.T) {
 	assert.True(t, value.Same(a1, list.Elems()[0]), "one entity, one read form, in the list and the detail")
 
 	// create: the server assigns the id.
-	created := e.fetch(r.Create, value.Undef, obj(`{"title":"Fresh","content":"Body text"}`))
+	created := e.Fetch(r.Create, value.Undef, obj(`{"title":"Fresh","content":"Body text"}`))
 	assert.Equal(t, "101", created.Get("id").Str())
 	assert.Equal(t, "Fresh", created.Get("title").Str())
 	assert.False(t, created.Get("published").Boolean())
@@ -186,7 +186,7 @@ func TestSeedArticleResource(t *testing.T) {
 	assert.Equal(t, value.Number, created.Get("createdAt").Kind(), "server ISO time stored as ms")
 
 	// partialUpdate sends only the changed field.
-	patched := e.fetch(r.PartialUpdate, id("101"), obj(`{"published":true}`))
+	patched := e.Fetch(r.PartialUpdate, id("101"), obj(`{"published":true}`))
 	assert.True(t, patched.Get("published").Boolean())
 	assert.Equal(t, "Fresh", patched.Get("title").Str())
 	reqs := e.rec.find("PATCH", "/articles/101")
@@ -194,55 +194,55 @@ func TestSeedArticleResource(t *testing.T) {
 	assert.JSONEq(t, `{"published":true}`, reqs[0].Body)
 
 	// update replaces every editable field.
-	replaced := e.fetch(r.Update, id("101"), obj(`{"title":"Replaced"}`))
+	replaced := e.Fetch(r.Update, id("101"), obj(`{"title":"Replaced"}`))
 	assert.Equal(t, "Replaced", replaced.Get("title").Str())
 	assert.Equal(t, "", replaced.Get("content").Str())
 	assert.False(t, replaced.Get("published").Boolean())
 
 	// delete: 204 with an empty body; the params say what was deleted.
-	_, err := e.ctrl.Fetch(context.Background(), r.Delete, id("101"), nil)
+	_, err := e.Ctrl.Fetch(context.Background(), r.Delete, id("101"), nil)
 	require.NoError(t, err)
-	assert.True(t, e.state().Get("entities").Get("Article").Get("101").IsNull(), "entity marked deleted")
+	assert.True(t, e.Ctrl.State().Get("entities").Get("Article").Get("101").IsNull(), "entity marked deleted")
 	status, _ := e.get("/articles/101")
 	assert.Equal(t, 404, status)
 
 	// Deleting an article in the list drops it from the list at once,
 	// without a refetch.
-	_, err = e.ctrl.Fetch(context.Background(), r.Delete, id("2"), nil)
+	_, err = e.Ctrl.Fetch(context.Background(), r.Delete, id("2"), nil)
 	require.NoError(t, err)
-	after := e.ctrl.GetResponse(r.GetList, value.Undef)
+	after := e.Ctrl.GetResponse(r.GetList, value.Undef)
 	assert.Equal(t, append([]string{"1"}, seq(3, 24)...), ids(after.Data))
 
 	for _, want := range []string{
 		"GET /articles/1", "GET /articles", "POST /articles", "PATCH /articles/101",
 		"PUT /articles/101", "DELETE /articles/101", "DELETE /articles/2",
 	} {
-		assert.Equal(t, 1, e.srv.Count(want), want)
+		assert.Equal(t, 1, e.API.Count(want), want)
 	}
 }
 
 func TestSeedCountAndIncrement(t *testing.T) {
 	serverNow := time.Date(2025, time.June, 15, 12, 0, 0, 0, time.UTC)
 	e := newEnv(t, api.Options{Now: func() time.Time { return serverNow }}, controller.Options{})
-	getCount := e.ep(rest.Options{Name: "count", Path: "/api/count", Schema: orderedCountE})
-	increment := e.ep(rest.Options{Name: "increment", Path: "/api/count/increment", Method: "POST", Schema: orderedCountE})
+	getCount := e.Endpoint(rest.Options{Name: "count", Path: "/api/count", Schema: orderedCountE})
+	increment := e.Endpoint(rest.Options{Name: "increment", Path: "/api/count/increment", Method: "POST", Schema: orderedCountE})
 
-	c := e.suspense(getCount, value.Undef)
+	c := e.Suspense(getCount, value.Undef)
 	assert.EqualValues(t, 0, num(c, "count"))
 	assert.Equal(t, ms(serverNow), num(c, "updatedAt"), "ISO updatedAt read as epoch ms")
 
-	body := value.Obj(value.M("updatedAt", value.Int(e.clk.Now().UnixMilli())))
-	inc := e.fetch(increment, value.Undef, body)
+	body := value.Obj(value.M("updatedAt", value.Int(e.Clock.Now().UnixMilli())))
+	inc := e.Fetch(increment, value.Undef, body)
 	assert.EqualValues(t, 1, num(inc, "count"))
 	reqs := e.rec.find("POST", "/api/count/increment")
 	require.Len(t, reqs, 1)
 	assert.JSONEq(t, body.JSON(), reqs[0].Body)
 
 	// The count endpoint reads the same singleton: 1, with no new GET.
-	assert.EqualValues(t, 1, num(e.ctrl.GetResponse(getCount, value.Undef).Data, "count"))
-	assert.Equal(t, 1, e.srv.Count("GET /api/count"))
-	assert.Equal(t, 1, e.srv.Count("POST /api/count/increment"))
-	assert.Equal(t, `{"SINGLETON"`, e.state().Get("entities").Get("Count").JSON()[:len(`{"SINGLETON"`)])
+	assert.EqualValues(t, 1, num(e.Ctrl.GetResponse(getCount, value.Undef).Data, "count"))
+	assert.Equal(t, 1, e.API.Count("GET /api/count"))
+	assert.Equal(t, 1, e.API.Count("POST /api/count/increment"))
+	assert.Equal(t, `{"SINGLETON"`, e.Ctrl.State().Get("entities").Get("Count").JSON()[:len(`{"SINGLETON"`)])
 }
 
 // pageSchema is the page with a last-page token of seed 2.3.
@@ -253,7 +253,7 @@ func lastPageSchema() schema.Schema {
 
 func TestSeedPostPages(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	pages := e.ep(rest.Options{Name: "postPage", Path: "/post", Schema: lastPageSchema()})
+	pages := e.Endpoint(rest.Options{Name: "postPage", Path: "/post", Schema: lastPageSchema()})
 	tests := []struct {
 		page, next string
 		ids        []string
@@ -264,12 +264,12 @@ func TestSeedPostPages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run("page "+tt.page, func(t *testing.T) {
-			v := e.suspense(pages, value.Obj(value.M("page", value.Str(tt.page))))
+			v := e.Suspense(pages, value.Obj(value.M("page", value.Str(tt.page))))
 			assert.Equal(t, tt.ids, ids(v.Get("results")))
 			assert.Equal(t, tt.next, v.Get("nextPage").Str())
 			assert.Equal(t, value.String, v.Get("nextPage").Kind())
 			assert.Equal(t, "5", v.Get("lastPage").Str())
-			assert.Equal(t, 1, e.srv.Count("GET /post?page="+tt.page))
+			assert.Equal(t, 1, e.API.Count("GET /post?page="+tt.page))
 		})
 	}
 }
@@ -282,16 +282,16 @@ func tokenPageSchema() schema.Schema {
 
 func TestSeedTokenPages(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	pages := e.ep(rest.Options{Name: "posts", Path: "/posts", Schema: tokenPageSchema()})
-	first := e.suspense(pages, value.Undef)
+	pages := e.Endpoint(rest.Options{Name: "posts", Path: "/posts", Schema: tokenPageSchema()})
+	first := e.Suspense(pages, value.Undef)
 	assert.Equal(t, seq(1, 5), ids(first.Get("results")))
 	assert.True(t, first.Get("prevPage").IsNull(), "null token: no previous page")
 	assert.Equal(t, "/posts?page=2", first.Get("nextPage").Str())
 
-	second := e.suspense(pages, value.Obj(value.M("page", first.Get("nextPage"))))
+	second := e.Suspense(pages, value.Obj(value.M("page", first.Get("nextPage"))))
 	assert.Equal(t, seq(6, 10), ids(second.Get("results")))
 	assert.Equal(t, "/posts?page=1", second.Get("prevPage").Str())
-	assert.Equal(t, 1, e.srv.Count("GET /posts?page=%2Fposts%3Fpage%3D2"))
+	assert.Equal(t, 1, e.API.Count("GET /posts?page=%2Fposts%3Fpage%3D2"))
 }
 
 // linkFetch is the custom fetch of seed 4.5 rule 2: it reads the Link header
@@ -314,9 +314,9 @@ func linkSchema() schema.Schema {
 
 func TestSeedLinkHeaderList(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	linked := e.ep(rest.Options{Name: "linked", Path: "/linked/posts", Schema: linkSchema(), Fetch: linkFetch})
+	linked := e.Endpoint(rest.Options{Name: "linked", Path: "/linked/posts", Schema: linkSchema(), Fetch: linkFetch})
 	link := func(p int, rel string) string {
-		return "<" + e.url + "/linked/posts?page=" + strconv.Itoa(p) + `>; rel="` + rel + `"`
+		return "<" + e.URL + "/linked/posts?page=" + strconv.Itoa(p) + `>; rel="` + rel + `"`
 	}
 	tests := []struct {
 		page int
@@ -329,42 +329,42 @@ func TestSeedLinkHeaderList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run("page "+strconv.Itoa(tt.page), func(t *testing.T) {
-			v := e.suspense(linked, value.Obj(value.M("page", value.Int(int64(tt.page)))))
+			v := e.Suspense(linked, value.Obj(value.M("page", value.Int(int64(tt.page)))))
 			assert.Equal(t, tt.link, v.Get("link").Str())
 			assert.Equal(t, tt.ids, ids(v.Get("results")))
 			assert.True(t, strings.HasPrefix(v.Get("results").Elems()[0].Get("content").Str(), "Post "+tt.ids[0]+"."))
-			assert.Equal(t, 1, e.srv.Count("GET /linked/posts?page="+strconv.Itoa(tt.page)))
+			assert.Equal(t, 1, e.API.Count("GET /linked/posts?page="+strconv.Itoa(tt.page)))
 		})
 	}
 	// The entities are normalized: the stored result holds pks.
 	key, _ := linked.Key(obj(`{"page":1}`))
-	assert.Equal(t, `["1","2","3","4","5"]`, e.state().Get("endpoints").Get(key).Get("results").JSON())
+	assert.Equal(t, `["1","2","3","4","5"]`, e.Ctrl.State().Get("endpoints").Get(key).Get("results").JSON())
 }
 
 func TestSeedSequentialReads(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	pages := e.ep(rest.Options{Name: "postPage", Path: "/post", Schema: lastPageSchema()})
-	user := e.ep(rest.Options{Name: "user", Path: "/users/:id", Schema: userE})
+	pages := e.Endpoint(rest.Options{Name: "postPage", Path: "/post", Schema: lastPageSchema()})
+	user := e.Endpoint(rest.Options{Name: "user", Path: "/users/:id", Schema: userE})
 
-	page := e.suspense(pages, obj(`{"page":"1"}`))
+	page := e.Suspense(pages, obj(`{"page":"1"}`))
 	post := page.Get("results").Elems()[1]
 	require.Equal(t, "2", text(post, "id"))
 	assert.EqualValues(t, 4, num(post, "userId"), "unknown fields of a record are kept")
 
 	// The second read takes its params from the first.
-	author := e.suspense(user, value.Obj(value.M("id", post.Get("userId"))))
+	author := e.Suspense(user, value.Obj(value.M("id", post.Get("userId"))))
 	assert.Equal(t, "Dmitri Okafor", author.Get("name").Str())
-	assert.Equal(t, 1, e.srv.Count("GET /users/4"))
+	assert.Equal(t, 1, e.API.Count("GET /users/4"))
 }
 
 func TestSeedUpcomingBirthdays(t *testing.T) {
 	serverNow := time.Date(2025, time.June, 15, 12, 0, 0, 0, time.UTC)
 	e := newEnv(t, api.Options{Now: func() time.Time { return serverNow }}, controller.Options{})
-	upcoming := e.ep(rest.Options{Name: "upcoming", Path: "/api/birthdays/upcoming/", Schema: schema.ObjectOf(
+	upcoming := e.Endpoint(rest.Options{Name: "upcoming", Path: "/api/birthdays/upcoming/", Schema: schema.ObjectOf(
 		schema.Nested("withinSevenDays", schema.ArrayOf(birthdayE)),
 		schema.Nested("withinThirtyDays", schema.ArrayOf(birthdayE)),
 	)})
-	v := e.suspense(upcoming, value.Undef)
+	v := e.Suspense(upcoming, value.Undef)
 
 	born := func(y int, m time.Month, d int) float64 { return ms(time.Date(y, m, d, 0, 0, 0, 0, time.UTC)) }
 	type bday struct {
@@ -397,13 +397,13 @@ func TestSeedUpcomingBirthdays(t *testing.T) {
 	})
 	key, _ := upcoming.Key(value.Undef)
 	assert.Equal(t, `{"withinSevenDays":["1","2","3","4"],"withinThirtyDays":["5","6","7","8"]}`,
-		e.state().Get("endpoints").Get(key).JSON(), "both lists kept in their envelope")
-	assert.Equal(t, 1, e.srv.Count("GET /api/birthdays/upcoming/"))
+		e.Ctrl.State().Get("endpoints").Get(key).JSON(), "both lists kept in their envelope")
+	assert.Equal(t, 1, e.API.Count("GET /api/birthdays/upcoming/"))
 }
 
 func TestSeedLegacyResource(t *testing.T) {
 	e := newEnv(t, api.Options{}, controller.Options{})
-	r, err := rest.LegacyResource(e.url+"/article/", legacyE)
+	r, err := rest.LegacyResource(e.URL+"/article/", legacyE)
 	require.NoError(t, err)
 	assert.Same(t, r.GetList, r.Endpoint("listShape"))
 	assert.Same(t, r.Get, r.Endpoint("detail"))
@@ -418,24 +418,24 @@ func TestSeedLegacyResource(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run("detail "+strconv.Itoa(tt.id), func(t *testing.T) {
-			v := e.suspense(r.Get, id(tt.id))
+			v := e.Suspense(r.Get, id(tt.id))
 			assert.JSONEq(t, tt.want, v.JSON())
-			assert.Equal(t, 1, e.srv.Count("GET /article/"+strconv.Itoa(tt.id)))
+			assert.Equal(t, 1, e.API.Count("GET /article/"+strconv.Itoa(tt.id)))
 			// pk() returns the id as a string.
-			assert.True(t, e.state().Get("entities").Get("LegacyArticle").Has(strconv.Itoa(tt.id)))
+			assert.True(t, e.Ctrl.State().Get("entities").Get("LegacyArticle").Has(strconv.Itoa(tt.id)))
 		})
 	}
-	list := e.suspense(r.GetList, value.Undef)
+	list := e.Suspense(r.GetList, value.Undef)
 	assert.Equal(t, seq(1, 8), ids(list))
-	assert.Equal(t, 1, e.srv.Count("GET /article/"))
+	assert.Equal(t, 1, e.API.Count("GET /article/"))
 	assert.JSONEq(t, tests[2].want, list.Elems()[3].JSON())
 
 	// A create and a detail read of the new record use the legacy paths.
-	created := e.fetch(r.Create, value.Undef, obj(`{"content":"new"}`))
+	created := e.Fetch(r.Create, value.Undef, obj(`{"content":"new"}`))
 	assert.EqualValues(t, 101, num(created, "id"))
 	assert.Equal(t, `[]`, created.Get("contributors").JSON())
-	assert.Equal(t, 1, e.srv.Count("POST /article/"))
-	v := e.suspense(r.Get, id(101))
+	assert.Equal(t, 1, e.API.Count("POST /article/"))
+	v := e.Suspense(r.Get, id(101))
 	assert.Equal(t, "new", v.Get("content").Str())
-	assert.Equal(t, 1, e.srv.Count("GET /article/101"))
+	assert.Equal(t, 1, e.API.Count("GET /article/101"))
 }
