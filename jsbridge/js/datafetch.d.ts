@@ -353,7 +353,9 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   extend(options: Partial<RestEndpointOptions<P, B>>): RestEndpoint<D, P, B>;
   /**
    * An endpoint fetching the page named by the `cursorParam` param and
-   * appending its entities to the list stored without it (beyond the contract).
+   * appending its entities to the list stored without it (beyond the
+   * contract). A fetch without the cursor (absent, null or '') starts the
+   * list over, as refreshing an infinite list should.
    */
   paginated<C extends string>(cursorParam: C): RestEndpoint<D, P & { readonly [K in C]?: ParamValue }, B>;
   readonly [endpointTypes]?: { data: D; params: P; body: B };
