@@ -20,8 +20,8 @@ import (
 //   - JavaScript asks exportInput for room for n bytes, writes the UTF-8
 //     text there and passes its length;
 //   - an entry writes its output into Go memory and returns its length;
-//     exportOutput gives its address, and JavaScript decodes it before it
-//     calls Go again.
+//     exportOutput gives its address; JavaScript decodes it before it
+//     calls Go again, then calls exportRelease.
 //
 // An export must never wait for JavaScript (a fetch, a timer): the event
 // loop cannot run until it returns. Nor may it rely on goroutines it starts,
@@ -56,6 +56,14 @@ func exportInput(n int32) uint32 {
 //go:wasmexport datafetchOutput
 func exportOutput() uint32 {
 	return address(exchange.out)
+}
+
+// exportRelease lets the last output go, once JavaScript has decoded it: a
+// large read would otherwise stay on the heap until the next one.
+//
+//go:wasmexport datafetchRelease
+func exportRelease() {
+	exchange.out = nil
 }
 
 func address(b []byte) uint32 {

@@ -205,7 +205,9 @@ class Exchange {
     const len = this.x.datafetchGetResponse(ctrl, endpoint, n);
     if (len < 0) return undefined;
     const at = this.x.datafetchOutput();
-    return this.decoder.decode(this.view().subarray(at, at + len));
+    const text = this.decoder.decode(this.view().subarray(at, at + len));
+    this.x.datafetchRelease();
+    return text;
   }
 }
 
@@ -244,6 +246,13 @@ class Reads {
     let status = kept.expiryStatus;
     if (kept.later !== undefined && Date.now() >= kept.expiresAt) status = kept.later;
     return { data: kept.data, expiryStatus: status, expiresAt: kept.expiresAt };
+  }
+
+  // clear forgets every kept answer, so that what a reset frees in Go is not
+  // held here until the next read.
+  clear() {
+    this.byEndpoint.clear();
+    this.version = -1;
   }
 
   // keep stores an answer read at version v (read before the call into Go,
@@ -1009,6 +1018,7 @@ function makeAPI(go, wasmExports) {
     }
 
     resetEntireStore() {
+      this.#reads?.clear();
       return promised(() => call('ctrlResetEntireStore', this._h));
     }
 
