@@ -3,8 +3,10 @@
 package jsbridge
 
 import (
+	"errors"
 	"unsafe"
 
+	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -107,6 +109,9 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 		return -1
 	}
 	r := c.c.GetResponse(ep, params)
+	if errors.Is(r.Err, controller.ErrReentrant) {
+		return -1
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))

@@ -217,6 +217,42 @@ test('fetch: mutations are never deduplicated', async () => {
   for (const r of results) assert.ok(r.count >= 1 && r.count <= 3, `count ${r.count}`);
 });
 
+test('hooks: a callback that calls the controller running it gets an error, not a deadlock', async () => {
+  const { df, base } = await env();
+  const ctrl = new df.Controller();
+  const seen = [];
+  const Item = df.Entity({
+    key: 'ReentrantItem',
+    defaults: { id: undefined, n: 0 },
+    useIncoming() {
+      for (const [name, call] of [
+        ['getResponse', () => ctrl.getResponse(ep, { id: 1 })],
+        ['getState', () => ctrl.getState()],
+      ]) {
+        try {
+          call();
+          seen.push(`${name}: no error`);
+        } catch (err) {
+          seen.push(`${name}: ${err.message}`);
+        }
+      }
+      ctrl.invalidate(ep, { id: 1 }).then(
+        () => seen.push('invalidate: resolved'),
+        (err) => seen.push(`invalidate: ${err.message}`),
+      );
+      return true;
+    },
+  });
+  const ep = new df.RestEndpoint({ urlPrefix: base, path: '/reentrant/:id', name: 'reentrant', schema: Item });
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, n: 1 });
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, n: 2 }); // the merge runs the hook
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(seen.length, 3, seen.join('; '));
+  for (const line of seen) assert.match(line, /called from a hook: hooks must not call the controller that runs them/);
+  // The instance goes on: the second response was stored.
+  assert.equal(ctrl.getResponse(ep, { id: 1 }).data.n, 2);
+});
+
 test('fetch: rejects with the error and does not clobber good data', async () => {
   const { df, fx } = await env();
   const ctrl = new df.Controller();
