@@ -124,11 +124,12 @@ func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, prefix stri
 	return invoke(decoder, safejs.Null(), unsafe.String(unsafe.SliceData(out), len(out)))
 }
 
-// responsePrefix is the "s" and "e" members of a getResponse output and,
-// for a valid result, "f": the status it turns to at expiresAt (stale, or
-// invalid under invalidIfStale). With it JavaScript can keep a read and
-// still report its status as time passes; no other status changes with
-// time alone.
+// responsePrefix is the "s" and "e" members of a getResponse output; for a
+// valid result, "f": the status it turns to at expiresAt (stale, or
+// invalid under invalidIfStale); and "k":1 while an error of the last fetch
+// is kept. With them JavaScript can keep a read, still report its status as
+// time passes (no other status changes with time alone), and answer
+// useSuspense for fresh data without calling Go.
 func responsePrefix(r endpoint.Response, spec *endpoint.Spec) string {
 	b := append([]byte(`"s":`), strconv.Quote(string(r.ExpiryStatus))...)
 	b = append(b, `,"e":`...)
@@ -140,6 +141,9 @@ func responsePrefix(r endpoint.Response, spec *endpoint.Spec) string {
 		}
 		b = append(b, `,"f":`...)
 		b = strconv.AppendQuote(b, string(later))
+	}
+	if r.Err != nil {
+		b = append(b, `,"k":1`...)
 	}
 	return string(append(b, ','))
 }

@@ -165,15 +165,18 @@ function decode(objs, text) {
 }
 
 // response decodes a getResponse output into {data, expiryStatus, expiresAt}.
-// The status a valid result turns to at expiresAt goes to afterExpiry, for
-// the caller of the Go entry to take (Reads), not into the answer.
+// The status a valid result turns to at expiresAt goes to afterExpiry, and
+// whether an error of its last fetch is kept to errorKept, for the caller
+// of the Go entry to take (Reads), not into the answer.
 function response(objs, text) {
   const out = JSON.parse(text);
   afterExpiry = out.f;
+  errorKept = out.k === 1;
   return { data: apply(objs, out), expiryStatus: out.s, expiresAt: out.e };
 }
 
 let afterExpiry;
+let errorKept = false;
 
 // Exchange calls the module's exported read entries (jsbridge/exports.go),
 // passing text through its linear memory.
@@ -234,18 +237,28 @@ class Reads {
     return cell[0];
   }
 
-  get(h, paramsText) {
+  // kept returns the kept answer, if the counter still allows it.
+  kept(h, paramsText) {
     const v = this.changes();
     if (v !== this.version) {
       this.byEndpoint.clear();
       this.version = v;
       return undefined;
     }
-    const kept = this.byEndpoint.get(h)?.get(paramsText);
+    return this.byEndpoint.get(h)?.get(paramsText);
+  }
+
+  get(h, paramsText) {
+    const kept = this.kept(h, paramsText);
     if (kept === undefined) return undefined;
-    let status = kept.expiryStatus;
-    if (kept.later !== undefined && Date.now() >= kept.expiresAt) status = kept.later;
-    return { data: kept.data, expiryStatus: status, expiresAt: kept.expiresAt };
+    return { data: kept.data, expiryStatus: statusNow(kept), expiresAt: kept.expiresAt };
+  }
+
+  // fresh returns the data when useSuspense would answer it at once without
+  // a request: a valid result with no kept error; undefined otherwise.
+  fresh(h, paramsText) {
+    const kept = this.kept(h, paramsText);
+    return kept !== undefined && !kept.err && statusNow(kept) === 'valid' ? kept.data : undefined;
   }
 
   // clear forgets every kept answer, so that what a reset frees in Go is not
@@ -257,12 +270,17 @@ class Reads {
 
   // keep stores an answer read at version v (read before the call into Go,
   // so that a change during the call leaves it unused).
-  keep(v, h, paramsText, answer, later) {
+  keep(v, h, paramsText, answer, later, err) {
     if (v !== this.version) return;
     let byParams = this.byEndpoint.get(h);
     if (byParams === undefined) this.byEndpoint.set(h, (byParams = new Map()));
-    byParams.set(paramsText, { data: answer.data, expiryStatus: answer.expiryStatus, expiresAt: answer.expiresAt, later });
+    byParams.set(paramsText, { data: answer.data, expiryStatus: answer.expiryStatus, expiresAt: answer.expiresAt, later, err });
   }
+}
+
+// statusNow is a kept answer's status at this time.
+function statusNow(kept) {
+  return kept.later !== undefined && Date.now() >= kept.expiresAt ? kept.later : kept.expiryStatus;
 }
 
 function apply(objs, out) {
@@ -276,6 +294,18 @@ function apply(objs, out) {
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i];
         const n = op.length;
+        if (op[0] === 3) {
+          // [3, id, ranges, path...]: the array at path keeps the elements
+          // of the array id in the index ranges [from, to) listed.
+          let list = data;
+          for (let j = 3; j < n; j++) list = list[op[j]];
+          const prev = known(objs, op[1]);
+          const ranges = op[2];
+          for (let r = 0; r < ranges.length; r += 2) {
+            for (let k = ranges[r]; k < ranges[r + 1]; k++) list[k] = prev[k];
+          }
+          continue;
+        }
         if (n === 2) {
           // The op names data itself.
           if (op[0] === 0) objs.set(op[1], data);
@@ -968,7 +998,20 @@ function makeAPI(go, wasmExports) {
 
     useSuspense(endpoint, params) {
       if (params === null) return Promise.resolve(undefined);
-      return callAsync('ctrlSuspense', this._h, endpointHandle(endpoint), paramsJSON(params));
+      const h = endpointHandle(endpoint);
+      const p = paramsJSON(params);
+      if (this.#reads !== undefined) {
+        // Fresh data needs no request: answered from a read, most often a
+        // kept one, without the asynchronous entry.
+        try {
+          this.#response(h, p);
+          const data = this.#reads.fresh(h, p);
+          if (data !== undefined) return Promise.resolve(data);
+        } catch {
+          // The asynchronous entry reports the error as it always has.
+        }
+      }
+      return callAsync('ctrlSuspense', this._h, h, p);
     }
 
     fetch(endpoint, params, body) {
@@ -981,16 +1024,19 @@ function makeAPI(go, wasmExports) {
     }
 
     getResponse(endpoint, params) {
-      const h = endpointHandle(endpoint);
-      const p = paramsJSON(params);
+      return this.#response(endpointHandle(endpoint), paramsJSON(params));
+    }
+
+    #response(h, p) {
       const reads = this.#reads;
       if (reads === undefined) return this.#read(h, p);
       const kept = reads.get(h, p);
       if (kept !== undefined) return kept;
       const v = reads.version;
       afterExpiry = undefined;
+      errorKept = false;
       const answer = this.#read(h, p);
-      reads.keep(reads.changes() === v ? v : -1, h, p, answer, afterExpiry);
+      reads.keep(reads.changes() === v ? v : -1, h, p, answer, afterExpiry, errorKept);
       return answer;
     }
 

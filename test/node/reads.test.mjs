@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, fixtureURL, fixtures, importModule, server, setup, sleep, test } from './harness.mjs';
+import { DIST, fixtureURL, fixtures, importModule, server, setup, sleep, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -191,4 +191,35 @@ test('reads: without the memory, every read calls Go and answers the same', asyn
   assert.equal(calls('ctrlGetResponse'), n + 2);
   await ctrl.invalidate(fx.getArticle, { id: '1' });
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'invalid');
+});
+
+test('reads: useSuspense answers fresh data without its asynchronous entry', async () => {
+  const { kept, base, fx, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const first = await ctrl.useSuspense(fx.getArticle, { id: '5' });
+  const n = calls('ctrlSuspense');
+  const requests = await server.count('GET /articles/5');
+  assert.equal(await ctrl.useSuspense(fx.getArticle, { id: '5' }), first);
+  assert.equal(await ctrl.useSuspense(fx.getArticle, { id: '5' }), first);
+  assert.equal(calls('ctrlSuspense'), n, 'fresh data: no asynchronous call');
+  assert.equal(await server.count('GET /articles/5'), requests, 'and no request');
+
+  // Stale data still goes through Go, which revalidates in the background.
+  const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortLived', schema: fx.Comment, dataExpiryLength: 20 });
+  const c = await ctrl.useSuspense(short, { id: 2 });
+  await sleep(ctrl.getResponse(short, { id: 2 }).expiresAt - Date.now() + 5);
+  const before = calls('ctrlSuspense');
+  assert.equal(await ctrl.useSuspense(short, { id: 2 }), c, 'stale data at once');
+  assert.equal(calls('ctrlSuspense'), before + 1);
+  await waitFor(async () => (await server.count('GET /comments/2')) === 2, { message: 'the revalidation request' });
+
+  // A kept error of the last fetch is reported, as Go's Suspense does. The
+  // fixture's /bad/flaky fails every first, third... request.
+  const flaky = new kept.RestEndpoint({ urlPrefix: base, path: '/bad/flaky', name: 'flaky', schema: fx.Comment });
+  await assert.rejects(ctrl.fetch(flaky, { id: 4 }));
+  const good = await ctrl.fetch(flaky, { id: 4 });
+  assert.equal(await ctrl.useSuspense(flaky, { id: 4 }), good, 'valid, no error kept: at once');
+  await assert.rejects(ctrl.fetch(flaky, { id: 4 }));
+  assert.equal(ctrl.getResponse(flaky, { id: 4 }).expiryStatus, 'valid', 'the data is still valid');
+  await assert.rejects(ctrl.useSuspense(flaky, { id: 4 }), (err) => err.status === 503);
 });
