@@ -90,10 +90,22 @@ type Controller struct {
 	dispatching bool
 }
 
-// call is one shared request in flight.
+// call is one shared request in flight, under its request key in inflight.
 type call struct {
+	key  string
 	done chan struct{}
 	err  error
+}
+
+// requestKey is the key under which a request for the result under key is
+// shared while in flight (see endpoint.RequestKeyer).
+func requestKey(ep endpoint.Endpoint, key string, params value.Value) string {
+	if rk, ok := ep.(endpoint.RequestKeyer); ok {
+		if k, err := rk.RequestKey(params); err == nil {
+			return k
+		}
+	}
+	return key
 }
 
 // New returns a controller with an empty store.
@@ -273,12 +285,13 @@ func (c *Controller) shared(ctx context.Context, ep endpoint.Endpoint, key strin
 // startShared returns the call in flight for key, starting it if needed.
 // The request runs detached from any one waiter's context.
 func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.Value) *call {
+	rkey := requestKey(ep, key, params)
 	c.mu.Lock()
-	cl := c.inflight[key]
+	cl := c.inflight[rkey]
 	start := cl == nil
 	if start {
-		cl = &call{done: make(chan struct{})}
-		c.inflight[key] = cl
+		cl = &call{key: rkey, done: make(chan struct{})}
+		c.inflight[rkey] = cl
 		c.changed() // subscribers see loading
 	}
 	c.mu.Unlock()

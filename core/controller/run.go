@@ -137,8 +137,8 @@ func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *s
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.changed()
-	if cl != nil && c.inflight[key] == cl {
-		delete(c.inflight, key)
+	if cl != nil && c.inflight[cl.key] == cl {
+		delete(c.inflight, cl.key)
 	}
 	if gen != c.gen {
 		if err == nil {

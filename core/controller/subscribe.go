@@ -38,6 +38,7 @@ func sameErr(a, b error) bool {
 type subscription struct {
 	ep       endpoint.Endpoint
 	key      string
+	rkey     string // the request key of its fetches (requestKey)
 	params   value.Value
 	listener func(State)
 	last     State
@@ -72,7 +73,7 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 	if err != nil {
 		return nil, err
 	}
-	s := &subscription{ep: ep, key: key, params: params, listener: listener}
+	s := &subscription{ep: ep, key: key, rkey: requestKey(ep, key, params), params: params, listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
 	c.ensureFresh(s)
@@ -132,14 +133,14 @@ func (c *Controller) poll(s *subscription, freq time.Duration) func() bool {
 
 func (c *Controller) stateOf(s *subscription) State {
 	r := c.response(s.ep.Spec(), s.key)
-	_, loading := c.inflight[s.key]
+	_, loading := c.inflight[s.rkey]
 	return State{Data: r.Data, Loading: loading, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
 }
 
 // ensureFresh starts a fetch for s when its result needs one, as Suspense
 // would. Called with c.mu held; the request itself starts in a goroutine.
 func (c *Controller) ensureFresh(s *subscription) {
-	if _, busy := c.inflight[s.key]; busy {
+	if _, busy := c.inflight[s.rkey]; busy {
 		return
 	}
 	r := c.response(s.ep.Spec(), s.key)
@@ -149,8 +150,8 @@ func (c *Controller) ensureFresh(s *subscription) {
 	if meta, _ := c.st.Meta(s.key); r.ExpiryStatus == endpoint.Invalid && !meta.Invalidated && s.settled == c.st.Version() {
 		return
 	}
-	cl := &call{done: make(chan struct{})}
-	c.inflight[s.key] = cl
+	cl := &call{key: s.rkey, done: make(chan struct{})}
+	c.inflight[s.rkey] = cl
 	ep, key, params := s.ep, s.key, s.params
 	go func() {
 		_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)

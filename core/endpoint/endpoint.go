@@ -26,6 +26,16 @@ type Endpoint interface {
 	Spec() *Spec
 }
 
+// RequestKeyer is implemented by endpoints whose requests differ more
+// finely than their results: every page of a paginated list stores to the
+// one result of the list, yet a request for page 2 must not be answered by
+// one for page 1 that is in flight. A controller shares a request in flight
+// only with requests of the same RequestKey; for other endpoints, of the
+// same Key.
+type RequestKeyer interface {
+	RequestKey(params value.Value) (string, error)
+}
+
 // Spec declares how an endpoint's results are cached and mutated.
 type Spec struct {
 	// Name names the endpoint in keys and errors.

@@ -43,6 +43,21 @@ func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 	return &n, nil
 }
 
+// RequestKey is Key for a request: for a Paginated endpoint it adds the
+// cursor when one names a page past the first, so that requests for
+// different pages are never shared though they store to one result.
+func (e *Endpoint) RequestKey(params value.Value) (string, error) {
+	key, err := e.Key(params)
+	if err != nil || e.cursor == "" {
+		return key, err
+	}
+	cursor := params.Get(e.cursor)
+	if isFirstPage(cursor) {
+		return key, nil
+	}
+	return key + " " + e.cursor + "=" + cursor.JSON(), nil
+}
+
 // Cursor returns the cursor param of a Paginated endpoint; "" for others.
 func (e *Endpoint) Cursor() string { return e.cursor }
 

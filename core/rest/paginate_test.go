@@ -50,6 +50,39 @@ func TestPaginatedKey(t *testing.T) {
 	assert.Equal(t, "cursor", ext.Cursor(), "extending keeps pagination")
 }
 
+func TestPaginatedRequestKey(t *testing.T) {
+	list, err := rest.New(rest.Options{Path: "/posts", Name: "posts", Schema: schema.ArrayOf(post)})
+	require.NoError(t, err)
+	pages, err := list.Paginated("cursor")
+	require.NoError(t, err)
+	listKey, err := list.Key(obj(`{"sort":"new"}`))
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		ep     *rest.Endpoint
+		params string
+		same   bool // the request key is the result key
+	}{
+		{"plain endpoint", list, `{"sort":"new"}`, true},
+		{"no cursor", pages, `{"sort":"new"}`, true},
+		{"null cursor", pages, `{"sort":"new","cursor":null}`, true},
+		{"empty cursor", pages, `{"sort":"new","cursor":""}`, true},
+		{"a page", pages, `{"sort":"new","cursor":"abc"}`, false},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rk, err := tt.ep.RequestKey(obj(tt.params))
+			require.NoError(t, err)
+			assert.Equal(t, tt.same, rk == listKey, "request key %q, result key %q", rk, listKey)
+			seen[rk] = true
+		})
+	}
+	other, err := pages.RequestKey(obj(`{"sort":"new","cursor":"def"}`))
+	require.NoError(t, err)
+	assert.False(t, seen[other], "each page has its own request key")
+}
+
 func TestPaginatedMergeList(t *testing.T) {
 	list, err := rest.New(rest.Options{Path: "/posts", Schema: schema.ArrayOf(post)})
 	require.NoError(t, err)

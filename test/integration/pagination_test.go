@@ -234,3 +234,36 @@ func TestPaginatedRejectsPathToken(t *testing.T) {
 	_, err = e.Endpoint(rest.Options{Name: "one", Path: "/posts/:id", Schema: postE}).Paginated("page")
 	assert.ErrorContains(t, err, "not a list")
 }
+
+// TestPagesInFlightAreNotShared: the pages of a Paginated list store to one
+// result, but a request for page 2 made while one for page 1 is in flight
+// is a request of its own, answered with page 2; two requests for one page
+// are still shared.
+func TestPagesInFlightAreNotShared(t *testing.T) {
+	e := newEnv(t, api.Options{}, controller.Options{})
+	plain := e.Endpoint(rest.Options{Name: "feed", Path: "/post", Schema: lastPageSchema()})
+	feed, err := plain.Paginated("page")
+	require.NoError(t, err)
+
+	e.API.Hold()
+	first := e.async(feed, value.Obj(), nil)
+	e.waitHeld(1)
+	second := e.async(feed, pageParams(value.Str("2")), nil)
+	again := e.async(feed, pageParams(value.Str("2")), nil)
+	e.waitHeld(2)
+	held := e.API.Held()
+	require.Len(t, held, 2, "page 2 was requested while page 1 was in flight")
+	// Released in the order a reader pages: page 1, then page 2.
+	require.True(t, e.API.Release(held[0].Seq))
+	r1 := wait(t, first)
+	require.NoError(t, r1.err)
+	require.True(t, e.API.Release(held[1].Seq))
+	r2, r3 := wait(t, second), wait(t, again)
+	e.API.Unhold()
+	require.NoError(t, r2.err)
+	require.NoError(t, r3.err)
+	assert.True(t, value.Same(r2.v, r3.v), "the two fetches of page 2 shared one request")
+	assert.Equal(t, 1, e.API.Count(e.counted(t, feed, value.Obj())), "page 1 requested once")
+	assert.Equal(t, 1, e.API.Count(e.counted(t, feed, pageParams(value.Str("2")))), "page 2 requested once, for both fetches")
+	assert.Equal(t, seq(1, 10), ids(e.Ctrl.GetResponse(feed, value.Obj()).Data.Get("results")))
+}
