@@ -1,7 +1,6 @@
 package jsbridge
 
 import (
-	"sort"
 	"strconv"
 	"sync"
 
@@ -203,13 +202,13 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 // has the object, else the record, registered, with its nested fields
 // written by their schemas. ent may be nil (a union member not found).
 func (e *encoder) entity(v value.Value, ent *schema.Entity) {
-	if e.ref(v) {
+	saved, done := e.refOrRegister(v)
+	if done {
 		return
 	}
-	saved := e.register(v)
 	var fields []schema.Field
 	if ent != nil {
-		fields = entityFields(ent)
+		fields = ent.Fields()
 	}
 	if v.Kind() != value.Object || len(fields) == 0 {
 		e.raw(v)
@@ -224,6 +223,9 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 	if v.Kind() != value.Array || !needsWalk(of) {
 		e.raw(v)
 		return
+	}
+	if e.t != nil && isIdentified(of) {
+		e.t.grow(v.Len())
 	}
 	e.data = append(e.data, '[')
 	for i, el := range v.Elems() {
@@ -275,7 +277,7 @@ func (e *encoder) members(v value.Value, ms memberSchemas) {
 			e.data = append(e.data, ',')
 		}
 		first = false
-		e.data = appendString(e.data, m.Key)
+		e.data = value.AppendString(e.data, m.Key)
 		e.data = append(e.data, ':')
 		s := ms.of(m.Key)
 		if s == nil {
@@ -289,20 +291,38 @@ func (e *encoder) members(v value.Value, ms memberSchemas) {
 	e.data = append(e.data, '}')
 }
 
-// ref writes a placeholder and a ref op when JavaScript has v already.
-func (e *encoder) ref(v value.Value) bool {
+// refOrRegister writes a placeholder and a ref op when JavaScript has v
+// already (done is true: v is written); otherwise it registers v as
+// register does and returns the level to restore once v is written. One
+// lookup in the table serves both.
+func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
+	saved = e.held
 	if e.t == nil {
-		return false
+		return saved, false
 	}
-	id, ok := e.t.lookup(v)
-	if !ok {
-		return false
+	id := value.Identity(v)
+	if id == 0 {
+		return saved, false
 	}
-	e.t.retain(id)
+	ent := e.t.entries[id]
+	switch {
+	case ent == nil:
+		ent = e.t.insert(id, v)
+	case value.Same(ent.v, v):
+		ent.refs++
+		*e.held = append(*e.held, id)
+		e.data = append(e.data, '0')
+		e.op(opRef, id)
+		return saved, true
+	default:
+		// Another value at the same address (see lookup): no identity.
+		return saved, false
+	}
+	ent.refs++
 	*e.held = append(*e.held, id)
-	e.data = append(e.data, '0')
-	e.op(opRef, id)
-	return true
+	e.op(opRegister, id)
+	e.held = &ent.children
+	return saved, false
 }
 
 // register enters v in the table, referenced from the current level, and
@@ -339,15 +359,10 @@ func (e *encoder) op(kind int, id uintptr) {
 		if p.index >= 0 {
 			e.ops = strconv.AppendInt(e.ops, int64(p.index), 10)
 		} else {
-			e.ops = appendString(e.ops, p.key)
+			e.ops = value.AppendString(e.ops, p.key)
 		}
 	}
 	e.ops = append(e.ops, ']', ',')
-}
-
-// appendString appends s as a JSON string.
-func appendString(dst []byte, s string) []byte {
-	return value.AppendJSON(dst, value.Str(s))
 }
 
 // unionMember returns the entity of u that v, a denormalized record, is.
@@ -367,8 +382,7 @@ func unionMember(u *schema.Union, v value.Value) *schema.Entity {
 // Schemas are immutable once used, so what the encoder derives from them is
 // computed once.
 var (
-	walkCache   sync.Map // *schema.Object → bool
-	fieldsCache sync.Map // *schema.Entity → []schema.Field
+	walkCache sync.Map // *schema.Object → bool
 )
 
 // needsWalk reports whether values of s hold entity positions or dates;
@@ -395,18 +409,4 @@ func needsWalk(s schema.Schema) bool {
 		return w
 	}
 	return schema.IsDate(s)
-}
-
-// entityFields returns the nested fields of ent in a fixed order.
-func entityFields(ent *schema.Entity) []schema.Field {
-	if f, ok := fieldsCache.Load(ent); ok {
-		return f.([]schema.Field)
-	}
-	fields := make([]schema.Field, 0, len(ent.Schema))
-	for name, s := range ent.Schema {
-		fields = append(fields, schema.Nested(name, s))
-	}
-	sort.Slice(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
-	fieldsCache.Store(ent, fields)
-	return fields
 }

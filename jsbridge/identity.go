@@ -1,6 +1,10 @@
 package jsbridge
 
-import "github.com/datafetch/datafetch/core/value"
+import (
+	"maps"
+
+	"github.com/datafetch/datafetch/core/value"
+)
 
 // identities is the Go half of the identity protocol between a controller
 // and datafetch.mjs. JavaScript keeps a Map from id to the object it built
@@ -30,6 +34,11 @@ type identities struct {
 	dropped []uintptr
 	// scratch is the ops buffer of the last emission, for the next.
 	scratch []byte
+	// free is the unused rest of the slab that entries are carved from, so
+	// that a read of a thousand objects does not allocate a thousand
+	// entries; chunk is that slab's size, which the next one doubles.
+	free  []identity
+	chunk int
 }
 
 // slotIDs are the references of one result key: those of its last
@@ -44,7 +53,14 @@ type identity struct {
 	v        value.Value
 	refs     int
 	children []uintptr
+	// child0 is storage for the first child: most objects hold one or none.
+	child0 [1]uintptr
 }
+
+// maxIdentitySlab bounds the slabs of entries, in entries. A slab stays
+// allocated while any of its entries is in the table (a removed entry is
+// cleared, so it holds on to no value).
+const maxIdentitySlab = 128
 
 func newIdentities() *identities {
 	return &identities{entries: map[uintptr]*identity{}, slots: map[string]*slotIDs{}}
@@ -69,9 +85,32 @@ func (t *identities) add(v value.Value) (uintptr, *identity, bool) {
 	if id == 0 || t.entries[id] != nil {
 		return 0, nil, false
 	}
-	ent := &identity{v: v}
+	return id, t.insert(id, v), true
+}
+
+// insert enters v under id, which the table must lack, with no references.
+func (t *identities) insert(id uintptr, v value.Value) *identity {
+	if len(t.free) == 0 {
+		t.chunk = min(max(2*t.chunk, 8), maxIdentitySlab)
+		t.free = make([]identity, t.chunk)
+	}
+	ent := &t.free[0]
+	t.free = t.free[1:]
+	ent.v = v
+	ent.children = ent.child0[:0]
 	t.entries[id] = ent
-	return id, ent, true
+	return ent
+}
+
+// grow makes room for n more entries when the table holds fewer than that:
+// a large first read would otherwise rehash the table at every doubling.
+func (t *identities) grow(n int) {
+	if n <= len(t.entries) {
+		return
+	}
+	m := make(map[uintptr]*identity, len(t.entries)+n)
+	maps.Copy(m, t.entries)
+	t.entries = m
 }
 
 // retain counts one more reference to id.
@@ -95,6 +134,7 @@ func (t *identities) release(id uintptr) {
 	for _, c := range ent.children {
 		t.release(c)
 	}
+	*ent = identity{} // its slab may outlive it: keep nothing alive
 }
 
 // setSlot records held, whose top-level object is root (0: none), as the
@@ -134,4 +174,6 @@ func (t *identities) reset() {
 	clear(t.entries)
 	clear(t.slots)
 	t.dropped = nil
+	// The entries dropped uncleared live in the slabs: let them go.
+	t.free, t.chunk = nil, 0
 }

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/value"
@@ -74,10 +76,22 @@ func (d dep) valid() bool {
 // answer of valid for one denormalization (the store does not change during
 // one), so that an entity shared by many others is checked once per read.
 type deps struct {
+	// self is the slot of the entity these deps are of (nil slot: none),
+	// kept apart from slots so that an entity's deps are one allocation.
+	self      dep
 	slots     []dep
 	absent    []entityRef
 	kids      []*deps
 	good, bad uint64 // the last pass that found these valid, invalid
+	// kid0 is storage for the first kid: most entities nest one or none.
+	kid0 [1]*deps
+}
+
+// entityDeps returns the deps of an entity whose own record is in s.
+func entityDeps(s *Slot) *deps {
+	ds := &deps{self: depOn(s)}
+	ds.kids = ds.kid0[:0]
+	return ds
 }
 
 type entityRef struct{ key, pk string }
@@ -91,12 +105,9 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 	case ds.bad:
 		return false
 	}
-	ok := true
-	for _, d := range ds.slots {
-		if !d.valid() {
-			ok = false
-			break
-		}
+	ok := ds.self.slot == nil || ds.self.valid()
+	for i := 0; ok && i < len(ds.slots); i++ {
+		ok = ds.slots[i].valid()
 	}
 	for i := 0; ok && i < len(ds.absent); i++ {
 		ok = src.Slot(ds.absent[i].key, ds.absent[i].pk) == nil
@@ -222,6 +233,8 @@ type denormalizer struct {
 	// hints are the previous build's lookups; lookups records this build's
 	// (nil when there is no memo to keep them in).
 	hints, lookups []*Slot
+	// slab is memory that the records built are carved from.
+	slab memberSlab
 }
 
 // slot looks up an entity, trying first the slot the previous build of the
@@ -289,7 +302,7 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	// Collect this entity's own dependencies apart, for its memo; the
 	// enclosing value depends on them as a whole.
 	outer := d.deps
-	own := &deps{slots: []dep{depOn(slot)}}
+	own := entityDeps(slot)
 	d.deps = own
 	cuts := d.cuts
 	slot.building = d.pass
@@ -300,7 +313,9 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	d.deps = outer
 	m := entityMemo{entity: e, val: out, st: st, deps: own, built: true}
 	if d.cuts == cuts {
-		slot.memo[1] = slot.memo[0]
+		if slot.memo[0].built {
+			slot.memo[1] = slot.memo[0]
+		}
 		slot.memo[0] = m
 	} else {
 		if d.cyclic == nil {
@@ -318,43 +333,121 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 // with every default field in that order, the usual case for a server that
 // sends what the entity declares, is returned as it is: no copy.
 func (e *Entity) fill(rec value.Value) value.Value {
+	out, _ := e.fillOwned(rec, nil)
+	return out
+}
+
+// fillOwned is fill that also returns the members of the result when it
+// made them (nil when it returned rec itself), so that build can set the
+// nested fields in them instead of copying them again.
+//
+// Records of one entity nearly always come with the same keys in the same
+// order, so the layout of the result is worked out once per key sequence
+// (a fillShape) and then applied with a comparison of keys per member.
+// The members are carved from slab when it is not nil.
+func (e *Entity) fillOwned(rec value.Value, slab *memberSlab) (value.Value, []value.Member) {
+	rm := rec.Members()
+	sh := e.shape.Load()
+	if sh == nil || !sh.matches(rm) {
+		sh = e.newShape(rm)
+		e.shape.Store(sh)
+	}
+	if sh.asIs {
+		return rec, nil
+	}
+	defs := e.Defaults.Members()
+	var out []value.Member
+	if slab != nil && len(sh.src) > 0 {
+		out = slab.carve(len(sh.src))
+	} else {
+		out = make([]value.Member, len(sh.src))
+	}
+	for i, x := range sh.src {
+		switch {
+		case x.def < 0:
+			out[i] = rm[x.rec]
+		case x.rec >= 0 && !rm[x.rec].Value.IsUndefined():
+			out[i] = value.M(defs[x.def].Key, rm[x.rec].Value)
+		default:
+			out[i] = defs[x.def]
+		}
+	}
+	return value.Obj(out...), out
+}
+
+// fillShape is how fill lays out a record with the member keys keys (in
+// that order): as it is (asIs), or as the members src lists.
+type fillShape struct {
+	keys []string
+	asIs bool
+	src  []fillSource
+}
+
+// fillSource is where one member of fill's result comes from: default def
+// (-1: none), overridden by record member rec (-1: none) unless that
+// member's value is Undefined.
+type fillSource struct{ def, rec int }
+
+func (sh *fillShape) matches(rm []value.Member) bool {
+	if len(rm) != len(sh.keys) {
+		return false
+	}
+	for i := range rm {
+		if rm[i].Key != sh.keys[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// newShape works out fill's layout for records with the keys of rm.
+func (e *Entity) newShape(rm []value.Member) *fillShape {
 	e.prepare()
-	defs, rm := e.Defaults.Members(), rec.Members()
+	defs := e.Defaults.Members()
+	sh := &fillShape{keys: make([]string, len(rm))}
+	for i := range rm {
+		// A copy: parsed keys share the text of their whole response,
+		// which the entity, living on, must not keep alive.
+		sh.keys[i] = strings.Clone(rm[i].Key)
+	}
 	if len(rm) >= len(defs) {
-		same := true
+		sh.asIs = true
 		for i := range defs {
 			if rm[i].Key != defs[i].Key {
-				same = false
+				sh.asIs = false
 				break
 			}
 		}
-		if same {
-			return rec
+		if sh.asIs {
+			return sh
 		}
 	}
-	out := make([]value.Member, 0, len(defs)+len(rm))
-	for _, m := range defs {
-		if v := rec.Get(m.Key); !v.IsUndefined() {
-			out = append(out, value.M(m.Key, v))
-		} else {
-			out = append(out, m)
+	sh.src = make([]fillSource, 0, len(defs)+len(rm))
+	for d := range defs {
+		r := -1
+		for i := range rm {
+			if rm[i].Key == defs[d].Key {
+				r = i
+				break
+			}
+		}
+		sh.src = append(sh.src, fillSource{def: d, rec: r})
+	}
+	for i := range rm {
+		if !e.defaultKeys[rm[i].Key] {
+			sh.src = append(sh.src, fillSource{def: -1, rec: i})
 		}
 	}
-	for _, m := range rm {
-		if !e.defaultKeys[m.Key] {
-			out = append(out, m)
-		}
-	}
-	return value.Obj(out...)
+	return sh
 }
 
 // build denormalizes a stored record: defaults filled, nested schemas read.
 // A nested entity that was deleted makes the whole record count as deleted,
 // so that a list leaves it out and a single read fetches again.
 func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
-	out := e.fill(rec)
+	out, members := e.fillOwned(rec, &d.slab)
+	copied := false // members are out's own until a copy is made
 	st := Found
-	var members []value.Member // copied before the first nested write
 	for _, f := range e.nestedFields() {
 		i, child := memberIndex(out, f.Name)
 		if i < 0 {
@@ -365,11 +458,12 @@ func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
 			st = Deleted
 		}
 		if members == nil {
-			members = append(make([]value.Member, 0, out.Len()), out.Members()...)
+			members = d.slab.copyOf(out.Members())
+			copied = true
 		}
 		members[i].Value = v
 	}
-	if members != nil {
+	if copied {
 		out = value.Obj(members...)
 	}
 	return out, st
@@ -380,6 +474,10 @@ func (a *Array) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 		return v, Found
 	}
 	out := make([]value.Value, 0, v.Len())
+	if _, ok := a.Of.(*Entity); ok {
+		// Each element adds its deps: room for them at once.
+		d.deps.kids = slices.Grow(d.deps.kids, v.Len())
+	}
 	for _, el := range v.Elems() {
 		dv, st := a.Of.denormalize(el, d)
 		if st != Found || dv.IsUndefined() {

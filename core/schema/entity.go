@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -49,6 +50,10 @@ type Entity struct {
 	once        sync.Once
 	nested      []Field         // Schema in a fixed order
 	defaultKeys map[string]bool // the fields of Defaults
+	// shape is fill's layout for the last key sequence it saw.
+	shape atomic.Pointer[fillShape]
+	// stability caches stable: 0 not known yet, 1 stable, 2 not.
+	stability atomic.Int32
 }
 
 // ErrNoPK is wrapped by the error for a record that has no primary key.
@@ -130,6 +135,9 @@ func (e *Entity) merge(older, newer value.Value) value.Value {
 // ShallowMerge returns an object with the members of a, overwritten and
 // extended by those of b. Either may be a non-object, which counts as empty.
 func ShallowMerge(a, b value.Value) value.Value {
+	if value.Same(a, b) {
+		return a
+	}
 	if a.Kind() != value.Object || a.Len() == 0 {
 		if b.Kind() == value.Object {
 			return b

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -23,6 +24,14 @@ type EntityWrite struct {
 	Value value.Value
 	// Deleted marks the entity deleted (from an Invalidate schema).
 	Deleted bool
+	// Source is the JSON text the record was parsed from (value.Source)
+	// when normalizing that text always gives an equal Value, which holds
+	// when no Process hook is anywhere in the entity's schema (PKFunc and
+	// AttributeFunc, like data-client's pk and schemaAttribute, must be
+	// functions of their arguments); "" when unknown. A store compares it
+	// with the text of the record it holds to see at once that a record
+	// fetched again is unchanged.
+	Source string
 }
 
 // Normalize takes data apart by s. A nil schema leaves data as the result
@@ -67,6 +76,7 @@ func (n *Normalized) Merged() []EntityWrite {
 			*prev = w
 		} else {
 			prev.Value = w.Entity.merge(prev.Value, w.Value)
+			prev.Source = ""
 		}
 	}
 	return out
@@ -74,6 +84,29 @@ func (n *Normalized) Merged() []EntityWrite {
 
 type normalizer struct {
 	writes []EntityWrite
+	// paths are path elements by depth, reused: a path is read only while
+	// the value it leads to is being normalized (for errors and for the key
+	// that Process and PKFunc get), and passed through an interface it
+	// would otherwise be allocated for every record.
+	paths []*pathElem
+	// slab is memory that normalized records are carved from.
+	slab memberSlab
+}
+
+// child returns the path to the member key (index -1) or the element index
+// of the value at path. It stays valid until the next child of path is
+// made.
+func (n *normalizer) child(path *pathElem, key string, index int) *pathElem {
+	d := 0
+	if path != nil {
+		d = path.depth + 1
+	}
+	if d == len(n.paths) {
+		n.paths = append(n.paths, new(pathElem))
+	}
+	p := n.paths[d]
+	*p = pathElem{parent: path, key: key, index: index, depth: d}
+	return p
 }
 
 // add lists one record. A record that appears several times in a response is
@@ -107,20 +140,84 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		if i < 0 {
 			continue
 		}
-		out, err := f.Schema.normalize(child, rec, &pathElem{parent: path, key: f.Name, index: -1}, n)
+		out, err := f.Schema.normalize(child, rec, n.child(path, f.Name, -1), n)
 		if err != nil {
 			return value.Undef, err
 		}
 		if members == nil {
-			members = append([]value.Member(nil), rec.Members()...)
+			members = n.slab.copyOf(rec.Members())
 		}
 		members[i].Value = out
+	}
+	var src string
+	if e.stable() {
+		src = in.Source()
 	}
 	if members != nil {
 		rec = value.Obj(members...)
 	}
-	n.add(EntityWrite{Entity: e, PK: pk, Value: rec})
+	n.add(EntityWrite{Entity: e, PK: pk, Value: rec, Source: src})
 	return value.Str(pk), nil
+}
+
+// stable reports whether normalizing a record of e always gives an equal
+// record for equal text: true unless a Process hook, which may depend on
+// where the record is or on anything else, is anywhere in e's schema.
+// Computed once: an Entity is not changed after first use.
+func (e *Entity) stable() bool {
+	switch e.stability.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	st := int32(1)
+	if hasProcess(e, map[*Entity]bool{}) {
+		st = 2
+	}
+	e.stability.Store(st)
+	return st == 1
+}
+
+// hasProcess reports whether s or a schema in it has a Process hook.
+func hasProcess(s Schema, seen map[*Entity]bool) bool {
+	switch s := s.(type) {
+	case *Entity:
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		if s.Process != nil {
+			return true
+		}
+		for _, f := range s.Schema {
+			if hasProcess(f, seen) {
+				return true
+			}
+		}
+	case *Array:
+		return s != nil && hasProcess(s.Of, seen)
+	case *Values:
+		return s != nil && hasProcess(s.Of, seen)
+	case *Object:
+		for i := 0; s != nil && i < len(s.Fields); i++ {
+			if s.Fields[i].Schema != nil && hasProcess(s.Fields[i].Schema, seen) {
+				return true
+			}
+		}
+	case *Union:
+		if s == nil {
+			return false
+		}
+		for _, e := range s.Schemas {
+			if hasProcess(e, seen) {
+				return true
+			}
+		}
+	case *Invalidate:
+		return s != nil && hasProcess(s.Entity, seen)
+	}
+	return false
 }
 
 // record applies Process and finds the primary key of a raw record.
@@ -155,6 +252,11 @@ func (e *Entity) nestedFields() []Field {
 	return e.nested
 }
 
+// Fields returns the entity's nested schemas (Schema) as Fields sorted by
+// name, computed once: an Entity is not changed after first use. Callers
+// must not modify the slice.
+func (e *Entity) Fields() []Field { return e.nestedFields() }
+
 func (e *Entity) prepare() {
 	e.once.Do(func() {
 		for name, s := range e.Schema {
@@ -185,12 +287,21 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		return value.Undef, errorAt(path, a, "expected an array, got %s", in.Kind())
 	}
 	out := make([]value.Value, in.Len())
+	before := len(n.writes)
 	for i, el := range in.Elems() {
-		v, err := a.Of.normalize(el, in, &pathElem{parent: path, index: i}, n)
+		v, err := a.Of.normalize(el, in, n.child(path, "", i), n)
 		if err != nil {
 			return value.Undef, err
 		}
 		out[i] = v
+		if i == 0 && len(out) > 1 {
+			// Elements of a list are usually alike: reserve room for as
+			// many writes again for each of the others, so a large list
+			// does not grow the list of writes by doubling.
+			if k := len(n.writes) - before; k > 0 {
+				n.writes = slices.Grow(n.writes, k*(len(out)-1))
+			}
+		}
 	}
 	return value.Arr(out...), nil
 }
@@ -211,12 +322,12 @@ func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		if i < 0 {
 			continue
 		}
-		out, err := f.Schema.normalize(child, in, &pathElem{parent: path, key: f.Name, index: -1}, n)
+		out, err := f.Schema.normalize(child, in, n.child(path, f.Name, -1), n)
 		if err != nil {
 			return value.Undef, err
 		}
 		if members == nil {
-			members = append([]value.Member(nil), in.Members()...)
+			members = n.slab.copyOf(in.Members())
 		}
 		members[i].Value = out
 	}
@@ -235,7 +346,7 @@ func (v *Values) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	}
 	members := make([]value.Member, in.Len())
 	for i, m := range in.Members() {
-		out, err := v.Of.normalize(m.Value, in, &pathElem{parent: path, key: m.Key, index: -1}, n)
+		out, err := v.Of.normalize(m.Value, in, n.child(path, m.Key, -1), n)
 		if err != nil {
 			return value.Undef, err
 		}

@@ -126,6 +126,7 @@ type pathElem struct {
 	parent *pathElem
 	key    string
 	index  int // -1 when key names an object member
+	depth  int // of parent, plus one; 0 at the root
 }
 
 func (p *pathElem) String() string {

@@ -33,8 +33,22 @@ func (s *Store) applyWrite(w *Write, l layer) {
 			}
 			ok = false
 		}
-		merged, meta, _ := ew.Entity.Resolve(existing.val, existing.meta, ok, ew.Value, w.Meta)
-		l.setEntity(id, record{val: merged, meta: meta})
+		incoming := ew.Value
+		if ok && ew.Source != "" && ew.Entity == existing.srcBy && ew.Source == existing.src && ew.Entity.Merge == nil {
+			// The very text the stored record was normalized from: the
+			// incoming record equals it, so resolve with the stored record
+			// itself, which the merge and the comparisons see at once.
+			incoming = existing.val
+		}
+		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
+		rec := record{val: merged, meta: meta}
+		switch {
+		case keep:
+			rec.src, rec.srcBy = existing.src, existing.srcBy
+		case value.Same(merged, ew.Value) && ew.Source != "":
+			rec.src, rec.srcBy = ew.Source, ew.Entity
+		}
+		l.setEntity(id, rec)
 	}
 	if w.Key != "" {
 		s.applyResult(w, l)
@@ -77,6 +91,12 @@ type baseLayer struct {
 	// undo, when set, records what each write replaces, so that Apply can
 	// put the base back when a hook panics halfway through a response.
 	undo *undoLog
+	// last is the entry entity looked up last (nil: none), under lastID,
+	// in the table lastTable (nil: none): applyWrite sets the entity it has
+	// just read, and a second lookup would hash its key and pk again.
+	last      *entityEntry
+	lastTable map[string]*entityEntry
+	lastID    entityID
 }
 
 // undoLog lists the base records and results a write replaced, in order.
@@ -137,32 +157,46 @@ func (s *Store) rollback(u *undoLog) {
 	u.reset()
 }
 
-func (b baseLayer) entity(id entityID) (record, bool) {
-	if e := b.s.entities[id.key][id.pk]; e != nil && e.hasBase {
+func (b *baseLayer) entity(id entityID) (record, bool) {
+	byPK := b.s.entities[id.key]
+	e := byPK[id.pk]
+	b.last, b.lastTable, b.lastID = e, byPK, id
+	if e != nil && e.hasBase {
 		return e.base, true
 	}
 	return record{}, false
 }
 
-func (b baseLayer) setEntity(id entityID, r record) {
-	e := b.s.entityEntry(id)
+func (b *baseLayer) setEntity(id entityID, r record) {
+	var e *entityEntry
+	switch {
+	case b.lastID != id:
+		e = b.s.entityEntry(id)
+	case b.last != nil:
+		e = b.last
+	case b.lastTable != nil:
+		e = b.s.newEntry(b.lastTable, id)
+	default:
+		e = b.s.entityEntry(id)
+	}
+	b.last, b.lastTable = nil, nil
 	if b.undo != nil {
 		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
 	}
 	e.base, e.hasBase = r, true
 	if !b.s.overlaidEntities[id] {
-		b.s.setVisibleEntity(id, r, true)
+		b.s.setVisibleEntry(e, r)
 	}
 }
 
-func (b baseLayer) result(key string) (result, bool) {
+func (b *baseLayer) result(key string) (result, bool) {
 	if r := b.s.results[key]; r != nil && r.hasBase {
 		return r.base, true
 	}
 	return result{}, false
 }
 
-func (b baseLayer) setResult(key string, r result) {
+func (b *baseLayer) setResult(key string, r result) {
 	e := b.s.resultEntry(key)
 	if b.undo != nil {
 		b.undo.results = append(b.undo.results, resultUndo{key, e.base, e.hasBase})
@@ -240,16 +274,22 @@ func (s *Store) entityEntry(id entityID) *entityEntry {
 	}
 	e := byPK[id.pk]
 	if e == nil {
-		// Entries come from slabs: a response of a thousand records makes a
-		// few allocations, not a thousand.
-		if len(s.slab) == cap(s.slab) {
-			s.slab = make([]entityEntry, 0, 256)
-		}
-		s.slab = s.slab[:len(s.slab)+1]
-		e = &s.slab[len(s.slab)-1]
-		e.slot.Key, e.slot.PK = id.key, id.pk
-		byPK[id.pk] = e
+		e = s.newEntry(byPK, id)
 	}
+	return e
+}
+
+// newEntry adds an entry for id, which its table byPK lacks.
+func (s *Store) newEntry(byPK map[string]*entityEntry, id entityID) *entityEntry {
+	// Entries come from slabs: a response of a thousand records makes a
+	// few allocations, not a thousand.
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]entityEntry, 0, 256)
+	}
+	s.slab = s.slab[:len(s.slab)+1]
+	e := &s.slab[len(s.slab)-1]
+	e.slot.Key, e.slot.PK = id.key, id.pk
+	byPK[id.pk] = e
 	return e
 }
 
@@ -281,7 +321,12 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 		s.version++
 		return
 	}
-	e := s.entityEntry(id)
+	s.setVisibleEntry(s.entityEntry(id), rec)
+}
+
+// setVisibleEntry is setVisibleEntity for a present record whose entry is
+// at hand.
+func (s *Store) setVisibleEntry(e *entityEntry, rec record) {
 	sl := &e.slot
 	sl.Meta = rec.meta
 	if sl.Deleted == rec.deleted && sl.Version > 0 &&

@@ -56,6 +56,10 @@ type record struct {
 	val     value.Value
 	deleted bool
 	meta    schema.Meta
+	// src is the text val was normalized from by srcBy (EntityWrite.Source),
+	// "" when unknown (as for a merge of two records).
+	src   string
+	srcBy *schema.Entity
 }
 
 type entityEntry struct {
@@ -161,8 +165,36 @@ func (s *Store) Apply(w *Write) {
 		}
 		s.undo.reset()
 	}()
-	s.applyWrite(w, baseLayer{s: s, undo: &s.undo})
+	b := &baseLayer{s: s}
+	if len(s.pending) > 0 || mayPanic(w) {
+		b.undo = &s.undo
+	}
+	s.applyWrite(w, b)
 	s.rebase()
+}
+
+// mayPanic reports whether applying w runs code of the caller's that could
+// panic: an entity's Merge, UseIncoming or ShouldReorder, MergeResult or an
+// Update. Without any, Apply cannot stop halfway, so it keeps no undo log,
+// which for a large response would be as large as the response's records.
+// (A rebase replays pending writes, whose hooks may panic too: Apply keeps
+// the log whenever writes are pending.)
+func mayPanic(w *Write) bool {
+	if w.MergeResult != nil || len(w.Updates) > 0 {
+		return true
+	}
+	var last *schema.Entity
+	for i := range w.Entities {
+		e := w.Entities[i].Entity
+		if e == last {
+			continue
+		}
+		if e.Merge != nil || e.UseIncoming != nil || e.ShouldReorder != nil {
+			return true
+		}
+		last = e
+	}
+	return false
 }
 
 // UpdateMeta changes the base meta of the result under key (creating an

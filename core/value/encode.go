@@ -63,12 +63,16 @@ func AppendJSON(dst []byte, v Value) []byte {
 // held decoded, so unlike string values they may need escaping.
 func appendKey(dst []byte, key string) []byte {
 	dst = append(dst, '"')
-	if needsEscape(key) {
-		dst = appendEscaped(dst, key)
-	} else {
-		dst = append(dst, key...)
-	}
+	dst = appendEscaped(dst, key)
 	return append(dst, '"', ':')
+}
+
+// AppendString appends the Go text s as a JSON string: quoted, escaped
+// where JSON requires it. It writes what AppendJSON writes for Str(s).
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
 }
 
 // JSON returns v as compact JSON, as AppendJSON writes it; "" for Undefined.

@@ -57,3 +57,12 @@ func TestString(t *testing.T) {
 	// String makes Value a fmt.Stringer, so failure messages read as JSON.
 	assert.Equal(t, `[true]`, Arr(True).String())
 }
+
+func TestAppendStringIsAppendJSONOfStr(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"uote`, `back\slash`, "nl\n\t\x01", "héllo", "\xff invalid", "a\u2028b"} {
+		want := string(AppendJSON([]byte("x"), Str(s)))
+		if got := string(AppendString([]byte("x"), s)); got != want {
+			t.Errorf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}

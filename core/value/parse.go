@@ -39,28 +39,79 @@ func MustParse(s string) Value {
 	return v
 }
 
-// parser holds the scratch space of one parse. Children of open containers
-// are collected on the shared vals and mems stacks and, when their container
-// closes, copied out into a slice of exactly their number, so containers
-// never carry spare capacity or grow by doubling. Parsers are pooled so the
-// stacks are reused between parses.
+// parser holds the scratch space of one parse. Children of an open
+// container are written straight to where they stay: the region of its
+// depth (one container is open at each depth at a time), so that a closed
+// container is a slice of a region, of exactly its length, and no child is
+// copied after it is written. Parsers are pooled so the stacks are reused
+// between parses.
 type parser struct {
-	vals  []Value  // elements of the open arrays, innermost last
-	mems  []Member // members of the open objects, innermost last
-	stack []frame  // the open containers, innermost last
+	stack []frame // the open containers, innermost last
 	seen  map[string]int
 
-	// Closed containers are carved from these (see slab.carve).
+	// arrs and objs are the regions of each depth, for arrays and objects.
+	arrs []region[Value]
+	objs []region[Member]
+	// Empty containers are carved from these (see slab.carve).
 	valSlab slab[Value]
 	memSlab slab[Member]
+}
+
+// region is where the children of the containers at one depth are written:
+// each container's after the last one's, in chunks. When a chunk runs out,
+// the open container's children so far move to a new one, at least twice
+// their number (amortized, each child moves about once).
+type region[T any] struct {
+	buf  []T // the current chunk
+	used int // how much of buf the containers written so far take
+	size int // buf's size, which the next chunk doubles (up to maxSlab for small containers)
+}
+
+// push adds x to the open container whose children start at *start.
+func (r *region[T]) push(start *int, x T, depth int) {
+	if r.used == len(r.buf) {
+		r.refill(start, depth)
+	}
+	r.buf[r.used] = x
+	r.used++
+}
+
+func (r *region[T]) refill(start *int, depth int) {
+	n := r.used - *start
+	size := min(2*r.size, maxSlab)
+	if size == 0 {
+		// A deep value has few containers at each depth: small first
+		// chunks there, so a deeply nested document stays small.
+		size = minSlab
+		if depth >= 8 {
+			size = 2
+		}
+	}
+	size = max(size, 2*n)
+	buf := make([]T, size)
+	copy(buf, r.buf[*start:r.used])
+	clear(r.buf[*start:r.used]) // the old chunk may live on: keep nothing twice
+	r.buf, r.used, r.size, *start = buf, n, size, 0
+}
+
+// close ends the container whose children start at start, keeping the
+// first n of them, and returns them with capacity n, so that appending to
+// them can never overwrite a neighbour.
+func (r *region[T]) close(start, n int) []T {
+	out := r.buf[start : start+n : start+n]
+	clear(r.buf[start+n : r.used]) // dropped duplicates
+	r.used = start + n
+	return out
 }
 
 // frame is one open array or object.
 type frame struct {
 	// key is the key of the object member whose value is being parsed.
 	key string
-	// start is where this container's children begin in vals or mems.
+	// start is where this container's children begin in its region.
 	start int
+	// begin is the offset of the container's opening bracket in the input.
+	begin int
 	obj   bool
 }
 
@@ -76,15 +127,15 @@ const (
 // release clears the scratch stacks, which would otherwise keep the last
 // input alive through their stale entries, and returns p to the pool.
 func (p *parser) release() {
-	if cap(p.vals) > maxPooledScratch || cap(p.mems) > maxPooledScratch {
+	if cap(p.stack) > maxPooledScratch {
 		return
 	}
-	clear(p.vals[:cap(p.vals)])
-	clear(p.mems[:cap(p.mems)])
 	clear(p.stack[:cap(p.stack)])
-	p.vals, p.mems, p.stack = p.vals[:0], p.mems[:0], p.stack[:0]
-	// Values of this parse live in the slabs; the next parse must not
-	// share them, or each would keep the other's memory alive.
+	p.stack = p.stack[:0]
+	// Values of this parse live in the regions and slabs; the next parse
+	// must not share them, or each would keep the other's memory alive.
+	clear(p.arrs)
+	clear(p.objs)
 	p.valSlab, p.memSlab = slab[Value]{}, slab[Member]{}
 	if len(p.seen) > maxPooledKeys {
 		p.seen = nil
@@ -118,6 +169,7 @@ next:
 			v = Value{kind: String, raw: s[i+1 : j], esc: esc}
 			i = j + 1
 		case '{':
+			begin := i
 			if len(p.stack) == MaxDepth {
 				return Undef, depthError(i)
 			}
@@ -131,10 +183,11 @@ next:
 			if err != nil {
 				return Undef, err
 			}
-			p.stack = append(p.stack, frame{key: key, start: len(p.mems), obj: true})
+			p.stack = append(p.stack, frame{key: key, start: p.region(true), begin: begin, obj: true})
 			i = j
 			continue next
 		case '[':
+			begin := i
 			if len(p.stack) == MaxDepth {
 				return Undef, depthError(i)
 			}
@@ -144,7 +197,7 @@ next:
 				i++
 				break
 			}
-			p.stack = append(p.stack, frame{start: len(p.vals)})
+			p.stack = append(p.stack, frame{start: p.region(false), begin: begin})
 			continue next
 		case 't':
 			if !hasWord(s, i, "true") {
@@ -188,13 +241,14 @@ next:
 				}
 				return v, nil
 			}
-			top := &p.stack[len(p.stack)-1]
+			depth := len(p.stack) - 1
+			top := &p.stack[depth]
 			if i >= len(s) {
 				return Undef, p.afterError(s, i)
 			}
 			c := s[i]
 			if top.obj {
-				p.mems = append(p.mems, Member{Key: top.key, Value: v})
+				p.objs[depth].push(&top.start, Member{Key: top.key, Value: v}, depth)
 				if c == ',' {
 					key, j, err := memberKey(s, skipSpace(s, i+1))
 					if err != nil {
@@ -207,9 +261,10 @@ next:
 				if c != '}' {
 					return Undef, p.afterError(s, i)
 				}
-				v = objectOf(p.closeObject(top.start))
+				v = objectOf(p.closeObject(&p.objs[depth], top.start))
+				v.raw = s[top.begin : i+1]
 			} else {
-				p.vals = append(p.vals, v)
+				p.arrs[depth].push(&top.start, v, depth)
 				if c == ',' {
 					i = skipSpace(s, i+1)
 					continue next
@@ -217,7 +272,9 @@ next:
 				if c != ']' {
 					return Undef, p.afterError(s, i)
 				}
-				v = arrayOf(p.closeArray(top.start))
+				r := &p.arrs[depth]
+				v = arrayOf(r.close(top.start, r.used-top.start))
+				v.raw = s[top.begin : i+1]
 			}
 			p.stack = p.stack[:len(p.stack)-1]
 			i++
@@ -225,27 +282,31 @@ next:
 	}
 }
 
-// closeArray moves the innermost array's elements off the scratch stack
-// into a slice of their exact length.
-func (p *parser) closeArray(start int) []Value {
-	elems := p.vals[start:]
-	arr := p.valSlab.carve(len(elems))
-	copy(arr, elems)
-	p.vals = p.vals[:start]
-	return arr
+// region returns where the children of a container opened at the next
+// depth start in that depth's region (of objects when obj).
+func (p *parser) region(obj bool) int {
+	d := len(p.stack)
+	if obj {
+		for d >= len(p.objs) {
+			p.objs = append(p.objs, region[Member]{})
+		}
+		return p.objs[d].used
+	}
+	for d >= len(p.arrs) {
+		p.arrs = append(p.arrs, region[Value]{})
+	}
+	return p.arrs[d].used
 }
 
-// closeObject is closeArray for objects, dropping duplicate keys first.
-func (p *parser) closeObject(start int) []Member {
-	ms := p.mems[start:]
+// closeObject closes the object whose members start at start in r,
+// dropping duplicate keys first.
+func (p *parser) closeObject(r *region[Member], start int) []Member {
+	ms := r.buf[start:r.used]
 	n := len(ms)
 	if n > 1 && hasDuplicateKey(ms) {
 		n = p.dedupe(ms)
 	}
-	obj := p.memSlab.carve(n)
-	copy(obj, ms[:n])
-	p.mems = p.mems[:start]
-	return obj
+	return r.close(start, n)
 }
 
 // Slab sizes, in elements. Small containers are cut from shared slabs

@@ -47,7 +47,8 @@ type Value struct {
 	// n is the number of an Array's elements or an Object's members.
 	n uint32
 	// raw is a Number's literal, a String's JSON-escaped contents without the
-	// quotes, or "true"/"false" for a Bool.
+	// quotes, or "true"/"false" for a Bool. For an Array or Object it is the
+	// JSON text the value was parsed from ("" when it was built: see Source).
 	raw string
 	// kids points at an Array's n elements or an Object's n members (in
 	// order; keys are unique), or, when n is 0, at storage of the empty
@@ -123,7 +124,24 @@ func (v Value) Float() (f float64, ok bool) {
 }
 
 // Raw returns a Number's literal or a String's escaped JSON contents.
-func (v Value) Raw() string { return v.raw }
+func (v Value) Raw() string {
+	if v.kind == Array || v.kind == Object {
+		return ""
+	}
+	return v.raw
+}
+
+// Source returns the JSON text a non-empty Array or Object was parsed from,
+// exactly as it came (whitespace inside included); "" for any other value,
+// and for arrays and objects that were built (by Arr, Obj, With, ...)
+// rather than parsed. Two values with the same non-empty Source are Equal,
+// so comparing their texts can stand in for comparing them.
+func (v Value) Source() string {
+	if v.kind == Array || v.kind == Object {
+		return v.raw
+	}
+	return ""
+}
 
 // Str returns a String's decoded contents; "" for other kinds.
 func (v Value) Str() string {

@@ -1,0 +1,78 @@
+package jsbridge
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/core/value/valuetest"
+)
+
+// The browser benchmark's cold and re-fetch cases, natively and without
+// the controller: response bytes → parse → normalize → store → read →
+// the JSON string handed to JavaScript.
+
+// pipelineSchema is test/bench's schema as datafetch.mjs hands it over:
+// JSON.stringify drops the defaults' "id: undefined".
+func pipelineSchema() schema.Schema {
+	user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"name":""}`)}
+	article := &schema.Entity{Key: "Article",
+		Defaults: value.MustParse(`{"title":"","content":"","published":false,"author":null,"tags":[]}`),
+		Schema:   map[string]schema.Schema{"author": user}}
+	return schema.ArrayOf(article)
+}
+
+// pipelineFetch stores body under "list" and emits the read, as a fetch
+// through a bridge controller does.
+func pipelineFetch(b *testing.B, st *store.Store, ids *identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
+	v, err := value.Parse(body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := schema.Normalize(s, v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st.Apply(&store.Write{Key: "list", Schema: s, Result: n.Result, Entities: n.Entities,
+		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+	out, _, _, _ := st.Read("list")
+	return closeObject(ids.appendRead(append(buf[:0], '{'), "list", s, out))
+}
+
+func BenchmarkPipeline(b *testing.B) {
+	s := pipelineSchema()
+	for _, n := range []int{1000, 10000} {
+		body := valuetest.Articles(n, 1)
+		b.Run(fmt.Sprintf("cold/N=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				buf = pipelineFetch(b, store.New(), newIdentities(), buf, s, body, 1)
+			}
+		})
+		b.Run(fmt.Sprintf("refetch/N=%d", n), func(b *testing.B) {
+			st, ids := store.New(), newIdentities()
+			buf := pipelineFetch(b, st, ids, nil, s, body, 1)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			at := int64(2)
+			for b.Loop() {
+				buf = pipelineFetch(b, st, ids, buf, s, body, at)
+				at++
+			}
+		})
+		b.Run(fmt.Sprintf("encode-cold/N=%d", n), func(b *testing.B) {
+			st := store.New()
+			pipelineFetch(b, st, newIdentities(), nil, s, body, 1)
+			v, _, _, _ := st.Read("list")
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				buf = closeObject(newIdentities().appendRead(append(buf[:0], '{'), "list", s, v))
+			}
+		})
+	}
+}
