@@ -22,6 +22,9 @@ import (
 //	[0, id, path...] register the object at path as id
 //	[1, id, path...] replace the placeholder at path by the object id
 //	[2, 0, path...]  replace the number or string at path by a Date
+//	[3, id, [from, to, ...], path...]
+//	                 the array at path takes the elements of the array id
+//	                 in the index ranges [from, to) listed (see keptList)
 //
 // Callers may add members of their own (getResponse adds "s" and "e").
 //
@@ -32,6 +35,7 @@ const (
 	opRegister = 0
 	opRef      = 1
 	opDate     = 2
+	opKept     = 3
 )
 
 // appendRead appends to dst the members (each followed by a comma) that
@@ -57,6 +61,7 @@ func (t *identities) appendRead(dst []byte, slot string, s schema.Schema, v valu
 	e := &encoder{t: t, data: dst, held: &held}
 	if t != nil {
 		e.ops = t.scratch[:0]
+		e.prevList, e.prevListID = t.lastList(slot)
 	}
 	if isIdentified(s) {
 		e.value(v, s)
@@ -159,6 +164,10 @@ type encoder struct {
 	// held collects the ids referenced at the current level: by the slot at
 	// the top, by the innermost registered object below it.
 	held *[]uintptr
+	// prevList is the top-level array of the result's previous emission,
+	// which JavaScript holds as prevListID (0: none); see keptList.
+	prevList   value.Value
+	prevListID uintptr
 }
 
 // value writes v by schema s.
@@ -222,6 +231,9 @@ func (e *encoder) entity(v value.Value, ent *schema.Entity) {
 func (e *encoder) list(v value.Value, of schema.Schema) {
 	if v.Kind() != value.Array || !needsWalk(of) {
 		e.raw(v)
+		return
+	}
+	if e.keptList(v, of) {
 		return
 	}
 	if e.t != nil && isIdentified(of) {

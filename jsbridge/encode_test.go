@@ -45,6 +45,10 @@ func (d *decoder) decode(t *testing.T, out string) any {
 	}
 	for _, op := range o.O {
 		kind, id, path := op[0].(float64), op[1].(float64), op[2:]
+		var ranges []any
+		if kind == opKept {
+			ranges, path = op[2].([]any), op[3:]
+		}
 		get := func() any {
 			x := data
 			for _, p := range path {
@@ -79,6 +83,17 @@ func (d *decoder) decode(t *testing.T, out string) any {
 			set(obj)
 		case opDate:
 			set(dateMark{get()})
+		case opKept:
+			prev, ok := d.objs[id].([]any)
+			if !ok {
+				t.Fatalf("kept op names %v, not a known array, in %s", id, out)
+			}
+			list := get().([]any)
+			for k := 0; k < len(ranges); k += 2 {
+				for i := int(ranges[k].(float64)); i < int(ranges[k+1].(float64)); i++ {
+					list[i] = prev[i]
+				}
+			}
 		}
 	}
 	for _, id := range o.X {
