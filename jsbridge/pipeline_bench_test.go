@@ -6,6 +6,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/store/storetest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/core/value/valuetest"
 )
@@ -27,16 +28,7 @@ func pipelineSchema() schema.Schema {
 // pipelineFetch stores body under "list" and emits the read, as a fetch
 // through a bridge controller does.
 func pipelineFetch(b *testing.B, st *store.Store, ids *identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
-	v, err := value.Parse(body)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n, err := schema.Normalize(s, v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st.Apply(&store.Write{Key: "list", Schema: s, Result: n.Result, Entities: n.Entities,
-		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+	storetest.Apply(b, st, "list", s, body, at)
 	out, _, _, _ := st.Read("list")
 	return closeObject(ids.appendRead(append(buf[:0], '{'), "list", s, out))
 }

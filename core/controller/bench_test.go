@@ -9,6 +9,7 @@ import (
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/store/storetest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/core/value/valuetest"
 )
@@ -23,20 +24,6 @@ func benchSchema() (list *schema.Array, article, user *schema.Entity) {
 	return schema.ArrayOf(article), article, user
 }
 
-// store applies a parsed response the way the controller does.
-func storeResponse(b *testing.B, st *store.Store, s schema.Schema, body []byte, at int64) {
-	v, err := value.Parse(body)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n, err := schema.Normalize(s, v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st.Apply(&store.Write{Key: "list", Schema: s, Result: n.Result, Entities: n.Entities,
-		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
-}
-
 // BenchmarkParseNormalize measures response bytes to stored entities, into
 // an empty store and into one that already holds the same data.
 func BenchmarkParseNormalize(b *testing.B) {
@@ -47,17 +34,17 @@ func BenchmarkParseNormalize(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				storeResponse(b, store.New(), list, body, 1)
+				storetest.Apply(b, store.New(), "list", list, body, 1)
 			}
 		})
 		b.Run(fmt.Sprintf("full/N=%d", n), func(b *testing.B) {
 			st := store.New()
-			storeResponse(b, st, list, body, 1)
+			storetest.Apply(b, st, "list", list, body, 1)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			at := int64(2)
 			for b.Loop() {
-				storeResponse(b, st, list, body, at)
+				storetest.Apply(b, st, "list", list, body, at)
 				at++
 			}
 		})
@@ -71,12 +58,12 @@ func BenchmarkDenormalize(b *testing.B) {
 	for _, n := range benchSizes {
 		body := valuetest.Articles(n, 1)
 		st := store.New()
-		storeResponse(b, st, list, body, 1)
+		storetest.Apply(b, st, "list", list, body, 1)
 		b.Run(fmt.Sprintf("cold/N=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				cold := store.New()
-				storeResponse(b, cold, list, body, 1)
+				storetest.Apply(b, cold, "list", list, body, 1)
 				cold.Read("list")
 			}
 		})
@@ -127,7 +114,7 @@ func BenchmarkOptimistic(b *testing.B) {
 		body := valuetest.Articles(n, 1)
 		b.Run(fmt.Sprintf("apply-read/N=%d", n), func(b *testing.B) {
 			st := store.New()
-			storeResponse(b, st, list, body, 1)
+			storetest.Apply(b, st, "list", list, body, 1)
 			st.Read("list")
 			b.ReportAllocs()
 			i := 0
@@ -143,7 +130,7 @@ func BenchmarkOptimistic(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("rebase-10-pending/N=%d", n), func(b *testing.B) {
 			st := store.New()
-			storeResponse(b, st, list, body, 1)
+			storetest.Apply(b, st, "list", list, body, 1)
 			for i := range 10 {
 				nz, _ := schema.Normalize(article, value.MustParse(fmt.Sprintf(`{"id":%d,"title":"pending %d"}`, i+1, i)))
 				st.AddPending(store.Write{Entities: nz.Entities, Meta: schema.Meta{FetchedAt: int64(100 + i)}})

@@ -1,0 +1,27 @@
+// Package storetest helps tests and benchmarks put responses in a store the
+// way the controller does, without a controller.
+package storetest
+
+import (
+	"testing"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Apply parses body, normalizes it by s and stores it under key, fetched at
+// at and fresh for a minute. It fails tb on bad input.
+func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []byte, at int64) {
+	tb.Helper()
+	v, err := value.Parse(body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n, err := schema.Normalize(s, v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities,
+		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+}
