@@ -54,12 +54,11 @@ func (c *Controller) unmarkCallbacks() { c.callbacks.Store(0) }
 // something does. It spares the usual plain writes the cost of goid, whose
 // stack trace walks the whole stack (microseconds).
 func (c *Controller) mayCallBack(w *store.Write) bool {
-	if c.st.PendingCount() > 0 {
-		return true
-	}
-	if w == nil {
-		return false
-	}
+	return (w != nil && callsBack(w)) || c.st.PendingAny(callsBack)
+}
+
+// callsBack reports whether storing or replaying w can run caller code.
+func callsBack(w *store.Write) bool {
 	if w.MergeResult != nil || len(w.Updates) > 0 {
 		return true
 	}

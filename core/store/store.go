@@ -252,6 +252,17 @@ func (s *Store) RemovePending(p *Pending) {
 	}
 }
 
+// PendingAny reports whether f holds for one of the queued optimistic
+// writes.
+func (s *Store) PendingAny(f func(*Write) bool) bool {
+	for _, p := range s.pending {
+		if f(&p.Write) {
+			return true
+		}
+	}
+	return false
+}
+
 // PendingCount returns the number of queued optimistic writes.
 func (s *Store) PendingCount() int { return len(s.pending) }
 
