@@ -27,6 +27,14 @@ export type LoadSource = string | URL | ArrayBuffer | ArrayBufferView | Response
  */
 export declare function load(source?: LoadSource): Promise<DataFetch>;
 
+/**
+ * Returns the API over a bridge that a Go program registered with
+ * jsbridge.Register (globalThis.__datafetchGo); `load` does this for
+ * datafetch.wasm. With the instance's exports, reads use its linear memory
+ * and exported entries, and unchanged re-reads do not call into Go.
+ */
+export declare function attach(bridge: object, wasmExports?: WebAssembly.Exports): DataFetch;
+
 /** The API object `load` resolves to. */
 export interface DataFetch {
   /** The library version. */

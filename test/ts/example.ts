@@ -3,7 +3,7 @@
 // marked @ts-expect-error prove the types reject misuse; the Expect<...>
 // aliases prove what is inferred.
 
-import { load } from 'datafetch';
+import { attach, load } from 'datafetch';
 import type {
   AbortOptimistic,
   AbortOptimisticConstructor,
@@ -76,6 +76,12 @@ async function main(source: LoadSource): Promise<void> {
   const df: DataFetch = await load(source);
   const again = await load();
   console.log(df === again, df.version.toUpperCase());
+  // A Go program that links jsbridge itself shares its cache through attach.
+  const bridge = (globalThis as { __datafetchGo?: object }).__datafetchGo;
+  if (bridge) {
+    const shared: DataFetch = attach(bridge);
+    console.log(shared.version);
+  }
 
   // 2. Schemas
   const entityFactory: EntityFactory = df.Entity;
