@@ -23,8 +23,9 @@ import (
 //	[1, id, path...] replace the placeholder at path by the object id
 //	[2, 0, path...]  replace the number or string at path by a Date
 //	[3, id, [from, to, ...], path...]
-//	                 the array at path takes the elements of the array id
-//	                 in the index ranges [from, to) listed (see keptList)
+//	                 the array at path takes, in the index ranges [from, to)
+//	                 listed, the elements of the array at the same path in
+//	                 the object id (see keptList)
 //
 // Callers may add members of their own (getResponse adds "s" and "e").
 //
@@ -61,7 +62,7 @@ func (t *identities) appendRead(dst []byte, slot string, s schema.Schema, v valu
 	e := &encoder{t: t, data: dst, held: &held}
 	if t != nil {
 		e.ops = t.scratch[:0]
-		e.prevList, e.prevListID = t.lastList(slot)
+		e.prevTop, e.prevTopID = t.lastRoot(slot)
 	}
 	if isIdentified(s) {
 		e.value(v, s)
@@ -164,10 +165,10 @@ type encoder struct {
 	// held collects the ids referenced at the current level: by the slot at
 	// the top, by the innermost registered object below it.
 	held *[]uintptr
-	// prevList is the top-level array of the result's previous emission,
-	// which JavaScript holds as prevListID (0: none); see keptList.
-	prevList   value.Value
-	prevListID uintptr
+	// prevTop is the top-level value of the result's previous emission,
+	// which JavaScript holds as prevTopID (0: none); see keptList.
+	prevTop   value.Value
+	prevTopID uintptr
 }
 
 // value writes v by schema s.

@@ -84,9 +84,13 @@ func (d *decoder) decode(t *testing.T, out string) any {
 		case opDate:
 			set(dateMark{get()})
 		case opKept:
-			prev, ok := d.objs[id].([]any)
-			if !ok {
-				t.Fatalf("kept op names %v, not a known array, in %s", id, out)
+			before, ok := d.objs[id]
+			for _, p := range path {
+				before = step(before, p)
+			}
+			prev, isList := before.([]any)
+			if !ok || !isList {
+				t.Fatalf("kept op names %v, not a known object with an array at %v, in %s", id, path, out)
 			}
 			list := get().([]any)
 			for k := 0; k < len(ranges); k += 2 {

@@ -162,15 +162,15 @@ func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
 	}
 }
 
-// lastList returns the value and id of the top-level object of slot's last
-// emission when it is an array JavaScript still holds; 0 otherwise.
-func (t *identities) lastList(slot string) (value.Value, uintptr) {
+// lastRoot returns the top-level value of slot's last emission and its id,
+// when JavaScript still holds it; 0 otherwise.
+func (t *identities) lastRoot(slot string) (value.Value, uintptr) {
 	st := t.slots[slot]
 	if st == nil || st.root == 0 {
 		return value.Undef, 0
 	}
 	ent := t.entries[st.root]
-	if ent == nil || ent.v.Kind() != value.Array {
+	if ent == nil {
 		return value.Undef, 0
 	}
 	return ent.v, st.root

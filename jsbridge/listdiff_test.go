@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
 )
 
 // elementRef matches a ref op naming an element of the top-level list.
@@ -93,3 +96,38 @@ func articlesJSON(n int) string {
 	b.WriteByte(']')
 	return b.String()
 }
+
+// TestKeptListInAnEnvelope: the list of a {results, nextPage} page is kept
+// the same way as a top-level one, found at the same member of the
+// previous page object.
+func TestKeptListInAnEnvelope(t *testing.T) {
+	f := newFixture()
+	page := schema.ObjectOf(schema.Nested("results", f.list), schema.Default("nextPage", value.Str("")))
+	f.store(t, "page", page, `{"results":`+articlesJSON(30)+`,"nextPage":"2"}`, 1)
+	before, _ := f.read(t, "page", page)
+	f.store(t, "one", f.article, `{"id":"10","title":"edited"}`, 2)
+	after, out := f.read(t, "page", page)
+
+	b := before.(map[string]any)["results"].([]any)
+	a := after.(map[string]any)["results"].([]any)
+	if len(a) != 30 {
+		t.Fatalf("%d results: %s", len(a), out)
+	}
+	for i := range a {
+		if same(a[i], b[i]) == (i == 9) {
+			t.Errorf("result %d: same object %v", i, same(a[i], b[i]))
+		}
+	}
+	if n := len(envelopeRef.FindAllString(out, -1)); n != 0 {
+		t.Errorf("%d ref ops for results JavaScript holds: %s", n, out)
+	}
+	if !strings.Contains(out, `[0,9,10,30],"results"]`) {
+		t.Errorf("no kept op for results: %s", out)
+	}
+	if len(f.dec.objs) != len(f.ids.entries) {
+		t.Errorf("JavaScript holds %d ids, Go %d", len(f.dec.objs), len(f.ids.entries))
+	}
+}
+
+// envelopeRef matches a ref op naming an element of the results list.
+var envelopeRef = regexp.MustCompile(`\[1,\d+,"results",\d+\]`)

@@ -295,11 +295,15 @@ function apply(objs, out) {
         const op = ops[i];
         const n = op.length;
         if (op[0] === 3) {
-          // [3, id, ranges, path...]: the array at path keeps the elements
-          // of the array id in the index ranges [from, to) listed.
+          // [3, id, ranges, path...]: the array at path keeps, in the index
+          // ranges [from, to) listed, the elements of the array at the same
+          // path in the object id.
           let list = data;
-          for (let j = 3; j < n; j++) list = list[op[j]];
-          const prev = known(objs, op[1]);
+          let prev = known(objs, op[1]);
+          for (let j = 3; j < n; j++) {
+            list = list[op[j]];
+            prev = prev[op[j]];
+          }
           const ranges = op[2];
           for (let r = 0; r < ranges.length; r += 2) {
             for (let k = ranges[r]; k < ranges[r + 1]; k++) list[k] = prev[k];

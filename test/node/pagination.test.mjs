@@ -138,3 +138,26 @@ test('paginated(cursor) (beyond): pages append to the list stored without the cu
   assert.equal(counts['GET /linked/posts?page=2'], 2);
   assert.equal(counts['GET /linked/posts?page=3'], 1);
 });
+
+test('paginated(cursor) (beyond): in a {results, nextPage} envelope, earlier results keep their identity as pages append', async () => {
+  const { df, base, fx } = await env();
+  const feed = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/post',
+    name: 'envelopeFeed',
+    schema: { results: [fx.Post], nextPage: '', lastPage: '' },
+  }).paginated('page');
+  const ctrl = new df.Controller();
+  const one = await ctrl.fetch(feed, {});
+  assert.deepEqual(one.results.map((p) => p.id), [1, 2, 3, 4, 5]);
+  const two = await ctrl.fetch(feed, { page: one.nextPage });
+  assert.deepEqual(two.results.map((p) => p.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.notEqual(two, one);
+  for (let i = 0; i < 5; i++) assert.equal(two.results[i], one.results[i], `result ${i} keeps its object`);
+  // A change to one post rebuilds that post only.
+  await ctrl.setResponse(new df.RestEndpoint({ urlPrefix: base, path: '/posts/:id', name: 'onePost', schema: fx.Post }), { id: 3 }, { id: 3, title: 'edited' });
+  const three = ctrl.getResponse(feed, {}).data;
+  assert.equal(three.results[2].title, 'edited');
+  assert.notEqual(three.results[2], two.results[2]);
+  for (const i of [0, 1, 3, 4, 5, 9]) assert.equal(three.results[i], two.results[i], `result ${i} keeps its object`);
+});
