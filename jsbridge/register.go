@@ -116,10 +116,10 @@ func syncFunc(name string, fn entry) safejs.Func {
 }
 
 // asyncFunc wraps an asynchronous entry: called as (resolve, reject,
-// args...), it runs fn in a goroutine and settles with its result or its
-// error. Goroutines run until they block before control returns to
-// JavaScript, so whatever fn does before its first wait (an optimistic
-// update, say) is visible when the call returns.
+// args...), it runs fn on a worker goroutine (workers.go) and settles with
+// its result or its error. Goroutines run until they block before control
+// returns to JavaScript, so whatever fn does before its first wait (an
+// optimistic update, say) is visible when the call returns.
 func asyncFunc(name string, fn entry) safejs.Func {
 	f, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		resolve, reject := arg(args, 0), arg(args, 1)
@@ -127,7 +127,7 @@ func asyncFunc(name string, fn entry) safejs.Func {
 		if len(args) > 2 {
 			own = args[2:]
 		}
-		go func() {
+		asyncWorkers.run(func() {
 			defer func() {
 				if p := recover(); p != nil {
 					_, _ = invoke(reject, errorValue(panicError(name, p)))
@@ -139,7 +139,7 @@ func asyncFunc(name string, fn entry) safejs.Func {
 				return
 			}
 			_, _ = invoke(resolve, v)
-		}()
+		})
 		return nil
 	})
 	if err != nil {
