@@ -26,6 +26,10 @@ import (
 //	                 the array at path takes, in the index ranges [from, to)
 //	                 listed, the elements of the array at the same path in
 //	                 the object id (see keptList)
+//	[4, id, new, path...]
+//	                 the object at path holds some members only: lay them
+//	                 over a shallow copy of the object id, put the copy at
+//	                 path and register it as new (see keptEntity)
 //
 // Callers may add members of their own (getResponse adds "s" and "e").
 //
@@ -37,6 +41,7 @@ const (
 	opRef      = 1
 	opDate     = 2
 	opKept     = 3
+	opOver     = 4
 )
 
 // appendRead appends to dst the members (each followed by a comma) that
@@ -367,6 +372,13 @@ func (e *encoder) raw(v value.Value) {
 func (e *encoder) op(kind int, id uintptr) {
 	e.ops = append(e.ops, '[', byte('0'+kind), ',')
 	e.ops = strconv.AppendUint(e.ops, uint64(id), 10)
+	e.appendPath()
+	e.ops = append(e.ops, ']', ',')
+}
+
+// appendPath appends the current path to the op being written, each
+// step after a comma.
+func (e *encoder) appendPath() {
 	for _, p := range e.path {
 		e.ops = append(e.ops, ',')
 		if p.index >= 0 {
@@ -375,7 +387,6 @@ func (e *encoder) op(kind int, id uintptr) {
 			e.ops = value.AppendString(e.ops, p.key)
 		}
 	}
-	e.ops = append(e.ops, ']', ',')
 }
 
 // unionMember returns the entity of u that v, a denormalized record, is.

@@ -46,8 +46,12 @@ func (d *decoder) decode(t *testing.T, out string) any {
 	for _, op := range o.O {
 		kind, id, path := op[0].(float64), op[1].(float64), op[2:]
 		var ranges []any
-		if kind == opKept {
+		var newID float64
+		switch kind {
+		case opKept:
 			ranges, path = op[2].([]any), op[3:]
+		case opOver:
+			newID, path = op[2].(float64), op[3:]
 		}
 		get := func() any {
 			x := data
@@ -83,6 +87,20 @@ func (d *decoder) decode(t *testing.T, out string) any {
 			set(obj)
 		case opDate:
 			set(dateMark{get()})
+		case opOver:
+			prev, ok := d.objs[id].(map[string]any)
+			if !ok {
+				t.Fatalf("over op names %v, not a known object, in %s", id, out)
+			}
+			merged := make(map[string]any, len(prev))
+			for k, v := range prev {
+				merged[k] = v
+			}
+			for k, v := range get().(map[string]any) {
+				merged[k] = v
+			}
+			set(merged)
+			d.objs[newID] = merged
 		case opKept:
 			before, ok := d.objs[id]
 			for _, p := range path {

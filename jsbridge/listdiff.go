@@ -53,6 +53,9 @@ func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
 			ranges = append(ranges, from, i)
 			from = -1
 		}
+		if i < len(prev) && e.keptEntity(el, prev[i], of, i) {
+			continue
+		}
 		if el.IsUndefined() {
 			e.data = append(e.data, "null"...)
 			continue
@@ -76,11 +79,109 @@ func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
 			e.ops = strconv.AppendInt(e.ops, int64(r), 10)
 		}
 		e.ops = append(e.ops, ']')
-		for _, p := range e.path {
-			e.ops = append(e.ops, ',')
-			e.ops = value.AppendString(e.ops, p.key)
-		}
+		e.appendPath()
 		e.ops = append(e.ops, ']', ',')
 	}
+	return true
+}
+
+// keptEntity writes el, the entity at index i of the list being written,
+// as a change to before, the entity at that index in the previous list,
+// when JavaScript holds before and most members are the same: the data
+// holds only the members that differ, and an op after their own ops tells
+// decode to lay them over a shallow copy of before. When a shared entity
+// changes (an author of many articles), each article containing it then
+// costs its author's reference instead of its whole text. It reports
+// whether it wrote el; it leaves everything as it was when it does not.
+func (e *encoder) keptEntity(el, before value.Value, of schema.Schema, i int) bool {
+	ent, ok := of.(*schema.Entity)
+	if !ok || el.Kind() != value.Object || before.Kind() != value.Object {
+		return false
+	}
+	prevID, ok := e.t.lookup(before)
+	if !ok {
+		return false
+	}
+	id := value.Identity(el)
+	if id == 0 || e.t.entries[id] != nil {
+		return false
+	}
+	now, was := el.Members(), before.Members()
+	if len(now) != len(was) {
+		return false
+	}
+	fields := memberSchemas{fields: ent.Fields()}
+	// First pass: decide, without writing anything.
+	changed := 0
+	for k := range now {
+		a, b := now[k], was[k]
+		if a.Key != b.Key || a.Value.IsUndefined() != b.Value.IsUndefined() {
+			return false
+		}
+		if value.Same(a.Value, b.Value) {
+			s := fields.of(a.Key)
+			if s == nil || schema.IsDate(s) || a.Value.IsNullish() {
+				continue
+			}
+			if !isIdentified(s) {
+				return false // a nested list or object: not kept member by member
+			}
+			if _, held := e.t.lookup(a.Value); !held {
+				return false
+			}
+			continue
+		}
+		if s := fields.of(a.Key); (s == nil || schema.IsDate(s)) && value.Equal(a.Value, b.Value) {
+			continue
+		}
+		changed++
+	}
+	if 2*changed > len(now) {
+		return false
+	}
+	// Second pass: register el, keep the references of the members it
+	// shares with before, and write the members that differ.
+	entry := e.t.insert(id, el)
+	entry.refs++
+	*e.held = append(*e.held, id)
+	saved := e.held
+	e.held = &entry.children
+	e.path = append(e.path, pathSeg{index: i})
+	e.data = append(e.data, '{')
+	first := true
+	for k := range now {
+		a, b := now[k], was[k]
+		s := fields.of(a.Key)
+		if value.Same(a.Value, b.Value) || ((s == nil || schema.IsDate(s)) && value.Equal(a.Value, b.Value)) {
+			if s != nil && isIdentified(s) && !a.Value.IsNullish() {
+				child, _ := e.t.lookup(a.Value)
+				e.t.retain(child)
+				*e.held = append(*e.held, child)
+			}
+			continue
+		}
+		if !first {
+			e.data = append(e.data, ',')
+		}
+		first = false
+		e.data = value.AppendString(e.data, a.Key)
+		e.data = append(e.data, ':')
+		if s == nil {
+			e.raw(a.Value)
+			continue
+		}
+		e.path = append(e.path, pathSeg{key: a.Key, index: -1})
+		e.value(a.Value, s)
+		e.path = e.path[:len(e.path)-1]
+	}
+	e.data = append(e.data, '}')
+	e.ops = append(e.ops, '[', '0'+opOver, ',')
+	e.ops = strconv.AppendUint(e.ops, uint64(prevID), 10)
+	e.ops = append(e.ops, ',')
+	e.ops = strconv.AppendUint(e.ops, uint64(id), 10)
+	e.appendPath()
+	e.ops = append(e.ops, ']', ',')
+	e.path = e.path[:len(e.path)-1]
+	e.held = saved
 	return true
 }

@@ -131,3 +131,50 @@ func TestKeptListInAnEnvelope(t *testing.T) {
 
 // envelopeRef matches a ref op naming an element of the results list.
 var envelopeRef = regexp.MustCompile(`\[1,\d+,"results",\d+\]`)
+
+// TestKeptEntitySendsOnlyChangedMembers: when a shared author changes,
+// every article containing it is sent as its new author reference laid over
+// the article JavaScript had, not as its whole text.
+func TestKeptEntitySendsOnlyChangedMembers(t *testing.T) {
+	f := newFixture()
+	f.store(t, "list", f.list, articlesJSON(20), 1)
+	before, _ := f.read(t, "list", f.list)
+	f.store(t, "one", f.user, `{"id":7,"name":"Renamed"}`, 2)
+	after, out := f.read(t, "list", f.list)
+
+	if strings.Contains(out, `"title"`) || strings.Contains(out, `"createdAt"`) {
+		t.Errorf("unchanged members were sent: %s", out)
+	}
+	if n := strings.Count(out, "[4,"); n != 20 {
+		t.Errorf("%d over ops, want one per article: %s", n, out)
+	}
+	b, a := before.([]any), after.([]any)
+	author := a[0].(map[string]any)["author"]
+	if author.(map[string]any)["name"] != "Renamed" {
+		t.Fatalf("author is %v", author)
+	}
+	for i := range a {
+		art, old := a[i].(map[string]any), b[i].(map[string]any)
+		if same(art, old) {
+			t.Errorf("article %d is the old object", i)
+		}
+		if art["title"] != old["title"] || art["createdAt"] != old["createdAt"] || art["id"] != old["id"] {
+			t.Errorf("article %d lost its members: %v", i, art)
+		}
+		if !same(art["author"], author) {
+			t.Errorf("article %d has another author object", i)
+		}
+	}
+	if len(f.dec.objs) != len(f.ids.entries) {
+		t.Errorf("JavaScript holds %d ids, Go %d", len(f.dec.objs), len(f.ids.entries))
+	}
+	// The next change pushes the first version out; what is held balances.
+	f.store(t, "one", f.user, `{"id":7,"name":"Renamed again"}`, 3)
+	third, _ := f.read(t, "list", f.list)
+	if got := third.([]any)[5].(map[string]any)["author"].(map[string]any)["name"]; got != "Renamed again" {
+		t.Errorf("author name %v", got)
+	}
+	if len(f.dec.objs) != len(f.ids.entries) {
+		t.Errorf("after a third version JavaScript holds %d ids, Go %d", len(f.dec.objs), len(f.ids.entries))
+	}
+}

@@ -294,6 +294,22 @@ function apply(objs, out) {
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i];
         const n = op.length;
+        if (op[0] === 4) {
+          // [4, id, new, path...]: the object at path holds some members
+          // only; they go over a shallow copy of the object id, which takes
+          // its place and is registered as new.
+          const merged = { ...known(objs, op[1]) };
+          if (n === 3) {
+            data = Object.assign(merged, data);
+          } else {
+            let parent = data;
+            for (let j = 3; j < n - 1; j++) parent = parent[op[j]];
+            const key = op[n - 1];
+            parent[key] = Object.assign(merged, parent[key]);
+          }
+          objs.set(op[2], merged);
+          continue;
+        }
         if (op[0] === 3) {
           // [3, id, ranges, path...]: the array at path keeps, in the index
           // ranges [from, to) listed, the elements of the array at the same
