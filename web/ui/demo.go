@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -24,6 +25,9 @@ const APIPathEnv = "DATAFETCH_API_PATH"
 // Demo is what every page shares: one controller (the whole cache), the
 // endpoints, and the settings of the network controls.
 type Demo struct {
+	// changes counts the controller's changes, so the inspector takes a
+	// snapshot of the store only when there is something new in it.
+	changes  atomic.Uint64
 	ctrl     *controller.Controller
 	api      *resources.API
 	control  *controlClient
@@ -51,11 +55,11 @@ func New(apiPrefix string) (*Demo, error) {
 		return nil, err
 	}
 	d := &Demo{
-		ctrl:          controller.New(controller.Options{}),
 		api:           a,
 		control:       &controlClient{prefix: a.Prefix},
 		showInspector: true,
 	}
+	d.ctrl = controller.New(controller.Options{OnChange: func() { d.changes.Add(1) }})
 	d.boundary = hooks.Boundary{Fallback: skeleton, Error: errorBox}
 	return d, nil
 }

@@ -13,10 +13,9 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 )
 
-// inspectorPoll is how often the inspector looks at the store. The
-// controller has no store-wide listener, and a snapshot of the demo's
-// store is cheap, so it compares snapshots and updates when one differs
-// (or when a time left it shows has changed).
+// inspectorPoll is how often the inspector looks at the store: it takes a
+// new snapshot when the controller's change count has moved (OnChange) and
+// updates when the snapshot differs or a time left it shows has changed.
 const inspectorPoll = 250 * time.Millisecond
 
 // inspector shows the cache live: entities by type, endpoint results with
@@ -36,7 +35,8 @@ type inspector struct {
 // inspection is what the inspector shows, taken from one snapshot.
 type inspection struct {
 	state   value.Value
-	now     int64 // epoch ms, rounded to the second
+	changes uint64 // the demo's change count when state was taken
+	now     int64  // epoch ms, rounded to the second
 	pending int
 }
 
@@ -60,7 +60,7 @@ func (c *inspector) watch(ctx app.Context, stop <-chan struct{}) {
 			return
 		case <-t.C:
 		}
-		next := c.inspect()
+		next := c.inspectSince(c.snap)
 		ctx.Dispatch(func(ctx app.Context) {
 			if next.now == c.snap.now && next.pending == c.snap.pending && value.Equal(next.state, c.snap.state) {
 				ctx.PreventUpdate()
@@ -72,11 +72,25 @@ func (c *inspector) watch(ctx app.Context, stop <-chan struct{}) {
 }
 
 func (c *inspector) inspect() inspection {
+	n := c.d.changes.Load()
 	return inspection{
 		state:   c.d.ctrl.State(),
+		changes: n,
 		now:     time.Now().UnixMilli() / 1000 * 1000,
 		pending: c.d.ctrl.PendingOptimistic(),
 	}
+}
+
+// inspectSince is inspect, keeping last's snapshot when the store has not
+// changed since it was taken.
+func (c *inspector) inspectSince(last inspection) inspection {
+	if c.d.changes.Load() != last.changes {
+		return c.inspect()
+	}
+	next := last
+	next.now = time.Now().UnixMilli() / 1000 * 1000
+	next.pending = c.d.ctrl.PendingOptimistic()
+	return next
 }
 
 // resultRow is one endpoint result of the store.
