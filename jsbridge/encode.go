@@ -291,22 +291,27 @@ func (e *encoder) members(v value.Value, ms memberSchemas) {
 		if m.Value.IsUndefined() {
 			continue
 		}
-		if !first {
-			e.data = append(e.data, ',')
-		}
+		e.member(m, ms.of(m.Key), first)
 		first = false
-		e.data = value.AppendString(e.data, m.Key)
-		e.data = append(e.data, ':')
-		s := ms.of(m.Key)
-		if s == nil {
-			e.raw(m.Value)
-			continue
-		}
-		e.path = append(e.path, pathSeg{key: m.Key, index: -1})
-		e.value(m.Value, s)
-		e.path = e.path[:len(e.path)-1]
 	}
 	e.data = append(e.data, '}')
+}
+
+// member writes m, a member of an object being written, by its schema s
+// (nil: as it is); a comma goes before all but the first.
+func (e *encoder) member(m value.Member, s schema.Schema, first bool) {
+	if !first {
+		e.data = append(e.data, ',')
+	}
+	e.data = value.AppendString(e.data, m.Key)
+	e.data = append(e.data, ':')
+	if s == nil {
+		e.raw(m.Value)
+		return
+	}
+	e.path = append(e.path, pathSeg{key: m.Key, index: -1})
+	e.value(m.Value, s)
+	e.path = e.path[:len(e.path)-1]
 }
 
 // refOrRegister writes a placeholder and a ref op when JavaScript has v

@@ -160,19 +160,8 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema, i int) bo
 			}
 			continue
 		}
-		if !first {
-			e.data = append(e.data, ',')
-		}
+		e.member(a, s, first)
 		first = false
-		e.data = value.AppendString(e.data, a.Key)
-		e.data = append(e.data, ':')
-		if s == nil {
-			e.raw(a.Value)
-			continue
-		}
-		e.path = append(e.path, pathSeg{key: a.Key, index: -1})
-		e.value(a.Value, s)
-		e.path = e.path[:len(e.path)-1]
 	}
 	e.data = append(e.data, '}')
 	e.ops = append(e.ops, '[', '0'+opOver, ',')
