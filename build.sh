@@ -38,6 +38,7 @@ FUZZ_TARGETS=(
   "FuzzNormalizeSchema ./core/schema 100000x"
   "FuzzURL ./core/rest 100000x"
   "FuzzOptimisticQueue ./core/store 10000x"
+  "FuzzReadProtocol ./jsbridge 30000x"
 )
 FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
