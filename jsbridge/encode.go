@@ -174,6 +174,8 @@ type encoder struct {
 	// which JavaScript holds as prevTopID (0: none); see keptList.
 	prevTop   value.Value
 	prevTopID uintptr
+	// shared is keptEntity's scratch list of ids.
+	shared []uintptr
 }
 
 // value writes v by schema s.

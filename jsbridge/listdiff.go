@@ -1,6 +1,7 @@
 package jsbridge
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -107,60 +108,49 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema, i int) bo
 		return false
 	}
 	now, was := el.Members(), before.Members()
-	if len(now) != len(was) {
+	if len(now) != len(was) || len(now) > 64 {
 		return false
 	}
 	fields := memberSchemas{fields: ent.Fields()}
-	// First pass: decide, without writing anything.
-	changed := 0
+	// First, decide without writing anything: which members differ (a bit
+	// each), and the ids of the entities among the members kept.
+	var differ uint64
+	shared := e.shared[:0]
 	for k := range now {
-		a, b := now[k], was[k]
-		if a.Key != b.Key || a.Value.IsUndefined() != b.Value.IsUndefined() {
+		s := fields.of(now[k].Key)
+		kept, child, ok := e.compareMember(now[k], was[k], s)
+		switch {
+		case !ok:
 			return false
+		case !kept:
+			differ |= 1 << k
+		case child != 0:
+			shared = append(shared, child)
 		}
-		if value.Same(a.Value, b.Value) {
-			s := fields.of(a.Key)
-			if s == nil || schema.IsDate(s) || a.Value.IsNullish() {
-				continue
-			}
-			if !isIdentified(s) {
-				return false // a nested list or object: not kept member by member
-			}
-			if _, held := e.t.lookup(a.Value); !held {
-				return false
-			}
-			continue
-		}
-		if s := fields.of(a.Key); (s == nil || schema.IsDate(s)) && value.Equal(a.Value, b.Value) {
-			continue
-		}
-		changed++
 	}
-	if 2*changed > len(now) {
+	e.shared = shared
+	if 2*bits.OnesCount64(differ) > len(now) {
 		return false
 	}
-	// Second pass: register el, keep the references of the members it
-	// shares with before, and write the members that differ.
+	// Then register el, hold what it shares with before, and write the
+	// members that differ.
 	entry := e.t.insert(id, el)
 	entry.refs++
 	*e.held = append(*e.held, id)
 	saved := e.held
 	e.held = &entry.children
+	for _, child := range shared {
+		e.t.retain(child)
+		*e.held = append(*e.held, child)
+	}
 	e.path = append(e.path, pathSeg{index: i})
 	e.data = append(e.data, '{')
 	first := true
 	for k := range now {
-		a, b := now[k], was[k]
-		s := fields.of(a.Key)
-		if value.Same(a.Value, b.Value) || ((s == nil || schema.IsDate(s)) && value.Equal(a.Value, b.Value)) {
-			if s != nil && isIdentified(s) && !a.Value.IsNullish() {
-				child, _ := e.t.lookup(a.Value)
-				e.t.retain(child)
-				*e.held = append(*e.held, child)
-			}
+		if differ&(1<<k) == 0 {
 			continue
 		}
-		e.member(a, s, first)
+		e.member(now[k], fields.of(now[k].Key), first)
 		first = false
 	}
 	e.data = append(e.data, '}')
@@ -173,4 +163,31 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema, i int) bo
 	e.path = e.path[:len(e.path)-1]
 	e.held = saved
 	return true
+}
+
+// compareMember tells how a, a member of a new record whose schema is s,
+// stands against b, the same member of the record JavaScript has: kept as
+// it is (with child, the id JavaScript holds for it when it is an entity),
+// or to be sent. ok is false when the records cannot be compared member by
+// member: different keys, a member present in one only, a nested list or
+// object, an entity JavaScript does not hold.
+func (e *encoder) compareMember(a, b value.Member, s schema.Schema) (kept bool, child uintptr, ok bool) {
+	if a.Key != b.Key || a.Value.IsUndefined() != b.Value.IsUndefined() {
+		return false, 0, false
+	}
+	plain := s == nil || schema.IsDate(s)
+	switch {
+	case value.Same(a.Value, b.Value):
+		if plain || a.Value.IsNullish() {
+			return true, 0, true
+		}
+		if !isIdentified(s) {
+			return false, 0, false
+		}
+		id, held := e.t.lookup(a.Value)
+		return held, id, held
+	case plain && value.Equal(a.Value, b.Value):
+		return true, 0, true
+	}
+	return false, 0, true
 }
