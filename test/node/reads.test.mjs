@@ -141,7 +141,8 @@ test('reads: every kind of change is seen at once', async () => {
 test('reads: a kept valid read turns stale, or invalid, as time passes', async () => {
   const { kept, base, fx, reads } = await countedInstance();
   const ctrl = new kept.Controller();
-  const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortComment', schema: fx.Comment, dataExpiryLength: 40 });
+  // Long enough that a loaded machine still reads both while valid.
+  const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortComment', schema: fx.Comment, dataExpiryLength: 500 });
   const strict = short.extend({ name: 'strictComment', invalidIfStale: true });
   await ctrl.useSuspense(short, { id: 1 });
   await ctrl.useSuspense(strict, { id: 2 });
