@@ -2,6 +2,7 @@ package value
 
 import (
 	"errors"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -388,6 +389,15 @@ func TestParseAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts")
 	}
+	// No collection while counting: one would empty the parser's pool. Under
+	// the race detector the pool also drops items at random, so the bound
+	// there is looser; either way a parser that allocated per member (about
+	// thirty here) fails.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	slack := 0.0
+	if raceEnabled {
+		slack = 4
+	}
 	doc := `{"id":1,"title":"hello","tags":["a","b"],"author":{"id":2,"name":"x"},"ok":true}`
 	// Warm the parser pool.
 	MustParse(doc)
@@ -396,13 +406,12 @@ func TestParseAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	// One slab of members, one of array elements; a GC emptying the
-	// pool in between may add a few.
-	assert.LessOrEqual(t, allocs, 4.0)
+	// One slab of members, one of array elements, the regions per depth.
+	assert.LessOrEqual(t, allocs, 4.0+slack)
 
 	escKey := `{"a\nb":1}`
 	allocs = testing.AllocsPerRun(100, func() { MustParse(escKey) })
-	assert.LessOrEqual(t, allocs, 3.0, "an escaped key costs one allocation")
+	assert.LessOrEqual(t, allocs, 3.0+slack, "an escaped key costs one allocation")
 }
 
 // TestParseConcurrent exercises the parser pool from many goroutines; run
