@@ -252,15 +252,20 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 		if i > 0 {
 			e.data = append(e.data, ',')
 		}
-		if el.IsUndefined() {
-			e.data = append(e.data, "null"...) // as JSON.stringify writes it
-			continue
-		}
-		e.path = append(e.path, pathSeg{index: i})
-		e.value(el, of)
-		e.path = e.path[:len(e.path)-1]
+		e.element(i, el, of)
 	}
 	e.data = append(e.data, ']')
+}
+
+// element writes el, at index i of the array being written, by schema of.
+func (e *encoder) element(i int, el value.Value, of schema.Schema) {
+	if el.IsUndefined() {
+		e.data = append(e.data, "null"...) // as JSON.stringify writes it
+		return
+	}
+	e.path = append(e.path, pathSeg{index: i})
+	e.value(el, of)
+	e.path = e.path[:len(e.path)-1]
 }
 
 // memberSchemas gives the schemas of an object's members: all of them have

@@ -57,13 +57,7 @@ func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
 		if i < len(prev) && e.keptEntity(el, prev[i], of, i) {
 			continue
 		}
-		if el.IsUndefined() {
-			e.data = append(e.data, "null"...)
-			continue
-		}
-		e.path = append(e.path, pathSeg{index: i})
-		e.value(el, of)
-		e.path = e.path[:len(e.path)-1]
+		e.element(i, el, of)
 	}
 	if from >= 0 {
 		ranges = append(ranges, from, v.Len())
