@@ -16,7 +16,10 @@ import (
 // encodeURIComponent's characters and unescapes to the param. When the
 // template's literal text is itself URL-safe, the whole URL parses with
 // net/url, its path holds each param verbatim, and its query holds every
-// other param. Key does not depend on the order of the params.
+// other param. A token that is "." or "..", or makes its path segment one
+// (as "%2e" or with the literal text around it), is refused with an error
+// naming it, since a URL parser would resolve it and move the request out
+// of its template. Key does not depend on the order of the params.
 func FuzzURL(f *testing.F) {
 	f.Add("/articles/:id", uint8(0), []byte("5"))
 	f.Add("/users/:userId/posts/:id", uint8(1), []byte("a/b?c#d\x00 %20é"))
@@ -29,6 +32,8 @@ func FuzzURL(f *testing.F) {
 	f.Add("/#/:id", uint8(8), []byte("1"))
 	f.Add("/%zz/:id", uint8(9), []byte("1"))
 	f.Add("/a/:id", uint8(10), []byte(`{"id":[1,2],"page":{"x":1}}`))
+	f.Add("/files/:name/raw", uint8(0), []byte(".."))
+	f.Add("/files/.:ext/:x", uint8(1), []byte("%2E\x00."))
 	f.Fuzz(func(t *testing.T, tmpl string, sel uint8, data []byte) {
 		o := Options{Path: "/" + strings.TrimPrefix(tmpl, "/"), Name: "fuzz"}
 		prefixPath := "/api"
@@ -81,6 +86,19 @@ func FuzzURL(f *testing.F) {
 		}
 		params := value.Obj(ms...)
 		u, err := e.URL(params)
+		if dots := dotTokens(e, o.URLPrefix, params); len(dots) > 0 {
+			// A token that is, or makes, a dot segment of the path must
+			// be refused: a URL parser would resolve it and send the
+			// request outside its template.
+			named := false
+			for _, d := range dots {
+				named = named || err != nil && strings.Contains(err.Error(), "path token :"+d+" ")
+			}
+			if !named {
+				t.Fatalf("URL of %s with params %s: got %q, %v; want an error naming one of %v", o.Path, params, u, err, dots)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("URL of %s with params %s: %v", o.Path, params, err)
 		}
@@ -153,6 +171,47 @@ func FuzzURL(f *testing.F) {
 			t.Fatalf("keys differ by param order: %q, %q", k1, k2)
 		}
 	})
+}
+
+// dotTokens returns the tokens of e's path that, filled from params, are
+// "." or ".." or make their path segment one (percent-escaped dots
+// included). It writes the path the slow way, independently of URL.
+func dotTokens(e *Endpoint, prefix string, params value.Value) []string {
+	path := prefix
+	type at struct {
+		name  string
+		start int
+		raw   string
+	}
+	var toks []at
+	for _, p := range e.path.parts {
+		if p.token == "" {
+			path += p.lit
+			continue
+		}
+		raw, _ := params.Get(p.token).Text()
+		toks = append(toks, at{p.token, len(path), raw})
+		path += encodeURIComponent(raw)
+	}
+	dot := func(seg string) bool {
+		seg = strings.ToLower(seg)
+		return seg == "." || seg == ".." || seg == "%2e" || seg == ".%2e" || seg == "%2e." || seg == "%2e%2e"
+	}
+	var names []string
+	for _, t := range toks {
+		if strings.ContainsAny(path[:t.start], "?#") {
+			break
+		}
+		from := strings.LastIndex(path[:t.start], "/") + 1
+		to := len(path)
+		if i := strings.IndexAny(path[t.start:], "/?#"); i >= 0 {
+			to = t.start + i
+		}
+		if dot(t.raw) || dot(path[from:to]) {
+			names = append(names, t.name)
+		}
+	}
+	return names
 }
 
 func hasKey(ms []value.Member, k string) bool {

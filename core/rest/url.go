@@ -108,6 +108,7 @@ func (e *Endpoint) URL(params value.Value) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(e.opts.URLPrefix)
+	var filled []filledToken
 	for _, p := range e.path.parts {
 		if p.token == "" {
 			b.WriteString(p.lit)
@@ -122,7 +123,15 @@ func (e *Endpoint) URL(params value.Value) (string, error) {
 			return "", fmt.Errorf("%s: path token :%s for %s must be a string, number or boolean, got %s",
 				e.name, p.token, e.path.raw, v.Kind())
 		}
+		if isDotSegment(s) && !strings.ContainsAny(b.String(), "?#") {
+			return "", fmt.Errorf("%s: path token :%s for %s is %q, a dot segment that would move the request out of its path",
+				e.name, p.token, e.path.raw, s)
+		}
+		filled = append(filled, filledToken{name: p.token, value: s, start: b.Len()})
 		b.WriteString(encodeURIComponent(s))
+	}
+	if err := e.checkSegments(b.String(), filled); err != nil {
+		return "", err
 	}
 	q, err := e.query(params)
 	if err != nil {
@@ -137,6 +146,49 @@ func (e *Endpoint) URL(params value.Value) (string, error) {
 		b.WriteString(q)
 	}
 	return b.String(), nil
+}
+
+// filledToken is a token as URL wrote it: its value, and where its text
+// starts in the URL.
+type filledToken struct {
+	name, value string
+	start       int
+}
+
+// checkSegments refuses a URL where a path segment holding a token is a dot
+// segment, which fetch's URL parser would resolve, sending the request
+// elsewhere than its template says: ".:ext" with ext "." makes "..". A
+// token's own value was checked before it was written; this catches the
+// values that make a dot segment together with the literal text around
+// them. Tokens past a '?' or '#' are in the query or fragment, where dots
+// mean nothing.
+func (e *Endpoint) checkSegments(u string, filled []filledToken) error {
+	for _, t := range filled {
+		if strings.ContainsAny(u[:t.start], "?#") {
+			break
+		}
+		from := strings.LastIndexByte(u[:t.start], '/') + 1
+		to := len(u)
+		if i := strings.IndexAny(u[t.start:], "/?#"); i >= 0 {
+			to = t.start + i
+		}
+		if isDotSegment(u[from:to]) {
+			return fmt.Errorf("%s: path token :%s for %s is %q, which makes the path segment %q, a dot segment that would move the request out of its path",
+				e.name, t.name, e.path.raw, t.value, u[from:to])
+		}
+	}
+	return nil
+}
+
+// isDotSegment reports whether a path segment is "." or "..", also when
+// written with percent-escapes as "%2e" or "%2E": the forms a URL parser
+// resolves against the path before it.
+func isDotSegment(seg string) bool {
+	if len(seg) > 6 || !strings.ContainsRune(seg, '.') && !strings.Contains(seg, "%2") {
+		return false
+	}
+	seg = strings.ReplaceAll(strings.ReplaceAll(seg, "%2e", "."), "%2E", ".")
+	return seg == "." || seg == ".."
 }
 
 // query encodes the params that are not path tokens, sorted by name as

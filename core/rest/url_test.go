@@ -1,13 +1,15 @@
 package rest_test
 
 import (
-	"github.com/datafetch/datafetch/core/schema"
+	"context"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -142,4 +144,70 @@ func TestNewValidation(t *testing.T) {
 		_, err := rest.New(rest.Options{Path: "/a", Method: m})
 		assert.NoError(t, err, m)
 	}
+}
+
+func TestURLRefusesDotSegments(t *testing.T) {
+	// A token that is "." or ".." (also percent-escaped, as a URL parser
+	// reads it) would resolve against the path before it: /files/../raw
+	// is sent as /raw. URL and Key refuse it, naming the token, the value
+	// and the endpoint.
+	tests := []struct {
+		name, path, params, want string
+	}{
+		{"dot dot", "/files/:name/raw", `{"name":".."}`, `getFile: path token :name for /files/:name/raw is "..", a dot segment`},
+		{"dot", "/files/:name/raw", `{"name":"."}`, `getFile: path token :name for /files/:name/raw is ".", a dot segment`},
+		{"escaped dot dot", "/files/:name/raw", `{"name":"%2e%2E"}`, `getFile: path token :name for /files/:name/raw is "%2e%2E", a dot segment`},
+		{"half escaped", "/files/:name/raw", `{"name":".%2E"}`, `getFile: path token :name for /files/:name/raw is ".%2E", a dot segment`},
+		{"escaped dot", "/files/:name", `{"name":"%2E"}`, `getFile: path token :name for /files/:name is "%2E", a dot segment`},
+		{"last segment", "/files/:name", `{"name":".."}`, `getFile: path token :name for /files/:name is "..", a dot segment`},
+		{"with literal dot", "/files/.:ext", `{"ext":"."}`, `getFile: path token :ext for /files/.:ext is ".", a dot segment`},
+		{"two tokens", "/files/:a:b/raw", `{"a":"","b":"."}`, `getFile: path token :b for /files/:a:b/raw is ".", a dot segment`},
+		{"made with literal", "/files/.:ext/raw", `{"ext":"%2e"}`, `getFile: path token :ext for /files/.:ext/raw is "%2e", a dot segment`},
+		{"empty with literal dots", "/files/..:ext/raw", `{"ext":""}`, `getFile: path token :ext for /files/..:ext/raw is "", which makes the path segment ".."`},
+		{"in a segment", "/files/:name.json", `{"name":"."}`, `getFile: path token :name for /files/:name.json is ".", a dot segment`},
+		{"full URL", "http://h/files/:name/raw", `{"name":".."}`, `getFile: path token :name for http://h/files/:name/raw is ".."`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := rest.New(rest.Options{Path: tt.path, Name: "getFile"})
+			require.NoError(t, err)
+			_, err = e.URL(obj(tt.params))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			_, err = e.Key(obj(tt.params))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+
+	// Dots that cannot resolve stay allowed, and the query is not a path.
+	allowed := []struct{ path, params, want string }{
+		{"/files/:name/raw", `{"name":"..."}`, "/files/.../raw"},
+		{"/files/:name/raw", `{"name":".a"}`, "/files/.a/raw"},
+		{"/files/:name/raw", `{"name":"a/.."}`, "/files/a%2F../raw"},
+		{"/search?q=:q", `{"q":".."}`, "/search?q=.."},
+		{"/files/:name/raw", `{"name":"%252e"}`, "/files/%25252e/raw"},
+	}
+	for _, a := range allowed {
+		e, err := rest.New(rest.Options{Path: a.path, Name: "getFile"})
+		require.NoError(t, err)
+		got, err := e.URL(obj(a.params))
+		require.NoError(t, err, "%s with %s", a.path, a.params)
+		assert.Equal(t, a.want, got)
+	}
+}
+
+func TestFetchWithDotSegmentSendsNothing(t *testing.T) {
+	s := jsonServer(t, 200, `{"ok":true}`)
+	e := newEndpoint(t, s, rest.Options{Path: "/files/:name/raw", Name: "getFile"})
+	for _, name := range []string{"..", ".", "%2e%2e"} {
+		_, err := e.Fetch(context.Background(), value.Obj(value.M("name", value.Str(name))), nil)
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "getFile: path token :name for /files/:name/raw is "+strconv.Quote(name))
+	}
+	assert.Equal(t, 0, s.count(), "no request may be sent")
+	// The endpoint keeps working for good names.
+	_, err := e.Fetch(context.Background(), obj(`{"name":"a.txt"}`), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "/files/a.txt/raw", s.last(t).Path)
 }
