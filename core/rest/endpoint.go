@@ -442,7 +442,8 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 // DefaultParseResponse parses a response as the endpoint does when it has
 // no ParseResponse option: a 2xx JSON body is parsed; a 204 or an empty body
 // is null; a 2xx body that is not JSON is an error with Status 400 when the
-// endpoint has a Schema (which expects data), or else its text as a string;
+// endpoint has a Schema (which expects data), or else its text as a string,
+// except that JSON nested deeper than value.MaxDepth is always that error;
 // any other status is a *NetworkError with the body parsed when it is JSON.
 func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	if !resp.OK() {
@@ -460,7 +461,10 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	}
 	v, err := value.Parse(body)
 	if err != nil {
-		if e.opts.Schema == nil {
+		// Text that is not JSON is a string to an endpoint without a
+		// schema. JSON nested too deep to parse is JSON all the same:
+		// handing back its text as if it were the data would be wrong.
+		if e.opts.Schema == nil && !errors.Is(err, value.ErrTooDeep) {
 			return value.Str(string(resp.Body)), nil
 		}
 		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}

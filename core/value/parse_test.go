@@ -193,10 +193,16 @@ func TestParseDepth(t *testing.T) {
 			var se *SyntaxError
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, "nesting deeper than 1000 levels", se.Msg)
+			assert.ErrorIs(t, err, ErrTooDeep, "a depth error is told apart from malformed JSON")
+			assert.Contains(t, err.Error(), "JSON too deep at offset")
 		}
 	}
+	// Malformed JSON is not a depth error.
+	_, err := ParseString(`[[[ not json`)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, ErrTooDeep)
 	// Just past the limit, the error is at the first bracket too many.
-	_, err := ParseString(`[{"a":` + nested(MaxDepth-1, "[", "]") + `}]`)
+	_, err = ParseString(`[{"a":` + nested(MaxDepth-1, "[", "]") + `}]`)
 	var se *SyntaxError
 	require.ErrorAs(t, err, &se)
 	assert.EqualValues(t, 6+MaxDepth-2, se.Offset)

@@ -1,9 +1,16 @@
 package value
 
 import (
+	"errors"
 	"strconv"
 	"unicode/utf8"
 )
+
+// ErrTooDeep is wrapped by the *SyntaxError of a document that nests arrays
+// and objects deeper than MaxDepth. Such a document may be valid JSON, but
+// it is refused all the same, so callers that would otherwise fall back to
+// treating a body that does not parse as text can tell it apart.
+var ErrTooDeep = errors.New("JSON nests deeper than value.MaxDepth")
 
 // SyntaxError reports malformed JSON: where it went wrong and what was found
 // there instead of what was expected.
@@ -13,18 +20,29 @@ type SyntaxError struct {
 	Offset int64
 	// Msg says what was found and what was expected.
 	Msg string
+	// Err is ErrTooDeep for a document nested too deep; nil otherwise.
+	Err error
 }
 
-// Error formats the error as "invalid JSON at offset N: msg".
+// Error formats the error as "invalid JSON at offset N: msg", or for a
+// document nested too deep, which may well be valid, as
+// "JSON too deep at offset N: nesting deeper than 1000 levels".
 func (e *SyntaxError) Error() string {
-	return "invalid JSON at offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.Msg
+	what := "invalid JSON"
+	if e.Err == ErrTooDeep {
+		what = "JSON too deep"
+	}
+	return what + " at offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.Msg
 }
+
+// Unwrap returns Err, so errors.Is(err, ErrTooDeep) finds a depth error.
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // The functions below build a parse's error. They run once per failed parse,
 // so they re-scan the input rather than burden the scanner with bookkeeping.
 
 func depthError(i int) error {
-	return &SyntaxError{Offset: int64(i), Msg: "nesting deeper than " + strconv.Itoa(MaxDepth) + " levels"}
+	return &SyntaxError{Offset: int64(i), Msg: "nesting deeper than " + strconv.Itoa(MaxDepth) + " levels", Err: ErrTooDeep}
 }
 
 // unexpected reports what was found at s[i] (or the end of input) followed
