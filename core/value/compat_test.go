@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -181,7 +182,8 @@ func checkAgainstStd(t *testing.T, doc []byte) {
 	// encoding/json replaces invalid UTF-8 with U+FFFD where Value keeps
 	// the bytes, and fails on numbers out of float64's range.
 	var std any
-	if utf8.Valid(doc) && json.Unmarshal(doc, &std) == nil {
+	// It also makes a lone surrogate U+FFFD, which Value keeps.
+	if utf8.Valid(doc) && json.Unmarshal(doc, &std) == nil && surrogateAt(fmt.Sprint(v.Go())) < 0 {
 		require.Equal(t, std, v.Go(), "doc %q", doc)
 	}
 }

@@ -7,10 +7,49 @@ import (
 	"unsafe"
 )
 
+// Lone surrogates. JSON text may hold a \u escape of a UTF-16 surrogate
+// that is not half of a pair ("\ud800"), and JavaScript strings hold such
+// code units; UTF-8 cannot encode them. Decoded strings (keys, String's
+// Str, a primary key's text) keep each one as the three bytes its code
+// point would take in UTF-8 (ED A0 80 to ED BF BF, as WTF-8 does), so that
+// "\ud800", "\udbff" and "\ufffd" stay three different strings, and
+// escaping writes those bytes back as the \u escape they came from, so that
+// JavaScript reads the very same string. Parse replaces such bytes when the
+// input holds them literally (as invalid UTF-8 they decode to U+FFFD in
+// JavaScript), so they only ever stand for an escaped surrogate.
+
+// surrogateAt returns the index of the first lone surrogate in s, in its
+// three-byte form, or -1.
+func surrogateAt(s string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], 0xED)
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if isSurrogateBytes(s, i) {
+			return i
+		}
+		i++
+	}
+}
+
+// isSurrogateBytes reports whether s[i:] starts with a surrogate's three-byte
+// form.
+func isSurrogateBytes(s string, i int) bool {
+	return i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80
+}
+
+// appendSurrogate appends the three-byte form of the surrogate r.
+func appendSurrogate(b []byte, r rune) []byte {
+	return append(b, 0xED, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+}
+
 // needsEscape reports whether s holds a byte that JSON does not allow
-// unescaped inside quotes: a quote, a backslash or a control character.
+// unescaped inside quotes (a quote, a backslash or a control character) or
+// a lone surrogate, which must be written as its \u escape.
 func needsEscape(s string) bool {
-	return plainEnd(s, 0) < len(s)
+	return plainEnd(s, 0) < len(s) || surrogateAt(s) >= 0
 }
 
 // escape returns s JSON-escaped, without the surrounding quotes.
@@ -22,11 +61,19 @@ func escape(s string) string {
 const hexDigits = "0123456789abcdef"
 
 // appendEscaped appends s JSON-escaped, without quotes. Only what JSON
-// requires is escaped; other bytes, including invalid UTF-8, are kept so that
+// requires is escaped, and lone surrogates (see surrogateAt) are written as
+// \u escapes; other bytes, including invalid UTF-8, are kept, so that
 // escaping and unescaping give back the same bytes.
 func appendEscaped(dst []byte, s string) []byte {
 	for {
 		i := plainEnd(s, 0)
+		if j := surrogateAt(s[:i]); j >= 0 {
+			r := rune(s[j]&0x0F)<<12 | rune(s[j+1]&0x3F)<<6 | rune(s[j+2]&0x3F)
+			dst = append(dst, s[:j]...)
+			dst = append(dst, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+			s = s[j+3:]
+			continue
+		}
 		dst = append(dst, s[:i]...)
 		if i == len(s) {
 			return dst
@@ -52,8 +99,9 @@ func appendEscaped(dst []byte, s string) []byte {
 }
 
 // unescape decodes the JSON escapes in raw, a string's contents without
-// quotes. A \u escape of an unpaired surrogate becomes U+FFFD, as in
-// encoding/json; other bytes are copied as they are.
+// quotes. A \u escape of an unpaired surrogate becomes its three-byte form
+// (see surrogateAt), not U+FFFD as in encoding/json, so that different
+// surrogates stay different strings; other bytes are copied as they are.
 func unescape(raw string) string {
 	i := strings.IndexByte(raw, '\\')
 	if i < 0 {
@@ -105,7 +153,7 @@ func unescapeOne(b []byte, raw string) ([]byte, string) {
 				r = d
 				raw = raw[6:]
 			} else {
-				r = utf8.RuneError
+				return appendSurrogate(b, r), raw
 			}
 		}
 		return utf8.AppendRune(b, r), raw

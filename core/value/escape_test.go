@@ -45,6 +45,11 @@ func TestEscape(t *testing.T) {
 		{"/<>&", "/<>&"},
 		{"café\u2028", "café\u2028"},
 		{"\xff", "\xff"},
+		// Lone surrogates go back to the escapes they were read from.
+		{"\xed\xa0\x80", `\ud800`},
+		{"a\xed\xaf\xbfb\xed\xb0\x80\n", `a\udbffb\udc00\n`},
+		{"\uFFFD\ud7ff", "\uFFFD\ud7ff"},
+		{"\xed\xa0", "\xed\xa0"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, escape(tt.s), "%q", tt.s)
@@ -58,10 +63,15 @@ func TestUnescape(t *testing.T) {
 		{`\"\\\/\b\f\n\r\t`, "\"\\/\b\f\n\r\t"},
 		{`\u0041\u00e9\u20AC`, "Aé€"},
 		{`x\uD83D\uDE00y`, "x😀y"},
-		{`\uD83D`, "\uFFFD"},
-		{`\uDE00`, "\uFFFD"},
-		{`\uD83D\uD83D\uDE00`, "\uFFFD😀"},
-		{`\uD83D\u0041`, "\uFFFDA"},
+		// A lone surrogate keeps its code point, in three bytes (as in
+		// WTF-8): "\ud800" and "\ufffd" are different strings, as in
+		// JavaScript.
+		{`\uD83D`, "\xed\xa0\xbd"},
+		{`\uDE00`, "\xed\xb8\x80"},
+		{`\uD83D\uD83D\uDE00`, "\xed\xa0\xbd😀"},
+		{`\uD83D\u0041`, "\xed\xa0\xbdA"},
+		{`\uDE00\uD83D`, "\xed\xb8\x80\xed\xa0\xbd"},
+		{`\ud800\udbff\ufffd`, "\xed\xa0\x80\xed\xaf\xbf\uFFFD"},
 		// Malformed escapes can only come from a bug, but do not panic.
 		{`\`, `\`},
 		{`\q`, `\q`},
@@ -77,7 +87,7 @@ func TestUnescape(t *testing.T) {
 // and that its JSON decodes with encoding/json to the same text.
 func TestEscapeRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{"a", "Z", " ", `"`, `\`, "/", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "€", "😀", "\u2028", "\xff", "\xc3"}
+	alphabet := []string{"a", "Z", " ", `"`, `\`, "/", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "€", "😀", "\u2028", "\xff", "\xc3", "\xed\xa0\x80", "\xed\xaf\xbf"} // high surrogates only: a high and a low one would pair
 	for range 2000 {
 		var b strings.Builder
 		for range rng.IntN(40) {

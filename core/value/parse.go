@@ -1,6 +1,9 @@
 package value
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // MaxDepth is the deepest nesting of arrays and objects Parse accepts. The
 // parser itself does not recurse, but deeper values would make the recursive
@@ -20,6 +23,9 @@ func Parse(data []byte) (Value, error) {
 // ParseString is Parse for input that is already a string. The returned
 // Value's strings and numbers are substrings of s, so it keeps s alive.
 func ParseString(s string) (Value, error) {
+	if surrogateAt(s) >= 0 {
+		s = replaceSurrogateBytes(s)
+	}
 	p := parserPool.Get().(*parser)
 	v, err := p.parse(s)
 	p.release()
@@ -27,6 +33,26 @@ func ParseString(s string) (Value, error) {
 		return Undef, err
 	}
 	return v, nil
+}
+
+// replaceSurrogateBytes returns s with each byte of every surrogate's
+// three-byte form replaced by U+FFFD, which is what JavaScript's UTF-8
+// decoder (and so JSON.parse of the response's text) makes of those invalid
+// bytes. Decoded strings use that form for escaped lone surrogates only (see
+// surrogateAt), so literal ones must not reach them.
+func replaceSurrogateBytes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for {
+		i := surrogateAt(s)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		b.WriteString("\uFFFD\uFFFD\uFFFD")
+		s = s[i+3:]
+	}
 }
 
 // MustParse is ParseString for literals in tests and examples: it panics if s

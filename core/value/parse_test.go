@@ -228,14 +228,19 @@ func TestParseStrings(t *testing.T) {
 		{`"\uD83D\uDE00"`, "😀", true},
 		{`"\ud83d\ude00x"`, "😀x", true},
 		{`"😀"`, "😀", false},
-		// Lone and misordered surrogates become U+FFFD.
-		{`"\uD83D"`, "\uFFFD", true},
-		{`"\uDE00"`, "\uFFFD", true},
-		{`"\uD83Dx"`, "\uFFFDx", true},
-		{`"\uDE00\uD83D"`, "\uFFFD\uFFFD", true},
-		{`"\uD83D\uD83D\uDE00"`, "\uFFFD😀", true},
-		{`"\uD83D\n"`, "\uFFFD\n", true},
-		{`"\uD83D\u0041"`, "\uFFFDA", true},
+		// Lone and misordered surrogates keep their code points, in
+		// three bytes each (WTF-8), so that each is a string of its own
+		// as in JavaScript, distinct from U+FFFD.
+		{`"\uD83D"`, "\xed\xa0\xbd", true},
+		{`"\uDE00"`, "\xed\xb8\x80", true},
+		{`"\uD83Dx"`, "\xed\xa0\xbdx", true},
+		{`"\uDE00\uD83D"`, "\xed\xb8\x80\xed\xa0\xbd", true},
+		{`"\uD83D\uD83D\uDE00"`, "\xed\xa0\xbd😀", true},
+		{`"\uD83D\n"`, "\xed\xa0\xbd\n", true},
+		{`"\uD83D\u0041"`, "\xed\xa0\xbdA", true},
+		{`"\ud800"`, "\xed\xa0\x80", true},
+		{`"\udbff"`, "\xed\xaf\xbf", true},
+		{`"\ufffd"`, "\uFFFD", true},
 		// Invalid UTF-8 is kept.
 		{"\"\xff\\n\xc3\"", "\xff\n\xc3", true},
 		{`"` + strings.Repeat("long ", 40) + `\n"`, strings.Repeat("long ", 40) + "\n", true},
@@ -256,6 +261,11 @@ func TestParseStrings(t *testing.T) {
 			require.Equal(t, 1, obj.Len())
 			assert.Equal(t, tt.want, obj.Members()[0].Key)
 			assert.True(t, obj.Get(tt.want).Boolean())
+
+			// Written back, it is the same JSON string: what JavaScript
+			// reads from it is what it read from the input.
+			assert.Equal(t, tt.want, MustParse(Str(tt.want).JSON()).Str())
+			assert.Equal(t, tt.want, MustParse(obj.JSON()).Members()[0].Key)
 		})
 	}
 }
@@ -461,4 +471,19 @@ func TestMustParse(t *testing.T) {
 	assert.PanicsWithValue(t, "value.MustParse: invalid JSON at offset 2: unexpected end of input in array, expected ',' or ']'", func() {
 		MustParse(`[1`)
 	})
+}
+
+func TestLiteralSurrogateBytes(t *testing.T) {
+	// Invalid UTF-8 that spells a surrogate (ED A0 80) decodes to three
+	// U+FFFD in JavaScript, as fetch's text() and so JSON.parse read it:
+	// it must not become the escaped lone surrogate "\ud800", which it
+	// would otherwise be indistinguishable from.
+	v := MustParse("{\"\xed\xa0\x80\":\"\xed\xa0\x80x\",\"\\ud800\":1}")
+	require.Equal(t, 2, v.Len(), "two keys, as in JavaScript")
+	assert.Equal(t, "\uFFFD\uFFFD\uFFFD", v.Members()[0].Key)
+	assert.Equal(t, "\uFFFD\uFFFD\uFFFDx", v.Members()[0].Value.Str())
+	assert.Equal(t, "\xed\xa0\x80", v.Members()[1].Key)
+	assert.Equal(t, "{\"\uFFFD\uFFFD\uFFFD\":\"\uFFFD\uFFFD\uFFFDx\",\"\\ud800\":1}", v.JSON())
+	// Korean text, whose UTF-8 also starts with ED, is left alone.
+	assert.Equal(t, "한국어 텍스트", MustParse(`"한국어 텍스트"`).Str())
 }
