@@ -123,6 +123,11 @@ func (e *Endpoint) URL(params value.Value) (string, error) {
 			return "", fmt.Errorf("%s: path token :%s for %s must be a string, number or boolean, got %s",
 				e.name, p.token, e.path.raw, v.Kind())
 		}
+		if value.HasLoneSurrogate(s) {
+			// encodeURIComponent throws a URIError for these.
+			return "", fmt.Errorf("%s: path token :%s for %s holds a lone surrogate (%s), which a URL cannot carry",
+				e.name, p.token, e.path.raw, value.Str(s).JSON())
+		}
 		if isDotSegment(s) && !strings.ContainsAny(b.String(), "?#") {
 			return "", fmt.Errorf("%s: path token :%s for %s is %q, a dot segment that would move the request out of its path",
 				e.name, p.token, e.path.raw, s)
@@ -216,9 +221,10 @@ func (e *Endpoint) query(params value.Value) (string, error) {
 		if b.Len() > 0 {
 			b.WriteByte('&')
 		}
-		b.WriteString(formEncode(key))
+		// URLSearchParams makes lone surrogates U+FFFD.
+		b.WriteString(formEncode(value.ToWellFormed(key)))
 		b.WriteByte('=')
-		b.WriteString(formEncode(s))
+		b.WriteString(formEncode(value.ToWellFormed(s)))
 		return nil
 	}
 	for _, m := range ms {
@@ -293,8 +299,8 @@ func escapeBytes(s string, keep func(byte) bool, spacePlus bool) string {
 // above U+FFFF (surrogate pairs, D800–DFFF) and those in E000–FFFF.
 func compareUTF16(a, b string) int {
 	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
+		ra, na := decodeRune(a)
+		rb, nb := decodeRune(b)
 		if ra == utf8.RuneError && rb == utf8.RuneError && a[0] != b[0] {
 			// Invalid UTF-8 on both sides: fall back to byte order.
 			return int(a[0]) - int(b[0])
@@ -304,13 +310,37 @@ func compareUTF16(a, b string) int {
 			if ua != ub {
 				return int(ua) - int(ub)
 			}
-			// Both are surrogate pairs with one lead unit; the trail
-			// units order as the code points do.
-			return int(ra) - int(rb)
+			// The same first unit: both are pairs with one lead unit,
+			// whose trail units order as the code points do, or one is
+			// that lead unit alone, followed by the next character.
+			return int(secondUnit(ra, a[na:])) - int(secondUnit(rb, b[nb:]))
 		}
 		a, b = a[na:], b[nb:]
 	}
 	return len(a) - len(b)
+}
+
+// decodeRune is utf8.DecodeRuneInString that also reads a lone surrogate
+// (in the three-byte form package value keeps it in) as its code unit.
+func decodeRune(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xED && s[1] >= 0xA0 && s[1] <= 0xBF && s[2]&0xC0 == 0x80 {
+		return rune(s[0]&0x0F)<<12 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+// secondUnit returns the UTF-16 code unit after r's first: its trail unit
+// when r is above U+FFFF, else the first unit of the text after it (-1 at
+// the end, which orders before any unit).
+func secondUnit(r rune, after string) rune {
+	if r >= 0x10000 {
+		return 0xDC00 + (r-0x10000)&0x3FF
+	}
+	if after == "" {
+		return -1
+	}
+	next, _ := decodeRune(after)
+	return firstUnit(next)
 }
 
 // firstUnit returns the first UTF-16 code unit of r.

@@ -211,3 +211,27 @@ func TestFetchWithDotSegmentSendsNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/files/a.txt/raw", s.last(t).Path)
 }
+
+func TestURLLoneSurrogates(t *testing.T) {
+	// As in JavaScript: encodeURIComponent refuses a lone surrogate, so a
+	// path token holding one is an error; URLSearchParams makes one
+	// U+FFFD; query keys sort by UTF-16 code units.
+	e, err := rest.New(rest.Options{Path: "/items/:id", Name: "getItem"})
+	require.NoError(t, err)
+	for _, pk := range []string{`"\ud800"`, `"a\udbffb"`, `"\udc00"`} {
+		_, err = e.URL(obj(`{"id":` + pk + `}`))
+		require.Error(t, err, pk)
+		assert.Contains(t, err.Error(), `getItem: path token :id for /items/:id holds a lone surrogate (`+pk+`)`)
+	}
+	got, err := e.URL(obj(`{"id":"\ud83d\ude00","q":"\ud800x"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "/items/%F0%9F%98%80?q=%EF%BF%BDx", got)
+
+	list, err := rest.New(rest.Options{Path: "/items", Name: "getItems"})
+	require.NoError(t, err)
+	// Code units: "\ud83d" then "X" (D83D 0058) < "\ud83d\ude00" (D83D
+	// DE00) < "\udc00" (DC00) < "\ue000" (E000).
+	got, err = list.URL(obj(`{"\ue000":4,"\udc00":3,"\ud83d\ude00":2,"\ud83dX":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, "/items?%EF%BF%BDX=1&%F0%9F%98%80=2&%EF%BF%BD=3&%EE%80%80=4", got)
+}

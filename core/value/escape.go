@@ -182,3 +182,28 @@ func hex4(s string) (rune, bool) {
 	}
 	return r, true
 }
+
+// HasLoneSurrogate reports whether s, a decoded string such as Str returns,
+// holds a lone surrogate: JavaScript's String.prototype.isWellFormed is its
+// negation. Such a string cannot be encoded as UTF-8, so for example
+// encodeURIComponent refuses it.
+func HasLoneSurrogate(s string) bool { return surrogateAt(s) >= 0 }
+
+// ToWellFormed returns s with every lone surrogate replaced by U+FFFD, as
+// JavaScript's String.prototype.toWellFormed does (and URLSearchParams
+// does to the strings it is given).
+func ToWellFormed(s string) string {
+	i := surrogateAt(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for ; i >= 0; i = surrogateAt(s) {
+		b.WriteString(s[:i])
+		b.WriteString("\uFFFD")
+		s = s[i+3:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
