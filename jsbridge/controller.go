@@ -393,7 +393,7 @@ func ctrlSetResponse(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := jsonArg(arg(args, 3), "setResponse data")
+	data, err := jsonArg(arg(args, 3), ep.Name()+": setResponse data")
 	if err != nil {
 		return nil, err
 	}

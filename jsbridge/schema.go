@@ -235,8 +235,12 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			if pk.Type() != safejs.TypeString {
 				return "", false, nil
 			}
-			s, err := pk.String()
-			return s, err == nil, err
+			// JSON text (see datafetch.mjs), which keeps lone surrogates.
+			v, err := jsonArg(pk, "pk result")
+			if err != nil {
+				return "", false, err
+			}
+			return v.Str(), true, nil
 		}
 	case "process":
 		parent := parentOf("processParent")

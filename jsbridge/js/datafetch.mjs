@@ -615,7 +615,8 @@ function makeAPI(go, wasmExports) {
       hooks.push('pk');
       fns.pk = (rec, parent, k) => {
         const id = pk(JSON.parse(rec), parse(parent), k);
-        return id === undefined || id === null ? null : String(id);
+        // As JSON text: a lone surrogate would not survive the trip to Go.
+        return id === undefined || id === null ? null : JSON.stringify(String(id));
       };
     }
     if (process) {
