@@ -143,7 +143,11 @@ func (v Value) Source() string {
 	return ""
 }
 
-// Str returns a String's decoded contents; "" for other kinds.
+// Str returns a String's decoded contents; "" for other kinds. A lone
+// surrogate escape ("\ud800") decodes to the three bytes of its code point
+// (as WTF-8 has it) rather than to U+FFFD, so that decoded strings compare
+// as JavaScript strings do; Str, object keys and AppendString write it back
+// as the escape.
 func (v Value) Str() string {
 	if v.kind != String {
 		return ""
