@@ -23,6 +23,7 @@ func Parse(data []byte) (Value, error) {
 // ParseString is Parse for input that is already a string. The returned
 // Value's strings and numbers are substrings of s, so it keeps s alive.
 func ParseString(s string) (Value, error) {
+	in := s
 	if surrogateAt(s) >= 0 {
 		s = replaceSurrogateBytes(s)
 	}
@@ -30,6 +31,9 @@ func ParseString(s string) (Value, error) {
 	v, err := p.parse(s)
 	p.release()
 	if err != nil {
+		if se, ok := err.(*SyntaxError); ok && len(s) != len(in) {
+			se.Offset = originalOffset(in, se.Offset)
+		}
 		return Undef, err
 	}
 	return v, nil
@@ -52,6 +56,28 @@ func replaceSurrogateBytes(s string) string {
 		b.WriteString(s[:i])
 		b.WriteString("\uFFFD\uFFFD\uFFFD")
 		s = s[i+3:]
+	}
+}
+
+// originalOffset maps an offset in replaceSurrogateBytes(in) back to in:
+// each replacement turned 3 bytes into 9, and an offset inside one points
+// at its first byte.
+func originalOffset(in string, off int64) int64 {
+	grown := int64(0) // bytes added by the replacements before i
+	for i := 0; ; {
+		j := surrogateAt(in[i:])
+		if j < 0 {
+			return off - grown
+		}
+		at := int64(i+j) + grown // where this replacement starts
+		if off < at {
+			return off - grown
+		}
+		if off < at+9 {
+			return int64(i + j)
+		}
+		grown += 6
+		i += j + 3
 	}
 }
 

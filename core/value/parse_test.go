@@ -487,3 +487,21 @@ func TestLiteralSurrogateBytes(t *testing.T) {
 	// Korean text, whose UTF-8 also starts with ED, is left alone.
 	assert.Equal(t, "한국어 텍스트", MustParse(`"한국어 텍스트"`).Str())
 }
+
+func TestLiteralSurrogateBytesErrorOffset(t *testing.T) {
+	// Offsets of errors count the input's own bytes, whatever Parse made
+	// of surrogate bytes in it.
+	for _, tt := range []struct {
+		doc  string
+		want int64
+	}{
+		{"\"ab\xed\xa0\x80", 6},                  // unterminated: at the end
+		{"\xed\xa0\x80", 0},                      // not a value: its first byte
+		{"[\"\xed\xa0\x80\xed\xaf\xbf\",x]", 10}, // after two
+	} {
+		_, err := ParseString(tt.doc)
+		var se *SyntaxError
+		require.ErrorAs(t, err, &se, "%q", tt.doc)
+		assert.Equal(t, tt.want, se.Offset, "%q: %v", tt.doc, err)
+	}
+}
