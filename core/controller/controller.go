@@ -93,6 +93,7 @@ type Controller struct {
 // call is one shared request in flight, under its request key in inflight.
 type call struct {
 	key  string
+	ep   endpoint.Endpoint // the endpoint it runs
 	done chan struct{}
 	err  error
 }
@@ -290,7 +291,7 @@ func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.
 	cl := c.inflight[rkey]
 	start := cl == nil
 	if start {
-		cl = &call{key: rkey, done: make(chan struct{})}
+		cl = &call{key: rkey, ep: ep, done: make(chan struct{})}
 		c.inflight[rkey] = cl
 		c.changed() // subscribers see loading
 	}
