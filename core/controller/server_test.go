@@ -31,6 +31,9 @@ type heldServer struct {
 	arrived chan *heldRequest
 	// stop, closed when the test ends, releases whatever is still held.
 	stop chan struct{}
+	// unheld, closed by Unhold, releases every held request.
+	unheld     chan struct{}
+	unholdOnce sync.Once
 }
 
 // heldRequest is a request waiting at the server.
@@ -53,7 +56,8 @@ func (h *heldRequest) Release(t *testing.T) {
 
 func newHeldServer(t *testing.T, handler http.HandlerFunc) *heldServer {
 	t.Helper()
-	s := &heldServer{t: t, counts: map[string]int{}, arrived: make(chan *heldRequest, 64), stop: make(chan struct{})}
+	s := &heldServer{t: t, counts: map[string]int{}, arrived: make(chan *heldRequest, 64),
+		stop: make(chan struct{}), unheld: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Read the body first: only then does net/http watch the connection
 		// and cancel r.Context() when the client gives up.
@@ -71,6 +75,7 @@ func newHeldServer(t *testing.T, handler http.HandlerFunc) *heldServer {
 			case <-h.release:
 			case <-r.Context().Done():
 				return // the client gave up (an abort or a timeout)
+			case <-s.unheld:
 			case <-s.stop:
 				return
 			}
@@ -94,6 +99,12 @@ func (s *heldServer) Hold(on bool) {
 	s.mu.Lock()
 	s.hold = on
 	s.mu.Unlock()
+}
+
+// Unhold stops holding and lets every held request run, now and later.
+func (s *heldServer) Unhold() {
+	s.Hold(false)
+	s.unholdOnce.Do(func() { close(s.unheld) })
 }
 
 // Next waits for the next held request.
