@@ -16,7 +16,9 @@ type State struct {
 	Data value.Value
 	// Loading is true while a request for the result is in flight.
 	Loading bool
-	// Err is the kept error of the last fetch, until it expires.
+	// Err is the kept error of the last fetch, until it expires or is
+	// dropped (Invalidate, ExpireAll). An aborted fetch is not an error
+	// of the data and is never shown here.
 	Err error
 	// ExpiryStatus is the result's status at the time of the change.
 	ExpiryStatus endpoint.ExpiryStatus
