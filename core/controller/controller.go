@@ -93,6 +93,7 @@ type Controller struct {
 // call is one shared request in flight, under its request key in inflight.
 type call struct {
 	key  string
+	ep   endpoint.Endpoint // the endpoint it runs
 	done chan struct{}
 	err  error
 }
@@ -182,7 +183,10 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 // fresh data at once; stale data at once with a revalidation in the
 // background; otherwise it fetches (sharing a request in flight) and waits.
 // Null params return Undefined and do nothing. A kept error is returned
-// without a new request until it expires.
+// without a new request until it expires, or until Invalidate,
+// InvalidateAll or ExpireAll drop it. A request aborted by its caller (a
+// cancelled context, an endpoint's signal) fails the callers waiting for it
+// but keeps no error: the next read fetches.
 func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
 	if err := c.reentered("Suspense"); err != nil {
 		return value.Undef, err
@@ -290,7 +294,7 @@ func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.
 	cl := c.inflight[rkey]
 	start := cl == nil
 	if start {
-		cl = &call{key: rkey, done: make(chan struct{})}
+		cl = &call{key: rkey, ep: ep, done: make(chan struct{})}
 		c.inflight[rkey] = cl
 		c.changed() // subscribers see loading
 	}

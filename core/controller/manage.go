@@ -13,7 +13,9 @@ import (
 // GetResponse sees them.
 
 // Invalidate marks the endpoint's result invalid: the next read fetches and
-// waits, and subscribers refetch now.
+// waits, and subscribers refetch now. A kept error is dropped with it: the
+// caller asked for a new fetch, which a kept error would otherwise refuse
+// until it expires.
 func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
 	if err := c.reentered("Invalidate"); err != nil {
 		return err
@@ -26,21 +28,32 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	return nil
 }
 
-// InvalidateAll invalidates every stored result whose key passes test.
-// test runs with the controller's lock held: it must not call the
-// controller.
+// InvalidateAll invalidates every stored result whose key passes test, and
+// drops their kept errors (see Invalidate). test runs with the controller's
+// lock held: it must not call the controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
 	c.mustNotReenter("InvalidateAll")
-	c.updateMeta(test, func(m *store.ResultMeta) { m.Invalidated = true })
+	c.updateMeta(test, func(m *store.ResultMeta) {
+		m.Invalidated = true
+		dropError(m)
+	})
 }
 
 // ExpireAll marks every stored result whose key passes test stale: the next
-// read shows it and refetches in the background. test runs with the
-// controller's lock held: it must not call the controller.
+// read shows it and refetches in the background (a result with no data
+// fetches and waits). Kept errors are dropped, or that next read would
+// replay them instead of fetching. test runs with the controller's lock
+// held: it must not call the controller.
 func (c *Controller) ExpireAll(test func(key string) bool) {
 	c.mustNotReenter("ExpireAll")
-	c.updateMeta(test, func(m *store.ResultMeta) { m.ExpiresAt = 0 })
+	c.updateMeta(test, func(m *store.ResultMeta) {
+		m.ExpiresAt = 0
+		dropError(m)
+	})
 }
+
+// dropError forgets the error kept in m.
+func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 
 func (c *Controller) updateMeta(test func(string) bool, change func(*store.ResultMeta)) {
 	defer c.dispatch()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -106,7 +108,7 @@ func TestSuspenseTriggers(t *testing.T) {
 	stale, err := c.Suspense(ctx, ep, params("1"))
 	require.NoError(t, err)
 	assert.Equal(t, 1, rev(stale))
-	require.Eventually(t, func() bool { return rev(c.GetResponse(ep, params("1")).Data) == 2 }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return rev(c.GetResponse(ep, params("1")).Data) == 2 }, hangLimit, time.Millisecond)
 
 	// 4. Invalidation: the next read fetches and waits.
 	require.NoError(t, c.Invalidate(ep, params("1")))
@@ -139,28 +141,54 @@ func TestInvalidIfStaleWaits(t *testing.T) {
 	assert.Equal(t, 2, rev(v), "waited for the refetch instead of returning stale data")
 }
 
+// joinSignal is a context that reports when a reader starts waiting on
+// it: Controller.shared asks for Done only once the reader has joined the
+// request in flight (or started it), so each report means one reader joined.
+type joinSignal struct {
+	context.Context
+	joined chan<- struct{}
+	once   sync.Once
+}
+
+func (j *joinSignal) Done() <-chan struct{} {
+	j.once.Do(func() { j.joined <- struct{}{} })
+	return j.Context.Done()
+}
+
+// TestIdenticalRequestsShared: readers of the same result while its request
+// is held at the server all join that request: the server holds it until
+// every reader has joined, and counts one request.
 func TestIdenticalRequestsShared(t *testing.T) {
-	b := &books{gate: make(chan struct{})}
-	ep := b.endpoint(endpoint.Spec{})
+	srv := newHeldServer(t, jsonHandler(http.StatusOK, `{"id":"1","title":"book 1"}`))
+	srv.Hold(true)
+	ep := restEndpoint(t, srv, rest.Options{Path: "/books/:id", Name: "book", Schema: bookEntity})
 	c := controller.New(controller.Options{})
 	const readers = 8
+	joined := make(chan struct{}, readers)
 	var wg sync.WaitGroup
 	results := make([]value.Value, readers)
 	for i := range readers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := c.Suspense(context.Background(), ep, params("1"))
+			ctx := &joinSignal{Context: context.Background(), joined: joined}
+			v, err := c.Suspense(ctx, ep, params("1"))
 			assert.NoError(t, err)
 			results[i] = v
 		}()
 	}
-	require.Eventually(t, func() bool { return ep.calls.Load() == 1 }, time.Second, time.Millisecond)
-	time.Sleep(20 * time.Millisecond) // give the other readers time to join
-	close(b.gate)
-	wg.Wait()
-	assert.EqualValues(t, 1, ep.calls.Load())
+	held := srv.Next()
+	for i := range readers {
+		wait(t, joined, fmt.Sprintf("reader %d joining", i))
+	}
+	held.Release(t)
+	srv.Unhold() // should sharing fail, the other requests answer too
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	wait(t, done, "readers")
+	assert.Equal(t, 1, srv.Count("GET /books/1"), "one request for all readers")
 	for _, v := range results {
+		assert.Equal(t, "book 1", v.Get("title").Str())
 		assert.True(t, value.Same(results[0], v))
 	}
 }
@@ -203,7 +231,7 @@ func TestResetIgnoresEarlierResponses(t *testing.T) {
 	c := controller.New(controller.Options{})
 	done := make(chan error)
 	go func() { _, err := c.Suspense(context.Background(), ep, params("1")); done <- err }()
-	require.Eventually(t, func() bool { return ep.calls.Load() == 1 }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return ep.calls.Load() == 1 }, hangLimit, time.Millisecond)
 	c.ResetEntireStore()
 	close(b.gate)
 	assert.ErrorIs(t, <-done, controller.ErrReset)
@@ -229,7 +257,7 @@ func TestSubscribe(t *testing.T) {
 	mu.Unlock()
 
 	b.gate <- struct{}{}
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 2 }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 2 }, hangLimit, time.Millisecond)
 	mu.Lock()
 	first := seen[1]
 	mu.Unlock()
@@ -244,7 +272,7 @@ func TestSubscribe(t *testing.T) {
 		defer mu.Unlock()
 		last := seen[len(seen)-1]
 		return !last.Loading && rev(last.Data) == 2
-	}, time.Second, time.Millisecond)
+	}, hangLimit, time.Millisecond)
 
 	// An unrelated write does not notify.
 	mu.Lock()
@@ -305,7 +333,7 @@ func TestRollbackRestoresIdentity(t *testing.T) {
 
 	done := make(chan error)
 	go func() { _, err := c.Fetch(ctx, edit, params("2"), nil); done <- err }()
-	require.Eventually(t, func() bool { return c.PendingOptimistic() == 1 }, time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return c.PendingOptimistic() == 1 }, hangLimit, time.Millisecond)
 	during := c.GetResponse(list, value.Obj()).Data
 	assert.Equal(t, "optimistic", during.Elems()[1].Get("title").Str())
 	assert.True(t, value.Same(before.Elems()[0], during.Elems()[0]), "untouched entity keeps identity")

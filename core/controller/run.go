@@ -146,12 +146,17 @@ func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *s
 		}
 		return value.Undef, err
 	}
-	if err != nil {
+	aborted := isAbort(err)
+	switch {
+	case aborted:
+		// Not an error of the data: as if no fetch had happened. The
+		// caller that aborted gets the error; the result keeps none.
+	case err != nil:
 		now := c.now()
 		c.st.UpdateMeta(key, func(m *store.ResultMeta) {
 			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(spec)
 		})
-	} else {
+	default:
 		c.apply(w)
 	}
 	if pend != nil {
@@ -159,12 +164,38 @@ func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *s
 	}
 	for _, s := range c.subs[key] {
 		s.settled = c.st.Version()
+		if aborted && cl != nil && sameEndpoint(s.ep, cl.ep) {
+			// Its endpoint's signal aborted the fetch: fetching again with
+			// it would only abort again, in a loop. It waits for a change.
+			s.aborted, s.abortedAt = true, s.settled
+		}
 	}
 	if err != nil {
 		return value.Undef, err
 	}
 	out, _, _, _ = c.st.Read(key)
 	return out, nil
+}
+
+// isAbort reports whether err is a cancellation: a request aborted by its
+// caller (an endpoint's Signal, which a JavaScript AbortSignal becomes, or
+// a mutation's context). data-client treats an abort as "no fetch
+// happened", so it is not kept as the result's error. A timeout
+// (context.DeadlineExceeded) is a failed fetch, and is kept.
+func isAbort(err error) bool {
+	return err != nil && errors.Is(err, context.Canceled)
+}
+
+// sameEndpoint reports whether a and b are the same endpoint. Endpoints of
+// a type that == cannot compare count as the same, which errs on the side
+// of not refetching (see finish).
+func sameEndpoint(a, b endpoint.Endpoint) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = true
+		}
+	}()
+	return a == b
 }
 
 // snapshot is the store as getOptimisticResponse sees it.

@@ -16,7 +16,9 @@ type State struct {
 	Data value.Value
 	// Loading is true while a request for the result is in flight.
 	Loading bool
-	// Err is the kept error of the last fetch, until it expires.
+	// Err is the kept error of the last fetch, until it expires or is
+	// dropped (Invalidate, ExpireAll). An aborted fetch is not an error
+	// of the data and is never shown here.
 	Err error
 	// ExpiryStatus is the result's status at the time of the change.
 	ExpiryStatus endpoint.ExpiryStatus
@@ -46,8 +48,14 @@ type subscription struct {
 	// settled is the store version right after a fetch of key finished; a
 	// result still unusable at that version is not fetched again, which
 	// would only loop.
-	settled  uint64
-	stopPoll func() bool
+	settled uint64
+	// aborted is set, with abortedAt the store version right after, when a
+	// fetch of key was aborted by this subscription's own endpoint (its
+	// signal). Until the store changes, it does not fetch again: that fetch
+	// would abort at once, and the next, in a loop.
+	aborted   bool
+	abortedAt uint64
+	stopPoll  func() bool
 }
 
 type notification struct {
@@ -150,7 +158,10 @@ func (c *Controller) ensureFresh(s *subscription) {
 	if meta, _ := c.st.Meta(s.key); r.ExpiryStatus == endpoint.Invalid && !meta.Invalidated && s.settled == c.st.Version() {
 		return
 	}
-	cl := &call{key: s.rkey, done: make(chan struct{})}
+	if s.aborted && s.abortedAt == c.st.Version() {
+		return
+	}
+	cl := &call{key: s.rkey, ep: s.ep, done: make(chan struct{})}
 	c.inflight[s.rkey] = cl
 	ep, key, params := s.ep, s.key, s.params
 	go func() {

@@ -378,14 +378,15 @@ func TestServerDown(t *testing.T) {
 	assert.Contains(t, err.Error(), "a: GET "+srv.URL+"/a: network error: ")
 }
 
-// blockingServer holds every request until the client goes away.
+// blockingServer holds every request until the client goes away (or, as a
+// hang guard only, for minutes).
 func blockingServer(t *testing.T) (*server, <-chan struct{}) {
 	arrived := make(chan struct{}, 10)
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		arrived <- struct{}{}
 		select {
 		case <-r.Context().Done():
-		case <-time.After(10 * time.Second):
+		case <-time.After(5 * time.Minute):
 		}
 	})
 	return srv, arrived
@@ -426,10 +427,10 @@ func TestCancel(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	srv, _ := blockingServer(t)
 	e := newEndpoint(t, srv, rest.Options{Path: "/slow", Name: "slow", Timeout: 50 * time.Millisecond})
-	start := time.Now()
+	// The server never answers: only the timeout can end the request, so
+	// its error is the proof that it fired (no bound on how fast).
 	_, err := e.Fetch(context.Background(), value.Undef, nil)
 	require.Error(t, err)
-	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.NotErrorIs(t, err, context.Canceled)
 	assert.Equal(t, "TimeoutError", rest.ErrorName(err))

@@ -156,14 +156,36 @@ func TestCountIncrement(t *testing.T) {
 	clk := newClock(fixedNow)
 	f := newFixture(t, api.Options{Now: clk.now})
 
-	clk.add(1500 * time.Millisecond)
-	r := f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": 1700000000000})
+	// The client's time of the increment, a minute behind the server's.
+	clk.add(time.Minute)
+	client := fixedNow.Add(1500 * time.Millisecond).UnixMilli()
+	r := f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": client})
 	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
 	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:01.500Z"}, decode[api.Count](t, r),
-		"updatedAt is the server's time, not the client's")
+		"updatedAt is the client's time of the increment, on the scale of its optimistic update's fetchedAt")
+
+	r = f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": client - 1000})
+	assert.Equal(t, api.Count{Count: 2, UpdatedAt: "2025-06-10T15:30:01.501Z"}, decode[api.Count](t, r),
+		"an increment applied later is never older than the one before")
 
 	r = f.do(http.MethodPost, "/api/count/increment", nil)
-	assert.Equal(t, api.Count{Count: 2, UpdatedAt: "2025-06-10T15:30:01.501Z"}, decode[api.Count](t, r),
-		"the body is optional; on a clock that has not moved, updatedAt still increases")
-	assert.Equal(t, 2, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+	assert.Equal(t, api.Count{Count: 3, UpdatedAt: "2025-06-10T15:31:00.000Z"}, decode[api.Count](t, r),
+		"without a body, the server's time")
+	r = f.do(http.MethodPost, "/api/count/increment", nil)
+	assert.Equal(t, api.Count{Count: 4, UpdatedAt: "2025-06-10T15:31:00.001Z"}, decode[api.Count](t, r),
+		"on a clock that has not moved, updatedAt still increases")
+	assert.Equal(t, 4, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+
+	r = f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": -1})
+	assert.Equal(t, http.StatusBadRequest, r.status)
+	assert.Contains(t, errorMessage(t, r), "updatedAt -1 is not a time")
+	assert.Equal(t, 4, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count, "a refused increment changes nothing")
+}
+
+// TestCountIncrementBeforeTheSeed: a client whose clock is behind the
+// seeded count's updatedAt still gets an answer that is not older than it.
+func TestCountIncrementBeforeTheSeed(t *testing.T) {
+	f := newFixture(t, api.Options{Now: newClock(fixedNow).now})
+	r := f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": fixedNow.Add(-time.Hour).UnixMilli()})
+	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:00.000Z"}, decode[api.Count](t, r))
 }

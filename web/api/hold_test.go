@@ -120,10 +120,11 @@ func TestHoldResponses(t *testing.T) {
 	f := newFixture(t, api.Options{Now: clk.now})
 	f.api.HoldResponses()
 
-	first := f.async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": 1})
+	// Each client's time is the server's: the answers' updatedAt are the same either way.
+	first := f.async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": clk.now().UnixMilli()})
 	waitHeld(t, f.api, 1)
 	clk.add(time.Second)
-	second := f.async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": 2})
+	second := f.async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": clk.now().UnixMilli()})
 	waitHeld(t, f.api, 2)
 	assert.Equal(t, "response", f.api.Held()[0].Stage)
 

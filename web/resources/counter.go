@@ -70,8 +70,13 @@ func newCounter(prefix string) (*Counter, error) {
 	return &Counter{Get: get, Increment: inc}, nil
 }
 
-// IncrementBody is the body of an increment: the client's clock, which the
-// server checks but does not store.
+// IncrementBody is the body of an increment: the client's time of the
+// click, which the server answers as the count's updatedAt (never earlier
+// than the previous one). That puts responses on the scale of the
+// optimistic updates' snap.FetchedAt, which Count's UseIncoming compares
+// them with: the server's own, later time of applying an increment would
+// make its response look newer than the clicks made meanwhile, and the
+// count shown would go back.
 func IncrementBody(now time.Time) value.Value {
 	return value.Obj(value.M("updatedAt", value.Int(now.UnixMilli())))
 }

@@ -91,7 +91,6 @@ func TestCounterEndsAtServerCount(t *testing.T) {
 			_, err := c.Fetch(ctx, a.Counter.Increment, value.Obj(), resources.IncrementBody(time.Now()))
 			errc <- err
 		}()
-		time.Sleep(3 * time.Millisecond)
 	}
 	for range 10 {
 		require.NoError(t, <-errc)
