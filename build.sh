@@ -253,7 +253,7 @@ stage_test_native() {
   out=$(native_pkgs)
   [[ -n $out ]] || return $SKIP
   mapfile -t pkgs <<<"$out"
-  go test -race -count=1 -timeout 5m "${pkgs[@]}"
+  go test -race -count=1 -timeout 30m "${pkgs[@]}"
 }
 
 # Go tests compiled to js/wasm, run in headless Chromium by wasmbrowsertest,
@@ -273,7 +273,7 @@ stage_test_wasm() {
   else
     warn "test/fixtureserver does not exist yet: FIXTURE_URL is not set"
   fi
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 5m -exec "$exec" "${trees[@]}"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 30m -exec "$exec" "${trees[@]}"
 }
 
 # The JS contract suite: every file resets the one shared fixture server, so

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -18,8 +17,6 @@ import (
 type env struct {
 	*fixture.Env
 	t *testing.T
-	// took is how long the case's call took.
-	took time.Duration
 	// down makes the server drop every connection.
 	down atomic.Bool
 

@@ -57,7 +57,7 @@ export async function startServer() {
   child.stderr.on('data', (d) => { stderr += d; });
   const url = await new Promise((resolveURL, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`demo server printed no URL in 10 s: ${out}${stderr}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`demo server printed no URL in 3 minutes (a hang guard): ${out}${stderr}`)), 180_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = out.match(/(http:\/\/127\.0\.0\.1:\d+\/)/);

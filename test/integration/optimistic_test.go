@@ -403,25 +403,54 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 	}
 }
 
-func TestRapidIncrementsWithRandomLatency(t *testing.T) {
-	e := newEnv(t, api.Options{Now: (&strictClock{}).Now}, controller.Options{Now: time.Now})
-	get, inc := countEndpoints(e, reorderedCountE, true)
-	e.Suspense(get, value.Undef)
-	rng := rand.New(rand.NewPCG(1, 2))
-	const n = 20
-	var chs []<-chan result
-	for range n {
-		e.API.SetDelay(time.Duration(rng.IntN(25)) * time.Millisecond)
-		body := value.Obj(value.M("updatedAt", value.Int(time.Now().UnixMilli())))
-		chs = append(chs, e.async(inc, value.Undef, body))
-		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
+// tickClock is one clock for the server and the controller that moves a
+// millisecond forward on every reading: time passes between any two
+// events, in the order they happen, with no wall clock involved.
+type tickClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *tickClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Millisecond)
+	return c.t
+}
+
+// TestRapidIncrementsAnsweredInRandomOrder: twenty increments overlap; the
+// server applies them in the order sent and its answers are released in a
+// random order (seeded, one permutation per subtest). The client ends
+// with the server's count. The answers are held at the server rather than
+// delayed, so the overlap does not depend on how fast the machine is.
+func TestRapidIncrementsAnsweredInRandomOrder(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			clock := &tickClock{t: fixture.Start}
+			e := newEnv(t, api.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
+			get, inc := countEndpoints(e, reorderedCountE, true)
+			e.Suspense(get, value.Undef)
+			const n = 20
+			e.API.HoldResponses()
+			var chs []<-chan result
+			for i := range n {
+				body := value.Obj(value.M("updatedAt", value.Int(clock.Now().UnixMilli())))
+				chs = append(chs, e.async(inc, value.Undef, body))
+				e.waitHeld(i + 1) // sent one after another: the server applies them in order
+			}
+			held := e.API.Held()
+			require.Len(t, held, n)
+			rng := rand.New(rand.NewPCG(seed, 2))
+			for _, i := range rng.Perm(n) {
+				require.True(t, e.API.Release(held[i].Seq))
+				require.NoError(t, wait(t, chs[i]).err)
+			}
+			e.API.Unhold()
+			assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
+			assert.EqualValues(t, n, serverCount(e))
+			assert.EqualValues(t, n, countOf(e, get), "the client ends with the server's count")
+		})
 	}
-	for _, ch := range chs {
-		require.NoError(t, wait(t, ch).err)
-	}
-	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
-	assert.EqualValues(t, n, serverCount(e))
-	assert.EqualValues(t, n, countOf(e, get), "the client ends with the server's count")
 }
 
 // TestConcurrentOptimisticUpdates: three optimistic partial updates of one

@@ -31,7 +31,7 @@ func TestHangWaitsForClient(t *testing.T) {
 func TestCloseEndsHang(t *testing.T) {
 	f := newFixture(t, api.Options{})
 	r := f.async(http.MethodGet, "/bad/hang", nil)
-	require.Eventually(t, func() bool { return f.api.Count("GET /bad/hang") == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return f.api.Count("GET /bad/hang") == 1 }, waitLimit, time.Millisecond)
 	f.api.Close()
 	got := await(t, r)
 	assert.Equal(t, http.StatusServiceUnavailable, got.status)

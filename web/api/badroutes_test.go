@@ -119,7 +119,7 @@ func TestBadSlow(t *testing.T) {
 	assert.EqualValues(t, 7, decode[map[string]any](t, r)["id"])
 
 	res := f.async(http.MethodGet, "/bad/slow?ms=60000", nil)
-	require.Eventually(t, func() bool { return f.api.Count("GET /bad/slow?ms=60000") == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return f.api.Count("GET /bad/slow?ms=60000") == 1 }, waitLimit, time.Millisecond)
 	f.api.Close()
 	assert.Equal(t, http.StatusServiceUnavailable, await(t, res).status, "Close ends the wait")
 }

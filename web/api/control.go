@@ -135,8 +135,10 @@ func (s *Server) Counts() map[string]int {
 }
 
 // defaultWaitHeldTimeout bounds GET /_control/held?wait=N when the caller
-// gives no timeout, so a browser test that miscounts fails instead of hanging.
-const defaultWaitHeldTimeout = 10 * time.Second
+// gives no timeout, so a browser test that miscounts fails instead of
+// hanging. It is a hang guard of minutes: a loaded machine may take many
+// seconds to send what a test waits for.
+const defaultWaitHeldTimeout = 2 * time.Minute
 
 func (s *Server) controlRoutes() {
 	m := s.control
