@@ -298,9 +298,10 @@ func TestOptimisticIncrementAbortWhenNotCached(t *testing.T) {
 func TestOptimisticIncrementOrdering(t *testing.T) {
 	for _, order := range [][]int{{0, 1}, {1, 0}} {
 		t.Run(fmt.Sprintf("responses %v", order), func(t *testing.T) {
-			// Real clocks on both sides: the client's fetchedAt and the
-			// server's updatedAt are compared.
-			e := newEnv(t, api.Options{}, controller.Options{Now: time.Now})
+			// One ticking clock on both sides: the client's fetchedAt and
+			// the server's updatedAt are compared.
+			clock := &tickClock{t: fixture.Start}
+			e := newEnv(t, api.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, orderedCountE, true)
 			e.Suspense(get, value.Undef)
 
@@ -317,7 +318,7 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 			e.API.HoldResponses()
 			var chs []<-chan result
 			for i := range 2 {
-				body := value.Obj(value.M("updatedAt", value.Int(time.Now().UnixMilli())))
+				body := value.Obj(value.M("updatedAt", value.Int(clock.Now().UnixMilli())))
 				chs = append(chs, e.async(inc, value.Undef, body))
 				e.waitHeld(i + 1)
 			}
@@ -345,24 +346,6 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 	}
 }
 
-// strictClock is a server clock whose readings strictly increase, so that
-// every increment the server applies has its own updatedAt.
-type strictClock struct {
-	mu   sync.Mutex
-	last time.Time
-}
-
-func (c *strictClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now().Truncate(time.Millisecond)
-	if !now.After(c.last) {
-		now = c.last.Add(time.Millisecond)
-	}
-	c.last = now
-	return now
-}
-
 // TestServerOrderDiffersFromStartOrder: two increments reach the server in
 // the reverse of the order the client started them. The later server data
 // comes from the earlier-started request.
@@ -381,7 +364,8 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{Now: (&strictClock{}).Now}, controller.Options{Now: time.Now})
+			clock := &tickClock{t: fixture.Start}
+			e := newEnv(t, api.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, tt.entity, true)
 			e.Suspense(get, value.Undef)
 			e.API.Hold()
