@@ -17,6 +17,10 @@ import (
 type env struct {
 	*fixture.Env
 	t *testing.T
+	// caseOpts and caseParams are the endpoint options and params of the
+	// matrix case being run, for checks that read the endpoint again.
+	caseOpts   rest.Options
+	caseParams value.Value
 	// down makes the server drop every connection.
 	down atomic.Bool
 
