@@ -18,13 +18,13 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // The fetch triggers of seed section 3, observed at the server.
 
 func TestFetchTriggers(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{DataExpiryLength: time.Minute})
+	e := newEnv(t, testapi.Options{}, controller.Options{DataExpiryLength: time.Minute})
 	r := e.Resource("/articles/:id", plainArticleE, rest.Options{})
 	get := r.Get
 	count := func() int { return e.API.Count("GET /articles/1") }
@@ -158,7 +158,7 @@ func (c *waitingContext) Done() <-chan struct{} {
 // the release), and a reader that did not join would send a request of its
 // own: one request at the server means all eight shared it.
 func TestConcurrentIdenticalReads(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get := e.Resource("/articles/:id", plainArticleE, rest.Options{}).Get
 	e.API.Hold()
 
@@ -229,7 +229,7 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 }
 
 func TestMutationsAreNeverShared(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := e.Resource("/articles/:id", plainArticleE, rest.Options{})
 	e.API.Hold()
 	body := obj(`{"published":true}`)
@@ -259,7 +259,7 @@ func TestErrorKeptForErrorExpiryLength(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			get := e.Endpoint(rest.Options{Name: "article", Path: "/articles/:id", Schema: plainArticleE, ErrorExpiryLength: tt.expiry})
 			count := func() int { return e.API.Count("GET /articles/999") }
 
@@ -285,7 +285,7 @@ func TestErrorKeptForErrorExpiryLength(t *testing.T) {
 }
 
 func TestNullParamsNeverRequest(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get := e.Resource("/articles/:id", plainArticleE, rest.Options{}).Get
 	before := maps.Clone(e.API.Counts())
 	for range 3 {

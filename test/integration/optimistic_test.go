@@ -19,7 +19,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // The optimistic examples of seed section 4.4, end to end.
@@ -94,7 +94,7 @@ func networkStatus(t *testing.T, err error) int {
 func TestOptimisticPartialUpdate(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			orig := e.Suspense(r.Get, id("1"))
 			require.True(t, orig.Get("published").Boolean())
@@ -135,7 +135,7 @@ func TestOptimisticPartialUpdate(t *testing.T) {
 func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			list := e.Suspense(r.GetList, value.Undef)
 			require.Equal(t, seq(1, 24), ids(list))
@@ -182,7 +182,7 @@ func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 func TestOptimisticDelete(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			e.Suspense(r.GetList, value.Undef)
 			orig := e.Suspense(r.Get, id("3"))
@@ -251,7 +251,7 @@ func serverCount(e *env) float64 {
 }
 
 func TestOptimisticIncrement(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get, inc := countEndpoints(e, countE, false)
 	e.Suspense(get, value.Undef)
 	require.EqualValues(t, 0, countOf(e, get))
@@ -277,7 +277,7 @@ func TestOptimisticIncrement(t *testing.T) {
 }
 
 func TestOptimisticIncrementAbortWhenNotCached(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get, inc := countEndpoints(e, countE, false)
 	e.API.Hold()
 	ch := e.async(inc, value.Undef, nil)
@@ -301,7 +301,7 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 			// One ticking clock on both sides: the client's fetchedAt and
 			// the server's updatedAt are compared.
 			clock := &tickClock{t: fixture.Start}
-			e := newEnv(t, api.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
+			e := newEnv(t, testapi.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, orderedCountE, true)
 			e.Suspense(get, value.Undef)
 
@@ -365,7 +365,7 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := &tickClock{t: fixture.Start}
-			e := newEnv(t, api.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
+			e := newEnv(t, testapi.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, tt.entity, true)
 			e.Suspense(get, value.Undef)
 			e.API.Hold()
@@ -411,7 +411,7 @@ func TestRapidIncrementsAnsweredInRandomOrder(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			clock := &tickClock{t: fixture.Start}
-			e := newEnv(t, api.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
+			e := newEnv(t, testapi.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, reorderedCountE, true)
 			e.Suspense(get, value.Undef)
 			const n = 20
@@ -460,7 +460,7 @@ func TestConcurrentOptimisticUpdates(t *testing.T) {
 }
 
 func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, stepwise bool) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := optimisticArticles(t, e)
 	orig := e.Suspense(r.Get, id("1")).Get("title").Str()
 
@@ -594,7 +594,7 @@ func compact(xs []string) []string {
 // TestAbortedMutationRollsBack: cancelling a mutation's context aborts the
 // request (AbortError) and removes its optimistic update.
 func TestAbortedMutationRollsBack(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := optimisticArticles(t, e)
 	orig := e.Suspense(r.Get, id("5"))
 	e.API.Hold()

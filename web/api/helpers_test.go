@@ -161,8 +161,6 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-var jsonUnmarshal = json.Unmarshal
-
 // clock is a settable clock safe to read from the server's goroutines.
 type clock struct{ ns atomic.Int64 }
 
