@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../browser/launch.mjs';
-import { OUT, ROOT, api, control, startServer, watchErrors } from './server.mjs';
+import { OUT, ROOT, api, control, held, startServer, watchErrors } from './server.mjs';
 
 const built = existsSync(join(ROOT, 'dist', 'datafetch.mjs')) && existsSync(join(ROOT, 'dist', 'datafetch.wasm'));
 
@@ -66,7 +66,8 @@ test('index.html: list, detail, optimistic mutations and a live subscription', {
   await page.click('#js-articles .row[data-id="4"] .toggle');
   await page.waitForSelector('#js-articles .row[data-id="4"][data-published="true"]');
   await page.waitForSelector('#js-detail article[data-published="true"]');
-  assert.equal((await api(server.url, 'articles/4')).published, false, 'shown before the server ran it');
+  assert.ok((await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
+    'shown while the server holds the request, not run yet');
   assert.ok(await calls() > callsBefore, 'the list subscription was called for the optimistic change');
   await control(server.url, 'unhold');
   await page.waitForSelector('#js-notice:text-matches("^Published")');

@@ -89,7 +89,18 @@ export async function control(url, what) {
   if (!r.ok) throw new Error(`POST /rest/_control/${what}: ${r.status} ${await r.text()}`);
 }
 
-/** api GETs a REST API path as JSON. */
+/**
+ * held waits until at least n requests are held at the REST API (it asks
+ * /_control/held?wait=n, which is never held itself) and returns them, as
+ * [{seq, method, path, stage}].
+ */
+export async function held(url, n) {
+  const r = await fetch(new URL(`rest/_control/held?wait=${n}`, url));
+  if (!r.ok) throw new Error(`GET /rest/_control/held?wait=${n}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/** api GETs a REST API path as JSON. It is held like any API request. */
 export async function api(url, path) {
   const r = await fetch(new URL(`rest/${path}`, url));
   if (!r.ok) throw new Error(`GET /rest/${path}: ${r.status} ${await r.text()}`);
