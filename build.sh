@@ -16,8 +16,13 @@
 #
 # Adding a check: write a `stage_NAME` function (fail like any command; to
 # report "nothing to run", print why and `return $SKIP`) and add one
-# `run_stage` line to cmd_test. Installs go in the ensure_* functions.
+# `run_stage` line to cmd_test. A stage that finds nothing to run FAILS,
+# since it was told to run something, unless its run_stage line marks it
+# `--optional`. Installs go in the ensure_* functions.
 set -euo pipefail
+# A failure inside $(...) fails the function that runs it, as it would
+# outside: without this, a command substitution ignores -e.
+shopt -s inherit_errexit
 
 cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 ROOT=$PWD
@@ -25,14 +30,18 @@ TOOLS_BIN=$ROOT/.tools/bin
 DIST=$ROOT/dist
 export PATH="$TOOLS_BIN:$PATH"
 
-# Short fuzz runs in `test`, long ones in `fuzz`. One "FuzzName ./pkg budget"
-# a line; an entry whose package or fuzz function does not exist (yet) is
-# skipped. The budgets of `test` are counts of executions (a few seconds
-# each on this machine kind), not durations: with Go 1.26 a duration-based
-# -fuzztime can fail with a bare "context deadline exceeded" when a loaded
-# machine keeps a worker busy as the time runs out (go.dev/issue/75804,
-# fixed in Go 1.27). FUZZ_SHORT_TIME overrides them all.
-FUZZ_TARGETS=(
+# Short fuzz runs in `test`, long ones in `fuzz`. The targets are every
+# fuzz function of the natively built packages, as `go test -list '^Fuzz'`
+# reports them: a new one runs without being listed here. FUZZ_BUDGETS sets
+# the budget of a short run, one "FuzzName ./pkg budget" a line; a target
+# not in it gets FUZZ_DEFAULT_BUDGET, and a line naming a target that does
+# not exist fails the run (a renamed target must not lose its budget
+# silently). Budgets are counts of executions (a few seconds each on this
+# machine kind), not durations: with Go 1.26 a duration-based -fuzztime can
+# fail with a bare "context deadline exceeded" when a loaded machine keeps
+# a worker busy as the time runs out (go.dev/issue/75804, fixed in Go
+# 1.27). FUZZ_SHORT_TIME overrides them all.
+FUZZ_BUDGETS=(
   "FuzzParse ./core/value 300000x"
   "FuzzNormalize ./core/schema 200000x"
   "FuzzNormalizeSchema ./core/schema 100000x"
@@ -40,6 +49,7 @@ FUZZ_TARGETS=(
   "FuzzOptimisticQueue ./core/store 10000x"
   "FuzzReadProtocol ./jsbridge 30000x"
 )
+FUZZ_DEFAULT_BUDGET=${FUZZ_DEFAULT_BUDGET:-20000x}
 FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
 
@@ -76,11 +86,13 @@ node_test_files() {
     -o -name '*.spec.mjs' -o -name '*_test.mjs' -o -name '*_test.js' \) -not -path '*/node_modules/*' | sort
 }
 
-# existing_trees PREFIX... : "./T/..." for each tree T that holds Go files.
+# existing_trees PREFIX... : "./T/..." for each tree T; a tree that holds
+# no Go files fails (it is listed to be checked, so it must exist).
 existing_trees() {
   local t
   for t in "$@"; do
-    if has_go "$t"; then printf './%s/...\n' "$t"; fi
+    has_go "$t" || die "$t is listed in build.sh but holds no Go files"
+    printf './%s/...\n' "$t"
   done
 }
 
@@ -135,7 +147,7 @@ ensure_wasmbrowsertest() {
 # 127.0.0.1, exports FIXTURE_URL and runs its arguments as a child command.
 # Always rebuilt (it is project code; the build cache makes this quick).
 ensure_fixtureserver() {
-  has_go test/fixtureserver || return 1
+  has_go test/fixtureserver || die "test/fixtureserver holds no Go files: the fixture server is missing"
   mkdir -p "$TOOLS_BIN"
   GOOS='' GOARCH='' go build -o "$TOOLS_BIN/fixtureserver" ./test/fixtureserver
 }
@@ -145,7 +157,7 @@ ensure_fixtureserver() {
 ensure_npm() {
   local d stampf stamp
   for d in "${NPM_DIRS[@]}"; do
-    [[ -f $d/package.json ]] || continue
+    [[ -f $d/package.json ]] || die "$d is listed in NPM_DIRS but has no package.json"
     command -v npm >/dev/null || die "npm not found (Node.js >= 20 with npm is needed)"
     stampf=$d/node_modules/.datafetch-stamp
     stamp=$(cat "$d/package.json" "$d/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1)
@@ -165,12 +177,9 @@ ensure_npm() {
 build_dist() {
   rm -rf "$DIST"
   mkdir -p "$DIST"
-  if has_go wasm; then
-    log "building dist/datafetch.wasm"
-    GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/datafetch.wasm" ./wasm
-  else
-    warn "wasm/ has no Go files yet: dist/datafetch.wasm not built"
-  fi
+  has_go wasm || die "wasm/ holds no Go files: dist/datafetch.wasm cannot be built"
+  log "building dist/datafetch.wasm"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DIST/datafetch.wasm" ./wasm
 
   local goroot f
   goroot=$(go env GOROOT)
@@ -181,7 +190,8 @@ build_dist() {
 
   # Static loader files of the npm package that dist/ is.
   for f in datafetch.mjs datafetch.d.ts package.json; do
-    if [[ -f jsbridge/js/$f ]]; then cp "jsbridge/js/$f" "$DIST/$f"; fi
+    [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
+    cp "jsbridge/js/$f" "$DIST/$f"
   done
   # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
   # dist/ is the npm package.
@@ -194,15 +204,16 @@ build_dist() {
 # Go build cache makes later ones take seconds.
 DEMO_WASM=$ROOT/web/build/app.wasm
 build_demo_wasm() {
-  has_go web/app || return 0
+  has_go web/app || die "web/app holds no Go files: the demo's app.wasm cannot be built"
   log "building web/build/app.wasm (the go-app demo)"
   mkdir -p "$(dirname "$DEMO_WASM")"
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
 }
 
 # ---------------------------------------------------------------- stages
-# A stage returns 0 (pass), $SKIP (nothing to run: reported, not counted) or
-# anything else (fail). Each runs in a subshell under `set -e`: any failing
+# A stage returns 0 (pass), $SKIP (nothing to run: a failure unless the
+# stage is run with --optional, then reported and not counted) or anything
+# else (fail). Each runs in a subshell under `set -e`: any failing
 # command fails the stage.
 
 SKIP=77
@@ -238,9 +249,10 @@ stage_vet_native() {
 }
 
 stage_vet_wasm() {
-  local trees
-  mapfile -t trees < <(existing_trees "${WASM_TREES[@]}")
-  [[ ${#trees[@]} -gt 0 ]] || return $SKIP
+  local out trees
+  out=$(existing_trees "${WASM_TREES[@]}")
+  [[ -n $out ]] || return $SKIP
+  mapfile -t trees <<<"$out"
   GOOS=js GOARCH=wasm go vet "${trees[@]}"
 }
 
@@ -253,7 +265,7 @@ stage_test_native() {
   out=$(native_pkgs)
   [[ -n $out ]] || return $SKIP
   mapfile -t pkgs <<<"$out"
-  go test -race -count=1 -timeout 5m "${pkgs[@]}"
+  go test -race -count=1 -timeout 30m "${pkgs[@]}"
 }
 
 # Go tests compiled to js/wasm, run in headless Chromium by wasmbrowsertest,
@@ -262,18 +274,14 @@ stage_test_wasm() {
   local trees t
   trees=()
   for t in "${WASM_TEST_TREES[@]}"; do
-    if has_go_tests "$t"; then trees+=("./$t/..."); fi
+    has_go_tests "$t" || die "$t is listed in WASM_TEST_TREES but holds no Go tests"
+    trees+=("./$t/...")
   done
   [[ ${#trees[@]} -gt 0 ]] || return $SKIP
   ensure_chromium
   ensure_wasmbrowsertest
-  local exec=wasmbrowsertest
-  if ensure_fixtureserver; then
-    exec="fixtureserver wasmbrowsertest"
-  else
-    warn "test/fixtureserver does not exist yet: FIXTURE_URL is not set"
-  fi
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 5m -exec "$exec" "${trees[@]}"
+  ensure_fixtureserver
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 30m -exec "fixtureserver wasmbrowsertest" "${trees[@]}"
 }
 
 # The JS contract suite: every file resets the one shared fixture server, so
@@ -332,13 +340,54 @@ stage_memory() {
   node test/memory/memory.mjs
 }
 
+# fuzz_targets: "FuzzName ./pkg" for every fuzz function of the native
+# packages, one a line, as `go test -list` finds them (a package whose
+# tests do not compile fails it).
+fuzz_targets() {
+  local out pkgs mod
+  out=$(native_pkgs)
+  [[ -n $out ]] || return 0
+  mapfile -t pkgs <<<"$out"
+  mod=$(go list -m) || return 1
+  out=$(go test -list '^Fuzz' "${pkgs[@]}") || { printf '%s\n' "$out" >&2; return 1; }
+  # go test -list prints a package's matching names, then "ok <pkg> <time>".
+  awk -v mod="$mod" '
+    /^Fuzz/ { names[++n] = $1; next }
+    $1 == "ok" {
+      pkg = $2
+      if (pkg == mod) pkg = "."; else sub("^" mod "/", "./", pkg)
+      for (i = 1; i <= n; i++) print names[i], pkg
+      n = 0
+    }' <<<"$out"
+}
+
+# fuzz_plan TIME: "FuzzName ./pkg budget" for every fuzz target, one a line,
+# each with TIME or, when TIME is empty, its FUZZ_BUDGETS entry or
+# FUZZ_DEFAULT_BUDGET. Fails when FUZZ_BUDGETS names a target that does not
+# exist, or when there is no target at all.
+fuzz_plan() {
+  local time=$1 targets entry name pkg budget bad=0
+  targets=$(fuzz_targets) || return 1
+  [[ -n $targets ]] || { echo "go test -list '^Fuzz' found no fuzz targets" >&2; return 1; }
+  declare -A budgets=()
+  for entry in "${FUZZ_BUDGETS[@]}"; do
+    read -r name pkg budget <<<"$entry"
+    if ! grep -qxF "$name $pkg" <<<"$targets"; then
+      echo "FUZZ_BUDGETS names $name in $pkg, which go test -list '^Fuzz' does not find" >&2
+      bad=1
+    fi
+    budgets["$name $pkg"]=$budget
+  done
+  [[ $bad -eq 0 ]] || return 1
+  while read -r name pkg; do
+    budget=${budgets["$name $pkg"]:-$FUZZ_DEFAULT_BUDGET}
+    printf '%s %s %s\n' "$name" "$pkg" "${time:-$budget}"
+  done <<<"$targets"
+}
+
 # stage_fuzz NAME PKG TIME
 stage_fuzz() {
   local name=$1 pkg=$2 time=$3
-  if ! has_go_tests "$pkg" || ! grep -qs "^func $name(" "$pkg"/*_test.go; then
-    echo "no $name in $pkg yet"
-    return $SKIP
-  fi
   go test -run '^$' -fuzz "^$name\$" -fuzztime "$time" "$pkg"
 }
 
@@ -348,9 +397,12 @@ PASSED=()
 FAILED=()
 SKIPPED=()
 
-# run_stage LABEL FUNC [ARGS...]
+# run_stage [--optional] LABEL FUNC [ARGS...]: a stage that reports nothing
+# to run ($SKIP) fails unless marked --optional.
 run_stage() {
-  local label=$1 start rc
+  local optional=0 label start rc
+  if [[ $1 == --optional ]]; then optional=1; shift; fi
+  label=$1
   shift
   printf '\n==> %s\n' "$label"
   start=$SECONDS
@@ -361,7 +413,12 @@ run_stage() {
   local took=$((SECONDS - start))
   case $rc in
     0) PASSED+=("$label"); printf -- '--- PASS %s (%ds)\n' "$label" "$took" ;;
-    "$SKIP") SKIPPED+=("$label"); printf -- '--- SKIP %s (nothing to run)\n' "$label" ;;
+    "$SKIP")
+      if [[ $optional -eq 1 ]]; then
+        SKIPPED+=("$label"); printf -- '--- SKIP %s (nothing to run; optional)\n' "$label"
+      else
+        FAILED+=("$label"); printf -- '--- FAIL %s (nothing to run, and the stage is not optional)\n' "$label"
+      fi ;;
     *) FAILED+=("$label"); printf -- '--- FAIL %s (%ds, exit %d)\n' "$label" "$took" "$rc" ;;
   esac
 }
@@ -376,16 +433,23 @@ summary() {
   [[ ${#FAILED[@]} -eq 0 ]]
 }
 
-# run_fuzz_list TIME runs every target for TIME, or for its own budget when
-# TIME is empty.
+# run_fuzz_list TIME runs every fuzz target for TIME, or for its own budget
+# when TIME is empty. Finding the targets is a stage of its own: when it
+# fails, no fuzz stage runs and the failure is counted.
 run_fuzz_list() {
-  local time=$1 entry name pkg budget
-  for entry in "${FUZZ_TARGETS[@]}"; do
-    [[ -n ${entry// /} ]] || continue
-    read -r name pkg budget <<<"$entry"
-    budget=${time:-$budget}
+  local time=$1 plan name pkg budget
+  plan=$(mktemp)
+  run_stage "fuzz targets (go test -list '^Fuzz', FUZZ_BUDGETS)" stage_fuzz_plan "$time" "$plan"
+  while read -r name pkg budget; do
     run_stage "fuzz $name $pkg ($budget)" stage_fuzz "$name" "$pkg" "$budget"
-  done
+  done <"$plan"
+  rm -f "$plan"
+}
+
+# stage_fuzz_plan TIME FILE writes fuzz_plan's lines to FILE and shows them.
+stage_fuzz_plan() {
+  fuzz_plan "$1" >"$2"
+  cat "$2"
 }
 
 # ---------------------------------------------------------------- commands
@@ -419,7 +483,7 @@ cmd_serve() {
 }
 
 bench_go() {
-  has_go core || { warn "no core/ packages yet"; return 0; }
+  has_go core || die "core/ holds no Go files: no Go benchmarks to run"
   go test -run '^$' -bench . -benchmem ./core/...
 }
 
@@ -432,10 +496,7 @@ bench_go() {
 # smoke run; see the head of bench.mjs for the other knobs.
 bench_browser() {
   local f=test/bench/bench.mjs
-  if [[ ! -f $f ]]; then
-    log "no browser benchmark ($f)"
-    return 0
-  fi
+  [[ -f $f ]] || die "the browser benchmark $f is missing"
   ensure_chromium
   ensure_npm
   build_dist

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -18,8 +17,10 @@ import (
 type env struct {
 	*fixture.Env
 	t *testing.T
-	// took is how long the case's call took.
-	took time.Duration
+	// caseOpts and caseParams are the endpoint options and params of the
+	// matrix case being run, for checks that read the endpoint again.
+	caseOpts   rest.Options
+	caseParams value.Value
 	// down makes the server drop every connection.
 	down atomic.Bool
 

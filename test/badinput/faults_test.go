@@ -78,13 +78,11 @@ func TestSlowerThanTimeout(t *testing.T) {
 	e.populate()
 	before := e.Ctrl.State()
 	ep := e.Endpoint(rest.Options{Name: "slow", Path: "/comments/:id", Schema: commentE, Timeout: 50 * time.Millisecond})
-	// The server is far slower than the timeout, so the bound below separates
-	// the two even on a loaded machine.
-	e.API.SetDelay(5 * time.Second)
+	// The server holds every request until the test ends, so only the
+	// endpoint's timeout can end this one, however loaded the machine is.
+	e.API.Hold()
 
-	start := time.Now()
 	_, err := e.Ctrl.Suspense(context.Background(), ep, id(3))
-	assert.Less(t, time.Since(start), 2500*time.Millisecond, "the timeout, not the server, ends the request")
 	assert.Equal(t, "TimeoutError", rest.ErrorName(err))
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Contains(t, err.Error(), "slow: GET "+e.URL+"/comments/3: request timed out: timeout of 50ms exceeded")
@@ -98,7 +96,7 @@ func TestSlowerThanTimeout(t *testing.T) {
 	assert.NotEqual(t, "too slow", titleOf(e, "1"))
 	assert.Zero(t, e.Ctrl.PendingOptimistic())
 
-	e.API.SetDelay(0)
+	e.API.Unhold()
 	e.Clock.Advance(controller.DefaultErrorExpiryLength + time.Millisecond)
 	assert.Equal(t, "3", text(e.Suspense(ep, id(3)), "id"))
 	e.alive()
@@ -254,4 +252,92 @@ func TestDeepSchema(t *testing.T) {
 	u.Schema = map[string]schema.Schema{"next": u, "all": schema.ArrayOf(u)}
 	_, err = rest.New(rest.Options{Name: "selfSchema", URLPrefix: e.URL, Path: "/users", Schema: schema.ArrayOf(u)})
 	assert.NoError(t, err)
+}
+
+// TestCallerAbortsRead: a read whose caller's context ends, or whose
+// endpoint's Signal aborts, while the server holds the request gets an
+// AbortError that names the endpoint and the URL; the store is as it was
+// (but for the key's error), and other reads go on.
+func TestCallerAbortsRead(t *testing.T) {
+	for _, how := range []string{"context", "signal"} {
+		t.Run(how, func(t *testing.T) {
+			e := newEnv(t)
+			e.populate()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			o := rest.Options{Name: "held", Path: "/comments/:id", Schema: commentE}
+			callCtx := context.Background()
+			if how == "signal" {
+				o.Signal = ctx
+			} else {
+				callCtx = ctx
+			}
+			held := e.Endpoint(o)
+			before := e.Ctrl.State()
+			e.API.Hold()
+			done := make(chan error, 1)
+			go func() {
+				_, err := e.Ctrl.Suspense(callCtx, held, id(3))
+				done <- err
+			}()
+			wctx, wcancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+			defer wcancel()
+			require.NoError(t, e.API.WaitHeld(wctx, 1))
+			cancel()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(fixture.WaitLimit):
+				t.Fatal("the aborted read did not return")
+			}
+
+			require.Error(t, err)
+			assert.Equal(t, "AbortError", rest.ErrorName(err))
+			assert.ErrorIs(t, err, context.Canceled)
+			for _, want := range []string{"held", "GET " + e.URL + "/comments/3", "request aborted"} {
+				assert.Contains(t, err.Error(), want)
+			}
+			if how == "signal" {
+				var ne *rest.NetworkError
+				require.ErrorAs(t, err, &ne)
+				assert.Equal(t, 0, ne.Status)
+			}
+			key, _ := held.Key(id(3))
+			assert.True(t, value.Equal(before, fixture.WithoutMeta(e.Ctrl.State(), key)),
+				"store changed:\nbefore %s\nafter  %s", before, e.Ctrl.State())
+			// Released only now: with a caller's context, the shared request
+			// goes on without its waiter and stores its answer.
+			e.API.Unhold()
+			e.alive()
+		})
+	}
+}
+
+// TestEntityWithoutKeyOrDefaults: an entity that cannot be used is refused
+// where it is given, by Validate, NewResource and LegacyResource, with the
+// resource's path in the message.
+func TestEntityWithoutKeyOrDefaults(t *testing.T) {
+	tests := []struct {
+		name   string
+		entity *schema.Entity
+		want   string
+	}{
+		{"no key", &schema.Entity{Defaults: obj(`{"id":null}`)}, "entity has no key"},
+		{"no defaults", &schema.Entity{Key: "Thing"}, "entity Thing: defaults must be an object, got undefined"},
+		{"defaults not an object", &schema.Entity{Key: "Thing", Defaults: obj(`[]`)}, "entity Thing: defaults must be an object, got array"},
+		{"nil", nil, "entity is nil"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.EqualError(t, tt.entity.Validate(), tt.want)
+			_, err := rest.NewResource(rest.ResourceOptions{URLPrefix: "http://x", Path: "/things/:id", Schema: tt.entity})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "/things/:id")
+			assert.Contains(t, err.Error(), tt.want)
+			_, err = rest.LegacyResource("http://x/thing/", tt.entity)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "http://x/thing/")
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
 }

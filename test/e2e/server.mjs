@@ -57,7 +57,7 @@ export async function startServer() {
   child.stderr.on('data', (d) => { stderr += d; });
   const url = await new Promise((resolveURL, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`demo server printed no URL in 10 s: ${out}${stderr}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`demo server printed no URL in 3 minutes (a hang guard): ${out}${stderr}`)), 180_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = out.match(/(http:\/\/127\.0\.0\.1:\d+\/)/);
@@ -89,7 +89,18 @@ export async function control(url, what) {
   if (!r.ok) throw new Error(`POST /rest/_control/${what}: ${r.status} ${await r.text()}`);
 }
 
-/** api GETs a REST API path as JSON. */
+/**
+ * held waits until at least n requests are held at the REST API (it asks
+ * /_control/held?wait=n, which is never held itself) and returns them, as
+ * [{seq, method, path, stage}].
+ */
+export async function held(url, n) {
+  const r = await fetch(new URL(`rest/_control/held?wait=${n}`, url));
+  if (!r.ok) throw new Error(`GET /rest/_control/held?wait=${n}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/** api GETs a REST API path as JSON. It is held like any API request. */
 export async function api(url, path) {
   const r = await fetch(new URL(`rest/${path}`, url));
   if (!r.ok) throw new Error(`GET /rest/${path}: ${r.status} ${await r.text()}`);

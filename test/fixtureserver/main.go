@@ -1,6 +1,7 @@
-// Command fixtureserver serves the in-memory fixture API of package
-// [github.com/datafetch/datafetch/web/api] for tests that run outside Go's
-// own process, such as browser tests under wasmbrowsertest and Node.js tests.
+// Command fixtureserver serves the in-memory test API of package
+// [github.com/datafetch/datafetch/test/fixture/testapi] (the demo's API
+// with the routes only tests use) for tests that run outside Go's own
+// process, such as browser tests under wasmbrowsertest and Node.js tests.
 //
 // Usage:
 //
@@ -35,7 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 func main() {
@@ -80,7 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if base == "/" {
 		base = ""
 	}
-	fixtures := api.New(api.Options{PageSize: *pageSize, BasePath: base})
+	fixtures := testapi.New(testapi.Options{PageSize: *pageSize, BasePath: base})
 	var handler http.Handler = fixtures
 	if base != "" {
 		mux := http.NewServeMux()

@@ -18,13 +18,13 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // The fetch triggers of seed section 3, observed at the server.
 
 func TestFetchTriggers(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{DataExpiryLength: time.Minute})
+	e := newEnv(t, testapi.Options{}, controller.Options{DataExpiryLength: time.Minute})
 	r := e.Resource("/articles/:id", plainArticleE, rest.Options{})
 	get := r.Get
 	count := func() int { return e.API.Count("GET /articles/1") }
@@ -136,10 +136,29 @@ func TestFetchTriggers(t *testing.T) {
 	})
 }
 
+// waitingContext is a reader's context that reports when the reader starts
+// waiting on it: a call that blocks until a shared request ends must watch
+// its context's Done channel meanwhile (to honour cancellation), so the
+// first call of Done is the event "this reader is waiting". The request
+// itself runs detached from every reader's context.
+type waitingContext struct {
+	context.Context
+	once    sync.Once
+	waiting chan<- struct{}
+}
+
+func (c *waitingContext) Done() <-chan struct{} {
+	c.once.Do(func() { c.waiting <- struct{}{} })
+	return c.Context.Done()
+}
+
 // TestConcurrentIdenticalReads holds the one request at the server until
-// eight readers of every kind have joined it.
+// eight readers of every kind are waiting for it, then counts at the
+// server. No reader can be served from the cache (nothing is stored before
+// the release), and a reader that did not join would send a request of its
+// own: one request at the server means all eight shared it.
 func TestConcurrentIdenticalReads(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get := e.Resource("/articles/:id", plainArticleE, rest.Options{}).Get
 	e.API.Hold()
 
@@ -154,14 +173,13 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 		}},
 	}
 	const n = 8
-	var started sync.WaitGroup
-	started.Add(n)
+	waiting := make(chan struct{}, n)
 	results := make(chan result, n)
 	for i := range n {
 		rd := readers[i%len(readers)]
 		go func() {
-			started.Done()
-			v, err := rd.read(context.Background(), get, id("8"))
+			ctx := &waitingContext{Context: context.Background(), waiting: waiting}
+			v, err := rd.read(ctx, get, id("8"))
 			results <- result{v, err}
 		}()
 	}
@@ -175,9 +193,14 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 	require.NoError(t, err)
 	defer unsub()
 
-	started.Wait()
+	for range n {
+		select {
+		case <-waiting:
+		case <-time.After(fixture.WaitLimit):
+			t.Fatal("a reader never waited for the request in flight")
+		}
+	}
 	e.waitHeld(1)
-	time.Sleep(50 * time.Millisecond) // let every reader reach the controller
 	assert.Len(t, e.API.Held(), 1, "one request for eight readers and a subscriber")
 	assert.Empty(t, results, "no reader returns before the response")
 	mu.Lock()
@@ -196,7 +219,7 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 			assert.True(t, value.Same(first, r.v), "every reader gets the identical value")
 		}
 	}
-	assert.Equal(t, 1, e.API.Count("GET /articles/8"))
+	assert.Equal(t, 1, e.API.Count("GET /articles/8"), "counted at the server: every reader shared the one request")
 	require.Eventually(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -206,7 +229,7 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 }
 
 func TestMutationsAreNeverShared(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := e.Resource("/articles/:id", plainArticleE, rest.Options{})
 	e.API.Hold()
 	body := obj(`{"published":true}`)
@@ -236,7 +259,7 @@ func TestErrorKeptForErrorExpiryLength(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			get := e.Endpoint(rest.Options{Name: "article", Path: "/articles/:id", Schema: plainArticleE, ErrorExpiryLength: tt.expiry})
 			count := func() int { return e.API.Count("GET /articles/999") }
 
@@ -262,7 +285,7 @@ func TestErrorKeptForErrorExpiryLength(t *testing.T) {
 }
 
 func TestNullParamsNeverRequest(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get := e.Resource("/articles/:id", plainArticleE, rest.Options{}).Get
 	before := maps.Clone(e.API.Counts())
 	for range 3 {

@@ -19,7 +19,7 @@ import (
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // seenRequest is one request as it reached the fixture server.
@@ -74,7 +74,7 @@ type env struct {
 
 // newEnv starts a fixture server and a controller. The controller uses the
 // fixture's controllable clock unless copts sets Now.
-func newEnv(t *testing.T, aopts api.Options, copts controller.Options) *env {
+func newEnv(t *testing.T, aopts testapi.Options, copts controller.Options) *env {
 	t.Helper()
 	e := &env{t: t}
 	e.Env = fixture.New(t, fixture.Options{API: aopts, Controller: copts, Wrap: func(api http.Handler) http.Handler {

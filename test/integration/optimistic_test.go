@@ -19,7 +19,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // The optimistic examples of seed section 4.4, end to end.
@@ -94,7 +94,7 @@ func networkStatus(t *testing.T, err error) int {
 func TestOptimisticPartialUpdate(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			orig := e.Suspense(r.Get, id("1"))
 			require.True(t, orig.Get("published").Boolean())
@@ -135,7 +135,7 @@ func TestOptimisticPartialUpdate(t *testing.T) {
 func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			list := e.Suspense(r.GetList, value.Undef)
 			require.Equal(t, seq(1, 24), ids(list))
@@ -182,7 +182,7 @@ func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 func TestOptimisticDelete(t *testing.T) {
 	for _, fail := range []bool{false, true} {
 		t.Run(fmt.Sprintf("server fails=%v", fail), func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			e.Suspense(r.GetList, value.Undef)
 			orig := e.Suspense(r.Get, id("3"))
@@ -251,7 +251,7 @@ func serverCount(e *env) float64 {
 }
 
 func TestOptimisticIncrement(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get, inc := countEndpoints(e, countE, false)
 	e.Suspense(get, value.Undef)
 	require.EqualValues(t, 0, countOf(e, get))
@@ -277,7 +277,7 @@ func TestOptimisticIncrement(t *testing.T) {
 }
 
 func TestOptimisticIncrementAbortWhenNotCached(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	get, inc := countEndpoints(e, countE, false)
 	e.API.Hold()
 	ch := e.async(inc, value.Undef, nil)
@@ -298,9 +298,10 @@ func TestOptimisticIncrementAbortWhenNotCached(t *testing.T) {
 func TestOptimisticIncrementOrdering(t *testing.T) {
 	for _, order := range [][]int{{0, 1}, {1, 0}} {
 		t.Run(fmt.Sprintf("responses %v", order), func(t *testing.T) {
-			// Real clocks on both sides: the client's fetchedAt and the
-			// server's updatedAt are compared.
-			e := newEnv(t, api.Options{}, controller.Options{Now: time.Now})
+			// One ticking clock on both sides: the client's fetchedAt and
+			// the server's updatedAt are compared.
+			clock := &tickClock{t: fixture.Start}
+			e := newEnv(t, testapi.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, orderedCountE, true)
 			e.Suspense(get, value.Undef)
 
@@ -317,7 +318,7 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 			e.API.HoldResponses()
 			var chs []<-chan result
 			for i := range 2 {
-				body := value.Obj(value.M("updatedAt", value.Int(time.Now().UnixMilli())))
+				body := value.Obj(value.M("updatedAt", value.Int(clock.Now().UnixMilli())))
 				chs = append(chs, e.async(inc, value.Undef, body))
 				e.waitHeld(i + 1)
 			}
@@ -345,24 +346,6 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 	}
 }
 
-// strictClock is a server clock whose readings strictly increase, so that
-// every increment the server applies has its own updatedAt.
-type strictClock struct {
-	mu   sync.Mutex
-	last time.Time
-}
-
-func (c *strictClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now().Truncate(time.Millisecond)
-	if !now.After(c.last) {
-		now = c.last.Add(time.Millisecond)
-	}
-	c.last = now
-	return now
-}
-
 // TestServerOrderDiffersFromStartOrder: two increments reach the server in
 // the reverse of the order the client started them. The later server data
 // comes from the earlier-started request.
@@ -381,7 +364,8 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{Now: (&strictClock{}).Now}, controller.Options{Now: time.Now})
+			clock := &tickClock{t: fixture.Start}
+			e := newEnv(t, testapi.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
 			get, inc := countEndpoints(e, tt.entity, true)
 			e.Suspense(get, value.Undef)
 			e.API.Hold()
@@ -403,25 +387,54 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 	}
 }
 
-func TestRapidIncrementsWithRandomLatency(t *testing.T) {
-	e := newEnv(t, api.Options{Now: (&strictClock{}).Now}, controller.Options{Now: time.Now})
-	get, inc := countEndpoints(e, reorderedCountE, true)
-	e.Suspense(get, value.Undef)
-	rng := rand.New(rand.NewPCG(1, 2))
-	const n = 20
-	var chs []<-chan result
-	for range n {
-		e.API.SetDelay(time.Duration(rng.IntN(25)) * time.Millisecond)
-		body := value.Obj(value.M("updatedAt", value.Int(time.Now().UnixMilli())))
-		chs = append(chs, e.async(inc, value.Undef, body))
-		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
+// tickClock is one clock for the server and the controller that moves a
+// millisecond forward on every reading: time passes between any two
+// events, in the order they happen, with no wall clock involved.
+type tickClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *tickClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Millisecond)
+	return c.t
+}
+
+// TestRapidIncrementsAnsweredInRandomOrder: twenty increments overlap; the
+// server applies them in the order sent and its answers are released in a
+// random order (seeded, one permutation per subtest). The client ends
+// with the server's count. The answers are held at the server rather than
+// delayed, so the overlap does not depend on how fast the machine is.
+func TestRapidIncrementsAnsweredInRandomOrder(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			clock := &tickClock{t: fixture.Start}
+			e := newEnv(t, testapi.Options{Now: clock.Now}, controller.Options{Now: clock.Now})
+			get, inc := countEndpoints(e, reorderedCountE, true)
+			e.Suspense(get, value.Undef)
+			const n = 20
+			e.API.HoldResponses()
+			var chs []<-chan result
+			for i := range n {
+				body := value.Obj(value.M("updatedAt", value.Int(clock.Now().UnixMilli())))
+				chs = append(chs, e.async(inc, value.Undef, body))
+				e.waitHeld(i + 1) // sent one after another: the server applies them in order
+			}
+			held := e.API.Held()
+			require.Len(t, held, n)
+			rng := rand.New(rand.NewPCG(seed, 2))
+			for _, i := range rng.Perm(n) {
+				require.True(t, e.API.Release(held[i].Seq))
+				require.NoError(t, wait(t, chs[i]).err)
+			}
+			e.API.Unhold()
+			assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
+			assert.EqualValues(t, n, serverCount(e))
+			assert.EqualValues(t, n, countOf(e, get), "the client ends with the server's count")
+		})
 	}
-	for _, ch := range chs {
-		require.NoError(t, wait(t, ch).err)
-	}
-	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
-	assert.EqualValues(t, n, serverCount(e))
-	assert.EqualValues(t, n, countOf(e, get), "the client ends with the server's count")
 }
 
 // TestConcurrentOptimisticUpdates: three optimistic partial updates of one
@@ -447,7 +460,7 @@ func TestConcurrentOptimisticUpdates(t *testing.T) {
 }
 
 func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, stepwise bool) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := optimisticArticles(t, e)
 	orig := e.Suspense(r.Get, id("1")).Get("title").Str()
 
@@ -581,7 +594,7 @@ func compact(xs []string) []string {
 // TestAbortedMutationRollsBack: cancelling a mutation's context aborts the
 // request (AbortError) and removes its optimistic update.
 func TestAbortedMutationRollsBack(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := optimisticArticles(t, e)
 	orig := e.Suspense(r.Get, id("5"))
 	e.API.Hold()

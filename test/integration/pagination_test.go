@@ -11,7 +11,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // hasPage reports whether a page token names a page: null and "" do not.
@@ -43,7 +43,7 @@ func TestPagesByTokenInBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			ep := e.Endpoint(rest.Options{Name: "pages", Path: tt.path, Schema: tt.schema})
 
 			// Forward from the first page (no token at all).
@@ -102,7 +102,7 @@ func TestPagesEmptyTokenMeansNoPage(t *testing.T) {
 		assert.Equal(t, tt.want, hasPage(obj(tt.tok)), tt.tok)
 	}
 	// A missing token reads as the schema default "", which is no page.
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	ep := e.Endpoint(rest.Options{Name: "single", Path: "/posts/:id", Schema: schema.ObjectOf(
 		schema.Default("nextPage", value.Str("")), schema.Default("prevPage", value.Str("")))})
 	v := e.Suspense(ep, id(1))
@@ -135,7 +135,7 @@ func TestInfiniteList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			plain := e.Endpoint(rest.Options{Name: "feed", Path: tt.path, Schema: tt.schema})
 			feed, err := plain.Paginated("page")
 			require.NoError(t, err)
@@ -202,7 +202,7 @@ func TestInfiniteListRefresh(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, api.Options{}, controller.Options{})
+			e := newEnv(t, testapi.Options{}, controller.Options{})
 			plain := e.Endpoint(rest.Options{Name: "feed", Path: "/post", Schema: lastPageSchema()})
 			feed, err := plain.Paginated("page")
 			require.NoError(t, err)
@@ -225,7 +225,7 @@ func TestInfiniteListRefresh(t *testing.T) {
 }
 
 func TestPaginatedRejectsPathToken(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	ep := e.Endpoint(rest.Options{Name: "post", Path: "/posts/:page", Schema: schema.ArrayOf(postE)})
 	_, err := ep.Paginated("page")
 	require.Error(t, err)
@@ -240,7 +240,7 @@ func TestPaginatedRejectsPathToken(t *testing.T) {
 // is a request of its own, answered with page 2; two requests for one page
 // are still shared.
 func TestPagesInFlightAreNotShared(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	plain := e.Endpoint(rest.Options{Name: "feed", Path: "/post", Schema: lastPageSchema()})
 	feed, err := plain.Paginated("page")
 	require.NoError(t, err)

@@ -15,14 +15,14 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
 // Every request of seed section 4.1, read or mutated through endpoints and
 // the controller against the fixture API.
 
 func TestSeedComments(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	_, one := e.get("/comments/1")
 	_, all := e.get("/comments")
 	_, ofPost2 := e.get("/comments?postId=2")
@@ -93,7 +93,7 @@ func quotedSeq(lo, hi int) string {
 }
 
 func TestSeedProfiles(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	detail := e.Endpoint(rest.Options{Name: "profile", Path: "/profiles/:id", Schema: profileE})
 	list := e.Endpoint(rest.Options{Name: "profiles", Path: "/profiles", Schema: schema.ArrayOf(profileE)})
 
@@ -116,7 +116,7 @@ func TestSeedProfiles(t *testing.T) {
 }
 
 func TestSeedCurrentUserAndMakeManager(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	current := e.Endpoint(rest.Options{Name: "currentUser", Path: "/current_user/", Schema: userE})
 	makeManager := e.Endpoint(rest.Options{Name: "makeManager", Path: "/users/:id/make_manager", Method: "POST", Schema: userE})
 
@@ -143,7 +143,7 @@ func TestSeedCurrentUserAndMakeManager(t *testing.T) {
 }
 
 func TestSeedArticleResource(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r := e.Resource("/articles/:id", articleE, rest.Options{})
 	users := e.Endpoint(rest.Options{Name: "users", Path: "/users", Schema: schema.ArrayOf(userE)})
 	epoch := time.Date(2024, time.March, 1, 9, 0, 0, 0, time.UTC)
@@ -223,7 +223,7 @@ func TestSeedArticleResource(t *testing.T) {
 
 func TestSeedCountAndIncrement(t *testing.T) {
 	serverNow := time.Date(2025, time.June, 15, 12, 0, 0, 0, time.UTC)
-	e := newEnv(t, api.Options{Now: func() time.Time { return serverNow }}, controller.Options{})
+	e := newEnv(t, testapi.Options{Now: func() time.Time { return serverNow }}, controller.Options{})
 	getCount := e.Endpoint(rest.Options{Name: "count", Path: "/api/count", Schema: orderedCountE})
 	increment := e.Endpoint(rest.Options{Name: "increment", Path: "/api/count/increment", Method: "POST", Schema: orderedCountE})
 
@@ -252,7 +252,7 @@ func lastPageSchema() schema.Schema {
 }
 
 func TestSeedPostPages(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	pages := e.Endpoint(rest.Options{Name: "postPage", Path: "/post", Schema: lastPageSchema()})
 	tests := []struct {
 		page, next string
@@ -281,7 +281,7 @@ func tokenPageSchema() schema.Schema {
 }
 
 func TestSeedTokenPages(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	pages := e.Endpoint(rest.Options{Name: "posts", Path: "/posts", Schema: tokenPageSchema()})
 	first := e.Suspense(pages, value.Undef)
 	assert.Equal(t, seq(1, 5), ids(first.Get("results")))
@@ -313,7 +313,7 @@ func linkSchema() schema.Schema {
 }
 
 func TestSeedLinkHeaderList(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	linked := e.Endpoint(rest.Options{Name: "linked", Path: "/linked/posts", Schema: linkSchema(), Fetch: linkFetch})
 	link := func(p int, rel string) string {
 		return "<" + e.URL + "/linked/posts?page=" + strconv.Itoa(p) + `>; rel="` + rel + `"`
@@ -342,7 +342,7 @@ func TestSeedLinkHeaderList(t *testing.T) {
 }
 
 func TestSeedSequentialReads(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	pages := e.Endpoint(rest.Options{Name: "postPage", Path: "/post", Schema: lastPageSchema()})
 	user := e.Endpoint(rest.Options{Name: "user", Path: "/users/:id", Schema: userE})
 
@@ -359,7 +359,7 @@ func TestSeedSequentialReads(t *testing.T) {
 
 func TestSeedUpcomingBirthdays(t *testing.T) {
 	serverNow := time.Date(2025, time.June, 15, 12, 0, 0, 0, time.UTC)
-	e := newEnv(t, api.Options{Now: func() time.Time { return serverNow }}, controller.Options{})
+	e := newEnv(t, testapi.Options{Now: func() time.Time { return serverNow }}, controller.Options{})
 	upcoming := e.Endpoint(rest.Options{Name: "upcoming", Path: "/api/birthdays/upcoming/", Schema: schema.ObjectOf(
 		schema.Nested("withinSevenDays", schema.ArrayOf(birthdayE)),
 		schema.Nested("withinThirtyDays", schema.ArrayOf(birthdayE)),
@@ -402,7 +402,7 @@ func TestSeedUpcomingBirthdays(t *testing.T) {
 }
 
 func TestSeedLegacyResource(t *testing.T) {
-	e := newEnv(t, api.Options{}, controller.Options{})
+	e := newEnv(t, testapi.Options{}, controller.Options{})
 	r, err := rest.LegacyResource(e.URL+"/article/", legacyE)
 	require.NoError(t, err)
 	assert.Same(t, r.GetList, r.Endpoint("listShape"))

@@ -199,7 +199,7 @@ async function main() {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.ready === true, null, { timeout: 180_000 }); // a hang guard
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.enable');
 

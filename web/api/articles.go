@@ -3,9 +3,9 @@ package api
 import (
 	"encoding/json"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // Article is an article record as served by /articles. Its id is a string;
@@ -58,87 +58,20 @@ func applyArticleFields(a *Article, fields map[string]json.RawMessage) *reply {
 	return nil
 }
 
-func (st *state) listArticles(*http.Request) reply {
-	return jsonReply(http.StatusOK, st.articles.all())
-}
-
-func (st *state) article(r *http.Request) (Article, *reply) {
-	id := r.PathValue("id")
-	a, ok := st.articles.get(id)
-	if !ok {
-		rp := errorReply(http.StatusNotFound, "article %s not found", id)
-		return Article{}, &rp
+// articleSpec is what is particular to articles in their [Collection]:
+// string ids, a creation time from now that a replace keeps.
+func articleSpec(now func() time.Time) CollectionSpec[Article] {
+	return CollectionSpec[Article]{
+		Noun: "article",
+		Seed: seedArticles,
+		ID:   func(a Article) string { return a.ID },
+		Blank: func(old *Article) Article {
+			if old == nil {
+				return Article{Tags: []string{}, CreatedAt: isoTime(now())}
+			}
+			return Article{ID: old.ID, Tags: []string{}, CreatedAt: old.CreatedAt}
+		},
+		SetID: func(a *Article, n int) { a.ID = strconv.Itoa(n) },
+		Apply: applyArticleFields,
 	}
-	return a, nil
-}
-
-func (st *state) getArticle(r *http.Request) reply {
-	a, rp := st.article(r)
-	if rp != nil {
-		return *rp
-	}
-	return jsonReply(http.StatusOK, a)
-}
-
-// createArticle stores a new article under the next server id, whatever id
-// the client sent: that is how a client learns the real id of an
-// optimistically created record.
-func (st *state) createArticle(r *http.Request) reply {
-	fields, rp := decodeObject(r)
-	if rp != nil {
-		return *rp
-	}
-	a := Article{Tags: []string{}, CreatedAt: isoTime(st.now())}
-	if rp := applyArticleFields(&a, fields); rp != nil {
-		return *rp
-	}
-	a.ID = strconv.Itoa(st.nextArticleID)
-	st.nextArticleID++
-	st.articles.put(a.ID, a)
-	return jsonReply(http.StatusCreated, a)
-}
-
-// replaceArticle resets every editable field to the body or its default,
-// keeping only the id and creation time.
-func (st *state) replaceArticle(r *http.Request) reply {
-	old, rp := st.article(r)
-	if rp != nil {
-		return *rp
-	}
-	fields, rp := decodeObject(r)
-	if rp != nil {
-		return *rp
-	}
-	a := Article{ID: old.ID, Tags: []string{}, CreatedAt: old.CreatedAt}
-	if rp := applyArticleFields(&a, fields); rp != nil {
-		return *rp
-	}
-	st.articles.put(a.ID, a)
-	return jsonReply(http.StatusOK, a)
-}
-
-// patchArticle changes only the fields sent and answers the whole record,
-// id included, so the client's normalized cache can merge it.
-func (st *state) patchArticle(r *http.Request) reply {
-	a, rp := st.article(r)
-	if rp != nil {
-		return *rp
-	}
-	fields, rp := decodeObject(r)
-	if rp != nil {
-		return *rp
-	}
-	if rp := applyArticleFields(&a, fields); rp != nil {
-		return *rp
-	}
-	st.articles.put(a.ID, a)
-	return jsonReply(http.StatusOK, a)
-}
-
-func (st *state) deleteArticle(r *http.Request) reply {
-	id := r.PathValue("id")
-	if !st.articles.remove(id) {
-		return errorReply(http.StatusNotFound, "article %s not found", id)
-	}
-	return noContent()
 }

@@ -87,7 +87,6 @@ func TestMutationErrors(t *testing.T) {
 		{"patch unknown", http.MethodPatch, "/articles/999", map[string]any{"title": "x"}, 404, "article 999 not found"},
 		{"put unknown", http.MethodPut, "/articles/999", map[string]any{"title": "x"}, 404, "article 999 not found"},
 		{"delete unknown", http.MethodDelete, "/articles/999", nil, 404, "article 999 not found"},
-		{"legacy delete unknown", http.MethodDelete, "/article/999", nil, 404, "article 999 not found"},
 		{"make manager unknown", http.MethodPost, "/users/77/make_manager", nil, 404, "user 77 not found"},
 		{"malformed create", http.MethodPost, "/articles", `{"title": `, 400, ""},
 		{"array create", http.MethodPost, "/articles", `[1, 2]`, 400, ""},
@@ -96,7 +95,6 @@ func TestMutationErrors(t *testing.T) {
 		{"malformed patch", http.MethodPatch, "/articles/1", `{"title": "x"`, 400, ""},
 		{"wrong type", http.MethodPatch, "/articles/1", map[string]any{"title": "ok", "published": "yes"}, 400, ""},
 		{"fractional author", http.MethodPatch, "/articles/1", map[string]any{"author": 1.5}, 400, ""},
-		{"legacy wrong type", http.MethodPut, "/article/1", map[string]any{"contributors": []string{"a"}}, 400, ""},
 		{"malformed increment", http.MethodPost, "/api/count/increment", `{updatedAt: 1}`, 400, ""},
 		{"unknown route", http.MethodPost, "/nowhere", map[string]any{}, 404, "no route for POST /nowhere"},
 	}
@@ -118,27 +116,6 @@ func TestMutationErrors(t *testing.T) {
 	assert.True(t, a.Published)
 	assert.Len(t, decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil)), 24)
 	assert.Equal(t, 0, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
-}
-
-func TestLegacyArticleCRUD(t *testing.T) {
-	f := newFixture(t, api.Options{})
-
-	r := f.do(http.MethodPost, "/article/", map[string]any{"id": 0.5, "content": "New", "author": 4, "contributors": []int{1, 2}})
-	require.Equal(t, http.StatusCreated, r.status, "body: %s", r.body)
-	four := 4
-	created := decode[api.LegacyArticle](t, r)
-	assert.Equal(t, api.LegacyArticle{ID: 101, Content: "New", Author: &four, Contributors: []int{1, 2}}, created)
-	assert.Equal(t, created, decode[api.LegacyArticle](t, f.do(http.MethodGet, "/article/101", nil)))
-
-	r = f.do(http.MethodPatch, "/article/101", map[string]any{"author": nil})
-	assert.Equal(t, api.LegacyArticle{ID: 101, Content: "New", Contributors: []int{1, 2}}, decode[api.LegacyArticle](t, r))
-
-	r = f.do(http.MethodPut, "/article/101", map[string]any{"content": "Replaced"})
-	assert.Equal(t, api.LegacyArticle{ID: 101, Content: "Replaced", Contributors: []int{}}, decode[api.LegacyArticle](t, r))
-
-	assert.Equal(t, http.StatusNoContent, f.do(http.MethodDelete, "/article/101", nil).status)
-	assert.Equal(t, http.StatusNotFound, f.do(http.MethodGet, "/article/101", nil).status)
-	assert.Len(t, decode[[]api.LegacyArticle](t, f.do(http.MethodGet, "/article/", nil)), 8)
 }
 
 func TestMakeManager(t *testing.T) {

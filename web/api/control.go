@@ -100,6 +100,9 @@ func (s *Server) Reset() {
 	s.jitter.Store(0)
 	s.mu.Lock()
 	s.st.reseed()
+	for _, fn := range s.onReset {
+		fn()
+	}
 	s.failLeft, s.failStatus = 0, 0
 	s.mu.Unlock()
 	s.countMu.Lock()
@@ -108,10 +111,10 @@ func (s *Server) Reset() {
 }
 
 // Close ends every request that would otherwise wait forever: held requests
-// are answered 503 and /bad/hang returns. Call it before closing the
+// are answered 503 and routes that wait on [Server.Closed] return. Call it before closing the
 // http.Server (or httptest.Server) that serves s, whose Close waits for
-// outstanding requests. The handler keeps serving afterwards, but
-// /bad/hang answers at once.
+// outstanding requests. The handler keeps serving afterwards, but routes
+// that wait on [Server.Closed] answer at once.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() { close(s.closed) })
 	s.holds.dropAll()
@@ -135,8 +138,10 @@ func (s *Server) Counts() map[string]int {
 }
 
 // defaultWaitHeldTimeout bounds GET /_control/held?wait=N when the caller
-// gives no timeout, so a browser test that miscounts fails instead of hanging.
-const defaultWaitHeldTimeout = 10 * time.Second
+// gives no timeout, so a browser test that miscounts fails instead of
+// hanging. It is a hang guard of minutes: a loaded machine may take many
+// seconds to send what a test waits for.
+const defaultWaitHeldTimeout = 2 * time.Minute
 
 func (s *Server) controlRoutes() {
 	m := s.control

@@ -14,7 +14,7 @@ import (
 
 func waitHeld(t *testing.T, s *api.Server, n int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	require.NoError(t, s.WaitHeld(ctx, n), "held: %v", s.Held())
 }
@@ -80,7 +80,7 @@ func TestHoldOverHTTP(t *testing.T) {
 	a := f.async(http.MethodPost, "/api/count/increment", nil)
 	b := f.async(http.MethodGet, "/api/count", nil)
 
-	held := decode[[]api.HeldRequest](t, f.do(http.MethodGet, "/_control/held?wait=2&timeout=5000", nil))
+	held := decode[[]api.HeldRequest](t, f.do(http.MethodGet, "/_control/held?wait=2&timeout=180000", nil))
 	require.Len(t, held, 2)
 	var incSeq int
 	for _, h := range held {
@@ -173,7 +173,7 @@ func TestHeldClientGone(t *testing.T) {
 	waitHeld(t, f.api, 1)
 	cancel()
 	require.Error(t, <-errc)
-	require.Eventually(t, func() bool { return len(f.api.Held()) == 0 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return len(f.api.Held()) == 0 }, waitLimit, time.Millisecond)
 
 	short, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()

@@ -167,28 +167,6 @@ func seedArticles() []Article {
 	return articles
 }
 
-func seedLegacyArticles() []LegacyArticle {
-	articles := make([]LegacyArticle, 8)
-	for i := range articles {
-		var author *int
-		if i%4 != 3 { // every fourth has no author, to exercise null
-			a := (i*3)%len(seedPeople) + 1
-			author = &a
-		}
-		contributors := []int{}
-		for j := 0; j < i%3; j++ {
-			contributors = append(contributors, (i+j*4)%len(seedPeople)+1)
-		}
-		articles[i] = LegacyArticle{
-			ID:           i + 1,
-			Content:      fmt.Sprintf("Legacy article %d. %s", i+1, articleParagraphs[(i+1)%len(articleParagraphs)]),
-			Author:       author,
-			Contributors: contributors,
-		}
-	}
-	return articles
-}
-
 var postTitles = []string{
 	"Hello from the fixture server",
 	"Caching basics",

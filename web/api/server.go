@@ -54,7 +54,10 @@ type Server struct {
 	holds holdQueue
 
 	closeOnce sync.Once
-	closed    chan struct{} // closed by Close; ends /bad/hang
+	closed    chan struct{} // closed by Close; ends routes that wait forever
+
+	opts    Options
+	onReset []func() // run by Reset under mu (see OnReset)
 }
 
 // New returns a server holding freshly seeded data.
@@ -75,6 +78,7 @@ func New(opts Options) *Server {
 		st:      &state{now: opts.Now, pageSize: opts.PageSize, basePath: opts.BasePath},
 		counts:  make(map[string]int),
 		closed:  make(chan struct{}),
+		opts:    opts,
 	}
 	s.st.reseed()
 	s.routes()
@@ -106,57 +110,22 @@ func (s *Server) routes() {
 		{"GET /users/{id}", st.getUser},
 		{"POST /users/{id}/make_manager", st.makeManager},
 
-		{"GET /articles", st.listArticles},
-		{"POST /articles", st.createArticle},
-		{"GET /articles/{id}", st.getArticle},
-		{"PUT /articles/{id}", st.replaceArticle},
-		{"PATCH /articles/{id}", st.patchArticle},
-		{"DELETE /articles/{id}", st.deleteArticle},
-
-		{"GET /article/{$}", st.listLegacy},
-		{"GET /article", st.listLegacy},
-		{"POST /article/{$}", st.createLegacy},
-		{"POST /article", st.createLegacy},
-		{"GET /article/{id}", st.getLegacy},
-		{"PUT /article/{id}", st.replaceLegacy},
-		{"PATCH /article/{id}", st.patchLegacy},
-		{"DELETE /article/{id}", st.deleteLegacy},
-
 		{"GET /api/count", st.getCount},
 		{"POST /api/count/increment", st.incrementCount},
 
-		{"GET /post", st.lastPagePosts},
 		{"GET /posts", st.tokenPosts},
 		{"GET /posts/{id}", st.getPost},
-		{"GET /linked/posts", st.linkedPosts},
 
 		{"GET /api/birthdays/{$}", st.listBirthdays},
 		{"GET /api/birthdays", st.listBirthdays},
 		{"GET /api/birthdays/upcoming/{$}", st.upcomingBirthdays},
 		{"GET /api/birthdays/upcoming", st.upcomingBirthdays},
 		{"GET /api/birthdays/{id}", st.getBirthday},
-
-		{"GET /bad/html", badHTML},
-		{"GET /bad/truncated", badTruncated},
-		{"GET /bad/empty", badEmpty},
-		{"GET /bad/status/{code}", badStatus},
-		{"GET /bad/nopk", badNoPK},
 	} {
-		s.api.Handle(r.pattern, s.stateRoute(r.fn))
+		s.HandleState(r.pattern, r.fn)
 	}
-	// These never touch the state and may run for as long as the client
-	// waits, so they must not hold the lock.
-	s.api.Handle("GET /bad/hang", s.rawRoute(s.badHang))
-	s.api.Handle("GET /bad/close", s.rawRoute(badClose))
-	s.api.Handle("GET /bad/body", s.rawRoute(badBody))
-	s.api.Handle("GET /bad/deep", s.rawRoute(badDeep))
-	s.api.Handle("GET /bad/huge", s.rawRoute(badHuge))
-	s.api.Handle("GET /bad/dupes", s.stateRoute(badDupes))
-	s.api.Handle("GET /bad/cyclic", s.rawRoute(badCyclic))
-	s.api.Handle("GET /bad/chain", s.rawRoute(badChain))
-	s.api.Handle("GET /bad/slow", s.rawRoute(s.badSlow))
-	s.api.Handle("GET /bad/flaky", s.rawRoute(s.badFlaky))
-	s.api.Handle("/", s.rawRoute(notFound))
+	HandleCollection(s, "/articles", st.articles, false)
+	s.HandleRaw("/", notFound)
 }
 
 // ServeHTTP answers CORS preflight requests itself, sends /_control/ requests

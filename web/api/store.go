@@ -62,17 +62,14 @@ type state struct {
 	pageSize int
 	basePath string
 
-	comments      []Comment
-	profiles      []Profile
-	users         *table[User]
-	articles      *table[Article]
-	nextArticleID int
-	legacy        *table[LegacyArticle]
-	nextLegacyID  int
-	posts         []Post
-	birthdays     []Birthday
-	count         Count
-	countChanged  time.Time // time of the last increment; zero when none
+	comments     []Comment
+	profiles     []Profile
+	users        *table[User]
+	articles     *Collection[Article]
+	posts        []Post
+	birthdays    []Birthday
+	count        Count
+	countChanged time.Time // time of the last increment; zero when none
 }
 
 // reseed replaces all data with freshly built seed records. Building anew
@@ -86,16 +83,11 @@ func (st *state) reseed() {
 	for _, u := range seedUsers() {
 		st.users.put(strconv.Itoa(u.ID), u)
 	}
-	st.articles = newTable[Article]()
-	for _, a := range seedArticles() {
-		st.articles.put(a.ID, a)
+	if st.articles == nil {
+		st.articles = NewCollection(articleSpec(st.now))
+	} else {
+		st.articles.Reset()
 	}
-	st.nextArticleID = firstCreatedID
-	st.legacy = newTable[LegacyArticle]()
-	for _, a := range seedLegacyArticles() {
-		st.legacy.put(strconv.Itoa(a.ID), a)
-	}
-	st.nextLegacyID = firstCreatedID
 	st.posts = seedPosts()
 	st.birthdays = seedBirthdays(now)
 	st.count = Count{Count: 0, UpdatedAt: isoTime(now)}
