@@ -290,7 +290,7 @@ function cases() {
       },
       keyed: false, errName: 'TypeError', want: ['circular'] },
     { name: 'JS: process returns a Promise', ep: (s) => ({ name: 'processPromise', path: '/comments/:id', schema: s.fx.Comment, process: async (v) => v }),
-      params: { id: 2 }, ...callback('Comment at $', 'no primary key') },
+      params: { id: 2 }, ...callback('processPromise', 'process', 'returned a Promise') },
     { name: 'JS: fetch option returns a value nested 10,000 deep', params: { id: 2 }, ...callback('fetch', 'Maximum call stack size exceeded'),
       ep: (s) => ({ name: 'deepFetch', path: '/comments/:id', schema: s.fx.Comment,
         fetch: async () => {
