@@ -415,7 +415,6 @@ function parse(text) {
   return text === '' || text === undefined || text === null ? undefined : JSON.parse(text);
 }
 
-
 // toStoreJSON is JSON.stringify with Dates as epoch ms, the form the store
 // keeps date fields in (for values that skip normalization, like merge's).
 function toStoreJSON(v) {
@@ -887,6 +886,9 @@ function makeAPI(go, wasmExports) {
       } else if (name === 'schema') {
         json.schema = v === undefined ? -1 : schemaHandle(v, `${where}: schema`);
       } else if (name === 'body') {
+        if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
+          throw new TypeError(`${where}: body: ${showValue(v)} cannot be sent as a body`);
+        }
         if (v === undefined || v === null) json.body = null;
         else if (isJSONBody(v)) {
           jsonText(v, `${where}: body`); // refuses what JSON cannot carry
