@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   env,
   failureOf,
+  fakeClock,
   patchOnServer,
   promiseState,
   quiet,
@@ -667,4 +668,131 @@ test('pollFrequency (beyond): a subscribed result is refetched that often, and n
   const n = await server.count('GET /articles/1');
   await sleep(350);
   assert.equal(await server.count('GET /articles/1'), n, 'no polling after unsubscribe');
+});
+
+// ---------------------------------------------------------------- the now option
+
+test('Controller({now}): fetchedAt, expiresAt and expiry read the controller clock', async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = fx.getArticle.extend({ dataExpiryLength: 1000, name: 'clocked' });
+  const t0 = clock.t;
+  await ctrl.useSuspense(ep, { id: '1' });
+  const key = ep.key({ id: '1' });
+  assert.equal(ctrl.getState().meta[key].fetchedAt, t0, 'fetchedAt is the clock');
+  const r = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(r.expiresAt, t0 + 1000, 'expiresAt is the clock plus dataExpiryLength');
+  assert.equal(r.expiryStatus, 'valid');
+  clock.advance(999);
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid', 'a ms before expiresAt');
+  clock.advance(1);
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'stale', 'at expiresAt (a kept read)');
+  // A change elsewhere makes the next read come from Go: the same clock.
+  await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, name: 'elsewhere' });
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'stale', 'at expiresAt (read in Go)');
+  clock.advance(-1);
+  await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, name: 'elsewhere again' });
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid', 'the clock, not the wall clock, decides');
+});
+
+test('Controller({now}): not a function, a non-number or a throw is a clear Error', async () => {
+  const { df, fx } = await env();
+  for (const bad of [42, 'Date.now', {}]) {
+    const err = await failureOf(() => new df.Controller({ now: bad }), `now: ${String(bad)}`);
+    assert.ok(err instanceof TypeError);
+    assert.match(err.message, /now must be a function/);
+  }
+  for (const [what, now, want] of [
+    ['a string', () => 'soon', /now\(\) must return epoch milliseconds.*"soon"/],
+    ['NaN', () => NaN, /now\(\) must return epoch milliseconds.*NaN/],
+    ['a Date', () => new Date(), /now\(\) must return epoch milliseconds/],
+    ['a throw', () => { throw new Error('clock broke'); }, /now\(\) threw: clock broke/],
+  ]) {
+    const err = await failureOf(() => new df.Controller({ now }), `now returning ${what}`);
+    assert.match(err.message, want, what);
+  }
+  // A clock that breaks later: the calls that meet it say so.
+  let broken = false;
+  const ctrl = new df.Controller({
+    now: () => {
+      if (broken) throw new Error('clock broke');
+      return 1_700_000_000_000;
+    },
+  });
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  broken = true;
+  assert.throws(() => ctrl.getResponse(fx.getArticle, { id: '1' }), /now\(\) threw: clock broke/);
+  const err = await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '1' }));
+  assert.match(err.message, /now\(\) threw: clock broke/);
+  broken = false;
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.id, '1', 'the controller keeps working');
+});
+
+// ---------------------------------------------------------------- Infinity
+
+test('dataExpiryLength: Infinity on an endpoint: never stale', async () => {
+  const { df, base, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = fx.getArticle.extend({ dataExpiryLength: Infinity, name: 'forever' });
+  const a = await ctrl.useSuspense(ep, { id: '1' });
+  clock.advance(100 * 365 * 24 * 3600 * 1000); // a century
+  const r = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(r.expiryStatus, 'valid');
+  assert.ok(r.expiresAt > clock.t, `expiresAt ${r.expiresAt} is after now`);
+  await server.hold();
+  assert.equal(await ctrl.useSuspense(ep, { id: '1' }), a, 'answered from the cache');
+  assert.equal(await server.count('GET /articles/1'), 1, 'no request');
+  const made = new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', dataExpiryLength: Infinity, errorExpiryLength: Infinity });
+  assert.equal(made.dataExpiryLength, Infinity, 'accepted by the constructor too');
+});
+
+test('dataExpiryLength and errorExpiryLength: Infinity on the Controller: never stale, an error kept', async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now, dataExpiryLength: Infinity, errorExpiryLength: Infinity });
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const r = ctrl.getResponse(fx.getArticle, { id: '1' });
+  assert.ok(r.expiresAt - clock.t > 1e12, `expiresAt ${r.expiresAt - clock.t} ms from now: not the 60 s default`);
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '404' }));
+  clock.advance(100 * 365 * 24 * 3600 * 1000);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'valid', 'never stale');
+  const err = await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '404' }));
+  assert.equal(err.status, 404, 'the error is kept');
+  assert.equal(await server.count('GET /articles/404'), 1, 'without a new request');
+  assert.equal(await server.count('GET /articles/1'), 1);
+});
+
+test('errorExpiryLength: Infinity on an endpoint keeps the error', async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = fx.getArticle.extend({ errorExpiryLength: Infinity, name: 'keepsErrors' });
+  await failureOf(() => ctrl.useSuspense(ep, { id: '404' }));
+  clock.advance(100 * 365 * 24 * 3600 * 1000);
+  await failureOf(() => ctrl.useSuspense(ep, { id: '404' }));
+  assert.equal(await server.count('GET /articles/404'), 1);
+});
+
+test('an invalid expiry length: the message shows the value given', async () => {
+  const { df, base } = await env();
+  const BAD = [
+    [-5, '-5'],
+    ['abc', '"abc"'],
+    [NaN, 'NaN'],
+    [-Infinity, '-Infinity'],
+  ];
+  for (const name of ['dataExpiryLength', 'errorExpiryLength']) {
+    for (const [v, shown] of BAD) {
+      for (const [where, make] of [
+        ['Controller', () => new df.Controller({ [name]: v })],
+        ['RestEndpoint', () => new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', name: 'badExpiry', [name]: v })],
+      ]) {
+        const err = await failureOf(make, `${where} ${name}: ${shown}`);
+        assert.ok(err.message.includes(name), `${where}: ${err.message} names ${name}`);
+        assert.ok(err.message.includes(`got ${shown}`), `${where}: ${JSON.stringify(err.message)} shows ${shown}`);
+      }
+    }
+  }
 });

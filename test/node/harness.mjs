@@ -190,6 +190,25 @@ export function setup() {
   after(() => stopOwnServer());
 }
 
+// ---------------------------------------------------------------- time
+
+/**
+ * A fake clock for a Controller's `now` option: `new df.Controller({now:
+ * clock.now})`; `clock.advance(ms)` moves it on. Expiry tests use it rather
+ * than sleeping on the wall clock.
+ */
+export function fakeClock(start = 1_700_000_000_000) {
+  const clock = {
+    t: start,
+    now: () => clock.t,
+    advance(ms) {
+      clock.t += ms;
+      return clock.t;
+    },
+  };
+  return clock;
+}
+
 // ---------------------------------------------------------------- async helpers
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
