@@ -433,8 +433,10 @@ function toStoreJSON(v) {
 // word and throw a TypeError of its own for the others.
 function jsonText(v, where) {
   if (v === undefined) return '';
-  if (isFlat(v)) return JSON.stringify(v);
-  // paths: each object met so far → its path inside v, for the message.
+  if (plainJSON(v, 0)) return JSON.stringify(v);
+  // The careful way, with a replacer (about 2.5 times slower) that finds
+  // what JSON cannot carry and its path: paths maps each object met so far
+  // to its path inside v, for the message.
   const paths = new Map();
   try {
     return JSON.stringify(v, function (key, value) {
@@ -465,17 +467,24 @@ function ours(err) {
 
 class NotJSON extends Error {}
 
-// isFlat reports whether JSON.stringify(v) alone is safe: a primitive that
-// JSON holds, or a plain object or array of them (most params).
-function isFlat(v) {
+// plainJSON reports whether JSON.stringify(v) alone is safe: v is made of
+// JSON's primitives, Dates, and plain objects and arrays of them, no deeper
+// than 64 levels (most params, bodies and data). Anything else (a function,
+// a Symbol, a BigInt, a class instance, something deeper or cyclic) is left
+// to jsonText's careful way, which refuses or accepts it with a reason. It
+// costs less than JSON.stringify itself.
+function plainJSON(v, depth) {
   const t = typeof v;
-  if (t === 'string' || t === 'number' || t === 'boolean' || v === null) return true;
-  if (t !== 'object' || !(Array.isArray(v) || isPlainObject(v))) return false;
-  for (const k in v) {
-    const m = v[k];
-    const mt = typeof m;
-    if (!(mt === 'string' || mt === 'number' || mt === 'boolean' || m === null || m === undefined)) return false;
+  if (t === 'string' || t === 'number' || t === 'boolean' || v === null || t === 'undefined') return true;
+  if (t !== 'object' || depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!plainJSON(v[i], depth + 1)) return false;
+    return true;
   }
+  if (v instanceof Date) return true;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in v) if (!plainJSON(v[k], depth + 1)) return false;
   return true;
 }
 
