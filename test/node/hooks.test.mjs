@@ -1,7 +1,7 @@
 // Issue 10, item 8: hooks that must be synchronous. A Promise (or any
 // thenable) returned from an Entity's merge, useIncoming/shouldUpdate,
-// shouldReorder, process or pk, or from an endpoint's process, update or an
-// update function, is an Error naming the hook and the entity or endpoint;
+// shouldReorder, process or pk, or from an endpoint's process, update, an
+// update function or getOptimisticResponse, is an Error naming the hook and the entity or endpoint;
 // the store is unchanged (JSON would have turned the Promise into {} and
 // stored that).
 
@@ -31,6 +31,7 @@ const CASES = [
   // An endpoint's process runs on what the network answered (a custom fetch's
   // result is used as it is): this one reads comment 1 from the fixture server.
   { hook: 'process', endpoint: (list, base) => ({ urlPrefix: base, path: '/comments/:id', method: 'GET', fetch: undefined, process: async (v) => v }) },
+  { hook: 'getOptimisticResponse', endpoint: () => ({ getOptimisticResponse: async (snap, params, body) => ({ id: '1', ...body }) }) },
   { hook: 'update', endpoint: (list) => ({ update: async () => ({ [list.key({})]: (pks) => [...pks, '1'] }) }) },
   { hook: 'update', what: 'an update function returning a Promise', endpoint: (list) => ({ update: () => ({ [list.key({})]: async (pks) => [...pks, '1'] }) }) },
   { hook: 'update', what: 'an update function returning a thenable', endpoint: (list) => ({ update: () => ({ [list.key({})]: thenable }) }) },
