@@ -902,8 +902,7 @@ function makeAPI(go, wasmExports) {
         else if (isJSONBody(v)) {
           jsonText(v, `${where}: body`); // refuses what JSON cannot carry
           json.body = v;
-        }
-        else {
+        } else {
           json.rawBody = true;
           raw = v;
         }
@@ -994,8 +993,7 @@ function makeAPI(go, wasmExports) {
       if (isJSONBody(body)) {
         jsonText(body, `${where}: body`); // refuses what JSON cannot carry
         d.b = body;
-      }
-      else {
+      } else {
         d.raw = true;
         raw = body;
       }
