@@ -130,3 +130,21 @@ test('snap.getResponse with params JSON cannot carry: the fetch rejects naming t
   assertNamed(err, 'snap.getResponse', 'getArticle', 'snap.getResponse');
   assert.equal(await server.count('PATCH /articles/1'), 0, 'nothing was sent');
 });
+
+test('the default controller, extend, normalize and denormalize refuse what JSON cannot carry, by name', async () => {
+  const { df, fx } = await env();
+  const before = await server.total();
+  for (const [kind, make] of BAD) {
+    const viaDefault = await failureOf(() => df.useSuspense(fx.getArticle, make()), `df.useSuspense with ${kind}`);
+    assertNamed(viaDefault, 'useSuspense', 'getArticle', `df.useSuspense with ${kind}`);
+    const extended = await failureOf(() => fx.patchArticle.extend({ name: 'extendedBody', body: make() }), `extend with a body of ${kind}`);
+    assertNamed(extended, 'extend', 'patchArticle', `extend with a body of ${kind}`);
+    assert.match(extended.message, /body/);
+    const normalized = await failureOf(() => df.normalize(fx.Article, make()), `normalize of ${kind}`);
+    assertNamed(normalized, 'normalize', 'data', `normalize of ${kind}`);
+    const denormalized = await failureOf(() => df.denormalize(fx.Article, '1', { Article: { 1: make() } }), `denormalize of ${kind}`);
+    assertNamed(denormalized, 'denormalize', 'entities', `denormalize of ${kind}`);
+  }
+  assert.equal(await server.total(), before, 'nothing was sent');
+  assert.equal(df.normalize(fx.Comment, { id: 3, name: 'ok' }).entities.Comment['3'].name, 'ok', 'the instance keeps working');
+});
