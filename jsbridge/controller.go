@@ -5,8 +5,10 @@ package jsbridge
 import (
 	"context"
 	"errors"
+	"math"
 	"strconv"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/hack-pad/safejs"
@@ -38,10 +40,11 @@ type ctrl struct {
 	changes *uint32
 }
 
-// ctrlNew(optionsJSON, fetch, objs) returns the handle of a new controller.
-// optionsJSON holds dataExpiryLength and errorExpiryLength (ms); fetch is
-// the fetch option or undefined; objs is the Map decode keeps the
-// controller's objects in.
+// ctrlNew(optionsJSON, fetch, objs, now) returns the handle of a new
+// controller. optionsJSON holds dataExpiryLength and errorExpiryLength (ms,
+// or "Infinity"); fetch is the fetch option or undefined; objs is the Map
+// decode keeps the controller's objects in; now is the controller's clock
+// (the now option, checked by datafetch.mjs) or undefined for Go's.
 func ctrlNew(args []safejs.Value) (any, error) {
 	opts, err := jsonArg(arg(args, 0), "controller options")
 	if err != nil {
@@ -61,11 +64,37 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	if fetch := arg(args, 1); fetch.Type() == safejs.TypeFunction {
 		o.RequestContext = func(ctx context.Context) context.Context { return withFetch(ctx, fetch) }
 	}
+	if now := arg(args, 3); now.Type() == safejs.TypeFunction {
+		o.Now = jsClock(now)
+	}
 	changes := new(uint32)
 	// Called with the controller's lock held: a store to memory, no call
 	// into JavaScript.
 	o.OnChange = func() { *changes++ }
 	return table.add(&ctrl{c: controller.New(o), ids: newIdentities(), objs: arg(args, 2), changes: changes}), nil
+}
+
+// jsClock returns a clock that reads the JavaScript function now (epoch
+// ms). datafetch.mjs checks the caller's function on every public call and
+// hands Go one that never throws; should it still give something that is not
+// a finite number (the caller's clock broke between two calls, in a
+// background fetch or poll), the controller keeps the last good time rather
+// than failing where no caller could be told: a panic in a goroutine would
+// end the instance.
+func jsClock(now safejs.Value) func() time.Time {
+	var mu sync.Mutex
+	last := time.Now()
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		if r, err := invoke(now); err == nil && r.Type() == safejs.TypeNumber {
+			// ±8.64e15 ms is the range of a JavaScript Date.
+			if ms, err := r.Float(); err == nil && math.Abs(ms) <= 8.64e15 {
+				last = time.UnixMilli(int64(math.Floor(ms)))
+			}
+		}
+		return last
+	}
 }
 
 // ctrlChanges(ctrl) returns the address in linear memory of the

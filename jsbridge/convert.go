@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/hack-pad/safejs"
@@ -88,10 +89,21 @@ func bodyToJS(body any) (kind int, payload any) {
 }
 
 // millis converts a number of milliseconds from an options object.
+// datafetch.mjs sends Infinity (data-client's "never stale", which JSON
+// cannot hold) as the string "Infinity"; it and any length past what a
+// time.Duration holds become the longest Duration (about 292 years), which
+// the controller adds to epoch milliseconds without overflow.
 func millis(v value.Value, what string) (time.Duration, error) {
-	f, ok := v.Float()
-	if !ok {
-		return 0, fmt.Errorf("%s must be a number of milliseconds, got %s", what, v.Kind())
+	if v.Kind() == value.String && v.Str() == "Infinity" {
+		return time.Duration(math.MaxInt64), nil
 	}
-	return time.Duration(f * float64(time.Millisecond)), nil
+	f, ok := v.Float()
+	if !ok || math.IsNaN(f) || f < 0 {
+		return 0, fmt.Errorf("%s must be a number of milliseconds (or Infinity), got %s", what, v)
+	}
+	ns := f * float64(time.Millisecond)
+	if ns >= math.MaxInt64 {
+		return time.Duration(math.MaxInt64), nil
+	}
+	return time.Duration(ns), nil
 }

@@ -331,9 +331,9 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   getOptimisticResponse?(snap: Snapshot, params: P, body: B | undefined): unknown;
   /** Rewrites other endpoints' stored results after this one is stored. */
   update?(newResultPks: any, params: P): UpdateMap;
-  /** How long a result stays fresh, ms. Default 60000. */
+  /** How long a result stays fresh, ms; `Infinity`: never stale. Default 60000. */
   dataExpiryLength?: number;
-  /** How long an error is kept, ms. Default 1000. */
+  /** How long an error is kept, ms; `Infinity`: until invalidated. Default 1000. */
   errorExpiryLength?: number;
   /** Stale results are not used: reads wait for the refetch. Default false. */
   invalidIfStale?: boolean;
@@ -432,10 +432,16 @@ export interface ResourceFactory {
 export interface ControllerOptions {
   /** Called as `fetch(url, init)` in place of the global fetch (an endpoint's own `fetch` option still wins). */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
-  /** Default for endpoints that set none, ms. */
+  /** Default for endpoints that set none, ms; `Infinity`: never stale. */
   dataExpiryLength?: number;
-  /** Default for endpoints that set none, ms. */
+  /** Default for endpoints that set none, ms; `Infinity`: an error is kept until invalidated. */
   errorExpiryLength?: number;
+  /**
+   * The controller's clock, in epoch ms (default `Date.now`): every expiry
+   * and `fetchedAt` of this controller reads it, so tests can move time on
+   * without sleeping. It must return a finite number and not throw.
+   */
+  now?: () => number;
 }
 
 /** What a `subscribe` listener is given. */

@@ -150,10 +150,29 @@ function makeError(text, response, cause) {
   } else {
     err = new Error(d.message);
   }
-  if (cause !== undefined) err.cause = cause;
   if (d.network || d.name !== 'Error') err.name = d.name;
+  if (cause !== undefined) {
+    err.cause = cause;
+    if (cause !== null && (typeof cause === 'object' || typeof cause === 'function')) keepMembers(err, cause, d);
+  }
   return err;
 }
+
+// keepMembers copies onto err what the caller's own code put on the error it
+// threw (a custom fetch, parseResponse, getRequestInit, getHeaders, a hook),
+// so that its name, status and other members reach the caller as they were
+// thrown, while err's message names the endpoint and cause is the original.
+// What Go knows better stays: a network error's own members, and the name
+// of an abort or a timeout.
+function keepMembers(err, cause, d) {
+  if (cause[OURS]) return;
+  if (!d.network && d.name === 'Error' && typeof cause.name === 'string' && cause.name !== '') err.name = cause.name;
+  const skip = d.network ? NETWORK_MEMBERS : OWN_MEMBERS;
+  for (const k of Object.keys(cause)) if (!skip.has(k)) err[k] = cause[k];
+}
+
+const OWN_MEMBERS = new Set(['message', 'stack', 'cause', 'name']);
+const NETWORK_MEMBERS = new Set(['message', 'stack', 'cause', 'name', 'status', 'statusText', 'response', 'body']);
 
 // ------------------------------------------------------------ decoding reads
 
@@ -220,8 +239,11 @@ class Exchange {
 // lookup and a memory load, with no call into Go. Time alone changes only a
 // valid result's status, which the kept answer recomputes from expiresAt.
 class Reads {
-  constructor(memory, addr) {
+  constructor(memory, addr, clock) {
     this.memory = memory;
+    // clock is the controller's (its now option), so that a kept answer
+    // turns stale when the controller's time says so.
+    this.clock = clock;
     this.addr = addr;
     this.cell = new Uint32Array(memory.buffer, addr, 1);
     this.version = -1;
@@ -251,14 +273,14 @@ class Reads {
   get(h, paramsText) {
     const kept = this.kept(h, paramsText);
     if (kept === undefined) return undefined;
-    return { data: kept.data, expiryStatus: statusNow(kept), expiresAt: kept.expiresAt };
+    return { data: kept.data, expiryStatus: statusAt(kept, this.clock()), expiresAt: kept.expiresAt };
   }
 
   // fresh returns the data when useSuspense would answer it at once without
   // a request: a valid result with no kept error; undefined otherwise.
   fresh(h, paramsText) {
     const kept = this.kept(h, paramsText);
-    return kept !== undefined && !kept.err && statusNow(kept) === 'valid' ? kept.data : undefined;
+    return kept !== undefined && !kept.err && statusAt(kept, this.clock()) === 'valid' ? kept.data : undefined;
   }
 
   // clear forgets every kept answer, so that what a reset frees in Go is not
@@ -278,9 +300,9 @@ class Reads {
   }
 }
 
-// statusNow is a kept answer's status at this time.
-function statusNow(kept) {
-  return kept.later !== undefined && Date.now() >= kept.expiresAt ? kept.later : kept.expiryStatus;
+// statusAt is a kept answer's status at time now (epoch ms).
+function statusAt(kept, now) {
+  return kept.later !== undefined && now >= kept.expiresAt ? kept.later : kept.expiryStatus;
 }
 
 function apply(objs, out) {
@@ -393,10 +415,6 @@ function parse(text) {
   return text === '' || text === undefined || text === null ? undefined : JSON.parse(text);
 }
 
-function stringify(v) {
-  return v === undefined ? '' : JSON.stringify(v);
-}
-
 // toStoreJSON is JSON.stringify with Dates as epoch ms, the form the store
 // keeps date fields in (for values that skip normalization, like merge's).
 function toStoreJSON(v) {
@@ -408,8 +426,113 @@ function toStoreJSON(v) {
       });
 }
 
-function paramsJSON(params) {
-  return params === undefined ? '' : JSON.stringify(params);
+// jsonText is JSON.stringify for what crosses to Go as JSON (params,
+// bodies, data, defaults), undefined giving ''. A function, a Symbol or a
+// BigInt anywhere in v, or a cycle, is a TypeError that names where (and
+// the path inside v): JSON.stringify would drop the first two without a
+// word and throw a TypeError of its own for the others.
+function jsonText(v, where) {
+  if (v === undefined) return '';
+  if (plainJSON(v, 0)) return JSON.stringify(v);
+  // The careful way, with a replacer (about 2.5 times slower) that finds
+  // what JSON cannot carry and its path: paths maps each object met so far
+  // to its path inside v, for the message.
+  const paths = new Map();
+  try {
+    return JSON.stringify(v, function (key, value) {
+      const parent = paths.get(this);
+      const path = parent === undefined ? '' : Array.isArray(this) ? `${parent}[${key}]` : `${parent}.${key}`;
+      const t = typeof value;
+      if (t === 'function' || t === 'symbol' || t === 'bigint') throw new NotJSON(`${path}: ${showValue(value)} cannot be sent as JSON`);
+      if (value !== null && t === 'object' && !paths.has(value)) paths.set(value, path);
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof NotJSON) throw ours(new TypeError(`${where}${err.message}`));
+    if (err instanceof TypeError && /circular|cyclic/i.test(err.message)) {
+      throw ours(new TypeError(`${where}: a circular object (one that contains itself) cannot be sent as JSON`, { cause: err }));
+    }
+    throw ours(new TypeError(`${where}: cannot be sent as JSON: ${err?.message ?? String(err)}`, { cause: err }));
+  }
+}
+
+// OURS marks the errors this module throws from inside a caller's hook
+// (its result cannot cross to Go), so that makeError does not take them for
+// the caller's own and give the error that reaches the caller their name.
+const OURS = Symbol('datafetch error');
+function ours(err) {
+  err[OURS] = true;
+  return err;
+}
+
+class NotJSON extends Error {}
+
+// plainJSON reports whether JSON.stringify(v) alone is safe: v is made of
+// JSON's primitives, Dates, and plain objects and arrays of them, no deeper
+// than 64 levels (most params, bodies and data). Anything else (a function,
+// a Symbol, a BigInt, a class instance, something deeper or cyclic) is left
+// to jsonText's careful way, which refuses or accepts it with a reason. It
+// costs less than JSON.stringify itself.
+function plainJSON(v, depth) {
+  const t = typeof v;
+  if (t === 'string' || t === 'number' || t === 'boolean' || v === null || t === 'undefined') return true;
+  if (t !== 'object' || depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!plainJSON(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (v instanceof Date) return true;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in v) if (!plainJSON(v[k], depth + 1)) return false;
+  return true;
+}
+
+function showValue(v) {
+  if (typeof v === 'bigint') return `a BigInt (${v}n)`;
+  if (typeof v === 'symbol') return v.description ? `a Symbol (${v.description})` : 'a Symbol';
+  return show(v);
+}
+
+// duration checks a number of milliseconds given as the option name (where
+// names the call) and returns it as Go reads it: Infinity, when allowed
+// (expiry lengths: never stale, an error kept until invalidated), is the
+// string "Infinity", since JSON has no Infinity.
+function duration(v, name, where, infinite) {
+  if (infinite && v === Infinity) return 'Infinity';
+  if (typeof v !== 'number' || !(v >= 0) || v === Infinity) {
+    throw new TypeError(`${where}: ${name} must be a number of milliseconds${infinite ? ' or Infinity' : ''}, got ${showValue(v)}`);
+  }
+  return v;
+}
+
+// checkedClock wraps a Controller's now option: a call that throws, or
+// returns anything but epoch milliseconds, is an Error that says so.
+function checkedClock(now) {
+  return function clock() {
+    let t;
+    try {
+      t = now();
+    } catch (err) {
+      throw new Error(`Controller: now() threw: ${err?.message ?? String(err)}`, { cause: err });
+    }
+    if (typeof t !== 'number' || !(Math.abs(t) <= 8.64e15)) {
+      throw new TypeError(`Controller: now() must return epoch milliseconds (a finite number), got ${showValue(t)}`);
+    }
+    return t;
+  };
+}
+
+// synchronous returns what a hook that must be synchronous returned, or
+// throws when it is a Promise or any thenable: JSON would turn it into {}
+// and store that. where names the hook and its entity or endpoint.
+function synchronous(r, where) {
+  if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') {
+    // A rejection of the Promise itself is ours to report, not unhandled.
+    if (r instanceof Promise) r.catch(() => {});
+    throw ours(new TypeError(`${where} returned a Promise: it must be synchronous (return the value, not a Promise of it)`));
+  }
+  return r;
 }
 
 function headerPairs(headers) {
@@ -614,26 +737,29 @@ function makeAPI(go, wasmExports) {
     if (typeof pk === 'function') {
       hooks.push('pk');
       fns.pk = (rec, parent, k) => {
-        const id = pk(JSON.parse(rec), parse(parent), k);
+        const id = synchronous(pk(JSON.parse(rec), parse(parent), k), `${where}: pk`);
         // As JSON text: a lone surrogate would not survive the trip to Go.
         return id === undefined || id === null ? null : JSON.stringify(String(id));
       };
     }
     if (process) {
       hooks.push('process');
-      fns.process = (rec, parent, k) => stringify(process(JSON.parse(rec), parse(parent), k));
+      fns.process = (rec, parent, k) => jsonText(synchronous(process(JSON.parse(rec), parse(parent), k), `${where}: process`), `${where}: process result`);
     }
     if (merge) {
       hooks.push('merge');
-      fns.merge = (a, b) => toStoreJSON(merge(readForm(a), readForm(b)));
+      fns.merge = (a, b) => toStoreJSON(synchronous(merge(readForm(a), readForm(b)), `${where}: merge`));
     }
     if (useIncoming) {
       hooks.push('useIncoming');
-      fns.useIncoming = (d1, f1, e1, d2, f2, e2, a, b) => !!useIncoming(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b));
+      const name = options.useIncoming !== undefined ? 'useIncoming' : 'shouldUpdate';
+      fns.useIncoming = (d1, f1, e1, d2, f2, e2, a, b) =>
+        !!synchronous(useIncoming(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: ${name}`);
     }
     if (shouldReorder) {
       hooks.push('shouldReorder');
-      fns.shouldReorder = (d1, f1, e1, d2, f2, e2, a, b) => !!shouldReorder(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b));
+      fns.shouldReorder = (d1, f1, e1, d2, f2, e2, a, b) =>
+        !!synchronous(shouldReorder(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: shouldReorder`);
     }
     const spec = {
       key,
@@ -645,6 +771,7 @@ function makeAPI(go, wasmExports) {
       pkParent: typeof pk === 'function' && pk.length >= 2,
       processParent: typeof process === 'function' && process.length >= 2,
     };
+    jsonText(defaults, `${where}: defaults`); // refuses what JSON cannot carry
     hold(this, call('entityNew', JSON.stringify(spec), fns));
     entities.add(this);
     this.key = key;
@@ -681,7 +808,7 @@ function makeAPI(go, wasmExports) {
       for (const [name, e] of Object.entries(s.schemas)) u[name] = entityHandle(e, `${where} (schema.Union ${name})`);
       const attr = s.schemaAttribute;
       if (typeof attr === 'string') return { u, k: attr };
-      fns.push((rec, parent, key) => String(attr(JSON.parse(rec), parse(parent), key)));
+      fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
       return { u, f: fns.length - 1, fp: attr.length >= 2 };
     }
     if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, fns, depth);
@@ -731,17 +858,19 @@ function makeAPI(go, wasmExports) {
   }
 
   function normalize(schema, data) {
-    return JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), stringify(data)));
+    return JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data')));
   }
 
   function denormalize(schema, result, entities) {
-    return call('denormalize', schemaHandle(schema, 'denormalize: schema'), stringify(result), stringify(entities));
+    return call('denormalize', schemaHandle(schema, 'denormalize: schema'), jsonText(result, 'denormalize: result'), jsonText(entities, 'denormalize: entities'));
   }
 
   // ---------------------------------------------------------- endpoints
 
   const FUNCTION_OPTIONS = new Set(['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update']);
   const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'pollFrequency', 'timeout']);
+  // Expiry lengths may be Infinity: never stale, an error kept until invalidated.
+  const EXPIRY_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength']);
   // Options that would hide the endpoint's methods are not copied onto it.
   const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor']);
 
@@ -767,17 +896,19 @@ function makeAPI(go, wasmExports) {
       } else if (name === 'schema') {
         json.schema = v === undefined ? -1 : schemaHandle(v, `${where}: schema`);
       } else if (name === 'body') {
+        if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
+          throw new TypeError(`${where}: body: ${showValue(v)} cannot be sent as a body`);
+        }
         if (v === undefined || v === null) json.body = null;
-        else if (isJSONBody(v)) json.body = v;
-        else {
+        else if (isJSONBody(v)) {
+          jsonText(v, `${where}: body`); // refuses what JSON cannot carry
+          json.body = v;
+        } else {
           json.rawBody = true;
           raw = v;
         }
       } else if (DURATION_OPTIONS.has(name)) {
-        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) {
-          throw new TypeError(`${where}: ${name} must be a number of milliseconds, got ${show(v)}`);
-        }
-        json[name] = v ?? 0;
+        json[name] = v === undefined ? 0 : duration(v, name, where, EXPIRY_OPTIONS.has(name));
       } else if (name === 'invalidIfStale') {
         json.invalidIfStale = !!v;
       } else if (name === 'sideEffect') {
@@ -809,25 +940,30 @@ function makeAPI(go, wasmExports) {
   // and out (jsbridge/endpoint.go documents each).
   function adapt(name, fn, box) {
     const self = () => box.ref?.deref();
+    // hook names this option of the endpoint, for errors.
+    const hook = (sub = '') => `${self()?.name ?? 'endpoint'}: ${name}${sub}`;
     switch (name) {
       case 'getHeaders':
         return async (text) => JSON.stringify(headerPairs((await fn.call(self(), Object.fromEntries(JSON.parse(text)))) ?? {}));
       case 'getRequestInit':
-        return async (h, kind, payload) => encodeInit(await fn.call(thisOf(h) ?? self(), bodyFrom(kind, payload)));
+        return async (h, kind, payload) => {
+          const ep = thisOf(h) ?? self();
+          return encodeInit(await fn.call(ep, bodyFrom(kind, payload)), `${ep?.name ?? 'endpoint'}: getRequestInit`);
+        };
       case 'fetch':
-        return async (h, params, kind, payload) => stringify(await fn.call(thisOf(h) ?? self(), parse(params), bodyFrom(kind, payload)));
+        return async (h, params, kind, payload) => jsonText(await fn.call(thisOf(h) ?? self(), parse(params), bodyFrom(kind, payload)), `${hook()} result`);
       case 'parseResponse':
-        return async (res) => stringify(await fn.call(self(), res));
+        return async (res) => jsonText(await fn.call(self(), res), `${hook()} result`);
       case 'process':
-        return (value, params) => stringify(fn.call(self(), parse(value), parse(params)));
+        return (value, params) => jsonText(synchronous(fn.call(self(), parse(value), parse(params)), hook()), `${hook()} result`);
       case 'getOptimisticResponse':
         return (snapHandle, fetchedAt, params, kind, payload) => {
           const snap = {
             fetchedAt,
-            getResponse: (endpoint, p) => call('snapGetResponse', snapHandle, endpointHandle(endpoint), paramsJSON(p)),
+            getResponse: (endpoint, p) => call('snapGetResponse', snapHandle, endpointHandle(endpoint), paramsText(p, 'snap.getResponse', endpoint)),
           };
           try {
-            return stringify(fn.call(self(), snap, parse(params), bodyFrom(kind, payload)));
+            return jsonText(synchronous(fn.call(self(), snap, parse(params), bodyFrom(kind, payload)), hook()), `${hook()} result`);
           } catch (err) {
             if (err instanceof AbortOptimistic) return false;
             throw err;
@@ -835,25 +971,30 @@ function makeAPI(go, wasmExports) {
         };
       case 'update':
         return (pks, params) => {
-          const updates = fn.call(self(), parse(pks), parse(params)) ?? {};
+          const updates = synchronous(fn.call(self(), parse(pks), parse(params)), hook()) ?? {};
           const keys = Object.keys(updates);
           const fs = keys.map((k) => updates[k]);
-          return [JSON.stringify(keys), (i, stored) => stringify(fs[i](parse(stored)))];
+          for (let i = 0; i < keys.length; i++) {
+            if (typeof fs[i] !== 'function') throw new TypeError(`${hook()}: the update for ${keys[i]} must be a function, got ${show(fs[i])}`);
+          }
+          return [JSON.stringify(keys), (i, stored) => jsonText(synchronous(fs[i](parse(stored)), hook(` for ${keys[i]}`)), hook(` for ${keys[i]} result`))];
         };
     }
     throw new Error(`datafetch: no adapter for ${name}`);
   }
 
   // encodeInit encodes getRequestInit's result: [desc, raw body, extra].
-  function encodeInit(init) {
+  function encodeInit(init, where) {
     const { method, headers, body, ...extra } = init ?? {};
     const d = {};
     let raw;
     if (method !== undefined) d.m = String(method);
     if (headers !== undefined && headers !== null) d.h = headerPairs(headers);
     if (body !== undefined && body !== null) {
-      if (isJSONBody(body)) d.b = body;
-      else {
+      if (isJSONBody(body)) {
+        jsonText(body, `${where}: body`); // refuses what JSON cannot carry
+        d.b = body;
+      } else {
         d.raw = true;
         raw = body;
       }
@@ -878,12 +1019,12 @@ function makeAPI(go, wasmExports) {
 
     /** The request URL for params. */
     url(params) {
-      return call('endpointURL', this._h, paramsJSON(params));
+      return call('endpointURL', this._h, paramsText(params, 'url', this));
     }
 
     /** The store key for params. */
     key(params) {
-      return call('endpointKey', this._h, paramsJSON(params));
+      return call('endpointKey', this._h, paramsText(params, 'key', this));
     }
 
     /** A new endpoint with those options replaced; this one is unchanged. */
@@ -979,28 +1120,70 @@ function makeAPI(go, wasmExports) {
 
   // ---------------------------------------------------------- controller
 
-  function encodeBody(body) {
+  function encodeBody(body, where) {
     if (body === undefined) return [BODY_NONE, undefined];
-    if (isJSONBody(body)) return [BODY_JSON, JSON.stringify(body)];
+    if (isJSONBody(body)) return [BODY_JSON, jsonText(body, where)];
+    if (typeof body === 'function' || typeof body === 'symbol' || typeof body === 'bigint') {
+      throw new TypeError(`${where}: ${showValue(body)} cannot be sent as a body`);
+    }
     return [BODY_RAW, body];
+  }
+
+  // paramsText encodes the params of a call (named by call) to endpoint.
+  function paramsText(params, call, endpoint) {
+    return jsonText(params, `${call} ${endpoint.name}: params`);
   }
 
   class Controller {
     constructor(options) {
-      const { fetch, dataExpiryLength, errorExpiryLength } = options ?? {};
+      if (options !== undefined && options !== null && typeof options !== 'object') {
+        throw new TypeError(`Controller: options must be an object, got ${show(options)}`);
+      }
+      const { fetch, dataExpiryLength, errorExpiryLength, now } = options ?? {};
       if (fetch !== undefined && typeof fetch !== 'function') throw new TypeError(`Controller: fetch must be a function, got ${show(fetch)}`);
+      const lengths = {};
       for (const [name, v] of Object.entries({ dataExpiryLength, errorExpiryLength })) {
-        if (v !== undefined && (typeof v !== 'number' || !(v >= 0))) throw new TypeError(`Controller: ${name} must be a number of milliseconds, got ${show(v)}`);
+        if (v !== undefined) lengths[name] = duration(v, name, 'Controller', true);
+      }
+      if (now !== undefined && typeof now !== 'function') {
+        throw new TypeError(`Controller: now must be a function returning epoch milliseconds, got ${show(now)}`);
+      }
+      const clock = now === undefined ? Date.now : checkedClock(now);
+      // Go reads the clock too (expiry, fetchedAt), in places where nobody
+      // could catch an exception: it gets one that never throws, and keeps
+      // its last good time when this returns NaN. Every public call below
+      // reads the clock first, so a broken clock is reported to the caller.
+      let goNow;
+      if (now !== undefined) {
+        clock(); // a clock that fails now fails the constructor
+        goNow = () => {
+          try {
+            return clock();
+          } catch (err) {
+            console.error(err);
+            return NaN;
+          }
+        };
       }
       // The Map is this side of the identity table (decode).
       const objs = new Map();
-      hold(this, call('ctrlNew', JSON.stringify({ dataExpiryLength, errorExpiryLength }), fetch, objs));
+      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow));
       this.#objs = objs;
-      this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h));
+      this.#clock = clock;
+      this.#checkClock = now !== undefined;
+      this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h), clock);
     }
 
     #objs;
     #reads;
+    #clock;
+    #checkClock;
+
+    // #tick reads a caller's clock (the now option) so that one that throws
+    // or returns a non-number is reported by the call that met it.
+    #tick() {
+      if (this.#checkClock) this.#clock();
+    }
 
     // #read is getResponse without the kept reads: through the exported
     // entry when there is one, else (or when it declines) the js.FuncOf one.
@@ -1018,9 +1201,15 @@ function makeAPI(go, wasmExports) {
     }
 
     useSuspense(endpoint, params) {
-      if (params === null) return Promise.resolve(undefined);
-      const h = endpointHandle(endpoint);
-      const p = paramsJSON(params);
+      let h, p;
+      try {
+        this.#tick();
+        if (params === null) return Promise.resolve(undefined);
+        h = endpointHandle(endpoint);
+        p = paramsText(params, 'useSuspense', endpoint);
+      } catch (err) {
+        return Promise.reject(err);
+      }
       if (this.#reads !== undefined) {
         // Fresh data needs no request: answered from a read, most often a
         // kept one, without the asynchronous entry.
@@ -1036,23 +1225,44 @@ function makeAPI(go, wasmExports) {
     }
 
     fetch(endpoint, params, body) {
-      return callAsync('ctrlFetch', this._h, endpointHandle(endpoint), paramsJSON(params), ...encodeBody(body));
+      let args;
+      try {
+        this.#tick();
+        args = [endpointHandle(endpoint), paramsText(params, 'fetch', endpoint), ...encodeBody(body, `fetch ${endpoint.name}: body`)];
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return callAsync('ctrlFetch', this._h, ...args);
     }
 
     fetchIfStale(endpoint, params) {
-      if (params === null) return Promise.resolve(undefined);
-      return callAsync('ctrlFetchIfStale', this._h, endpointHandle(endpoint), paramsJSON(params));
+      let args;
+      try {
+        this.#tick();
+        if (params === null) return Promise.resolve(undefined);
+        args = [endpointHandle(endpoint), paramsText(params, 'fetchIfStale', endpoint)];
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return callAsync('ctrlFetchIfStale', this._h, ...args);
     }
 
     getResponse(endpoint, params) {
-      return this.#response(endpointHandle(endpoint), paramsJSON(params));
+      const h = endpointHandle(endpoint);
+      return this.#response(h, paramsText(params, 'getResponse', endpoint));
     }
 
     #response(h, p) {
       const reads = this.#reads;
-      if (reads === undefined) return this.#read(h, p);
+      if (reads === undefined) {
+        this.#tick();
+        return this.#read(h, p);
+      }
+      // Reads the clock (through the kept answer, or first), so a broken
+      // now option is reported here.
       const kept = reads.get(h, p);
       if (kept !== undefined) return kept;
+      this.#tick();
       const v = reads.version;
       afterExpiry = undefined;
       errorKept = false;
@@ -1062,8 +1272,11 @@ function makeAPI(go, wasmExports) {
     }
 
     subscribe(endpoint, params, listener) {
-      if (typeof listener !== 'function') throw new TypeError(`subscribe: listener must be a function, got ${show(listener)}`);
-      const sub = call('ctrlSubscribe', this._h, endpointHandle(endpoint), paramsJSON(params), (data, loading, error) => listener({ data, loading, error }));
+      const h = endpointHandle(endpoint);
+      const p = paramsText(params, 'subscribe', endpoint);
+      if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint.name}: listener must be a function, got ${show(listener)}`);
+      this.#tick();
+      const sub = call('ctrlSubscribe', this._h, h, p, (data, loading, error) => listener({ data, loading, error }));
       let done = false;
       return () => {
         if (done) return;
@@ -1073,15 +1286,26 @@ function makeAPI(go, wasmExports) {
     }
 
     invalidate(endpoint, params) {
-      return promised(() => call('ctrlInvalidate', this._h, endpointHandle(endpoint), paramsJSON(params)));
+      return promised(() => {
+        const h = endpointHandle(endpoint);
+        const p = paramsText(params, 'invalidate', endpoint);
+        this.#tick();
+        call('ctrlInvalidate', this._h, h, p);
+      });
     }
 
     invalidateAll(testKey) {
-      return promised(() => call('ctrlInvalidateAll', this._h, keyTest(testKey, 'invalidateAll')));
+      return promised(() => {
+        this.#tick();
+        call('ctrlInvalidateAll', this._h, keyTest(testKey, 'invalidateAll'));
+      });
     }
 
     expireAll(testKey) {
-      return promised(() => call('ctrlExpireAll', this._h, keyTest(testKey, 'expireAll')));
+      return promised(() => {
+        this.#tick();
+        call('ctrlExpireAll', this._h, keyTest(testKey, 'expireAll'));
+      });
     }
 
     resetEntireStore() {
@@ -1090,7 +1314,13 @@ function makeAPI(go, wasmExports) {
     }
 
     setResponse(endpoint, params, data) {
-      return promised(() => call('ctrlSetResponse', this._h, endpointHandle(endpoint), paramsJSON(params), stringify(data)));
+      return promised(() => {
+        const h = endpointHandle(endpoint);
+        const p = paramsText(params, 'setResponse', endpoint);
+        const d = jsonText(data, `setResponse ${endpoint.name}: data`);
+        this.#tick();
+        call('ctrlSetResponse', this._h, h, p, d);
+      });
     }
 
     getState() {

@@ -53,6 +53,7 @@ test('playwright-core drives system Chromium: load, click, fetch, screenshot', a
   const browser = await launchChromium();
   try {
     const p = await browser.newPage();
+    p.setDefaultTimeout(120_000); // hang guards, not speed bounds
     const errors = [];
     p.on('pageerror', (e) => errors.push(e.message));
     await p.goto(url);

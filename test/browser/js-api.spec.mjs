@@ -202,9 +202,10 @@ test('dist/ has the loader and the module', () => {
   }
 });
 
-test('Chromium page: load, read, subscribe, optimistic mutate, errors; screenshot', { timeout: 60_000 }, async () => {
+test('Chromium page: load, read, subscribe, optimistic mutate, errors; screenshot', { timeout: 300_000 }, async () => {
   await fixture.reset();
   const page = await browser.newPage({ viewport: { width: 900, height: 520 } });
+  page.setDefaultTimeout(120_000); // hang guards, not speed bounds
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
@@ -213,7 +214,7 @@ test('Chromium page: load, read, subscribe, optimistic mutate, errors; screensho
   });
   try {
     await page.goto(`${origin}/?fixture=${encodeURIComponent(fixtureBase)}`);
-    await page.waitForFunction(() => window.__result || window.__error, null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__result || window.__error, null, { timeout: 120_000 }); // a hang guard
     const error = await page.evaluate(() => window.__error);
     assert.equal(error, undefined, `the page failed: ${error}`);
     const r = await page.evaluate(() => window.__result);
@@ -255,12 +256,13 @@ test('Chromium page: load, read, subscribe, optimistic mutate, errors; screensho
   }
 });
 
-test('Chromium module worker: load and read', { timeout: 60_000 }, async () => {
+test('Chromium module worker: load and read', { timeout: 300_000 }, async () => {
   await fixture.reset();
   const page = await browser.newPage();
+  page.setDefaultTimeout(120_000); // hang guards, not speed bounds
   try {
     await page.goto(`${origin}/worker.html?fixture=${encodeURIComponent(fixtureBase)}`);
-    await page.waitForFunction(() => window.__worker, null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__worker, null, { timeout: 120_000 }); // a hang guard
     const w = await page.evaluate(() => window.__worker);
     assert.equal(w.ok, true, `worker failed: ${w.error}`);
     assert.equal(w.id, 2);

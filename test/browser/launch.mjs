@@ -65,7 +65,7 @@ export async function launchChromium(options = {}) {
     executablePath: chromiumPath(),
     headless: process.env.CHROMIUM_HEADFUL !== '1',
     chromiumSandbox: false,
-    timeout: 60_000,
+    timeout: 120_000, // a hang guard for the browser's start
     ...rest,
     args: [...CHROMIUM_FLAGS, ...extra, ...args],
   });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   env,
   failureOf,
+  fakeClock,
   patchOnServer,
   promiseState,
   quiet,
@@ -20,6 +21,27 @@ import {
 setup();
 
 const isThenable = (p) => p !== null && typeof p === 'object' && typeof p.then === 'function';
+
+/**
+ * A controller whose requests are counted as the library starts them (its
+ * fetch option), so a test can show that a call started none without
+ * waiting for one that might still be on its way to the server.
+ */
+function countingController(df) {
+  let started = 0;
+  const ctrl = new df.Controller({
+    fetch: (url, init) => {
+      started++;
+      return globalThis.fetch(url, init);
+    },
+  });
+  return { ctrl, started: () => started };
+}
+
+/** Lets the jobs and callbacks already queued run (no wall-clock wait). */
+async function turns(n = 2) {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+}
 
 // ---------------------------------------------------------------- useSuspense
 
@@ -45,13 +67,12 @@ test('useSuspense: fresh cache resolves at once with no request, same object', a
 
 test('useSuspense: stale cache resolves at once with the cached value and revalidates in the background', async () => {
   const { df, base, fx } = await env();
-  const ctrl = new df.Controller();
-  // Long enough that the revalidated data is still fresh when checked on a
-  // loaded machine.
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   const ep = fx.getArticle.extend({ dataExpiryLength: 1000 });
   const first = await ctrl.useSuspense(ep, { id: '1' });
   await patchOnServer(base, '1', { title: 'Changed on the server' });
-  await sleep(1050);
+  clock.advance(1000);
   assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'stale');
   await server.hold();
   const p = ctrl.useSuspense(ep, { id: '1' });
@@ -67,14 +88,16 @@ test('useSuspense: stale cache resolves at once with the cached value and revali
 
 test('useSuspense: invalidIfStale makes a stale read wait for the refetch', async () => {
   const { df, base, fx } = await env();
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   const ep = fx.getArticle.extend({ dataExpiryLength: 80, invalidIfStale: true });
   await ctrl.useSuspense(ep, { id: '1' });
   await patchOnServer(base, '1', { title: 'Fresh title' });
-  await sleep(120);
+  clock.advance(80);
   await server.hold();
   const p = quiet(ctrl.useSuspense(ep, { id: '1' }));
-  assert.equal(await promiseState(p, 80), 'pending', 'must wait for the refetch');
+  await server.held(1);
+  assert.equal(await promiseState(p), 'pending', 'must wait for the refetch');
   await releaseWhere('GET', '/articles/1');
   assert.equal((await p).title, 'Fresh title');
 });
@@ -85,7 +108,7 @@ test('useSuspense: params === null resolves undefined and does nothing', async (
   const p = ctrl.useSuspense(fx.getArticle, null);
   assert.equal(await promiseState(p), 'resolved');
   assert.equal(await p, undefined);
-  await sleep(30);
+  // No request can follow: null params answer in JavaScript, without Go.
   assert.equal(await server.total(), 0, 'no request');
   assert.deepEqual(ctrl.getState().endpoints, {});
 });
@@ -98,8 +121,9 @@ test('useSuspense: identical requests in flight are shared (counted at the serve
   await server.held(1);
   ps.push(ctrl.useSuspense(fx.getArticle, { id: '1' }));
   ps.push(ctrl.fetchIfStale(fx.getArticle, { id: '1' }));
-  await sleep(50);
-  assert.equal((await server.held()).length, 1, 'one request in flight');
+  // The late readers joined the request in flight: they are pending while
+  // it is held (a second request would be counted at the server below).
+  for (const p of ps) assert.equal(await promiseState(p), 'pending');
   await server.releaseAll();
   const [a, b, c] = await Promise.all(ps);
   assert.equal(a.title, 'Normalizing nested API responses');
@@ -119,14 +143,16 @@ test('useSuspense: different params are different requests', async () => {
 
 test('useSuspense: a failed fetch rejects; the error is kept for errorExpiryLength', async () => {
   const { df, fx } = await env();
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   const ep = fx.getArticle.extend({ errorExpiryLength: 300 });
   const e1 = await failureOf(() => ctrl.useSuspense(ep, { id: '999' }));
   assert.equal(e1.status, 404);
+  clock.advance(299);
   const e2 = await failureOf(() => ctrl.useSuspense(ep, { id: '999' }));
   assert.equal(e2.status, 404, 'rejects again inside the window');
   assert.equal(await server.count('GET /articles/999'), 1, 'without a new request');
-  await sleep(400);
+  clock.advance(1);
   const e3 = await failureOf(() => ctrl.useSuspense(ep, { id: '999' }));
   assert.equal(e3.status, 404);
   assert.equal(await server.count('GET /articles/999'), 2, 'after the window it fetches again');
@@ -134,19 +160,21 @@ test('useSuspense: a failed fetch rejects; the error is kept for errorExpiryLeng
 
 test('useSuspense: errorExpiryLength defaults to 1 s', async () => {
   const { df, fx } = await env();
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '998' }));
-  await sleep(600);
+  clock.advance(999);
   await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '998' }));
-  assert.equal(await server.count('GET /articles/998'), 1, 'kept at 600 ms');
-  await sleep(600);
+  assert.equal(await server.count('GET /articles/998'), 1, 'kept at 999 ms');
+  clock.advance(1);
   await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '998' }));
-  assert.equal(await server.count('GET /articles/998'), 2, 'expired at 1200 ms');
+  assert.equal(await server.count('GET /articles/998'), 2, 'expired at 1000 ms');
 });
 
 test('useSuspense: after an error expires, a success replaces it', async () => {
   const { df } = await env();
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   let calls = 0;
   const ep = new df.RestEndpoint({
     path: '/flaky',
@@ -159,7 +187,7 @@ test('useSuspense: after an error expires, a success replaces it', async () => {
   });
   const err = await failureOf(() => ctrl.useSuspense(ep, {}));
   assert.equal(err.message.includes('first call fails'), true);
-  await sleep(80);
+  clock.advance(50);
   assert.deepEqual(await ctrl.useSuspense(ep, {}), { ok: true });
   assert.equal(calls, 2);
   const r = ctrl.getResponse(ep, {});
@@ -266,36 +294,41 @@ test('fetch: rejects with the error and does not clobber good data', async () =>
 
 test('fetchIfStale: fetches only when missing or stale', async () => {
   const { df, fx } = await env();
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   const ep = fx.getArticle.extend({ dataExpiryLength: 100 });
   await ctrl.fetchIfStale(ep, { id: '1' });
   assert.equal(await server.count('GET /articles/1'), 1, 'missing: fetched');
   assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid');
-  await ctrl.fetchIfStale(ep, { id: '1' });
-  await sleep(20);
-  assert.equal(await server.count('GET /articles/1'), 1, 'fresh: not fetched');
-  await sleep(120);
-  await ctrl.fetchIfStale(ep, { id: '1' });
-  await waitFor(async () => (await server.count('GET /articles/1')) === 2, { message: 'stale: fetched' });
+  await server.hold(); // a request now would be held, and its promise pending
+  clock.advance(99);
+  assert.equal(await promiseState(ctrl.fetchIfStale(ep, { id: '1' })), 'resolved', 'fresh: answered at once');
+  assert.deepEqual(await server.held(), [], 'fresh: not fetched');
+  clock.advance(1);
+  const stale = ctrl.fetchIfStale(ep, { id: '1' });
+  await server.held(1); // stale: fetched
+  await server.unhold();
+  await stale;
+  assert.equal(await server.count('GET /articles/1'), 2, 'stale: fetched once');
 });
 
 // ---------------------------------------------------------------- getResponse
 
 test('getResponse: missing, valid, stale, invalid', async () => {
   const { df, fx } = await env();
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   const ep = fx.getArticle.extend({ dataExpiryLength: 100 });
   const missing = ctrl.getResponse(ep, { id: '1' });
   assert.equal(missing.expiryStatus, 'missing');
   assert.equal(missing.data, undefined);
-  const t0 = Date.now();
+  const t0 = clock.t;
   await ctrl.useSuspense(ep, { id: '1' });
   const valid = ctrl.getResponse(ep, { id: '1' });
   assert.equal(valid.expiryStatus, 'valid');
   assert.equal(valid.data.id, '1');
-  assert.equal(typeof valid.expiresAt, 'number');
-  assert.ok(valid.expiresAt >= t0 + 90 && valid.expiresAt <= Date.now() + 110, `expiresAt ${valid.expiresAt - t0}`);
-  await sleep(150);
+  assert.equal(valid.expiresAt, t0 + 100, 'expiresAt: fetched at the clock, plus dataExpiryLength');
+  clock.advance(100);
   const stale = ctrl.getResponse(ep, { id: '1' });
   assert.equal(stale.expiryStatus, 'stale');
   assert.equal(stale.data, valid.data, 'stale data is still returned, same object');
@@ -341,7 +374,7 @@ test('subscribe: calls the listener before returning, loading while its fetch is
 
 test('subscribe: cached data is given at once with loading false and no request', async () => {
   const { df, fx } = await env();
-  const ctrl = new df.Controller();
+  const { ctrl, started } = countingController(df);
   const a = await ctrl.useSuspense(fx.getArticle, { id: '1' });
   const rec = recorder();
   const unsub = ctrl.subscribe(fx.getArticle, { id: '1' }, rec);
@@ -349,7 +382,8 @@ test('subscribe: cached data is given at once with loading false and no request'
     assert.equal(rec.calls.length, 1);
     assert.equal(rec.calls[0].data, a);
     assert.equal(rec.calls[0].loading, false);
-    await sleep(30);
+    await turns();
+    assert.equal(started(), 1, 'the subscription started no request');
     assert.equal(await server.count('GET /articles/1'), 1);
   } finally {
     unsub();
@@ -373,12 +407,14 @@ test('subscribe: an error reaches the listener', async () => {
 test('subscribe: null params: called with no data, no request', async () => {
   const { df, fx } = await env();
   const rec = recorder();
-  const unsub = new df.Controller().subscribe(fx.getArticle, null, rec);
+  const { ctrl, started } = countingController(df);
+  const unsub = ctrl.subscribe(fx.getArticle, null, rec);
   try {
     assert.equal(rec.calls.length, 1);
     assert.equal(rec.calls[0].data, undefined);
     assert.equal(rec.calls[0].loading, false);
-    await sleep(30);
+    await turns();
+    assert.equal(started(), 0, 'no request started');
     assert.equal(await server.total(), 0);
   } finally {
     unsub();
@@ -441,7 +477,8 @@ test('subscribe: the listener stops after unsubscribe', async () => {
   unsub();
   const n = rec.calls.length;
   await ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', title: 'unseen' });
-  await sleep(30);
+  await turns(); // setResponse notifies before it returns; and nothing is queued
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.title, 'unseen');
   assert.equal(rec.calls.length, n);
 });
 
@@ -472,7 +509,8 @@ test('invalidate: takes effect before it returns, returns a Promise; the next re
   await p;
   await server.hold();
   const read = quiet(ctrl.useSuspense(fx.getArticle, { id: '1' }));
-  assert.equal(await promiseState(read, 80), 'pending', 'an invalidated result is not used');
+  await server.held(1);
+  assert.equal(await promiseState(read), 'pending', 'an invalidated result is not used');
   await releaseWhere('GET', '/articles/1');
   assert.equal((await read).id, '1');
   assert.equal(await server.count('GET /articles/1'), 2);
@@ -530,8 +568,7 @@ test('resetEntireStore: empties the store before it returns; responses to earlie
   await p;
   assert.deepEqual(ctrl.getState().entities, {});
   await server.unhold();
-  await pending.catch(() => {});
-  await sleep(30);
+  await pending.catch(() => {}); // settled: the response was handled
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '2' }).expiryStatus, 'missing', 'the late response is not stored');
   assert.equal(ctrl.getState().entities.Article, undefined);
   // The controller still works.
@@ -632,12 +669,13 @@ test("Controller({fetch}): an endpoint's own fetch option still wins", async () 
 
 test('Controller({dataExpiryLength, errorExpiryLength}): defaults for endpoints that set none', async () => {
   const { df, fx } = await env();
-  const ctrl = new df.Controller({ dataExpiryLength: 60, errorExpiryLength: 60 });
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now, dataExpiryLength: 60, errorExpiryLength: 60 });
   await ctrl.useSuspense(fx.getArticle, { id: '1' });
   const own = fx.getArticle.extend({ dataExpiryLength: 60_000, name: 'own' });
   await ctrl.useSuspense(own, { id: '1' });
   await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '997' }));
-  await sleep(100);
+  clock.advance(60);
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'stale');
   assert.equal(ctrl.getResponse(own, { id: '1' }).expiryStatus, 'valid', "the endpoint's own setting wins");
   await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '997' }));
@@ -654,17 +692,148 @@ test('controllers do not share stores', async () => {
 
 test('pollFrequency (beyond): a subscribed result is refetched that often, and no more after unsubscribe', async () => {
   const { df, base, fx } = await env();
-  const ctrl = new df.Controller();
+  const { ctrl, started } = countingController(df);
   const ep = fx.getArticle.extend({ pollFrequency: 100, name: 'polled' });
   const rec = recorder();
   const unsub = ctrl.subscribe(ep, { id: '1' }, rec);
   await waitFor(() => rec.last().data?.id === '1');
   await patchOnServer(base, '1', { title: 'Seen by polling' });
-  await waitFor(() => rec.last().data?.title === 'Seen by polling', { timeout: 2000, message: 'the poll brings the change' });
+  // Polling runs on real timers: wait for what it causes.
+  await waitFor(() => rec.last().data?.title === 'Seen by polling', { message: 'the poll brings the change' });
   assert.ok((await server.count('GET /articles/1')) >= 2);
   unsub();
-  await sleep(150);
-  const n = await server.count('GET /articles/1');
-  await sleep(350);
-  assert.equal(await server.count('GET /articles/1'), n, 'no polling after unsubscribe');
+  const n = started();
+  // A negative can only be shown by letting time pass: five poll periods of
+  // real timers. A loaded machine makes this wait shorter in poll periods,
+  // never makes it fail; requests still in flight at unsubscribe are not
+  // counted, since started() counts starts.
+  await sleep(500);
+  assert.equal(started(), n, 'no polling after unsubscribe');
+});
+
+// ---------------------------------------------------------------- the now option
+
+test('Controller({now}): fetchedAt, expiresAt and expiry read the controller clock', async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = fx.getArticle.extend({ dataExpiryLength: 1000, name: 'clocked' });
+  const t0 = clock.t;
+  await ctrl.useSuspense(ep, { id: '1' });
+  const key = ep.key({ id: '1' });
+  assert.equal(ctrl.getState().meta[key].fetchedAt, t0, 'fetchedAt is the clock');
+  const r = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(r.expiresAt, t0 + 1000, 'expiresAt is the clock plus dataExpiryLength');
+  assert.equal(r.expiryStatus, 'valid');
+  clock.advance(999);
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid', 'a ms before expiresAt');
+  clock.advance(1);
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'stale', 'at expiresAt (a kept read)');
+  // A change elsewhere makes the next read come from Go: the same clock.
+  await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, name: 'elsewhere' });
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'stale', 'at expiresAt (read in Go)');
+  clock.advance(-1);
+  await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, name: 'elsewhere again' });
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid', 'the clock, not the wall clock, decides');
+});
+
+test('Controller({now}): not a function, a non-number or a throw is a clear Error', async () => {
+  const { df, fx } = await env();
+  for (const bad of [42, 'Date.now', {}]) {
+    const err = await failureOf(() => new df.Controller({ now: bad }), `now: ${String(bad)}`);
+    assert.ok(err instanceof TypeError);
+    assert.match(err.message, /now must be a function/);
+  }
+  for (const [what, now, want] of [
+    ['a string', () => 'soon', /now\(\) must return epoch milliseconds.*"soon"/],
+    ['NaN', () => NaN, /now\(\) must return epoch milliseconds.*NaN/],
+    ['a Date', () => new Date(), /now\(\) must return epoch milliseconds/],
+    ['a throw', () => { throw new Error('clock broke'); }, /now\(\) threw: clock broke/],
+  ]) {
+    const err = await failureOf(() => new df.Controller({ now }), `now returning ${what}`);
+    assert.match(err.message, want, what);
+  }
+  // A clock that breaks later: the calls that meet it say so.
+  let broken = false;
+  const ctrl = new df.Controller({
+    now: () => {
+      if (broken) throw new Error('clock broke');
+      return 1_700_000_000_000;
+    },
+  });
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  broken = true;
+  assert.throws(() => ctrl.getResponse(fx.getArticle, { id: '1' }), /now\(\) threw: clock broke/);
+  const err = await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '1' }));
+  assert.match(err.message, /now\(\) threw: clock broke/);
+  broken = false;
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.id, '1', 'the controller keeps working');
+});
+
+// ---------------------------------------------------------------- Infinity
+
+test('dataExpiryLength: Infinity on an endpoint: never stale', async () => {
+  const { df, base, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = fx.getArticle.extend({ dataExpiryLength: Infinity, name: 'forever' });
+  const a = await ctrl.useSuspense(ep, { id: '1' });
+  clock.advance(100 * 365 * 24 * 3600 * 1000); // a century
+  const r = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(r.expiryStatus, 'valid');
+  assert.ok(r.expiresAt > clock.t, `expiresAt ${r.expiresAt} is after now`);
+  await server.hold();
+  assert.equal(await ctrl.useSuspense(ep, { id: '1' }), a, 'answered from the cache');
+  assert.equal(await server.count('GET /articles/1'), 1, 'no request');
+  const made = new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', dataExpiryLength: Infinity, errorExpiryLength: Infinity });
+  assert.equal(made.dataExpiryLength, Infinity, 'accepted by the constructor too');
+});
+
+test('dataExpiryLength and errorExpiryLength: Infinity on the Controller: never stale, an error kept', async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now, dataExpiryLength: Infinity, errorExpiryLength: Infinity });
+  await ctrl.useSuspense(fx.getArticle, { id: '1' });
+  const r = ctrl.getResponse(fx.getArticle, { id: '1' });
+  assert.ok(r.expiresAt - clock.t > 1e12, `expiresAt ${r.expiresAt - clock.t} ms from now: not the 60 s default`);
+  await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '404' }));
+  clock.advance(100 * 365 * 24 * 3600 * 1000);
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'valid', 'never stale');
+  const err = await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '404' }));
+  assert.equal(err.status, 404, 'the error is kept');
+  assert.equal(await server.count('GET /articles/404'), 1, 'without a new request');
+  assert.equal(await server.count('GET /articles/1'), 1);
+});
+
+test('errorExpiryLength: Infinity on an endpoint keeps the error', async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = fx.getArticle.extend({ errorExpiryLength: Infinity, name: 'keepsErrors' });
+  await failureOf(() => ctrl.useSuspense(ep, { id: '404' }));
+  clock.advance(100 * 365 * 24 * 3600 * 1000);
+  await failureOf(() => ctrl.useSuspense(ep, { id: '404' }));
+  assert.equal(await server.count('GET /articles/404'), 1);
+});
+
+test('an invalid expiry length: the message shows the value given', async () => {
+  const { df, base } = await env();
+  const BAD = [
+    [-5, '-5'],
+    ['abc', '"abc"'],
+    [NaN, 'NaN'],
+    [-Infinity, '-Infinity'],
+  ];
+  for (const name of ['dataExpiryLength', 'errorExpiryLength']) {
+    for (const [v, shown] of BAD) {
+      for (const [where, make] of [
+        ['Controller', () => new df.Controller({ [name]: v })],
+        ['RestEndpoint', () => new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', name: 'badExpiry', [name]: v })],
+      ]) {
+        const err = await failureOf(make, `${where} ${name}: ${shown}`);
+        assert.ok(err.message.includes(name), `${where}: ${err.message} names ${name}`);
+        assert.ok(err.message.includes(`got ${shown}`), `${where}: ${JSON.stringify(err.message)} shows ${shown}`);
+      }
+    }
+  }
 });

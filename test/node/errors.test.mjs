@@ -215,3 +215,81 @@ test('many errors in a row do not wear the instance down', async () => {
   }
   await assertAlive(df, fx);
 });
+
+// Issue 10, item 10: the seed (section 7) rethrows a custom fetch's error
+// with status 400 for the caller to see. Whatever the caller's own code
+// throws reaches the caller with its name, status and other members (and
+// as the cause); the message still names the endpoint.
+class TokenError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'TokenError';
+    this.status = 401;
+    this.code = 'TOKEN_EXPIRED';
+  }
+}
+
+test("an error thrown by a custom fetch, parseResponse, getRequestInit or getHeaders keeps its name, status and members", async () => {
+  const { df, base, fx } = await env();
+  const ctrl = new df.Controller();
+  for (const option of ['fetch', 'parseResponse', 'getRequestInit', 'getHeaders']) {
+    const thrown = new TokenError(`${option} says no`);
+    const ep = new df.RestEndpoint({
+      urlPrefix: base,
+      path: '/comments/:id',
+      schema: fx.Comment,
+      name: `own-${option}`,
+      errorExpiryLength: 60_000,
+      [option]: async () => {
+        throw thrown;
+      },
+    });
+    const err = await failureOf(() => ctrl.useSuspense(ep, { id: 1 }), option);
+    assert.ok(err instanceof Error, option);
+    assert.equal(err.name, 'TokenError', `${option}: name`);
+    assert.equal(err.status, 401, `${option}: status`);
+    assert.equal(err.code, 'TOKEN_EXPIRED', `${option}: other members`);
+    assert.equal(err.cause, thrown, `${option}: the thrown error is the cause`);
+    assertMentions(err, [`own-${option}`], `${option}: the message names the endpoint`);
+    // The kept error (a read inside errorExpiryLength) is the same.
+    const again = await failureOf(() => ctrl.useSuspense(ep, { id: 1 }), `${option}, kept`);
+    assert.equal(again.status, 401, `${option}: status of the kept error`);
+    assert.equal(again.name, 'TokenError');
+  }
+  await assertAlive(df, fx);
+});
+
+test('seed 7: a header-token list whose body is not JSON rejects with status 400, rethrown by its custom fetch', async () => {
+  const { df, base, fx } = await env();
+  const ep = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/bad/body',
+    name: 'linkedNotJSON',
+    schema: { results: [fx.Post], link: '' },
+    async fetch(params) {
+      const response = await globalThis.fetch(this.url(params));
+      let results;
+      try {
+        results = await response.json();
+      } catch (err) {
+        err.status = 400;
+        throw err;
+      }
+      return { link: response.headers.get('link'), results };
+    },
+  });
+  const ctrl = new df.Controller();
+  const err = await failureOf(() => ctrl.useSuspense(ep, { text: '<html>not JSON</html>' }));
+  assert.equal(err.status, 400);
+  assert.equal(err.name, 'SyntaxError', "the error's own name");
+  assertMentions(err, ['linkedNotJSON']);
+  // A subscriber is shown the same members.
+  const errors = [];
+  const unsub = ctrl.subscribe(ep, { text: '<html>not JSON</html>' }, (s) => s.error && errors.push(s.error));
+  try {
+    assert.equal(errors.at(-1)?.status, 400, 'the kept error, given to the listener at once');
+  } finally {
+    unsub();
+  }
+  await assertAlive(df, fx);
+});

@@ -127,8 +127,12 @@ export const server = {
   failNext: (count = 1, status = 500) => control('POST', `fail-next?count=${count}&status=${status}`),
   /** Hold every API request from now on: 'request' (before it runs) or 'response' (after it ran). */
   hold: (mode = 'request') => control('POST', `hold?mode=${mode}`),
-  /** The held requests `[{seq, method, path, stage}]`; with n, waits until at least n are held. */
-  held: (n = 0, timeoutMs = 5000) => control('GET', `held?wait=${n}&timeout=${timeoutMs}`),
+  /**
+   * The held requests `[{seq, method, path, stage}]`; with n, waits until at
+   * least n are held (HANG_GUARD at most: the wait is for an event, the bound
+   * only stops a hang).
+   */
+  held: (n = 0, timeoutMs = HANG_GUARD) => control('GET', `held?wait=${n}&timeout=${timeoutMs}`),
   /** Releases held request `seq` and returns once it has run (or been answered). */
   release: (seq) => control('POST', `release?seq=${seq}`),
   releaseAll: () => control('POST', 'release-all'),
@@ -144,10 +148,10 @@ export const server = {
 
 /**
  * Releases the held request matching `method` and `path` (exact path, with
- * query) and returns it. Waits (up to 5 s) for it to be held.
+ * query) and returns it. Waits (up to HANG_GUARD) for it to be held.
  */
 export async function releaseWhere(method, path) {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + HANG_GUARD;
   for (;;) {
     const held = await server.held();
     const h = held.find((r) => r.method === method && r.path === path);
@@ -164,8 +168,15 @@ export async function releaseWhere(method, path) {
 
 // ---------------------------------------------------------------- test plumbing
 
+/**
+ * How long a wait for an event (a held request, a listener call) may take
+ * before it counts as a hang. Minutes: a loaded two-core machine must never
+ * reach it; tests wait for events, never for time to pass.
+ */
+export const HANG_GUARD = 120_000;
+
 /** Per-test timeout: a promise the library never settles fails its test, not the run. */
-export const TEST_TIMEOUT = 20_000;
+export const TEST_TIMEOUT = 2 * HANG_GUARD + 60_000;
 
 /** node:test's `test` with a default timeout. */
 export function test(name, options, fn) {
@@ -190,12 +201,34 @@ export function setup() {
   after(() => stopOwnServer());
 }
 
+// ---------------------------------------------------------------- time
+
+/**
+ * A fake clock for a Controller's `now` option: `new df.Controller({now:
+ * clock.now})`; `clock.advance(ms)` moves it on. Expiry tests use it rather
+ * than sleeping on the wall clock.
+ */
+export function fakeClock(start = 1_700_000_000_000) {
+  const clock = {
+    t: start,
+    now: () => clock.t,
+    advance(ms) {
+      clock.t += ms;
+      return clock.t;
+    },
+  };
+  return clock;
+}
+
 // ---------------------------------------------------------------- async helpers
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `fn` until it returns a truthy value (returned) or the timeout passes (throws). */
-export async function waitFor(fn, { timeout = 3000, interval = 5, message } = {}) {
+/**
+ * Polls `fn` until it returns a truthy value (returned) or the timeout
+ * passes (throws). The timeout is a hang guard, not a speed bound.
+ */
+export async function waitFor(fn, { timeout = HANG_GUARD, interval = 5, message } = {}) {
   const deadline = Date.now() + timeout;
   let last;
   for (;;) {
@@ -214,17 +247,20 @@ export async function waitFor(fn, { timeout = 3000, interval = 5, message } = {}
 }
 
 /**
- * 'resolved', 'rejected' or 'pending' after giving `p` `ms` to settle.
- * Handles the rejection, so a pending promise checked here never becomes an
- * unhandled rejection.
+ * 'resolved', 'rejected' or 'pending': the state of `p` once the jobs and
+ * callbacks already queued have run (two turns of the event loop), with no
+ * wall-clock wait. 'resolved' means the library answered at once; for
+ * 'pending' to mean anything, what `p` waits for must be held (a request
+ * held at the server, waited for with server.held). Handles the rejection,
+ * so a pending promise checked here never becomes an unhandled rejection.
  */
-export async function promiseState(p, ms = 50) {
+export async function promiseState(p) {
   let state = 'pending';
   p.then(
     () => (state = 'resolved'),
     () => (state = 'rejected'),
   );
-  await sleep(ms);
+  for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
   return state;
 }
 

@@ -128,7 +128,7 @@ function loadInChild(kind, url = '') {
     process.exit(0);
   `;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 15000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 120_000 } /* a hang guard, not a speed bound */, (err, stdout, stderr) => {
       if (err) reject(new Error(`load(${kind}) in a child process failed: ${err.message}\n${stderr}`));
       else resolve(JSON.parse(stdout));
     });

@@ -3,7 +3,7 @@
 // network answers, and fails mutations on demand (/_control/fail-next).
 
 import assert from 'node:assert/strict';
-import { env, failureOf, promiseState, quiet, recorder, server, setup, sleep, test, waitFor } from './harness.mjs';
+import { env, failureOf, promiseState, quiet, recorder, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -76,8 +76,7 @@ test('partial update: applied before fetch returns, visible to getResponse and s
     assert.equal(now.data.createdAt.getTime(), before.createdAt.getTime());
     assert.equal(rec.last().data.title, 'Optimistic title', 'the subscriber saw it at once');
     assert.equal(optimisticCount(ctrl), 1, 'getState().optimistic holds the pending update');
-    await server.held(1);
-    await sleep(30);
+    await server.held(1); // the request is at the server, held: pending
     assert.equal(ctrl.getResponse(r.get, { id: '1' }).data.title, 'Optimistic title', 'still applied while pending');
     await server.unhold();
     const saved = await p;
@@ -240,8 +239,7 @@ test('increment ordering variant: useIncoming on updatedAt keeps out-of-order re
   await p2;
   assert.equal(ctrl.getResponse(getCount).data.count, 2);
   await server.release(held[0].seq); // then the older answer (count 1)
-  await p1;
-  await sleep(20);
+  await p1; // settled: the older answer has been handled
   assert.equal(ctrl.getResponse(getCount).data.count, 2, 'the late, older answer must not overwrite count 2');
   assert.ok(ctrl.getResponse(getCount).data.updatedAt instanceof Date);
 });
@@ -384,7 +382,8 @@ test('optimistic data reaches getResponse of the mutation endpoint itself', asyn
   const ctrl = new df.Controller();
   await server.hold();
   const p = ctrl.fetch(partialUpdate, { id: '5' }, { title: 'Five' });
-  assert.equal(await promiseState(p, 20), 'pending');
+  await server.held(1);
+  assert.equal(await promiseState(p), 'pending');
   const r = ctrl.getResponse(partialUpdate, { id: '5' });
   assert.equal(r.data?.title, 'Five');
   await server.unhold();

@@ -1,7 +1,7 @@
 // Spec section 7: useLoading, the legacy Resource form and useResource.
 
 import assert from 'node:assert/strict';
-import { env, server, setup, sleep, test } from './harness.mjs';
+import { env, server, setup, test } from './harness.mjs';
 
 setup();
 
@@ -10,9 +10,11 @@ setup();
 test('useLoading: [handler, loading, error]; onChange hears loading, then the result', async () => {
   const { df } = await env();
   const changes = [];
+  let release;
+  const gate = new Promise((r) => (release = r));
   const initial = df.useLoading(
     async (x, y) => {
-      await sleep(20);
+      await gate; // running until the test lets it finish
       return x * y;
     },
     (state) => changes.push(state),
@@ -23,10 +25,11 @@ test('useLoading: [handler, loading, error]; onChange hears loading, then the re
   assert.equal(loading, false);
   assert.equal(error, undefined);
   const p = handler(6, 7);
-  await sleep(5);
   assert.ok(changes.length >= 1, 'onChange called when loading starts');
   assert.equal(changes[0][1], true, 'loading is true while running');
   assert.equal(typeof changes[0][0], 'function');
+  assert.equal(changes.at(-1)[1], true, 'still loading while the function runs');
+  release();
   assert.equal(await p, 42, 'the handler resolves with the function result');
   const last = changes[changes.length - 1];
   assert.equal(last[1], false, 'loading false when done');
@@ -38,7 +41,7 @@ test('useLoading: the error is exposed, not thrown', async () => {
   const changes = [];
   const [handler] = df.useLoading(
     async () => {
-      await sleep(5);
+      await new Promise((r) => setImmediate(r)); // fails asynchronously
       throw new Error('boom');
     },
     (s) => changes.push(s),

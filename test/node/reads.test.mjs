@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, fixtureURL, fixtures, importModule, server, setup, sleep, test, waitFor } from './harness.mjs';
+import { DIST, fakeClock, fixtureURL, fixtures, importModule, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -140,8 +140,9 @@ test('reads: every kind of change is seen at once', async () => {
 
 test('reads: a kept valid read turns stale, or invalid, as time passes', async () => {
   const { kept, base, fx, reads } = await countedInstance();
-  const ctrl = new kept.Controller();
-  // Long enough that a loaded machine still reads both while valid.
+  // The controller's clock (its now option) decides, for kept reads too.
+  const clock = fakeClock();
+  const ctrl = new kept.Controller({ now: clock.now });
   const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortComment', schema: fx.Comment, dataExpiryLength: 500 });
   const strict = short.extend({ name: 'strictComment', invalidIfStale: true });
   await ctrl.useSuspense(short, { id: 1 });
@@ -151,7 +152,9 @@ test('reads: a kept valid read turns stale, or invalid, as time passes', async (
   assert.equal(s.expiryStatus, 'valid');
   assert.equal(i.expiryStatus, 'valid');
   const n = reads();
-  await sleep(Math.max(s.expiresAt, i.expiresAt) - Date.now() + 5);
+  clock.advance(499);
+  assert.equal(ctrl.getResponse(short, { id: 1 }).expiryStatus, 'valid', 'a ms before expiresAt');
+  clock.t = Math.max(s.expiresAt, i.expiresAt);
   const s2 = ctrl.getResponse(short, { id: 1 });
   const i2 = ctrl.getResponse(strict, { id: 2 });
   assert.equal(s2.expiryStatus, 'stale');
@@ -196,7 +199,8 @@ test('reads: without the memory, every read calls Go and answers the same', asyn
 
 test('reads: useSuspense answers fresh data without its asynchronous entry', async () => {
   const { kept, base, fx, calls } = await countedInstance();
-  const ctrl = new kept.Controller();
+  const clock = fakeClock();
+  const ctrl = new kept.Controller({ now: clock.now });
   const first = await ctrl.useSuspense(fx.getArticle, { id: '5' });
   const n = calls('ctrlSuspense');
   const requests = await server.count('GET /articles/5');
@@ -208,7 +212,7 @@ test('reads: useSuspense answers fresh data without its asynchronous entry', asy
   // Stale data still goes through Go, which revalidates in the background.
   const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'shortLived', schema: fx.Comment, dataExpiryLength: 20 });
   const c = await ctrl.useSuspense(short, { id: 2 });
-  await sleep(ctrl.getResponse(short, { id: 2 }).expiresAt - Date.now() + 5);
+  clock.t = ctrl.getResponse(short, { id: 2 }).expiresAt;
   const before = calls('ctrlSuspense');
   assert.equal(await ctrl.useSuspense(short, { id: 2 }), c, 'stale data at once');
   assert.equal(calls('ctrlSuspense'), before + 1);

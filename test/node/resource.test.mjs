@@ -1,7 +1,7 @@
 // Spec section 3, resources: df.resource / df.createResource and extend.
 
 import assert from 'node:assert/strict';
-import { env, failureOf, server, setup, sleep, test } from './harness.mjs';
+import { env, failureOf, fakeClock, server, setup, test } from './harness.mjs';
 
 setup();
 
@@ -105,10 +105,12 @@ test('resource: reading a deleted entity fetches again', async () => {
 test('resource: the rest of the options is passed to every endpoint', async () => {
   const { df, base, fx } = await env();
   const r = articles(df, base, fx, { dataExpiryLength: 50 });
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   await ctrl.useSuspense(r.get, { id: '1' });
   await ctrl.useSuspense(r.getList, {});
-  await sleep(100);
+  assert.equal(ctrl.getResponse(r.get, { id: '1' }).expiryStatus, 'valid');
+  clock.advance(50);
   assert.equal(ctrl.getResponse(r.get, { id: '1' }).expiryStatus, 'stale');
   assert.equal(ctrl.getResponse(r.getList, {}).expiryStatus, 'stale');
 });
@@ -134,14 +136,15 @@ test('resource(...).extend: extends and adds endpoints; the original is unchange
   for (const name of ['get', 'getList', 'create', 'update', 'partialUpdate', 'delete', 'publish']) {
     assert.equal(typeof x[name]?.key, 'function', `extended.${name} is an endpoint`);
   }
-  const ctrl = new df.Controller();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now });
   const published = await ctrl.fetch(x.publish, { id: '8' });
   assert.equal(published.published, true);
   assert.equal(await server.count('PATCH /articles/8'), 1);
 
   await ctrl.useSuspense(x.get, { id: '1' });
   await ctrl.useSuspense(r.get, { id: '2' });
-  await sleep(50);
+  clock.advance(10);
   assert.equal(ctrl.getResponse(x.get, { id: '1' }).expiryStatus, 'stale', 'extended get expires fast');
   assert.equal(ctrl.getResponse(r.get, { id: '2' }).expiryStatus, 'valid', 'original get keeps the default');
   assert.equal(typeof x.extend, 'function', 'an extended resource can be extended again');

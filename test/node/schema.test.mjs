@@ -2,7 +2,7 @@
 // entity hooks (useIncoming, shouldReorder, merge, process).
 
 import assert from 'node:assert/strict';
-import { env, promiseState, recorder, server, setup, sleep, test, waitFor } from './harness.mjs';
+import { env, promiseState, recorder, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -443,8 +443,7 @@ test('default shouldReorder: a response to an earlier request never overwrites a
   await write;
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.title, 'Written later');
   await server.release(held[0].seq); // then the older GET answer
-  await read;
-  await sleep(20);
+  await read; // settled: the older answer has been handled
   assert.notEqual(orig.title, 'Written later');
   assert.equal(
     ctrl.getResponse(fx.getArticle, { id: '1' }).data.title,

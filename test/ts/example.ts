@@ -236,6 +236,10 @@ async function main(source: LoadSource): Promise<void> {
 
   // 4. Controller
   const options: ControllerOptions = { fetch: (url, init) => globalThis.fetch(url, init), dataExpiryLength: 60_000, errorExpiryLength: 1000 };
+  let fakeTime = 1_700_000_000_000;
+  const clocked: Controller = new df.Controller({ now: () => fakeTime, dataExpiryLength: Infinity, errorExpiryLength: Infinity });
+  fakeTime += 1000;
+  void clocked;
   const Controllers: ControllerConstructor = df.Controller;
   const ctrl: Controller = new Controllers(options);
   const shared: Controller = df.useController();
