@@ -449,6 +449,11 @@ function jsonText(v, where) {
     });
   } catch (err) {
     if (err instanceof NotJSON) throw ours(new TypeError(`${where}${err.message}`));
+    if (err instanceof RangeError) {
+      // JSON.stringify recursed until the engine's stack ran out: data that
+      // deep could not be read by Go either (it refuses more than 1000 levels).
+      throw ours(new TypeError(`${where}: nested too deep to be sent as JSON (${err.message})`, { cause: err }));
+    }
     if (err instanceof TypeError && /circular|cyclic/i.test(err.message)) {
       throw ours(new TypeError(`${where}: a circular object (one that contains itself) cannot be sent as JSON`, { cause: err }));
     }

@@ -151,6 +151,13 @@ test('deep data given to setResponse is an Error naming the endpoint; the cache 
   assert.match(err.message, /^setDeep: setResponse data: /, 'names the endpoint and the call');
   assert.match(err.message, /nesting deeper than 1000 levels/, 'names the depth');
   assert.deepEqual(ctrl.getResponse(ep, {}).data, { ok: 1 }, 'the last good data stays');
+  // 100,000 levels exceed JavaScript's own stack before Go sees them: still
+  // an Error naming the call, the endpoint and why.
+  for (let i = 2_000; i < 100_000; i++) deep = [deep];
+  const err2 = await ctrl.setResponse(ep, {}, deep).then(() => undefined, (e) => e);
+  assert.ok(err2 instanceof Error, `want an Error, got ${err2}`);
+  assert.match(err2.message, /^setResponse setDeep: data: nested too deep to be sent as JSON/);
+  assert.deepEqual(ctrl.getResponse(ep, {}).data, { ok: 1 }, 'the last good data stays');
   await ctrl.setResponse(ep, {}, { ok: 2 });
   assert.deepEqual(ctrl.getResponse(ep, {}).data, { ok: 2 }, 'the instance keeps working');
 });

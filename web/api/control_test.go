@@ -171,3 +171,23 @@ func TestUnknownControlRoute(t *testing.T) {
 	assert.Equal(t, "no route for POST /_control/explode", errorMessage(t, r))
 	assert.Empty(t, f.api.Counts())
 }
+
+// TestDelayHoldsTheAnswerNotTheChange checks that latency delays answers,
+// not changes: requests change the state in the order they arrive. Delayed
+// before running, a counter's increments were applied in a random order,
+// and the demo's Counter went down while clicks were in flight (issue 10,
+// item 11).
+func TestDelayHoldsTheAnswerNotTheChange(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	f.api.SetDelay(time.Hour)
+	for range 3 {
+		f.async(http.MethodPost, "/api/count/increment", nil)
+	}
+	require.Eventually(t, func() bool { return f.api.Count("POST /api/count/increment") == 3 },
+		waitLimit, time.Millisecond, "the increments arrive")
+	f.api.SetDelay(0)
+	// The answers are an hour away; the count is not.
+	require.Eventually(t, func() bool {
+		return decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count == 3
+	}, waitLimit, time.Millisecond, "increments wait out their latency before they apply")
+}

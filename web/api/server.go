@@ -167,8 +167,8 @@ func requestKey(r *http.Request) (method, path string) {
 }
 
 // admit runs the steps every API request shares before it is handled: it is
-// counted, its body is buffered, the configured delay passes and, when
-// requests are held, it waits for release. It reports false when the request
+// counted, its body is buffered and, when requests are held, it waits for
+// release. It reports false when the request
 // has already been answered (or abandoned); otherwise the caller must call
 // h.pass once it is ready for the next release to proceed.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok bool) {
@@ -180,15 +180,6 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok
 	if rp := readBody(w, r); rp != nil {
 		rp.write(w)
 		return nil, false
-	}
-	if d := s.latency(); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			return nil, false
-		}
 	}
 	h = s.holds.enqueue(stageRequest, method, path)
 	if h == nil {
@@ -202,6 +193,30 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok
 		return nil, false
 	}
 	return h, true
+}
+
+// travel waits out the configured latency of one request, or until its
+// client is gone or the server closed (false). The state routes wait after they have run and
+// before they answer, so requests change the state in the order they
+// arrive and only their answers come back out of order: the case of the
+// seed's ordering rule (4.4, rule 5). Delayed before running, a counter's
+// increments would be applied in a random order, and no ordering of the
+// answers could keep the count it shows from going down.
+func (s *Server) travel(r *http.Request) bool {
+	d := s.latency()
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.closed:
+		return false
+	}
 }
 
 // latency is the delay of one request: the fixed delay plus a random part
@@ -225,6 +240,9 @@ func (s *Server) stateRoute(fn apiFunc) http.Handler {
 		h.pass()
 		rp := s.failOrRun(r, fn)
 		s.mu.Unlock()
+		if !s.travel(r) {
+			return
+		}
 
 		method, path := requestKey(r)
 		if out := s.holds.enqueue(stageResponse, method, path); out != nil {
@@ -250,6 +268,9 @@ func (s *Server) rawRoute(fn http.HandlerFunc) http.Handler {
 			return
 		}
 		h.pass()
+		if !s.travel(r) {
+			return
+		}
 		fn(w, r)
 	})
 }
