@@ -7,8 +7,10 @@
 //
 // For every failing case: the error names the endpoint and the URL or
 // schema key and says what was wrong; ctrl.getState() is exactly as before
-// but for the failed key's error meta; no optimistic update is left; and
-// the next normal request works.
+// but for the failed key's error meta; a read of a failed key gets the kept
+// error again without a request; no optimistic update is left; and the
+// next normal request works. An accepted empty answer is null, stored as a
+// fresh result.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,9 +21,13 @@ setup();
 
 // ---------------------------------------------------------------- helpers
 
-/** A controller with a comment, a comment list, the articles and article 1 stored. */
+/**
+ * A controller with a comment, a comment list, the articles and article 1
+ * stored. Its clock stands still: results stay fresh and errors stay kept
+ * however long a case takes.
+ */
 async function populated(df, fx, base) {
-  const ctrl = new df.Controller();
+  const ctrl = new df.Controller({ now: fakeClock().now });
   const comments = new df.RestEndpoint({ urlPrefix: base, path: '/comments', name: 'comments', schema: [fx.Comment] });
   await ctrl.useSuspense(fx.getComment, { id: 1 });
   await ctrl.useSuspense(comments, { postId: 1 });
@@ -57,15 +63,17 @@ const HUGE_MB = 50;
 /**
  * The cases, by the names of test/badinput/matrix_test.go. Each is
  * {name, ep(s) → endpoint options, params, call, ...outcome}: a failure
- * ({keyed, status, errName, want}) or {accepted: true, check}.
- * s = {df, fx, base, dead}.
+ * ({keyed, status, network, errName, want}) or {accepted: true, check}.
+ * A failure with a status is a df.NetworkError unless network is false (an
+ * error of the caller's own code that carries a status). check gets
+ * (value, error, {ctrl, fx, ep, params}). s = {df, fx, base, dead}.
  */
 function cases() {
   const parse = (...want) => ({ keyed: true, status: 400, errName: 'NetworkError', want });
   const shape = (...want) => ({ keyed: true, errName: 'Error', want });
   const callback = (...want) => ({ keyed: true, errName: 'Error', want });
   const params = (...want) => ({ keyed: false, errName: 'Error', want });
-  const isNull = (v) => assert.equal(v, null);
+  const isNull = storedNull;
   const comment = (name, path) => (s) => ({ name, path, schema: s.fx.Comment });
   const bodyEp = (name, schema) => (s) => ({ name, path: '/bad/body', schema: schema(s) });
   const C = (s) => s.fx.Comment;
@@ -83,6 +91,20 @@ function cases() {
     // ------------------------------------------------ bodies that are not JSON
     { name: 'truncated JSON', ep: comment('truncated', '/bad/truncated'), params: undefined, ...parse('GET', '/bad/truncated', '400', 'invalid JSON at offset') },
     { name: 'HTML error page with status 200', ep: comment('html', '/bad/html'), params: undefined, ...parse('/bad/html', '400', 'invalid JSON', 'DOCTYPE') },
+    // Seed section 7: the custom fetch of a header-token list gives the
+    // error of a body that is not JSON status 400 and rethrows it. The
+    // caller gets that error's name and status; the message names the
+    // endpoint and its fetch option. (The Go twin's fetch parses with the
+    // endpoint's own DefaultParseResponse, so it gets a NetworkError with
+    // the URL; JavaScript has no such helper: its fetch parses the body
+    // itself, as the seed's does.)
+    { name: 'header-token list with a body that is not JSON', params: undefined,
+      keyed: true, status: 400, network: false, errName: 'SyntaxError', want: ['fetch', 'not valid JSON'],
+      ep: (s) => ({ name: 'linkedHTML', path: '/bad/html', schema: { results: [s.fx.Comment], link: '' }, fetch: linkFetch }),
+      check: (v, err) => {
+        assert.ok(err.cause instanceof SyntaxError, 'the error the fetch option threw is the cause');
+        assert.equal(err.cause.status, 400);
+      } },
     { name: 'invalid JSON: NaN literal', ep: bodyEp('nanLiteral', C), params: body('{"id":2,"score":NaN}'), ...parse('/bad/body', '400', 'invalid JSON') },
     { name: 'invalid JSON: trailing garbage', ep: bodyEp('trailing', C), params: body('{"id":2} {"id":3}'), ...parse('/bad/body', '400', 'invalid JSON') },
     { name: 'invalid JSON: single quotes', ep: bodyEp('singleQuotes', C), params: body("{'id':2}"), ...parse('/bad/body', '400', 'invalid JSON') },
@@ -97,6 +119,9 @@ function cases() {
     { name: 'empty body with status 200', ep: bodyEp('emptyBody', C), params: {}, accepted: true, check: isNull },
     { name: 'whitespace-only body', ep: bodyEp('blank', C), params: body(' \n\t '), accepted: true, check: isNull },
     { name: 'JSON null where a record is expected', ep: bodyEp('jsonNull', C), params: body('null'), accepted: true, check: isNull },
+    { name: '204 where an envelope object is expected', ep: (s) => ({ name: 'emptyEnvelope', path: '/bad/empty', schema: { data: s.fx.Comment } }),
+      params: undefined, accepted: true, check: isNull },
+    { name: '204 from an endpoint without a schema', ep: () => ({ name: 'emptyNoSchema', path: '/bad/empty' }), params: undefined, accepted: true, check: isNull },
 
     // ------------------------------------------------ shapes
     { name: 'record where a list is expected', ep: (s) => ({ name: 'wantList', path: '/comments/:id', schema: [s.fx.Comment] }), params: { id: 2 },
@@ -125,6 +150,8 @@ function cases() {
 
     // ------------------------------------------------ primary keys
     { name: 'record with no pk', ep: comment('noPK', '/bad/nopk'), params: undefined, ...shape('/bad/nopk', 'Comment at $', 'no primary key', '"id"') },
+    { name: 'record with no pk inside an envelope', params: undefined, ...shape('/bad/nopk', 'Comment at $.data[0]', 'primary key'),
+      ep: (s) => ({ name: 'noPKNested', path: '/bad/nopk', schema: { data: [s.fx.Comment] }, process: (v) => ({ data: [v] }) }) },
     { name: 'null pk', ep: bodyEp('nullPK', C), params: body('{"id":null,"name":"x"}'), ...shape('/bad/body', 'Comment at $', 'no primary key') },
     { name: 'object pk', ep: bodyEp('objectPK', C), params: body('{"id":{"n":2}}'), ...shape('/bad/body', 'Comment at $', 'primary key field "id" is object') },
     { name: 'list pk', ep: bodyEp('listPK', C), params: body('{"id":[2]}'), ...shape('/bad/body', 'Comment at $', 'primary key field "id" is array') },
@@ -198,6 +225,9 @@ function cases() {
     // The server would answer after ten minutes: only the timeout can end it.
     { name: 'slower than the endpoint timeout', ep: (s) => ({ name: 'slow', path: '/bad/slow', schema: s.fx.Comment, timeout: 100 }), params: { ms: 600_000 },
       keyed: true, status: 0, errName: 'TimeoutError', want: ['/bad/slow?ms=600000', 'timed out', '100ms'] },
+    // The server never answers: only the timeout can end the request.
+    { name: 'a server that never answers, with a timeout', ep: (s) => ({ name: 'hangs', path: '/bad/hang', schema: s.fx.Comment, timeout: 50 }),
+      params: undefined, keyed: true, status: 0, errName: 'TimeoutError', want: ['/bad/hang', 'timed out', '50ms'] },
     { name: 'a fetch option that never resolves, with a timeout',
       ep: (s) => ({ name: 'neverResolves', path: '/comments/:id', schema: s.fx.Comment, timeout: 100, fetch: () => new Promise(() => {}) }),
       params: { id: 2 }, keyed: true, status: 0, errName: 'TimeoutError', want: ['/comments/2', 'timed out', '100ms'] },
@@ -300,6 +330,37 @@ function cases() {
   ];
 }
 
+/**
+ * storedNull checks an accepted empty answer: the read resolves null, stored
+ * as a fresh result that the next read gets without a request.
+ */
+async function storedNull(v, err, { ctrl, ep, params }) {
+  assert.equal(v, null);
+  const r = ctrl.getResponse(ep, params);
+  assert.equal(r.expiryStatus, 'valid');
+  assert.equal(r.data, null, 'stored');
+  const counts = await server.counts();
+  assert.equal(await ctrl.useSuspense(ep, params), null);
+  assert.deepEqual(await server.counts(), counts, 'null is a stored, fresh result');
+}
+
+/**
+ * linkFetch is the seed's header-token list (section 7): the results of the
+ * body and the Link header, as one object; a body that is not JSON is an
+ * error with status 400, rethrown.
+ */
+async function linkFetch(params) {
+  const response = await globalThis.fetch(this.url(params));
+  let results;
+  try {
+    results = await response.json();
+  } catch (err) {
+    err.status = 400;
+    throw err;
+  }
+  return { link: response.headers.get('link'), results };
+}
+
 // users is a Friend entity whose bestFriend and friends are Friends. The
 // JavaScript API fixes an entity's schema when the entity is made, so an
 // entity cannot name itself: the nested Friend is a second entity of the
@@ -367,7 +428,7 @@ for (const c of all) {
     const ep = new df.RestEndpoint(opts);
     const before = ctrl.getState();
     const call = c.call ?? GET;
-    const ctx = { ctrl, fx };
+    const ctx = { ctrl, fx, ep, params: c.params };
 
     let v;
     let err;
@@ -387,9 +448,9 @@ for (const c of all) {
       for (const w of c.want) assert.ok(msg.includes(w), `message ${JSON.stringify(msg)} should hold ${JSON.stringify(w)}`);
       assert.ok(msg.length < 1000, `the message is short: ${msg.slice(0, 300)}…`);
       assert.equal(err.name, c.errName, `error name of ${msg}`);
-      if (c.status !== undefined) {
+      if (c.status !== undefined) assert.equal(err.status, c.status, 'status');
+      if (c.network ?? c.status !== undefined) {
         assert.ok(err instanceof df.NetworkError, 'a NetworkError');
-        assert.equal(err.status, c.status);
       } else if (c.errName !== 'TypeError') {
         assert.ok(!(err instanceof df.NetworkError), 'not a NetworkError');
       }
@@ -401,6 +462,16 @@ for (const c of all) {
         assert.equal(after.meta[key]?.error, msg, 'the failed key keeps the error');
         after = withoutMeta(after, key);
         assert.ok(ctrl.getResponse(ep, c.params).expiryStatus !== 'valid');
+        if (c.call === undefined) {
+          // Inside errorExpiryLength (the clock stands still) the error is
+          // kept: a read gets it again, without a request.
+          const total = await server.total();
+          const again = await failureOf(() => ctrl.useSuspense(ep, c.params), 'a read of the failed key');
+          assert.equal(again.message, msg, 'the kept error');
+          assert.equal(again.name, err.name, 'the kept error keeps its name');
+          assert.equal(again.status, err.status, 'the kept error keeps its status');
+          assert.equal(await server.total(), total, 'no request inside errorExpiryLength');
+        }
       }
       assert.deepEqual(after, before, 'the store is as it was');
       await c.check?.(v, err, ctx);
