@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 
@@ -95,6 +97,30 @@ func TestReadProtocolCallIsSmall(t *testing.T) {
 			assert.LessOrEqual(t, m.work, maxCallWork, "records stored, replayed and read by one call")
 		})
 	}
+}
+
+// TestReadProtocolCallLeavesNothing checks that a call of FuzzReadProtocol
+// leaves nothing behind: a fuzzing worker process makes tens of thousands
+// of calls, and what each kept would grow the heap, and the collector's
+// work with it, call after call. Each call builds its own schemas, which
+// must be collected once it is over.
+func TestReadProtocolCallLeavesNothing(t *testing.T) {
+	ops := []byte{2, 1, 2, 2, 4, 0, 4, 1, 5, 1, 4, 1, 0, 1, 4, 0, 1, 1, 4, 1}
+	var pages []weak.Pointer[schema.Object]
+	var articles []weak.Pointer[schema.Entity]
+	for range 20 {
+		m := runReadProtocol(t, ops)
+		pages = append(pages, weak.Make(m.page.(*schema.Object)))
+		articles = append(articles, weak.Make(m.f.article))
+	}
+	runtime.GC()
+	kept := 0
+	for i := range pages {
+		if pages[i].Value() != nil || articles[i].Value() != nil {
+			kept++
+		}
+	}
+	assert.Zero(t, kept, "calls whose schemas are still reachable after they ended, of %d", len(pages))
 }
 
 const (
