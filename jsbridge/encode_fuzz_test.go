@@ -25,7 +25,9 @@ import (
 // read, each element Go reads as the same value as last time must decode to
 // the same object, and both halves of the identity table must stay the
 // same size. It covers the ops a read can carry, list diffs (kept ranges
-// and members laid over an old object) included.
+// and members laid over an old object) included. A call is bounded (steps,
+// list, queue) to keep its time far below the engine's limit: see
+// maxCallWork.
 func FuzzReadProtocol(f *testing.F) {
 	f.Add([]byte{2, 0, 2, 1, 2, 2, 4, 0, 0, 1, 4, 0, 1, 2, 4, 1})
 	f.Add([]byte{2, 3, 2, 4, 4, 1, 5, 3, 4, 1, 6, 0, 4, 1, 3, 0, 4, 0})
@@ -52,12 +54,12 @@ func runReadProtocol(t *testing.T, ops []byte) *protocolModel {
 // protocolModel.work. The fuzzing engine kills a worker process whose call
 // of the target takes 10 s of wall time (the worker panics "deadlocked!"
 // and the run fails with "fuzzing process hung or terminated unexpectedly"),
-// and a loaded machine stretches a call many times over. A unit costs about
-// 1 µs of CPU here, twice that instrumented for fuzzing; with the list and
+// and a loaded machine stretches a call 10 to 20 times. A unit costs about
+// 1 µs of CPU here, twice that instrumented for fuzzing. With the list and
 // the queue bounded, the worst call (a full queue, then appends, each
 // storing a full list twice and replaying the queue twice) does about 12000
-// units. Without the bounds, 200 appends stored 80000 records: 0.1 s
-// instrumented on an idle machine, 0.7 s with both cores busy.
+// units, 10 ms. Unbounded, 200 appends did 80000: 0.1 s, and up to 2 s
+// with both cores busy.
 const maxCallWork = 15000
 
 // TestReadProtocolCallIsSmall runs the inputs that make FuzzReadProtocol's
@@ -103,7 +105,8 @@ func TestReadProtocolCallIsSmall(t *testing.T) {
 // leaves nothing behind: a fuzzing worker process makes tens of thousands
 // of calls, and what each kept would grow the heap, and the collector's
 // work with it, call after call. Each call builds its own schemas, which
-// must be collected once it is over.
+// must be collected once it is over (the encoder's schema cache kept every
+// one).
 func TestReadProtocolCallLeavesNothing(t *testing.T) {
 	ops := []byte{2, 1, 2, 2, 4, 0, 4, 1, 5, 1, 4, 1, 0, 1, 4, 0, 1, 1, 4, 1}
 	var pages []weak.Pointer[schema.Object]
