@@ -528,7 +528,15 @@ func (e *Endpoint) requestContext(ctx context.Context) (context.Context, context
 	var cancels []func()
 	if sig := e.opts.Signal; sig != nil {
 		c, cancel := context.WithCancelCause(ctx)
-		stop := context.AfterFunc(sig, func() { cancel(contextError(sig)) })
+		stop := func() bool { return false }
+		if sig.Err() != nil {
+			// Already aborted: cancel now. AfterFunc would cancel on another
+			// goroutine, later, and the request could go out meanwhile
+			// (a fetch with an aborted signal rejects at once in JS).
+			cancel(contextError(sig))
+		} else {
+			stop = context.AfterFunc(sig, func() { cancel(contextError(sig)) })
+		}
 		ctx = c
 		cancels = append(cancels, func() { stop(); cancel(nil) })
 	}

@@ -422,6 +422,29 @@ func TestCancel(t *testing.T) {
 		_, err = withSignal.Fetch(context.Background(), value.Undef, nil)
 		assert.Equal(t, "AbortError", rest.ErrorName(err), "an aborted signal aborts later requests at once")
 	})
+	t.Run("signal aborted before the fetch", func(t *testing.T) {
+		signal, abort := context.WithCancel(context.Background())
+		abort()
+		// The request's context must be done when the fetch starts, not a
+		// moment later: a request sent meanwhile could succeed.
+		sawLive := 0
+		custom, err := e.Extend(func(o *rest.Options) {
+			o.Signal = signal
+			o.Fetch = func(ctx context.Context, _ *rest.Endpoint, _ value.Value, _ any) (value.Value, error) {
+				if ctx.Err() == nil {
+					sawLive++
+					return value.Str("sent"), nil
+				}
+				return value.Undef, ctx.Err()
+			}
+		})
+		require.NoError(t, err)
+		for range 200 {
+			_, err := custom.Fetch(context.Background(), value.Undef, nil)
+			assert.Equal(t, "AbortError", rest.ErrorName(err))
+		}
+		assert.Zero(t, sawLive, "requests started with an aborted signal")
+	})
 }
 
 func TestTimeout(t *testing.T) {
