@@ -16,6 +16,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 var noteEntity = &schema.Entity{Key: "Note", Defaults: value.MustParse(`{"id":null,"text":""}`)}
@@ -89,11 +90,11 @@ func TestInvalidateDropsKeptError(t *testing.T) {
 					// Stale data is answered at once and revalidated in the
 					// background: wait for that fetch.
 					require.NoError(t, err)
-					require.Eventually(t, func() bool { return srv.Count(key) == fetches+1 }, hangLimit, time.Millisecond)
+					require.Eventually(t, func() bool { return srv.Count(key) == fetches+1 }, testkit.WaitLimit, time.Millisecond)
 					require.Eventually(t, func() bool {
 						r := c.GetResponse(ep, params("1"))
 						return r.Err == nil && r.ExpiryStatus == endpoint.Valid
-					}, hangLimit, time.Millisecond)
+					}, testkit.WaitLimit, time.Millisecond)
 					return
 				}
 				require.NoError(t, err, "the read after %s fetches", name)
@@ -136,10 +137,10 @@ func TestAbortIsNotKept(t *testing.T) {
 	})
 	require.NoError(t, err)
 	defer unsub()
-	wait(t, changed, "first call")
+	testkit.Wait(t, changed, "first call")
 
 	abort()
-	err = wait(t, read, "aborted read")
+	err = testkit.Wait(t, read, "aborted read")
 	require.Error(t, err)
 	assert.Equal(t, "AbortError", rest.ErrorName(err), "%v", err)
 	close(held.release)
@@ -151,7 +152,7 @@ func TestAbortIsNotKept(t *testing.T) {
 	require.Eventually(t, func() bool {
 		r := c.GetResponse(plain, params("1"))
 		return r.ExpiryStatus == endpoint.Valid
-	}, hangLimit, time.Millisecond)
+	}, testkit.WaitLimit, time.Millisecond)
 	srv.Hold(false)
 	v, err := c.Suspense(ctx, plain, params("1"))
 	require.NoError(t, err)
@@ -183,7 +184,7 @@ func TestAbortedReadRefetches(t *testing.T) {
 	go func() { _, err := c.Suspense(ctx, abortable, params("1")); read <- err }()
 	held := srv.Next()
 	abort()
-	err = wait(t, read, "aborted read")
+	err = testkit.Wait(t, read, "aborted read")
 	assert.Equal(t, "AbortError", rest.ErrorName(err), "%v", err)
 	close(held.release)
 	srv.Hold(false)
@@ -206,9 +207,9 @@ func TestAbortedReadRefetches(t *testing.T) {
 	unsub, err := c.Subscribe(abortable, params("1"), func(s controller.State) { states <- s })
 	require.NoError(t, err)
 	defer unsub()
-	s := wait(t, states, "subscriber")
+	s := testkit.Wait(t, states, "subscriber")
 	for s.Loading {
-		s = wait(t, states, "subscriber")
+		s = testkit.Wait(t, states, "subscriber")
 	}
 	assert.NoError(t, s.Err, "the subscriber is not shown the abort")
 	assert.NoError(t, c.GetResponse(plain, params("1")).Err)
@@ -251,7 +252,7 @@ func TestCancelledMutationIsNotKept(t *testing.T) {
 	go func() { _, err := c.Fetch(ctx, save, params("1"), value.MustParse(`{"text":"saved"}`)); done <- err }()
 	srv.Next()
 	cancel()
-	err := wait(t, done, "cancelled mutation")
+	err := testkit.Wait(t, done, "cancelled mutation")
 	assert.Equal(t, "AbortError", rest.ErrorName(err), "%v", err)
 	assert.NoError(t, c.GetResponse(save, params("1")).Err, "an abort is not an error of the data")
 }
@@ -270,9 +271,9 @@ func TestAbortedSubscriberOnEmptyStore(t *testing.T) {
 	unsub, err := c.Subscribe(ep, params("1"), func(s controller.State) { states <- s })
 	require.NoError(t, err)
 	defer unsub()
-	s := wait(t, states, "subscriber")
+	s := testkit.Wait(t, states, "subscriber")
 	for s.Loading {
-		s = wait(t, states, "subscriber")
+		s = testkit.Wait(t, states, "subscriber")
 	}
 	assert.NoError(t, s.Err)
 	assert.Equal(t, endpoint.Missing, s.ExpiryStatus)

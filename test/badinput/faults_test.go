@@ -15,6 +15,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // Faults of the network and the caller: a server that goes down and comes
@@ -138,7 +139,7 @@ func TestIntermittentMutations(t *testing.T) {
 		_, err := e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"first"}`))
 		first <- err
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 	defer cancel()
 	require.NoError(t, e.API.WaitHeld(ctx, 1))
 	second := make(chan error, 1)
@@ -193,7 +194,7 @@ func TestCallerAborts(t *testing.T) {
 				_, err := e.Ctrl.Fetch(callCtx, patch, id("1"), obj(`{"title":"optimistic"}`))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+			wctx, wcancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 			defer wcancel()
 			require.NoError(t, e.API.WaitHeld(wctx, 1))
 			assert.Equal(t, "optimistic", titleOf(e, "1"), "the optimistic update shows while the request is out")
@@ -280,16 +281,11 @@ func TestCallerAbortsRead(t *testing.T) {
 				_, err := e.Ctrl.Suspense(callCtx, held, id(3))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+			wctx, wcancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 			defer wcancel()
 			require.NoError(t, e.API.WaitHeld(wctx, 1))
 			cancel()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(fixture.WaitLimit):
-				t.Fatal("the aborted read did not return")
-			}
+			err := testkit.Wait(t, done, "the aborted read to return")
 
 			require.Error(t, err)
 			assert.Equal(t, "AbortError", rest.ErrorName(err))

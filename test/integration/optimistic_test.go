@@ -20,6 +20,7 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/test/fixture/testapi"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // The optimistic examples of seed section 4.4, end to end.
@@ -614,7 +615,7 @@ func TestAbortedMutationRollsBack(t *testing.T) {
 	assert.True(t, value.Equal(orig, e.Ctrl.GetResponse(r.Get, id("5")).Data), "rolled back")
 	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
 	// The server drops the request once it sees the client go.
-	require.Eventually(t, func() bool { return len(e.API.Held()) == 0 }, fixture.WaitLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return len(e.API.Held()) == 0 }, testkit.WaitLimit, time.Millisecond)
 	e.API.Unhold()
 	_, server := e.get("/articles/5")
 	assert.Equal(t, orig.Get("title").Str(), server.Get("title").Str(), "the server never ran it")

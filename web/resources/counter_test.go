@@ -14,23 +14,10 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/resources"
 )
-
-// hangLimit bounds every wait for an event: only a hang reaches it.
-const hangLimit = 5 * time.Minute
-
-// fakeClock is a controllable time source shared by the demo's server and
-// the client's controller.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // heldIncrement is an increment at the gate in front of the demo's server:
 // it waits for run before the server applies it, then for respond before
@@ -77,32 +64,6 @@ func incrementGate(t *testing.T, srv *api.Server) (*httptest.Server, <-chan *hel
 	return ts, arrived
 }
 
-func waitFor[T any](t *testing.T, ch <-chan T, what string) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(hangLimit):
-		t.Fatalf("%s: nothing after %s", what, hangLimit)
-		var zero T
-		return zero
-	}
-}
-
-// permutations returns every order of 0..n-1.
-func permutations(n int) [][]int {
-	if n == 0 {
-		return [][]int{{}}
-	}
-	var out [][]int
-	for _, p := range permutations(n - 1) {
-		for i := 0; i <= len(p); i++ {
-			out = append(out, append(append(append([]int{}, p[:i]...), n-1), p[i:]...))
-		}
-	}
-	return out
-}
-
 // TestCounterNeverGoesBackwards is the demo's Counter as its page uses it,
 // against the demo's server: 4 clicks, each sent before the server applies
 // any (the time a request travels), applied in the order sent a minute
@@ -112,9 +73,9 @@ func permutations(n int) [][]int {
 // 1, 2, 3, 4, 3, ... as in the demo.)
 func TestCounterNeverGoesBackwards(t *testing.T) {
 	const n = 4
-	for _, order := range permutations(n) {
+	for _, order := range testkit.Permutations(n) {
 		t.Run(fmt.Sprint(order), func(t *testing.T) {
-			clk := &fakeClock{t: time.UnixMilli(1_750_000_000_000)}
+			clk := testkit.NewClock(time.UnixMilli(1_750_000_000_000))
 			srv := api.New(api.Options{BasePath: "/rest", Now: clk.Now})
 			t.Cleanup(srv.Close)
 			ts, arrived := incrementGate(t, srv)
@@ -137,7 +98,7 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 			})
 			require.NoError(t, err)
 			defer unsub()
-			require.Equal(t, 0, waitFor(t, counts, "first count"))
+			require.Equal(t, 0, testkit.Wait(t, counts, "first count"))
 
 			held := make([]*heldIncrement, n)
 			done := make([]chan error, n)
@@ -148,19 +109,19 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 					_, err := c.Fetch(t.Context(), a.Counter.Increment, value.Obj(), resources.IncrementBody(clk.Now()))
 					done[i] <- err
 				}()
-				held[i] = waitFor(t, arrived, fmt.Sprintf("click %d at the server", i+1))
+				held[i] = testkit.Wait(t, arrived, fmt.Sprintf("click %d at the server", i+1))
 			}
 			clk.Advance(time.Minute) // the server applies them later, in order
 			for _, h := range held {
 				close(h.run)
-				waitFor(t, h.ran, "the server applying an increment")
+				testkit.Wait(t, h.ran, "the server applying an increment")
 			}
 			for _, i := range order {
 				close(held[i].respond)
-				require.NoError(t, waitFor(t, done[i], fmt.Sprintf("click %d", i+1)))
+				require.NoError(t, testkit.Wait(t, done[i], fmt.Sprintf("click %d", i+1)))
 			}
 			for last := -1; last != n; {
-				last = waitFor(t, counts, "the final count")
+				last = testkit.Wait(t, counts, "the final count")
 			}
 			assert.Zero(t, c.PendingOptimistic())
 
