@@ -2,9 +2,6 @@ package resources_test
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,49 +16,13 @@ import (
 	"github.com/datafetch/datafetch/web/resources"
 )
 
-// heldIncrement is an increment at the gate in front of the demo's server:
-// it waits for run before the server applies it, then for respond before
-// its answer goes out.
-type heldIncrement struct {
-	run, ran, respond chan struct{}
-}
-
-// incrementGate serves the demo's API under /rest and holds every
-// increment twice (see heldIncrement), so that a test decides when the
-// server applies each one and in which order the answers arrive.
-func incrementGate(t *testing.T, srv *api.Server) (*httptest.Server, <-chan *heldIncrement) {
-	arrived := make(chan *heldIncrement, 16)
-	stop := make(chan struct{})
-	inner := httpStrip("/rest", srv)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/count/increment") {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		h := &heldIncrement{run: make(chan struct{}), ran: make(chan struct{}), respond: make(chan struct{})}
-		arrived <- h
-		select {
-		case <-h.run:
-		case <-stop:
-			return
-		}
-		rec := httptest.NewRecorder()
-		inner.ServeHTTP(rec, r)
-		close(h.ran)
-		select {
-		case <-h.respond:
-		case <-stop:
-			return
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	}))
-	t.Cleanup(ts.Close)
-	t.Cleanup(func() { close(stop) })
-	return ts, arrived
+// newestHeld returns the number of the request held last.
+func newestHeld(held []api.HeldRequest) int {
+	seq := 0
+	for _, h := range held {
+		seq = max(seq, h.Seq)
+	}
+	return seq
 }
 
 // TestCounterNeverGoesBackwards is the demo's Counter as its page uses it,
@@ -76,11 +37,8 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 	for _, order := range testkit.Permutations(n) {
 		t.Run(fmt.Sprint(order), func(t *testing.T) {
 			clk := testkit.NewClock(time.UnixMilli(1_750_000_000_000))
-			srv := api.New(api.Options{BasePath: "/rest", Now: clk.Now})
-			t.Cleanup(srv.Close)
-			ts, arrived := incrementGate(t, srv)
-			a, err := resources.New(ts.URL + "/rest")
-			require.NoError(t, err)
+			f, a := serve(t, api.Options{Now: clk.Now})
+			srv := f.API
 			c := controller.New(controller.Options{Now: clk.Now})
 
 			var mu sync.Mutex
@@ -90,17 +48,18 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 				if s.Data.IsUndefined() {
 					return
 				}
-				f, _ := s.Data.Get("count").Float()
+				v, _ := s.Data.Get("count").Float()
 				mu.Lock()
-				seen = append(seen, int(f))
+				seen = append(seen, int(v))
 				mu.Unlock()
-				counts <- int(f)
+				counts <- int(v)
 			})
 			require.NoError(t, err)
 			defer unsub()
 			require.Equal(t, 0, testkit.Wait(t, counts, "first count"))
 
-			held := make([]*heldIncrement, n)
+			// Each click is held at the server before it runs.
+			srv.Hold()
 			done := make([]chan error, n)
 			for i := range n {
 				clk.Advance(time.Second)
@@ -109,15 +68,22 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 					_, err := c.Fetch(t.Context(), a.Counter.Increment, value.Obj(), resources.IncrementBody(clk.Now()))
 					done[i] <- err
 				}()
-				held[i] = testkit.Wait(t, arrived, fmt.Sprintf("click %d at the server", i+1))
+				f.WaitHeld(i + 1)
 			}
-			clk.Advance(time.Minute) // the server applies them later, in order
-			for _, h := range held {
-				close(h.run)
-				testkit.Wait(t, h.ran, "the server applying an increment")
+			// The server applies them later, in the order sent, and holds
+			// each answer: answer[i] is the held number of click i's.
+			clk.Advance(time.Minute)
+			srv.HoldResponses()
+			answer := make([]int, n)
+			for i := range n {
+				require.True(t, srv.Release(i+1), "click %d held before it ran", i+1)
+				// Release took click i off the list; it is back once it
+				// has run and its answer waits.
+				f.WaitHeld(n)
+				answer[i] = newestHeld(srv.Held())
 			}
 			for _, i := range order {
-				close(held[i].respond)
+				require.True(t, srv.Release(answer[i]), "answer to click %d held", i+1)
 				require.NoError(t, testkit.Wait(t, done[i], fmt.Sprintf("click %d", i+1)))
 			}
 			for last := -1; last != n; {
