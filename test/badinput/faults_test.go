@@ -139,15 +139,13 @@ func TestIntermittentMutations(t *testing.T) {
 		_, err := e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"first"}`))
 		first <- err
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
-	defer cancel()
-	require.NoError(t, e.API.WaitHeld(ctx, 1))
+	e.WaitHeld(1)
 	second := make(chan error, 1)
 	go func() {
 		_, err := e.Ctrl.Fetch(context.Background(), patch, id("2"), obj(`{"title":"second"}`))
 		second <- err
 	}()
-	require.NoError(t, e.API.WaitHeld(ctx, 2))
+	e.WaitHeld(2)
 	assert.Equal(t, "first", titleOf(e, "1"))
 	assert.Equal(t, "second", titleOf(e, "2"))
 	assert.Equal(t, 2, e.Ctrl.PendingOptimistic())
@@ -194,9 +192,7 @@ func TestCallerAborts(t *testing.T) {
 				_, err := e.Ctrl.Fetch(callCtx, patch, id("1"), obj(`{"title":"optimistic"}`))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
-			defer wcancel()
-			require.NoError(t, e.API.WaitHeld(wctx, 1))
+			e.WaitHeld(1)
 			assert.Equal(t, "optimistic", titleOf(e, "1"), "the optimistic update shows while the request is out")
 			assert.Equal(t, 1, e.Ctrl.PendingOptimistic())
 			assert.Len(t, e.Ctrl.State().Get("optimistic").Elems(), 1)
@@ -281,9 +277,7 @@ func TestCallerAbortsRead(t *testing.T) {
 				_, err := e.Ctrl.Suspense(callCtx, held, id(3))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
-			defer wcancel()
-			require.NoError(t, e.API.WaitHeld(wctx, 1))
+			e.WaitHeld(1)
 			cancel()
 			err := testkit.Wait(t, done, "the aborted read to return")
 

@@ -196,7 +196,7 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 	for range n {
 		testkit.Wait(t, waiting, "a reader waiting for the request in flight")
 	}
-	e.waitHeld(1)
+	e.WaitHeld(1)
 	assert.Len(t, e.API.Held(), 1, "one request for eight readers and a subscriber")
 	assert.Empty(t, results, "no reader returns before the response")
 	mu.Lock()
@@ -233,7 +233,7 @@ func TestMutationsAreNeverShared(t *testing.T) {
 	for range 3 {
 		chs = append(chs, e.async(r.PartialUpdate, id("4"), body))
 	}
-	e.waitHeld(3) // times out if the three were shared
+	e.WaitHeld(3) // times out if the three were shared
 	e.API.Unhold()
 	for _, ch := range chs {
 		res := wait(t, ch)

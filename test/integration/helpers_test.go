@@ -109,14 +109,6 @@ func wait(t *testing.T, ch <-chan result) result {
 	return testkit.Wait(t, ch, "a fetch to return")
 }
 
-// waitHeld waits until n requests are held at the server.
-func (e *env) waitHeld(n int) {
-	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
-	defer cancel()
-	require.NoError(e.t, e.API.WaitHeld(ctx, n), "held: %v", e.API.Held())
-}
-
 // direct is the client of requests that bypass datafetch; its timeout turns
 // a request left held at the server into a failure rather than a hang.
 var direct = &http.Client{Timeout: testkit.WaitLimit}
