@@ -19,6 +19,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest/nethttp"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // counterServer is the seed's counter API (GET /count, POST
@@ -128,21 +129,6 @@ func counterEndpoints(t *testing.T, s *counterServer) (get, inc *rest.Endpoint) 
 	return get, inc
 }
 
-// permutations returns every order of 0..n-1.
-func permutations(n int) [][]int {
-	if n == 0 {
-		return [][]int{{}}
-	}
-	var out [][]int
-	for _, p := range permutations(n - 1) {
-		for i := 0; i <= len(p); i++ {
-			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
-			out = append(out, q)
-		}
-	}
-	return out
-}
-
 // TestCounterNeverGoesBackwards: N optimistic increments, all sent before
 // any response arrives; their responses are released in every order. What
 // a subscriber sees never decreases and ends at the server's count (the
@@ -150,7 +136,7 @@ func permutations(n int) [][]int {
 // overwrite newer data).
 func TestCounterNeverGoesBackwards(t *testing.T) {
 	const n = 4
-	for _, order := range permutations(n) {
+	for _, order := range testkit.Permutations(n) {
 		t.Run(fmt.Sprint(order), func(t *testing.T) {
 			srv := newCounterServer(t)
 			get, inc := counterEndpoints(t, srv)
@@ -172,7 +158,7 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 			})
 			require.NoError(t, err)
 			defer unsub()
-			require.Equal(t, 0, wait(t, counts, "first count"))
+			require.Equal(t, 0, testkit.Wait(t, counts, "first count"))
 
 			// Each click a second after the last; each request has run at
 			// the server before the next click.
@@ -186,15 +172,15 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 					_, err := c.Fetch(t.Context(), inc, value.Obj(), body)
 					done[i] <- err
 				}()
-				held[i] = wait(t, srv.held, fmt.Sprintf("increment %d at the server", i+1))
+				held[i] = testkit.Wait(t, srv.held, fmt.Sprintf("increment %d at the server", i+1))
 				require.Equal(t, i+1, held[i].count)
 			}
 			for _, i := range order {
 				close(held[i].release)
-				require.NoError(t, wait(t, done[i], fmt.Sprintf("increment %d", i+1)))
+				require.NoError(t, testkit.Wait(t, done[i], fmt.Sprintf("increment %d", i+1)))
 			}
 			for last := -1; last != n; {
-				last = wait(t, counts, "the final count")
+				last = testkit.Wait(t, counts, "the final count")
 			}
 			assert.Equal(t, n, int(num(c.GetResponse(get, value.Obj()).Data.Get("count"))))
 			assert.Zero(t, c.PendingOptimistic())

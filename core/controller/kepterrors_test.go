@@ -16,6 +16,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 var noteEntity = &schema.Entity{Key: "Note", Defaults: value.MustParse(`{"id":null,"text":""}`)}
@@ -89,11 +90,11 @@ func TestInvalidateDropsKeptError(t *testing.T) {
 					// Stale data is answered at once and revalidated in the
 					// background: wait for that fetch.
 					require.NoError(t, err)
-					require.Eventually(t, func() bool { return srv.Count(key) == fetches+1 }, hangLimit, time.Millisecond)
+					require.Eventually(t, func() bool { return srv.Count(key) == fetches+1 }, testkit.WaitLimit, time.Millisecond)
 					require.Eventually(t, func() bool {
 						r := c.GetResponse(ep, params("1"))
 						return r.Err == nil && r.ExpiryStatus == endpoint.Valid
-					}, hangLimit, time.Millisecond)
+					}, testkit.WaitLimit, time.Millisecond)
 					return
 				}
 				require.NoError(t, err, "the read after %s fetches", name)
@@ -104,6 +105,50 @@ func TestInvalidateDropsKeptError(t *testing.T) {
 	}
 }
 
+// abortableNote is the setup of the abort tests: note 1 on a held server,
+// read through plain and through abortable, a copy of plain whose Signal
+// abort cancels, by a controller that keeps errors for an hour.
+type abortableNote struct {
+	srv              *heldServer
+	plain, abortable *rest.Endpoint
+	abort            context.CancelFunc
+	c                *controller.Controller
+}
+
+func newAbortableNote(t *testing.T) *abortableNote {
+	t.Helper()
+	a := &abortableNote{srv: newHeldServer(t, jsonHandler(http.StatusOK, `{"id":"1","text":"hello"}`))}
+	a.plain = restEndpoint(t, a.srv, rest.Options{Path: "/notes/:id", Name: "note", Schema: noteEntity})
+	signal, abort := context.WithCancel(context.Background())
+	t.Cleanup(abort)
+	a.abort = abort
+	var err error
+	a.abortable, err = a.plain.Extend(func(o *rest.Options) { o.Signal = signal })
+	require.NoError(t, err)
+	a.c = controller.New(controller.Options{Now: newClock().Now, ErrorExpiryLength: time.Hour})
+	return a
+}
+
+// startRead turns holding on and starts a read of the abortable endpoint;
+// it returns the read's error, once it returns, and its request, held at
+// the server.
+func (a *abortableNote) startRead(ctx context.Context) (read <-chan error, held *heldRequest) {
+	ch := make(chan error, 1)
+	a.srv.Hold(true)
+	go func() { _, err := a.c.Suspense(ctx, a.abortable, params("1")); ch <- err }()
+	return ch, a.srv.Next()
+}
+
+// settled returns the first state from states that is not loading.
+func settled(t *testing.T, states <-chan controller.State) controller.State {
+	t.Helper()
+	s := testkit.Wait(t, states, "subscriber")
+	for s.Loading {
+		s = testkit.Wait(t, states, "subscriber")
+	}
+	return s
+}
+
 // TestAbortIsNotKept: a read aborted by its endpoint's Signal (what a
 // JavaScript AbortSignal becomes, see jsbridge/signal.go) fails that read
 // with an AbortError, but leaves nothing behind: a plain read of the same
@@ -111,12 +156,8 @@ func TestInvalidateDropsKeptError(t *testing.T) {
 // A timeout, by contrast, is a failed fetch and is kept.
 func TestAbortIsNotKept(t *testing.T) {
 	ctx := context.Background()
-	srv := newHeldServer(t, jsonHandler(http.StatusOK, `{"id":"1","text":"hello"}`))
-	plain := restEndpoint(t, srv, rest.Options{Path: "/notes/:id", Name: "note", Schema: noteEntity})
-	signal, abort := context.WithCancel(ctx)
-	abortable, err := plain.Extend(func(o *rest.Options) { o.Signal = signal })
-	require.NoError(t, err)
-	c := controller.New(controller.Options{Now: newClock().Now, ErrorExpiryLength: time.Hour})
+	a := newAbortableNote(t)
+	srv, plain, c := a.srv, a.plain, a.c
 	const key = "GET /notes/1"
 
 	var mu sync.Mutex
@@ -124,10 +165,7 @@ func TestAbortIsNotKept(t *testing.T) {
 	changed := make(chan struct{}, 100)
 	// A subscriber that only listens: subscribed to a result that is
 	// already loading, it starts no fetch of its own.
-	srv.Hold(true)
-	read := make(chan error, 1)
-	go func() { _, err := c.Suspense(ctx, abortable, params("1")); read <- err }()
-	held := srv.Next()
+	read, held := a.startRead(ctx)
 	unsub, err := c.Subscribe(plain, params("1"), func(s controller.State) {
 		mu.Lock()
 		seen = append(seen, s)
@@ -136,10 +174,10 @@ func TestAbortIsNotKept(t *testing.T) {
 	})
 	require.NoError(t, err)
 	defer unsub()
-	wait(t, changed, "first call")
+	testkit.Wait(t, changed, "first call")
 
-	abort()
-	err = wait(t, read, "aborted read")
+	a.abort()
+	err = testkit.Wait(t, read, "aborted read")
 	require.Error(t, err)
 	assert.Equal(t, "AbortError", rest.ErrorName(err), "%v", err)
 	close(held.release)
@@ -151,7 +189,7 @@ func TestAbortIsNotKept(t *testing.T) {
 	require.Eventually(t, func() bool {
 		r := c.GetResponse(plain, params("1"))
 		return r.ExpiryStatus == endpoint.Valid
-	}, hangLimit, time.Millisecond)
+	}, testkit.WaitLimit, time.Millisecond)
 	srv.Hold(false)
 	v, err := c.Suspense(ctx, plain, params("1"))
 	require.NoError(t, err)
@@ -170,20 +208,13 @@ func TestAbortIsNotKept(t *testing.T) {
 // endpoint whose signal stays aborted does not loop on its subscribers.
 func TestAbortedReadRefetches(t *testing.T) {
 	ctx := context.Background()
-	srv := newHeldServer(t, jsonHandler(http.StatusOK, `{"id":"1","text":"hello"}`))
-	plain := restEndpoint(t, srv, rest.Options{Path: "/notes/:id", Name: "note", Schema: noteEntity})
-	signal, abort := context.WithCancel(ctx)
-	abortable, err := plain.Extend(func(o *rest.Options) { o.Signal = signal })
-	require.NoError(t, err)
-	c := controller.New(controller.Options{Now: newClock().Now, ErrorExpiryLength: time.Hour})
+	a := newAbortableNote(t)
+	srv, plain, abortable, c := a.srv, a.plain, a.abortable, a.c
 	const key = "GET /notes/1"
 
-	srv.Hold(true)
-	read := make(chan error, 1)
-	go func() { _, err := c.Suspense(ctx, abortable, params("1")); read <- err }()
-	held := srv.Next()
-	abort()
-	err = wait(t, read, "aborted read")
+	read, held := a.startRead(ctx)
+	a.abort()
+	err := testkit.Wait(t, read, "aborted read")
 	assert.Equal(t, "AbortError", rest.ErrorName(err), "%v", err)
 	close(held.release)
 	srv.Hold(false)
@@ -206,10 +237,7 @@ func TestAbortedReadRefetches(t *testing.T) {
 	unsub, err := c.Subscribe(abortable, params("1"), func(s controller.State) { states <- s })
 	require.NoError(t, err)
 	defer unsub()
-	s := wait(t, states, "subscriber")
-	for s.Loading {
-		s = wait(t, states, "subscriber")
-	}
+	s := settled(t, states)
 	assert.NoError(t, s.Err, "the subscriber is not shown the abort")
 	assert.NoError(t, c.GetResponse(plain, params("1")).Err)
 	assert.Equal(t, endpoint.Invalid, c.GetResponse(plain, params("1")).ExpiryStatus)
@@ -251,7 +279,7 @@ func TestCancelledMutationIsNotKept(t *testing.T) {
 	go func() { _, err := c.Fetch(ctx, save, params("1"), value.MustParse(`{"text":"saved"}`)); done <- err }()
 	srv.Next()
 	cancel()
-	err := wait(t, done, "cancelled mutation")
+	err := testkit.Wait(t, done, "cancelled mutation")
 	assert.Equal(t, "AbortError", rest.ErrorName(err), "%v", err)
 	assert.NoError(t, c.GetResponse(save, params("1")).Err, "an abort is not an error of the data")
 }
@@ -260,20 +288,14 @@ func TestCancelledMutationIsNotKept(t *testing.T) {
 // has already aborted, on a controller that has stored nothing yet, makes
 // its attempt and stops loading (no loop of aborted fetches).
 func TestAbortedSubscriberOnEmptyStore(t *testing.T) {
-	srv := newHeldServer(t, jsonHandler(http.StatusOK, `{"id":"1","text":"hello"}`))
-	srv.Hold(true)
-	signal, abort := context.WithCancel(context.Background())
-	abort()
-	ep := restEndpoint(t, srv, rest.Options{Path: "/notes/:id", Name: "note", Schema: noteEntity, Signal: signal})
-	c := controller.New(controller.Options{Now: newClock().Now, ErrorExpiryLength: time.Hour})
+	a := newAbortableNote(t)
+	a.srv.Hold(true)
+	a.abort()
 	states := make(chan controller.State, 100)
-	unsub, err := c.Subscribe(ep, params("1"), func(s controller.State) { states <- s })
+	unsub, err := a.c.Subscribe(a.abortable, params("1"), func(s controller.State) { states <- s })
 	require.NoError(t, err)
 	defer unsub()
-	s := wait(t, states, "subscriber")
-	for s.Loading {
-		s = wait(t, states, "subscriber")
-	}
+	s := settled(t, states)
 	assert.NoError(t, s.Err)
 	assert.Equal(t, endpoint.Missing, s.ExpiryStatus)
 }

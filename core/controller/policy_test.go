@@ -18,19 +18,12 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
-// clock is a controllable time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.UnixMilli(1_700_000_000_000)} }
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+// newClock returns the controller's clock in these tests: it stands still
+// at a fixed instant until a test advances it.
+func newClock() *testkit.Clock { return testkit.NewClock(time.UnixMilli(1_700_000_000_000)) }
 
 var bookEntity = &schema.Entity{Key: "Book", Defaults: value.MustParse(`{"id":null,"title":"","rev":0}`)}
 
@@ -108,7 +101,7 @@ func TestSuspenseTriggers(t *testing.T) {
 	stale, err := c.Suspense(ctx, ep, params("1"))
 	require.NoError(t, err)
 	assert.Equal(t, 1, rev(stale))
-	require.Eventually(t, func() bool { return rev(c.GetResponse(ep, params("1")).Data) == 2 }, hangLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return rev(c.GetResponse(ep, params("1")).Data) == 2 }, testkit.WaitLimit, time.Millisecond)
 
 	// 4. Invalidation: the next read fetches and waits.
 	require.NoError(t, c.Invalidate(ep, params("1")))
@@ -179,13 +172,13 @@ func TestIdenticalRequestsShared(t *testing.T) {
 	}
 	held := srv.Next()
 	for i := range readers {
-		wait(t, joined, fmt.Sprintf("reader %d joining", i))
+		testkit.Wait(t, joined, fmt.Sprintf("reader %d joining", i))
 	}
 	held.Release(t)
 	srv.Unhold() // should sharing fail, the other requests answer too
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	wait(t, done, "readers")
+	testkit.Wait(t, done, "readers")
 	assert.Equal(t, 1, srv.Count("GET /books/1"), "one request for all readers")
 	for _, v := range results {
 		assert.Equal(t, "book 1", v.Get("title").Str())
@@ -231,7 +224,7 @@ func TestResetIgnoresEarlierResponses(t *testing.T) {
 	c := controller.New(controller.Options{})
 	done := make(chan error)
 	go func() { _, err := c.Suspense(context.Background(), ep, params("1")); done <- err }()
-	require.Eventually(t, func() bool { return ep.calls.Load() == 1 }, hangLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return ep.calls.Load() == 1 }, testkit.WaitLimit, time.Millisecond)
 	c.ResetEntireStore()
 	close(b.gate)
 	assert.ErrorIs(t, <-done, controller.ErrReset)
@@ -257,7 +250,7 @@ func TestSubscribe(t *testing.T) {
 	mu.Unlock()
 
 	b.gate <- struct{}{}
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 2 }, hangLimit, time.Millisecond)
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 2 }, testkit.WaitLimit, time.Millisecond)
 	mu.Lock()
 	first := seen[1]
 	mu.Unlock()
@@ -272,7 +265,7 @@ func TestSubscribe(t *testing.T) {
 		defer mu.Unlock()
 		last := seen[len(seen)-1]
 		return !last.Loading && rev(last.Data) == 2
-	}, hangLimit, time.Millisecond)
+	}, testkit.WaitLimit, time.Millisecond)
 
 	// An unrelated write does not notify.
 	mu.Lock()
@@ -333,7 +326,7 @@ func TestRollbackRestoresIdentity(t *testing.T) {
 
 	done := make(chan error)
 	go func() { _, err := c.Fetch(ctx, edit, params("2"), nil); done <- err }()
-	require.Eventually(t, func() bool { return c.PendingOptimistic() == 1 }, hangLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return c.PendingOptimistic() == 1 }, testkit.WaitLimit, time.Millisecond)
 	during := c.GetResponse(list, value.Obj()).Data
 	assert.Equal(t, "optimistic", during.Elems()[1].Get("title").Str())
 	assert.True(t, value.Same(before.Elems()[0], during.Elems()[0]), "untouched entity keeps identity")

@@ -17,15 +17,11 @@ import (
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
-// hangLimit turns a deadlock into a failure instead of a hung test run. It
-// is a backstop far above what any case takes, even on a machine loaded
-// with other work, not a timing check.
-const hangLimit = 5 * time.Minute
-
 // within runs f in a goroutine and fails the test if it has not returned
-// after hangLimit: the sign of a deadlock. A panic in f is returned.
+// after testkit.WaitLimit: the sign of a deadlock. A panic in f is returned.
 func within(t *testing.T, what string, f func()) (panicked any) {
 	t.Helper()
 	done := make(chan any, 1)
@@ -36,8 +32,8 @@ func within(t *testing.T, what string, f func()) (panicked any) {
 	select {
 	case p := <-done:
 		return p
-	case <-time.After(hangLimit):
-		t.Fatalf("%s: deadlock, still waiting after %v", what, hangLimit)
+	case <-time.After(testkit.WaitLimit):
+		t.Fatalf("%s: deadlock, still waiting after %v", what, testkit.WaitLimit)
 		return nil
 	}
 }
@@ -412,7 +408,7 @@ func TestOtherGoroutineWaitsForHooks(t *testing.T) {
 	go func() { read <- c.GetResponse(ep, value.Obj()) }()
 	// The reader must wait for the lock, not fail: wait until its goroutine
 	// is seen blocked on it, unless it returned (wrongly) first.
-	deadline := time.Now().Add(hangLimit)
+	deadline := time.Now().Add(testkit.WaitLimit)
 	for !blockedIn("(*Controller).GetResponse") {
 		select {
 		case r := <-read:

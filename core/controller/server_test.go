@@ -13,6 +13,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/rest/nethttp"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // heldServer is an httptest server that counts requests by method and path
@@ -49,7 +50,7 @@ func (h *heldRequest) Release(t *testing.T) {
 	close(h.release)
 	select {
 	case <-h.done:
-	case <-time.After(hangLimit):
+	case <-time.After(testkit.WaitLimit):
 		t.Fatalf("%s %s: not answered after its release", h.Method, h.Path)
 	}
 }
@@ -113,7 +114,7 @@ func (s *heldServer) Next() *heldRequest {
 	select {
 	case h := <-s.arrived:
 		return h
-	case <-time.After(hangLimit):
+	case <-time.After(testkit.WaitLimit):
 		s.t.Fatal("no request arrived at the server")
 		return nil
 	}
@@ -137,17 +138,4 @@ func restEndpoint(t *testing.T, s *heldServer, o rest.Options) *rest.Endpoint {
 	ep, err := rest.New(o)
 	require.NoError(t, err)
 	return ep
-}
-
-// wait waits for ch to yield, failing the test only after hangLimit.
-func wait[T any](t *testing.T, ch <-chan T, what string) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(hangLimit):
-		t.Fatalf("%s: nothing after %s", what, hangLimit)
-		var zero T
-		return zero
-	}
 }

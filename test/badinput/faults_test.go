@@ -15,6 +15,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // Faults of the network and the caller: a server that goes down and comes
@@ -138,15 +139,13 @@ func TestIntermittentMutations(t *testing.T) {
 		_, err := e.Ctrl.Fetch(context.Background(), patch, id("1"), obj(`{"title":"first"}`))
 		first <- err
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
-	defer cancel()
-	require.NoError(t, e.API.WaitHeld(ctx, 1))
+	e.WaitHeld(1)
 	second := make(chan error, 1)
 	go func() {
 		_, err := e.Ctrl.Fetch(context.Background(), patch, id("2"), obj(`{"title":"second"}`))
 		second <- err
 	}()
-	require.NoError(t, e.API.WaitHeld(ctx, 2))
+	e.WaitHeld(2)
 	assert.Equal(t, "first", titleOf(e, "1"))
 	assert.Equal(t, "second", titleOf(e, "2"))
 	assert.Equal(t, 2, e.Ctrl.PendingOptimistic())
@@ -193,9 +192,7 @@ func TestCallerAborts(t *testing.T) {
 				_, err := e.Ctrl.Fetch(callCtx, patch, id("1"), obj(`{"title":"optimistic"}`))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
-			defer wcancel()
-			require.NoError(t, e.API.WaitHeld(wctx, 1))
+			e.WaitHeld(1)
 			assert.Equal(t, "optimistic", titleOf(e, "1"), "the optimistic update shows while the request is out")
 			assert.Equal(t, 1, e.Ctrl.PendingOptimistic())
 			assert.Len(t, e.Ctrl.State().Get("optimistic").Elems(), 1)
@@ -280,16 +277,9 @@ func TestCallerAbortsRead(t *testing.T) {
 				_, err := e.Ctrl.Suspense(callCtx, held, id(3))
 				done <- err
 			}()
-			wctx, wcancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
-			defer wcancel()
-			require.NoError(t, e.API.WaitHeld(wctx, 1))
+			e.WaitHeld(1)
 			cancel()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(fixture.WaitLimit):
-				t.Fatal("the aborted read did not return")
-			}
+			err := testkit.Wait(t, done, "the aborted read to return")
 
 			require.Error(t, err)
 			assert.Equal(t, "AbortError", rest.ErrorName(err))

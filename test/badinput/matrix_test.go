@@ -17,6 +17,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // badCase is one row of the matrix. A case either fails (the default) or is
@@ -103,7 +104,7 @@ func cases(closedURL string) []badCase {
 		return o
 	}
 	fetchBody := func(e *env, ep *rest.Endpoint, params value.Value) (value.Value, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 		defer cancel()
 		return e.Ctrl.Fetch(ctx, ep, params, obj(`{"title":"changed by the case"}`))
 	}
@@ -535,7 +536,7 @@ func TestBadInput(t *testing.T) {
 			call := c.call
 			if call == nil {
 				call = func(e *env, ep *rest.Endpoint, params value.Value) (value.Value, error) {
-					ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+					ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 					defer cancel()
 					return e.Ctrl.Suspense(ctx, ep, params)
 				}

@@ -17,8 +17,8 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/test/fixture/testapi"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // The fetch triggers of seed section 3, observed at the server.
@@ -61,7 +61,7 @@ func TestFetchTriggers(t *testing.T) {
 		assert.Equal(t, "Normalizing nested API responses", v.Get("title").Str(), "stale value returned at once")
 		require.Eventually(t, func() bool {
 			return e.Ctrl.GetResponse(get, id("1")).Data.Get("title").Str() == "Changed on the server"
-		}, fixture.WaitLimit, time.Millisecond, "background revalidation stores the new data")
+		}, testkit.WaitLimit, time.Millisecond, "background revalidation stores the new data")
 		assert.Equal(t, 2, count())
 		assert.Equal(t, endpoint.Valid, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
 	})
@@ -79,7 +79,7 @@ func TestFetchTriggers(t *testing.T) {
 		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
 		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("2")).ExpiryStatus)
 		e.Suspense(get, id("2"))
-		require.Eventually(t, func() bool { return e.API.Count("GET /articles/2") == 2 }, fixture.WaitLimit, time.Millisecond)
+		require.Eventually(t, func() bool { return e.API.Count("GET /articles/2") == 2 }, testkit.WaitLimit, time.Millisecond)
 
 		e.Ctrl.InvalidateAll(onArticles)
 		for _, p := range []string{"1", "2"} {
@@ -194,13 +194,9 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 	defer unsub()
 
 	for range n {
-		select {
-		case <-waiting:
-		case <-time.After(fixture.WaitLimit):
-			t.Fatal("a reader never waited for the request in flight")
-		}
+		testkit.Wait(t, waiting, "a reader waiting for the request in flight")
 	}
-	e.waitHeld(1)
+	e.WaitHeld(1)
 	assert.Len(t, e.API.Held(), 1, "one request for eight readers and a subscriber")
 	assert.Empty(t, results, "no reader returns before the response")
 	mu.Lock()
@@ -225,7 +221,7 @@ func TestConcurrentIdenticalReads(t *testing.T) {
 		defer mu.Unlock()
 		last := states[len(states)-1]
 		return !last.Loading && value.Same(first, last.Data)
-	}, fixture.WaitLimit, time.Millisecond)
+	}, testkit.WaitLimit, time.Millisecond)
 }
 
 func TestMutationsAreNeverShared(t *testing.T) {
@@ -237,7 +233,7 @@ func TestMutationsAreNeverShared(t *testing.T) {
 	for range 3 {
 		chs = append(chs, e.async(r.PartialUpdate, id("4"), body))
 	}
-	e.waitHeld(3) // times out if the three were shared
+	e.WaitHeld(3) // times out if the three were shared
 	e.API.Unhold()
 	for _, ch := range chs {
 		res := wait(t, ch)

@@ -20,6 +20,7 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/test/fixture/testapi"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // seenRequest is one request as it reached the fixture server.
@@ -89,7 +90,7 @@ func newEnv(t *testing.T, aopts testapi.Options, copts controller.Options) *env 
 func (e *env) async(ep endpoint.Endpoint, params value.Value, body any) <-chan result {
 	ch := make(chan result, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
 		defer cancel()
 		v, err := e.Ctrl.Fetch(ctx, ep, params, body)
 		ch <- result{v, err}
@@ -102,29 +103,15 @@ type result struct {
 	err error
 }
 
-// wait receives one result, failing the test after fixture.WaitLimit.
+// wait receives one result, failing the test after testkit.WaitLimit.
 func wait(t *testing.T, ch <-chan result) result {
 	t.Helper()
-	select {
-	case r := <-ch:
-		return r
-	case <-time.After(fixture.WaitLimit):
-		t.Fatal("timed out waiting for a fetch to return")
-		return result{}
-	}
-}
-
-// waitHeld waits until n requests are held at the server.
-func (e *env) waitHeld(n int) {
-	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), fixture.WaitLimit)
-	defer cancel()
-	require.NoError(e.t, e.API.WaitHeld(ctx, n), "held: %v", e.API.Held())
+	return testkit.Wait(t, ch, "a fetch to return")
 }
 
 // direct is the client of requests that bypass datafetch; its timeout turns
 // a request left held at the server into a failure rather than a hang.
-var direct = &http.Client{Timeout: fixture.WaitLimit}
+var direct = &http.Client{Timeout: testkit.WaitLimit}
 
 // get reads path from the fixture server directly with net/http, bypassing
 // datafetch, and returns the status and the parsed body.

@@ -20,6 +20,7 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture"
 	"github.com/datafetch/datafetch/test/fixture/testapi"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // The optimistic examples of seed section 4.4, end to end.
@@ -104,7 +105,7 @@ func TestOptimisticPartialUpdate(t *testing.T) {
 				e.API.FailNext(1, 500)
 			}
 			ch := e.async(r.PartialUpdate, id("1"), obj(`{"published":false}`))
-			e.waitHeld(1)
+			e.WaitHeld(1)
 			held := e.API.Held()
 			require.Len(t, held, 1)
 			assert.Equal(t, "request", held[0].Stage, "the server has not run the PATCH")
@@ -146,7 +147,7 @@ func TestOptimisticCreateWithTemporaryID(t *testing.T) {
 			}
 			body := &newArticle{fields: obj(`{"title":"Draft","content":"Not saved yet"}`)}
 			ch := e.async(r.Create, value.Undef, body)
-			e.waitHeld(1)
+			e.WaitHeld(1)
 			tmp := body.tempID()
 
 			during := e.Ctrl.GetResponse(r.GetList, value.Undef).Data
@@ -192,7 +193,7 @@ func TestOptimisticDelete(t *testing.T) {
 				e.API.FailNext(1, 503)
 			}
 			ch := e.async(r.Delete, id("3"), nil)
-			e.waitHeld(1)
+			e.WaitHeld(1)
 			without3 := append(seq(1, 2), seq(4, 24)...)
 			assert.Equal(t, without3, ids(e.Ctrl.GetResponse(r.GetList, value.Undef).Data), "gone from the list at once")
 			assert.Equal(t, endpoint.Invalid, e.Ctrl.GetResponse(r.Get, id("3")).ExpiryStatus)
@@ -258,10 +259,10 @@ func TestOptimisticIncrement(t *testing.T) {
 
 	e.API.Hold()
 	ch1 := e.async(inc, value.Undef, nil)
-	e.waitHeld(1)
+	e.WaitHeld(1)
 	assert.EqualValues(t, 1, countOf(e, get))
 	ch2 := e.async(inc, value.Undef, nil)
-	e.waitHeld(2)
+	e.WaitHeld(2)
 	assert.EqualValues(t, 2, countOf(e, get), "the second snapshot saw the first optimistic update: +2")
 	assert.Equal(t, 2, e.Ctrl.PendingOptimistic())
 	st := e.Ctrl.State()
@@ -281,7 +282,7 @@ func TestOptimisticIncrementAbortWhenNotCached(t *testing.T) {
 	get, inc := countEndpoints(e, countE, false)
 	e.API.Hold()
 	ch := e.async(inc, value.Undef, nil)
-	e.waitHeld(1)
+	e.WaitHeld(1)
 	assert.Equal(t, 0, e.Ctrl.PendingOptimistic(), "nothing applied")
 	assert.Equal(t, `[]`, e.Ctrl.State().Get("optimistic").JSON())
 	assert.Equal(t, endpoint.Missing, e.Ctrl.GetResponse(get, value.Undef).ExpiryStatus)
@@ -320,7 +321,7 @@ func TestOptimisticIncrementOrdering(t *testing.T) {
 			for i := range 2 {
 				body := value.Obj(value.M("updatedAt", value.Int(clock.Now().UnixMilli())))
 				chs = append(chs, e.async(inc, value.Undef, body))
-				e.waitHeld(i + 1)
+				e.WaitHeld(i + 1)
 			}
 			assert.EqualValues(t, 2, countOf(e, get))
 			held := e.API.Held()
@@ -372,7 +373,7 @@ func TestServerOrderDiffersFromStartOrder(t *testing.T) {
 			var chs []<-chan result
 			for i := range 2 {
 				chs = append(chs, e.async(inc, value.Undef, nil))
-				e.waitHeld(i + 1)
+				e.WaitHeld(i + 1)
 			}
 			held := e.API.Held()
 			require.True(t, e.API.Release(held[1].Seq)) // the later request runs first: count 1
@@ -420,7 +421,7 @@ func TestRapidIncrementsAnsweredInRandomOrder(t *testing.T) {
 			for i := range n {
 				body := value.Obj(value.M("updatedAt", value.Int(clock.Now().UnixMilli())))
 				chs = append(chs, e.async(inc, value.Undef, body))
-				e.waitHeld(i + 1) // sent one after another: the server applies them in order
+				e.WaitHeld(i + 1) // sent one after another: the server applies them in order
 			}
 			held := e.API.Held()
 			require.Len(t, held, n)
@@ -503,7 +504,7 @@ func concurrentUpdates(t *testing.T, titles []string, order []int, fail int, ste
 			e.API.FailNext(1, 500)
 		}
 		chs[k] = e.async(r.PartialUpdate, id("1"), value.Obj(value.M("title", value.Str(title))))
-		e.waitHeld(k + 1)
+		e.WaitHeld(k + 1)
 		pending[k] = true
 		want = append(want, visible())
 		assert.Equal(t, title, current(), "optimistic title %d visible before the response", k)
@@ -604,7 +605,7 @@ func TestAbortedMutationRollsBack(t *testing.T) {
 		v, err := e.Ctrl.Fetch(ctx, r.PartialUpdate, id("5"), obj(`{"title":"never saved"}`))
 		ch <- result{v, err}
 	}()
-	e.waitHeld(1)
+	e.WaitHeld(1)
 	assert.Equal(t, "never saved", e.Ctrl.GetResponse(r.Get, id("5")).Data.Get("title").Str())
 	cancel()
 	res := wait(t, ch)
@@ -614,7 +615,7 @@ func TestAbortedMutationRollsBack(t *testing.T) {
 	assert.True(t, value.Equal(orig, e.Ctrl.GetResponse(r.Get, id("5")).Data), "rolled back")
 	assert.Equal(t, 0, e.Ctrl.PendingOptimistic())
 	// The server drops the request once it sees the client go.
-	require.Eventually(t, func() bool { return len(e.API.Held()) == 0 }, fixture.WaitLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return len(e.API.Held()) == 0 }, testkit.WaitLimit, time.Millisecond)
 	e.API.Unhold()
 	_, server := e.get("/articles/5")
 	assert.Equal(t, orig.Get("title").Str(), server.Get("title").Str(), "the server never ran it")

@@ -247,10 +247,10 @@ func TestPagesInFlightAreNotShared(t *testing.T) {
 
 	e.API.Hold()
 	first := e.async(feed, value.Obj(), nil)
-	e.waitHeld(1)
+	e.WaitHeld(1)
 	second := e.async(feed, pageParams(value.Str("2")), nil)
 	again := e.async(feed, pageParams(value.Str("2")), nil)
-	e.waitHeld(2)
+	e.WaitHeld(2)
 	held := e.API.Held()
 	require.Len(t, held, 2, "page 2 was requested while page 1 was in flight")
 	// Released in the order a reader pages: page 1, then page 2.

@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, deadURL, env, failureOf, fakeClock, recorder, server, setup, test, waitFor } from './harness.mjs';
+import { ROOT, deadURL, env, failureOf, fakeClock, linkFetch, recorder, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -342,23 +342,6 @@ async function storedNull(v, err, { ctrl, ep, params }) {
   const counts = await server.counts();
   assert.equal(await ctrl.useSuspense(ep, params), null);
   assert.deepEqual(await server.counts(), counts, 'null is a stored, fresh result');
-}
-
-/**
- * linkFetch is the seed's header-token list (section 7): the results of the
- * body and the Link header, as one object; a body that is not JSON is an
- * error with status 400, rethrown.
- */
-async function linkFetch(params) {
-  const response = await globalThis.fetch(this.url(params));
-  let results;
-  try {
-    results = await response.json();
-  } catch (err) {
-    err.status = 400;
-    throw err;
-  }
-  return { link: response.headers.get('link'), results };
 }
 
 // users is a Friend entity whose bestFriend and friends are Friends. The

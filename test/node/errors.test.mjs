@@ -3,7 +3,7 @@
 // after it (no input may crash the module).
 
 import assert from 'node:assert/strict';
-import { assertError, assertMentions, deadURL, env, failureOf, setup, test } from './harness.mjs';
+import { assertError, assertMentions, deadURL, env, failureOf, linkFetch, setup, test } from './harness.mjs';
 
 setup();
 
@@ -266,17 +266,7 @@ test('seed 7: a header-token list whose body is not JSON rejects with status 400
     path: '/bad/body',
     name: 'linkedNotJSON',
     schema: { results: [fx.Post], link: '' },
-    async fetch(params) {
-      const response = await globalThis.fetch(this.url(params));
-      let results;
-      try {
-        results = await response.json();
-      } catch (err) {
-        err.status = 400;
-        throw err;
-      }
-      return { link: response.headers.get('link'), results };
-    },
+    fetch: linkFetch,
   });
   const ctrl = new df.Controller();
   const err = await failureOf(() => ctrl.useSuspense(ep, { text: '<html>not JSON</html>' }));

@@ -409,6 +409,23 @@ export function fixtures(df, base) {
   return { User, Article, Comment, Post, Count, getArticle, listArticles, patchArticle, getComment, getUser, getCount };
 }
 
+/**
+ * linkFetch is the `fetch` option of the seed's header-token list (section
+ * 7): the results of the body and the Link header, as one object; a body that
+ * is not JSON is an error with status 400, rethrown.
+ */
+export async function linkFetch(params) {
+  const response = await globalThis.fetch(this.url(params));
+  let results;
+  try {
+    results = await response.json();
+  } catch (err) {
+    err.status = 400;
+    throw err;
+  }
+  return { link: response.headers.get('link'), results };
+}
+
 /** Changes an article directly on the server (not through the library). */
 export async function patchOnServer(base, id, fields) {
   const res = await fetch(`${base}/articles/${id}`, {

@@ -56,7 +56,12 @@ test('invalidate after a failed read: a subscriber refetches and gets the data',
   }
 });
 
-test("a read aborted by its endpoint's signal is not kept: the next plain read fetches", T, async () => {
+/**
+ * Holds the server and starts a read of article 1 through a copy of
+ * fx.getArticle whose signal is ac's, on a controller that keeps errors;
+ * returns once the read's request is held at the server.
+ */
+async function startAbortableRead() {
   const { df, fx } = await env();
   const ctrl = new df.Controller({ errorExpiryLength: KEEP });
   const ac = new AbortController();
@@ -64,6 +69,11 @@ test("a read aborted by its endpoint's signal is not kept: the next plain read f
   await server.hold();
   const aborted = ctrl.useSuspense(abortable, { id: '1' });
   await server.held(1, 120_000);
+  return { fx, ctrl, ac, aborted };
+}
+
+test("a read aborted by its endpoint's signal is not kept: the next plain read fetches", T, async () => {
+  const { fx, ctrl, ac, aborted } = await startAbortableRead();
   ac.abort();
   const err = await failureOf(() => aborted, 'aborted read');
   assert.equal(err.name, 'AbortError');
@@ -76,13 +86,7 @@ test("a read aborted by its endpoint's signal is not kept: the next plain read f
 });
 
 test("a subscriber is not shown a signal's abort as the result's error", T, async () => {
-  const { df, fx } = await env();
-  const ctrl = new df.Controller({ errorExpiryLength: KEEP });
-  const ac = new AbortController();
-  const abortable = fx.getArticle.extend({ signal: ac.signal });
-  await server.hold();
-  const aborted = ctrl.useSuspense(abortable, { id: '1' });
-  await server.held(1, 120_000);
+  const { fx, ctrl, ac, aborted } = await startAbortableRead();
   const listener = recorder();
   const unsubscribe = ctrl.subscribe(fx.getArticle, { id: '1' }, listener);
   try {

@@ -2,7 +2,7 @@
 // Link header, and endpoint.paginated() (beyond the contract).
 
 import assert from 'node:assert/strict';
-import { env, server, setup, test } from './harness.mjs';
+import { env, linkFetch, server, setup, test } from './harness.mjs';
 
 setup();
 
@@ -89,10 +89,7 @@ test('tokens in the Link header through a custom fetch', async () => {
     path: '/linked/posts',
     name: 'linked',
     schema: { results: [fx.Post], link: '' },
-    async fetch(params) {
-      const response = await globalThis.fetch(this.url(params));
-      return { link: response.headers.get('link'), results: await response.json() };
-    },
+    fetch: linkFetch,
   });
   const ctrl = new df.Controller();
   const first = await ctrl.useSuspense(ep, {});

@@ -8,70 +8,72 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/apitest"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/api"
 )
 
 func TestArticleCreateAssignsServerIDs(t *testing.T) {
 	f := newFixture(t, api.Options{})
 
-	r := f.do(http.MethodPost, "/articles", map[string]any{
+	r := f.Do(http.MethodPost, "/articles", map[string]any{
 		"id": "temp-1f3a", "title": "Draft", "content": "Body", "published": true, "tags": []string{"go"}, "unknown": 1,
 	})
-	require.Equal(t, http.StatusCreated, r.status, "body: %s", r.body)
-	assert.Equal(t, jsonType, r.contentType())
-	a := decode[api.Article](t, r)
+	require.Equal(t, http.StatusCreated, r.Status, "body: %s", r.Body)
+	assert.Equal(t, apitest.JSONType, r.ContentType())
+	a := apitest.Decode[api.Article](t, r)
 	author := (*int)(nil)
 	assert.Equal(t, api.Article{
 		ID: "101", Title: "Draft", Content: "Body", Published: true, Tags: []string{"go"},
 		Author: author, CreatedAt: "2025-06-10T15:30:00.000Z",
 	}, a, "the client's temporary id is ignored")
 
-	r = f.do(http.MethodPost, "/articles", map[string]any{"title": "Second"})
-	b := decode[api.Article](t, r)
+	r = f.Do(http.MethodPost, "/articles", map[string]any{"title": "Second"})
+	b := apitest.Decode[api.Article](t, r)
 	assert.Equal(t, "102", b.ID)
 	assert.Equal(t, []string{}, b.Tags, "missing fields take their defaults")
 	assert.False(t, b.Published)
 
-	got := decode[api.Article](t, f.do(http.MethodGet, "/articles/101", nil))
+	got := apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/101", nil))
 	assert.Equal(t, a, got)
-	list := decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil))
+	list := apitest.Decode[[]api.Article](t, f.Do(http.MethodGet, "/articles", nil))
 	require.Len(t, list, 26)
 	assert.Equal(t, "102", list[25].ID, "new articles are listed last")
 }
 
 func TestArticleUpdates(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	orig := decode[api.Article](t, f.do(http.MethodGet, "/articles/2", nil))
+	orig := apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/2", nil))
 
 	// PATCH changes only what is sent and answers the whole record.
-	r := f.do(http.MethodPatch, "/articles/2", map[string]any{"published": false, "id": "ignored"})
-	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
-	patched := decode[api.Article](t, r)
+	r := f.Do(http.MethodPatch, "/articles/2", map[string]any{"published": false, "id": "ignored"})
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	patched := apitest.Decode[api.Article](t, r)
 	want := orig
 	want.Published = false
 	assert.Equal(t, want, patched)
-	assert.Equal(t, want, decode[api.Article](t, f.do(http.MethodGet, "/articles/2", nil)))
+	assert.Equal(t, want, apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/2", nil)))
 
 	// null resets a field to its default; author may be null.
-	patched = decode[api.Article](t, f.do(http.MethodPatch, "/articles/2", map[string]any{"author": nil, "tags": nil}))
+	patched = apitest.Decode[api.Article](t, f.Do(http.MethodPatch, "/articles/2", map[string]any{"author": nil, "tags": nil}))
 	assert.Nil(t, patched.Author)
 	assert.Equal(t, []string{}, patched.Tags)
 	assert.Equal(t, orig.Title, patched.Title)
 
 	// PUT replaces every editable field, keeping id and createdAt.
-	r = f.do(http.MethodPut, "/articles/2", map[string]any{"title": "Replaced", "author": 3})
-	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
+	r = f.Do(http.MethodPut, "/articles/2", map[string]any{"title": "Replaced", "author": 3})
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
 	three := 3
 	assert.Equal(t, api.Article{
 		ID: "2", Title: "Replaced", Tags: []string{}, Author: &three, CreatedAt: orig.CreatedAt,
-	}, decode[api.Article](t, r))
+	}, apitest.Decode[api.Article](t, r))
 
 	// DELETE answers 204 with no body, and the article is gone.
-	r = f.do(http.MethodDelete, "/articles/2", nil)
-	assert.Equal(t, http.StatusNoContent, r.status)
-	assert.Empty(t, r.body)
-	assert.Equal(t, http.StatusNotFound, f.do(http.MethodGet, "/articles/2", nil).status)
-	assert.Len(t, decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil)), 23)
+	r = f.Do(http.MethodDelete, "/articles/2", nil)
+	assert.Equal(t, http.StatusNoContent, r.Status)
+	assert.Empty(t, r.Body)
+	assert.Equal(t, http.StatusNotFound, f.Do(http.MethodGet, "/articles/2", nil).Status)
+	assert.Len(t, apitest.Decode[[]api.Article](t, f.Do(http.MethodGet, "/articles", nil)), 23)
 }
 
 // TestMutationErrors covers unknown ids and bad bodies on every mutation,
@@ -100,9 +102,9 @@ func TestMutationErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := f.do(tt.method, tt.path, tt.body)
-			require.Equal(t, tt.status, r.status, "body: %s", r.body)
-			msg := errorMessage(t, r)
+			r := f.Do(tt.method, tt.path, tt.body)
+			require.Equal(t, tt.status, r.Status, "body: %s", r.Body)
+			msg := apitest.ErrorMessage(t, r)
 			if tt.message != "" {
 				assert.Equal(t, tt.message, msg)
 			} else {
@@ -111,58 +113,58 @@ func TestMutationErrors(t *testing.T) {
 		})
 	}
 
-	a := decode[api.Article](t, f.do(http.MethodGet, "/articles/1", nil))
+	a := apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/1", nil))
 	assert.Equal(t, "Normalizing nested API responses", a.Title, "a rejected patch changes nothing")
 	assert.True(t, a.Published)
-	assert.Len(t, decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil)), 24)
-	assert.Equal(t, 0, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+	assert.Len(t, apitest.Decode[[]api.Article](t, f.Do(http.MethodGet, "/articles", nil)), 24)
+	assert.Equal(t, 0, apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count)
 }
 
 func TestMakeManager(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	r := f.do(http.MethodPost, "/users/1/make_manager", nil)
-	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
-	u := decode[api.User](t, r)
+	r := f.Do(http.MethodPost, "/users/1/make_manager", nil)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	u := apitest.Decode[api.User](t, r)
 	assert.Equal(t, 1, u.ID)
 	assert.True(t, u.IsManager)
-	assert.True(t, decode[api.User](t, f.do(http.MethodGet, "/current_user/", nil)).IsManager)
-	assert.True(t, decode[api.User](t, f.do(http.MethodGet, "/users/1", nil)).IsManager)
+	assert.True(t, apitest.Decode[api.User](t, f.Do(http.MethodGet, "/current_user/", nil)).IsManager)
+	assert.True(t, apitest.Decode[api.User](t, f.Do(http.MethodGet, "/users/1", nil)).IsManager)
 }
 
 func TestCountIncrement(t *testing.T) {
-	clk := newClock(fixedNow)
-	f := newFixture(t, api.Options{Now: clk.now})
+	clk := testkit.NewClock(apitest.FixedNow)
+	f := newFixture(t, api.Options{Now: clk.Now})
 
 	// The client's time of the increment, a minute behind the server's.
-	clk.add(time.Minute)
-	client := fixedNow.Add(1500 * time.Millisecond).UnixMilli()
-	r := f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": client})
-	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
-	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:01.500Z"}, decode[api.Count](t, r),
+	clk.Advance(time.Minute)
+	client := apitest.FixedNow.Add(1500 * time.Millisecond).UnixMilli()
+	r := f.Do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": client})
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:01.500Z"}, apitest.Decode[api.Count](t, r),
 		"updatedAt is the client's time of the increment, on the scale of its optimistic update's fetchedAt")
 
-	r = f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": client - 1000})
-	assert.Equal(t, api.Count{Count: 2, UpdatedAt: "2025-06-10T15:30:01.501Z"}, decode[api.Count](t, r),
+	r = f.Do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": client - 1000})
+	assert.Equal(t, api.Count{Count: 2, UpdatedAt: "2025-06-10T15:30:01.501Z"}, apitest.Decode[api.Count](t, r),
 		"an increment applied later is never older than the one before")
 
-	r = f.do(http.MethodPost, "/api/count/increment", nil)
-	assert.Equal(t, api.Count{Count: 3, UpdatedAt: "2025-06-10T15:31:00.000Z"}, decode[api.Count](t, r),
+	r = f.Do(http.MethodPost, "/api/count/increment", nil)
+	assert.Equal(t, api.Count{Count: 3, UpdatedAt: "2025-06-10T15:31:00.000Z"}, apitest.Decode[api.Count](t, r),
 		"without a body, the server's time")
-	r = f.do(http.MethodPost, "/api/count/increment", nil)
-	assert.Equal(t, api.Count{Count: 4, UpdatedAt: "2025-06-10T15:31:00.001Z"}, decode[api.Count](t, r),
+	r = f.Do(http.MethodPost, "/api/count/increment", nil)
+	assert.Equal(t, api.Count{Count: 4, UpdatedAt: "2025-06-10T15:31:00.001Z"}, apitest.Decode[api.Count](t, r),
 		"on a clock that has not moved, updatedAt still increases")
-	assert.Equal(t, 4, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+	assert.Equal(t, 4, apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count)
 
-	r = f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": -1})
-	assert.Equal(t, http.StatusBadRequest, r.status)
-	assert.Contains(t, errorMessage(t, r), "updatedAt -1 is not a time")
-	assert.Equal(t, 4, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count, "a refused increment changes nothing")
+	r = f.Do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": -1})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, apitest.ErrorMessage(t, r), "updatedAt -1 is not a time")
+	assert.Equal(t, 4, apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count, "a refused increment changes nothing")
 }
 
 // TestCountIncrementBeforeTheSeed: a client whose clock is behind the
 // seeded count's updatedAt still gets an answer that is not older than it.
 func TestCountIncrementBeforeTheSeed(t *testing.T) {
-	f := newFixture(t, api.Options{Now: newClock(fixedNow).now})
-	r := f.do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": fixedNow.Add(-time.Hour).UnixMilli()})
-	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:00.000Z"}, decode[api.Count](t, r))
+	f := newFixture(t, api.Options{Now: testkit.NewClock(apitest.FixedNow).Now})
+	r := f.Do(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": apitest.FixedNow.Add(-time.Hour).UnixMilli()})
+	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:00.000Z"}, apitest.Decode[api.Count](t, r))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/apitest"
 	"github.com/datafetch/datafetch/web/api"
 )
 
@@ -23,16 +24,16 @@ func names(bs []api.Birthday) []string {
 // including across a year end and on a leap day.
 func TestUpcomingBirthdays(t *testing.T) {
 	for _, now := range []time.Time{
-		fixedNow,
+		apitest.FixedNow,
 		time.Date(2025, time.December, 28, 23, 59, 0, 0, time.UTC),
 		time.Date(2024, time.February, 29, 0, 0, 0, 0, time.UTC),
 		time.Date(2027, time.January, 1, 12, 0, 0, 0, time.UTC),
 	} {
 		t.Run(now.Format(time.DateOnly), func(t *testing.T) {
 			f := newFixture(t, api.Options{Now: func() time.Time { return now }})
-			r := f.do(http.MethodGet, "/api/birthdays/upcoming/", nil)
-			require.Equal(t, http.StatusOK, r.status)
-			u := decode[api.UpcomingBirthdays](t, r)
+			r := f.Do(http.MethodGet, "/api/birthdays/upcoming/", nil)
+			require.Equal(t, http.StatusOK, r.Status)
+			u := apitest.Decode[api.UpcomingBirthdays](t, r)
 			assert.Equal(t, []string{"Marta Ruiz", "Kwame Asante", "Lena Fischer", "Oskar Nilsen"}, names(u.WithinSevenDays))
 			assert.Equal(t, []string{"Priya Raman", "Tomás Silva", "Yuki Aoki", "Zanele Dlamini"}, names(u.WithinThirtyDays))
 		})
@@ -41,12 +42,12 @@ func TestUpcomingBirthdays(t *testing.T) {
 
 func TestBirthdayRecords(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	bs := decode[[]api.Birthday](t, f.do(http.MethodGet, "/api/birthdays/", nil))
+	bs := apitest.Decode[[]api.Birthday](t, f.Do(http.MethodGet, "/api/birthdays/", nil))
 	require.Len(t, bs, 12)
 	for _, b := range bs {
 		born, err := time.Parse(time.RFC3339, b.Date)
 		require.NoError(t, err, "date %q is ISO 8601", b.Date)
-		assert.True(t, born.Before(fixedNow))
+		assert.True(t, born.Before(apitest.FixedNow))
 		assert.NotEmpty(t, b.Image)
 		assert.NotEmpty(t, b.Source)
 	}

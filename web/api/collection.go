@@ -103,26 +103,17 @@ func (c *Collection[T]) Create(r *http.Request) Reply {
 
 // Replace resets every editable field of {id} to the body or its default,
 // keeping the server's own fields.
-func (c *Collection[T]) Replace(r *http.Request) Reply {
-	old, rp := c.record(r)
-	if rp != nil {
-		return *rp
-	}
-	fields, rp := decodeObject(r)
-	if rp != nil {
-		return *rp
-	}
-	v := c.spec.Blank(&old)
-	if rp := c.spec.Apply(&v, fields); rp != nil {
-		return *rp
-	}
-	c.rows.put(c.spec.ID(v), v)
-	return jsonReply(http.StatusOK, v)
-}
+func (c *Collection[T]) Replace(r *http.Request) Reply { return c.update(r, true) }
 
 // Patch changes only the fields sent and answers the whole record, id
 // included, so the client's normalized cache can merge it.
-func (c *Collection[T]) Patch(r *http.Request) Reply {
+func (c *Collection[T]) Patch(r *http.Request) Reply { return c.update(r, false) }
+
+// update applies the body's fields to the record {id}, stores the result
+// and answers it. A replace applies them to a blank record that keeps only
+// the server's own fields of the old one (see [CollectionSpec.Blank]); a
+// patch applies them to the record as it is.
+func (c *Collection[T]) update(r *http.Request, replace bool) Reply {
 	v, rp := c.record(r)
 	if rp != nil {
 		return *rp
@@ -130,6 +121,9 @@ func (c *Collection[T]) Patch(r *http.Request) Reply {
 	fields, rp := decodeObject(r)
 	if rp != nil {
 		return *rp
+	}
+	if replace {
+		v = c.spec.Blank(&v)
 	}
 	if rp := c.spec.Apply(&v, fields); rp != nil {
 		return *rp

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/datafetch/datafetch/test/fixture/apitest"
 	"github.com/datafetch/datafetch/web/api"
 )
 
@@ -20,28 +21,28 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Go(func() {
 			for j := range 10 {
 				id := fmt.Sprint((i+j)%24 + 1)
-				read := f.async(http.MethodGet, "/articles/"+id, nil)
-				write := f.async(http.MethodPatch, "/articles/"+id, map[string]any{"title": fmt.Sprint("t", i, j)})
-				inc := f.async(http.MethodPost, "/api/count/increment", nil)
-				page := f.async(http.MethodGet, "/posts?page=2", nil)
+				read := f.Async(http.MethodGet, "/articles/"+id, nil)
+				write := f.Async(http.MethodPatch, "/articles/"+id, map[string]any{"title": fmt.Sprint("t", i, j)})
+				inc := f.Async(http.MethodPost, "/api/count/increment", nil)
+				page := f.Async(http.MethodGet, "/posts?page=2", nil)
 				// Only assert here: require and await may not stop the
 				// test from another goroutine.
-				for _, ch := range []<-chan response{read, write, inc, page} {
+				for _, ch := range []<-chan apitest.Response{read, write, inc, page} {
 					r := <-ch
-					assert.Equal(t, http.StatusOK, r.status, "%s", r.body)
+					assert.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
 				}
 			}
 		})
 	}
 	wg.Go(func() {
 		for range 20 {
-			f.api.Counts()
-			f.api.Held()
-			f.api.FailNext(0, 0)
-			f.api.SetDelay(0)
+			f.API.Counts()
+			f.API.Held()
+			f.API.FailNext(0, 0)
+			f.API.SetDelay(0)
 		}
 	})
 	wg.Wait()
-	assert.Equal(t, 80, f.api.Count("POST /api/count/increment"))
-	assert.Equal(t, 80, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
+	assert.Equal(t, 80, f.API.Count("POST /api/count/increment"))
+	assert.Equal(t, 80, apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count)
 }

@@ -8,14 +8,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/apitest"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/api"
 )
 
 func TestFailNextOnlyFailsMutations(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	f.api.FailNext(2, http.StatusServiceUnavailable)
+	f.API.FailNext(2, http.StatusServiceUnavailable)
 
-	assert.Equal(t, http.StatusOK, f.do(http.MethodGet, "/articles/1", nil).status, "reads are not failed")
+	assert.Equal(t, http.StatusOK, f.Do(http.MethodGet, "/articles/1", nil).Status, "reads are not failed")
 
 	tests := []struct {
 		method, path string
@@ -25,31 +27,31 @@ func TestFailNextOnlyFailsMutations(t *testing.T) {
 		{http.MethodPost, "/api/count/increment", nil},
 	}
 	for _, tt := range tests {
-		r := f.do(tt.method, tt.path, tt.body)
-		require.Equal(t, http.StatusServiceUnavailable, r.status, "%s %s", tt.method, tt.path)
-		assert.Contains(t, errorMessage(t, r), "injected failure")
+		r := f.Do(tt.method, tt.path, tt.body)
+		require.Equal(t, http.StatusServiceUnavailable, r.Status, "%s %s", tt.method, tt.path)
+		assert.Contains(t, apitest.ErrorMessage(t, r), "injected failure")
 	}
 
-	assert.Equal(t, "Normalizing nested API responses", decode[api.Article](t, f.do(http.MethodGet, "/articles/1", nil)).Title)
-	assert.Equal(t, 0, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count, "a failed mutation changes nothing")
+	assert.Equal(t, "Normalizing nested API responses", apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/1", nil)).Title)
+	assert.Equal(t, 0, apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count, "a failed mutation changes nothing")
 
-	r := f.do(http.MethodPatch, "/articles/1", map[string]any{"title": "kept"})
-	require.Equal(t, http.StatusOK, r.status, "the budget is spent")
-	assert.Equal(t, "kept", decode[api.Article](t, r).Title)
+	r := f.Do(http.MethodPatch, "/articles/1", map[string]any{"title": "kept"})
+	require.Equal(t, http.StatusOK, r.Status, "the budget is spent")
+	assert.Equal(t, "kept", apitest.Decode[api.Article](t, r).Title)
 }
 
 func TestFailNextOverHTTP(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/fail-next", nil).status)
-	assert.Equal(t, http.StatusInternalServerError, f.do(http.MethodDelete, "/articles/5", nil).status, "defaults: one failure, status 500")
-	assert.Equal(t, http.StatusNoContent, f.do(http.MethodDelete, "/articles/5", nil).status)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/fail-next", nil).Status)
+	assert.Equal(t, http.StatusInternalServerError, f.Do(http.MethodDelete, "/articles/5", nil).Status, "defaults: one failure, status 500")
+	assert.Equal(t, http.StatusNoContent, f.Do(http.MethodDelete, "/articles/5", nil).Status)
 
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/fail-next?count=1&status=422", nil).status)
-	assert.Equal(t, http.StatusUnprocessableEntity, f.do(http.MethodPost, "/articles", map[string]any{}).status)
-	assert.Len(t, decode[[]api.Article](t, f.do(http.MethodGet, "/articles", nil)), 23)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/fail-next?count=1&status=422", nil).Status)
+	assert.Equal(t, http.StatusUnprocessableEntity, f.Do(http.MethodPost, "/articles", map[string]any{}).Status)
+	assert.Len(t, apitest.Decode[[]api.Article](t, f.Do(http.MethodGet, "/articles", nil)), 23)
 
 	for _, q := range []string{"count=x", "status=200", "status=600", "count=-1"} {
-		assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/fail-next?"+q, nil).status, q)
+		assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/fail-next?"+q, nil).Status, q)
 	}
 }
 
@@ -57,29 +59,29 @@ func TestFailNextOverHTTP(t *testing.T) {
 // the order they are released, not the order they arrived.
 func TestFailNextIsSpentAtRelease(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	f.api.Hold()
-	first := f.async(http.MethodPatch, "/articles/1", map[string]any{"title": "first"})
-	waitHeld(t, f.api, 1)
-	second := f.async(http.MethodPatch, "/articles/1", map[string]any{"title": "second"})
-	waitHeld(t, f.api, 2)
-	f.api.FailNext(1, 0)
+	f.API.Hold()
+	first := f.Async(http.MethodPatch, "/articles/1", map[string]any{"title": "first"})
+	f.WaitHeld(1)
+	second := f.Async(http.MethodPatch, "/articles/1", map[string]any{"title": "second"})
+	f.WaitHeld(2)
+	f.API.FailNext(1, 0)
 
-	require.True(t, f.api.Release(2))
-	assert.Equal(t, http.StatusInternalServerError, await(t, second).status)
-	require.True(t, f.api.Release(1))
-	assert.Equal(t, http.StatusOK, await(t, first).status)
+	require.True(t, f.API.Release(2))
+	assert.Equal(t, http.StatusInternalServerError, apitest.Await(t, second).Status)
+	require.True(t, f.API.Release(1))
+	assert.Equal(t, http.StatusOK, apitest.Await(t, first).Status)
 }
 
 func TestCounts(t *testing.T) {
 	f := newFixture(t, api.Options{})
 	for range 3 {
-		f.do(http.MethodGet, "/articles/1", nil)
+		f.Do(http.MethodGet, "/articles/1", nil)
 	}
-	f.do(http.MethodGet, "/posts?page=2", nil)
-	f.do(http.MethodPatch, "/articles/1", map[string]any{"published": true})
-	f.do(http.MethodGet, "/no/such/route", nil)
-	f.do(http.MethodGet, "/_control/held", nil)
-	f.do(http.MethodOptions, "/articles/1", nil)
+	f.Do(http.MethodGet, "/posts?page=2", nil)
+	f.Do(http.MethodPatch, "/articles/1", map[string]any{"published": true})
+	f.Do(http.MethodGet, "/no/such/route", nil)
+	f.Do(http.MethodGet, "/_control/held", nil)
+	f.Do(http.MethodOptions, "/articles/1", nil)
 
 	want := map[string]int{
 		"GET /articles/1":    3,
@@ -87,89 +89,89 @@ func TestCounts(t *testing.T) {
 		"PATCH /articles/1":  1,
 		"GET /no/such/route": 1,
 	}
-	assert.Equal(t, want, f.api.Counts())
-	assert.Equal(t, 3, f.api.Count("GET /articles/1"))
-	assert.Equal(t, 0, f.api.Count("GET /articles/2"))
-	assert.Equal(t, want, decode[map[string]int](t, f.do(http.MethodGet, "/_control/counts", nil)))
+	assert.Equal(t, want, f.API.Counts())
+	assert.Equal(t, 3, f.API.Count("GET /articles/1"))
+	assert.Equal(t, 0, f.API.Count("GET /articles/2"))
+	assert.Equal(t, want, apitest.Decode[map[string]int](t, f.Do(http.MethodGet, "/_control/counts", nil)))
 
 	// A held request is counted when it arrives, before it is released.
-	f.api.Hold()
-	r := f.async(http.MethodGet, "/articles/9", nil)
-	waitHeld(t, f.api, 1)
-	assert.Equal(t, 1, f.api.Count("GET /articles/9"))
-	f.api.Unhold()
-	assert.Equal(t, http.StatusOK, await(t, r).status)
+	f.API.Hold()
+	r := f.Async(http.MethodGet, "/articles/9", nil)
+	f.WaitHeld(1)
+	assert.Equal(t, 1, f.API.Count("GET /articles/9"))
+	f.API.Unhold()
+	assert.Equal(t, http.StatusOK, apitest.Await(t, r).Status)
 }
 
 func TestDelay(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/delay?ms=60", nil).status)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/delay?ms=60", nil).Status)
 	start := time.Now()
-	f.do(http.MethodGet, "/comments/1", nil)
+	f.Do(http.MethodGet, "/comments/1", nil)
 	assert.GreaterOrEqual(t, time.Since(start), 60*time.Millisecond)
 
 	// A delay of an hour: a control request that paid it would outlast
 	// await's hang guard and fail the test; one that did not returns.
-	f.api.SetDelay(time.Hour)
-	assert.Equal(t, http.StatusOK, await(t, f.async(http.MethodGet, "/_control/counts", nil)).status, "control requests are not delayed")
+	f.API.SetDelay(time.Hour)
+	assert.Equal(t, http.StatusOK, apitest.Await(t, f.Async(http.MethodGet, "/_control/counts", nil)).Status, "control requests are not delayed")
 
-	f.api.SetDelay(0)
-	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/delay?ms=-5", nil).status)
-	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/delay?ms=soon", nil).status)
-	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/delay?jitter=-1", nil).status)
+	f.API.SetDelay(0)
+	assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/delay?ms=-5", nil).Status)
+	assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/delay?ms=soon", nil).Status)
+	assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/delay?jitter=-1", nil).Status)
 }
 
 func TestJitter(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/delay?ms=20&jitter=40", nil).status)
-	delay, jitter := f.api.Latency()
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/delay?ms=20&jitter=40", nil).Status)
+	delay, jitter := f.API.Latency()
 	assert.Equal(t, 20*time.Millisecond, delay)
 	assert.Equal(t, 40*time.Millisecond, jitter)
 	// Only lower bounds are timed: a shared machine can make any request
 	// slower, never faster than the delay.
 	for range 4 {
 		start := time.Now()
-		f.do(http.MethodGet, "/comments/1", nil)
+		f.Do(http.MethodGet, "/comments/1", nil)
 		assert.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond, "the delay is the floor")
 	}
 
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/delay?ms=0", nil).status)
-	delay, jitter = f.api.Latency()
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/delay?ms=0", nil).Status)
+	delay, jitter = f.API.Latency()
 	assert.Zero(t, delay)
 	assert.Zero(t, jitter, "setting the delay without jitter turns jitter off")
 }
 
 func TestReset(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	seedArticles := f.do(http.MethodGet, "/articles", nil).body
+	seedArticles := f.Do(http.MethodGet, "/articles", nil).Body
 
-	f.do(http.MethodPatch, "/articles/1", map[string]any{"title": "changed"})
-	f.do(http.MethodDelete, "/articles/2", nil)
-	f.do(http.MethodPost, "/articles", map[string]any{"title": "new"})
-	f.do(http.MethodPost, "/api/count/increment", nil)
-	f.do(http.MethodPost, "/users/1/make_manager", nil)
-	f.api.SetDelay(time.Hour)
-	f.api.SetJitter(time.Hour)
-	f.api.FailNext(5, 500)
+	f.Do(http.MethodPatch, "/articles/1", map[string]any{"title": "changed"})
+	f.Do(http.MethodDelete, "/articles/2", nil)
+	f.Do(http.MethodPost, "/articles", map[string]any{"title": "new"})
+	f.Do(http.MethodPost, "/api/count/increment", nil)
+	f.Do(http.MethodPost, "/users/1/make_manager", nil)
+	f.API.SetDelay(time.Hour)
+	f.API.SetJitter(time.Hour)
+	f.API.FailNext(5, 500)
 
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/reset", nil).status)
-	assert.Empty(t, f.api.Counts())
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/reset", nil).Status)
+	assert.Empty(t, f.API.Counts())
 
-	assert.Equal(t, string(seedArticles), string(f.do(http.MethodGet, "/articles", nil).body), "no delay after reset")
-	assert.Equal(t, 0, decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count)
-	assert.False(t, decode[api.User](t, f.do(http.MethodGet, "/current_user/", nil)).IsManager)
+	assert.Equal(t, string(seedArticles), string(f.Do(http.MethodGet, "/articles", nil).Body), "no delay after reset")
+	assert.Equal(t, 0, apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count)
+	assert.False(t, apitest.Decode[api.User](t, f.Do(http.MethodGet, "/current_user/", nil)).IsManager)
 
-	r := f.do(http.MethodPost, "/articles", map[string]any{"title": "after reset"})
-	require.Equal(t, http.StatusCreated, r.status, "pending failures are cleared")
-	assert.Equal(t, "101", decode[api.Article](t, r).ID, "ids start over")
+	r := f.Do(http.MethodPost, "/articles", map[string]any{"title": "after reset"})
+	require.Equal(t, http.StatusCreated, r.Status, "pending failures are cleared")
+	assert.Equal(t, "101", apitest.Decode[api.Article](t, r).ID, "ids start over")
 }
 
 func TestUnknownControlRoute(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	r := f.do(http.MethodPost, "/_control/explode", nil)
-	assert.Equal(t, http.StatusNotFound, r.status)
-	assert.Equal(t, "no route for POST /_control/explode", errorMessage(t, r))
-	assert.Empty(t, f.api.Counts())
+	r := f.Do(http.MethodPost, "/_control/explode", nil)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Equal(t, "no route for POST /_control/explode", apitest.ErrorMessage(t, r))
+	assert.Empty(t, f.API.Counts())
 }
 
 // TestDelayHoldsTheAnswerNotTheChange checks that latency delays answers,
@@ -179,15 +181,15 @@ func TestUnknownControlRoute(t *testing.T) {
 // item 11).
 func TestDelayHoldsTheAnswerNotTheChange(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	f.api.SetDelay(time.Hour)
+	f.API.SetDelay(time.Hour)
 	for range 3 {
-		f.async(http.MethodPost, "/api/count/increment", nil)
+		f.Async(http.MethodPost, "/api/count/increment", nil)
 	}
-	require.Eventually(t, func() bool { return f.api.Count("POST /api/count/increment") == 3 },
-		waitLimit, time.Millisecond, "the increments arrive")
-	f.api.SetDelay(0)
+	require.Eventually(t, func() bool { return f.API.Count("POST /api/count/increment") == 3 },
+		testkit.WaitLimit, time.Millisecond, "the increments arrive")
+	f.API.SetDelay(0)
 	// The answers are an hour away; the count is not.
 	require.Eventually(t, func() bool {
-		return decode[api.Count](t, f.do(http.MethodGet, "/api/count", nil)).Count == 3
-	}, waitLimit, time.Millisecond, "increments wait out their latency before they apply")
+		return apitest.Decode[api.Count](t, f.Do(http.MethodGet, "/api/count", nil)).Count == 3
+	}, testkit.WaitLimit, time.Millisecond, "increments wait out their latency before they apply")
 }

@@ -31,7 +31,7 @@ func TestCORSOnEveryResponse(t *testing.T) {
 		{http.MethodPost, "/_control/reset"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
-			assertCORS(t, f.do(tc.method, tc.path, nil).header)
+			assertCORS(t, f.Do(tc.method, tc.path, nil).Header)
 		})
 	}
 }
@@ -40,16 +40,16 @@ func TestPreflight(t *testing.T) {
 	f := newFixture(t, api.Options{})
 	// Preflight must not be held: a browser sends it before the request a
 	// test means to hold.
-	f.api.Hold()
-	req, err := http.NewRequest(http.MethodOptions, f.ts.URL+"/articles/1", nil)
+	f.API.Hold()
+	req, err := http.NewRequest(http.MethodOptions, f.TS.URL+"/articles/1", nil)
 	require.NoError(t, err)
 	req.Header.Set("Origin", "http://localhost:9999")
 	req.Header.Set("Access-Control-Request-Method", "PATCH")
 	req.Header.Set("Access-Control-Request-Headers", "content-type, authorization")
-	r := f.send(req)
-	assert.Equal(t, http.StatusNoContent, r.status)
-	assert.Empty(t, r.body)
-	assertCORS(t, r.header)
-	assert.Empty(t, f.api.Counts(), "preflight requests are not counted")
-	assert.Empty(t, f.api.Held())
+	r := f.Send(req)
+	assert.Equal(t, http.StatusNoContent, r.Status)
+	assert.Empty(t, r.Body)
+	assertCORS(t, r.Header)
+	assert.Empty(t, f.API.Counts(), "preflight requests are not counted")
+	assert.Empty(t, f.API.Held())
 }

@@ -9,15 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/apitest"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/api"
 )
-
-func waitHeld(t *testing.T, s *api.Server, n int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	require.NoError(t, s.WaitHeld(ctx, n), "held: %v", s.Held())
-}
 
 // TestHoldAppliesInReleaseOrder sends two PATCHes and releases them in both
 // orders: the later release always wins, because a held request runs
@@ -33,26 +28,26 @@ func TestHoldAppliesInReleaseOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, api.Options{})
-			f.api.Hold()
-			first := f.async(http.MethodPatch, "/articles/1", map[string]any{"title": "first"})
-			waitHeld(t, f.api, 1)
-			second := f.async(http.MethodPatch, "/articles/1", map[string]any{"title": "second"})
-			waitHeld(t, f.api, 2)
+			f.API.Hold()
+			first := f.Async(http.MethodPatch, "/articles/1", map[string]any{"title": "first"})
+			f.WaitHeld(1)
+			second := f.Async(http.MethodPatch, "/articles/1", map[string]any{"title": "second"})
+			f.WaitHeld(2)
 			assert.Equal(t, []api.HeldRequest{
 				{Seq: 1, Method: "PATCH", Path: "/articles/1", Stage: "request"},
 				{Seq: 2, Method: "PATCH", Path: "/articles/1", Stage: "request"},
-			}, f.api.Held())
+			}, f.API.Held())
 
 			for _, seq := range tc.order {
-				require.True(t, f.api.Release(seq))
+				require.True(t, f.API.Release(seq))
 			}
-			assert.Equal(t, "first", decode[api.Article](t, await(t, first)).Title)
-			assert.Equal(t, "second", decode[api.Article](t, await(t, second)).Title)
-			assert.Empty(t, f.api.Held())
-			assert.False(t, f.api.Release(1), "a released request cannot be released again")
+			assert.Equal(t, "first", apitest.Decode[api.Article](t, apitest.Await(t, first)).Title)
+			assert.Equal(t, "second", apitest.Decode[api.Article](t, apitest.Await(t, second)).Title)
+			assert.Empty(t, f.API.Held())
+			assert.False(t, f.API.Release(1), "a released request cannot be released again")
 
-			f.api.Unhold()
-			got := decode[api.Article](t, f.do(http.MethodGet, "/articles/1", nil))
+			f.API.Unhold()
+			got := apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/1", nil))
 			assert.Equal(t, tc.wantTitle, got.Title)
 		})
 	}
@@ -62,25 +57,25 @@ func TestHoldAppliesInReleaseOrder(t *testing.T) {
 // first, and expects the read to see it.
 func TestHeldReadSeesStateAtRelease(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	f.api.Hold()
-	read := f.async(http.MethodGet, "/articles/4", nil)
-	waitHeld(t, f.api, 1)
-	write := f.async(http.MethodPatch, "/articles/4", map[string]any{"title": "changed"})
-	waitHeld(t, f.api, 2)
+	f.API.Hold()
+	read := f.Async(http.MethodGet, "/articles/4", nil)
+	f.WaitHeld(1)
+	write := f.Async(http.MethodPatch, "/articles/4", map[string]any{"title": "changed"})
+	f.WaitHeld(2)
 
-	require.True(t, f.api.Release(2))
-	require.Equal(t, http.StatusOK, await(t, write).status)
-	require.True(t, f.api.Release(1))
-	assert.Equal(t, "changed", decode[api.Article](t, await(t, read)).Title)
+	require.True(t, f.API.Release(2))
+	require.Equal(t, http.StatusOK, apitest.Await(t, write).Status)
+	require.True(t, f.API.Release(1))
+	assert.Equal(t, "changed", apitest.Decode[api.Article](t, apitest.Await(t, read)).Title)
 }
 
 func TestHoldOverHTTP(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/hold", nil).status)
-	a := f.async(http.MethodPost, "/api/count/increment", nil)
-	b := f.async(http.MethodGet, "/api/count", nil)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/hold", nil).Status)
+	a := f.Async(http.MethodPost, "/api/count/increment", nil)
+	b := f.Async(http.MethodGet, "/api/count", nil)
 
-	held := decode[[]api.HeldRequest](t, f.do(http.MethodGet, "/_control/held?wait=2&timeout=180000", nil))
+	held := apitest.Decode[[]api.HeldRequest](t, f.Do(http.MethodGet, "/_control/held?wait=2&timeout=180000", nil))
 	require.Len(t, held, 2)
 	var incSeq int
 	for _, h := range held {
@@ -91,91 +86,91 @@ func TestHoldOverHTTP(t *testing.T) {
 	}
 	require.NotZero(t, incSeq)
 
-	r := f.do(http.MethodPost, "/_control/release?seq=99", nil)
-	assert.Equal(t, http.StatusNotFound, r.status)
-	assert.Equal(t, "no held request with seq 99", errorMessage(t, r))
-	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/release", nil).status)
+	r := f.Do(http.MethodPost, "/_control/release?seq=99", nil)
+	assert.Equal(t, http.StatusNotFound, r.Status)
+	assert.Equal(t, "no held request with seq 99", apitest.ErrorMessage(t, r))
+	assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/release", nil).Status)
 
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/release?seq="+itoa(incSeq), nil).status)
-	assert.Equal(t, 1, decode[api.Count](t, await(t, a)).Count)
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/release-all", nil).status)
-	assert.Equal(t, 1, decode[api.Count](t, await(t, b)).Count)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/release?seq="+itoa(incSeq), nil).Status)
+	assert.Equal(t, 1, apitest.Decode[api.Count](t, apitest.Await(t, a)).Count)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/release-all", nil).Status)
+	assert.Equal(t, 1, apitest.Decode[api.Count](t, apitest.Await(t, b)).Count)
 
 	// Still holding after release-all; unhold lets the next one through.
-	c := f.async(http.MethodGet, "/api/count", nil)
-	waitHeld(t, f.api, 1)
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/unhold", nil).status)
-	assert.Equal(t, http.StatusOK, await(t, c).status)
-	assert.Equal(t, http.StatusOK, f.do(http.MethodGet, "/api/count", nil).status)
+	c := f.Async(http.MethodGet, "/api/count", nil)
+	f.WaitHeld(1)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/unhold", nil).Status)
+	assert.Equal(t, http.StatusOK, apitest.Await(t, c).Status)
+	assert.Equal(t, http.StatusOK, f.Do(http.MethodGet, "/api/count", nil).Status)
 
-	r = f.do(http.MethodGet, "/_control/held?wait=1&timeout=20", nil)
-	assert.Equal(t, http.StatusGatewayTimeout, r.status)
-	assert.Contains(t, errorMessage(t, r), "waiting for 1 held requests")
+	r = f.Do(http.MethodGet, "/_control/held?wait=1&timeout=20", nil)
+	assert.Equal(t, http.StatusGatewayTimeout, r.Status)
+	assert.Contains(t, apitest.ErrorMessage(t, r), "waiting for 1 held requests")
 }
 
 // TestHoldResponses applies requests at once but withholds their answers,
 // so a test can deliver them out of order.
 func TestHoldResponses(t *testing.T) {
-	clk := newClock(fixedNow)
-	f := newFixture(t, api.Options{Now: clk.now})
-	f.api.HoldResponses()
+	clk := testkit.NewClock(apitest.FixedNow)
+	f := newFixture(t, api.Options{Now: clk.Now})
+	f.API.HoldResponses()
 
 	// Each client's time is the server's: the answers' updatedAt are the same either way.
-	first := f.async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": clk.now().UnixMilli()})
-	waitHeld(t, f.api, 1)
-	clk.add(time.Second)
-	second := f.async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": clk.now().UnixMilli()})
-	waitHeld(t, f.api, 2)
-	assert.Equal(t, "response", f.api.Held()[0].Stage)
+	first := f.Async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": clk.Now().UnixMilli()})
+	f.WaitHeld(1)
+	clk.Advance(time.Second)
+	second := f.Async(http.MethodPost, "/api/count/increment", map[string]any{"updatedAt": clk.Now().UnixMilli()})
+	f.WaitHeld(2)
+	assert.Equal(t, "response", f.API.Held()[0].Stage)
 
-	require.True(t, f.api.Release(2))
-	assert.Equal(t, api.Count{Count: 2, UpdatedAt: "2025-06-10T15:30:01.000Z"}, decode[api.Count](t, await(t, second)))
-	require.True(t, f.api.Release(1))
-	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:00.000Z"}, decode[api.Count](t, await(t, first)))
+	require.True(t, f.API.Release(2))
+	assert.Equal(t, api.Count{Count: 2, UpdatedAt: "2025-06-10T15:30:01.000Z"}, apitest.Decode[api.Count](t, apitest.Await(t, second)))
+	require.True(t, f.API.Release(1))
+	assert.Equal(t, api.Count{Count: 1, UpdatedAt: "2025-06-10T15:30:00.000Z"}, apitest.Decode[api.Count](t, apitest.Await(t, first)))
 
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/unhold", nil).status)
-	require.Equal(t, http.StatusNoContent, f.do(http.MethodPost, "/_control/hold?mode=response", nil).status)
-	assert.Equal(t, http.StatusBadRequest, f.do(http.MethodPost, "/_control/hold?mode=sideways", nil).status)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/unhold", nil).Status)
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/hold?mode=response", nil).Status)
+	assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/hold?mode=sideways", nil).Status)
 }
 
 // TestResetDropsHeldRequests checks that a request held before it ran is
 // answered 503 by Reset and never applied.
 func TestResetDropsHeldRequests(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	f.api.Hold()
-	patch := f.async(http.MethodPatch, "/articles/1", map[string]any{"title": "never"})
-	waitHeld(t, f.api, 1)
-	f.api.Reset()
+	f.API.Hold()
+	patch := f.Async(http.MethodPatch, "/articles/1", map[string]any{"title": "never"})
+	f.WaitHeld(1)
+	f.API.Reset()
 
-	r := await(t, patch)
-	assert.Equal(t, http.StatusServiceUnavailable, r.status)
-	assert.Contains(t, errorMessage(t, r), "dropped")
-	assert.Empty(t, f.api.Held())
-	assert.Equal(t, "Normalizing nested API responses", decode[api.Article](t, f.do(http.MethodGet, "/articles/1", nil)).Title)
+	r := apitest.Await(t, patch)
+	assert.Equal(t, http.StatusServiceUnavailable, r.Status)
+	assert.Contains(t, apitest.ErrorMessage(t, r), "dropped")
+	assert.Empty(t, f.API.Held())
+	assert.Equal(t, "Normalizing nested API responses", apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/1", nil)).Title)
 }
 
 // TestHeldClientGone checks that a held request whose client gives up
 // leaves the held list, and that WaitHeld honours its context.
 func TestHeldClientGone(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	f.api.Hold()
+	f.API.Hold()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.ts.URL+"/articles/1", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.TS.URL+"/articles/1", nil)
 	require.NoError(t, err)
 	errc := make(chan error, 1)
 	go func() {
-		res, err := f.ts.Client().Do(req)
+		res, err := f.TS.Client().Do(req)
 		if err == nil {
 			res.Body.Close()
 		}
 		errc <- err
 	}()
-	waitHeld(t, f.api, 1)
+	f.WaitHeld(1)
 	cancel()
 	require.Error(t, <-errc)
-	require.Eventually(t, func() bool { return len(f.api.Held()) == 0 }, waitLimit, time.Millisecond)
+	require.Eventually(t, func() bool { return len(f.API.Held()) == 0 }, testkit.WaitLimit, time.Millisecond)
 
 	short, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
-	assert.ErrorIs(t, f.api.WaitHeld(short, 1), context.DeadlineExceeded)
+	assert.ErrorIs(t, f.API.WaitHeld(short, 1), context.DeadlineExceeded)
 }

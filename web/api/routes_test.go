@@ -1,28 +1,21 @@
 package api_test
 
 import (
-	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/apitest"
 	"github.com/datafetch/datafetch/web/api"
 )
-
-const jsonType = "application/json; charset=utf-8"
 
 // TestReadRoutes checks status, content type and shape of every read route.
 func TestReadRoutes(t *testing.T) {
 	f := newFixture(t, api.Options{})
-	tests := []struct {
-		path   string
-		status int
-		check  func(t *testing.T, r response)
-	}{
-		{"/comments", 200, func(t *testing.T, r response) {
-			cs := decode[[]api.Comment](t, r)
+	f.CheckReads(t, []apitest.Read{
+		{Path: "/comments", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			cs := apitest.Decode[[]api.Comment](t, r)
 			require.Len(t, cs, 30)
 			for i, c := range cs {
 				assert.Equal(t, i+1, c.ID)
@@ -31,59 +24,59 @@ func TestReadRoutes(t *testing.T) {
 				assert.Contains(t, c.Body, "\n", "comment bodies have line breaks")
 			}
 		}},
-		{"/comments?postId=2", 200, func(t *testing.T, r response) {
-			cs := decode[[]api.Comment](t, r)
+		{Path: "/comments?postId=2", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			cs := apitest.Decode[[]api.Comment](t, r)
 			require.Len(t, cs, 5)
 			for _, c := range cs {
 				assert.Equal(t, 2, c.PostID)
 			}
 		}},
-		{"/comments/7", 200, func(t *testing.T, r response) {
-			m := decode[map[string]any](t, r)
+		{Path: "/comments/7", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			m := apitest.Decode[map[string]any](t, r)
 			assert.Equal(t, float64(7), m["id"])
 			assert.ElementsMatch(t, []string{"postId", "id", "name", "email", "body"}, keys(m))
 		}},
-		{"/comments/999", 404, func(t *testing.T, r response) {
-			assert.Equal(t, "comment 999 not found", errorMessage(t, r))
+		{Path: "/comments/999", Status: 404, Check: func(t *testing.T, r apitest.Response) {
+			assert.Equal(t, "comment 999 not found", apitest.ErrorMessage(t, r))
 		}},
-		{"/wrapped/comments", 200, func(t *testing.T, r response) {
-			w := decode[struct{ Data []api.Comment }](t, r)
+		{Path: "/wrapped/comments", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			w := apitest.Decode[struct{ Data []api.Comment }](t, r)
 			assert.Len(t, w.Data, 30)
 		}},
-		{"/wrapped/comments/3", 200, func(t *testing.T, r response) {
-			w := decode[map[string]api.Comment](t, r)
+		{Path: "/wrapped/comments/3", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			w := apitest.Decode[map[string]api.Comment](t, r)
 			assert.Equal(t, []string{"data"}, keys(w))
 			assert.Equal(t, 3, w["data"].ID)
 		}},
-		{"/profiles", 200, func(t *testing.T, r response) {
-			ps := decode[[]api.Profile](t, r)
+		{Path: "/profiles", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			ps := apitest.Decode[[]api.Profile](t, r)
 			require.Len(t, ps, 8)
 			assert.NotEmpty(t, ps[0].FullName)
 			assert.NotEmpty(t, ps[0].Bio)
 		}},
-		{"/profiles/2", 200, func(t *testing.T, r response) {
-			m := decode[map[string]any](t, r)
+		{Path: "/profiles/2", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			m := apitest.Decode[map[string]any](t, r)
 			assert.Equal(t, "2", m["id"], "profile ids are strings")
 		}},
-		{"/profiles/99", 404, nil},
-		{"/current_user/", 200, func(t *testing.T, r response) {
-			m := decode[map[string]any](t, r)
+		{Path: "/profiles/99", Status: 404},
+		{Path: "/current_user/", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			m := apitest.Decode[map[string]any](t, r)
 			assert.ElementsMatch(t, []string{"id", "name", "email", "isManager"}, keys(m))
 			assert.Equal(t, float64(1), m["id"])
 			assert.Equal(t, false, m["isManager"])
 		}},
-		{"/current_user", 200, nil},
-		{"/users", 200, func(t *testing.T, r response) {
-			us := decode[[]api.User](t, r)
+		{Path: "/current_user", Status: 200},
+		{Path: "/users", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			us := apitest.Decode[[]api.User](t, r)
 			require.Len(t, us, 10)
 			assert.True(t, us[1].IsManager)
 		}},
-		{"/users/4", 200, func(t *testing.T, r response) {
-			assert.Equal(t, 4, decode[api.User](t, r).ID)
+		{Path: "/users/4", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			assert.Equal(t, 4, apitest.Decode[api.User](t, r).ID)
 		}},
-		{"/users/0", 404, nil},
-		{"/articles", 200, func(t *testing.T, r response) {
-			as := decode[[]api.Article](t, r)
+		{Path: "/users/0", Status: 404},
+		{Path: "/articles", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			as := apitest.Decode[[]api.Article](t, r)
 			require.Len(t, as, 24)
 			for i, a := range as {
 				assert.Equal(t, i+1, atoi(t, a.ID))
@@ -91,58 +84,48 @@ func TestReadRoutes(t *testing.T) {
 				assert.NotNil(t, a.Author)
 			}
 		}},
-		{"/articles/1", 200, func(t *testing.T, r response) {
-			m := decode[map[string]any](t, r)
+		{Path: "/articles/1", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			m := apitest.Decode[map[string]any](t, r)
 			assert.Equal(t, "1", m["id"], "article ids are strings")
 			assert.ElementsMatch(t, []string{"id", "title", "content", "published", "tags", "author", "createdAt"}, keys(m))
 			assert.Equal(t, "2024-03-01T09:00:00.000Z", m["createdAt"])
 		}},
-		{"/articles/999", 404, func(t *testing.T, r response) {
-			assert.Equal(t, "article 999 not found", errorMessage(t, r))
+		{Path: "/articles/999", Status: 404, Check: func(t *testing.T, r apitest.Response) {
+			assert.Equal(t, "article 999 not found", apitest.ErrorMessage(t, r))
 		}},
-		{"/api/count", 200, func(t *testing.T, r response) {
-			c := decode[api.Count](t, r)
+		{Path: "/api/count", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			c := apitest.Decode[api.Count](t, r)
 			assert.Equal(t, api.Count{Count: 0, UpdatedAt: "2025-06-10T15:30:00.000Z"}, c)
 		}},
-		{"/posts", 200, func(t *testing.T, r response) {
-			m := decode[map[string]any](t, r)
+		{Path: "/posts", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			m := apitest.Decode[map[string]any](t, r)
 			assert.Nil(t, m["prevPage"])
 			assert.Equal(t, "/posts?page=2", m["nextPage"])
 		}},
-		{"/posts/23", 200, func(t *testing.T, r response) {
-			p := decode[api.Post](t, r)
+		{Path: "/posts/23", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			p := apitest.Decode[api.Post](t, r)
 			assert.Equal(t, 23, p.ID)
 			assert.NotZero(t, p.UserID)
 		}},
-		{"/posts/24", 404, nil},
-		{"/api/birthdays/", 200, func(t *testing.T, r response) {
-			assert.Len(t, decode[[]api.Birthday](t, r), 12)
+		{Path: "/posts/24", Status: 404},
+		{Path: "/api/birthdays/", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			assert.Len(t, apitest.Decode[[]api.Birthday](t, r), 12)
 		}},
-		{"/api/birthdays", 200, nil},
-		{"/api/birthdays/5", 200, func(t *testing.T, r response) {
-			m := decode[map[string]any](t, r)
+		{Path: "/api/birthdays", Status: 200},
+		{Path: "/api/birthdays/5", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			m := apitest.Decode[map[string]any](t, r)
 			assert.ElementsMatch(t, []string{"id", "name", "image", "source", "date"}, keys(m))
 			assert.Equal(t, "5", m["id"])
 		}},
-		{"/api/birthdays/99", 404, nil},
-		{"/api/birthdays/upcoming/", 200, func(t *testing.T, r response) {
-			u := decode[api.UpcomingBirthdays](t, r)
+		{Path: "/api/birthdays/99", Status: 404},
+		{Path: "/api/birthdays/upcoming/", Status: 200, Check: func(t *testing.T, r apitest.Response) {
+			u := apitest.Decode[api.UpcomingBirthdays](t, r)
 			assert.Len(t, u.WithinSevenDays, 4)
 			assert.Len(t, u.WithinThirtyDays, 4)
 		}},
-		{"/api/birthdays/upcoming", 200, nil},
-		{"/no/such/route", 404, func(t *testing.T, r response) {
-			assert.Equal(t, "no route for GET /no/such/route", errorMessage(t, r))
+		{Path: "/api/birthdays/upcoming", Status: 200},
+		{Path: "/no/such/route", Status: 404, Check: func(t *testing.T, r apitest.Response) {
+			assert.Equal(t, "no route for GET /no/such/route", apitest.ErrorMessage(t, r))
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(strings.TrimPrefix(tt.path, "/"), func(t *testing.T) {
-			r := f.do(http.MethodGet, tt.path, nil)
-			require.Equal(t, tt.status, r.status, "body: %s", r.body)
-			assert.Equal(t, jsonType, r.contentType())
-			if tt.check != nil {
-				tt.check(t, r)
-			}
-		})
-	}
+	})
 }

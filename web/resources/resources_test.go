@@ -2,7 +2,6 @@ package resources_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -12,21 +11,28 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	_ "github.com/datafetch/datafetch/core/rest/nethttp"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/apitest"
 	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
-// setup serves a fresh fixture API under /rest and returns its endpoints
+// setup serves a fresh demo API under /rest and returns its endpoints
 // and a controller.
 func setup(t *testing.T) (*api.Server, *resources.API, *controller.Controller) {
 	t.Helper()
-	srv := api.New(api.Options{BasePath: "/rest"})
-	ts := httptest.NewServer(httpStrip("/rest", srv))
-	t.Cleanup(ts.Close)
-	t.Cleanup(srv.Close)
-	a, err := resources.New(ts.URL + "/rest")
+	f, a := serve(t, api.Options{})
+	return f.API, a, controller.New(controller.Options{})
+}
+
+// serve serves a fresh demo API made with opts under /rest, as the demo
+// server mounts it, until the end of t, and returns it and its endpoints.
+func serve(t *testing.T, opts api.Options) (*apitest.Fixture[*api.Server], *resources.API) {
+	t.Helper()
+	opts.BasePath = "/rest"
+	f := apitest.Mount(t, api.New(opts), "/rest")
+	a, err := resources.New(f.TS.URL + "/rest")
 	require.NoError(t, err)
-	return srv, a, controller.New(controller.Options{})
+	return f, a
 }
 
 func TestArticleCreateAppendsToList(t *testing.T) {
