@@ -295,6 +295,15 @@ stage_test_node() {
   fixtureserver node --test --test-concurrency=1 --test-force-exit "${files[@]}"
 }
 
+# The JavaScript (jsbridge/js and the JS tests) with Biome, as biome.jsonc
+# configures it: unformatted code or a lint error fails. It checks, it does
+# not fix: `npx biome check --write` does that.
+stage_lint_js() {
+  [[ -f biome.jsonc ]] || return $SKIP
+  ensure_npm
+  npx --no-install biome ci --colors=off .
+}
+
 # TypeScript: the declarations in dist/ must type-check an example that uses
 # every exported name.
 stage_types() {
@@ -461,6 +470,7 @@ cmd_build() {
 cmd_test() {
   run_stage "install (go modules, Chromium, wasmbrowsertest, npm)" stage_install
   run_stage "gofmt" stage_gofmt
+  run_stage "biome (JS format and lint)" stage_lint_js
   run_stage "go vet (native)" stage_vet_native
   run_stage "go vet (js/wasm)" stage_vet_wasm
   run_stage "build dist/" stage_build

@@ -534,7 +534,12 @@ function checkedClock(now) {
 function synchronous(r, where) {
   if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') {
     // A rejection of the Promise itself is ours to report, not unhandled.
-    if (r instanceof Promise) r.catch(() => {});
+    if (r instanceof Promise) {
+      r.catch(() => {
+        // The TypeError thrown below reports the hook's mistake; what the
+        // Promise settles with is never used.
+      });
+    }
     throw ours(new TypeError(`${where} returned a Promise: it must be synchronous (return the value, not a Promise of it)`));
   }
   return r;
@@ -867,7 +872,12 @@ function makeAPI(go, wasmExports) {
   }
 
   function denormalize(schema, result, entities) {
-    return call('denormalize', schemaHandle(schema, 'denormalize: schema'), jsonText(result, 'denormalize: result'), jsonText(entities, 'denormalize: entities'));
+    return call(
+      'denormalize',
+      schemaHandle(schema, 'denormalize: schema'),
+      jsonText(result, 'denormalize: result'),
+      jsonText(entities, 'denormalize: entities'),
+    );
   }
 
   // ---------------------------------------------------------- endpoints

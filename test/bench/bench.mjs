@@ -322,15 +322,18 @@ function goName(fn) {
     .replace(/^github\.com\/datafetch\/datafetch\//, 'datafetch/');
 }
 
-const GC_RE = /^runtime\.(gc|scanObject|scanobject|greyobject|findObject|tryDeferToSpanScan|markBits|wbBuf|bulkBarrier|typePointers|scanObjectsSmall|scanblock|scanstack|scanframe|markroot|sweep|bgsweep|spanOf|heapBits|(\(\*[a-zA-Z]+\)\.)?(tryGet|put|push|pop|drain|sweep|scan|markBits))|^internal\/runtime\/atomic\.|^runtime\.\(\*(gcWork|mspan|gcBits|spanSet|spanQueue|wbBuf|mheap)\)/;
-const ALLOC_RE = /^runtime\.(mallocgc|newobject|makeslice|growslice|nextFree|memclr|fixalloc|\(\*(mcache|mcentral|fixalloc)\)|refill|allocSpan|newarray|heapSetType|rawbyteslice|rawstring|slicebytetostring|concatstring)/;
+const GC_RE =
+  /^runtime\.(gc|scanObject|scanobject|greyobject|findObject|tryDeferToSpanScan|markBits|wbBuf|bulkBarrier|typePointers|scanObjectsSmall|scanblock|scanstack|scanframe|markroot|sweep|bgsweep|spanOf|heapBits|(\(\*[a-zA-Z]+\)\.)?(tryGet|put|push|pop|drain|sweep|scan|markBits))|^internal\/runtime\/atomic\.|^runtime\.\(\*(gcWork|mspan|gcBits|spanSet|spanQueue|wbBuf|mheap)\)/;
+const ALLOC_RE =
+  /^runtime\.(mallocgc|newobject|makeslice|growslice|nextFree|memclr|fixalloc|\(\*(mcache|mcentral|fixalloc)\)|refill|allocSpan|newarray|heapSetType|rawbyteslice|rawstring|slicebytetostring|concatstring)/;
 const MAP_RE = /^(runtime\.(map|memhash|strhash|aeshash|memequal|efaceeq|ifaceeq|interhash|nilinterhash)|internal\/runtime\/maps)/;
 
 // category puts a leaf frame (self time) in a bucket a reader can act on.
 function category(fn, url) {
   if (isWasm(url)) {
     const g = goName(fn);
-    if (/^runtime\.(addspecial|addfinalizer|SetFinalizer|queuefinalizer|runfinq|removespecial|removefinalizer|AddCleanup|addCleanup)/.test(g)) return 'Go finalizers (syscall/js sets one per js.Value it receives)';
+    if (/^runtime\.(addspecial|addfinalizer|SetFinalizer|queuefinalizer|runfinq|removespecial|removefinalizer|AddCleanup|addCleanup)/.test(g))
+      return 'Go finalizers (syscall/js sets one per js.Value it receives)';
     if (GC_RE.test(g)) return 'Go GC (marking, sweeping, write barriers)';
     if (ALLOC_RE.test(g)) return 'Go allocation';
     if (MAP_RE.test(g)) return 'Go maps + hashing';
@@ -361,22 +364,43 @@ function category(fn, url) {
 // frame on its stack that matches one (so GC inside an allocation inside
 // the encoder counts as GC).
 const PHASES = [
-  ['Go GC (incl. assists during allocation)', (g) => /^runtime\.(gcAssistAlloc|gcBgMarkWorker|gcDrain|bulkBarrierPreWrite|wbBufFlush|gcStart|gcMarkDone|gcMarkTermination|sweepone|bgsweep|deductSweepCredit|markroot)/.test(g)],
+  [
+    'Go GC (incl. assists during allocation)',
+    (g) =>
+      /^runtime\.(gcAssistAlloc|gcBgMarkWorker|gcDrain|bulkBarrierPreWrite|wbBufFlush|gcStart|gcMarkDone|gcMarkTermination|sweepone|bgsweep|deductSweepCredit|markroot)/.test(
+        g,
+      ),
+  ],
   ['Go allocation (malloc, growslice)', (g) => ALLOC_RE.test(g)],
-  ['JSON.parse / text decode in JS (datafetch.mjs decode/response)', (g, f) => f.url.endsWith('/datafetch.mjs') && /^(decode|response|apply|known)$/.test(f.functionName)],
+  [
+    'JSON.parse / text decode in JS (datafetch.mjs decode/response)',
+    (g, f) => f.url.endsWith('/datafetch.mjs') && /^(decode|response|apply|known)$/.test(f.functionName),
+  ],
   ['Go → JS strings (TextDecoder in wasm_exec loadString)', (g, f) => f.url === '' && f.functionName === 'decode'],
   ['JS → Go strings (TextEncoder)', (g, f) => f.url === '' && (f.functionName === 'encode' || f.functionName === 'encodeInto')],
-  ['Response body read (arrayBuffer + copy into Go)', (g, f) => (f.url === '' && (f.functionName === 'arrayBuffer' || f.functionName === 'Response')) || /^datafetch\/jsbridge\.(transport|\(\*transport\))\.read/.test(g) || /^syscall\/js\.CopyBytesToGo/.test(g)],
+  [
+    'Response body read (arrayBuffer + copy into Go)',
+    (g, f) =>
+      (f.url === '' && (f.functionName === 'arrayBuffer' || f.functionName === 'Response')) ||
+      /^datafetch\/jsbridge\.(transport|\(\*transport\))\.read/.test(g) ||
+      /^syscall\/js\.CopyBytesToGo/.test(g),
+  ],
   ['parse response JSON (core/value)', (g) => /^datafetch\/core\/value\.(Parse|\(\*parser\)|\(\*scanner\)|scan|parse)/i.test(g)],
   ['normalize (core/schema)', (g) => /^datafetch\/core\/schema\.(Normalize|.*\.normalize|\(\*normalizer\))/.test(g)],
   ['store write/merge (core/store)', (g) => /^datafetch\/core\/store\./.test(g)],
   ['denormalize (core/schema)', (g) => /^datafetch\/core\/schema\.(Denormalize|.*\.denormalize|\(\*deps\)|.*\.fill|.*\.build)/.test(g)],
-  ['encode read for JS (jsbridge encoder + identities)', (g) => /^datafetch\/jsbridge\.(\(\*encoder\)|\(\*identities\)|appendString|closeObject|needsWalk|entityFields)/.test(g)],
+  [
+    'encode read for JS (jsbridge encoder + identities)',
+    (g) => /^datafetch\/jsbridge\.(\(\*encoder\)|\(\*identities\)|appendString|closeObject|needsWalk|entityFields)/.test(g),
+  ],
   ['JSON text out (core/value.AppendJSON)', (g) => /^datafetch\/core\/value\.(AppendJSON|append)/.test(g)],
   ['value equality (core/value.Equal)', (g) => /^datafetch\/core\/value\.(Equal|equal)/.test(g)],
   ['other core/value', (g) => /^datafetch\/core\/value\./.test(g)],
   ['controller / optimistic (core/controller)', (g) => /^datafetch\/core\/controller\./.test(g)],
-  ['crossings (syscall/js, safejs, wasm_exec.js)', (g, f) => /^(syscall\/js\.|github\.com\/hack-pad\/safejs)/.test(g) || f.url.endsWith('/wasm_exec.js') || f.functionName === 'wasm-to-js'],
+  [
+    'crossings (syscall/js, safejs, wasm_exec.js)',
+    (g, f) => /^(syscall\/js\.|github\.com\/hack-pad\/safejs)/.test(g) || f.url.endsWith('/wasm_exec.js') || f.functionName === 'wasm-to-js',
+  ],
   ['jsbridge (other)', (g) => /^datafetch\/jsbridge\./.test(g)],
   ['V8 GC', (g, f) => f.functionName === '(garbage collector)'],
   ['benchmark page', (g, f) => f.url.endsWith('/page.mjs')],
@@ -500,7 +524,11 @@ function table(results) {
     fmtUs(r.floorUs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -525,7 +553,9 @@ async function main() {
     report.env.cpus = cpus().length;
     report.env.loadavgBefore = loadavg();
     if (!report.env.crossOriginIsolated) throw new Error('the page is not cross-origin isolated: performance.now() would be coarse');
-    log(`Chromium ${report.env.browserVersion}, crossOriginIsolated, timer step ${(report.env.timerResolutionMs * 1000).toFixed(1)} µs; datafetch ${report.env.datafetchVersion}`);
+    log(
+      `Chromium ${report.env.browserVersion}, crossOriginIsolated, timer step ${(report.env.timerResolutionMs * 1000).toFixed(1)} µs; datafetch ${report.env.datafetchVersion}`,
+    );
 
     report.results = await measure(page, errors);
     await page.close();
@@ -576,15 +606,23 @@ async function main() {
   if (busy > report.env.cpus * 0.75) {
     out.push(`note: the machine was busy (load average ${busy.toFixed(1)} on ${report.env.cpus} CPUs): expect noise; ratios are steadier than absolute times.`);
   }
-  out.push(`datafetch vs data-client (${Object.entries(PEER).map(([k, v]) => `${k.split('/')[1]} ${v}`).join(', ')})`);
+  out.push(
+    `datafetch vs data-client (${Object.entries(PEER)
+      .map(([k, v]) => `${k.split('/')[1]} ${v}`)
+      .join(', ')})`,
+  );
   out.push(`Chromium ${report.env.browserVersion}, medians of interleaved samples; ratio = datafetch / data-client (lower is better for datafetch)`);
   out.push('');
   out.push(table(report.results));
   out.push('');
   const l = report.load;
-  out.push(`load() to ready (fresh context: fetch + compile + start datafetch.wasm + first call), median of ${l.runs}: ${l.readyMs.toFixed(1)} ms` +
-    `  target ≤ ${LOAD_TARGET_MS} ms: ${l.pass ? 'ok' : 'MISS'}`);
-  out.push(`  (before it, import of datafetch.mjs ${l.importMs.toFixed(1)} ms; import + load ${l.totalMs.toFixed(1)} ms; ready at ${l.sinceNavigationMs.toFixed(1)} ms after navigation start)`);
+  out.push(
+    `load() to ready (fresh context: fetch + compile + start datafetch.wasm + first call), median of ${l.runs}: ${l.readyMs.toFixed(1)} ms` +
+      `  target ≤ ${LOAD_TARGET_MS} ms: ${l.pass ? 'ok' : 'MISS'}`,
+  );
+  out.push(
+    `  (before it, import of datafetch.mjs ${l.importMs.toFixed(1)} ms; import + load ${l.totalMs.toFixed(1)} ms; ready at ${l.sinceNavigationMs.toFixed(1)} ms after navigation start)`,
+  );
   const w = report.wasm;
   const mb = (b) => `${(b / 1e6).toFixed(2)} MB (${b.toLocaleString('en-US')} B)`;
   out.push(`datafetch.wasm: ${mb(w.raw)} raw, ${mb(w.gzip)} gzip -9, ${mb(w.brotli)} brotli -q 11  target ≤ 1.0 MB brotli: ${w.pass ? 'ok' : 'MISS'}`);
@@ -593,10 +631,15 @@ async function main() {
   out.push(`calls from Go into JavaScript (wasm_exec.js imports) per operation, datafetch, N=${report.crossings.N}:`);
   for (const [name, per] of Object.entries(report.crossings.perOperation)) {
     const total = Object.values(per).reduce((a, b) => a + b, 0);
-    const top = Object.entries(per).slice(0, 6).map(([fn, n]) => `${fn.replace(/^syscall\/js\./, '')} ${fmtCount(n)}`).join(', ');
+    const top = Object.entries(per)
+      .slice(0, 6)
+      .map(([fn, n]) => `${fn.replace(/^syscall\/js\./, '')} ${fmtCount(n)}`)
+      .join(', ');
     out.push(`  ${(LABELS[name] ?? name).padEnd(36)} ${fmtCount(total).padStart(7)}  (${top})`);
   }
-  out.push(`targets: ${report.results.filter((r) => r.pass).length + (l.pass ? 1 : 0) + (w.pass ? 1 : 0)} met, ${misses.length + (l.pass ? 0 : 1) + (w.pass ? 0 : 1)} missed`);
+  out.push(
+    `targets: ${report.results.filter((r) => r.pass).length + (l.pass ? 1 : 0) + (w.pass ? 1 : 0)} met, ${misses.length + (l.pass ? 0 : 1) + (w.pass ? 0 : 1)} missed`,
+  );
   for (const p of report.profiles) {
     out.push('');
     out.push(`profile ${p.case} N=${p.N} (${p.file}), datafetch's time by phase:`);

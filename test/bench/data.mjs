@@ -13,24 +13,69 @@
 export const AUTHORS = 20;
 
 export const AUTHOR_NAMES = [
-  'Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra',
-  'Barbara Liskov', 'Donald Knuth', 'Frances Allen', 'Ken Thompson',
-  'Margaret Hamilton', 'Dennis Ritchie', 'Radia Perlman', 'John McCarthy',
-  'Hedy Lamarr', 'Tony Hoare', 'Karen Spärck Jones', 'Niklaus Wirth',
-  'Sophie Wilson', 'Rob Pike', 'Adele Goldberg', 'Leslie Lamport',
+  'Ada Lovelace',
+  'Alan Turing',
+  'Grace Hopper',
+  'Edsger Dijkstra',
+  'Barbara Liskov',
+  'Donald Knuth',
+  'Frances Allen',
+  'Ken Thompson',
+  'Margaret Hamilton',
+  'Dennis Ritchie',
+  'Radia Perlman',
+  'John McCarthy',
+  'Hedy Lamarr',
+  'Tony Hoare',
+  'Karen Spärck Jones',
+  'Niklaus Wirth',
+  'Sophie Wilson',
+  'Rob Pike',
+  'Adele Goldberg',
+  'Leslie Lamport',
 ];
 
-const TAGS = [
-  'go', 'wasm', 'json', 'cache', 'react', 'graphql',
-  'rest', 'performance', 'tutorial', 'release', 'opinion', 'security',
-];
+const TAGS = ['go', 'wasm', 'json', 'cache', 'react', 'graphql', 'rest', 'performance', 'tutorial', 'release', 'opinion', 'security'];
 
 const WORDS = [
-  'the', 'data', 'cache', 'request', 'response', 'entity', 'normalized',
-  'client', 'server', 'fetch', 'render', 'component', 'state', 'update',
-  'query', 'mutation', 'list', 'detail', 'author', 'article', 'fast',
-  'simple', 'memory', 'network', 'latency', 'schema', 'value', 'store',
-  'of', 'and', 'to', 'in', 'with', 'for', 'a', 'is', 'on', 'that',
+  'the',
+  'data',
+  'cache',
+  'request',
+  'response',
+  'entity',
+  'normalized',
+  'client',
+  'server',
+  'fetch',
+  'render',
+  'component',
+  'state',
+  'update',
+  'query',
+  'mutation',
+  'list',
+  'detail',
+  'author',
+  'article',
+  'fast',
+  'simple',
+  'memory',
+  'network',
+  'latency',
+  'schema',
+  'value',
+  'store',
+  'of',
+  'and',
+  'to',
+  'in',
+  'with',
+  'for',
+  'a',
+  'is',
+  'on',
+  'that',
 ];
 
 // sfc32, seeded from one integer: returns intN(n) in [0, n).
@@ -40,7 +85,10 @@ function rng(seed) {
   let c = 0xb7e15162;
   let d = seed | 0;
   const next = () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -61,9 +109,18 @@ function sentence(intN, size, rich) {
     if (s.length > 0) s += ' ';
     if (rich) {
       const r = intN(40);
-      if (r === 0) { s += '\\"quoted\\"'; continue; }
-      if (r === 1) { s += 'end.\\n\\nNew'; continue; }
-      if (r === 2) { s += 'café'; continue; }
+      if (r === 0) {
+        s += '\\"quoted\\"';
+        continue;
+      }
+      if (r === 1) {
+        s += 'end.\\n\\nNew';
+        continue;
+      }
+      if (r === 2) {
+        s += 'café';
+        continue;
+      }
     }
     s += WORDS[intN(WORDS.length)];
   }

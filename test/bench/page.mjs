@@ -53,12 +53,13 @@ const df = await load(wasmURL);
 // countRun counts only what lies between a sample's first and last now():
 // its timed part.
 let marks = null;
-const now = query.get('count') === '1'
-  ? () => {
-      marks?.push(new Map(crossings));
-      return performance.now();
-    }
-  : () => performance.now();
+const now =
+  query.get('count') === '1'
+    ? () => {
+        marks?.push(new Map(crossings));
+        return performance.now();
+      }
+    : () => performance.now();
 const PREFIX = 'http://bench.invalid';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
@@ -461,8 +462,7 @@ async function prepare(N) {
   const dfData = await cur.dfStore.fetch(D.list);
   checkList(dfData, 'datafetch load', true);
   check(dfRead(cur.dfStore) === dfData, 'datafetch: ctrl.fetch resolves to what getResponse returns');
-  check(dfData[0].author === dfData.find((a, i) => i > 0 && a.author.id === dfData[0].author.id)?.author,
-    'datafetch: a shared user is one object');
+  check(dfData[0].author === dfData.find((a, i) => i > 0 && a.author.id === dfData[0].author.id)?.author, 'datafetch: a shared user is one object');
   cur.dcStore = new DCStore();
   await cur.dcStore.controller.setResponse(C.list, JSON.parse(text));
   const dcData = cur.dcStore.read();

@@ -49,7 +49,7 @@ export async function serve(mounts) {
         return;
       }
       const info = await stat(file).catch(() => undefined);
-      if (!info || !info.isFile()) {
+      if (!info?.isFile()) {
         res.writeHead(404, headers).end('not found');
         return;
       }

@@ -233,8 +233,14 @@ test('Chromium page: load, read, subscribe, optimistic mutate, errors; screensho
 
     assert.ok(r.seen.length >= 2, 'the subscriber was called at least twice');
     assert.equal(r.seen[0].loading, true, 'first call while loading');
-    assert.ok(r.seen.some((s) => s.n === 24 && s.first === 'Normalizing nested API responses'), 'subscriber saw the list');
-    assert.ok(r.seen.some((s) => s.first === 'Edited in Chromium'), 'subscriber saw the edit');
+    assert.ok(
+      r.seen.some((s) => s.n === 24 && s.first === 'Normalizing nested API responses'),
+      'subscriber saw the list',
+    );
+    assert.ok(
+      r.seen.some((s) => s.first === 'Edited in Chromium'),
+      'subscriber saw the edit',
+    );
 
     assert.equal(await page.textContent('#status'), 'done');
     assert.match(await page.textContent('#list'), /1: Edited in Chromium \(2024-03-01\)/);

@@ -50,9 +50,7 @@ export function chromiumPath() {
     if (isExecutable(p)) return p;
   }
   if (isExecutable('/usr/bin/chromium')) return '/usr/bin/chromium';
-  throw new Error(
-    'chromium not found: run ./build.sh test (installs it with apt) or set CHROMIUM_PATH',
-  );
+  throw new Error('chromium not found: run ./build.sh test (installs it with apt) or set CHROMIUM_PATH');
 }
 
 // launchChromium starts a fresh headless Chromium (new empty profile) and

@@ -69,7 +69,7 @@ function kib(n) {
 
 test('the go-app demo loads and renders the articles from the API', async () => {
   const html = await (await fetch(server.url)).text();
-  assert.match(html, /id="app-wasm-loader"/, 'the page is pre-rendered with go-app\'s loader');
+  assert.match(html, /id="app-wasm-loader"/, "the page is pre-rendered with go-app's loader");
   assert.match(html, /class="skeleton"/, 'pre-rendered pages show their placeholders');
   assert.doesNotMatch(html, /(src|href)="https?:|raw\.githubusercontent/, 'no resource points at the internet');
 
@@ -79,9 +79,11 @@ test('the go-app demo loads and renders the articles from the API', async () => 
   metrics.appWasm = {
     rawKiB: kib(statSync(APP_WASM).size),
     gzip9KiB: kib(gzipSync(wasm, { level: 9 }).length),
-    brotli9KiB: kib(brotliCompressSync(wasm, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: wasm.length },
-    }).length),
+    brotli9KiB: kib(
+      brotliCompressSync(wasm, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: wasm.length },
+      }).length,
+    ),
   };
 
   const articles = await api(server.url, 'articles');
@@ -92,7 +94,7 @@ test('the go-app demo loads and renders the articles from the API', async () => 
 
   // The inspector panel reads the store: one Article per record.
   await page.waitForSelector(`#inspector li[data-type="Article"] .insp-count:text-is("${articles.length}")`);
-  assert.ok(await page.locator('#inspector .insp-results li[data-status="valid"]').count() >= 1);
+  assert.ok((await page.locator('#inspector .insp-results li[data-status="valid"]').count()) >= 1);
 
   // useSuspense semantics: a stale result stays on screen while it
   // revalidates (held at the server until checked); an invalidated one
@@ -173,8 +175,10 @@ test('a forced server failure rolls a publish toggle back', async () => {
   await control(server.url, 'hold');
   await row.locator('.toggle-publish').click();
   await page.waitForSelector('.article-row[data-id="4"][data-published="true"]');
-  assert.ok((await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
-    'the toggle is optimistic: the server holds the request, not run yet');
+  assert.ok(
+    (await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
+    'the toggle is optimistic: the server holds the request, not run yet',
+  );
   await control(server.url, 'unhold');
   await page.waitForSelector('.article-row[data-id="4"][data-published="false"]');
   const notice = page.locator('.notice-error');
@@ -233,7 +237,7 @@ test('posts page forward and back, and the infinite list loads every page', asyn
   await page.close();
 });
 
-test('fast counter clicks with random latency end at the server\'s count', async () => {
+test("fast counter clicks with random latency end at the server's count", async () => {
   const { page, errors } = await openDemo('counter');
   await page.waitForSelector('#count:text-is("0")');
   await setLatency(page, 700, true);
@@ -242,7 +246,7 @@ test('fast counter clicks with random latency end at the server\'s count', async
   await page.waitForSelector('#in-flight[data-n="0"]');
   const counted = await api(server.url, 'api/count');
   assert.equal(counted.count, clicks);
-  assert.equal(await page.locator('#count').textContent(), String(clicks), 'the page ends at the server\'s count');
+  assert.equal(await page.locator('#count').textContent(), String(clicks), "the page ends at the server's count");
   assert.equal(await page.locator('#counter-log li').count(), clicks);
   await shot(page, 'counter.png');
   assert.deepEqual(errors, []);
@@ -280,7 +284,7 @@ test('the cache inspector shows the entities the pages stored', async () => {
   assert.equal(await count('Birthday'), '8');
   assert.equal(await count('Profile'), '8');
   assert.equal(await page.locator('#inspector li[data-type="Article"] .insp-records tr').count(), 24);
-  assert.ok(await page.locator('#inspector .insp-results li[data-status="valid"]').count() >= 5);
+  assert.ok((await page.locator('#inspector .insp-results li[data-status="valid"]').count()) >= 5);
   await shot(page, 'cache.png');
   assert.deepEqual(errors, []);
   await page.close();

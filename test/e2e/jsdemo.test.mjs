@@ -66,9 +66,11 @@ test('index.html: list, detail, optimistic mutations and a live subscription', {
   await page.click('#js-articles .row[data-id="4"] .toggle');
   await page.waitForSelector('#js-articles .row[data-id="4"][data-published="true"]');
   await page.waitForSelector('#js-detail article[data-published="true"]');
-  assert.ok((await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
-    'shown while the server holds the request, not run yet');
-  assert.ok(await calls() > callsBefore, 'the list subscription was called for the optimistic change');
+  assert.ok(
+    (await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
+    'shown while the server holds the request, not run yet',
+  );
+  assert.ok((await calls()) > callsBefore, 'the list subscription was called for the optimistic change');
   await control(server.url, 'unhold');
   await page.waitForSelector('#js-notice:text-matches("^Published")');
   assert.equal((await api(server.url, 'articles/4')).published, true);
@@ -95,6 +97,9 @@ test('index.html: list, detail, optimistic mutations and a live subscription', {
   assert.equal(await page.locator('#js-articles .row[data-id^="tmp-"]').count(), 0);
   assert.equal(await page.locator('#js-articles .row').count(), articles.length + 1);
   await page.screenshot({ path: join(OUT, 'index.png') });
-  assert.deepEqual(errors.filter((e) => !/status of 500/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => !/status of 500/.test(e)),
+    [],
+  );
   await page.close();
 });

@@ -54,7 +54,9 @@ export async function startServer() {
   const kill = () => child.kill('SIGKILL');
   process.on('exit', kill);
   let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   const url = await new Promise((resolveURL, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`demo server printed no URL in 3 minutes (a hang guard): ${out}${stderr}`)), 180_000);

@@ -156,7 +156,16 @@ function serve() {
       } else if (url.pathname.startsWith('/data/items/')) {
         const id = Number(url.pathname.slice('/data/items/'.length));
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id, title: 'item ' + id, body: 'x'.repeat(200), author: { id: id % 50, name: 'author ' + (id % 50) }, tags: [], updatedAt: 1700000000000 }));
+        res.end(
+          JSON.stringify({
+            id,
+            title: 'item ' + id,
+            body: 'x'.repeat(200),
+            author: { id: id % 50, name: 'author ' + (id % 50) },
+            tags: [],
+            updatedAt: 1700000000000,
+          }),
+        );
       } else {
         res.writeHead(404);
         res.end();
@@ -231,7 +240,7 @@ async function main() {
     let t = Date.now();
     await run(WORKING_SET * 2, half);
     const mid = await measure(`middle (${half} cycles)`);
-    console.log(`  ${((Date.now() - t) / (half - WORKING_SET * 2) * 1000).toFixed(1)} µs per cycle`);
+    console.log(`  ${(((Date.now() - t) / (half - WORKING_SET * 2)) * 1000).toFixed(1)} µs per cycle`);
     await run(half, CYCLES);
     const end = await measure(`end (${CYCLES} cycles)`);
 
@@ -240,14 +249,16 @@ async function main() {
     check(end.wasmBytes <= 1.5 * mid.wasmBytes, `wasm memory levels off: end ${MB(end.wasmBytes)} <= 1.5 x middle ${MB(mid.wasmBytes)}`);
     // A js.Func (or any JS value) kept per cycle would add ${CYCLES / 2} here.
     const held = base.goHeldValues + 64;
-    check(end.goHeldValues <= held && mid.goHeldValues <= held,
-      `JS values held by Go (js.Funcs included) back to the baseline: ${base.goHeldValues} at start, ${mid.goHeldValues} middle, ${end.goHeldValues} end`);
+    check(
+      end.goHeldValues <= held && mid.goHeldValues <= held,
+      `JS values held by Go (js.Funcs included) back to the baseline: ${base.goHeldValues} at start, ${mid.goHeldValues} middle, ${end.goHeldValues} end`,
+    );
 
     // Through the real fetch (AbortController, Response, arrayBuffer).
     t = Date.now();
     await run(0, NETWORK_CYCLES, true);
     const net = await measure(`after ${NETWORK_CYCLES} network cycles`);
-    console.log(`  ${((Date.now() - t) / NETWORK_CYCLES * 1000).toFixed(1)} µs per network cycle`);
+    console.log(`  ${(((Date.now() - t) / NETWORK_CYCLES) * 1000).toFixed(1)} µs per network cycle`);
     // A second controller, with its own working set: Go holds about one JS
     // value (an emitted read's text, whose js.Value finalizer a small
     // allocation of the same key keeps from running) per key read, until
@@ -263,10 +274,14 @@ async function main() {
     await page.evaluate(() => window.bench.reset());
     const cleared = await measure('after resetEntireStore');
     check(cleared.stateEntities === 0, 'the store is empty');
-    check(cleared.goHeap <= net.goHeap + 0.1 * (full.goHeap - net.goHeap),
-      `the Go heap drops back: ${MB(net.goHeap)} before filling, ${MB(full.goHeap)} filled, ${MB(cleared.goHeap)} after the reset`);
-    check(cleared.jsHeap <= net.jsHeap + 0.1 * (full.jsHeap - net.jsHeap),
-      `the JS heap drops back: ${MB(net.jsHeap)} before filling, ${MB(full.jsHeap)} filled, ${MB(cleared.jsHeap)} after the reset`);
+    check(
+      cleared.goHeap <= net.goHeap + 0.1 * (full.goHeap - net.goHeap),
+      `the Go heap drops back: ${MB(net.goHeap)} before filling, ${MB(full.goHeap)} filled, ${MB(cleared.goHeap)} after the reset`,
+    );
+    check(
+      cleared.jsHeap <= net.jsHeap + 0.1 * (full.jsHeap - net.jsHeap),
+      `the JS heap drops back: ${MB(net.jsHeap)} before filling, ${MB(full.jsHeap)} filled, ${MB(cleared.jsHeap)} after the reset`,
+    );
     let last;
     for (let g = 1; g <= 3; g++) {
       await page.evaluate((k) => window.bench.fill(k), n);
@@ -275,12 +290,13 @@ async function main() {
     }
     check(last.goHeap <= 1.25 * cleared.goHeap, `the Go heap after refills and resets: ${MB(last.goHeap)}`);
     check(last.jsHeap <= 1.25 * cleared.jsHeap, `the JS heap after refills and resets: ${MB(last.jsHeap)}`);
-    check(last.wasmBytes <= 1.25 * cleared.wasmBytes,
-      `the wasm memory after refills and resets: ${MB(cleared.wasmBytes)} -> ${MB(last.wasmBytes)}`);
+    check(last.wasmBytes <= 1.25 * cleared.wasmBytes, `the wasm memory after refills and resets: ${MB(cleared.wasmBytes)} -> ${MB(last.wasmBytes)}`);
     await page.evaluate(() => window.bench.resetAll());
     const final = await measure('both controllers reset');
-    check(final.goHeldValues <= empty.goHeldValues + 64,
-      `JS values held by Go back to the empty page's: ${final.goHeldValues} (${empty.goHeldValues} when loaded)`);
+    check(
+      final.goHeldValues <= empty.goHeldValues + 64,
+      `JS values held by Go back to the empty page's: ${final.goHeldValues} (${empty.goHeldValues} when loaded)`,
+    );
     check(final.goHeap <= empty.goHeap + 2 * 1048576, `the Go heap back to the empty page's: ${MB(final.goHeap)} (${MB(empty.goHeap)} when loaded)`);
     check(errors.length === 0, `no page errors${errors.length ? ': ' + errors.slice(0, 3).join(' | ') : ''}`);
   } finally {

@@ -89,7 +89,12 @@ function cases() {
 
   return [
     // ------------------------------------------------ bodies that are not JSON
-    { name: 'truncated JSON', ep: comment('truncated', '/bad/truncated'), params: undefined, ...parse('GET', '/bad/truncated', '400', 'invalid JSON at offset') },
+    {
+      name: 'truncated JSON',
+      ep: comment('truncated', '/bad/truncated'),
+      params: undefined,
+      ...parse('GET', '/bad/truncated', '400', 'invalid JSON at offset'),
+    },
     { name: 'HTML error page with status 200', ep: comment('html', '/bad/html'), params: undefined, ...parse('/bad/html', '400', 'invalid JSON', 'DOCTYPE') },
     // Seed section 7: the custom fetch of a header-token list gives the
     // error of a body that is not JSON status 400 and rethrows it. The
@@ -98,85 +103,211 @@ function cases() {
     // endpoint's own DefaultParseResponse, so it gets a NetworkError with
     // the URL; JavaScript has no such helper: its fetch parses the body
     // itself, as the seed's does.)
-    { name: 'header-token list with a body that is not JSON', params: undefined,
-      keyed: true, status: 400, network: false, errName: 'SyntaxError', want: ['fetch', 'not valid JSON'],
+    {
+      name: 'header-token list with a body that is not JSON',
+      params: undefined,
+      keyed: true,
+      status: 400,
+      network: false,
+      errName: 'SyntaxError',
+      want: ['fetch', 'not valid JSON'],
       ep: (s) => ({ name: 'linkedHTML', path: '/bad/html', schema: { results: [s.fx.Comment], link: '' }, fetch: linkFetch }),
       check: (v, err) => {
         assert.ok(err.cause instanceof SyntaxError, 'the error the fetch option threw is the cause');
         assert.equal(err.cause.status, 400);
-      } },
+      },
+    },
     { name: 'invalid JSON: NaN literal', ep: bodyEp('nanLiteral', C), params: body('{"id":2,"score":NaN}'), ...parse('/bad/body', '400', 'invalid JSON') },
     { name: 'invalid JSON: trailing garbage', ep: bodyEp('trailing', C), params: body('{"id":2} {"id":3}'), ...parse('/bad/body', '400', 'invalid JSON') },
     { name: 'invalid JSON: single quotes', ep: bodyEp('singleQuotes', C), params: body("{'id':2}"), ...parse('/bad/body', '400', 'invalid JSON') },
     { name: 'invalid JSON: a bare word', ep: bodyEp('bareWord', C), params: body('undefined'), ...parse('/bad/body', '400', 'invalid JSON', 'undefined') },
-    { name: 'plain text with status 200', ep: bodyEp('plainText', C), params: { text: 'OK', type: 'text/plain' }, ...parse('/bad/body', '400', 'invalid JSON', 'OK') },
-    { name: 'JSON after a UTF-8 byte-order mark', ep: bodyEp('bom', C), params: { text: '{"id":2,"name":"bom"}', bom: '1' },
-      accepted: true, check: (v) => assert.equal(v.name, 'bom') },
+    {
+      name: 'plain text with status 200',
+      ep: bodyEp('plainText', C),
+      params: { text: 'OK', type: 'text/plain' },
+      ...parse('/bad/body', '400', 'invalid JSON', 'OK'),
+    },
+    {
+      name: 'JSON after a UTF-8 byte-order mark',
+      ep: bodyEp('bom', C),
+      params: { text: '{"id":2,"name":"bom"}', bom: '1' },
+      accepted: true,
+      check: (v) => assert.equal(v.name, 'bom'),
+    },
 
     // ------------------------------------------------ empty bodies (spec: null)
     { name: '204 where a record is expected', ep: comment('empty', '/bad/empty'), params: undefined, accepted: true, check: isNull },
-    { name: '204 where a list is expected', ep: (s) => ({ name: 'emptyList', path: '/bad/empty', schema: [s.fx.Comment] }), params: undefined, accepted: true, check: isNull },
+    {
+      name: '204 where a list is expected',
+      ep: (s) => ({ name: 'emptyList', path: '/bad/empty', schema: [s.fx.Comment] }),
+      params: undefined,
+      accepted: true,
+      check: isNull,
+    },
     { name: 'empty body with status 200', ep: bodyEp('emptyBody', C), params: {}, accepted: true, check: isNull },
     { name: 'whitespace-only body', ep: bodyEp('blank', C), params: body(' \n\t '), accepted: true, check: isNull },
     { name: 'JSON null where a record is expected', ep: bodyEp('jsonNull', C), params: body('null'), accepted: true, check: isNull },
-    { name: '204 where an envelope object is expected', ep: (s) => ({ name: 'emptyEnvelope', path: '/bad/empty', schema: { data: s.fx.Comment } }),
-      params: undefined, accepted: true, check: isNull },
-    { name: '204 from an endpoint without a schema', ep: () => ({ name: 'emptyNoSchema', path: '/bad/empty' }), params: undefined, accepted: true, check: isNull },
+    {
+      name: '204 where an envelope object is expected',
+      ep: (s) => ({ name: 'emptyEnvelope', path: '/bad/empty', schema: { data: s.fx.Comment } }),
+      params: undefined,
+      accepted: true,
+      check: isNull,
+    },
+    {
+      name: '204 from an endpoint without a schema',
+      ep: () => ({ name: 'emptyNoSchema', path: '/bad/empty' }),
+      params: undefined,
+      accepted: true,
+      check: isNull,
+    },
 
     // ------------------------------------------------ shapes
-    { name: 'record where a list is expected', ep: (s) => ({ name: 'wantList', path: '/comments/:id', schema: [s.fx.Comment] }), params: { id: 2 },
-      ...shape('/comments/2', '[Comment]', 'expected an array, got object') },
-    { name: 'list where a record is expected', ep: comment('wantRecord', '/comments'), params: { postId: 1 },
-      ...shape('/comments?postId=1', 'Comment at $', 'expected a record (object), got array') },
-    { name: 'list where an envelope object is expected', ep: (s) => ({ name: 'wantEnvelope', path: '/comments', schema: { data: [s.fx.Comment] } }),
-      params: { postId: 1 }, ...shape('/comments?postId=1', 'expected an object, got array') },
-    { name: 'string where a record is expected', ep: bodyEp('stringBody', C), params: body('"hello"'), ...shape('/bad/body', 'Comment at $', 'expected a record (object), got string') },
-    { name: 'number where a record is expected', ep: bodyEp('numberBody', C), params: body('42'), ...shape('/bad/body', 'Comment at $', 'expected a record (object), got number') },
-    { name: 'boolean where a record is expected', ep: bodyEp('boolBody', C), params: body('true'), ...shape('/bad/body', 'Comment at $', 'expected a record (object), got boolean') },
-    { name: 'record of an unknown union type', ep: bodyEp('unknownType', (s) => [union(s)]), params: body('[{"type":"video","id":1}]'),
-      ...shape('/bad/body', 'union at $[0]', 'no schema for "video"') },
-    { name: 'union record without its type field', ep: bodyEp('noType', union), params: body('{"id":1}'), ...shape('/bad/body', 'union at $', 'no "type" member') },
-    { name: 'list where a map is expected', ep: bodyEp('wantMap', (s) => new s.df.schema.Values(s.fx.Comment)), params: body('[{"id":1}]'),
-      ...shape('/bad/body', 'values(Comment) at $', 'expected an object, got array') },
+    {
+      name: 'record where a list is expected',
+      ep: (s) => ({ name: 'wantList', path: '/comments/:id', schema: [s.fx.Comment] }),
+      params: { id: 2 },
+      ...shape('/comments/2', '[Comment]', 'expected an array, got object'),
+    },
+    {
+      name: 'list where a record is expected',
+      ep: comment('wantRecord', '/comments'),
+      params: { postId: 1 },
+      ...shape('/comments?postId=1', 'Comment at $', 'expected a record (object), got array'),
+    },
+    {
+      name: 'list where an envelope object is expected',
+      ep: (s) => ({ name: 'wantEnvelope', path: '/comments', schema: { data: [s.fx.Comment] } }),
+      params: { postId: 1 },
+      ...shape('/comments?postId=1', 'expected an object, got array'),
+    },
+    {
+      name: 'string where a record is expected',
+      ep: bodyEp('stringBody', C),
+      params: body('"hello"'),
+      ...shape('/bad/body', 'Comment at $', 'expected a record (object), got string'),
+    },
+    {
+      name: 'number where a record is expected',
+      ep: bodyEp('numberBody', C),
+      params: body('42'),
+      ...shape('/bad/body', 'Comment at $', 'expected a record (object), got number'),
+    },
+    {
+      name: 'boolean where a record is expected',
+      ep: bodyEp('boolBody', C),
+      params: body('true'),
+      ...shape('/bad/body', 'Comment at $', 'expected a record (object), got boolean'),
+    },
+    {
+      name: 'record of an unknown union type',
+      ep: bodyEp('unknownType', (s) => [union(s)]),
+      params: body('[{"type":"video","id":1}]'),
+      ...shape('/bad/body', 'union at $[0]', 'no schema for "video"'),
+    },
+    {
+      name: 'union record without its type field',
+      ep: bodyEp('noType', union),
+      params: body('{"id":1}'),
+      ...shape('/bad/body', 'union at $', 'no "type" member'),
+    },
+    {
+      name: 'list where a map is expected',
+      ep: bodyEp('wantMap', (s) => new s.df.schema.Values(s.fx.Comment)),
+      params: body('[{"id":1}]'),
+      ...shape('/bad/body', 'values(Comment) at $', 'expected an object, got array'),
+    },
 
     // ------------------------------------------------ fields
-    { name: 'nested entity field of the wrong type', ep: bodyEp('authorBool', A), params: body('{"id":"1","author":true}'),
-      ...shape('/bad/body', 'User at $.author', 'expected a record (object), got boolean') },
-    { name: 'nested entity field that is a list', ep: bodyEp('authorList', A), params: body('{"id":"1","author":[1,2]}'), ...shape('/bad/body', 'User at $.author', 'got array') },
-    { name: 'date field that is not a date', ep: bodyEp('badDate', A), params: body('{"id":"1","createdAt":"yesterday"}'),
-      ...shape('/bad/body', 'Date at $.createdAt', 'invalid date "yesterday"') },
-    { name: 'date field of the wrong type', ep: bodyEp('dateObject', A), params: body('{"id":"1","createdAt":{"year":2024}}'), ...shape('/bad/body', 'Date at $.createdAt', 'got object') },
-    { name: 'nested record without a pk', ep: bodyEp('authorNoPK', A), params: body('{"id":"1","author":{"name":"anonymous"}}'), ...shape('/bad/body', 'User at $.author', 'no primary key') },
+    {
+      name: 'nested entity field of the wrong type',
+      ep: bodyEp('authorBool', A),
+      params: body('{"id":"1","author":true}'),
+      ...shape('/bad/body', 'User at $.author', 'expected a record (object), got boolean'),
+    },
+    {
+      name: 'nested entity field that is a list',
+      ep: bodyEp('authorList', A),
+      params: body('{"id":"1","author":[1,2]}'),
+      ...shape('/bad/body', 'User at $.author', 'got array'),
+    },
+    {
+      name: 'date field that is not a date',
+      ep: bodyEp('badDate', A),
+      params: body('{"id":"1","createdAt":"yesterday"}'),
+      ...shape('/bad/body', 'Date at $.createdAt', 'invalid date "yesterday"'),
+    },
+    {
+      name: 'date field of the wrong type',
+      ep: bodyEp('dateObject', A),
+      params: body('{"id":"1","createdAt":{"year":2024}}'),
+      ...shape('/bad/body', 'Date at $.createdAt', 'got object'),
+    },
+    {
+      name: 'nested record without a pk',
+      ep: bodyEp('authorNoPK', A),
+      params: body('{"id":"1","author":{"name":"anonymous"}}'),
+      ...shape('/bad/body', 'User at $.author', 'no primary key'),
+    },
 
     // ------------------------------------------------ primary keys
     { name: 'record with no pk', ep: comment('noPK', '/bad/nopk'), params: undefined, ...shape('/bad/nopk', 'Comment at $', 'no primary key', '"id"') },
-    { name: 'record with no pk inside an envelope', params: undefined, ...shape('/bad/nopk', 'Comment at $.data[0]', 'primary key'),
-      ep: (s) => ({ name: 'noPKNested', path: '/bad/nopk', schema: { data: [s.fx.Comment] }, process: (v) => ({ data: [v] }) }) },
+    {
+      name: 'record with no pk inside an envelope',
+      params: undefined,
+      ...shape('/bad/nopk', 'Comment at $.data[0]', 'primary key'),
+      ep: (s) => ({ name: 'noPKNested', path: '/bad/nopk', schema: { data: [s.fx.Comment] }, process: (v) => ({ data: [v] }) }),
+    },
     { name: 'null pk', ep: bodyEp('nullPK', C), params: body('{"id":null,"name":"x"}'), ...shape('/bad/body', 'Comment at $', 'no primary key') },
     { name: 'object pk', ep: bodyEp('objectPK', C), params: body('{"id":{"n":2}}'), ...shape('/bad/body', 'Comment at $', 'primary key field "id" is object') },
     { name: 'list pk', ep: bodyEp('listPK', C), params: body('{"id":[2]}'), ...shape('/bad/body', 'Comment at $', 'primary key field "id" is array') },
     { name: 'empty-string pk', ep: bodyEp('emptyPK', C), params: body('{"id":"","name":"x"}'), ...shape('/bad/body', 'Comment at $', 'no primary key') },
-    { name: 'wrong pk deep in a list', ep: bodyEp('lateBadPK', listOf(C)), params: body('[{"id":1,"name":"changed"},{"id":70},{"id":{}}]'),
+    {
+      name: 'wrong pk deep in a list',
+      ep: bodyEp('lateBadPK', listOf(C)),
+      params: body('[{"id":1,"name":"changed"},{"id":70},{"id":{}}]'),
       ...shape('/bad/body', 'Comment at $[2]', 'is object'),
-      check: (v, err, ctx) => assert.ok(!('70' in (ctx.ctrl.getState().entities.Comment ?? {})), 'no record of the failed response is stored') },
-    { name: 'duplicate pks in one response', ep: (s) => ({ name: 'dupes', path: '/bad/dupes', schema: [s.fx.Comment] }), params: undefined,
+      check: (v, err, ctx) => assert.ok(!('70' in (ctx.ctrl.getState().entities.Comment ?? {})), 'no record of the failed response is stored'),
+    },
+    {
+      name: 'duplicate pks in one response',
+      ep: (s) => ({ name: 'dupes', path: '/bad/dupes', schema: [s.fx.Comment] }),
+      params: undefined,
       accepted: true,
       check: (v) => {
         assert.equal(v.length, 3);
         assert.equal(v[0], v[2], 'one entity, one object');
         assert.equal(v[0].name, 'second copy', 'the later record wins');
         assert.equal(v[0].email, 'a@example.com', 'fields only the first had are kept');
-      } },
-    { name: 'duplicate keys in one record', ep: bodyEp('dupeKeys', C), params: body('{"id":2,"name":"a","name":"b"}'), accepted: true,
-      check: (v) => assert.equal(v.name, 'b', 'the last one wins, as in JSON.parse') },
+      },
+    },
+    {
+      name: 'duplicate keys in one record',
+      ep: bodyEp('dupeKeys', C),
+      params: body('{"id":2,"name":"a","name":"b"}'),
+      accepted: true,
+      check: (v) => assert.equal(v.name, 'b', 'the last one wins, as in JSON.parse'),
+    },
 
     // ------------------------------------------------ size and depth
-    { name: '10,000 levels of nested arrays', ep: comment('deep', '/bad/deep'), params: undefined, ...parse('/bad/deep', '400', 'nesting deeper than 1000 levels') },
-    { name: 'a chain of 10,000 references', params: undefined, accepted: true,
+    {
+      name: '10,000 levels of nested arrays',
+      ep: comment('deep', '/bad/deep'),
+      params: undefined,
+      ...parse('/bad/deep', '400', 'nesting deeper than 1000 levels'),
+    },
+    {
+      name: 'a chain of 10,000 references',
+      params: undefined,
+      accepted: true,
       // head is read through 200 levels of schema (an entity cannot name
       // itself in JavaScript), past where reads stop following references.
-      ep: (s) => ({ name: 'chain', path: '/bad/chain', schema: { head: chainHead(s, 200), all: [users(s)] },
-        process: (list) => ({ head: list[0], all: list }) }),
+      ep: (s) => ({
+        name: 'chain',
+        path: '/bad/chain',
+        schema: { head: chainHead(s, 200), all: [users(s)] },
+        process: (list) => ({ head: list[0], all: list }),
+      }),
       check: (v, err, ctx) => {
         assert.equal(v.all.length, 10000);
         let depth = 0;
@@ -184,8 +315,13 @@ function cases() {
         for (; u.bestFriend && typeof u.bestFriend === 'object'; u = u.bestFriend) depth++;
         assert.equal(depth, 128, 'references are followed 128 levels deep (schema.MaxDepth)');
         assert.equal(u.bestFriend, '130', 'then the record shows the key of the next');
-      } },
-    { name: 'users that all reference each other', ep: (s) => ({ name: 'cyclic', path: '/bad/cyclic', schema: [users(s)] }), params: { n: 200 }, accepted: true,
+      },
+    },
+    {
+      name: 'users that all reference each other',
+      ep: (s) => ({ name: 'cyclic', path: '/bad/cyclic', schema: [users(s)] }),
+      params: { n: 200 },
+      accepted: true,
       check: (v, err, ctx) => {
         assert.equal(v.length, 200);
         for (const u of v) {
@@ -193,140 +329,417 @@ function cases() {
           for (const f of u.friends) assert.equal(typeof f, 'object', 'every friend reads as a record');
         }
         assert.equal(v[1].friends[0], v[2].friends[0], 'an entity reads as one object wherever it appears');
-        v.forEach((u, i) => assert.equal(v[(i + 199) % 200].bestFriend.id, u.id, 'best friends go round'));
-      } },
-    { name: 'a 50 MB list', ep: (s) => ({ name: 'huge', path: '/bad/huge', schema: [s.fx.Comment] }), params: { mb: HUGE_MB }, accepted: true,
+        v.forEach((u, i) => {
+          assert.equal(v[(i + 199) % 200].bestFriend.id, u.id, 'best friends go round');
+        });
+      },
+    },
+    {
+      name: 'a 50 MB list',
+      ep: (s) => ({ name: 'huge', path: '/bad/huge', schema: [s.fx.Comment] }),
+      params: { mb: HUGE_MB },
+      accepted: true,
       check: (v) => {
         assert.ok(v.length > HUGE_MB * 1000);
         assert.equal(v[0].id, 1);
-      } },
-    { name: 'a 50 MB list whose last record has no pk', ep: (s) => ({ name: 'hugeNoPK', path: '/bad/huge', schema: [s.fx.Comment] }),
-      params: { mb: HUGE_MB, tail: 'nopk' }, ...shape('/bad/huge', 'Comment at $[', 'no primary key') },
-    { name: 'a 50 MB list cut short', ep: (s) => ({ name: 'hugeTruncated', path: '/bad/huge', schema: [s.fx.Comment] }),
-      params: { mb: HUGE_MB, tail: 'truncated' }, ...parse('/bad/huge', '400', 'invalid JSON') },
+      },
+    },
+    {
+      name: 'a 50 MB list whose last record has no pk',
+      ep: (s) => ({ name: 'hugeNoPK', path: '/bad/huge', schema: [s.fx.Comment] }),
+      params: { mb: HUGE_MB, tail: 'nopk' },
+      ...shape('/bad/huge', 'Comment at $[', 'no primary key'),
+    },
+    {
+      name: 'a 50 MB list cut short',
+      ep: (s) => ({ name: 'hugeTruncated', path: '/bad/huge', schema: [s.fx.Comment] }),
+      params: { mb: HUGE_MB, tail: 'truncated' },
+      ...parse('/bad/huge', '400', 'invalid JSON'),
+    },
 
     // ------------------------------------------------ error statuses and the network
-    { name: '404 with a JSON error body', ep: comment('missing', '/comments/:id'), params: { id: 999 }, keyed: true, status: 404, errName: 'NetworkError',
+    {
+      name: '404 with a JSON error body',
+      ep: comment('missing', '/comments/:id'),
+      params: { id: 999 },
+      keyed: true,
+      status: 404,
+      errName: 'NetworkError',
       want: ['/comments/999', '404 Not Found', 'comment 999 not found'],
       check: (v, err) => {
         assert.deepEqual(err.body, { error: 'comment 999 not found' });
         assert.equal(err.response.status, 404);
-      } },
-    { name: '500 with an HTML body', ep: bodyEp('serverError', C),
+      },
+    },
+    {
+      name: '500 with an HTML body',
+      ep: bodyEp('serverError', C),
       params: { status: 500, type: 'text/html', text: '<html><body><h1>Internal Server Error</h1></body></html>' },
-      keyed: true, status: 500, errName: 'NetworkError', want: ['/bad/body', '500 Internal Server Error', 'Internal Server Error</h1>'],
-      check: async (v, err) => assert.match(await err.response.text(), /<h1>Internal Server Error<\/h1>/, 'the response can still be read') },
-    { name: '503 with a JSON error body', ep: comment('unavailable', '/bad/status/503'), params: undefined, keyed: true, status: 503, errName: 'NetworkError',
-      want: ['/bad/status/503', '503'] },
-    { name: 'server closes the connection mid-body', ep: comment('dropped', '/bad/close'), params: undefined, keyed: true, status: 0, errName: 'NetworkError',
-      want: ['/bad/close', 'network error'] },
-    { name: 'server down', ep: (s) => ({ name: 'offline', urlPrefix: s.dead, path: '/comments/:id', schema: s.fx.Comment }), params: { id: 2 },
-      keyed: true, status: 0, errName: 'NetworkError', want: ['/comments/2', 'network error'] },
+      keyed: true,
+      status: 500,
+      errName: 'NetworkError',
+      want: ['/bad/body', '500 Internal Server Error', 'Internal Server Error</h1>'],
+      check: async (v, err) => assert.match(await err.response.text(), /<h1>Internal Server Error<\/h1>/, 'the response can still be read'),
+    },
+    {
+      name: '503 with a JSON error body',
+      ep: comment('unavailable', '/bad/status/503'),
+      params: undefined,
+      keyed: true,
+      status: 503,
+      errName: 'NetworkError',
+      want: ['/bad/status/503', '503'],
+    },
+    {
+      name: 'server closes the connection mid-body',
+      ep: comment('dropped', '/bad/close'),
+      params: undefined,
+      keyed: true,
+      status: 0,
+      errName: 'NetworkError',
+      want: ['/bad/close', 'network error'],
+    },
+    {
+      name: 'server down',
+      ep: (s) => ({ name: 'offline', urlPrefix: s.dead, path: '/comments/:id', schema: s.fx.Comment }),
+      params: { id: 2 },
+      keyed: true,
+      status: 0,
+      errName: 'NetworkError',
+      want: ['/comments/2', 'network error'],
+    },
     // The server would answer after ten minutes: only the timeout can end it.
-    { name: 'slower than the endpoint timeout', ep: (s) => ({ name: 'slow', path: '/bad/slow', schema: s.fx.Comment, timeout: 100 }), params: { ms: 600_000 },
-      keyed: true, status: 0, errName: 'TimeoutError', want: ['/bad/slow?ms=600000', 'timed out', '100ms'] },
+    {
+      name: 'slower than the endpoint timeout',
+      ep: (s) => ({ name: 'slow', path: '/bad/slow', schema: s.fx.Comment, timeout: 100 }),
+      params: { ms: 600_000 },
+      keyed: true,
+      status: 0,
+      errName: 'TimeoutError',
+      want: ['/bad/slow?ms=600000', 'timed out', '100ms'],
+    },
     // The server never answers: only the timeout can end the request.
-    { name: 'a server that never answers, with a timeout', ep: (s) => ({ name: 'hangs', path: '/bad/hang', schema: s.fx.Comment, timeout: 50 }),
-      params: undefined, keyed: true, status: 0, errName: 'TimeoutError', want: ['/bad/hang', 'timed out', '50ms'] },
-    { name: 'a fetch option that never resolves, with a timeout',
+    {
+      name: 'a server that never answers, with a timeout',
+      ep: (s) => ({ name: 'hangs', path: '/bad/hang', schema: s.fx.Comment, timeout: 50 }),
+      params: undefined,
+      keyed: true,
+      status: 0,
+      errName: 'TimeoutError',
+      want: ['/bad/hang', 'timed out', '50ms'],
+    },
+    {
+      name: 'a fetch option that never resolves, with a timeout',
       ep: (s) => ({ name: 'neverResolves', path: '/comments/:id', schema: s.fx.Comment, timeout: 100, fetch: () => new Promise(() => {}) }),
-      params: { id: 2 }, keyed: true, status: 0, errName: 'TimeoutError', want: ['/comments/2', 'timed out', '100ms'] },
+      params: { id: 2 },
+      keyed: true,
+      status: 0,
+      errName: 'TimeoutError',
+      want: ['/comments/2', 'timed out', '100ms'],
+    },
 
     // ------------------------------------------------ params
-    { name: 'params missing a path token', ep: comment('needsID', '/comments/:id'), params: { postId: 1 }, ...params('missing path token :id', '/comments/:id') },
+    {
+      name: 'params missing a path token',
+      ep: comment('needsID', '/comments/:id'),
+      params: { postId: 1 },
+      ...params('missing path token :id', '/comments/:id'),
+    },
     { name: 'path token that is null', ep: comment('nullID', '/comments/:id'), params: { id: null }, ...params('missing path token :id', '/comments/:id') },
     { name: 'NaN where a path token is expected', ep: comment('nanID', '/comments/:id'), params: { id: NaN }, ...params('missing path token :id') },
-    { name: 'path token that is an object', ep: comment('objectID', '/comments/:id'), params: { id: { n: 2 } },
-      ...params('path token :id', 'must be a string, number or boolean, got object') },
-    { name: 'query param that is an object', ep: (s) => ({ name: 'objectQuery', path: '/comments', schema: [s.fx.Comment] }), params: { filter: { postId: 1 } },
-      ...params('query param "filter"', 'object') },
+    {
+      name: 'path token that is an object',
+      ep: comment('objectID', '/comments/:id'),
+      params: { id: { n: 2 } },
+      ...params('path token :id', 'must be a string, number or boolean, got object'),
+    },
+    {
+      name: 'query param that is an object',
+      ep: (s) => ({ name: 'objectQuery', path: '/comments', schema: [s.fx.Comment] }),
+      params: { filter: { postId: 1 } },
+      ...params('query param "filter"', 'object'),
+    },
     { name: 'params that are a list', ep: comment('listParams', '/comments/:id'), params: [2], ...params('params must be an object, got array') },
-    { name: 'path token needing escaping', ep: comment('escaped', '/comments/:id'), params: { id: '1/../2?x=#y %' }, keyed: true, status: 404, errName: 'NetworkError',
-      want: ['/comments/1%2F..%2F2%3Fx%3D%23y%20%25', '404', 'comment 1/../2?x=#y % not found'] },
-    { name: 'unicode and emoji in params', ep: comment('unicode', '/comments/:id'), params: { id: 2, q: 'é 😀 &=?' }, accepted: true,
+    {
+      name: 'path token needing escaping',
+      ep: comment('escaped', '/comments/:id'),
+      params: { id: '1/../2?x=#y %' },
+      keyed: true,
+      status: 404,
+      errName: 'NetworkError',
+      want: ['/comments/1%2F..%2F2%3Fx%3D%23y%20%25', '404', 'comment 1/../2?x=#y % not found'],
+    },
+    {
+      name: 'unicode and emoji in params',
+      ep: comment('unicode', '/comments/:id'),
+      params: { id: 2, q: 'é 😀 &=?' },
+      accepted: true,
       check: async (v) => {
         assert.equal(v.id, 2);
         assert.equal(await server.count('GET /comments/2?q=%C3%A9+%F0%9F%98%80+%26%3D%3F'), 1, JSON.stringify(await server.counts()));
-      } },
+      },
+    },
 
     // ------------------------------------------------ callbacks
-    { name: 'process throws', ep: (s) => ({ name: 'processFails', path: '/comments/:id', schema: s.fx.Comment, process() { throw new Error('bad record'); } }),
-      params: { id: 2 }, ...callback('process', 'bad record') },
-    { name: 'process returns the wrong type', ep: (s) => ({ name: 'processString', path: '/comments/:id', schema: s.fx.Comment, process: () => 'oops' }),
-      params: { id: 2 }, ...callback('Comment at $', 'expected a record (object), got string') },
-    { name: 'process returns undefined', ep: (s) => ({ name: 'processUndefined', path: '/comments/:id', schema: s.fx.Comment, process: () => undefined }),
-      params: { id: 2 }, ...callback('response is undefined') },
-    { name: 'process fails unexpectedly', ep: (s) => ({ name: 'processPanics', path: '/comments/:id', schema: s.fx.Comment, process: (v) => ({ ...v, big: 10n }) }),
-      params: { id: 2 }, ...callback('process', 'BigInt') },
-    { name: 'getHeaders throws', ep: (s) => ({ name: 'headersFail', path: '/comments/:id', schema: s.fx.Comment, getHeaders() { throw new Error('no token'); } }),
-      params: { id: 2 }, ...callback('getHeaders', 'no token'), check: noRequest('GET /comments/2') },
-    { name: 'fetch option throws', ep: (s) => ({ name: 'fetchFails', path: '/comments/:id', schema: s.fx.Comment, fetch() { throw new Error('offline'); } }),
-      params: { id: 2 }, ...callback('fetch', 'offline') },
-    { name: 'fetch option returns the wrong type', ep: (s) => ({ name: 'fetchNumber', path: '/comments/:id', schema: s.fx.Comment, fetch: async () => 42 }),
-      params: { id: 2 }, ...callback('Comment at $', 'expected a record (object), got number') },
-    { name: 'fetch option returns undefined', ep: (s) => ({ name: 'fetchUndefined', path: '/comments/:id', schema: s.fx.Comment, fetch: async () => undefined }),
-      params: { id: 2 }, ...callback('response is undefined') },
-    { name: 'fetch option fails unexpectedly', params: { id: 2 }, ...callback('fetch', 'circular'),
-      ep: (s) => ({ name: 'fetchPanics', path: '/comments/:id', schema: s.fx.Comment,
+    {
+      name: 'process throws',
+      ep: (s) => ({
+        name: 'processFails',
+        path: '/comments/:id',
+        schema: s.fx.Comment,
+        process() {
+          throw new Error('bad record');
+        },
+      }),
+      params: { id: 2 },
+      ...callback('process', 'bad record'),
+    },
+    {
+      name: 'process returns the wrong type',
+      ep: (s) => ({ name: 'processString', path: '/comments/:id', schema: s.fx.Comment, process: () => 'oops' }),
+      params: { id: 2 },
+      ...callback('Comment at $', 'expected a record (object), got string'),
+    },
+    {
+      name: 'process returns undefined',
+      ep: (s) => ({ name: 'processUndefined', path: '/comments/:id', schema: s.fx.Comment, process: () => undefined }),
+      params: { id: 2 },
+      ...callback('response is undefined'),
+    },
+    {
+      name: 'process fails unexpectedly',
+      ep: (s) => ({ name: 'processPanics', path: '/comments/:id', schema: s.fx.Comment, process: (v) => ({ ...v, big: 10n }) }),
+      params: { id: 2 },
+      ...callback('process', 'BigInt'),
+    },
+    {
+      name: 'getHeaders throws',
+      ep: (s) => ({
+        name: 'headersFail',
+        path: '/comments/:id',
+        schema: s.fx.Comment,
+        getHeaders() {
+          throw new Error('no token');
+        },
+      }),
+      params: { id: 2 },
+      ...callback('getHeaders', 'no token'),
+      check: noRequest('GET /comments/2'),
+    },
+    {
+      name: 'fetch option throws',
+      ep: (s) => ({
+        name: 'fetchFails',
+        path: '/comments/:id',
+        schema: s.fx.Comment,
+        fetch() {
+          throw new Error('offline');
+        },
+      }),
+      params: { id: 2 },
+      ...callback('fetch', 'offline'),
+    },
+    {
+      name: 'fetch option returns the wrong type',
+      ep: (s) => ({ name: 'fetchNumber', path: '/comments/:id', schema: s.fx.Comment, fetch: async () => 42 }),
+      params: { id: 2 },
+      ...callback('Comment at $', 'expected a record (object), got number'),
+    },
+    {
+      name: 'fetch option returns undefined',
+      ep: (s) => ({ name: 'fetchUndefined', path: '/comments/:id', schema: s.fx.Comment, fetch: async () => undefined }),
+      params: { id: 2 },
+      ...callback('response is undefined'),
+    },
+    {
+      name: 'fetch option fails unexpectedly',
+      params: { id: 2 },
+      ...callback('fetch', 'circular'),
+      ep: (s) => ({
+        name: 'fetchPanics',
+        path: '/comments/:id',
+        schema: s.fx.Comment,
         fetch: async () => {
           const a = { id: 2 };
           a.self = a; // JSON cannot hold it
           return a;
-        } }) },
-    { name: 'parseResponse throws', ep: (s) => ({ name: 'parseFails', path: '/comments/:id', schema: s.fx.Comment, parseResponse() { throw new Error('unreadable'); } }),
-      params: { id: 2 }, ...callback('GET', '/comments/2', 'parseResponse', 'unreadable') },
-    { name: 'update throws', ep: mutation('updateFails', () => ({ update() { throw new Error('no list'); } })), params: { id: '1' }, call: FETCH_BODY,
-      ...callback('PATCH', '/articles/1', 'update', 'no list'), check: articleUnchanged },
-    { name: 'update function throws', params: { id: '1' }, call: FETCH_BODY, ...callback('update exploded'), check: articleUnchanged,
-      ep: mutation('updateFnPanics', (s) => ({ update: () => ({ [s.fx.listArticles.key()]: () => { throw new Error('update exploded'); } }) })) },
-    { name: 'getOptimisticResponse throws', ep: mutation('optimisticFails', () => ({ getOptimisticResponse() { throw new Error('not now'); } })),
-      params: { id: '1' }, call: FETCH_BODY, ...callback('PATCH', '/articles/1', 'getOptimisticResponse', 'not now'), check: noRequest('PATCH /articles/1') },
-    { name: 'getOptimisticResponse returns the wrong type', ep: mutation('optimisticString', () => ({ getOptimisticResponse: () => 'soon' })),
-      params: { id: '1' }, call: FETCH_BODY, ...callback('optimistic response', 'Article at $', 'expected a record (object), got string'),
-      check: noRequest('PATCH /articles/1') },
-    { name: 'entity merge throws halfway through a response', params: body('[{"id":1,"name":"changed"},{"id":3,"name":"boom"}]'),
+        },
+      }),
+    },
+    {
+      name: 'parseResponse throws',
+      ep: (s) => ({
+        name: 'parseFails',
+        path: '/comments/:id',
+        schema: s.fx.Comment,
+        parseResponse() {
+          throw new Error('unreadable');
+        },
+      }),
+      params: { id: 2 },
+      ...callback('GET', '/comments/2', 'parseResponse', 'unreadable'),
+    },
+    {
+      name: 'update throws',
+      ep: mutation('updateFails', () => ({
+        update() {
+          throw new Error('no list');
+        },
+      })),
+      params: { id: '1' },
+      call: FETCH_BODY,
+      ...callback('PATCH', '/articles/1', 'update', 'no list'),
+      check: articleUnchanged,
+    },
+    {
+      name: 'update function throws',
+      params: { id: '1' },
+      call: FETCH_BODY,
+      ...callback('update exploded'),
+      check: articleUnchanged,
+      ep: mutation('updateFnPanics', (s) => ({
+        update: () => ({
+          [s.fx.listArticles.key()]: () => {
+            throw new Error('update exploded');
+          },
+        }),
+      })),
+    },
+    {
+      name: 'getOptimisticResponse throws',
+      ep: mutation('optimisticFails', () => ({
+        getOptimisticResponse() {
+          throw new Error('not now');
+        },
+      })),
+      params: { id: '1' },
+      call: FETCH_BODY,
+      ...callback('PATCH', '/articles/1', 'getOptimisticResponse', 'not now'),
+      check: noRequest('PATCH /articles/1'),
+    },
+    {
+      name: 'getOptimisticResponse returns the wrong type',
+      ep: mutation('optimisticString', () => ({ getOptimisticResponse: () => 'soon' })),
+      params: { id: '1' },
+      call: FETCH_BODY,
+      ...callback('optimistic response', 'Article at $', 'expected a record (object), got string'),
+      check: noRequest('PATCH /articles/1'),
+    },
+    {
+      name: 'entity merge throws halfway through a response',
+      params: body('[{"id":1,"name":"changed"},{"id":3,"name":"boom"}]'),
       ...callback('merge', 'boom'),
       ep: (s) => ({ name: 'mergeFails', path: '/bad/body', schema: [commentBoom(s)] }),
       check: (v, err, ctx) => {
         const c = ctx.ctrl.getResponse(ctx.fx.getComment, { id: 1 }).data;
         assert.notEqual(c.name, 'changed', 'the record merged before the failure is rolled back');
-      } },
-    { name: 'pk function throws', params: body('[{"id":1}]'), ...callback('Comment at $[0]', 'pk failed'),
-      ep: (s) => ({ name: 'pkFails', path: '/bad/body',
-        schema: [s.df.Entity({ key: 'Comment', pk: () => { throw new Error('pk failed'); }, defaults: s.fx.Comment.defaults })] }) },
-    { name: 'setResponse with data of the wrong shape', ep: (s) => ({ name: 'setWrongShape', path: '/comments', schema: [s.fx.Comment] }),
-      params: { postId: 9 }, call: setResponse({ id: 1 }), keyed: false, errName: 'Error', want: ['comments?postId=9', '[Comment]', 'expected an array, got object'] },
-    { name: 'setResponse with undefined data', ep: comment('setUndefined', '/comments/:id'), params: { id: 2 }, call: setResponse(undefined),
-      keyed: false, errName: 'Error', want: ['/comments/2', 'data is undefined'] },
+      },
+    },
+    {
+      name: 'pk function throws',
+      params: body('[{"id":1}]'),
+      ...callback('Comment at $[0]', 'pk failed'),
+      ep: (s) => ({
+        name: 'pkFails',
+        path: '/bad/body',
+        schema: [
+          s.df.Entity({
+            key: 'Comment',
+            pk: () => {
+              throw new Error('pk failed');
+            },
+            defaults: s.fx.Comment.defaults,
+          }),
+        ],
+      }),
+    },
+    {
+      name: 'setResponse with data of the wrong shape',
+      ep: (s) => ({ name: 'setWrongShape', path: '/comments', schema: [s.fx.Comment] }),
+      params: { postId: 9 },
+      call: setResponse({ id: 1 }),
+      keyed: false,
+      errName: 'Error',
+      want: ['comments?postId=9', '[Comment]', 'expected an array, got object'],
+    },
+    {
+      name: 'setResponse with undefined data',
+      ep: comment('setUndefined', '/comments/:id'),
+      params: { id: 2 },
+      call: setResponse(undefined),
+      keyed: false,
+      errName: 'Error',
+      want: ['/comments/2', 'data is undefined'],
+    },
 
     // ------------------------------------------------ only in JavaScript
     { name: 'JS: a Map as params', ep: comment('mapParams', '/comments/:id'), params: new Map([['id', 2]]), ...params('missing path token :id') },
     { name: 'JS: symbol keys in params', ep: comment('symbolParams', '/comments/:id'), params: { [Symbol('id')]: 2 }, ...params('missing path token :id') },
-    { name: 'JS: numeric keys in params', ep: (s) => ({ name: 'numericKeys', path: '/comments', schema: [s.fx.Comment] }), params: { 1: 'x', postId: 1 },
-      accepted: true, check: async (v) => assert.equal(await server.count('GET /comments?1=x&postId=1'), 1) },
-    { name: 'JS: undefined params where a path token is expected', ep: comment('undefinedParams', '/comments/:id'), params: undefined,
-      ...params('missing path token :id') },
-    { name: 'JS: undefined, NaN and Infinity members in params', ep: (s) => ({ name: 'oddMembers', path: '/comments', schema: [s.fx.Comment] }),
-      params: { postId: 1, a: undefined, b: NaN, c: Infinity }, accepted: true,
-      check: async (v) => assert.equal(await server.count('GET /comments?b=null&c=null&postId=1'), 1, 'undefined is left out; NaN and Infinity are null, as in JSON') },
-    { name: 'JS: a body JSON cannot hold', ep: mutation('bigBody', () => ({})), params: { id: '1' }, call: (ctrl, ep, p) => ctrl.fetch(ep, p, { n: 10n }),
-      keyed: false, errName: 'TypeError', want: ['BigInt'], check: noRequest('PATCH /articles/1') },
-    { name: 'JS: setResponse with data JSON cannot hold', ep: comment('setCyclic', '/comments/:id'), params: { id: 2 },
+    {
+      name: 'JS: numeric keys in params',
+      ep: (s) => ({ name: 'numericKeys', path: '/comments', schema: [s.fx.Comment] }),
+      params: { 1: 'x', postId: 1 },
+      accepted: true,
+      check: async (v) => assert.equal(await server.count('GET /comments?1=x&postId=1'), 1),
+    },
+    {
+      name: 'JS: undefined params where a path token is expected',
+      ep: comment('undefinedParams', '/comments/:id'),
+      params: undefined,
+      ...params('missing path token :id'),
+    },
+    {
+      name: 'JS: undefined, NaN and Infinity members in params',
+      ep: (s) => ({ name: 'oddMembers', path: '/comments', schema: [s.fx.Comment] }),
+      params: { postId: 1, a: undefined, b: NaN, c: Infinity },
+      accepted: true,
+      check: async (v) =>
+        assert.equal(await server.count('GET /comments?b=null&c=null&postId=1'), 1, 'undefined is left out; NaN and Infinity are null, as in JSON'),
+    },
+    {
+      name: 'JS: a body JSON cannot hold',
+      ep: mutation('bigBody', () => ({})),
+      params: { id: '1' },
+      call: (ctrl, ep, p) => ctrl.fetch(ep, p, { n: 10n }),
+      keyed: false,
+      errName: 'TypeError',
+      want: ['BigInt'],
+      check: noRequest('PATCH /articles/1'),
+    },
+    {
+      name: 'JS: setResponse with data JSON cannot hold',
+      ep: comment('setCyclic', '/comments/:id'),
+      params: { id: 2 },
       call: (ctrl, ep, p) => {
         const d = { id: 2 };
         d.self = d;
         return ctrl.setResponse(ep, p, d);
       },
-      keyed: false, errName: 'TypeError', want: ['circular'] },
-    { name: 'JS: process returns a Promise', ep: (s) => ({ name: 'processPromise', path: '/comments/:id', schema: s.fx.Comment, process: async (v) => v }),
-      params: { id: 2 }, ...callback('processPromise', 'process', 'returned a Promise') },
-    { name: 'JS: fetch option returns a value nested 10,000 deep', params: { id: 2 }, ...callback('fetch', 'Maximum call stack size exceeded'),
-      ep: (s) => ({ name: 'deepFetch', path: '/comments/:id', schema: s.fx.Comment,
+      keyed: false,
+      errName: 'TypeError',
+      want: ['circular'],
+    },
+    {
+      name: 'JS: process returns a Promise',
+      ep: (s) => ({ name: 'processPromise', path: '/comments/:id', schema: s.fx.Comment, process: async (v) => v }),
+      params: { id: 2 },
+      ...callback('processPromise', 'process', 'returned a Promise'),
+    },
+    {
+      name: 'JS: fetch option returns a value nested 10,000 deep',
+      params: { id: 2 },
+      ...callback('fetch', 'Maximum call stack size exceeded'),
+      ep: (s) => ({
+        name: 'deepFetch',
+        path: '/comments/:id',
+        schema: s.fx.Comment,
         fetch: async () => {
           let nested = [];
           for (let i = 0; i < 10000; i++) nested = [nested];
           return { id: 2, nested };
-        } }) },
+        },
+      }),
+    },
   ];
 }
 
@@ -495,9 +908,13 @@ test('bad input: JS: testKey that throws', async () => {
   const { ctrl, comments } = await populated(df, fx, base);
   const before = ctrl.getState();
   for (const method of ['invalidateAll', 'expireAll']) {
-    const err = await failureOf(() => ctrl[method](() => {
-      throw new Error('testKey exploded');
-    }), method);
+    const err = await failureOf(
+      () =>
+        ctrl[method](() => {
+          throw new Error('testKey exploded');
+        }),
+      method,
+    );
     assert.ok(err instanceof Error);
     assert.match(err.message, /testKey exploded/);
     assert.deepEqual(ctrl.getState(), before, `${method}: the store is as it was`);

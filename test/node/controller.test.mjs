@@ -2,21 +2,7 @@
 // server (/_control/counts), so deduplication is checked where it matters.
 
 import assert from 'node:assert/strict';
-import {
-  env,
-  failureOf,
-  fakeClock,
-  patchOnServer,
-  promiseState,
-  quiet,
-  recorder,
-  releaseWhere,
-  server,
-  setup,
-  sleep,
-  test,
-  waitFor,
-} from './harness.mjs';
+import { env, failureOf, fakeClock, patchOnServer, promiseState, quiet, recorder, releaseWhere, server, setup, sleep, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -584,12 +570,15 @@ test('setResponse: stores as if fetched, before it returns, and returns a Promis
   ]);
   const r = ctrl.getResponse(fx.listArticles, {});
   assert.equal(r.expiryStatus, 'valid');
-  assert.deepEqual(r.data.map((a) => a.title), ['one', 'two']);
+  assert.deepEqual(
+    r.data.map((a) => a.title),
+    ['one', 'two'],
+  );
   assert.equal(r.data[0].author.name, 'Three');
   assert.equal(r.data[1].content, '', 'defaults apply');
   assert.ok(isThenable(p));
   await p;
-  assert.equal((await ctrl.useSuspense(fx.listArticles, {})), r.data, 'a read after setResponse uses it');
+  assert.equal(await ctrl.useSuspense(fx.listArticles, {}), r.data, 'a read after setResponse uses it');
   assert.equal(await server.total(), 0, 'no request');
   assert.equal(ctrl.getState().entities.User['3'].name, 'Three');
 });
@@ -748,7 +737,13 @@ test('Controller({now}): not a function, a non-number or a throw is a clear Erro
     ['a string', () => 'soon', /now\(\) must return epoch milliseconds.*"soon"/],
     ['NaN', () => NaN, /now\(\) must return epoch milliseconds.*NaN/],
     ['a Date', () => new Date(), /now\(\) must return epoch milliseconds/],
-    ['a throw', () => { throw new Error('clock broke'); }, /now\(\) threw: clock broke/],
+    [
+      'a throw',
+      () => {
+        throw new Error('clock broke');
+      },
+      /now\(\) threw: clock broke/,
+    ],
   ]) {
     const err = await failureOf(() => new df.Controller({ now }), `now returning ${what}`);
     assert.match(err.message, want, what);

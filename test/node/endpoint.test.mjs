@@ -3,20 +3,7 @@
 // errors, extend, signal and timeout, update.
 
 import assert from 'node:assert/strict';
-import {
-  assertMentions,
-  deadURL,
-  env,
-  failureOf,
-  fakeClock,
-  promiseState,
-  quiet,
-  server,
-  setup,
-  startEcho,
-  test,
-  waitFor,
-} from './harness.mjs';
+import { assertMentions, deadURL, env, failureOf, fakeClock, promiseState, quiet, server, setup, startEcho, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -34,7 +21,14 @@ test('url(): other params become query members in sorted order', async () => {
   const ep = new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id' });
   const u = new URL(ep.url({ z: 'last', id: '1', a: 'x y', m: 2 }));
   assert.equal(u.origin + u.pathname, `${base}/articles/1`);
-  assert.deepEqual([...u.searchParams], [['a', 'x y'], ['m', '2'], ['z', 'last']]);
+  assert.deepEqual(
+    [...u.searchParams],
+    [
+      ['a', 'x y'],
+      ['m', '2'],
+      ['z', 'last'],
+    ],
+  );
   const v = ep.url({ id: '1', b: '&=', a: '1' });
   assert.ok(v.startsWith(`${base}/articles/1?a=1&b=`), v);
   assert.equal(new URL(v).searchParams.get('b'), '&=', 'query values are escaped');
@@ -332,7 +326,10 @@ test('process output is what the schema normalizes', async () => {
     process: (value) => value.data,
   });
   const list = await new df.Controller().useSuspense(ep, { postId: 1 });
-  assert.deepEqual(list.map((c) => c.id), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    list.map((c) => c.id),
+    [1, 2, 3, 4, 5],
+  );
 });
 
 test('an endpoint without a schema resolves to the parsed JSON', async () => {
@@ -456,7 +453,7 @@ test('extend keeps options it does not replace (fetch, process, getHeaders)', as
 });
 
 test('endpoint objects cannot be changed in place', async () => {
-  const { df, base, fx } = await env();
+  const { base, fx } = await env();
   const ep = fx.getArticle;
   const before = ep.url({ id: '1' });
   try {

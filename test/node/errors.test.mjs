@@ -229,7 +229,7 @@ class TokenError extends Error {
   }
 }
 
-test("an error thrown by a custom fetch, parseResponse, getRequestInit or getHeaders keeps its name, status and members", async () => {
+test('an error thrown by a custom fetch, parseResponse, getRequestInit or getHeaders keeps its name, status and members', async () => {
   const { df, base, fx } = await env();
   const ctrl = new df.Controller();
   for (const option of ['fetch', 'parseResponse', 'getRequestInit', 'getHeaders']) {

@@ -102,9 +102,7 @@ process.on('exit', stopOwnServer);
 
 /** The fixture server's base URL, without a trailing slash. */
 export function fixtureURL() {
-  serverPromise ??= process.env.FIXTURE_URL
-    ? Promise.resolve(process.env.FIXTURE_URL.replace(/\/+$/, ''))
-    : startOwnServer();
+  serverPromise ??= process.env.FIXTURE_URL ? Promise.resolve(process.env.FIXTURE_URL.replace(/\/+$/, '')) : startOwnServer();
   return serverPromise;
 }
 

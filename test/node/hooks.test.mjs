@@ -11,6 +11,8 @@ import { env, failureOf, setup, test } from './harness.mjs';
 setup();
 
 const DEFAULTS = { id: undefined, name: '' };
+// A thenable that is not a Promise: hooks must refuse it too.
+// biome-ignore lint/suspicious/noThenProperty: the point of the value is its then method
 const thenable = () => ({ then() {} });
 
 /**
@@ -33,7 +35,11 @@ const CASES = [
   { hook: 'process', endpoint: (list, base) => ({ urlPrefix: base, path: '/comments/:id', method: 'GET', fetch: undefined, process: async (v) => v }) },
   { hook: 'getOptimisticResponse', endpoint: () => ({ getOptimisticResponse: async (snap, params, body) => ({ id: '1', ...body }) }) },
   { hook: 'update', endpoint: (list) => ({ update: async () => ({ [list.key({})]: (pks) => [...pks, '1'] }) }) },
-  { hook: 'update', what: 'an update function returning a Promise', endpoint: (list) => ({ update: () => ({ [list.key({})]: async (pks) => [...pks, '1'] }) }) },
+  {
+    hook: 'update',
+    what: 'an update function returning a Promise',
+    endpoint: (list) => ({ update: () => ({ [list.key({})]: async (pks) => [...pks, '1'] }) }),
+  },
   { hook: 'update', what: 'an update function returning a thenable', endpoint: (list) => ({ update: () => ({ [list.key({})]: thenable }) }) },
 ];
 
@@ -46,7 +52,15 @@ CASES.forEach((c, i) => {
     // one meets an existing record (merge, useIncoming, shouldReorder).
     const Plain = df.Entity({ key, defaults: DEFAULTS });
     const Hooked = df.Entity({ key, defaults: DEFAULTS, ...(c.entity ?? {}) });
-    const list = new df.RestEndpoint({ path: '/items', name: `items${i}`, schema: [Plain], fetch: async () => [{ id: '1', name: 'one' }, { id: '2', name: 'two' }] });
+    const list = new df.RestEndpoint({
+      path: '/items',
+      name: `items${i}`,
+      schema: [Plain],
+      fetch: async () => [
+        { id: '1', name: 'one' },
+        { id: '2', name: 'two' },
+      ],
+    });
     const ctrl = new df.Controller();
     const items = await ctrl.fetch(list, {});
     const before = ctrl.getState();

@@ -134,7 +134,10 @@ test('create: temporary id appended by update, then replaced by the server id', 
 
   const after = ctrl.getResponse(r.getList, {}).data;
   assert.equal(after.length, 25, 'the real pk replaced the temporary one, not added to it');
-  assert.deepEqual(after.slice(-1).map((a) => a.id), ['101']);
+  assert.deepEqual(
+    after.slice(-1).map((a) => a.id),
+    ['101'],
+  );
   assert.ok(!after.some((a) => a.id === TEMP), 'no temporary record left in the list');
   const s = ctrl.getState();
   assert.equal(s.entities.Article[TEMP], undefined, 'no entity under the temporary id');
@@ -178,7 +181,10 @@ test('delete: a failed delete brings the record back', async () => {
   const err = await failureOf(() => p);
   assert.equal(err.status, 500);
   const after = ctrl.getResponse(r.getList, {}).data;
-  assert.deepEqual(after.map((a) => a.id), list.map((a) => a.id));
+  assert.deepEqual(
+    after.map((a) => a.id),
+    list.map((a) => a.id),
+  );
   assert.equal(optimisticCount(ctrl), 0);
 });
 
@@ -234,7 +240,10 @@ test('increment ordering variant: useIncoming on updatedAt keeps out-of-order re
   const p2 = ctrl.fetch(increment);
   assert.equal(ctrl.getResponse(getCount).data.count, 2);
   const held = await server.held(2);
-  assert.deepEqual(held.map((h) => h.stage), ['response', 'response']);
+  assert.deepEqual(
+    held.map((h) => h.stage),
+    ['response', 'response'],
+  );
   await server.release(held[1].seq); // the newer answer (count 2) first
   await p2;
   assert.equal(ctrl.getResponse(getCount).data.count, 2);
@@ -353,7 +362,7 @@ test('error: a single failed optimistic update restores the original value', asy
   assert.equal(optimisticCount(ctrl), 0);
 });
 
-test('signal: aborting removes that request\'s optimistic update', async () => {
+test("signal: aborting removes that request's optimistic update", async () => {
   const { df, base, fx } = await env();
   const { r } = endpoints(df, base, fx);
   const ac = new AbortController();

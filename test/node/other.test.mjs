@@ -63,10 +63,13 @@ test('useLoading: a later success clears the error', async () => {
   const { df } = await env();
   const changes = [];
   let fail = true;
-  const [handler] = df.useLoading(async () => {
-    if (fail) throw new Error('first');
-    return 'ok';
-  }, (s) => changes.push(s));
+  const [handler] = df.useLoading(
+    async () => {
+      if (fail) throw new Error('first');
+      return 'ok';
+    },
+    (s) => changes.push(s),
+  );
   await handler();
   assert.equal(changes[changes.length - 1][2]?.message, 'first');
   fail = false;
@@ -78,10 +81,16 @@ test('useLoading wraps controller.fetch (seed usage)', async () => {
   const { df, fx } = await env();
   const ctrl = new df.Controller();
   const states = [];
-  const [save] = df.useLoading((id, title) => ctrl.fetch(fx.patchArticle, { id }, { title }), (s) => states.push(s));
+  const [save] = df.useLoading(
+    (id, title) => ctrl.fetch(fx.patchArticle, { id }, { title }),
+    (s) => states.push(s),
+  );
   const out = await save('2', 'Saved via useLoading');
   assert.equal(out.title, 'Saved via useLoading');
-  assert.deepEqual(states.map((s) => s[1]), [true, false]);
+  assert.deepEqual(
+    states.map((s) => s[1]),
+    [true, false],
+  );
   assert.equal(await server.count('PATCH /articles/2'), 1);
 });
 
@@ -106,14 +115,17 @@ test('legacy Resource: list() and listShape() GET urlRoot; detail() GETs urlRoot
   assert.deepEqual(list[0].contributors, []);
   assert.deepEqual(list[2].contributors, [3, 7]);
   const shape = await ctrl.useSuspense(A.listShape(), {});
-  assert.deepEqual(shape.map((a) => a.id), list.map((a) => a.id));
+  assert.deepEqual(
+    shape.map((a) => a.id),
+    list.map((a) => a.id),
+  );
   const one = await ctrl.useSuspense(A.detail(), { id: 2 });
   assert.equal(one.id, 2);
   assert.match(one.content, /^Legacy article 2\./);
   assert.equal(one, list[1], 'detail and list share the entity');
   assert.equal(A.listShape().url({}), `${base}/article/`);
   assert.equal(A.detail().url({ id: 2 }), `${base}/article/2`);
-  assert.equal(await server.count('GET /article/2') <= 1, true);
+  assert.equal((await server.count('GET /article/2')) <= 1, true);
 });
 
 test('legacy Resource: detail() fetches when not cached', async () => {

@@ -20,7 +20,10 @@ test('tokens in the body: results, nextPage and prevPage; null means no such pag
   const ep = postList(df, base, fx);
   const ctrl = new df.Controller();
   const first = await ctrl.useSuspense(ep, {});
-  assert.deepEqual(first.results.map((p) => p.id), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    first.results.map((p) => p.id),
+    [1, 2, 3, 4, 5],
+  );
   assert.equal(first.results[0].title, 'Hello from the fixture server');
   assert.equal(first.nextPage, '/posts?page=2');
   assert.ok(!first.prevPage, `no previous page: prevPage ${JSON.stringify(first.prevPage)} should be null or empty`);
@@ -33,7 +36,10 @@ test('tokens in the body: each page is its own endpoint key; pages share entitie
   const ctrl = new df.Controller();
   const first = await ctrl.useSuspense(ep, {});
   const second = await ctrl.useSuspense(ep, { page: first.nextPage });
-  assert.deepEqual(second.results.map((p) => p.id), [6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    second.results.map((p) => p.id),
+    [6, 7, 8, 9, 10],
+  );
   assert.equal(second.prevPage, '/posts?page=1');
   assert.equal(second.nextPage, '/posts?page=3');
   assert.notEqual(ep.key({}), ep.key({ page: first.nextPage }));
@@ -62,7 +68,10 @@ test('tokens in the body: walking to the last page, whose nextPage is null', asy
   }
   assert.equal(n, 5);
   assert.equal(ids.length, 23);
-  assert.deepEqual(ids, Array.from({ length: 23 }, (_, i) => i + 1));
+  assert.deepEqual(
+    ids,
+    Array.from({ length: 23 }, (_, i) => i + 1),
+  );
   assert.equal(page.prevPage, '/posts?page=4');
 });
 
@@ -79,7 +88,10 @@ test('page numbers as tokens with a lastPage member (/post?page=)', async () => 
   assert.equal(p1.lastPage, '5');
   const p5 = await ctrl.useSuspense(ep, { page: p1.lastPage });
   assert.equal(p5.nextPage, '', 'empty token: no next page');
-  assert.deepEqual(p5.results.map((p) => p.id), [21, 22, 23]);
+  assert.deepEqual(
+    p5.results.map((p) => p.id),
+    [21, 22, 23],
+  );
 });
 
 test('tokens in the Link header through a custom fetch', async () => {
@@ -93,13 +105,19 @@ test('tokens in the Link header through a custom fetch', async () => {
   });
   const ctrl = new df.Controller();
   const first = await ctrl.useSuspense(ep, {});
-  assert.deepEqual(first.results.map((p) => p.id), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    first.results.map((p) => p.id),
+    [1, 2, 3, 4, 5],
+  );
   assert.match(first.link, /<[^>]*\/linked\/posts\?page=2>; rel="next"/);
   assert.doesNotMatch(first.link, /rel="prev"/);
   const next = /<([^>]*)>; rel="next"/.exec(first.link)[1];
   const page = new URL(next).searchParams.get('page');
   const second = await ctrl.useSuspense(ep, { page });
-  assert.deepEqual(second.results.map((p) => p.id), [6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    second.results.map((p) => p.id),
+    [6, 7, 8, 9, 10],
+  );
   assert.match(second.link, /rel="prev"/);
   assert.equal(ctrl.getState().entities.Post['6'].title, 'Tokens, not offsets');
 });
@@ -125,12 +143,18 @@ test('paginated(cursor) (beyond): pages append to the list stored without the cu
   assert.equal(first.length, 5);
   await ctrl.fetch(more, { page: 2 });
   let all = ctrl.getResponse(list, {}).data;
-  assert.deepEqual(all.map((p) => p.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    all.map((p) => p.id),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
   assert.equal(all[0], first[0], 'earlier members keep their identity');
   await ctrl.fetch(more, { page: 3 });
   await ctrl.fetch(more, { page: 2 }); // again: deduplicated by pk, order kept
   all = ctrl.getResponse(list, {}).data;
-  assert.deepEqual(all.map((p) => p.id), Array.from({ length: 15 }, (_, i) => i + 1));
+  assert.deepEqual(
+    all.map((p) => p.id),
+    Array.from({ length: 15 }, (_, i) => i + 1),
+  );
   const counts = await server.counts();
   assert.equal(counts['GET /linked/posts?page=2'], 2);
   assert.equal(counts['GET /linked/posts?page=3'], 1);
@@ -146,9 +170,15 @@ test('paginated(cursor) (beyond): in a {results, nextPage} envelope, earlier res
   }).paginated('page');
   const ctrl = new df.Controller();
   const one = await ctrl.fetch(feed, {});
-  assert.deepEqual(one.results.map((p) => p.id), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    one.results.map((p) => p.id),
+    [1, 2, 3, 4, 5],
+  );
   const two = await ctrl.fetch(feed, { page: one.nextPage });
-  assert.deepEqual(two.results.map((p) => p.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    two.results.map((p) => p.id),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
   assert.notEqual(two, one);
   for (let i = 0; i < 5; i++) assert.equal(two.results[i], one.results[i], `result ${i} keeps its object`);
   // A change to one post rebuilds that post only.

@@ -160,5 +160,8 @@ test('resource(...).extend can replace an endpoint schema (wrapped list)', async
   const one = await ctrl.useSuspense(r.get, { id: 4 });
   assert.equal(one.data.id, 4);
   const all = await ctrl.useSuspense(r.getList, { postId: 2 });
-  assert.deepEqual(all.data.map((c) => c.id), [6, 7, 8, 9, 10]);
+  assert.deepEqual(
+    all.data.map((c) => c.id),
+    [6, 7, 8, 9, 10],
+  );
 });

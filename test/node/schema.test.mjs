@@ -22,7 +22,13 @@ test('pk: a field name; normalize stores the record under it', async () => {
 test("pk defaults to 'id'", async () => {
   const { df } = await env();
   const Thing = df.Entity({ key: 'Thing', defaults: { id: undefined, name: '' } });
-  const { result, entities } = df.normalize([Thing], [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }]);
+  const { result, entities } = df.normalize(
+    [Thing],
+    [
+      { id: 'a', name: 'A' },
+      { id: 'b', name: 'B' },
+    ],
+  );
   assert.deepEqual(result.map(String), ['a', 'b']);
   assert.equal(entities.Thing.b.name, 'B');
 });
@@ -51,15 +57,21 @@ test('pk: a function called as pk(value, parent, key)', async () => {
 test("pk: 5 and '5' are one entity", async () => {
   const { df } = await env();
   const Thing = df.Entity({ key: 'Thing', defaults: { id: undefined, name: '' } });
-  const { result, entities } = df.normalize([Thing], [
-    { id: 5, name: 'number' },
-    { id: '5', name: 'string' },
-  ]);
+  const { result, entities } = df.normalize(
+    [Thing],
+    [
+      { id: 5, name: 'number' },
+      { id: '5', name: 'string' },
+    ],
+  );
   assert.deepEqual(Object.keys(entities.Thing), ['5']);
   assert.equal(entities.Thing['5'].name, 'string', 'the later record is merged over the earlier');
   assert.deepEqual(result.map(String), ['5', '5']);
   const back = df.denormalize([Thing], result, entities);
-  assert.deepEqual(back.map((t) => t.name), ['string', 'string']);
+  assert.deepEqual(
+    back.map((t) => t.name),
+    ['string', 'string'],
+  );
 });
 
 test('one entity twice in one result reads as one object (controller)', async () => {
@@ -73,7 +85,7 @@ test('one entity twice in one result reads as one object (controller)', async ()
   assert.equal(d.list[0], d.a, 'entity 5 is one object in the result');
 });
 
-test("pk: a number-keyed result is read back by the string key and vice versa (controller)", async () => {
+test('pk: a number-keyed result is read back by the string key and vice versa (controller)', async () => {
   const { df, fx } = await env();
   const ctrl = new df.Controller();
   assert.equal(fx.getArticle.key({ id: 5 }), fx.getArticle.key({ id: '5' }));
@@ -134,10 +146,13 @@ test('Date fields: an ISO-8601 string reads as a Date', async () => {
 test('Date fields: epoch milliseconds read as a Date', async () => {
   const { df } = await env();
   const Ev = df.Entity({ key: 'Ev', defaults: { id: undefined, at: new Date(0) }, schema: { at: Date } });
-  const { result, entities } = df.normalize([Ev], [
-    { id: 1, at: 1700000000000 },
-    { id: 2, at: '2023-11-14T22:13:20.000Z' },
-  ]);
+  const { result, entities } = df.normalize(
+    [Ev],
+    [
+      { id: 1, at: 1700000000000 },
+      { id: 2, at: '2023-11-14T22:13:20.000Z' },
+    ],
+  );
   const [a, b] = df.denormalize([Ev], result, entities);
   assert.ok(a.at instanceof Date);
   assert.equal(a.at.getTime(), 1700000000000);
@@ -197,14 +212,20 @@ test('[S] and new schema.Array(S) normalize alike', async () => {
   assert.deepEqual(short.result.map(String), ['1', '2']);
   assert.equal(short.entities.User['2'].name, 'B');
   const back = df.denormalize(new df.schema.Array(fx.Article), short.result, short.entities);
-  assert.deepEqual(back.map((a) => a.author.name), ['A', 'B']);
+  assert.deepEqual(
+    back.map((a) => a.author.name),
+    ['A', 'B'],
+  );
 });
 
 test('lists drop members that are missing when read', async () => {
   const { df, fx } = await env();
   const entities = { Article: { 1: { id: '1', title: 'one' }, 3: { id: '3', title: 'three' } } };
   const out = df.denormalize([fx.Article], ['1', '2', '3'], entities);
-  assert.deepEqual(out.map((a) => a.title), ['one', 'three']);
+  assert.deepEqual(
+    out.map((a) => a.title),
+    ['one', 'three'],
+  );
   const out2 = df.denormalize(new df.schema.Array(fx.Article), ['2'], entities);
   assert.deepEqual(out2, []);
 });
@@ -221,15 +242,15 @@ test('lists drop members that are deleted (Invalidate) when read', async () => {
   await ctrl.setResponse(fx.listArticles, {}, [{ id: '1' }, { id: '2' }, { id: '3' }]);
   await ctrl.setResponse(del, { id: '2' }, { id: '2' });
   const list = ctrl.getResponse(fx.listArticles, {}).data;
-  assert.deepEqual(list.map((a) => a.id), ['1', '3']);
+  assert.deepEqual(
+    list.map((a) => a.id),
+    ['1', '3'],
+  );
 });
 
 test('object schemas: members that are not schemas are defaults', async () => {
   const { df, fx } = await env();
-  for (const schema of [
-    { results: [fx.Post], nextPage: '', prevPage: '' },
-    new df.schema.Object({ results: [fx.Post], nextPage: '', prevPage: '' }),
-  ]) {
+  for (const schema of [{ results: [fx.Post], nextPage: '', prevPage: '' }, new df.schema.Object({ results: [fx.Post], nextPage: '', prevPage: '' })]) {
     const { result, entities } = df.normalize(schema, { results: [{ id: 1, title: 'p1' }], nextPage: '2', other: 'x' });
     assert.equal(entities.Post['1'].title, 'p1');
     const back = df.denormalize(schema, result, entities);
@@ -258,10 +279,7 @@ test('schema.Values: a string-keyed map of entities', async () => {
   const { df, fx } = await env();
   const schema = new df.schema.Values(fx.Article);
   const { result, entities } = df.normalize(schema, { first: { id: '1', title: 'x' }, second: { id: '2' } });
-  assert.deepEqual(
-    Object.fromEntries(Object.entries(result).map(([k, v]) => [k, String(v)])),
-    { first: '1', second: '2' },
-  );
+  assert.deepEqual(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, String(v)])), { first: '1', second: '2' });
   const back = df.denormalize(schema, result, entities);
   assert.deepEqual(Object.keys(back).sort(), ['first', 'second']);
   assert.equal(back.first.title, 'x');
@@ -288,11 +306,22 @@ test('schema.Union chosen by a field', async () => {
 test('schema.Union chosen by a function', async () => {
   const { df, fx } = await env();
   const union = new df.schema.Union({ post: fx.Post, user: fx.User }, (value) => (value.title !== undefined ? 'post' : 'user'));
-  const { result, entities } = df.normalize({ items: [union] }, { items: [{ id: 3, title: 'T' }, { id: 4, name: 'N' }] });
+  const { result, entities } = df.normalize(
+    { items: [union] },
+    {
+      items: [
+        { id: 3, title: 'T' },
+        { id: 4, name: 'N' },
+      ],
+    },
+  );
   assert.equal(entities.Post['3'].title, 'T');
   assert.equal(entities.User['4'].name, 'N');
   const back = df.denormalize({ items: [union] }, result, entities);
-  assert.deepEqual(back.items.map((x) => x.title ?? x.name), ['T', 'N']);
+  assert.deepEqual(
+    back.items.map((x) => x.title ?? x.name),
+    ['T', 'N'],
+  );
 });
 
 test('schema.Invalidate normalizes to the pk of the deleted record', async () => {
@@ -308,7 +337,10 @@ test('nested structures keep their shape', async () => {
   const { result, entities } = df.normalize(schema, input);
   const back = df.denormalize(schema, result, entities);
   assert.equal(back.data.featured.title, 'f');
-  assert.deepEqual(back.data.list.map((a) => a.id), ['2', '1']);
+  assert.deepEqual(
+    back.data.list.map((a) => a.id),
+    ['2', '1'],
+  );
   assert.equal(back.data.list[1].title, 'f', 'a repeat of a record without title is merged, not replaced');
   assert.equal(back.meta.total, 2);
 });
@@ -438,17 +470,16 @@ test('default shouldReorder: a response to an earlier request never overwrites a
   await server.held(1);
   const write = ctrl.fetch(fx.patchArticle, { id: '1' }, { title: 'Written later' });
   const held = await server.held(2);
-  assert.deepEqual(held.map((h) => h.method), ['GET', 'PATCH']);
+  assert.deepEqual(
+    held.map((h) => h.method),
+    ['GET', 'PATCH'],
+  );
   await server.release(held[1].seq); // the PATCH answer first
   await write;
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.title, 'Written later');
   await server.release(held[0].seq); // then the older GET answer
   await read; // settled: the older answer has been handled
   assert.notEqual(orig.title, 'Written later');
-  assert.equal(
-    ctrl.getResponse(fx.getArticle, { id: '1' }).data.title,
-    'Written later',
-    'the GET started earlier must not overwrite the PATCH started later',
-  );
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.title, 'Written later', 'the GET started earlier must not overwrite the PATCH started later');
   assert.equal(await promiseState(read), 'resolved');
 });

@@ -30,7 +30,10 @@ test('comments: wrapped single {data: Comment} and wrapped list {data: [Comment]
   const w = await ctrl.useSuspense(one, { id: 12 });
   assert.equal(w.data.id, 12);
   const wl = await ctrl.useSuspense(many, { postId: 3 });
-  assert.deepEqual(wl.data.map((c) => c.id), [11, 12, 13, 14, 15]);
+  assert.deepEqual(
+    wl.data.map((c) => c.id),
+    [11, 12, 13, 14, 15],
+  );
   assert.equal(wl.data[1], w.data, 'both envelopes normalize to one entity');
   assert.ok(ctrl.getState().entities.Comment['12']);
 });
@@ -73,8 +76,14 @@ test('birthdays: upcoming {withinSevenDays, withinThirtyDays} with Date fields a
   });
   const ctrl = new df.Controller();
   const u = await ctrl.useSuspense(upcoming);
-  assert.deepEqual(u.withinSevenDays.map((b) => b.name), ['Marta Ruiz', 'Kwame Asante', 'Lena Fischer', 'Oskar Nilsen']);
-  assert.deepEqual(u.withinThirtyDays.map((b) => b.name), ['Priya Raman', 'Tomás Silva', 'Yuki Aoki', 'Zanele Dlamini']);
+  assert.deepEqual(
+    u.withinSevenDays.map((b) => b.name),
+    ['Marta Ruiz', 'Kwame Asante', 'Lena Fischer', 'Oskar Nilsen'],
+  );
+  assert.deepEqual(
+    u.withinThirtyDays.map((b) => b.name),
+    ['Priya Raman', 'Tomás Silva', 'Yuki Aoki', 'Zanele Dlamini'],
+  );
   for (const b of [...u.withinSevenDays, ...u.withinThirtyDays]) {
     assert.ok(b.date instanceof Date, `${b.name}: date is a Date`);
     assert.ok(b.date.getTime() < before, 'a date of birth is in the past');

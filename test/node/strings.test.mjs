@@ -60,7 +60,10 @@ test('pks "\\ud800", "\\udbff", "\\ufffd" from a response are three entities, re
 
   // The same records read synchronously, and again memoized.
   const { data } = ctrl.getResponse(list);
-  assert.deepEqual(data.map((r) => r.id), LONE);
+  assert.deepEqual(
+    data.map((r) => r.id),
+    LONE,
+  );
   assert.equal(ctrl.getResponse(list).data, data);
 });
 
@@ -76,18 +79,35 @@ test('strings from JavaScript keep their lone surrogates: setResponse data, para
   // setResponse: data given as JavaScript strings.
   const Item = df.Entity({ key: 'SItem2', defaults: { id: undefined, name: '' } });
   const list = new df.RestEndpoint({ urlPrefix: BASE, path: '/items2', name: 'listItems2', schema: [Item] });
-  await ctrl.setResponse(list, {}, LONE.map((id) => ({ id, name: `is ${id}` })));
+  await ctrl.setResponse(
+    list,
+    {},
+    LONE.map((id) => ({ id, name: `is ${id}` })),
+  );
   const stored = ctrl.getResponse(list, {}).data;
-  assert.deepEqual(stored.map((r) => r.id), LONE);
-  assert.deepEqual(stored.map((r) => r.name), LONE.map((id) => `is ${id}`));
+  assert.deepEqual(
+    stored.map((r) => r.id),
+    LONE,
+  );
+  assert.deepEqual(
+    stored.map((r) => r.name),
+    LONE.map((id) => `is ${id}`),
+  );
   assert.equal(Object.keys(ctrl.getState().entities.SItem2).length, 3);
 
   // A pk function that returns them.
   const Code = df.Entity({ key: 'SCode', pk: (r) => r.code, defaults: { code: '', n: 0 } });
   const codes = new df.RestEndpoint({ urlPrefix: BASE, path: '/codes', name: 'listCodes', schema: [Code] });
   const got = await ctrl.fetch(codes);
-  assert.deepEqual(got.map((r) => r.code), LONE);
-  assert.deepEqual(got.map((r) => r.n), [0, 1, 2], 'no record overwrote another');
+  assert.deepEqual(
+    got.map((r) => r.code),
+    LONE,
+  );
+  assert.deepEqual(
+    got.map((r) => r.n),
+    [0, 1, 2],
+    'no record overwrote another',
+  );
   assert.deepEqual(Object.keys(ctrl.getState().entities.SCode).sort(), [...LONE].sort());
 
   // Params: a value that is not a path token is a query member, which
@@ -96,8 +116,10 @@ test('strings from JavaScript keep their lone surrogates: setResponse data, para
   const one = new df.RestEndpoint({ urlPrefix: BASE, path: '/items2/:id', name: 'getItem2', schema: Item });
   assert.equal(one.url({ id: 'a', q: '\ud800' }), `${BASE}/items2/a?q=%EF%BF%BD`);
   const before = calls.length;
-  assert.throws(() => one.url({ id: '\ud800' }), (err) => err instanceof Error && /getItem2/.test(err.message)
-    && /:id/.test(err.message) && /lone surrogate/.test(err.message));
+  assert.throws(
+    () => one.url({ id: '\ud800' }),
+    (err) => err instanceof Error && /getItem2/.test(err.message) && /:id/.test(err.message) && /lone surrogate/.test(err.message),
+  );
   await assert.rejects(ctrl.fetch(one, { id: '\udbff' }), /getItem2.*:id.*lone surrogate/);
   assert.equal(calls.length, before, 'nothing was sent');
 });
@@ -109,9 +131,7 @@ const deepText = (n) => '['.repeat(n) + ']'.repeat(n);
 test('10,000 levels of valid JSON are an Error naming the endpoint and the depth, never the text', opts, async () => {
   const df = await loadDF();
   const Item = df.Entity({ key: 'SDeep', defaults: { id: undefined, nested: null } });
-  const { fetch } = fakeFetch((url) => (url.includes('/record')
-    ? `{"id":1,"nested":${deepText(10_000)}}`
-    : deepText(10_000)));
+  const { fetch } = fakeFetch((url) => (url.includes('/record') ? `{"id":1,"nested":${deepText(10_000)}}` : deepText(10_000)));
   const ctrl = new df.Controller({ fetch });
   const cases = [
     new df.RestEndpoint({ urlPrefix: BASE, path: '/deep', name: 'getDeepNoSchema' }),
@@ -120,7 +140,12 @@ test('10,000 levels of valid JSON are an Error naming the endpoint and the depth
   ];
   for (const ep of cases) {
     let result;
-    const err = await ctrl.fetch(ep).then((v) => { result = v; }, (e) => e);
+    const err = await ctrl.fetch(ep).then(
+      (v) => {
+        result = v;
+      },
+      (e) => e,
+    );
     assert.ok(err instanceof Error, `${ep.name}: want an Error, got a ${typeof result}: ${String(result).slice(0, 40)}`);
     assert.match(err.message, new RegExp(`^${ep.name}: `), 'the message names the endpoint');
     assert.match(err.message, /nesting deeper than 1000 levels/, 'and the depth');
@@ -146,7 +171,10 @@ test('deep data given to setResponse is an Error naming the endpoint; the cache 
   // stack in Node), and the library refuses them.
   let deep = [];
   for (let i = 1; i < 2_000; i++) deep = [deep];
-  const err = await ctrl.setResponse(ep, {}, deep).then(() => undefined, (e) => e);
+  const err = await ctrl.setResponse(ep, {}, deep).then(
+    () => undefined,
+    (e) => e,
+  );
   assert.ok(err instanceof Error, `want an Error, got ${err}`);
   assert.match(err.message, /^setDeep: setResponse data: /, 'names the endpoint and the call');
   assert.match(err.message, /nesting deeper than 1000 levels/, 'names the depth');
@@ -154,7 +182,10 @@ test('deep data given to setResponse is an Error naming the endpoint; the cache 
   // 100,000 levels exceed JavaScript's own stack before Go sees them: still
   // an Error naming the call, the endpoint and why.
   for (let i = 2_000; i < 100_000; i++) deep = [deep];
-  const err2 = await ctrl.setResponse(ep, {}, deep).then(() => undefined, (e) => e);
+  const err2 = await ctrl.setResponse(ep, {}, deep).then(
+    () => undefined,
+    (e) => e,
+  );
   assert.ok(err2 instanceof Error, `want an Error, got ${err2}`);
   assert.match(err2.message, /^setResponse setDeep: data: nested too deep to be sent as JSON/);
   assert.deepEqual(ctrl.getResponse(ep, {}).data, { ok: 1 }, 'the last good data stays');
@@ -173,8 +204,10 @@ test('a path token that is "." or ".." (also percent-escaped) is an Error naming
     const check = (err) => {
       assert.ok(err instanceof Error, `${name}: want an Error, got ${err}`);
       assert.match(err.message, /getRaw/, `${name}: the message names the endpoint`);
-      assert.ok(err.message.includes(`:name`) && err.message.includes(JSON.stringify(name)),
-        `${name}: the message names the token and its value: ${err.message}`);
+      assert.ok(
+        err.message.includes(`:name`) && err.message.includes(JSON.stringify(name)),
+        `${name}: the message names the token and its value: ${err.message}`,
+      );
       return true;
     };
     assert.throws(() => raw.url({ name }), check);
