@@ -346,7 +346,7 @@ function category(fn, url) {
     return `Go ${pkg ? pkg[1] : 'other'}`;
   }
   if (url.endsWith('/wasm_exec.js')) return 'wasm_exec.js glue (crossings, JS side)';
-  if (url.endsWith('/datafetch.mjs')) return 'datafetch.mjs (incl. JSON.parse of reads, which has no frame of its own)';
+  if (isLibraryURL(url)) return 'datafetch.mjs (incl. JSON.parse of reads, which has no frame of its own)';
   if (url.endsWith('/page.mjs')) return 'benchmark page';
   if (fn === '(garbage collector)') return 'V8 garbage collector';
   if (fn === '(program)') return 'V8 (program: native code outside JS frames)';
@@ -358,6 +358,12 @@ function category(fn, url) {
   if (fn === 'parse') return 'JSON.parse';
   if (url === '') return `V8 builtin: ${fn || '(anonymous)'}`;
   return `other JS: ${url.split('/').pop()}`;
+}
+
+// isLibraryURL reports whether a frame's script is the library: the entry
+// dist/datafetch.mjs or one of the modules it imports (dist/internal/).
+function isLibraryURL(url) {
+  return /\/dist\/(datafetch|internal\/[a-z]+)\.mjs$/.test(url);
 }
 
 // PHASES name what datafetch is doing: a sample belongs to the innermost
@@ -372,10 +378,7 @@ const PHASES = [
       ),
   ],
   ['Go allocation (malloc, growslice)', (g) => ALLOC_RE.test(g)],
-  [
-    'JSON.parse / text decode in JS (datafetch.mjs decode/response)',
-    (g, f) => f.url.endsWith('/datafetch.mjs') && /^(decode|response|apply|known)$/.test(f.functionName),
-  ],
+  ['JSON.parse / text decode in JS (datafetch.mjs decode/response)', (g, f) => isLibraryURL(f.url) && /^(decode|response|apply|known)$/.test(f.functionName)],
   ['Go → JS strings (TextDecoder in wasm_exec loadString)', (g, f) => f.url === '' && f.functionName === 'decode'],
   ['JS → Go strings (TextEncoder)', (g, f) => f.url === '' && (f.functionName === 'encode' || f.functionName === 'encodeInto')],
   [

@@ -1,0 +1,55 @@
+// attach: the API of jsbridge over a registered bridge, put together from
+// its parts (schemas, endpoints, controller), one per bridge.
+
+import { makeBridge } from './bridge.mjs';
+import { makeController } from './controller.mjs';
+import { makeEndpoints } from './endpoints.mjs';
+import { AbortOptimistic, NetworkError } from './errors.mjs';
+import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+
+const apis = new WeakMap();
+
+/**
+ * Returns the API over a bridge that a Go program registered with
+ * jsbridge.Register (globalThis.__datafetchGo); load() does this for
+ * datafetch.wasm. A Go program that links jsbridge itself can use it to
+ * share its cache with the page's JavaScript. wasmExports, the instance's
+ * exports, is optional: with them, reads use the module's memory and its
+ * exported entries (an unchanged re-read does not call into Go at all).
+ */
+export function attach(bridge, wasmExports) {
+  let api = apis.get(bridge);
+  if (!api) {
+    api = makeAPI(bridge, wasmExports?.mem instanceof WebAssembly.Memory ? wasmExports : undefined);
+    apis.set(bridge, api);
+  }
+  return api;
+}
+
+function makeAPI(go, wasmExports) {
+  const bridge = makeBridge(go, wasmExports);
+  const schemas = makeSchemas(bridge);
+  const { Entity, normalize, denormalize } = schemas;
+  const endpoints = makeEndpoints(bridge, schemas);
+  const { RestEndpoint, resource, Resource } = endpoints;
+  const { Controller, useController, useSuspense, useLoading } = makeController(bridge, endpoints);
+
+  return {
+    version: go.version,
+    Entity,
+    schema: { Array: ArraySchema, Object: ObjectSchema, Values: ValuesSchema, Union: UnionSchema, Invalidate: InvalidateSchema },
+    normalize,
+    denormalize,
+    RestEndpoint,
+    resource,
+    createResource: resource,
+    Controller,
+    useController,
+    useSuspense,
+    useResource: useSuspense,
+    useLoading,
+    Resource,
+    NetworkError,
+    AbortOptimistic,
+  };
+}

@@ -1,0 +1,78 @@
+// The calls into Go: the entries the Go program registered (its bridge),
+// whether the program has exited, and the release of Go objects when the
+// JavaScript objects holding them are collected.
+
+import { makeError } from './errors.mjs';
+import { Exchange, decode, response } from './wire.mjs';
+
+let exited = false;
+
+/** Records that the Go program has exited: no call into Go can succeed. */
+export function markExited() {
+  exited = true;
+}
+
+/** Reports whether the Go program has exited. */
+export function hasExited() {
+  return exited;
+}
+
+// makeBridge returns what the rest of an API instance uses to reach go, the
+// bridge a Go program registered, and wasmExports (its instance's exports,
+// or undefined): call, callAsync, promised, hold, finalizer, endpointRefs,
+// and the module's memory and read entries when there are exports.
+export function makeBridge(go, wasmExports) {
+  const memory = wasmExports?.mem;
+  const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
+
+  // call runs a synchronous Go entry, which returns its error as an Error.
+  function call(name, ...args) {
+    if (exited) throw new Error('datafetch: datafetch.wasm has exited');
+    const r = go[name](...args);
+    if (r instanceof Error) throw r;
+    return r;
+  }
+
+  // callAsync runs an asynchronous Go entry, which settles the Promise.
+  function callAsync(name, ...args) {
+    return new Promise((resolve, reject) => {
+      if (exited) throw new Error('datafetch: datafetch.wasm has exited');
+      const r = go[name](resolve, reject, ...args);
+      if (r instanceof Error) reject(r);
+    });
+  }
+
+  // promised runs a synchronous operation that the API presents as
+  // returning a Promise: it takes effect now, and its error rejects.
+  function promised(fn) {
+    try {
+      fn();
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  call('setLibrary', { decode, response, makeError });
+
+  // Go objects are released when the JavaScript objects holding them are
+  // collected.
+  const endpointRefs = new Map(); // handle → WeakRef of its RestEndpoint
+  const finalizer =
+    typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry((h) => {
+          endpointRefs.delete(h);
+          try {
+            go.release(h);
+          } catch {
+            // the instance has exited
+          }
+        })
+      : undefined;
+  function hold(obj, h) {
+    Object.defineProperty(obj, '_h', { value: h });
+    finalizer?.register(obj, h);
+  }
+
+  return { call, callAsync, promised, hold, finalizer, endpointRefs, memory, exchange };
+}

@@ -1,0 +1,257 @@
+// The Controller (js-api.md section 4) and the hook-style functions over a
+// default one.
+
+import { BODY_JSON, BODY_NONE, BODY_RAW } from './protocol.mjs';
+import { checkedClock, duration, isJSONBody, jsonText, show, showValue } from './values.mjs';
+import { Reads, lastRead, response } from './wire.mjs';
+import { hasExited } from './bridge.mjs';
+
+// makeController returns the controller part of an API instance over
+// bridge (see makeBridge) and endpoints (see makeEndpoints).
+export function makeController(bridge, endpoints) {
+  const { call, callAsync, promised, hold, memory, exchange } = bridge;
+  const { endpointHandle, paramsText } = endpoints;
+
+  function encodeBody(body, where) {
+    if (body === undefined) return [BODY_NONE, undefined];
+    if (isJSONBody(body)) return [BODY_JSON, jsonText(body, where)];
+    if (typeof body === 'function' || typeof body === 'symbol' || typeof body === 'bigint') {
+      throw new TypeError(`${where}: ${showValue(body)} cannot be sent as a body`);
+    }
+    return [BODY_RAW, body];
+  }
+
+  class Controller {
+    constructor(options) {
+      if (options !== undefined && options !== null && typeof options !== 'object') {
+        throw new TypeError(`Controller: options must be an object, got ${show(options)}`);
+      }
+      const { fetch, dataExpiryLength, errorExpiryLength, now } = options ?? {};
+      if (fetch !== undefined && typeof fetch !== 'function') throw new TypeError(`Controller: fetch must be a function, got ${show(fetch)}`);
+      const lengths = {};
+      for (const [name, v] of Object.entries({ dataExpiryLength, errorExpiryLength })) {
+        if (v !== undefined) lengths[name] = duration(v, name, 'Controller', true);
+      }
+      if (now !== undefined && typeof now !== 'function') {
+        throw new TypeError(`Controller: now must be a function returning epoch milliseconds, got ${show(now)}`);
+      }
+      const clock = now === undefined ? Date.now : checkedClock(now);
+      // Go reads the clock too (expiry, fetchedAt), in places where nobody
+      // could catch an exception: it gets one that never throws, and keeps
+      // its last good time when this returns NaN. Every public call below
+      // reads the clock first, so a broken clock is reported to the caller.
+      let goNow;
+      if (now !== undefined) {
+        clock(); // a clock that fails now fails the constructor
+        goNow = () => {
+          try {
+            return clock();
+          } catch (err) {
+            console.error(err);
+            return NaN;
+          }
+        };
+      }
+      // The Map is this side of the identity table (decode).
+      const objs = new Map();
+      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow));
+      this.#objs = objs;
+      this.#clock = clock;
+      this.#checkClock = now !== undefined;
+      this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h), clock);
+    }
+
+    #objs;
+    #reads;
+    #clock;
+    #checkClock;
+
+    // #tick reads a caller's clock (the now option) so that one that throws
+    // or returns a non-number is reported by the call that met it.
+    #tick() {
+      if (this.#checkClock) this.#clock();
+    }
+
+    // #read is getResponse without the kept reads: through the exported
+    // entry when there is one, else (or when it declines) the js.FuncOf one.
+    #read(h, p) {
+      const text = hasExited() ? undefined : exchange?.getResponse(this._h, h, p);
+      if (text !== undefined) {
+        try {
+          return response(this.#objs, text);
+        } catch {
+          // An id this side lacks: the js.FuncOf entry starts both halves
+          // of the identity table afresh when that happens.
+        }
+      }
+      return call('ctrlGetResponse', this._h, h, p);
+    }
+
+    useSuspense(endpoint, params) {
+      let h, p;
+      try {
+        this.#tick();
+        if (params === null) return Promise.resolve(undefined);
+        h = endpointHandle(endpoint);
+        p = paramsText(params, 'useSuspense', endpoint);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (this.#reads !== undefined) {
+        // Fresh data needs no request: answered from a read, most often a
+        // kept one, without the asynchronous entry.
+        try {
+          this.#response(h, p);
+          const data = this.#reads.fresh(h, p);
+          if (data !== undefined) return Promise.resolve(data);
+        } catch {
+          // The asynchronous entry reports the error as it always has.
+        }
+      }
+      return callAsync('ctrlSuspense', this._h, h, p);
+    }
+
+    fetch(endpoint, params, body) {
+      let args;
+      try {
+        this.#tick();
+        args = [endpointHandle(endpoint), paramsText(params, 'fetch', endpoint), ...encodeBody(body, `fetch ${endpoint.name}: body`)];
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return callAsync('ctrlFetch', this._h, ...args);
+    }
+
+    fetchIfStale(endpoint, params) {
+      let args;
+      try {
+        this.#tick();
+        if (params === null) return Promise.resolve(undefined);
+        args = [endpointHandle(endpoint), paramsText(params, 'fetchIfStale', endpoint)];
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return callAsync('ctrlFetchIfStale', this._h, ...args);
+    }
+
+    getResponse(endpoint, params) {
+      const h = endpointHandle(endpoint);
+      return this.#response(h, paramsText(params, 'getResponse', endpoint));
+    }
+
+    #response(h, p) {
+      const reads = this.#reads;
+      if (reads === undefined) {
+        this.#tick();
+        return this.#read(h, p);
+      }
+      // Reads the clock (through the kept answer, or first), so a broken
+      // now option is reported here.
+      const kept = reads.get(h, p);
+      if (kept !== undefined) return kept;
+      this.#tick();
+      const v = reads.version;
+      lastRead.afterExpiry = undefined;
+      lastRead.errorKept = false;
+      const answer = this.#read(h, p);
+      reads.keep(reads.changes() === v ? v : -1, h, p, answer, lastRead.afterExpiry, lastRead.errorKept);
+      return answer;
+    }
+
+    subscribe(endpoint, params, listener) {
+      const h = endpointHandle(endpoint);
+      const p = paramsText(params, 'subscribe', endpoint);
+      if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint.name}: listener must be a function, got ${show(listener)}`);
+      this.#tick();
+      const sub = call('ctrlSubscribe', this._h, h, p, (data, loading, error) => listener({ data, loading, error }));
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        call('ctrlUnsubscribe', sub);
+      };
+    }
+
+    invalidate(endpoint, params) {
+      return promised(() => {
+        const h = endpointHandle(endpoint);
+        const p = paramsText(params, 'invalidate', endpoint);
+        this.#tick();
+        call('ctrlInvalidate', this._h, h, p);
+      });
+    }
+
+    invalidateAll(testKey) {
+      return promised(() => {
+        this.#tick();
+        call('ctrlInvalidateAll', this._h, keyTest(testKey, 'invalidateAll'));
+      });
+    }
+
+    expireAll(testKey) {
+      return promised(() => {
+        this.#tick();
+        call('ctrlExpireAll', this._h, keyTest(testKey, 'expireAll'));
+      });
+    }
+
+    resetEntireStore() {
+      this.#reads?.clear();
+      return promised(() => call('ctrlResetEntireStore', this._h));
+    }
+
+    setResponse(endpoint, params, data) {
+      return promised(() => {
+        const h = endpointHandle(endpoint);
+        const p = paramsText(params, 'setResponse', endpoint);
+        const d = jsonText(data, `setResponse ${endpoint.name}: data`);
+        this.#tick();
+        call('ctrlSetResponse', this._h, h, p, d);
+      });
+    }
+
+    getState() {
+      return JSON.parse(call('ctrlGetState', this._h));
+    }
+  }
+
+  function keyTest(testKey, where) {
+    if (typeof testKey !== 'function') throw new TypeError(`${where}: testKey must be a function, got ${show(testKey)}`);
+    return testKey;
+  }
+
+  let defaultController;
+  function useController() {
+    return (defaultController ??= new Controller());
+  }
+
+  function useSuspense(endpoint, params) {
+    return useController().useSuspense(endpoint, params);
+  }
+
+  function useLoading(asyncFn, onChange) {
+    if (typeof asyncFn !== 'function') throw new TypeError(`useLoading: expected a function, got ${show(asyncFn)}`);
+    let loading = false;
+    let error;
+    const notify = () => onChange?.([handler, loading, error]);
+    async function handler(...args) {
+      loading = true;
+      error = undefined;
+      notify();
+      try {
+        const result = await asyncFn(...args);
+        loading = false;
+        notify();
+        return result;
+      } catch (err) {
+        loading = false;
+        error = err;
+        notify();
+        return undefined;
+      }
+    }
+    return [handler, loading, error];
+  }
+
+  return { Controller, useController, useSuspense, useLoading };
+}

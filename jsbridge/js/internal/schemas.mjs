@@ -1,0 +1,262 @@
+// Schemas: the shape classes of df.schema (module-wide, so that any
+// instance's Entity is recognised), and per instance the Entity class and
+// the conversion of shapes to Go schemas (makeSchemas).
+
+import { jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
+
+// The schema classes only record their shape; attach converts shapes to
+// Go schemas when they are used.
+
+// entities holds every Entity made (by any instance of the API), so that
+// shapes can be checked where they are made.
+const entities = new WeakSet();
+
+function isEntity(s) {
+  return entities.has(s);
+}
+
+function isSchema(s) {
+  return (
+    s === Date ||
+    isEntity(s) ||
+    s instanceof ArraySchema ||
+    s instanceof ObjectSchema ||
+    s instanceof ValuesSchema ||
+    s instanceof UnionSchema ||
+    s instanceof InvalidateSchema ||
+    isPlainObject(s) ||
+    (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
+  );
+}
+
+function checkSchema(s, where) {
+  if (!isSchema(s)) throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+}
+
+export class ArraySchema {
+  constructor(schema) {
+    checkSchema(schema, 'schema.Array');
+    this.schema = schema;
+  }
+}
+
+export class ObjectSchema {
+  constructor(definition) {
+    if (!isPlainObject(definition)) throw new TypeError(`schema.Object: definition must be a plain object, got ${show(definition)}`);
+    this.schema = definition;
+  }
+}
+
+export class ValuesSchema {
+  constructor(schema) {
+    checkSchema(schema, 'schema.Values');
+    this.schema = schema;
+  }
+}
+
+export class UnionSchema {
+  constructor(schemas, schemaAttribute) {
+    if (!isPlainObject(schemas)) throw new TypeError(`schema.Union: schemas must be an object of entities, got ${show(schemas)}`);
+    if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
+      throw new TypeError(`schema.Union: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
+    }
+    for (const [name, e] of Object.entries(schemas)) {
+      if (!isEntity(e)) throw new TypeError(`schema.Union: member ${name}: ${show(e)} is not an Entity`);
+    }
+    this.schemas = schemas;
+    this.schemaAttribute = schemaAttribute;
+  }
+}
+
+export class InvalidateSchema {
+  constructor(entity) {
+    if (!isEntity(entity)) throw new TypeError(`schema.Invalidate: ${show(entity)} is not an Entity`);
+    this.schema = entity;
+  }
+}
+
+// makeSchemas returns the schema half of an API instance over bridge (see
+// makeBridge): Entity, and the Go schema of any shape.
+export function makeSchemas(bridge) {
+  const { call, hold, finalizer } = bridge;
+
+  function Entity(options) {
+    if (!(this instanceof Entity)) return new Entity(options);
+    if (!options || typeof options !== 'object') {
+      throw new TypeError(`df.Entity: options must be an object with key and defaults, got ${show(options)}`);
+    }
+    const { key, pk = 'id', defaults, schema = {}, process, merge, shouldReorder } = options;
+    const useIncoming = options.useIncoming ?? options.shouldUpdate;
+    if (typeof key !== 'string' || key === '') {
+      throw new TypeError(`df.Entity: key is required: a string naming the entity type, got ${show(key)}`);
+    }
+    const where = `df.Entity ${key}`;
+    if (!isPlainObject(defaults)) {
+      throw new TypeError(`${where}: defaults is required: an object with a default for every field, got ${show(defaults)}`);
+    }
+    if (typeof pk !== 'string' && typeof pk !== 'function') {
+      throw new TypeError(`${where}: pk must be a field name or a function, got ${show(pk)}`);
+    }
+    if (!isPlainObject(schema)) throw new TypeError(`${where}: schema must be an object of field schemas, got ${show(schema)}`);
+    for (const [name, fn] of Object.entries({ process, merge, useIncoming, shouldReorder })) {
+      if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`${where}: ${name} must be a function, got ${show(fn)}`);
+    }
+
+    // fns holds the adapters Go calls: by index for union schemas in
+    // fields, by name for the hooks.
+    const fns = [];
+    const fields = {};
+    const dates = [];
+    for (const [field, s] of Object.entries(schema)) {
+      if (s === undefined) continue;
+      if (!isSchema(s)) throw new TypeError(`${where}: schema.${field}: ${show(s)} is not a schema`);
+      if (s === Date) dates.push(field);
+      fields[field] = describe(s, `${where}: schema.${field}`, fns);
+    }
+    // readForm gives hooks a stored record as a reader sees it.
+    const readForm = (text) => {
+      if (text === '') return undefined;
+      const rec = { ...defaults, ...JSON.parse(text) };
+      for (const f of dates) if (rec[f] !== null && rec[f] !== undefined) rec[f] = new Date(rec[f]);
+      return rec;
+    };
+    const meta = (date, fetchedAt, expiresAt) => ({ date, fetchedAt, expiresAt });
+    const hooks = [];
+    if (typeof pk === 'function') {
+      hooks.push('pk');
+      fns.pk = (rec, parent, k) => {
+        const id = synchronous(pk(JSON.parse(rec), parse(parent), k), `${where}: pk`);
+        // As JSON text: a lone surrogate would not survive the trip to Go.
+        return id === undefined || id === null ? null : JSON.stringify(String(id));
+      };
+    }
+    if (process) {
+      hooks.push('process');
+      fns.process = (rec, parent, k) => jsonText(synchronous(process(JSON.parse(rec), parse(parent), k), `${where}: process`), `${where}: process result`);
+    }
+    if (merge) {
+      hooks.push('merge');
+      fns.merge = (a, b) => toStoreJSON(synchronous(merge(readForm(a), readForm(b)), `${where}: merge`));
+    }
+    if (useIncoming) {
+      hooks.push('useIncoming');
+      const name = options.useIncoming !== undefined ? 'useIncoming' : 'shouldUpdate';
+      fns.useIncoming = (d1, f1, e1, d2, f2, e2, a, b) =>
+        !!synchronous(useIncoming(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: ${name}`);
+    }
+    if (shouldReorder) {
+      hooks.push('shouldReorder');
+      fns.shouldReorder = (d1, f1, e1, d2, f2, e2, a, b) =>
+        !!synchronous(shouldReorder(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: shouldReorder`);
+    }
+    const spec = {
+      key,
+      pk: typeof pk === 'string' ? pk : '',
+      defaults,
+      schema: fields,
+      hooks,
+      // Parents are serialized only for functions that take them.
+      pkParent: typeof pk === 'function' && pk.length >= 2,
+      processParent: typeof process === 'function' && process.length >= 2,
+    };
+    jsonText(defaults, `${where}: defaults`); // refuses what JSON cannot carry
+    hold(this, call('entityNew', JSON.stringify(spec), fns));
+    entities.add(this);
+    this.key = key;
+    this.defaults = defaults;
+    this.schema = schema;
+    Object.defineProperty(this, '_pk', { value: pk });
+  }
+
+  /** Returns the primary key of a record, as a string; undefined when it has none. */
+  Entity.prototype.pk = function (value, parent, key) {
+    const id = typeof this._pk === 'function' ? this._pk(value, parent, key) : value?.[this._pk];
+    return id === undefined || id === null ? undefined : String(id);
+  };
+
+  // describe converts a schema shape to the descriptor jsbridge/schema.go
+  // reads, naming where in the caller's schema anything is wrong. Depth is
+  // bounded here as core bounds it (256 levels), so a runaway schema is an
+  // Error that names its place, not a stack overflow.
+  const MAX_SCHEMA_DEPTH = 256;
+  function describe(s, where, fns, depth = 0) {
+    if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, 200)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+    const inner = (x, at) => describe(x, at, fns, depth + 1);
+    if (s === Date) return 'date';
+    if (s instanceof Entity) return { e: s._h };
+    if (Array.isArray(s)) {
+      if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
+      return { a: inner(s[0], `${where}[0]`) };
+    }
+    if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
+    if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
+    if (s instanceof InvalidateSchema) return { i: entityHandle(s.schema, `${where} (schema.Invalidate)`) };
+    if (s instanceof UnionSchema) {
+      const u = {};
+      for (const [name, e] of Object.entries(s.schemas)) u[name] = entityHandle(e, `${where} (schema.Union ${name})`);
+      const attr = s.schemaAttribute;
+      if (typeof attr === 'string') return { u, k: attr };
+      fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
+      return { u, f: fns.length - 1, fp: attr.length >= 2 };
+    }
+    if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, fns, depth);
+    if (isPlainObject(s)) return objectDescriptor(s, where, fns, depth);
+    throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+  }
+
+  function objectDescriptor(def, where, fns, depth = 0) {
+    const o = [];
+    for (const [key, m] of Object.entries(def)) {
+      if (m === undefined) continue;
+      if (isSchema(m)) {
+        o.push([key, describe(m, `${where}.${key}`, fns, depth + 1)]);
+      } else if (typeof m === 'function' || typeof m === 'symbol' || typeof m === 'bigint') {
+        throw new TypeError(`${where}.${key}: ${show(m)} is neither a schema nor a default value`);
+      } else {
+        o.push([key, 0, m]); // a default
+      }
+    }
+    return { o };
+  }
+
+  function entityHandle(e, where) {
+    if (!(e instanceof Entity)) throw new TypeError(`${where}: ${show(e)} is not an Entity`);
+    return e._h;
+  }
+
+  const schemaHandles = new WeakMap();
+  let dateHandle;
+
+  // schemaHandle returns the Go schema of a shape, made once per object.
+  function schemaHandle(s, where) {
+    if (s instanceof Entity) return s._h;
+    if (s === Date) return (dateHandle ??= call('schemaNew', '"date"', []));
+    const cacheable = typeof s === 'object' && s !== null;
+    if (cacheable) {
+      const h = schemaHandles.get(s);
+      if (h !== undefined) return h;
+    }
+    const fns = [];
+    const h = call('schemaNew', JSON.stringify(describe(s, where, fns)), fns);
+    if (cacheable) {
+      schemaHandles.set(s, h);
+      finalizer?.register(s, h);
+    }
+    return h;
+  }
+
+  function normalize(schema, data) {
+    return JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data')));
+  }
+
+  function denormalize(schema, result, entities) {
+    return call(
+      'denormalize',
+      schemaHandle(schema, 'denormalize: schema'),
+      jsonText(result, 'denormalize: result'),
+      jsonText(entities, 'denormalize: entities'),
+    );
+  }
+
+  return { Entity, entityHandle, schemaHandle, normalize, denormalize };
+}

@@ -1,0 +1,167 @@
+// Checks and conversions of the caller's values: what crosses to Go as JSON
+// (and the error that names what cannot), bodies, durations, the clock
+// option, and the words error messages use for a value.
+
+import { ours } from './errors.mjs';
+import { BODY_JSON, BODY_RAW } from './protocol.mjs';
+
+export function show(v) {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'function') return `function ${v.name || '(anonymous)'}`;
+  if (v === null || typeof v !== 'object') return String(v);
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  const name = Object.getPrototypeOf(v)?.constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : 'an object';
+}
+
+export function isPlainObject(v) {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+// isJSONBody reports whether a body is sent as JSON (a string as it is):
+// FormData, Blob, ArrayBuffer, URLSearchParams, streams... pass through.
+export function isJSONBody(b) {
+  if (b === null || typeof b !== 'object') return typeof b !== 'function' && typeof b !== 'symbol' && typeof b !== 'bigint';
+  return Array.isArray(b) || isPlainObject(b);
+}
+
+export function bodyFrom(kind, payload) {
+  if (kind === BODY_JSON) return JSON.parse(payload);
+  if (kind === BODY_RAW) return payload;
+  return undefined;
+}
+
+export function parse(text) {
+  return text === '' || text === undefined || text === null ? undefined : JSON.parse(text);
+}
+
+// toStoreJSON is JSON.stringify with Dates as epoch ms, the form the store
+// keeps date fields in (for values that skip normalization, like merge's).
+export function toStoreJSON(v) {
+  return v === undefined
+    ? ''
+    : JSON.stringify(v, function (key, value) {
+        const raw = this[key];
+        return raw instanceof Date ? raw.getTime() : value;
+      });
+}
+
+// jsonText is JSON.stringify for what crosses to Go as JSON (params,
+// bodies, data, defaults), undefined giving ''. A function, a Symbol or a
+// BigInt anywhere in v, or a cycle, is a TypeError that names where (and
+// the path inside v): JSON.stringify would drop the first two without a
+// word and throw a TypeError of its own for the others.
+export function jsonText(v, where) {
+  if (v === undefined) return '';
+  if (plainJSON(v, 0)) return JSON.stringify(v);
+  // The careful way, with a replacer (about 2.5 times slower) that finds
+  // what JSON cannot carry and its path: paths maps each object met so far
+  // to its path inside v, for the message.
+  const paths = new Map();
+  try {
+    return JSON.stringify(v, function (key, value) {
+      const parent = paths.get(this);
+      const path = parent === undefined ? '' : Array.isArray(this) ? `${parent}[${key}]` : `${parent}.${key}`;
+      const t = typeof value;
+      if (t === 'function' || t === 'symbol' || t === 'bigint') throw new NotJSON(`${path}: ${showValue(value)} cannot be sent as JSON`);
+      if (value !== null && t === 'object' && !paths.has(value)) paths.set(value, path);
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof NotJSON) throw ours(new TypeError(`${where}${err.message}`));
+    if (err instanceof RangeError) {
+      // JSON.stringify recursed until the engine's stack ran out: data that
+      // deep could not be read by Go either (it refuses more than 1000 levels).
+      throw ours(new TypeError(`${where}: nested too deep to be sent as JSON (${err.message})`, { cause: err }));
+    }
+    if (err instanceof TypeError && /circular|cyclic/i.test(err.message)) {
+      throw ours(new TypeError(`${where}: a circular object (one that contains itself) cannot be sent as JSON`, { cause: err }));
+    }
+    throw ours(new TypeError(`${where}: cannot be sent as JSON: ${err?.message ?? String(err)}`, { cause: err }));
+  }
+}
+
+class NotJSON extends Error {}
+
+// plainJSON reports whether JSON.stringify(v) alone is safe: v is made of
+// JSON's primitives, Dates, and plain objects and arrays of them, no deeper
+// than 64 levels (most params, bodies and data). Anything else (a function,
+// a Symbol, a BigInt, a class instance, something deeper or cyclic) is left
+// to jsonText's careful way, which refuses or accepts it with a reason. It
+// costs less than JSON.stringify itself.
+function plainJSON(v, depth) {
+  const t = typeof v;
+  if (t === 'string' || t === 'number' || t === 'boolean' || v === null || t === 'undefined') return true;
+  if (t !== 'object' || depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!plainJSON(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (v instanceof Date) return true;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in v) if (!plainJSON(v[k], depth + 1)) return false;
+  return true;
+}
+
+export function showValue(v) {
+  if (typeof v === 'bigint') return `a BigInt (${v}n)`;
+  if (typeof v === 'symbol') return v.description ? `a Symbol (${v.description})` : 'a Symbol';
+  return show(v);
+}
+
+// duration checks a number of milliseconds given as the option name (where
+// names the call) and returns it as Go reads it: Infinity, when allowed
+// (expiry lengths: never stale, an error kept until invalidated), is the
+// string "Infinity", since JSON has no Infinity.
+export function duration(v, name, where, infinite) {
+  if (infinite && v === Infinity) return 'Infinity';
+  if (typeof v !== 'number' || !(v >= 0) || v === Infinity) {
+    throw new TypeError(`${where}: ${name} must be a number of milliseconds${infinite ? ' or Infinity' : ''}, got ${showValue(v)}`);
+  }
+  return v;
+}
+
+// checkedClock wraps a Controller's now option: a call that throws, or
+// returns anything but epoch milliseconds, is an Error that says so.
+export function checkedClock(now) {
+  return function clock() {
+    let t;
+    try {
+      t = now();
+    } catch (err) {
+      throw new Error(`Controller: now() threw: ${err?.message ?? String(err)}`, { cause: err });
+    }
+    if (typeof t !== 'number' || !(Math.abs(t) <= 8.64e15)) {
+      throw new TypeError(`Controller: now() must return epoch milliseconds (a finite number), got ${showValue(t)}`);
+    }
+    return t;
+  };
+}
+
+// synchronous returns what a hook that must be synchronous returned, or
+// throws when it is a Promise or any thenable: JSON would turn it into {}
+// and store that. where names the hook and its entity or endpoint.
+export function synchronous(r, where) {
+  if (r !== null && (typeof r === 'object' || typeof r === 'function') && typeof r.then === 'function') {
+    // A rejection of the Promise itself is ours to report, not unhandled.
+    if (r instanceof Promise) {
+      r.catch(() => {
+        // The TypeError thrown below reports the hook's mistake; what the
+        // Promise settles with is never used.
+      });
+    }
+    throw ours(new TypeError(`${where} returned a Promise: it must be synchronous (return the value, not a Promise of it)`));
+  }
+  return r;
+}
+
+export function headerPairs(headers) {
+  if (typeof Headers === 'function' && headers instanceof Headers) return [...headers];
+  if (Array.isArray(headers)) return headers.map(([k, v]) => [String(k), String(v)]);
+  return Object.entries(headers)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => [k, String(v)]);
+}

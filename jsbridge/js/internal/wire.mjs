@@ -1,0 +1,205 @@
+// The read protocol's JavaScript half: decode and response turn a read's
+// output (jsbridge/encode.go) into data; Exchange calls the module's
+// exported read entries; Reads keeps a controller's answers while nothing
+// changed.
+
+// decode turns a read's output into data; see jsbridge/encode.go for the
+// format. objs is the controller's Map from id to the objects this side
+// holds (null for reads without identity).
+export function decode(objs, text) {
+  return apply(objs, JSON.parse(text));
+}
+
+// response decodes a getResponse output into {data, expiryStatus, expiresAt}.
+// The status a valid result turns to at expiresAt goes to
+// lastRead.afterExpiry, and whether an error of its last fetch is kept to
+// lastRead.errorKept, for the caller of the Go entry to take (Reads), not
+// into the answer.
+export function response(objs, text) {
+  const out = JSON.parse(text);
+  lastRead.afterExpiry = out.f;
+  lastRead.errorKept = out.k === 1;
+  return { data: apply(objs, out), expiryStatus: out.s, expiresAt: out.e };
+}
+
+/** What the last getResponse output said besides its answer (see response). */
+export const lastRead = { afterExpiry: undefined, errorKept: false };
+
+// Exchange calls the module's exported read entries (jsbridge/exports.go),
+// passing text through its linear memory.
+export class Exchange {
+  constructor(wasmExports) {
+    this.x = wasmExports;
+    this.memory = wasmExports.mem;
+    this.bytes = new Uint8Array(this.memory.buffer);
+    this.encoder = new TextEncoder();
+    this.decoder = new TextDecoder();
+  }
+
+  // view returns the memory as bytes; a grown memory detaches the old
+  // buffer, which leaves the view empty.
+  view() {
+    if (this.bytes.byteLength === 0) this.bytes = new Uint8Array(this.memory.buffer);
+    return this.bytes;
+  }
+
+  // getResponse returns the output text of a getResponse read, or undefined
+  // when Go declined (errors are reported by the js.FuncOf entry).
+  getResponse(ctrl, endpoint, paramsText) {
+    let n = 0;
+    if (paramsText.length > 0) {
+      const room = paramsText.length * 3; // the most UTF-8 bytes it can take
+      const at = this.x.datafetchInput(room);
+      n = this.encoder.encodeInto(paramsText, this.view().subarray(at, at + room)).written;
+    }
+    const len = this.x.datafetchGetResponse(ctrl, endpoint, n);
+    if (len < 0) return undefined;
+    const at = this.x.datafetchOutput();
+    const text = this.decoder.decode(this.view().subarray(at, at + len));
+    this.x.datafetchRelease();
+    return text;
+  }
+}
+
+// Reads keeps a controller's getResponse answers while its change counter,
+// which Go bumps on every change a read could see and which lives in the
+// module's linear memory, stays the same: an unchanged re-read is a Map
+// lookup and a memory load, with no call into Go. Time alone changes only a
+// valid result's status, which the kept answer recomputes from expiresAt.
+export class Reads {
+  constructor(memory, addr, clock) {
+    this.memory = memory;
+    // clock is the controller's (its now option), so that a kept answer
+    // turns stale when the controller's time says so.
+    this.clock = clock;
+    this.addr = addr;
+    this.cell = new Uint32Array(memory.buffer, addr, 1);
+    this.version = -1;
+    // endpoint handle -> params JSON -> kept answer
+    this.byEndpoint = new Map();
+  }
+
+  // changes reads the counter; a grown memory detaches the old buffer,
+  // which leaves the view empty.
+  changes() {
+    let cell = this.cell;
+    if (cell.length === 0) cell = this.cell = new Uint32Array(this.memory.buffer, this.addr, 1);
+    return cell[0];
+  }
+
+  // kept returns the kept answer, if the counter still allows it.
+  kept(h, paramsText) {
+    const v = this.changes();
+    if (v !== this.version) {
+      this.byEndpoint.clear();
+      this.version = v;
+      return undefined;
+    }
+    return this.byEndpoint.get(h)?.get(paramsText);
+  }
+
+  get(h, paramsText) {
+    const kept = this.kept(h, paramsText);
+    if (kept === undefined) return undefined;
+    return { data: kept.data, expiryStatus: statusAt(kept, this.clock()), expiresAt: kept.expiresAt };
+  }
+
+  // fresh returns the data when useSuspense would answer it at once without
+  // a request: a valid result with no kept error; undefined otherwise.
+  fresh(h, paramsText) {
+    const kept = this.kept(h, paramsText);
+    return kept !== undefined && !kept.err && statusAt(kept, this.clock()) === 'valid' ? kept.data : undefined;
+  }
+
+  // clear forgets every kept answer, so that what a reset frees in Go is not
+  // held here until the next read.
+  clear() {
+    this.byEndpoint.clear();
+    this.version = -1;
+  }
+
+  // keep stores an answer read at version v (read before the call into Go,
+  // so that a change during the call leaves it unused).
+  keep(v, h, paramsText, answer, later, err) {
+    if (v !== this.version) return;
+    let byParams = this.byEndpoint.get(h);
+    if (byParams === undefined) this.byEndpoint.set(h, (byParams = new Map()));
+    byParams.set(paramsText, { data: answer.data, expiryStatus: answer.expiryStatus, expiresAt: answer.expiresAt, later, err });
+  }
+}
+
+// statusAt is a kept answer's status at time now (epoch ms).
+function statusAt(kept, now) {
+  return kept.later !== undefined && now >= kept.expiresAt ? kept.later : kept.expiryStatus;
+}
+
+function apply(objs, out) {
+  let data;
+  if (out.r !== undefined) {
+    data = known(objs, out.r);
+  } else {
+    data = out.d;
+    const ops = out.o;
+    if (ops !== undefined) {
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i];
+        const n = op.length;
+        if (op[0] === 4) {
+          // [4, id, new, path...]: the object at path holds some members
+          // only; they go over a shallow copy of the object id, which takes
+          // its place and is registered as new.
+          const merged = { ...known(objs, op[1]) };
+          if (n === 3) {
+            data = Object.assign(merged, data);
+          } else {
+            let parent = data;
+            for (let j = 3; j < n - 1; j++) parent = parent[op[j]];
+            const key = op[n - 1];
+            parent[key] = Object.assign(merged, parent[key]);
+          }
+          objs.set(op[2], merged);
+          continue;
+        }
+        if (op[0] === 3) {
+          // [3, id, ranges, path...]: the array at path keeps, in the index
+          // ranges [from, to) listed, the elements of the array at the same
+          // path in the object id.
+          let list = data;
+          let prev = known(objs, op[1]);
+          for (let j = 3; j < n; j++) {
+            list = list[op[j]];
+            prev = prev[op[j]];
+          }
+          const ranges = op[2];
+          for (let r = 0; r < ranges.length; r += 2) {
+            for (let k = ranges[r]; k < ranges[r + 1]; k++) list[k] = prev[k];
+          }
+          continue;
+        }
+        if (n === 2) {
+          // The op names data itself.
+          if (op[0] === 0) objs.set(op[1], data);
+          else if (op[0] === 1) data = known(objs, op[1]);
+          else data = new Date(data);
+          continue;
+        }
+        let parent = data;
+        for (let j = 2; j < n - 1; j++) parent = parent[op[j]];
+        const key = op[n - 1];
+        if (op[0] === 0) objs.set(op[1], parent[key]);
+        else if (op[0] === 1) parent[key] = known(objs, op[1]);
+        else parent[key] = new Date(parent[key]);
+      }
+    }
+  }
+  const dropped = out.x;
+  if (dropped !== undefined) for (let i = 0; i < dropped.length; i++) objs.delete(dropped[i]);
+  return data;
+}
+
+function known(objs, id) {
+  const obj = objs.get(id);
+  // Go resets both halves and sends the value in full when this throws.
+  if (obj === undefined) throw new Error(`datafetch: object ${id} is unknown`);
+  return obj;
+}
