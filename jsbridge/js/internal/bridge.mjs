@@ -7,6 +7,10 @@ import { Exchange, decode, response } from './wire.mjs';
 
 let exited = false;
 
+// The message of wasm_exec.js's Error for a call into a Go program that has
+// exited.
+const GO_EXITED = /Go program has already exited/;
+
 /** Records that the Go program has exited: no call into Go can succeed. */
 export function markExited() {
   exited = true;
@@ -62,10 +66,17 @@ export function makeBridge(go, wasmExports) {
     typeof FinalizationRegistry === 'function'
       ? new FinalizationRegistry((h) => {
           endpointRefs.delete(h);
+          // An exited program holds nothing to release.
+          if (exited) return;
           try {
             go.release(h);
-          } catch {
-            // the instance has exited
+          } catch (err) {
+            // release reports its errors as a returned Error; a throw is
+            // wasm_exec's refusal once the program has exited, which this
+            // side may not have heard of yet (run()'s Promise settles
+            // later, and attach() callers have no such Promise). Anything
+            // else is reported: a finalizer has no caller to throw to.
+            if (!GO_EXITED.test(err?.message)) console.error('datafetch: releasing a Go object failed:', err);
           }
         })
       : undefined;

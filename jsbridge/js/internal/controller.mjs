@@ -3,7 +3,7 @@
 
 import { BODY_JSON, BODY_NONE, BODY_RAW } from './protocol.mjs';
 import { checkedClock, duration, isJSONBody, jsonText, show, showValue } from './values.mjs';
-import { Reads, lastRead, response } from './wire.mjs';
+import { NO_VERSION, Reads, UnknownObject, lastRead, response } from './wire.mjs';
 import { hasExited } from './bridge.mjs';
 
 // makeController returns the controller part of an API instance over
@@ -79,9 +79,11 @@ export function makeController(bridge, endpoints) {
       if (text !== undefined) {
         try {
           return response(this.#objs, text);
-        } catch {
-          // An id this side lacks: the js.FuncOf entry starts both halves
-          // of the identity table afresh when that happens.
+        } catch (err) {
+          // An id this side lacks: the js.FuncOf entry below starts both
+          // halves of the identity table afresh when that happens, and
+          // answers in full. Anything else is a fault to report.
+          if (!(err instanceof UnknownObject)) throw err;
         }
       }
       return call('ctrlGetResponse', this._h, h, p);
@@ -104,8 +106,12 @@ export function makeController(bridge, endpoints) {
           this.#response(h, p);
           const data = this.#reads.fresh(h, p);
           if (data !== undefined) return Promise.resolve(data);
-        } catch {
-          // The asynchronous entry reports the error as it always has.
+        } catch (err) {
+          // An Error of the read (from Go, or the clock) is not lost: the
+          // asynchronous entry below meets it again and rejects with it, as
+          // it does when nothing is kept. Anything else is not ours to
+          // repeat: it rejects here.
+          if (!(err instanceof Error)) return Promise.reject(err);
         }
       }
       return callAsync('ctrlSuspense', this._h, h, p);
@@ -154,7 +160,7 @@ export function makeController(bridge, endpoints) {
       lastRead.afterExpiry = undefined;
       lastRead.errorKept = false;
       const answer = this.#read(h, p);
-      reads.keep(reads.changes() === v ? v : -1, h, p, answer, lastRead.afterExpiry, lastRead.errorKept);
+      reads.keep(reads.changes() === v ? v : NO_VERSION, h, p, answer, lastRead.afterExpiry, lastRead.errorKept);
       return answer;
     }
 

@@ -3,6 +3,7 @@
 // calls (adapted to take and give JSON text).
 
 import { AbortOptimistic } from './errors.mjs';
+import { SCHEMA_NONE } from './protocol.mjs';
 import { InvalidateSchema } from './schemas.mjs';
 import { bodyFrom, duration, headerPairs, isJSONBody, isPlainObject, jsonText, parse, show, showValue, synchronous } from './values.mjs';
 
@@ -39,7 +40,7 @@ export function makeEndpoints(bridge, schemas) {
         if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${show(v)}`);
         json[name] = v;
       } else if (name === 'schema') {
-        json.schema = v === undefined ? -1 : schemaHandle(v, `${where}: schema`);
+        json.schema = v === undefined ? SCHEMA_NONE : schemaHandle(v, `${where}: schema`);
       } else if (name === 'body') {
         if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
           throw new TypeError(`${where}: body: ${showValue(v)} cannot be sent as a body`);

@@ -86,7 +86,9 @@ function nodeURL(source) {
   if (/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(source) && !/^[a-zA-Z]:[\\/]/.test(source)) {
     try {
       return new URL(source);
-    } catch {
+    } catch (err) {
+      // Not a URL after all (new URL refuses it with a TypeError): a path.
+      if (!(err instanceof TypeError)) throw err;
       return undefined;
     }
   }

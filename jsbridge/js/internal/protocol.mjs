@@ -1,5 +1,6 @@
 // The numbers the two sides agree on, named once. Go's names are given for
-// each; jsbridge/protocol_js_test.go checks that the ops here equal Go's.
+// each; jsbridge/protocol_names_test.go checks that the ops here equal
+// Go's.
 
 // Ops of the read protocol (jsbridge/encode.go documents the format): each
 // op is [kind, id, ...], kind being one of these.
@@ -32,3 +33,10 @@ export const BODY_NONE = 0;
 export const BODY_JSON = 1;
 /** Any other body (FormData, Blob, ...), as the JavaScript value itself. */
 export const BODY_RAW = 2;
+
+// Schema descriptors (jsbridge/schema.go, jsbridge/endpoint.go).
+
+/** An endpoint option schema that removes the schema (a handle Go reads as none). */
+export const SCHEMA_NONE = -1;
+/** In an object descriptor, [name, MEMBER_DEFAULT, value] is a default, not a schema. */
+export const MEMBER_DEFAULT = 0;

@@ -2,6 +2,7 @@
 // instance's Entity is recognised), and per instance the Entity class and
 // the conversion of shapes to Go schemas (makeSchemas).
 
+import { MEMBER_DEFAULT } from './protocol.mjs';
 import { jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 // The schema classes only record their shape; attach converts shapes to
@@ -179,8 +180,10 @@ export function makeSchemas(bridge) {
   // bounded here as core bounds it (256 levels), so a runaway schema is an
   // Error that names its place, not a stack overflow.
   const MAX_SCHEMA_DEPTH = 256;
+  // How much of a runaway schema's place the error quotes.
+  const WHERE_MAX_CHARS = 200;
   function describe(s, where, fns, depth = 0) {
-    if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, 200)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+    if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, WHERE_MAX_CHARS)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
     const inner = (x, at) => describe(x, at, fns, depth + 1);
     if (s === Date) return 'date';
     if (s instanceof Entity) return { e: s._h };
@@ -213,7 +216,7 @@ export function makeSchemas(bridge) {
       } else if (typeof m === 'function' || typeof m === 'symbol' || typeof m === 'bigint') {
         throw new TypeError(`${where}.${key}: ${show(m)} is neither a schema nor a default value`);
       } else {
-        o.push([key, 0, m]); // a default
+        o.push([key, MEMBER_DEFAULT, m]);
       }
     }
     return { o };

@@ -85,6 +85,10 @@ export function jsonText(v, where) {
 
 class NotJSON extends Error {}
 
+// The depth to which plainJSON looks: deeper values take jsonText's careful
+// way.
+const PLAIN_JSON_MAX_DEPTH = 64;
+
 // plainJSON reports whether JSON.stringify(v) alone is safe: v is made of
 // JSON's primitives, Dates, and plain objects and arrays of them, no deeper
 // than 64 levels (most params, bodies and data). Anything else (a function,
@@ -94,7 +98,7 @@ class NotJSON extends Error {}
 function plainJSON(v, depth) {
   const t = typeof v;
   if (t === 'string' || t === 'number' || t === 'boolean' || v === null || t === 'undefined') return true;
-  if (t !== 'object' || depth > 64) return false;
+  if (t !== 'object' || depth > PLAIN_JSON_MAX_DEPTH) return false;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) if (!plainJSON(v[i], depth + 1)) return false;
     return true;
@@ -124,6 +128,9 @@ export function duration(v, name, where, infinite) {
   return v;
 }
 
+// The largest time a Date can hold, in epoch milliseconds either way.
+const MAX_EPOCH_MS = 8.64e15;
+
 // checkedClock wraps a Controller's now option: a call that throws, or
 // returns anything but epoch milliseconds, is an Error that says so.
 export function checkedClock(now) {
@@ -134,7 +141,7 @@ export function checkedClock(now) {
     } catch (err) {
       throw new Error(`Controller: now() threw: ${err?.message ?? String(err)}`, { cause: err });
     }
-    if (typeof t !== 'number' || !(Math.abs(t) <= 8.64e15)) {
+    if (typeof t !== 'number' || !(Math.abs(t) <= MAX_EPOCH_MS)) {
       throw new TypeError(`Controller: now() must return epoch milliseconds (a finite number), got ${showValue(t)}`);
     }
     return t;

@@ -3,6 +3,17 @@
 // exported read entries; Reads keeps a controller's answers while nothing
 // changed.
 
+import { OP_DATE, OP_KEPT, OP_OVER, OP_REF, OP_REGISTER } from './protocol.mjs';
+
+// The output of a read that Go declined to make (Exchange.getResponse).
+const DECLINED = -1;
+
+/** Reads.version before any read; given to Reads.keep, it keeps nothing. */
+export const NO_VERSION = -1;
+
+// The most UTF-8 bytes one UTF-16 code unit can take.
+const MAX_UTF8_PER_UNIT = 3;
+
 // decode turns a read's output into data; see jsbridge/encode.go for the
 // format. objs is the controller's Map from id to the objects this side
 // holds (null for reads without identity).
@@ -18,7 +29,7 @@ export function decode(objs, text) {
 export function response(objs, text) {
   const out = JSON.parse(text);
   lastRead.afterExpiry = out.f;
-  lastRead.errorKept = out.k === 1;
+  lastRead.errorKept = out.k === 1; // k is 1 or absent
   return { data: apply(objs, out), expiryStatus: out.s, expiresAt: out.e };
 }
 
@@ -48,12 +59,12 @@ export class Exchange {
   getResponse(ctrl, endpoint, paramsText) {
     let n = 0;
     if (paramsText.length > 0) {
-      const room = paramsText.length * 3; // the most UTF-8 bytes it can take
+      const room = paramsText.length * MAX_UTF8_PER_UNIT;
       const at = this.x.datafetchInput(room);
       n = this.encoder.encodeInto(paramsText, this.view().subarray(at, at + room)).written;
     }
     const len = this.x.datafetchGetResponse(ctrl, endpoint, n);
-    if (len < 0) return undefined;
+    if (len === DECLINED) return undefined;
     const at = this.x.datafetchOutput();
     const text = this.decoder.decode(this.view().subarray(at, at + len));
     this.x.datafetchRelease();
@@ -74,7 +85,7 @@ export class Reads {
     this.clock = clock;
     this.addr = addr;
     this.cell = new Uint32Array(memory.buffer, addr, 1);
-    this.version = -1;
+    this.version = NO_VERSION;
     // endpoint handle -> params JSON -> kept answer
     this.byEndpoint = new Map();
   }
@@ -115,7 +126,7 @@ export class Reads {
   // held here until the next read.
   clear() {
     this.byEndpoint.clear();
-    this.version = -1;
+    this.version = NO_VERSION;
   }
 
   // keep stores an answer read at version v (read before the call into Go,
@@ -133,6 +144,9 @@ function statusAt(kept, now) {
   return kept.later !== undefined && now >= kept.expiresAt ? kept.later : kept.expiryStatus;
 }
 
+// apply turns a decoded output into its data: out.r names an object this
+// side holds; otherwise out.d is the data and out.o its ops (see
+// protocol.mjs), and out.x lists the ids to forget.
 function apply(objs, out) {
   let data;
   if (out.r !== undefined) {
@@ -143,10 +157,11 @@ function apply(objs, out) {
     if (ops !== undefined) {
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i];
+        const kind = op[0];
         const n = op.length;
-        if (op[0] === 4) {
-          // [4, id, new, path...]: the object at path holds some members
-          // only; they go over a shallow copy of the object id, which takes
+        if (kind === OP_OVER) {
+          // [OP_OVER, id, new, path...]: the object at path holds some
+          // members only; they go over a shallow copy of the object id, which takes
           // its place and is registered as new.
           const merged = { ...known(objs, op[1]) };
           if (n === 3) {
@@ -160,10 +175,10 @@ function apply(objs, out) {
           objs.set(op[2], merged);
           continue;
         }
-        if (op[0] === 3) {
-          // [3, id, ranges, path...]: the array at path keeps, in the index
-          // ranges [from, to) listed, the elements of the array at the same
-          // path in the object id.
+        if (kind === OP_KEPT) {
+          // [OP_KEPT, id, ranges, path...]: the array at path keeps, in the
+          // index ranges [from, to) listed, the elements of the array at the
+          // same path in the object id.
           let list = data;
           let prev = known(objs, op[1]);
           for (let j = 3; j < n; j++) {
@@ -177,18 +192,20 @@ function apply(objs, out) {
           continue;
         }
         if (n === 2) {
-          // The op names data itself.
-          if (op[0] === 0) objs.set(op[1], data);
-          else if (op[0] === 1) data = known(objs, op[1]);
-          else data = new Date(data);
+          // [kind, id]: the op names data itself.
+          if (kind === OP_REGISTER) objs.set(op[1], data);
+          else if (kind === OP_REF) data = known(objs, op[1]);
+          else if (kind === OP_DATE) data = new Date(data);
+          else throw new Error(`datafetch: unknown op ${kind}`);
           continue;
         }
         let parent = data;
         for (let j = 2; j < n - 1; j++) parent = parent[op[j]];
         const key = op[n - 1];
-        if (op[0] === 0) objs.set(op[1], parent[key]);
-        else if (op[0] === 1) parent[key] = known(objs, op[1]);
-        else parent[key] = new Date(parent[key]);
+        if (kind === OP_REGISTER) objs.set(op[1], parent[key]);
+        else if (kind === OP_REF) parent[key] = known(objs, op[1]);
+        else if (kind === OP_DATE) parent[key] = new Date(parent[key]);
+        else throw new Error(`datafetch: unknown op ${kind}`);
       }
     }
   }
@@ -197,9 +214,17 @@ function apply(objs, out) {
   return data;
 }
 
+// known returns the object this side holds as id.
 function known(objs, id) {
   const obj = objs.get(id);
   // Go resets both halves and sends the value in full when this throws.
-  if (obj === undefined) throw new Error(`datafetch: object ${id} is unknown`);
+  if (obj === undefined) throw new UnknownObject(`datafetch: object ${id} is unknown`);
   return obj;
 }
+
+/**
+ * The error of an output that names an object this side does not hold:
+ * the two halves of the identity table disagree, and the caller starts
+ * them afresh.
+ */
+export class UnknownObject extends Error {}
