@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"context"
-	_ "embed"
 	"os"
 	"sync"
 	"testing"
@@ -24,9 +23,6 @@ import (
 // tests load datafetch.mjs into the page, attach it to this bridge and
 // drive the public API from JavaScript, as a page would.
 
-//go:embed js/datafetch.mjs
-var moduleSource string
-
 var (
 	dfOnce sync.Once
 	df     safejs.Value
@@ -39,14 +35,10 @@ func api(t *testing.T) safejs.Value {
 	dfOnce.Do(func() {
 		Register()
 		bridge := mustGet(global, GlobalName)
-		// Import the module from a blob: URL; load() is not used, since the
-		// wasm it would start is this test binary, already running.
-		blob, err := mustGet(global, "Blob").New([]any{moduleSource}, map[string]any{"type": "text/javascript"})
-		if err != nil {
-			dfErr = err
-			return
-		}
-		url, err := mustGet(global, "URL").Call("createObjectURL", blob)
+		// Import the module from a blob: URL (see moduleURL); load() is not
+		// used, since the wasm it would start is this test binary, already
+		// running.
+		url, err := moduleURL("js/datafetch.mjs", map[string]string{})
 		if err != nil {
 			dfErr = err
 			return
