@@ -12,7 +12,7 @@ import (
 )
 
 // A read crosses to JavaScript as one JSON object, which decode in
-// datafetch.mjs turns into the value the caller gets:
+// internal/wire.mjs (under jsbridge/js) turns into the value the caller gets:
 //
 //	"r": id      the value is the object JavaScript already holds as id
 //	"d": data    otherwise, the value as JSON (absent: undefined)

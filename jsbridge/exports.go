@@ -12,10 +12,11 @@ import (
 )
 
 // The entries in this file are WebAssembly exports (go:wasmexport), called
-// by datafetch.mjs directly rather than through a js.FuncOf function. Such a
-// call costs about 0.01 µs instead of 7 to 12 µs (measured in Chromium: most
-// of a js.FuncOf call goes to the finalizers syscall/js sets on every value
-// it passes and to decoding property names), so the synchronous reads a
+// by internal/wire.mjs (under jsbridge/js) directly rather than through a
+// js.FuncOf function. Such a call costs about 0.01 µs instead of 7 to
+// 12 µs (measured in Chromium: most of a js.FuncOf call goes to the
+// finalizers syscall/js sets on every value it passes and to decoding
+// property names), so the synchronous reads a
 // page makes most often use them. Arguments and results are numbers; text
 // travels through linear memory:
 //
@@ -75,7 +76,7 @@ func address(b []byte) uint32 {
 // exportGetResponse is ctrlGetResponse for the controller and endpoint
 // handles given, with params as the JSON text of paramsLen bytes in the
 // input buffer (empty: undefined). It returns the length of the output,
-// which response() in datafetch.mjs decodes, or -1: JavaScript then calls
+// which response() in internal/wire.mjs decodes, or -1: JavaScript then calls
 // ctrlGetResponse.
 //
 //go:wasmexport datafetchGetResponse
