@@ -176,5 +176,8 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 	if _, err := safejs.CopyBytesToGo(r.Body, bytes); err != nil {
 		return nil, err
 	}
+	// The ArrayBuffer stays alive in JavaScript while Go's handles on it
+	// do: let them go once this returns.
+	releaseAfter(n)
 	return r, nil
 }

@@ -53,6 +53,7 @@ async function child(mb) {
     constructor() {
       super();
       go = this;
+      if (process.env.BODYMEM_GODEBUG) this.env = { GODEBUG: process.env.BODYMEM_GODEBUG };
     }
   };
   const { load } = await import(pathToFileURL(join(DIST, 'datafetch.mjs')).href);
@@ -87,16 +88,16 @@ async function child(mb) {
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const wasmBefore = memory.buffer.byteLength;
+  const start = performance.now();
   const result = await ctrl.fetch(list, {});
+  const ms = performance.now() - start;
   const wasmAfter = memory.buffer.byteLength;
-  gc();
-  await new Promise((r) => setTimeout(r, 0));
   gc();
   const heap = process.memoryUsage().heapUsed - heapBefore;
   if (!Array.isArray(result) || result.length !== count || result[count - 1].id !== count) {
     throw new Error(`bodymem: the read returned ${Array.isArray(result) ? result.length + ' items' : typeof result}, want ${count} comments`);
   }
-  const out = { mb, bytes, records: count, wasmBefore, wasmAfter, wasm: wasmAfter - wasmBefore, heap, parse };
+  const out = { mb, bytes, records: count, ms, wasmBefore, wasmAfter, wasm: wasmAfter - wasmBefore, heap, parse };
   process.stdout.write(JSON.stringify(out) + '\n');
   process.exit(0);
 }
@@ -109,7 +110,7 @@ function main() {
   const sizes = process.argv.slice(2).map(Number);
   if (sizes.length === 0) sizes.push(5, 50);
   const max = process.env.BODYMEM_MAX ? Number(process.env.BODYMEM_MAX) : undefined;
-  console.log('body        wasm growth   wasm/byte   JS heap kept  heap/byte   (JSON.parse keeps)');
+  console.log('body        wasm growth   wasm/byte   JS heap kept  heap/byte   (JSON.parse keeps)   fetch');
   let failed = false;
   for (const mb of sizes) {
     if (!(mb > 0)) throw new Error(`bodymem: a size is a number of MB, got ${mb}`);
@@ -120,7 +121,7 @@ function main() {
     const r = JSON.parse(line.trim().split('\n').pop());
     const ratio = r.wasm / r.bytes;
     console.log(
-      `${mib(r.bytes)}  ${mib(r.wasm)}  ${ratio.toFixed(2).padStart(8)}x  ${mib(r.heap)}  ${(r.heap / r.bytes).toFixed(2).padStart(8)}x   (${mib(r.parse)})`,
+      `${mib(r.bytes)}  ${mib(r.wasm)}  ${ratio.toFixed(2).padStart(8)}x  ${mib(r.heap)}  ${(r.heap / r.bytes).toFixed(2).padStart(8)}x   (${mib(r.parse)})  ${r.ms.toFixed(0).padStart(6)} ms`,
     );
     if (max !== undefined && ratio > max) {
       console.error(`bodymem: ${mb} MB: wasm memory grew ${ratio.toFixed(2)}x the body, more than BODYMEM_MAX=${max}`);
