@@ -176,8 +176,43 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 	if _, err := safejs.CopyBytesToGo(r.Body, bytes); err != nil {
 		return nil, err
 	}
-	// The ArrayBuffer stays alive in JavaScript while Go's handles on it
-	// do: let them go once this returns.
+	detachBody(reader, buf)
+	// The handles on buf and bytes, like any JavaScript value Go has held,
+	// keep them alive until the collector lets them go.
 	releaseAfter(n)
 	return r, nil
+}
+
+// detachBody empties buf, the ArrayBuffer that reader's arrayBuffer()
+// resolved to, now that Go has copied its bytes: a structured clone of
+// nothing that transfers buf detaches it, and its memory is freed however
+// long Go's handles on it (and on the Uint8Array over it) stay in
+// wasm_exec.js's table of values. Those go only when the collector
+// finalizes them, which releaseAfter asks for but cannot promise: the
+// finalizer of a handle allocated next to a long-lived object in the
+// runtime's tiny allocator does not run. Without this, such a handle kept
+// a body's whole buffer alive.
+//
+// Only the buffer of a real Response is detached: its arrayBuffer()
+// makes a new one each call. A Response-like object from a fetch option
+// may hand out a buffer it keeps, which must stay as it is.
+func detachBody(reader, buf safejs.Value) {
+	if structuredClone.Type() != safejs.TypeFunction || responseConstructor.Type() != safejs.TypeFunction {
+		return
+	}
+	if ok, err := reader.InstanceOf(responseConstructor); err != nil || !ok {
+		return
+	}
+	list, err := invoke(arrayOf, buf)
+	if err != nil {
+		return
+	}
+	opts, err := newObject()
+	if err == nil {
+		err = opts.Set("transfer", list)
+	}
+	if err == nil {
+		// The result is 0, a number: no handle on anything.
+		_, _ = invoke(structuredClone, 0, opts)
+	}
 }

@@ -95,12 +95,18 @@ func SizeHint(v Value) int {
 			return len(v.raw)
 		}
 		n := 2 // {}
+		first := true
 		members := v.members()
 		for i := range members {
 			m := &members[i]
-			if m.Value.kind != Undefined {
-				n += len(m.Key) + 4 + SizeHint(m.Value) // "key":value,
+			if m.Value.kind == Undefined {
+				continue
 			}
+			if !first {
+				n++
+			}
+			first = false
+			n += len(m.Key) + 3 + SizeHint(m.Value) // "key":value
 		}
 		return n
 	}

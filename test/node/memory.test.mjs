@@ -11,9 +11,13 @@
 //   same input the collector runs at the same points and the growth is the
 //   same from run to run (it moves in 4 MB steps).
 // - Once the read has resolved, Go holds neither the ArrayBuffer the body
-//   came in nor the string the read was handed over as: JavaScript values
-//   Go has held stay in wasm_exec.js's table of values until Go's collector
-//   lets them go, and each is as large as the body.
+//   came in (nor the Uint8Array over it) nor the string the read was handed
+//   over as, each as large as the body: JavaScript values Go has held stay
+//   in wasm_exec.js's table of values until Go's collector finalizes its
+//   handles. The bridge detaches the buffer once it has copied it, which
+//   frees it whatever the table holds, and runs the collector after a
+//   large read for the string (jsbridge/release.go). This too is the same
+//   from run to run.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
