@@ -176,7 +176,9 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 	if _, err := safejs.CopyBytesToGo(r.Body, bytes); err != nil {
 		return nil, err
 	}
-	detachBody(reader, buf)
+	if n >= largeTransfer {
+		detachBody(reader, buf)
+	}
 	// The handles on buf and bytes, like any JavaScript value Go has held,
 	// keep them alive until the collector lets them go.
 	releaseAfter(n)
@@ -193,9 +195,11 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 // runtime's tiny allocator does not run. Without this, such a handle kept
 // a body's whole buffer alive.
 //
-// Only the buffer of a real Response is detached: its arrayBuffer()
-// makes a new one each call. A Response-like object from a fetch option
-// may hand out a buffer it keeps, which must stay as it is.
+// It costs a few calls into JavaScript, so only large bodies get it: a
+// small one kept a while longer is little memory. Only the buffer of a
+// real Response is detached: its arrayBuffer() makes a new one each call.
+// A Response-like object from a fetch option may hand out a buffer it
+// keeps, which must stay as it is.
 func detachBody(reader, buf safejs.Value) {
 	if structuredClone.Type() != safejs.TypeFunction || responseConstructor.Type() != safejs.TypeFunction {
 		return

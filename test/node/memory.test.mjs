@@ -75,3 +75,29 @@ test(`a ${MB} MB list grows wasm memory by less than 6 times the body, and Go le
   // And the instance keeps working: the list is stored and read back.
   assert.equal((await ctrl.useSuspense(huge, { mb: MB })).length, list.length);
 });
+
+test('a large body from a Response-like object of a fetch option is read, and the buffer it keeps is left as it was', async () => {
+  const { df, fx } = await env();
+  // A controller fetch option may answer with an object that only looks
+  // like a Response and hands out the same buffer every time: the bridge
+  // must not empty it (it empties the buffer of a real Response, which is
+  // new each time, once it has copied it).
+  const records = [];
+  for (let id = 1; records.length * 1100 < 5 << 20; id++) {
+    records.push({ postId: 1, id, name: `comment ${id}`, email: `c${id}@example.com`, body: 'x'.repeat(1000) });
+  }
+  const kept = new TextEncoder().encode(JSON.stringify(records)).buffer;
+  const size = kept.byteLength;
+  const ctrl = new df.Controller({
+    fetch: async () => ({
+      status: 200,
+      statusText: 'OK',
+      headers: new Headers({ 'content-type': 'application/json' }),
+      arrayBuffer: async () => kept,
+    }),
+  });
+  const list = new df.RestEndpoint({ urlPrefix: 'http://memory.test', path: '/comments', name: 'keptComments', schema: [fx.Comment] });
+  assert.equal((await ctrl.fetch(list, {})).length, records.length);
+  assert.equal(kept.byteLength, size, 'the buffer the object keeps still holds the body');
+  assert.equal((await ctrl.fetch(list, {})).length, records.length, 'and a second request reads it again');
+});
