@@ -20,6 +20,7 @@ var (
 	jsonObject        = mustGet(global, "JSON")
 	abortController   = mustGet(global, "AbortController")
 	console           = mustGet(global, "console")
+	setTimeout        = mustGet(global, "setTimeout")
 	// Response and structuredClone are looked up once too; either may be
 	// missing (an old environment, a fetch polyfill): see detachBody.
 	responseConstructor = mustGet(global, "Response")

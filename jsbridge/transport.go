@@ -179,9 +179,6 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 	if n >= largeTransfer {
 		detachBody(reader, buf)
 	}
-	// The handles on buf and bytes, like any JavaScript value Go has held,
-	// keep them alive until the collector lets them go.
-	releaseAfter(n)
 	return r, nil
 }
 
@@ -190,10 +187,11 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 // nothing that transfers buf detaches it, and its memory is freed however
 // long Go's handles on it (and on the Uint8Array over it) stay in
 // wasm_exec.js's table of values. Those go only when the collector
-// finalizes them, which releaseAfter asks for but cannot promise: the
-// finalizer of a handle allocated next to a long-lived object in the
-// runtime's tiny allocator does not run. Without this, such a handle kept
-// a body's whole buffer alive.
+// finalizes them, which a collection cannot promise: the finalizer of a
+// handle allocated next to a long-lived object in the runtime's tiny
+// allocator does not run (and a collection started here would run while
+// the body is parsed, when it frees nothing). Without this, such a handle
+// kept a body's whole buffer alive.
 //
 // It costs a few calls into JavaScript, so only large bodies get it: a
 // small one kept a while longer is little memory. Only the buffer of a
