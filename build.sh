@@ -519,9 +519,20 @@ bench_browser() {
   node "$f"
 }
 
+# Memory per body byte of one large read (test/bench/bodymem.mjs): wasm
+# memory growth and the JS heap kept, for 5 MB and 50 MB, in Node.js.
+bench_bodymem() {
+  local f=test/bench/bodymem.mjs
+  [[ -f $f ]] || die "the memory benchmark $f is missing"
+  build_dist
+  log "memory per body byte: one large read in Node.js ($f)"
+  node "$f"
+}
+
 cmd_bench() {
   bench_go
   bench_browser
+  bench_bodymem
 }
 
 cmd_fuzz() {

@@ -120,6 +120,8 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 		out := c.output(key, s, v, prefix)
 		// The string is only read during the call, which copies it.
 		r, err = invoke(decoder, c.objs, unsafe.String(unsafe.SliceData(out), len(out)))
+		// JavaScript's copy of it stays alive while Go's handle does.
+		releaseAfter(len(out))
 		if err == nil {
 			return r, nil
 		}

@@ -2,6 +2,7 @@ package jsbridge
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -64,7 +65,13 @@ func (t *identities) appendRead(dst []byte, slot string, s schema.Schema, v valu
 		}
 	}
 	// The data is written straight into dst: results can be large, and
-	// every copy of them shows.
+	// every copy of them shows. So is the room for it reserved at once,
+	// with some for the ops after it: grown by append, a large output would
+	// leave behind each smaller buffer, four times the output in all, and
+	// in wasm that is memory the page never gets back.
+	if hint := value.SizeHint(v); cap(dst)-len(dst) < hint {
+		dst = slices.Grow(dst, len(`"d":,`)+hint+hint/16)
+	}
 	dst = append(dst, `"d":`...)
 	mark := len(dst)
 	e := &encoder{t: t, data: dst, held: &held}

@@ -15,10 +15,16 @@ var (
 	errorConstructor  = mustGet(global, "Error")
 	globalString      = mustGet(global, "String")
 	arrayFrom         = mustGet(mustGet(global, "Array"), "from")
+	arrayOf           = mustGet(mustGet(global, "Array"), "of")
 	uint8Array        = mustGet(global, "Uint8Array")
 	jsonObject        = mustGet(global, "JSON")
 	abortController   = mustGet(global, "AbortController")
 	console           = mustGet(global, "console")
+	setTimeout        = mustGet(global, "setTimeout")
+	// Response and structuredClone are looked up once too; either may be
+	// missing (an old environment, a fetch polyfill): see detachBody.
+	responseConstructor = mustGet(global, "Response")
+	structuredClone     = mustGet(global, "structuredClone")
 )
 
 func mustGet(v safejs.Value, name string) safejs.Value {

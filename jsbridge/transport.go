@@ -176,5 +176,45 @@ func (t transport) read(ctx context.Context, resp safejs.Value) (*rest.Response,
 	if _, err := safejs.CopyBytesToGo(r.Body, bytes); err != nil {
 		return nil, err
 	}
+	if n >= largeTransfer {
+		detachBody(reader, buf)
+	}
 	return r, nil
+}
+
+// detachBody empties buf, the ArrayBuffer that reader's arrayBuffer()
+// resolved to, now that Go has copied its bytes: a structured clone of
+// nothing that transfers buf detaches it, and its memory is freed however
+// long Go's handles on it (and on the Uint8Array over it) stay in
+// wasm_exec.js's table of values. Those go only when the collector
+// finalizes them, which a collection cannot promise: the finalizer of a
+// handle allocated next to a long-lived object in the runtime's tiny
+// allocator does not run (and a collection started here would run while
+// the body is parsed, when it frees nothing). Without this, such a handle
+// kept a body's whole buffer alive.
+//
+// It costs a few calls into JavaScript, so only large bodies get it: a
+// small one kept a while longer is little memory. Only the buffer of a
+// real Response is detached: its arrayBuffer() makes a new one each call.
+// A Response-like object from a fetch option may hand out a buffer it
+// keeps, which must stay as it is.
+func detachBody(reader, buf safejs.Value) {
+	if structuredClone.Type() != safejs.TypeFunction || responseConstructor.Type() != safejs.TypeFunction {
+		return
+	}
+	if ok, err := reader.InstanceOf(responseConstructor); err != nil || !ok {
+		return
+	}
+	list, err := invoke(arrayOf, buf)
+	if err != nil {
+		return
+	}
+	opts, err := newObject()
+	if err == nil {
+		err = opts.Set("transfer", list)
+	}
+	if err == nil {
+		// The result is 0, a number: no handle on anything.
+		_, _ = invoke(structuredClone, 0, opts)
+	}
 }

@@ -445,6 +445,7 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 // endpoint has a Schema (which expects data), or else its text as a string,
 // except that JSON nested deeper than value.MaxDepth is always that error;
 // any other status is a *NetworkError with the body parsed when it is JSON.
+// A parsed 2xx value shares resp.Body's bytes (see Response.Body).
 func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	if !resp.OK() {
 		ne := &NetworkError{Endpoint: e.name, Status: resp.Status, StatusText: resp.StatusText, Response: resp}
@@ -459,7 +460,9 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	if resp.Status == 204 || isBlank(body) {
 		return value.NullV, nil
 	}
-	v, err := value.Parse(body)
+	// The body is the Response's own (see Response.Body), so the value
+	// may share it: the store then holds the body once, not twice.
+	v, err := value.ParseOwned(body)
 	if err != nil {
 		// Text that is not JSON is a string to an endpoint without a
 		// schema. JSON nested too deep to parse is JSON all the same:

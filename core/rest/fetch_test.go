@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -597,4 +598,26 @@ func TestBodyIsJSON(t *testing.T) {
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(srv.last(t).Body), &got))
 	assert.Equal(t, map[string]any{"text": "line\nbreak \"quoted\" é", "n": 1.5}, got)
+}
+
+// TestParsedBodyIsShared: the value a fetch parses shares the Response's
+// body rather than a copy of it, which would double the memory a large
+// body takes while it is stored (a UTF-8 byte-order mark dropped or not).
+func TestParsedBodyIsShared(t *testing.T) {
+	for _, prefix := range []string{"", "\xEF\xBB\xBF"} {
+		body := []byte(prefix + `[{"id":1,"body":"` + strings.Repeat("x", 1000) + `"}]`)
+		tr := transportFunc(func(ctx context.Context, r *rest.Request) (*rest.Response, error) {
+			return &rest.Response{Status: 200, Body: body}, nil
+		})
+		e, err := rest.New(rest.Options{Path: "/comments", Name: "comments", Transport: tr})
+		require.NoError(t, err)
+		v, err := e.Fetch(context.Background(), value.Undef, nil)
+		require.NoError(t, err)
+		text := v.Elems()[0].Get("body").Raw()
+		require.Len(t, text, 1000)
+		at := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(body)))
+		assert.True(t, at >= start && at+uintptr(len(text)) <= start+uintptr(len(body)),
+			"prefix %q: the parsed string's bytes are the body's, not a copy", prefix)
+	}
 }

@@ -40,7 +40,12 @@ type Response struct {
 	// (HTTP/2 has none).
 	StatusText string
 	Header     Header
-	Body       []byte
+	// Body is the whole body. It belongs to the Response from the moment
+	// RoundTrip returns it: a Transport must not modify or reuse it after,
+	// since the value DefaultParseResponse parses from it shares its bytes
+	// rather than copying them (a copy would double the memory a large
+	// body takes).
+	Body []byte
 	// Native is the transport's own response object, such as a JavaScript
 	// Response or a *http.Response (whose body is already consumed), for
 	// callers that need more than this struct carries.

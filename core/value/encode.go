@@ -59,6 +59,60 @@ func AppendJSON(dst []byte, v Value) []byte {
 	return dst
 }
 
+// SizeHint returns about how many bytes AppendJSON appends for v, for a
+// caller to reserve them at once: a large output grown by append leaves
+// each smaller buffer behind as garbage, several times the output in all.
+// It walks only what was built; for a parsed Array or Object it counts the
+// text it was parsed from, which is exact for compact JSON and an
+// overestimate by the whitespace otherwise (a key whose escapes differ
+// from how AppendJSON writes them may make it off by a few bytes).
+func SizeHint(v Value) int {
+	switch v.kind {
+	case Null:
+		return len("null")
+	case Bool, Number:
+		return len(v.raw)
+	case String:
+		return len(v.raw) + 2
+	case Array:
+		if v.raw != "" {
+			return len(v.raw)
+		}
+		n := 2 // []
+		for i, el := range v.elems() {
+			if i > 0 {
+				n++
+			}
+			if el.kind == Undefined {
+				n += len("null")
+			} else {
+				n += SizeHint(el)
+			}
+		}
+		return n
+	case Object:
+		if v.raw != "" {
+			return len(v.raw)
+		}
+		n := 2 // {}
+		first := true
+		members := v.members()
+		for i := range members {
+			m := &members[i]
+			if m.Value.kind == Undefined {
+				continue
+			}
+			if !first {
+				n++
+			}
+			first = false
+			n += len(m.Key) + 3 + SizeHint(m.Value) // "key":value
+		}
+		return n
+	}
+	return 0
+}
+
 // appendKey appends an object key, quoted, and the colon after it. Keys are
 // held decoded, so unlike string values they may need escaping.
 func appendKey(dst []byte, key string) []byte {

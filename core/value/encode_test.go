@@ -66,3 +66,34 @@ func TestAppendStringIsAppendJSONOfStr(t *testing.T) {
 		}
 	}
 }
+
+func TestSizeHint(t *testing.T) {
+	parsed := MustParse(`{"id":1,"tags":["a","b"],"author":{"id":2,"name":"x\"y"},"n":null,"ok":true}`)
+	tests := []struct {
+		name string
+		v    Value
+	}{
+		{"undefined", Undef},
+		{"null", NullV},
+		{"bool", False},
+		{"number", Int(-42)},
+		{"string", Str("hi")},
+		{"escaped string", Str("a\"b\n")},
+		{"empty array", Arr()},
+		{"empty object", Obj()},
+		{"parsed", parsed},
+		{"built over parsed", Arr(parsed, Undef, parsed.With("extra", Str("e")))},
+		{"undefined members", Obj(M("a", Undef), M("b", Int(2)), M("c", Undef), M("d", Obj(M("e", Undef))))},
+		{"nested", Obj(M("x", Arr(Obj(M("y", Arr(Undef))))))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, len(AppendJSON(nil, tt.v)), SizeHint(tt.v), "the hint for %s", tt.v)
+		})
+	}
+	t.Run("whitespace is counted", func(t *testing.T) {
+		v := MustParse("[ 1 ,\n 2 ]")
+		assert.Equal(t, len("[ 1 ,\n 2 ]"), SizeHint(v))
+		assert.Greater(t, SizeHint(v), len(AppendJSON(nil, v)), "an overestimate, never a shortfall")
+	})
+}

@@ -3,6 +3,7 @@ package value
 import (
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects Parse accepts. The
@@ -18,6 +19,16 @@ const MaxDepth = 1000
 // key's position, as JSON.parse does. Errors are *SyntaxError.
 func Parse(data []byte) (Value, error) {
 	return ParseString(string(data))
+}
+
+// ParseOwned is Parse without the copy: the Value's strings and numbers
+// share data's bytes, so data is handed over and must never be modified
+// afterwards (nor reused). It is for a response body read into a buffer
+// of its own, where the copy Parse makes would double the memory the body
+// takes while it is parsed and keep the two copies until the buffer is
+// collected.
+func ParseOwned(data []byte) (Value, error) {
+	return ParseString(unsafe.String(unsafe.SliceData(data), len(data)))
 }
 
 // ParseString is Parse for input that is already a string. The returned

@@ -505,3 +505,19 @@ func TestLiteralSurrogateBytesErrorOffset(t *testing.T) {
 		assert.Equal(t, tt.want, se.Offset, "%q: %v", tt.doc, err)
 	}
 }
+
+func TestParseOwnedShares(t *testing.T) {
+	data := []byte(`{"id":1,"body":"` + strings.Repeat("x", 1000) + `"}`)
+	v, err := ParseOwned(data)
+	require.NoError(t, err)
+	assert.Equal(t, MustParse(string(data)).JSON(), v.JSON(), "the same value as Parse")
+	body := v.Get("body").Raw()
+	at := uintptr(unsafe.Pointer(unsafe.StringData(body)))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	assert.True(t, at >= start && at+uintptr(len(body)) <= start+uintptr(len(data)),
+		"the string's bytes are data's, not a copy")
+
+	_, err = ParseOwned([]byte(`{"id":`))
+	var se *SyntaxError
+	assert.ErrorAs(t, err, &se, "errors as Parse's")
+}
