@@ -65,11 +65,13 @@ async function child(mb) {
   let text = body(mb);
   const bytes = Buffer.byteLength(text);
   const count = (text.match(/"postId"/g) ?? []).length;
-  gc();
+  globalThis.gc();
   const parseBefore = process.memoryUsage().heapUsed;
   let parsed = JSON.parse(text);
-  gc();
+  globalThis.gc();
   const parse = process.memoryUsage().heapUsed - parseBefore;
+  // Read after the measurement, so JSON.parse's result is alive through it.
+  if (parsed.length !== count) throw new Error(`JSON.parse gave ${parsed.length} records, want ${count}`);
   parsed = undefined;
 
   const Comment = df.Entity({ key: 'Comment', defaults: { id: undefined, postId: 0, name: '', email: '', body: '' } });
@@ -87,7 +89,7 @@ async function child(mb) {
   const small = new df.Controller({ fetch: () => Promise.resolve(new Response('[{"id":1}]', { headers: { 'content-type': 'application/json' } })) });
   await small.fetch(list, {});
 
-  gc();
+  globalThis.gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const wasmBefore = memory.buffer.byteLength;
   const start = performance.now();
@@ -97,7 +99,7 @@ async function child(mb) {
   // The bridge lets go of the read's text from a timer it sets when it
   // hands the read over (jsbridge/release.go): let that timer run first.
   await new Promise((r) => setTimeout(r, 0));
-  gc();
+  globalThis.gc();
   const heap = process.memoryUsage().heapUsed - heapBefore;
   if (!Array.isArray(result) || result.length !== count || result[count - 1].id !== count) {
     throw new Error(`bodymem: the read returned ${Array.isArray(result) ? result.length + ' items' : typeof result}, want ${count} comments`);

@@ -75,12 +75,15 @@ test(`a ${MB} MB list grows wasm memory by less than 6 times the body, and Go le
   assert.equal(list[list.length - 1].id, list.length);
   const ratio = growth / bytes;
   t.diagnostic(`wasm memory grew ${(growth / 2 ** 20).toFixed(1)} MiB for ${(bytes / 2 ** 20).toFixed(1)} MiB: ${ratio.toFixed(2)} times`);
-  assert.ok(ratio < 6, `wasm memory grew by ${(growth / 2 ** 20).toFixed(1)} MiB for a ${(bytes / 2 ** 20).toFixed(1)} MiB body: ${ratio.toFixed(2)} times, want less than 6`);
+  assert.ok(
+    ratio < 6,
+    `wasm memory grew by ${(growth / 2 ** 20).toFixed(1)} MiB for a ${(bytes / 2 ** 20).toFixed(1)} MiB body: ${ratio.toFixed(2)} times, want less than 6`,
+  );
   // The buffer is detached before the read resolves, so it is empty now
   // whatever the table holds; the text goes with a collection the bridge
   // runs from a timer once the promise has settled, so that is waited for
   // (HANG_GUARD bounds the wait, not its speed).
-  assert.deepEqual(largeBuffersHeld(1 << 20), [], 'the body\'s buffer is empty once the read resolved');
+  assert.deepEqual(largeBuffersHeld(1 << 20), [], "the body's buffer is empty once the read resolved");
   await waitFor(
     () => {
       const held = largeValuesHeld(1 << 20);
