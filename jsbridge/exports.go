@@ -243,6 +243,69 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 	return done
 }
 
+// exportKeys writes the keys of the controller's stored results as the
+// output, a JSON array of strings, and returns its length; or -1 when the
+// controller has a subscription open. It and exportUpdateKeys are
+// invalidateAll and expireAll: JavaScript runs the caller's testKey over
+// the keys, on its side, and passes back those it chose.
+//
+//go:wasmexport datafetchKeys
+func exportKeys(ctrlID int32) (n int32) {
+	defer func() {
+		if recover() != nil {
+			n = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	keys := c.c.Keys()
+	list := make([]value.Value, len(keys))
+	for i, k := range keys {
+		list[i] = value.Str(k)
+	}
+	exchange.out = []byte(value.Arr(list...).JSON())
+	return int32(len(exchange.out))
+}
+
+// exportUpdateKeys invalidates (expire 0) or marks stale (expire 1) the
+// results under the keys listed, as a JSON array of strings of keysLen bytes
+// in the input buffer; it is InvalidateAll or ExpireAll with the test "is
+// listed". It returns 0 once done, or -1: JavaScript then calls
+// ctrlInvalidateAll or ctrlExpireAll.
+//
+//go:wasmexport datafetchUpdateKeys
+func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
+	defer func() {
+		if recover() != nil {
+			r = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	list, ok := inputJSON(0, keysLen)
+	if !ok || list.Kind() != value.Array {
+		return declined
+	}
+	chosen := make(map[string]bool, list.Len())
+	for _, k := range list.Elems() {
+		if k.Kind() != value.String {
+			return declined
+		}
+		chosen[k.Str()] = true
+	}
+	test := func(k string) bool { return chosen[k] }
+	if expire == 1 {
+		c.c.ExpireAll(test)
+	} else {
+		c.c.InvalidateAll(test)
+	}
+	return done
+}
+
 // exportKey is endpointKey for the endpoint handle given, with the params
 // JSON of paramsLen bytes in the input buffer. It returns the length of the
 // key, written as the output, or -1: JavaScript then calls endpointKey.

@@ -347,3 +347,61 @@ test('reads: with a subscription open, a change still tells its listener at once
   assert.equal(ctrl.getResponse(fx.getArticle, p).data.title, 'quiet');
   assert.equal(funcCalls(), n);
 });
+
+test('reads: invalidateAll and expireAll run testKey on this side and call no js.FuncOf entry', async () => {
+  const { kept, plain, plainFx, fx, calls, funcCalls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const p1 = { id: '11' };
+  const p2 = { id: '12' };
+  await ctrl.setResponse(fx.getArticle, p1, { id: '11', title: 'one' });
+  await ctrl.setResponse(fx.getArticle, p2, { id: '12', title: 'two' });
+  const k1 = fx.getArticle.key(p1);
+  const k2 = fx.getArticle.key(p2);
+  const updates = calls('datafetchUpdateKeys');
+  const n = funcCalls();
+
+  const seen = [];
+  await ctrl.invalidateAll((key) => {
+    seen.push(key);
+    return key === k1;
+  });
+  assert.deepEqual(seen.sort(), [k1, k2].sort(), 'testKey saw every stored key once');
+  assert.equal(ctrl.getResponse(fx.getArticle, p1).expiryStatus, 'invalid');
+  assert.equal(ctrl.getResponse(fx.getArticle, p2).expiryStatus, 'valid');
+  await ctrl.expireAll((key) => key === k2);
+  assert.equal(ctrl.getResponse(fx.getArticle, p2).expiryStatus, 'stale');
+  assert.equal(ctrl.getResponse(fx.getArticle, p1).expiryStatus, 'invalid', 'expireAll left the other key');
+  assert.equal(funcCalls(), n, 'no js.FuncOf entry was called');
+  assert.equal(calls('datafetchUpdateKeys'), updates + 2);
+
+  // A testKey that throws: the same Error as the js.FuncOf entry's, with
+  // the exception as its cause; testKey ran once; nothing changed.
+  const other = new plain.Controller();
+  await other.setResponse(plainFx.getArticle, p1, { id: '11', title: 'one' });
+  for (const method of ['invalidateAll', 'expireAll']) {
+    const boom = new Error('testKey exploded');
+    const want = await other[method](() => {
+      throw boom;
+    }).then(
+      () => assert.fail('the js.FuncOf entry accepted it'),
+      (err) => err,
+    );
+    assert.equal(want.cause, boom);
+    const state = ctrl.getState();
+    let runs = 0;
+    await assert.rejects(
+      ctrl[method](() => {
+        runs++;
+        throw boom;
+      }),
+      (err) => {
+        assert.equal(err.constructor, want.constructor);
+        assert.equal(err.message, want.message);
+        assert.equal(err.cause, want.cause);
+        return true;
+      },
+    );
+    assert.equal(runs, 1, `${method}: testKey ran once`);
+    assert.deepEqual(ctrl.getState(), state, `${method}: the store is as it was`);
+  }
+});

@@ -192,15 +192,39 @@ export function makeController(bridge, endpoints) {
     invalidateAll(testKey) {
       return promised(() => {
         this.#tick();
-        call('ctrlInvalidateAll', this._h, keyTest(testKey, 'invalidateAll'));
+        this.#updateAll(keyTest(testKey, 'invalidateAll'), 'ctrlInvalidateAll', false);
       });
     }
 
     expireAll(testKey) {
       return promised(() => {
         this.#tick();
-        call('ctrlExpireAll', this._h, keyTest(testKey, 'expireAll'));
+        this.#updateAll(keyTest(testKey, 'expireAll'), 'ctrlExpireAll', true);
       });
+    }
+
+    // #updateAll is invalidateAll (or expireAll, with expire): Go hands over
+    // the stored keys, test chooses here, Go updates the chosen ones. When Go
+    // declines, the js.FuncOf entry (entry) runs test itself.
+    #updateAll(test, entry, expire) {
+      const x = exported();
+      const keys = x?.keys(this._h);
+      if (keys !== undefined) {
+        let chosen;
+        try {
+          chosen = keys.filter((k) => test(k));
+        } catch (err) {
+          // The js.FuncOf entry meets the same exception (without running
+          // the caller's test again) and reports it as it always has; the
+          // store is unchanged.
+          call(entry, this._h, () => {
+            throw err;
+          });
+          throw err; // only if Go found no key to test any more
+        }
+        if (x.updateKeys(this._h, chosen, expire)) return;
+      }
+      call(entry, this._h, test);
     }
 
     resetEntireStore() {

@@ -87,6 +87,19 @@ export class Exchange {
     return this.x.datafetchResetEntireStore(ctrl) !== DECLINED;
   }
 
+  // keys returns the keys of the controller's stored results, or undefined
+  // when Go declined (a subscription is open).
+  keys(ctrl) {
+    const text = this.output(this.x.datafetchKeys(ctrl));
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  // updateKeys invalidates (or, with expire, marks stale) the results under
+  // keys, and reports whether Go did (see setResponse).
+  updateKeys(ctrl, keys, expire) {
+    return this.x.datafetchUpdateKeys(ctrl, this.input(JSON.stringify(keys)), expire ? 1 : 0) !== DECLINED;
+  }
+
   // key returns an endpoint's store key for params, or undefined when Go
   // declined (see getResponse).
   key(endpoint, paramsText) {
