@@ -405,3 +405,30 @@ test('reads: invalidateAll and expireAll run testKey on this side and call no js
     assert.deepEqual(ctrl.getState(), state, `${method}: the store is as it was`);
   }
 });
+
+test('reads: a schema hook may call the library during an exported setResponse', async () => {
+  const { kept, base, calls } = await countedInstance();
+  const seen = [];
+  const Other = kept.Entity({ key: 'HookOther', defaults: { id: undefined } });
+  const Item = kept.Entity({
+    key: 'HookItem',
+    defaults: { id: undefined, name: '' },
+    process(rec) {
+      // js.FuncOf entries, called while Go runs the exported entry.
+      seen.push(kept.normalize(Other, { id: rec.id }).result);
+      seen.push(typeof new kept.Controller().getState());
+      return { ...rec, name: `${rec.name}!` };
+    },
+  });
+  const ep = new kept.RestEndpoint({ urlPrefix: base, path: '/items/:id', name: 'hookItem', schema: Item });
+  const ctrl = new kept.Controller();
+  const viaExport = calls('datafetchSetResponse');
+  const viaFunc = calls('ctrlSetResponse');
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, name: 'a' });
+  await ctrl.setResponse(ep, { id: 2 }, { id: 2, name: 'b' });
+  assert.equal(calls('datafetchSetResponse'), viaExport + 2);
+  assert.equal(calls('ctrlSetResponse'), viaFunc, 'the exported entry did it');
+  assert.equal(ctrl.getResponse(ep, { id: 1 }).data.name, 'a!');
+  assert.equal(ctrl.getResponse(ep, { id: 2 }).data.name, 'b!');
+  assert.ok(seen.includes('object') && seen.length >= 4, JSON.stringify(seen));
+});
