@@ -42,6 +42,12 @@ var exchange struct {
 	out []byte
 }
 
+// maxKeptInput is the largest input buffer reused. JavaScript passes short
+// text only (MAX_INPUT in internal/wire.mjs, at most 3 bytes a code unit);
+// should a larger buffer be asked for, the next call drops it, or the heap
+// would keep it for good.
+const maxKeptInput = 1 << 20
+
 // exportInput returns the address of a buffer of at least n bytes for
 // JavaScript to write an entry's text argument into.
 //
@@ -49,6 +55,9 @@ var exchange struct {
 func exportInput(n int32) uint32 {
 	if n < 1 {
 		n = 1
+	}
+	if cap(exchange.in) > maxKeptInput {
+		exchange.in = nil
 	}
 	if cap(exchange.in) < int(n) {
 		exchange.in = make([]byte, n)

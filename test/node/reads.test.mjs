@@ -432,3 +432,19 @@ test('reads: a schema hook may call the library during an exported setResponse',
   assert.equal(ctrl.getResponse(ep, { id: 2 }).data.name, 'b!');
   assert.ok(seen.includes('object') && seen.length >= 4, JSON.stringify(seen));
 });
+
+test('reads: long text goes through the js.FuncOf entry, so Go keeps no large input buffer', async () => {
+  const { kept, fx, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const viaFunc = calls('ctrlSetResponse');
+  const viaExport = calls('datafetchSetResponse');
+  const body = 'x'.repeat(1 << 20);
+  await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, body });
+  assert.equal(ctrl.getResponse(fx.getComment, { id: 1 }).data.body, body);
+  assert.equal(calls('ctrlSetResponse'), viaFunc + 1, 'the js.FuncOf entry stored it');
+  assert.equal(calls('datafetchSetResponse'), viaExport, 'no exported call');
+  // Short text still goes through the exported entry.
+  await ctrl.setResponse(fx.getComment, { id: 2 }, { id: 2, body: 'short' });
+  assert.equal(calls('datafetchSetResponse'), viaExport + 1);
+  assert.equal(calls('ctrlSetResponse'), viaFunc + 1);
+});

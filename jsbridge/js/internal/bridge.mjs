@@ -19,8 +19,8 @@ export function markExited() {
 // makeBridge returns what the rest of an API instance uses to reach go, the
 // bridge a Go program registered, and wasmExports (its instance's exports,
 // or undefined): call, callAsync, promised, hold, finalizer, endpointRefs,
-// and the module's memory and exported entries (exchange) when there are
-// exports.
+// and the module's memory and exported(), its exported entries (an
+// Exchange) when there are exports.
 export function makeBridge(go, wasmExports) {
   const memory = wasmExports?.mem;
   const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
@@ -84,5 +84,5 @@ export function makeBridge(go, wasmExports) {
     finalizer?.register(obj, h);
   }
 
-  return { call, callAsync, promised, hold, finalizer, endpointRefs, memory, exchange, exported };
+  return { call, callAsync, promised, hold, finalizer, endpointRefs, memory, exported };
 }

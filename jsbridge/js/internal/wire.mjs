@@ -15,6 +15,12 @@ export const NO_VERSION = -1;
 // The most UTF-8 bytes one UTF-16 code unit can take.
 const MAX_UTF8_PER_UNIT = 3;
 
+// The longest text (UTF-16 code units) passed through Go's input buffer.
+// Longer text goes through the js.FuncOf entry: the crossing is small beside
+// parsing it, and the buffer, which Go keeps, stays small (a wasm memory
+// never shrinks).
+const MAX_INPUT = 1 << 16;
+
 // decode turns a read's output into data; see jsbridge/encode.go for the
 // format. objs is the controller's Map from id to the objects this side
 // holds (null for reads without identity).
@@ -65,6 +71,7 @@ export class Exchange {
   // did: false when it declined, for the js.FuncOf entry to do it (and
   // report any error).
   setResponse(ctrl, endpoint, paramsText, dataText) {
+    if (paramsText.length + dataText.length > MAX_INPUT) return false;
     const room = (paramsText.length + dataText.length) * MAX_UTF8_PER_UNIT;
     if (room === 0) return this.x.datafetchSetResponse(ctrl, endpoint, 0, 0) !== DECLINED;
     const at = this.x.datafetchInput(room);
@@ -90,7 +97,13 @@ export class Exchange {
   // keys returns the keys of the controller's stored results, or undefined
   // when Go declined (a subscription is open).
   keys(ctrl) {
-    const text = this.output(this.x.datafetchKeys(ctrl));
+    const len = this.x.datafetchKeys(ctrl);
+    // The chosen keys must fit the input buffer (updateKeys).
+    if (len > MAX_INPUT) {
+      this.x.datafetchRelease();
+      return undefined;
+    }
+    const text = this.output(len);
     return text === undefined ? undefined : JSON.parse(text);
   }
 
@@ -113,9 +126,11 @@ export class Exchange {
   }
 
   // input writes text into Go's input buffer and returns its length in
-  // bytes.
+  // bytes; for text longer than MAX_INPUT, DECLINED, which makes the entry
+  // decline.
   input(text) {
     if (text.length === 0) return 0;
+    if (text.length > MAX_INPUT) return DECLINED;
     const room = text.length * MAX_UTF8_PER_UNIT;
     const at = this.x.datafetchInput(room);
     return this.encoder.encodeInto(text, this.view().subarray(at, at + room)).written;
