@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -38,6 +39,11 @@ type ctrl struct {
 	// stays the same, a read it has made already is still what Go would
 	// answer, so re-reading costs no call into Go.
 	changes *uint32
+	// subs counts the subscriptions open on the controller. While there are
+	// any, a change calls JavaScript listeners and may start refetches
+	// (goroutines), which the exported entries (exports.go) must not do:
+	// they leave such changes to the js.FuncOf entries.
+	subs atomic.Int32
 }
 
 // ctrlNew(optionsJSON, fetch, objs, now) returns the handle of a new
@@ -337,7 +343,12 @@ func ctrlSubscribe(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return table.add(unsubscribe), nil
+	c.subs.Add(1)
+	// ctrlUnsubscribe calls this once: it releases the handle after.
+	return table.add(func() {
+		unsubscribe()
+		c.subs.Add(-1)
+	}), nil
 }
 
 // ctrlUnsubscribe(subscription) ends a subscription.

@@ -28,16 +28,25 @@ import (
 //
 // An export must never wait for JavaScript (a fetch, a timer): the event
 // loop cannot run until it returns. Nor may it rely on goroutines it starts,
-// which run only when Go next gets control. So only reads are here; and an
-// entry that meets anything unusual (an error, a panic) returns -1, for
-// JavaScript to make the same call through its js.FuncOf entry, which
-// reports errors as the rest of the bridge does.
+// which run only when Go next gets control. So only synchronous operations
+// are here: reads, key and url, and the changes setResponse, invalidate and
+// resetEntireStore of a controller with no subscription open (a change
+// would call the subscribers' JavaScript listeners and may start refetches).
+// An entry that meets anything unusual (an error, a panic, a subscription)
+// returns -1, declined, for JavaScript to make the same call through its
+// js.FuncOf entry, which reports errors as the rest of the bridge does.
 
 // exchange is the memory the exports share with JavaScript.
 var exchange struct {
 	in  []byte
 	out []byte
 }
+
+// maxKeptInput is the largest input buffer reused. JavaScript passes short
+// text only (MAX_INPUT in internal/wire.mjs, at most 3 bytes a code unit);
+// should a larger buffer be asked for, the next call drops it, or the heap
+// would keep it for good.
+const maxKeptInput = 1 << 20
 
 // exportInput returns the address of a buffer of at least n bytes for
 // JavaScript to write an entry's text argument into.
@@ -46,6 +55,9 @@ var exchange struct {
 func exportInput(n int32) uint32 {
 	if n < 1 {
 		n = 1
+	}
+	if cap(exchange.in) > maxKeptInput {
+		exchange.in = nil
 	}
 	if cap(exchange.in) < int(n) {
 		exchange.in = make([]byte, n)
@@ -116,6 +128,230 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))
+	return int32(len(exchange.out))
+}
+
+// declined is what an entry returns for JavaScript to make the call through
+// its js.FuncOf entry instead; done is a change that took effect.
+const (
+	declined = -1
+	done     = 0
+)
+
+// inputJSON parses the JSON text of n bytes at offset from in the input
+// buffer (none: undefined). ok is false when the bytes are not there or not
+// JSON: the js.FuncOf entry reports that.
+func inputJSON(from, n int32) (v value.Value, ok bool) {
+	if from < 0 || n < 0 || int(from)+int(n) > len(exchange.in) {
+		return value.Undef, false
+	}
+	if n == 0 {
+		return value.Undef, true
+	}
+	// A copy: the buffer is reused, and parsed strings may share it.
+	v, err := value.ParseString(string(exchange.in[from : from+n]))
+	return v, err == nil
+}
+
+// quiet returns the controller behind ctrlID if a change to it calls no
+// JavaScript and starts no goroutine: it has no subscription open.
+func quiet(ctrlID int32) (*ctrl, bool) {
+	c, ok := handle[*ctrl](ctrlID)
+	if !ok || c.subs.Load() != 0 {
+		return nil, false
+	}
+	return c, true
+}
+
+// exportSetResponse is ctrlSetResponse for the controller and endpoint
+// handles given, with the params JSON (paramsLen bytes) followed by the data
+// JSON (dataLen bytes) in the input buffer; empty text is undefined. It
+// returns 0 once the data is stored, or -1: JavaScript then calls
+// ctrlSetResponse, which reports any error.
+//
+//go:wasmexport datafetchSetResponse
+func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
+	defer func() {
+		if recover() != nil {
+			r = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	ep, ok := handle[*rest.Endpoint](epID)
+	if !ok {
+		return declined
+	}
+	params, ok := inputJSON(0, paramsLen)
+	if !ok {
+		return declined
+	}
+	data, ok := inputJSON(paramsLen, dataLen)
+	if !ok {
+		return declined
+	}
+	if c.c.SetResponse(ep, params, data) != nil {
+		// Nothing was stored: the js.FuncOf entry meets the error again.
+		return declined
+	}
+	return done
+}
+
+// exportInvalidate is ctrlInvalidate for the controller and endpoint
+// handles given, with the params JSON of paramsLen bytes in the input
+// buffer. It returns 0 once done, or -1: JavaScript then calls
+// ctrlInvalidate.
+//
+//go:wasmexport datafetchInvalidate
+func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
+	defer func() {
+		if recover() != nil {
+			r = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	ep, ok := handle[*rest.Endpoint](epID)
+	if !ok {
+		return declined
+	}
+	params, ok := inputJSON(0, paramsLen)
+	if !ok {
+		return declined
+	}
+	if c.c.Invalidate(ep, params) != nil {
+		return declined
+	}
+	return done
+}
+
+// exportResetEntireStore is ctrlResetEntireStore for the controller given,
+// but for the JavaScript half of the identity table, which the caller
+// clears when it returns 0. It returns -1 when it did nothing: JavaScript
+// then calls ctrlResetEntireStore.
+//
+//go:wasmexport datafetchResetEntireStore
+func exportResetEntireStore(ctrlID int32) (r int32) {
+	defer func() {
+		if recover() != nil {
+			r = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	c.c.ResetEntireStore()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ids.reset()
+	return done
+}
+
+// exportKeys writes the keys of the controller's stored results as the
+// output, a JSON array of strings, and returns its length; or -1 when the
+// controller has a subscription open. It and exportUpdateKeys are
+// invalidateAll and expireAll: JavaScript runs the caller's testKey over
+// the keys, on its side, and passes back those it chose.
+//
+//go:wasmexport datafetchKeys
+func exportKeys(ctrlID int32) (n int32) {
+	defer func() {
+		if recover() != nil {
+			n = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	keys := c.c.Keys()
+	list := make([]value.Value, len(keys))
+	for i, k := range keys {
+		list[i] = value.Str(k)
+	}
+	exchange.out = []byte(value.Arr(list...).JSON())
+	return int32(len(exchange.out))
+}
+
+// exportUpdateKeys invalidates (expire 0) or marks stale (expire 1) the
+// results under the keys listed, as a JSON array of strings of keysLen bytes
+// in the input buffer; it is InvalidateAll or ExpireAll with the test "is
+// listed". It returns 0 once done, or -1: JavaScript then calls
+// ctrlInvalidateAll or ctrlExpireAll.
+//
+//go:wasmexport datafetchUpdateKeys
+func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
+	defer func() {
+		if recover() != nil {
+			r = declined
+		}
+	}()
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	list, ok := inputJSON(0, keysLen)
+	if !ok || list.Kind() != value.Array {
+		return declined
+	}
+	chosen := make(map[string]bool, list.Len())
+	for _, k := range list.Elems() {
+		if k.Kind() != value.String {
+			return declined
+		}
+		chosen[k.Str()] = true
+	}
+	test := func(k string) bool { return chosen[k] }
+	if expire == 1 {
+		c.c.ExpireAll(test)
+	} else {
+		c.c.InvalidateAll(test)
+	}
+	return done
+}
+
+// exportKey is endpointKey for the endpoint handle given, with the params
+// JSON of paramsLen bytes in the input buffer. It returns the length of the
+// key, written as the output, or -1: JavaScript then calls endpointKey.
+//
+//go:wasmexport datafetchKey
+func exportKey(epID, paramsLen int32) int32 {
+	return endpointText(epID, paramsLen, (*rest.Endpoint).Key)
+}
+
+// exportURL is endpointURL as exportKey is endpointKey.
+//
+//go:wasmexport datafetchURL
+func exportURL(epID, paramsLen int32) int32 {
+	return endpointText(epID, paramsLen, (*rest.Endpoint).URL)
+}
+
+// endpointText writes what f says of the endpoint for the params in the
+// input buffer as the output, and returns its length, or -1.
+func endpointText(epID, paramsLen int32, f func(*rest.Endpoint, value.Value) (string, error)) (n int32) {
+	defer func() {
+		if recover() != nil {
+			n = declined
+		}
+	}()
+	ep, ok := handle[*rest.Endpoint](epID)
+	if !ok {
+		return declined
+	}
+	params, ok := inputJSON(0, paramsLen)
+	if !ok {
+		return declined
+	}
+	s, err := f(ep, params)
+	if err != nil {
+		return declined
+	}
+	exchange.out = []byte(s)
 	return int32(len(exchange.out))
 }
 

@@ -239,6 +239,17 @@ func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpo
 	return c.response(ep.Spec(), key)
 }
 
+// Keys returns the keys of the stored results, in no particular order: the
+// keys InvalidateAll and ExpireAll test. With them a caller can choose keys
+// without running its test under the controller's lock (the JavaScript
+// bridge filters them on its side).
+func (c *Controller) Keys() []string {
+	c.mustNotReenter("Keys")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.Keys()
+}
+
 // response computes a result's read under c.mu.
 func (c *Controller) response(spec *endpoint.Spec, key string) endpoint.Response {
 	now := c.now()

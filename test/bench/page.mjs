@@ -399,6 +399,34 @@ const CASES = {
     },
   },
 
+  // setResponse of one record, then the read of that record: the cost of
+  // a synchronous call into the library, which the list cases hide behind
+  // the size of the list (issue 11).
+  setOne: {
+    async df(i) {
+      const ctrl = cur.dfStore;
+      const k = pickArticle(i);
+      const record = { ...cur.src[k - 1], title: `one ${i} df` };
+      const t0 = now();
+      await ctrl.setResponse(D.article, { id: k }, record);
+      const data = ctrl.getResponse(D.article, { id: k }).data;
+      const t1 = now();
+      check(data.title === record.title && data.author.id === record.author.id, 'datafetch: the record set is read');
+      return t1 - t0;
+    },
+    async dc(i) {
+      const store = cur.dcStore;
+      const k = pickArticle(i);
+      const record = { ...cur.src[k - 1], title: `one ${i} dc` };
+      const t0 = now();
+      await store.controller.setResponse(C.article, { id: k }, record);
+      const data = store.controller.getResponse(C.article, { id: k }, store.view()).data;
+      const t1 = now();
+      check(data.title === record.title && data.author.id === record.author.id, 'data-client: the record set is read');
+      return t1 - t0;
+    },
+  },
+
   // A PATCH with getOptimisticResponse: the fetch is started, the list read
   // back with the optimistic title (timed); then the server answers and
   // the update settles (untimed), so the store stays at N articles.

@@ -51,6 +51,9 @@ async function countedInstance() {
     memory: instance.exports.mem,
     base,
     calls: (name) => calls[name] ?? 0,
+    // funcCalls counts the calls of js.FuncOf entries (the exported ones
+    // are named datafetch...).
+    funcCalls: () => Object.entries(calls).reduce((n, [name, k]) => (name.startsWith('datafetch') ? n : n + k), 0),
     // reads counts the calls into Go a getResponse can make.
     reads: () => (calls.ctrlGetResponse ?? 0) + (calls.datafetchGetResponse ?? 0),
     fx: fixtures(kept, base),
@@ -227,4 +230,221 @@ test('reads: useSuspense answers fresh data without its asynchronous entry', asy
   await assert.rejects(ctrl.fetch(flaky, { id: 4 }));
   assert.equal(ctrl.getResponse(flaky, { id: 4 }).expiryStatus, 'valid', 'the data is still valid');
   await assert.rejects(ctrl.useSuspense(flaky, { id: 4 }), (err) => err.status === 503);
+});
+
+test('reads: setResponse, invalidate, resetEntireStore, key and url call no js.FuncOf entry', async () => {
+  const { kept, fx, base, calls, funcCalls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  // Text beyond ASCII, in the params and in the data that follows them in
+  // Go's input buffer.
+  const p = { id: 'ä7' };
+  const title = 'set by hand ✓ ü';
+  const entries = ['datafetchSetResponse', 'datafetchInvalidate', 'datafetchResetEntireStore', 'datafetchKey', 'datafetchURL'];
+  const before = Object.fromEntries(entries.map((e) => [e, calls(e)]));
+  const n = funcCalls();
+
+  await ctrl.setResponse(fx.getArticle, p, { id: 'ä7', title, author: { id: 9, name: 'Ö' } });
+  const set = ctrl.getResponse(fx.getArticle, p);
+  assert.equal(set.expiryStatus, 'valid');
+  assert.equal(set.data.title, title);
+  assert.equal(set.data.author.name, 'Ö');
+  await ctrl.invalidate(fx.getArticle, p);
+  assert.equal(ctrl.getResponse(fx.getArticle, p).expiryStatus, 'invalid');
+  assert.equal(fx.getArticle.key(p), `getArticle GET ${base}/articles/%C3%A47`);
+  assert.equal(fx.getArticle.url(p), `${base}/articles/%C3%A47`);
+  await ctrl.resetEntireStore();
+  assert.equal(ctrl.getResponse(fx.getArticle, p).expiryStatus, 'missing');
+  // Both halves of the identity table start afresh: a new value reads back whole.
+  await ctrl.setResponse(fx.getArticle, p, { id: 'ä7', title: 'after reset', author: { id: 9, name: 'Ö' } });
+  assert.equal(ctrl.getResponse(fx.getArticle, p).data.author.name, 'Ö');
+
+  assert.equal(funcCalls(), n, 'no js.FuncOf entry was called');
+  for (const e of entries) assert.ok(calls(e) > before[e], `${e} was used`);
+});
+
+test("reads: errors of the exported entries are the js.FuncOf entries' errors", async () => {
+  const { kept, plain, plainFx, fx, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const other = new plain.Controller();
+  // The same call on the instance without exports (js.FuncOf entries only)
+  // gives the Error expected.
+  const same = async (viaExports, viaFuncOf, entry) => {
+    const want = await viaFuncOf().then(
+      () => assert.fail('the js.FuncOf entry accepted it'),
+      (err) => err,
+    );
+    assert.ok(want instanceof Error);
+    const k = calls(entry);
+    await assert.rejects(viaExports(), (err) => {
+      assert.equal(err.constructor, want.constructor);
+      assert.equal(err.message, want.message);
+      return true;
+    });
+    assert.equal(calls(entry), k + 1, `reported by ${entry}`);
+  };
+  const sync = (fn) => async () => fn();
+
+  await same(
+    () => ctrl.setResponse(fx.getArticle, {}, { id: '1' }),
+    () => other.setResponse(plainFx.getArticle, {}, { id: '1' }),
+    'ctrlSetResponse',
+  );
+  await same(
+    () => ctrl.setResponse(fx.getArticle, { id: '1' }, undefined),
+    () => other.setResponse(plainFx.getArticle, { id: '1' }, undefined),
+    'ctrlSetResponse',
+  );
+  await same(
+    () => ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', createdAt: { not: 'a date' } }),
+    () => other.setResponse(plainFx.getArticle, { id: '1' }, { id: '1', createdAt: { not: 'a date' } }),
+    'ctrlSetResponse',
+  );
+  await same(
+    () => ctrl.invalidate(fx.getArticle, { title: 'no id' }),
+    () => other.invalidate(plainFx.getArticle, { title: 'no id' }),
+    'ctrlInvalidate',
+  );
+  await same(
+    sync(() => fx.getArticle.key({})),
+    sync(() => plainFx.getArticle.key({})),
+    'endpointKey',
+  );
+  await same(
+    sync(() => fx.getArticle.url({})),
+    sync(() => plainFx.getArticle.url({})),
+    'endpointURL',
+  );
+
+  // The instance keeps working, and nothing was stored.
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'missing');
+  await ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', title: 'good' });
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.title, 'good');
+});
+
+test('reads: with a subscription open, a change still tells its listener at once', async () => {
+  const { kept, fx, calls, funcCalls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const p = { id: '8' };
+  // Valid data first, so that the subscription starts no request.
+  await ctrl.setResponse(fx.getArticle, p, { id: '8', title: 'first' });
+  const seen = [];
+  const unsubscribe = ctrl.subscribe(fx.getArticle, p, ({ data }) => seen.push(data?.title));
+  await waitFor(() => seen.includes('first'), { message: 'the first delivery' });
+  const k = seen.length;
+  const viaFunc = calls('ctrlSetResponse');
+  // Declined by the exported entry (a listener is JavaScript to call): the
+  // js.FuncOf entry stores it and tells the listener before it returns, as
+  // it always has.
+  const done = ctrl.setResponse(fx.getArticle, p, { id: '8', title: 'told' });
+  assert.equal(seen.at(-1), 'told');
+  assert.ok(seen.length > k);
+  assert.equal(calls('ctrlSetResponse'), viaFunc + 1);
+  await done;
+  unsubscribe();
+  // Without subscriptions the exported entry is used again.
+  const n = funcCalls();
+  await ctrl.setResponse(fx.getArticle, p, { id: '8', title: 'quiet' });
+  assert.equal(ctrl.getResponse(fx.getArticle, p).data.title, 'quiet');
+  assert.equal(funcCalls(), n);
+});
+
+test('reads: invalidateAll and expireAll run testKey on this side and call no js.FuncOf entry', async () => {
+  const { kept, plain, plainFx, fx, calls, funcCalls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const p1 = { id: '11' };
+  const p2 = { id: '12' };
+  await ctrl.setResponse(fx.getArticle, p1, { id: '11', title: 'one' });
+  await ctrl.setResponse(fx.getArticle, p2, { id: '12', title: 'two' });
+  const k1 = fx.getArticle.key(p1);
+  const k2 = fx.getArticle.key(p2);
+  const updates = calls('datafetchUpdateKeys');
+  const n = funcCalls();
+
+  const seen = [];
+  await ctrl.invalidateAll((key) => {
+    seen.push(key);
+    return key === k1;
+  });
+  assert.deepEqual(seen.sort(), [k1, k2].sort(), 'testKey saw every stored key once');
+  assert.equal(ctrl.getResponse(fx.getArticle, p1).expiryStatus, 'invalid');
+  assert.equal(ctrl.getResponse(fx.getArticle, p2).expiryStatus, 'valid');
+  await ctrl.expireAll((key) => key === k2);
+  assert.equal(ctrl.getResponse(fx.getArticle, p2).expiryStatus, 'stale');
+  assert.equal(ctrl.getResponse(fx.getArticle, p1).expiryStatus, 'invalid', 'expireAll left the other key');
+  assert.equal(funcCalls(), n, 'no js.FuncOf entry was called');
+  assert.equal(calls('datafetchUpdateKeys'), updates + 2);
+
+  // A testKey that throws: the same Error as the js.FuncOf entry's, with
+  // the exception as its cause; testKey ran once; nothing changed.
+  const other = new plain.Controller();
+  await other.setResponse(plainFx.getArticle, p1, { id: '11', title: 'one' });
+  for (const method of ['invalidateAll', 'expireAll']) {
+    const boom = new Error('testKey exploded');
+    const want = await other[method](() => {
+      throw boom;
+    }).then(
+      () => assert.fail('the js.FuncOf entry accepted it'),
+      (err) => err,
+    );
+    assert.equal(want.cause, boom);
+    const state = ctrl.getState();
+    let runs = 0;
+    await assert.rejects(
+      ctrl[method](() => {
+        runs++;
+        throw boom;
+      }),
+      (err) => {
+        assert.equal(err.constructor, want.constructor);
+        assert.equal(err.message, want.message);
+        assert.equal(err.cause, want.cause);
+        return true;
+      },
+    );
+    assert.equal(runs, 1, `${method}: testKey ran once`);
+    assert.deepEqual(ctrl.getState(), state, `${method}: the store is as it was`);
+  }
+});
+
+test('reads: a schema hook may call the library during an exported setResponse', async () => {
+  const { kept, base, calls } = await countedInstance();
+  const seen = [];
+  const Other = kept.Entity({ key: 'HookOther', defaults: { id: undefined } });
+  const Item = kept.Entity({
+    key: 'HookItem',
+    defaults: { id: undefined, name: '' },
+    process(rec) {
+      // js.FuncOf entries, called while Go runs the exported entry.
+      seen.push(kept.normalize(Other, { id: rec.id }).result);
+      seen.push(typeof new kept.Controller().getState());
+      return { ...rec, name: `${rec.name}!` };
+    },
+  });
+  const ep = new kept.RestEndpoint({ urlPrefix: base, path: '/items/:id', name: 'hookItem', schema: Item });
+  const ctrl = new kept.Controller();
+  const viaExport = calls('datafetchSetResponse');
+  const viaFunc = calls('ctrlSetResponse');
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, name: 'a' });
+  await ctrl.setResponse(ep, { id: 2 }, { id: 2, name: 'b' });
+  assert.equal(calls('datafetchSetResponse'), viaExport + 2);
+  assert.equal(calls('ctrlSetResponse'), viaFunc, 'the exported entry did it');
+  assert.equal(ctrl.getResponse(ep, { id: 1 }).data.name, 'a!');
+  assert.equal(ctrl.getResponse(ep, { id: 2 }).data.name, 'b!');
+  assert.ok(seen.includes('object') && seen.length >= 4, JSON.stringify(seen));
+});
+
+test('reads: long text goes through the js.FuncOf entry, so Go keeps no large input buffer', async () => {
+  const { kept, fx, calls } = await countedInstance();
+  const ctrl = new kept.Controller();
+  const viaFunc = calls('ctrlSetResponse');
+  const viaExport = calls('datafetchSetResponse');
+  const body = 'x'.repeat(1 << 20);
+  await ctrl.setResponse(fx.getComment, { id: 1 }, { id: 1, body });
+  assert.equal(ctrl.getResponse(fx.getComment, { id: 1 }).data.body, body);
+  assert.equal(calls('ctrlSetResponse'), viaFunc + 1, 'the js.FuncOf entry stored it');
+  assert.equal(calls('datafetchSetResponse'), viaExport, 'no exported call');
+  // Short text still goes through the exported entry.
+  await ctrl.setResponse(fx.getComment, { id: 2 }, { id: 2, body: 'short' });
+  assert.equal(calls('datafetchSetResponse'), viaExport + 1);
+  assert.equal(calls('ctrlSetResponse'), viaFunc + 1);
 });

@@ -16,18 +16,17 @@ export function markExited() {
   exited = true;
 }
 
-/** Reports whether the Go program has exited. */
-export function hasExited() {
-  return exited;
-}
-
 // makeBridge returns what the rest of an API instance uses to reach go, the
 // bridge a Go program registered, and wasmExports (its instance's exports,
 // or undefined): call, callAsync, promised, hold, finalizer, endpointRefs,
-// and the module's memory and read entries when there are exports.
+// and the module's memory and exported(), its exported entries (an
+// Exchange) when there are exports.
 export function makeBridge(go, wasmExports) {
   const memory = wasmExports?.mem;
   const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
+  // A call through an exported entry, or undefined when there is none or
+  // the program has exited (then call reports it).
+  const exported = () => (exited ? undefined : exchange);
 
   // call runs a synchronous Go entry, which returns its error as an Error.
   function call(name, ...args) {
@@ -85,5 +84,5 @@ export function makeBridge(go, wasmExports) {
     finalizer?.register(obj, h);
   }
 
-  return { call, callAsync, promised, hold, finalizer, endpointRefs, memory, exchange };
+  return { call, callAsync, promised, hold, finalizer, endpointRefs, memory, exported };
 }

@@ -4,12 +4,11 @@
 import { BODY_JSON, BODY_NONE, BODY_RAW } from './protocol.mjs';
 import { checkedClock, duration, isJSONBody, jsonText, show, showValue } from './values.mjs';
 import { NO_VERSION, Reads, UnknownObject, lastRead, response } from './wire.mjs';
-import { hasExited } from './bridge.mjs';
 
 // makeController returns the controller part of an API instance over
 // bridge (see makeBridge) and endpoints (see makeEndpoints).
 export function makeController(bridge, endpoints) {
-  const { call, callAsync, promised, hold, memory, exchange } = bridge;
+  const { call, callAsync, promised, hold, memory, exported } = bridge;
   const { endpointHandle, paramsText } = endpoints;
 
   function encodeBody(body, where) {
@@ -75,7 +74,7 @@ export function makeController(bridge, endpoints) {
     // #read is getResponse without the kept reads: through the exported
     // entry when there is one, else (or when it declines) the js.FuncOf one.
     #read(h, p) {
-      const text = hasExited() ? undefined : exchange?.getResponse(this._h, h, p);
+      const text = exported()?.getResponse(this._h, h, p);
       if (text !== undefined) {
         try {
           return response(this.#objs, text);
@@ -183,6 +182,9 @@ export function makeController(bridge, endpoints) {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'invalidate', endpoint);
         this.#tick();
+        // Through the exported entry, which declines what it cannot do
+        // (an error, a subscription to tell): the js.FuncOf entry does it.
+        if (exported()?.invalidate(this._h, h, p)) return;
         call('ctrlInvalidate', this._h, h, p);
       });
     }
@@ -190,20 +192,51 @@ export function makeController(bridge, endpoints) {
     invalidateAll(testKey) {
       return promised(() => {
         this.#tick();
-        call('ctrlInvalidateAll', this._h, keyTest(testKey, 'invalidateAll'));
+        this.#updateAll(keyTest(testKey, 'invalidateAll'), 'ctrlInvalidateAll', false);
       });
     }
 
     expireAll(testKey) {
       return promised(() => {
         this.#tick();
-        call('ctrlExpireAll', this._h, keyTest(testKey, 'expireAll'));
+        this.#updateAll(keyTest(testKey, 'expireAll'), 'ctrlExpireAll', true);
       });
+    }
+
+    // #updateAll is invalidateAll (or expireAll, with expire): Go hands over
+    // the stored keys, test chooses here, Go updates the chosen ones. When Go
+    // declines, the js.FuncOf entry (entry) runs test itself.
+    #updateAll(test, entry, expire) {
+      const x = exported();
+      const keys = x?.keys(this._h);
+      if (keys !== undefined) {
+        let chosen;
+        try {
+          chosen = keys.filter((k) => test(k));
+        } catch (err) {
+          // The js.FuncOf entry meets the same exception (without running
+          // the caller's test again) and reports it as it always has; the
+          // store is unchanged.
+          call(entry, this._h, () => {
+            throw err;
+          });
+          throw err; // only if Go found no key to test any more
+        }
+        if (x.updateKeys(this._h, chosen, expire)) return;
+      }
+      call(entry, this._h, test);
     }
 
     resetEntireStore() {
       this.#reads?.clear();
-      return promised(() => call('ctrlResetEntireStore', this._h));
+      return promised(() => {
+        if (exported()?.resetEntireStore(this._h)) {
+          // Go has reset its half of the identity table: this is the other.
+          this.#objs.clear();
+          return;
+        }
+        call('ctrlResetEntireStore', this._h);
+      });
     }
 
     setResponse(endpoint, params, data) {
@@ -212,6 +245,7 @@ export function makeController(bridge, endpoints) {
         const p = paramsText(params, 'setResponse', endpoint);
         const d = jsonText(data, `setResponse ${endpoint.name}: data`);
         this.#tick();
+        if (exported()?.setResponse(this._h, h, p, d)) return;
         call('ctrlSetResponse', this._h, h, p, d);
       });
     }

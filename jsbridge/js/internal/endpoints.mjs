@@ -17,7 +17,7 @@ const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor']);
 // makeEndpoints returns the endpoint half of an API instance over bridge
 // (see makeBridge) and schemas (see makeSchemas).
 export function makeEndpoints(bridge, schemas) {
-  const { call, hold, endpointRefs } = bridge;
+  const { call, hold, endpointRefs, exported } = bridge;
   const { Entity, schemaHandle } = schemas;
 
   function thisOf(h) {
@@ -165,12 +165,14 @@ export function makeEndpoints(bridge, schemas) {
 
     /** The request URL for params. */
     url(params) {
-      return call('endpointURL', this._h, paramsText(params, 'url', this));
+      const p = paramsText(params, 'url', this);
+      return exported()?.url(this._h, p) ?? call('endpointURL', this._h, p);
     }
 
     /** The store key for params. */
     key(params) {
-      return call('endpointKey', this._h, paramsText(params, 'key', this));
+      const p = paramsText(params, 'key', this);
+      return exported()?.key(this._h, p) ?? call('endpointKey', this._h, p);
     }
 
     /** A new endpoint with those options replaced; this one is unchanged. */

@@ -1,11 +1,12 @@
 // The read protocol's JavaScript half: decode and response turn a read's
 // output (jsbridge/encode.go) into data; Exchange calls the module's
-// exported read entries; Reads keeps a controller's answers while nothing
+// exported entries; Reads keeps a controller's answers while nothing
 // changed.
 
 import { OP_DATE, OP_KEPT, OP_OVER, OP_REF, OP_REGISTER } from './protocol.mjs';
 
-// The output of a read that Go declined to make (Exchange.getResponse).
+// What an exported entry returns when Go declined the call, for the
+// js.FuncOf entry to make it (Exchange).
 const DECLINED = -1;
 
 /** Reads.version before any read; given to Reads.keep, it keeps nothing. */
@@ -13,6 +14,12 @@ export const NO_VERSION = -1;
 
 // The most UTF-8 bytes one UTF-16 code unit can take.
 const MAX_UTF8_PER_UNIT = 3;
+
+// The longest text (UTF-16 code units) passed through Go's input buffer.
+// Longer text goes through the js.FuncOf entry: the crossing is small beside
+// parsing it, and the buffer, which Go keeps, stays small (a wasm memory
+// never shrinks).
+const MAX_INPUT = 1 << 16;
 
 // decode turns a read's output into data; see jsbridge/encode.go for the
 // format. objs is the controller's Map from id to the objects this side
@@ -36,7 +43,7 @@ export function response(objs, text) {
 /** What the last getResponse output said besides its answer (see response). */
 export const lastRead = { afterExpiry: undefined, errorKept: false };
 
-// Exchange calls the module's exported read entries (jsbridge/exports.go),
+// Exchange calls the module's exported entries (jsbridge/exports.go),
 // passing text through its linear memory.
 export class Exchange {
   constructor(wasmExports) {
@@ -57,13 +64,81 @@ export class Exchange {
   // getResponse returns the output text of a getResponse read, or undefined
   // when Go declined (errors are reported by the js.FuncOf entry).
   getResponse(ctrl, endpoint, paramsText) {
-    let n = 0;
-    if (paramsText.length > 0) {
-      const room = paramsText.length * MAX_UTF8_PER_UNIT;
-      const at = this.x.datafetchInput(room);
-      n = this.encoder.encodeInto(paramsText, this.view().subarray(at, at + room)).written;
+    return this.output(this.x.datafetchGetResponse(ctrl, endpoint, this.input(paramsText)));
+  }
+
+  // setResponse stores data (JSON text) for params, and reports whether Go
+  // did: false when it declined, for the js.FuncOf entry to do it (and
+  // report any error).
+  setResponse(ctrl, endpoint, paramsText, dataText) {
+    if (paramsText.length + dataText.length > MAX_INPUT) return false;
+    const room = (paramsText.length + dataText.length) * MAX_UTF8_PER_UNIT;
+    if (room === 0) return this.x.datafetchSetResponse(ctrl, endpoint, 0, 0) !== DECLINED;
+    const at = this.x.datafetchInput(room);
+    const view = this.view();
+    const p = this.encoder.encodeInto(paramsText, view.subarray(at, at + room)).written;
+    const d = this.encoder.encodeInto(dataText, view.subarray(at + p, at + room)).written;
+    return this.x.datafetchSetResponse(ctrl, endpoint, p, d) !== DECLINED;
+  }
+
+  // invalidate invalidates the result for params, and reports whether Go
+  // did (see setResponse).
+  invalidate(ctrl, endpoint, paramsText) {
+    return this.x.datafetchInvalidate(ctrl, endpoint, this.input(paramsText)) !== DECLINED;
+  }
+
+  // resetEntireStore empties the controller's store and Go's half of its
+  // identity table, and reports whether Go did (see setResponse); when it
+  // did, the caller clears this side's half.
+  resetEntireStore(ctrl) {
+    return this.x.datafetchResetEntireStore(ctrl) !== DECLINED;
+  }
+
+  // keys returns the keys of the controller's stored results, or undefined
+  // when Go declined (a subscription is open).
+  keys(ctrl) {
+    const len = this.x.datafetchKeys(ctrl);
+    // The chosen keys must fit the input buffer (updateKeys).
+    if (len > MAX_INPUT) {
+      this.x.datafetchRelease();
+      return undefined;
     }
-    const len = this.x.datafetchGetResponse(ctrl, endpoint, n);
+    const text = this.output(len);
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  // updateKeys invalidates (or, with expire, marks stale) the results under
+  // keys, and reports whether Go did (see setResponse).
+  updateKeys(ctrl, keys, expire) {
+    return this.x.datafetchUpdateKeys(ctrl, this.input(JSON.stringify(keys)), expire ? 1 : 0) !== DECLINED;
+  }
+
+  // key returns an endpoint's store key for params, or undefined when Go
+  // declined (see getResponse).
+  key(endpoint, paramsText) {
+    return this.output(this.x.datafetchKey(endpoint, this.input(paramsText)));
+  }
+
+  // url returns an endpoint's URL for params, or undefined when Go
+  // declined (see getResponse).
+  url(endpoint, paramsText) {
+    return this.output(this.x.datafetchURL(endpoint, this.input(paramsText)));
+  }
+
+  // input writes text into Go's input buffer and returns its length in
+  // bytes; for text longer than MAX_INPUT, DECLINED, which makes the entry
+  // decline.
+  input(text) {
+    if (text.length === 0) return 0;
+    if (text.length > MAX_INPUT) return DECLINED;
+    const room = text.length * MAX_UTF8_PER_UNIT;
+    const at = this.x.datafetchInput(room);
+    return this.encoder.encodeInto(text, this.view().subarray(at, at + room)).written;
+  }
+
+  // output returns the text of an entry's output of len bytes, or undefined
+  // when the entry declined, and lets Go release it.
+  output(len) {
     if (len === DECLINED) return undefined;
     const at = this.x.datafetchOutput();
     const text = this.decoder.decode(this.view().subarray(at, at + len));
