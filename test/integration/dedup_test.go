@@ -79,7 +79,12 @@ func TestFetchTriggers(t *testing.T) {
 		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("1")).ExpiryStatus)
 		assert.Equal(t, endpoint.Stale, e.Ctrl.GetResponse(get, id("2")).ExpiryStatus)
 		e.Suspense(get, id("2"))
-		require.Eventually(t, func() bool { return e.API.Count("GET /articles/2") == 2 }, testkit.WaitLimit, time.Millisecond)
+		// Wait for the revalidation to be stored, not only to reach the
+		// server: stored after InvalidateAll, it would make the result valid
+		// again and the read below would not fetch.
+		require.Eventually(t, func() bool {
+			return e.API.Count("GET /articles/2") == 2 && e.Ctrl.GetResponse(get, id("2")).ExpiryStatus == endpoint.Valid
+		}, testkit.WaitLimit, time.Millisecond, "the background revalidation is stored")
 
 		e.Ctrl.InvalidateAll(onArticles)
 		for _, p := range []string{"1", "2"} {
