@@ -93,11 +93,7 @@ func address(b []byte) uint32 {
 //
 //go:wasmexport datafetchGetResponse
 func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
-	defer func() {
-		if recover() != nil {
-			n = -1
-		}
-	}()
+	defer declineOnPanic(&n)
 	c, ok := handle[*ctrl](ctrlID)
 	if !ok {
 		return -1
@@ -171,11 +167,7 @@ func quiet(ctrlID int32) (*ctrl, bool) {
 //
 //go:wasmexport datafetchSetResponse
 func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
-	defer func() {
-		if recover() != nil {
-			r = declined
-		}
-	}()
+	defer declineOnPanic(&r)
 	c, ok := quiet(ctrlID)
 	if !ok {
 		return declined
@@ -206,11 +198,7 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 //
 //go:wasmexport datafetchInvalidate
 func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
-	defer func() {
-		if recover() != nil {
-			r = declined
-		}
-	}()
+	defer declineOnPanic(&r)
 	c, ok := quiet(ctrlID)
 	if !ok {
 		return declined
@@ -236,11 +224,7 @@ func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
 //
 //go:wasmexport datafetchResetEntireStore
 func exportResetEntireStore(ctrlID int32) (r int32) {
-	defer func() {
-		if recover() != nil {
-			r = declined
-		}
-	}()
+	defer declineOnPanic(&r)
 	c, ok := quiet(ctrlID)
 	if !ok {
 		return declined
@@ -260,11 +244,7 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 //
 //go:wasmexport datafetchKeys
 func exportKeys(ctrlID int32) (n int32) {
-	defer func() {
-		if recover() != nil {
-			n = declined
-		}
-	}()
+	defer declineOnPanic(&n)
 	c, ok := quiet(ctrlID)
 	if !ok {
 		return declined
@@ -286,11 +266,7 @@ func exportKeys(ctrlID int32) (n int32) {
 //
 //go:wasmexport datafetchUpdateKeys
 func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
-	defer func() {
-		if recover() != nil {
-			r = declined
-		}
-	}()
+	defer declineOnPanic(&r)
 	c, ok := quiet(ctrlID)
 	if !ok {
 		return declined
@@ -334,11 +310,7 @@ func exportURL(epID, paramsLen int32) int32 {
 // endpointText writes what f says of the endpoint for the params in the
 // input buffer as the output, and returns its length, or -1.
 func endpointText(epID, paramsLen int32, f func(*rest.Endpoint, value.Value) (string, error)) (n int32) {
-	defer func() {
-		if recover() != nil {
-			n = declined
-		}
-	}()
+	defer declineOnPanic(&n)
 	ep, ok := handle[*rest.Endpoint](epID)
 	if !ok {
 		return declined
@@ -360,4 +332,14 @@ func handle[T any](id int32) (T, bool) {
 	x, _ := table.get(int(id))
 	t, ok := x.(T)
 	return t, ok
+}
+
+// declineOnPanic, deferred by every export, turns a panic into the answer
+// -1 (declined): JavaScript then makes the same call through its js.FuncOf
+// entry, which reports the failure as an Error. A panic must never unwind
+// out of an export, where it would end the instance.
+func declineOnPanic(r *int32) {
+	if recover() != nil {
+		*r = declined
+	}
 }
