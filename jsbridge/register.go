@@ -150,9 +150,12 @@ func asyncFunc(name string, fn entry) safejs.Func {
 
 // lib holds the functions of datafetch.mjs that Go calls: decode and
 // response turn a read's output into JavaScript data (see encode.go),
-// makeError builds the Error of a descriptor (errors.go).
+// makeError builds the Error of a descriptor (errors.go). decodeAt and
+// responseAt, when datafetch.mjs has the module's memory, do what decode
+// and response do with output they read from linear memory (handOver).
 var lib struct {
 	decode, response, makeError safejs.Value
+	decodeAt, responseAt        safejs.Value
 }
 
 // setLibrary(lib) receives those functions when datafetch.mjs attaches.
@@ -168,6 +171,9 @@ func setLibrary(args []safejs.Value) (any, error) {
 		}
 		*f.dst = v
 	}
+	// Optional: without them (no memory on that side) output goes as text.
+	lib.decodeAt, _ = l.Get("decodeAt")
+	lib.responseAt, _ = l.Get("responseAt")
 	return nil, nil
 }
 

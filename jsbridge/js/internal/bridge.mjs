@@ -56,7 +56,16 @@ export function makeBridge(go, wasmExports) {
     }
   }
 
-  call('setLibrary', { decode, response, makeError });
+  // With the memory, Go hands a read's output over as its address and
+  // length rather than as a string (jsbridge/controller.go handOver).
+  const lib = { decode, response, makeError };
+  if (memory) {
+    const text = new TextDecoder();
+    const at = (fn) => (objs, addr, len) => fn(objs, text.decode(new Uint8Array(memory.buffer, addr, len)));
+    lib.decodeAt = at(decode);
+    lib.responseAt = at(response);
+  }
+  call('setLibrary', lib);
 
   // Go objects are released when the JavaScript objects holding them are
   // collected.
