@@ -73,6 +73,9 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	if now := arg(args, 3); now.Type() == safejs.TypeFunction {
 		o.Now = jsClock(now)
 	}
+	// Shared requests run on kept goroutines, whose stacks have grown
+	// already (workers.go).
+	o.Go = asyncWorkers.run
 	changes := new(uint32)
 	// Called with the controller's lock held: a store to memory, no call
 	// into JavaScript.

@@ -47,6 +47,13 @@ type Options struct {
 	// passing of time is not a change: such caches compare expiresAt with
 	// the clock themselves.
 	OnChange func()
+	// Go, when set, starts the goroutine a shared request (Suspense,
+	// Fetch of a read endpoint, a revalidation) runs on, instead of a go
+	// statement. The JavaScript bridge passes its kept goroutines: in
+	// WebAssembly a new goroutine's stack grows, copying itself, while the
+	// request is parsed and stored, on every request. Go must run f
+	// soon and not wait for it.
+	Go func(f func())
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -312,12 +319,21 @@ func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.
 	c.mu.Unlock()
 	c.dispatch()
 	if start {
-		go func() {
+		c.spawn(func() {
 			_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
 			close(cl.done)
-		}()
+		})
 	}
 	return cl
+}
+
+// spawn runs f on a goroutine of its own: through Options.Go when set.
+func (c *Controller) spawn(f func()) {
+	if c.opts.Go != nil {
+		c.opts.Go(f)
+		return
+	}
+	go f()
 }
 
 // abortError makes a waiter's cancellation recognizable as an abort, and
