@@ -5,6 +5,8 @@ package jsbridge
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"syscall/js"
 
 	"github.com/hack-pad/safejs"
@@ -99,10 +101,99 @@ func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 	if !isThenable(v) {
 		return v, nil
 	}
-	type settled struct {
-		v   safejs.Value
-		err error
+	if ctx == nil {
+		ctx = context.Background()
 	}
+	ch, err := watchers.watch(v)
+	if err != nil {
+		return safejs.Undefined(), err
+	}
+	if ch == nil {
+		ch, err = watchWithFuncs(v)
+		if err != nil {
+			return safejs.Undefined(), err
+		}
+	}
+	select {
+	case s := <-ch:
+		return s.v, s.err
+	case <-ctx.Done():
+		return safejs.Undefined(), ctx.Err()
+	}
+}
+
+// settled is how a promise settled: the value it resolved to, or a
+// *jsError with the reason it was rejected with.
+type settled struct {
+	v   safejs.Value
+	err error
+}
+
+// watchers hands the settlement of promises to the goroutines awaiting
+// them through one callback made once (settleWatched), rather than two
+// js.FuncOf per await: each costs a call into JavaScript to make its
+// wrapper, a value in wasm_exec.js's table, and a finalizer to drop it,
+// and a fetch awaits twice (the Response, then its body).
+var watchers = &promiseWatchers{waiting: map[int]chan settled{}}
+
+// promiseWatchers are the awaits lib.watch reports to, by id.
+type promiseWatchers struct {
+	mu      sync.Mutex
+	next    int
+	waiting map[int]chan settled
+}
+
+// watch has lib.watch call settleWatched when v settles and returns the
+// channel that gets the settlement; nil when there is no lib.watch (Go
+// tests without datafetch.mjs), for watchWithFuncs.
+func (w *promiseWatchers) watch(v safejs.Value) (chan settled, error) {
+	if lib.watch.Type() != safejs.TypeFunction {
+		return nil, nil
+	}
+	ch := make(chan settled, 1)
+	w.mu.Lock()
+	w.next++
+	id := w.next
+	w.waiting[id] = ch
+	w.mu.Unlock()
+	if _, err := invoke(lib.watch, v, id); err != nil {
+		w.mu.Lock()
+		delete(w.waiting, id)
+		w.mu.Unlock()
+		return nil, err
+	}
+	return ch, nil
+}
+
+// settleWatched(id, ok, value), the bridge's settle, is what lib.watch calls when the promise it
+// watches for id settles: resolved with value when ok, else rejected.
+func settleWatched(args []safejs.Value) (any, error) {
+	id, err := arg(args, 0).Int()
+	if err != nil {
+		return nil, fmt.Errorf("settleWatched: id: %w", err)
+	}
+	ok, err := arg(args, 1).Bool()
+	if err != nil {
+		return nil, fmt.Errorf("settleWatched: ok: %w", err)
+	}
+	watchers.mu.Lock()
+	ch := watchers.waiting[id]
+	delete(watchers.waiting, id)
+	watchers.mu.Unlock()
+	if ch == nil {
+		return nil, fmt.Errorf("settleWatched: no promise is watched as %d", id)
+	}
+	if ok {
+		ch <- settled{v: arg(args, 2)}
+	} else {
+		ch <- settled{err: newJSError(arg(args, 2))}
+	}
+	return nil, nil
+}
+
+// watchWithFuncs has v call two js.FuncOf when it settles, which send the
+// settlement to the channel it returns.
+func watchWithFuncs(v safejs.Value) (chan settled, error) {
 	ch := make(chan settled, 1)
 	var onOK, onErr safejs.Func
 	release := func() {
@@ -116,7 +207,7 @@ func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 		return nil
 	})
 	if err != nil {
-		return safejs.Undefined(), err
+		return nil, err
 	}
 	onErr, err = safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		release()
@@ -125,21 +216,13 @@ func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 	})
 	if err != nil {
 		onOK.Release()
-		return safejs.Undefined(), err
+		return nil, err
 	}
 	if _, err := callMethod(v, "then", onOK, onErr); err != nil {
 		release()
-		return safejs.Undefined(), err
+		return nil, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	select {
-	case s := <-ch:
-		return s.v, s.err
-	case <-ctx.Done():
-		return safejs.Undefined(), ctx.Err()
-	}
+	return ch, nil
 }
 
 // arg returns args[i], or undefined when there are fewer arguments.

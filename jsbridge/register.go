@@ -25,6 +25,7 @@ type entry func(args []safejs.Value) (any, error)
 var syncEntries = map[string]entry{
 	"setLibrary": setLibrary,
 	"release":    releaseHandle,
+	"settle":     settleWatched,
 
 	"schemaNew":   schemaNew,
 	"entityNew":   entityNew,
@@ -156,6 +157,8 @@ func asyncFunc(name string, fn entry) safejs.Func {
 var lib struct {
 	decode, response, makeError safejs.Value
 	decodeAt, responseAt        safejs.Value
+	// watch(promise, id) reports how promise settles to settle (await).
+	watch safejs.Value
 }
 
 // setLibrary(lib) receives those functions when datafetch.mjs attaches.
@@ -174,6 +177,7 @@ func setLibrary(args []safejs.Value) (any, error) {
 	// Optional: without them (no memory on that side) output goes as text.
 	lib.decodeAt, _ = l.Get("decodeAt")
 	lib.responseAt, _ = l.Get("responseAt")
+	lib.watch, _ = l.Get("watch")
 	return nil, nil
 }
 

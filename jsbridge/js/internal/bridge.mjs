@@ -65,6 +65,19 @@ export function makeBridge(go, wasmExports) {
     lib.decodeAt = at(decode);
     lib.responseAt = at(response);
   }
+  // watch has Go's settle told how a promise Go awaits settles (await in
+  // jsbridge/promise.go): one Go callback for every await instead of two
+  // made for each. settle returns an Error only for an id Go is not
+  // waiting for, a fault with no caller to throw to.
+  const settled = (r) => {
+    if (r instanceof Error) console.error('datafetch:', r);
+  };
+  lib.watch = (promise, id) => {
+    promise.then(
+      (v) => settled(exited ? undefined : go.settle(id, true, v)),
+      (e) => settled(exited ? undefined : go.settle(id, false, e)),
+    );
+  };
   call('setLibrary', lib);
 
   // Go objects are released when the JavaScript objects holding them are
