@@ -128,7 +128,9 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	for try := 0; try < 2; try++ {
 		out := c.output(key, s, v, prefix)
 		r, err = handOver(decoder, c.objs, out)
-		// JavaScript's copy of it stays alive while Go's handle does.
+		// Text handed over as a string stays alive in JavaScript while
+		// Go's handle does; either way the collection returns what the
+		// read left as garbage to the Go heap.
 		releaseAfter(len(out))
 		if err == nil {
 			return r, nil
@@ -147,12 +149,12 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 // handOver calls decoder (lib.decode or lib.response) on out. When
 // JavaScript has the memory, it passes out's address and length to
 // lib.decodeAt or lib.responseAt, which decode the bytes in place: a Go
-// string handed to JavaScript becomes a value wasm_exec.js enters in its
-// table of values, a Map keyed by the value, and for a long text that
-// lookup cost more than the text's decoding and parsing together (a third
-// of a millisecond at 53 KB in Chromium, most of what a cold read of 100
-// articles spent between encoding and JSON.parse). out only has to stay
-// alive during the call: Go's heap objects do not move.
+// string handed to JavaScript becomes a value that wasm_exec.js enters in
+// its table of values (a Map keyed by the value) and that Go must later
+// finalize, and its storeValue was the top function by self time in
+// Chromium's profile of a cold read of 100 articles (53 KB of output).
+// out only has to stay alive during the call: Go's heap objects do not
+// move.
 func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 	at := safejs.Undefined()
 	switch {

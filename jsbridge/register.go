@@ -174,7 +174,8 @@ func setLibrary(args []safejs.Value) (any, error) {
 		}
 		*f.dst = v
 	}
-	// Optional: without them (no memory on that side) output goes as text.
+	// Optional: without decodeAt and responseAt (no memory on that side)
+	// output goes as text, without watch await makes its own callbacks.
 	lib.decodeAt, _ = l.Get("decodeAt")
 	lib.responseAt, _ = l.Get("responseAt")
 	lib.watch, _ = l.Get("watch")
