@@ -61,7 +61,7 @@ func TestSmallWriteMemory(t *testing.T) {
 	t.Logf("%.0f heap bytes per write", perOp)
 	limit := 3000.0
 	if raceEnabled {
-		limit += 1500
+		limit += 700
 	}
 	assert.LessOrEqual(t, perOp, limit, "heap bytes per one-record setResponse + getResponse")
 }
