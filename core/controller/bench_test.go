@@ -160,3 +160,36 @@ func BenchmarkControllerReread(b *testing.B) {
 		c.GetResponse(ep, value.Obj())
 	}
 }
+
+// BenchmarkSetOne is a small synchronous write through the controller's
+// public API, the record read back after it (the browser benchmark's
+// setOne case, issue 11): its cost is per call, not per byte, so
+// allocations and clock reads per operation show here.
+func BenchmarkSetOne(b *testing.B) {
+	list, article, _ := benchSchema()
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			body := valuetest.Articles(n, 1)
+			listEp := &funcEndpoint{name: "list", spec: endpoint.Spec{Name: "list", Schema: list}}
+			one := &funcEndpoint{name: "article", spec: endpoint.Spec{Name: "article", Schema: article}}
+			c := controller.New(controller.Options{})
+			if err := c.SetResponse(listEp, value.Undef, value.MustParse(string(body))); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				k := 1 + i%n
+				i++
+				params := value.Obj(value.Member{Key: "id", Value: value.Int(int64(k))})
+				record := value.MustParse(fmt.Sprintf(`{"id":%d,"title":"one %d","content":"c","published":true,"author":{"id":%d,"name":"u"},"tags":["a"]}`, k, i, 1+k%20))
+				if err := c.SetResponse(one, params, record); err != nil {
+					b.Fatal(err)
+				}
+				if r := c.GetResponse(one, params); r.Err != nil {
+					b.Fatal(r.Err)
+				}
+			}
+		})
+	}
+}

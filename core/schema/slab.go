@@ -5,12 +5,15 @@ import "github.com/datafetch/datafetch/core/value"
 // Slab sizes, in members. Records that normalize and denormalize build are
 // carved from shared slabs rather than allocated one by one: a list of a
 // thousand records then makes a few dozen allocations, not a thousand.
-// Slabs start small, so that a read that rebuilds one record allocates
-// little, and double up to maxSlab as a pass consumes them. A record keeps
+// Slabs start small, so that a write or read of one record allocates
+// little (8 members fit a typical record and its nested entity; 16 made a
+// one-record setResponse + read allocate 1.8 times what it needs, and in
+// wasm every byte is paid again in the collector's marking, issue 11), and
+// double up to maxSlab as a pass consumes them. A record keeps
 // its slab alive; its strings already keep alive the whole response they
 // were cut from.
 const (
-	minSlab = 16
+	minSlab = 8
 	maxSlab = 256
 )
 

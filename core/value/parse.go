@@ -375,12 +375,14 @@ func (p *parser) closeObject(r *region[Member], start int) []Member {
 // Slab sizes, in elements. Small containers are cut from shared slabs
 // rather than allocated one by one: a response of a thousand articles has
 // thousands of small objects, and allocating each separately made a parse
-// nearly twice as slow. Slabs start small, so a small document wastes
-// little, and double up to maxSlab (which keeps each under the allocator's
+// nearly twice as slow. Slabs (and the regions' first chunks) start small,
+// so a small document wastes little (a one-record write parses a few
+// objects of a handful of members: at 16 most of each chunk went unused),
+// and double up to maxSlab (which keeps each under the allocator's
 // large-object size) as a parse consumes them. Sharing keeps nothing alive
 // that was not already: every Value of a parse holds the whole input string.
 const (
-	minSlab = 16
+	minSlab = 8
 	maxSlab = 256
 )
 
