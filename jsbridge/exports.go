@@ -99,18 +99,11 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 		return -1
 	}
 	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok || paramsLen < 0 || int(paramsLen) > len(exchange.in) {
+	if !ok {
 		return -1
 	}
-	params := value.Undef
-	if paramsLen > 0 {
-		// A copy: the buffer is reused, and parsed strings may share it.
-		var err error
-		if params, err = value.ParseString(string(exchange.in[:paramsLen])); err != nil {
-			return -1
-		}
-	}
-	if params.IsNull() {
+	params, ok := inputJSON(0, paramsLen)
+	if !ok || params.IsNull() {
 		return -1
 	}
 	key, err := ep.Key(params)
@@ -159,6 +152,20 @@ func quiet(ctrlID int32) (*ctrl, bool) {
 	return c, true
 }
 
+// writeArgs resolves the arguments a write shares: a quiet controller, the
+// endpoint and the params JSON of paramsLen bytes at the start of the input
+// buffer. ok is false when any is missing or unusable.
+func writeArgs(ctrlID, epID, paramsLen int32) (c *ctrl, ep *rest.Endpoint, params value.Value, ok bool) {
+	if c, ok = quiet(ctrlID); !ok {
+		return nil, nil, value.Undef, false
+	}
+	if ep, ok = handle[*rest.Endpoint](epID); !ok {
+		return nil, nil, value.Undef, false
+	}
+	params, ok = inputJSON(0, paramsLen)
+	return c, ep, params, ok
+}
+
 // exportSetResponse is ctrlSetResponse for the controller and endpoint
 // handles given, with the params JSON (paramsLen bytes) followed by the data
 // JSON (dataLen bytes) in the input buffer; empty text is undefined. It
@@ -168,15 +175,7 @@ func quiet(ctrlID int32) (*ctrl, bool) {
 //go:wasmexport datafetchSetResponse
 func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	defer declineOnPanic(&r)
-	c, ok := quiet(ctrlID)
-	if !ok {
-		return declined
-	}
-	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok {
-		return declined
-	}
-	params, ok := inputJSON(0, paramsLen)
+	c, ep, params, ok := writeArgs(ctrlID, epID, paramsLen)
 	if !ok {
 		return declined
 	}
@@ -199,15 +198,7 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 //go:wasmexport datafetchInvalidate
 func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
 	defer declineOnPanic(&r)
-	c, ok := quiet(ctrlID)
-	if !ok {
-		return declined
-	}
-	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok {
-		return declined
-	}
-	params, ok := inputJSON(0, paramsLen)
+	c, ep, params, ok := writeArgs(ctrlID, epID, paramsLen)
 	if !ok {
 		return declined
 	}
