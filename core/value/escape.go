@@ -1,6 +1,7 @@
 package value
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -19,19 +20,40 @@ import (
 // JavaScript), so they only ever stand for an escaped surrogate.
 
 // surrogateAt returns the index of the first lone surrogate in s, in its
-// three-byte form, or -1.
+// three-byte form, or -1. It runs on every parsed input, so from the first
+// 0xED on it tests seven positions per step: a byte 0xED followed by one in 0xA0-0xBF. Searching
+// for 0xED alone would stop at every character of Hangul text (U+D000 to
+// U+D7FF start with 0xED too) and made Korean parse ten times slower.
 func surrogateAt(s string) int {
-	for i := 0; ; {
-		j := strings.IndexByte(s[i:], 0xED)
-		if j < 0 {
-			return -1
+	// Most text has no 0xED at all, which IndexByte finds fastest.
+	i := strings.IndexByte(s, 0xED)
+	if i < 0 {
+		return -1
+	}
+	for ; i+8 <= len(s); i += 7 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Byte k is 0xED and byte k+1 is 0xA0-0xBF; k = 7 waits for the next step.
+		m := zeroBytes(w^(lsb*0xED)) & (zeroBytes(w&(lsb*0xE0)^(lsb*0xA0)) >> 8)
+		for ; m != 0; m &= m - 1 {
+			if j := i + bits.TrailingZeros64(m)>>3; isSurrogateBytes(s, j) {
+				return j
+			}
 		}
-		i += j
+	}
+	for ; i < len(s); i++ {
 		if isSurrogateBytes(s, i) {
 			return i
 		}
-		i++
 	}
+	return -1
+}
+
+// zeroBytes returns a mask with the high bit set in exactly the bytes of x
+// that are zero.
+func zeroBytes(x uint64) uint64 {
+	const low7 = lsb * 0x7F
+	return ^((x&low7 + low7) | x | low7)
 }
 
 // isSurrogateBytes reports whether s[i:] starts with a surrogate's three-byte
