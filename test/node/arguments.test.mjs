@@ -84,6 +84,17 @@ test('a body JSON cannot carry: fetch gives an Error naming the call and the end
   assert.equal(ok.title, 'still works');
 });
 
+test('a body JSON cannot carry from getRequestInit: fetch gives an Error naming getRequestInit and the endpoint, sends nothing', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  for (const [kind, make] of BAD) {
+    const ep = fx.patchArticle.extend({ name: 'initBody', getRequestInit: () => ({ body: make() }) });
+    const err = await failureOf(() => ctrl.fetch(ep, { id: '1' }, { title: 'x' }), `getRequestInit body of ${kind}`);
+    assertNamed(err, 'getRequestInit', 'initBody', `getRequestInit body of ${kind}`);
+  }
+  assert.equal(await server.count('PATCH /articles/1'), 0, 'nothing was sent');
+});
+
 test("a body JSON cannot carry as an endpoint's body option: an Error naming the endpoint", async () => {
   const { df, base, fx } = await env();
   for (const [kind, make] of BAD) {

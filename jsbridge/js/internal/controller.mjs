@@ -2,7 +2,7 @@
 // default one.
 
 import { BODY_JSON, BODY_NONE, BODY_RAW } from './protocol.mjs';
-import { checkedClock, duration, isJSONBody, jsonText, show, showValue } from './values.mjs';
+import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
 import { NO_VERSION, Reads, UnknownObject, lastRead, response } from './wire.mjs';
 
 // makeController returns the controller part of an API instance over
@@ -13,11 +13,7 @@ export function makeController(bridge, endpoints) {
 
   function encodeBody(body, where) {
     if (body === undefined) return [BODY_NONE, undefined];
-    if (isJSONBody(body)) return [BODY_JSON, jsonText(body, where)];
-    if (typeof body === 'function' || typeof body === 'symbol' || typeof body === 'bigint') {
-      throw new TypeError(`${where}: ${showValue(body)} cannot be sent as a body`);
-    }
-    return [BODY_RAW, body];
+    return sendsAsJSON(body, where) ? [BODY_JSON, jsonText(body, where)] : [BODY_RAW, body];
   }
 
   class Controller {

@@ -2,10 +2,10 @@
 // options are split into what crosses to Go as JSON and the callbacks Go
 // calls (adapted to take and give JSON text).
 
-import { AbortOptimistic } from './errors.mjs';
+import { AbortOptimistic, ours } from './errors.mjs';
 import { SCHEMA_NONE } from './protocol.mjs';
 import { InvalidateSchema } from './schemas.mjs';
-import { bodyFrom, duration, headerPairs, isJSONBody, isPlainObject, jsonText, parse, show, showValue, synchronous } from './values.mjs';
+import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
 const FUNCTION_OPTIONS = new Set(['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update']);
 const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'pollFrequency', 'timeout']);
@@ -42,12 +42,9 @@ export function makeEndpoints(bridge, schemas) {
       } else if (name === 'schema') {
         json.schema = v === undefined ? SCHEMA_NONE : schemaHandle(v, `${where}: schema`);
       } else if (name === 'body') {
-        if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
-          throw new TypeError(`${where}: body: ${showValue(v)} cannot be sent as a body`);
-        }
         if (v === undefined || v === null) json.body = null;
-        else if (isJSONBody(v)) {
-          jsonText(v, `${where}: body`); // refuses what JSON cannot carry
+        else if (sendsAsJSON(v, `${where}: body`)) {
+          checkJSON(v, `${where}: body`);
           json.body = v;
         } else {
           json.rawBody = true;
@@ -121,7 +118,7 @@ export function makeEndpoints(bridge, schemas) {
           const keys = Object.keys(updates);
           const fs = keys.map((k) => updates[k]);
           for (let i = 0; i < keys.length; i++) {
-            if (typeof fs[i] !== 'function') throw new TypeError(`${hook()}: the update for ${keys[i]} must be a function, got ${show(fs[i])}`);
+            if (typeof fs[i] !== 'function') throw ours(new TypeError(`${hook()}: the update for ${keys[i]} must be a function, got ${show(fs[i])}`));
           }
           return [JSON.stringify(keys), (i, stored) => jsonText(synchronous(fs[i](parse(stored)), hook(` for ${keys[i]}`)), hook(` for ${keys[i]} result`))];
         };
@@ -137,8 +134,8 @@ export function makeEndpoints(bridge, schemas) {
     if (method !== undefined) d.m = String(method);
     if (headers !== undefined && headers !== null) d.h = headerPairs(headers);
     if (body !== undefined && body !== null) {
-      if (isJSONBody(body)) {
-        jsonText(body, `${where}: body`); // refuses what JSON cannot carry
+      if (sendsAsJSON(body, `${where}: body`)) {
+        checkJSON(body, `${where}: body`);
         d.b = body;
       } else {
         d.raw = true;
@@ -149,7 +146,7 @@ export function makeEndpoints(bridge, schemas) {
   }
 
   function endpointHandle(endpoint) {
-    if (!(endpoint instanceof RestEndpoint)) throw new TypeError(`expected an endpoint (df.RestEndpoint), got ${show(endpoint)}`);
+    if (!(endpoint instanceof RestEndpoint)) throw ours(new TypeError(`expected an endpoint (df.RestEndpoint), got ${show(endpoint)}`));
     return endpoint._h;
   }
 

@@ -64,7 +64,7 @@ const NETWORK_MEMBERS = new Set(['message', 'stack', 'cause', 'name', 'status', 
 // OURS marks the errors this module throws from inside a caller's hook
 // (its result cannot cross to Go), so that makeError does not take them for
 // the caller's own and give the error that reaches the caller their name.
-export const OURS = Symbol('datafetch error');
+const OURS = Symbol('datafetch error');
 export function ours(err) {
   err[OURS] = true;
   return err;

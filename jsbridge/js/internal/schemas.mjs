@@ -3,7 +3,7 @@
 // the conversion of shapes to Go schemas (makeSchemas).
 
 import { MEMBER_DEFAULT } from './protocol.mjs';
-import { jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 // The schema classes only record their shape; attach converts shapes to
 // Go schemas when they are used.
@@ -160,7 +160,7 @@ export function makeSchemas(bridge) {
       pkParent: typeof pk === 'function' && pk.length >= 2,
       processParent: typeof process === 'function' && process.length >= 2,
     };
-    jsonText(defaults, `${where}: defaults`); // refuses what JSON cannot carry
+    checkJSON(defaults, `${where}: defaults`);
     hold(this, call('entityNew', JSON.stringify(spec), fns));
     entities.add(this);
     this.key = key;
@@ -261,5 +261,5 @@ export function makeSchemas(bridge) {
     );
   }
 
-  return { Entity, entityHandle, schemaHandle, normalize, denormalize };
+  return { Entity, schemaHandle, normalize, denormalize };
 }

@@ -27,6 +27,25 @@ export function isJSONBody(b) {
   return Array.isArray(b) || isPlainObject(b);
 }
 
+// sendsAsJSON refuses a request body no request can carry (a function, a
+// Symbol, a BigInt) and reports whether body is sent as JSON (plain objects,
+// arrays, primitives) rather than passed through as it is (FormData,
+// strings, binary). One check for every place a body comes from: fetch's
+// argument, the body option and what getRequestInit returns.
+export function sendsAsJSON(body, where) {
+  if (typeof body === 'function' || typeof body === 'symbol' || typeof body === 'bigint') {
+    throw new TypeError(`${where}: ${showValue(body)} cannot be sent as a body`);
+  }
+  return isJSONBody(body);
+}
+
+// checkJSON refuses what JSON cannot carry in v, as jsonText does, for a
+// value that is sent later as part of other JSON: plain data costs a walk,
+// not a JSON.stringify whose text would be thrown away.
+export function checkJSON(v, where) {
+  if (!plainJSON(v, 0)) jsonText(v, where);
+}
+
 export function bodyFrom(kind, payload) {
   if (kind === BODY_JSON) return JSON.parse(payload);
   if (kind === BODY_RAW) return payload;
