@@ -41,3 +41,24 @@ func TestOptionsGoRunsSharedRequests(t *testing.T) {
 		assert.Equal(t, int64(i+1), started.Load(), "%s: requests started through Options.Go", tc.name)
 	}
 }
+
+// TestOptionsGoRunsSubscriptionFetches checks that the fetch a
+// subscription starts for a missing result goes through Options.Go too.
+func TestOptionsGoRunsSubscriptionFetches(t *testing.T) {
+	var started atomic.Int64
+	c := controller.New(controller.Options{Now: newClock().Now, Go: func(f func()) {
+		started.Add(1)
+		go f()
+	}})
+	ep := (&books{}).endpoint(endpoint.Spec{})
+	got := make(chan controller.State, 8)
+	unsub, err := c.Subscribe(ep, params("1"), func(s controller.State) { got <- s })
+	require.NoError(t, err)
+	defer unsub()
+	for s := range got {
+		if !s.Loading && !s.Data.IsUndefined() {
+			break
+		}
+	}
+	assert.Equal(t, int64(1), started.Load(), "the subscription's fetch started through Options.Go")
+}

@@ -164,10 +164,10 @@ func (c *Controller) ensureFresh(s *subscription) {
 	cl := &call{key: s.rkey, ep: s.ep, done: make(chan struct{})}
 	c.inflight[s.rkey] = cl
 	ep, key, params := s.ep, s.key, s.params
-	go func() {
+	c.spawn(func() {
 		_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
 		close(cl.done)
-	}()
+	})
 }
 
 // changed queues a notification for every subscriber whose state differs
