@@ -6,6 +6,8 @@ import (
 	"errors"
 	"unsafe"
 
+	"github.com/hack-pad/safejs"
+
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
@@ -40,6 +42,9 @@ import (
 var exchange struct {
 	in  []byte
 	out []byte
+	// err is the error of the last entry that answered failed, until
+	// exchangeError hands it to JavaScript.
+	err error
 }
 
 // maxKeptInput is the largest input buffer reused. JavaScript passes short
@@ -121,10 +126,14 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 }
 
 // declined is what an entry returns for JavaScript to make the call through
-// its js.FuncOf entry instead; done is a change that took effect.
+// its js.FuncOf entry instead; done is a change that took effect; failed is
+// a call that ran and failed, its error kept in exchange.err for
+// JavaScript to take through exchangeError (making the call again would run
+// the caller's hooks twice). EXPORT_* in internal/protocol.mjs.
 const (
 	declined = -1
 	done     = 0
+	failed   = -2
 )
 
 // inputJSON parses the JSON text of n bytes at offset from in the input
@@ -183,9 +192,11 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	if c.c.SetResponse(ep, params, data) != nil {
-		// Nothing was stored: the js.FuncOf entry meets the error again.
-		return declined
+	if err := c.c.SetResponse(ep, params, data); err != nil {
+		// Nothing was stored. Normalizing may have run the caller's hooks
+		// (pk, process): the error is reported, not met again.
+		exchange.err = err
+		return failed
 	}
 	return done
 }
@@ -333,4 +344,15 @@ func declineOnPanic(r *int32) {
 	if recover() != nil {
 		*r = declined
 	}
+}
+
+// exchangeError() throws the error of the exported call that answered
+// failed, as the js.FuncOf entry of that call would have.
+func exchangeError(_ []safejs.Value) (any, error) {
+	err := exchange.err
+	exchange.err = nil
+	if err == nil {
+		return nil, errors.New("datafetch: exchangeError: no exported call failed")
+	}
+	return nil, err
 }

@@ -85,3 +85,22 @@ CASES.forEach((c, i) => {
     assert.equal(ctrl.getResponse(list, {}).data, items, 'the list reads as before (===)');
   });
 });
+
+test('a pk hook that throws during setResponse runs once: the error is reported, the call not made again', async () => {
+  const { df } = await env();
+  let calls = 0;
+  const Thing = df.Entity({
+    key: 'OnceThing',
+    defaults: DEFAULTS,
+    pk: () => {
+      calls++;
+      throw new Error('no pk today');
+    },
+  });
+  const ep = new df.RestEndpoint({ urlPrefix: 'http://127.0.0.1:1', path: '/things/:id', name: 'getThing', schema: Thing });
+  const ctrl = new df.Controller();
+  const err = await failureOf(() => ctrl.setResponse(ep, { id: '1' }, { id: '1', name: 'x' }), 'setResponse');
+  assert.match(err.message, /no pk today/);
+  assert.equal(calls, 1, 'the pk hook ran once');
+  assert.equal(ctrl.getResponse(ep, { id: '1' }).data, undefined, 'nothing stored');
+});

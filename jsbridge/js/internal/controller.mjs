@@ -1,7 +1,7 @@
 // The Controller (js-api.md section 4) and the hook-style functions over a
 // default one.
 
-import { BODY_JSON, BODY_NONE, BODY_RAW } from './protocol.mjs';
+import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED } from './protocol.mjs';
 import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
 import { NO_VERSION, Reads, UnknownObject, lastRead, response } from './wire.mjs';
 
@@ -241,8 +241,12 @@ export function makeController(bridge, endpoints) {
         const p = paramsText(params, 'setResponse', endpoint);
         const d = jsonText(data, `setResponse ${endpoint.name}: data`);
         this.#tick();
-        if (exported()?.setResponse(this._h, h, p, d)) return;
-        call('ctrlSetResponse', this._h, h, p, d);
+        const r = exported()?.setResponse(this._h, h, p, d);
+        if (r === EXPORT_DONE) return;
+        // Failed: Go ran the call (and any pk or process hook), so it only
+        // reports the error; running it again would call the hooks twice.
+        if (r === EXPORT_FAILED) call('exchangeError');
+        else call('ctrlSetResponse', this._h, h, p, d);
       });
     }
 

@@ -24,6 +24,15 @@ export const OP_KEPT = 3;
  */
 export const OP_OVER = 4;
 
+// What an exported entry (jsbridge/exports.go) returns besides a length.
+
+/** Done: the change took effect (Go: done). */
+export const EXPORT_DONE = 0;
+/** Declined: JavaScript makes the call through its js.FuncOf entry (Go: declined). */
+export const EXPORT_DECLINED = -1;
+/** Failed: the call ran; exchangeError throws its error (Go: failed). */
+export const EXPORT_FAILED = -2;
+
 // Body kinds: how a request body crosses, as the pair (kind, payload)
 // (jsbridge/convert.go: bodyNone, bodyJSON, bodyRaw).
 

@@ -3,11 +3,7 @@
 // exported entries; Reads keeps a controller's answers while nothing
 // changed.
 
-import { OP_DATE, OP_KEPT, OP_OVER, OP_REF, OP_REGISTER } from './protocol.mjs';
-
-// What an exported entry returns when Go declined the call, for the
-// js.FuncOf entry to make it (Exchange).
-const DECLINED = -1;
+import { EXPORT_DECLINED as DECLINED, OP_DATE, OP_KEPT, OP_OVER, OP_REF, OP_REGISTER } from './protocol.mjs';
 
 /** Reads.version before any read; given to Reads.keep, it keeps nothing. */
 export const NO_VERSION = -1;
@@ -67,18 +63,18 @@ export class Exchange {
     return this.output(this.x.datafetchGetResponse(ctrl, endpoint, this.input(paramsText)));
   }
 
-  // setResponse stores data (JSON text) for params, and reports whether Go
-  // did: false when it declined, for the js.FuncOf entry to do it (and
-  // report any error).
+  // setResponse stores data (JSON text) for params and returns what Go
+  // answered: EXPORT_DONE, EXPORT_FAILED (exchangeError throws why) or
+  // EXPORT_DECLINED, for the js.FuncOf entry to make the call.
   setResponse(ctrl, endpoint, paramsText, dataText) {
-    if (paramsText.length + dataText.length > MAX_INPUT) return false;
+    if (paramsText.length + dataText.length > MAX_INPUT) return DECLINED;
     const room = (paramsText.length + dataText.length) * MAX_UTF8_PER_UNIT;
-    if (room === 0) return this.x.datafetchSetResponse(ctrl, endpoint, 0, 0) !== DECLINED;
+    if (room === 0) return this.x.datafetchSetResponse(ctrl, endpoint, 0, 0);
     const at = this.x.datafetchInput(room);
     const view = this.view();
     const p = this.encoder.encodeInto(paramsText, view.subarray(at, at + room)).written;
     const d = this.encoder.encodeInto(dataText, view.subarray(at + p, at + room)).written;
-    return this.x.datafetchSetResponse(ctrl, endpoint, p, d) !== DECLINED;
+    return this.x.datafetchSetResponse(ctrl, endpoint, p, d);
   }
 
   // invalidate invalidates the result for params, and reports whether Go
