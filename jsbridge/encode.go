@@ -1,12 +1,8 @@
 package jsbridge
 
 import (
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
-	"unsafe"
-	"weak"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
@@ -425,66 +421,6 @@ func unionMember(u *schema.Union, v value.Value) *schema.Entity {
 	return u.Schemas[name]
 }
 
-// Schemas are immutable once used, so what the encoder derives from them is
-// computed once. The cache holds its schemas weakly: a program that makes
-// schemas as it goes (JavaScript schema handles made and released, a test
-// fixture per fuzzing call) must not keep every schema it ever read alive,
-// and all it refers to, for as long as it runs.
-var (
-	walkCache sync.Map // address of a *schema.Object → walkEntry
-)
-
-// walkEntry is what walkCache knows of the schema at an address: the schema
-// itself, held weakly (a collected schema's address may be reused before
-// its entry is deleted), and needsWalk's answer.
-type walkEntry struct {
-	s    weak.Pointer[schema.Object]
-	walk bool
-}
-
 // needsWalk reports whether values of s hold entity positions or dates;
 // values of other schemas are written as plain JSON.
-func needsWalk(s schema.Schema) bool {
-	switch s := s.(type) {
-	case nil:
-		return false
-	case *schema.Entity, *schema.Invalidate, *schema.Union:
-		return true
-	case *schema.Array:
-		return needsWalk(s.Of)
-	case *schema.Values:
-		return needsWalk(s.Of)
-	case *schema.Object:
-		return objectNeedsWalk(s)
-	}
-	return schema.IsDate(s)
-}
-
-// objectNeedsWalk is needsWalk of an object schema, cached in walkCache.
-func objectNeedsWalk(s *schema.Object) bool {
-	addr := uintptr(unsafe.Pointer(s))
-	if e, ok := walkCache.Load(addr); ok && e.(walkEntry).s.Value() == s {
-		return e.(walkEntry).walk
-	}
-	w := false
-	for _, f := range s.Fields {
-		w = w || needsWalk(f.Schema)
-	}
-	e := walkEntry{s: weak.Make(s), walk: w}
-	walkCache.Store(addr, e)
-	// Once s is collected, its entry goes; unless the address holds a newer
-	// schema's entry by then.
-	runtime.AddCleanup(s, forgetWalk, walkKey{addr, e})
-	return w
-}
-
-// walkKey names an entry of walkCache for forgetWalk.
-type walkKey struct {
-	addr  uintptr
-	entry walkEntry
-}
-
-// forgetWalk deletes the entry k names, when walkCache still holds it.
-func forgetWalk(k walkKey) {
-	walkCache.CompareAndDelete(k.addr, k.entry)
-}
+func needsWalk(s schema.Schema) bool { return !schema.IsPlain(s) }

@@ -12,6 +12,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -66,7 +67,11 @@ type Field struct {
 
 // Object is a fixed-shape object whose named members have schemas or
 // defaults; other members pass through unchanged.
-type Object struct{ Fields []Field }
+type Object struct {
+	Fields []Field
+	// plain caches IsPlain: 0 not known yet, 1 plain, 2 not.
+	plain atomic.Int32
+}
 
 // ObjectOf returns an Object schema with fields.
 func ObjectOf(fields ...Field) *Object { return &Object{Fields: fields} }
@@ -266,4 +271,39 @@ func check(s Schema, seen map[*Entity]bool) error {
 		return check(s.Entity, seen)
 	}
 	return nil
+}
+
+// IsPlain reports whether values of s are plain JSON: no entity positions
+// (Entity, Invalidate, Union) and no Dates anywhere in them, so that a
+// writer of their denormalized form need not look inside. An Object's
+// answer is worked out once: schemas are immutable once used.
+func IsPlain(s Schema) bool {
+	switch s := s.(type) {
+	case nil:
+		return true
+	case *Entity, *Invalidate, *Union:
+		return false
+	case *Array:
+		return IsPlain(s.Of)
+	case *Values:
+		return IsPlain(s.Of)
+	case *Object:
+		switch s.plain.Load() {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		plain := true
+		for _, f := range s.Fields {
+			plain = plain && IsPlain(f.Schema)
+		}
+		if plain {
+			s.plain.Store(1)
+		} else {
+			s.plain.Store(2)
+		}
+		return plain
+	}
+	return !IsDate(s)
 }
