@@ -191,7 +191,7 @@ build_dist() {
   # Static loader files of the npm package that dist/ is: the entry
   # datafetch.mjs and the modules it imports (internal/, which the package's
   # exports do not expose), loaded by relative URL, so no bundler is needed.
-  for f in datafetch.mjs datafetch.d.ts package.json; do
+  for f in datafetch.mjs datafetch.node.mjs datafetch.d.ts package.json; do
     [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
     cp "jsbridge/js/$f" "$DIST/$f"
   done
@@ -324,6 +324,17 @@ stage_test_browser() {
   ensure_chromium
   ensure_npm
   node --test --test-force-exit "${files[@]}"
+}
+
+# The package in bundled apps (test/bundlers): dist/ packed with npm pack
+# into a tiny app, built and served by Vite 7 (dev server and production
+# build) and webpack 5 with no configuration, run in headless Chromium (page
+# and module worker), and imported by Node.js by its name.
+stage_bundlers() {
+  [[ -f test/bundlers/bundlers.test.mjs ]] || return $SKIP
+  ensure_chromium
+  ensure_npm
+  node --test --test-force-exit test/bundlers/bundlers.test.mjs
 }
 
 # The demo end to end in headless Chromium: the tests in test/e2e start the
@@ -484,6 +495,7 @@ cmd_test() {
   run_stage "node --test test/node" stage_test_node
   run_stage "tsc --noEmit test/ts" stage_types
   run_stage "playwright (test/browser)" stage_test_browser
+  run_stage "bundlers: Vite, webpack, Node (test/bundlers)" stage_bundlers
   run_stage "end-to-end demo (test/e2e)" stage_e2e
   run_stage "memory and lifetime (test/memory)" stage_memory
   run_fuzz_list "$FUZZ_SHORT_TIME"

@@ -18,7 +18,8 @@
 // agree on), schemas.mjs, endpoints.mjs, controller.mjs, api.mjs (attach,
 // which puts them together), bridge.mjs (calls into Go), errors.mjs and
 // values.mjs (checks and conversions of the caller's values). This module is
-// the package's one entry: what it exports is the public API.
+// the package's browser entry (datafetch.node.mjs, its Node.js entry, adds
+// file reading to load()): what it exports is the public API.
 
 export { attach } from './internal/api.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';

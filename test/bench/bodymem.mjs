@@ -58,7 +58,7 @@ async function child(mb) {
       if (process.env.BODYMEM_GODEBUG) this.env = { GODEBUG: process.env.BODYMEM_GODEBUG };
     }
   };
-  const { load } = await import(pathToFileURL(join(DIST, 'datafetch.mjs')).href);
+  const { load } = await import(pathToFileURL(join(DIST, 'datafetch.node.mjs')).href);
   const df = await load();
   const memory = go._inst.exports.mem;
 

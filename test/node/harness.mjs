@@ -34,13 +34,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // DATAFETCH_DIST points the suite at another build of dist/ (a folder).
 export const DIST = process.env.DATAFETCH_DIST ? resolve(process.env.DATAFETCH_DIST) : join(ROOT, 'dist');
-export const MODULE_PATH = join(DIST, 'datafetch.mjs');
+export const MODULE_PATH = join(DIST, 'datafetch.node.mjs');
 
 // ---------------------------------------------------------------- library
 
 let dfPromise;
 
-/** The datafetch module (dist/datafetch.mjs). */
+/** The datafetch module as Node.js imports the package (dist/datafetch.node.mjs, its "node" entry). */
 export async function importModule() {
   if (!existsSync(MODULE_PATH)) {
     throw new Error(`${MODULE_PATH} does not exist: run ./build.sh build first`);

@@ -70,8 +70,8 @@ test('NetworkError and AbortOptimistic are Error subclasses', async () => {
   assert.ok(new df.AbortOptimistic('x') instanceof df.AbortOptimistic);
 });
 
-test('dist/ holds datafetch.wasm, wasm_exec.js, datafetch.mjs, datafetch.d.ts and package.json', () => {
-  for (const f of ['datafetch.wasm', 'wasm_exec.js', 'datafetch.mjs', 'datafetch.d.ts', 'package.json']) {
+test('dist/ holds datafetch.wasm, wasm_exec.js, datafetch.mjs, datafetch.node.mjs, datafetch.d.ts and package.json', () => {
+  for (const f of ['datafetch.wasm', 'wasm_exec.js', 'datafetch.mjs', 'datafetch.node.mjs', 'datafetch.d.ts', 'package.json']) {
     assert.ok(existsSync(join(DIST, f)), `dist/${f} should exist`);
   }
 });
@@ -108,10 +108,10 @@ test('df.version matches dist/package.json version', async () => {
 
 // Each source kind is loaded in a fresh process, since a second load in this
 // one returns the instance already loaded.
-function loadInChild(kind, url = '') {
+function loadInChild(kind, url = '', modulePath = MODULE_PATH) {
   const script = `
     import { readFileSync } from 'node:fs';
-    const m = await import(${JSON.stringify(pathToFileURL(MODULE_PATH).href)});
+    const m = await import(${JSON.stringify(pathToFileURL(modulePath).href)});
     const bytes = readFileSync(${JSON.stringify(WASM)});
     const kind = ${JSON.stringify(kind)};
     let src;
@@ -120,6 +120,7 @@ function loadInChild(kind, url = '') {
     else if (kind === 'response') src = new Response(bytes, { headers: { 'content-type': 'application/wasm' } });
     else if (kind === 'url-string') src = ${JSON.stringify(url)};
     else if (kind === 'url-object') src = new URL(${JSON.stringify(url)});
+    else if (kind === 'path') src = ${JSON.stringify(WASM)};
     const df = await m.load(src);
     const again = await m.load();
     const Thing = df.Entity({ key: 'Thing', defaults: { id: undefined, n: 0 } });
@@ -164,6 +165,35 @@ for (const kind of ['url-string', 'url-object']) {
     }
   });
 }
+
+test("load(path) reads the file under the package's Node.js entry", async () => {
+  const out = await loadInChild('path');
+  assert.equal(out.n, 2);
+});
+
+test("the browser entry under Node.js: load(path) says to use the package's Node.js entry; load(bytes) works", async () => {
+  const browserEntry = join(DIST, 'datafetch.mjs');
+  await assert.rejects(loadInChild('path', '', browserEntry), /under Node\.js, import the package by its name \(its "node" entry, datafetch\.node\.mjs/);
+  const out = await loadInChild('uint8array', '', browserEntry);
+  assert.equal(out.n, 2);
+});
+
+test('load(url) of a server that answers an HTML page says so, not a WebAssembly magic-word error', async () => {
+  const srv = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>app</title>');
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${srv.address().port}/assets/datafetch.wasm`;
+    await assert.rejects(loadInChild('url-string', url), (err) => {
+      assert.match(err.message, /datafetch load: http:\/\/127\.0\.0\.1:\d+\/assets\/datafetch\.wasm answered an HTML page, not datafetch\.wasm/);
+      return true;
+    });
+  } finally {
+    await new Promise((r) => srv.close(r));
+  }
+});
 
 test('the default controller is one shared instance', async () => {
   const { df } = await env();

@@ -1,7 +1,16 @@
 // load(): instantiates datafetch.wasm (from a URL, a path, bytes, a
 // Response or a compiled module), runs it, and attaches the API to the
 // bridge it registers.
+//
+// Nothing here imports a Node.js module: the package's "node" entry
+// (datafetch.node.mjs) hands load() a file reader, so browser bundles never
+// meet a node: import. The toolchain's support file is imported statically,
+// so a bundler makes no separate chunk of it (a worker bundled as a classic
+// script cannot have chunks).
 
+// The Go toolchain's own support file, matching the compiler: a classic
+// script that sets globalThis.Go when evaluated.
+import '../wasm_exec.js';
 import { attach } from './api.mjs';
 import { markExited } from './bridge.mjs';
 import { show } from './values.mjs';
@@ -29,13 +38,20 @@ export function load(source) {
   return loading;
 }
 
+/**
+ * setFileReader makes load() read paths and file: URLs with read (a
+ * function of a path or URL to the file's bytes); the package's Node.js
+ * entry calls it.
+ */
+export function setFileReader(read) {
+  readFile = read;
+}
+
+let readFile;
+
 async function start(source) {
-  const node = isNode();
-  // The Go toolchain's own support file, matching the compiler. It is a
-  // classic script that sets globalThis.Go; importing it evaluates it.
-  await import('../wasm_exec.js');
   const go = new globalThis.Go();
-  const instance = await instantiate(source ?? new URL('../datafetch.wasm', import.meta.url), go.importObject, node);
+  const instance = await instantiate(source ?? defaultSource(), go.importObject);
   const before = globalThis[GO_GLOBAL];
   // run() executes main until it blocks, by which time it has registered
   // the bridge; its Promise settles only if the program exits.
@@ -54,7 +70,30 @@ function isNode() {
   return typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 }
 
-async function instantiate(source, imports, node) {
+// defaultSource is datafetch.wasm beside the package's modules. The
+// expression new URL('literal', import.meta.url) is the one bundlers
+// (Vite's build, webpack 5, Parcel) recognize: they emit the file and put
+// its URL in. Vite's dev server is the exception: its pre-bundler copies
+// the module into node_modules/.vite/deps, where that URL answers the
+// app's HTML (vitejs/vite#8427), so a module that finds itself moved under
+// a node_modules folder also tries the package's own folder there.
+function defaultSource() {
+  const beside = new URL('../datafetch.wasm', import.meta.url);
+  const here = import.meta.url;
+  if (here.endsWith(MODULE_PATH)) return beside;
+  const at = here.lastIndexOf(NODE_MODULES);
+  if (at < 0) return beside;
+  return [beside, new URL(`${here.slice(0, at + NODE_MODULES.length)}${PACKAGE_NAME}/datafetch.wasm`)];
+}
+
+// Where this module is in the package, and the package's name: what
+// defaultSource needs to tell whether a bundler moved it.
+const MODULE_PATH = '/internal/load.mjs';
+const NODE_MODULES = '/node_modules/';
+const PACKAGE_NAME = 'datafetch';
+
+async function instantiate(source, imports) {
+  if (Array.isArray(source)) return firstOf(source, imports);
   if (source instanceof WebAssembly.Module) {
     return WebAssembly.instantiate(source, imports);
   }
@@ -65,13 +104,15 @@ async function instantiate(source, imports, node) {
     return fromResponse(source, imports);
   }
   if (typeof source === 'string' || source instanceof URL) {
-    if (node) {
+    if (isNode()) {
       const url = nodeURL(source);
       if (url === undefined || url.protocol === 'file:') {
-        const { readFile } = await import('node:fs/promises');
-        const { fileURLToPath } = await import('node:url');
-        const bytes = await readFile(url ? fileURLToPath(url) : source);
-        return (await WebAssembly.instantiate(bytes, imports)).instance;
+        if (readFile === undefined) {
+          throw new Error(
+            `datafetch load: cannot read ${source} here: under Node.js, import the package by its name (its "node" entry, datafetch.node.mjs, reads files), or pass datafetch.wasm's bytes`,
+          );
+        }
+        return (await WebAssembly.instantiate(await readFile(url ?? source), imports)).instance;
       }
       return fromResponse(await fetch(url), imports);
     }
@@ -95,9 +136,33 @@ function nodeURL(source) {
   return undefined;
 }
 
+// firstOf instantiates the first of the URLs that answers with a module,
+// and reports the first URL's failure when none does.
+async function firstOf(urls, imports) {
+  let first;
+  for (const url of urls) {
+    try {
+      const response = await fetch(url);
+      if (response.ok && !isHTML(response)) return await fromResponse(response, imports);
+      first ??= response;
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  if (first instanceof Error) throw first;
+  return fromResponse(first, imports);
+}
+
+function isHTML(response) {
+  return (response.headers.get('Content-Type') ?? '').startsWith('text/html');
+}
+
 async function fromResponse(response, imports) {
   if (!response.ok) {
     throw new Error(`datafetch load: ${response.url || 'datafetch.wasm'}: ${response.status} ${response.statusText}`);
+  }
+  if (isHTML(response)) {
+    throw new Error(`datafetch load: ${response.url || 'datafetch.wasm'} answered an HTML page, not datafetch.wasm (is the file served there?)`);
   }
   const type = response.headers.get('Content-Type') ?? '';
   if (typeof WebAssembly.instantiateStreaming === 'function' && type.startsWith('application/wasm')) {
