@@ -3,6 +3,7 @@
 // JavaScript objects holding them are collected.
 
 import { makeError } from './errors.mjs';
+import { Transport } from './transport.mjs';
 import { Exchange, decode, response } from './wire.mjs';
 
 let exited = false;
@@ -20,8 +21,10 @@ export function markExited() {
 // bridge a Go program registered, and wasmExports (its instance's exports,
 // or undefined): call, callAsync, promised, hold, finalizer, endpointRefs,
 // and the module's memory and exported(), its exported entries (an
-// Exchange) when there are exports.
-export function makeBridge(go, wasmExports) {
+// Exchange) when there are exports. resume, when given, resumes the Go
+// program (wasm_exec.js's Go._resume): with it, the fetch path reports to
+// Go through exports (internal/transport.mjs).
+export function makeBridge(go, wasmExports, resume) {
   const memory = wasmExports?.mem;
   const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
   // A call through an exported entry, or undefined when there is none or
@@ -78,6 +81,16 @@ export function makeBridge(go, wasmExports) {
       (e) => settled(exited ? undefined : go.settle(id, false, e)),
     );
   };
+  if (resume !== undefined && typeof wasmExports?.datafetchWake === 'function') {
+    // An exited program cannot be resumed; what it waited for is dropped.
+    const transport = new Transport(wasmExports, () => {
+      if (!exited) resume();
+    });
+    lib.request = (id, fetch, url, initText, extra, body, keepBody) => transport.request(id, fetch, url, initText, extra, body, keepBody);
+    lib.await = (promise, id) => transport.await(promise, id);
+    lib.take = (id) => transport.take(id);
+    lib.abort = (id) => transport.abort(id);
+  }
   call('setLibrary', lib);
 
   // Go objects are released when the JavaScript objects holding them are
