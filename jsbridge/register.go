@@ -167,6 +167,9 @@ var lib struct {
 	// returns the value kept for a woken wait, abort(id) aborts request
 	// id.
 	request, await, take, abort safejs.Value
+	// complete(id, ok, value) settles the Promise of a call started
+	// through exportStart (start.go).
+	complete safejs.Value
 }
 
 // setLibrary(lib) receives those functions when datafetch.mjs attaches.
@@ -191,6 +194,7 @@ func setLibrary(args []safejs.Value) (any, error) {
 	lib.await, _ = l.Get("await")
 	lib.take, _ = l.Get("take")
 	lib.abort, _ = l.Get("abort")
+	lib.complete, _ = l.Get("complete")
 	if lib.take.Type() != safejs.TypeFunction || lib.abort.Type() != safejs.TypeFunction {
 		// Both or none: a report without take would keep its value.
 		lib.request, lib.await = safejs.Undefined(), safejs.Undefined()

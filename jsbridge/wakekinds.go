@@ -17,3 +17,11 @@ const (
 	// of this side of the library).
 	wakeBadRoom = -1
 )
+
+// startOp names the entry datafetchStart starts (START_* in
+// internal/protocol.mjs; start.go).
+const (
+	startFetch        = 0
+	startSuspense     = 1
+	startFetchIfStale = 2
+)

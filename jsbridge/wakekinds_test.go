@@ -16,6 +16,10 @@ func TestWakeKindsMatchJS(t *testing.T) {
 		"WAKE_OK":           wakeOK,
 		"WAKE_THROWN":       wakeThrown,
 		"WAKE_NOT_RESPONSE": wakeNotResponse,
+
+		"START_FETCH":          startFetch,
+		"START_SUSPENSE":       startSuspense,
+		"START_FETCH_IF_STALE": startFetchIfStale,
 	}
 	js := jsConstants(t, protocolJS)
 	for name, want := range goKinds {
@@ -25,7 +29,7 @@ func TestWakeKindsMatchJS(t *testing.T) {
 		}
 	}
 	for name := range js {
-		if regexp.MustCompile(`^WAKE_`).MatchString(name) {
+		if regexp.MustCompile(`^(WAKE|START)_`).MatchString(name) {
 			_, ok := goKinds[name]
 			assert.True(t, ok, "js/internal/protocol.mjs exports %s, which Go does not read", name)
 		}

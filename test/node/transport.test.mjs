@@ -77,7 +77,7 @@ async function delta(snapshot, fn) {
   return { result, d };
 }
 
-test('transport: a cold fetch completes without a js.FuncOf call: one report through the exports, one resume', async () => {
+test('transport: a cold fetch makes no js.FuncOf call: started and reported through the exports, two resumes', async () => {
   const { df, fx, snapshot } = await countedInstance();
   const ctrl = new df.Controller();
   const { result, d } = await delta(snapshot, () => ctrl.fetch(fx.listArticles));
@@ -85,9 +85,10 @@ test('transport: a cold fetch completes without a js.FuncOf call: one report thr
   assert.equal(d.datafetchWake, 1, 'the response was reported once');
   assert.equal(d.datafetchReserve, 1, 'its bytes went into Go once');
   assert.equal(d.settle ?? 0, 0, 'no await through the js.FuncOf settle');
-  // Only the entry that starts the fetch, if it is a js.FuncOf one.
-  assert.ok(d.func <= 1, `js.FuncOf calls for one cold fetch: ${JSON.stringify(d)}`);
-  assert.ok(d.resumes >= 1 && d.resumes <= 2, `resumes: ${d.resumes}`);
+  // Started through datafetchStart, completed through datafetchWake.
+  assert.equal(d.datafetchStart, 1, JSON.stringify(d));
+  assert.equal(d.func, 0, `js.FuncOf calls for one cold fetch: ${JSON.stringify(d)}`);
+  assert.equal(d.resumes, 2, 'one resume to start it, one when the response is in');
 });
 
 test('transport: the fetch option returning a Response, and an error status, are reported the same way', async () => {
@@ -101,7 +102,7 @@ test('transport: the fetch option returning a Response, and an error status, are
   });
   const { result, d } = await delta(snapshot, () => ctrl.fetch(fx.getArticle, { id: '7' }));
   assert.equal(result.title, 'from the option');
-  assert.equal(d.func <= 1 && (d.settle ?? 0) === 0, true, JSON.stringify(d));
+  assert.equal(d.func, 0, JSON.stringify(d));
 
   const failed = await delta(snapshot, () => ctrl.fetch(fx.getArticle, { id: '404' }).catch((e) => e));
   const err = failed.result;
@@ -122,6 +123,25 @@ test('transport: the promise of parseResponse is awaited without the js.FuncOf s
   assert.equal(d.settle ?? 0, 0, JSON.stringify(d));
   // The request, then parseResponse's promise.
   assert.equal(d.datafetchWake, 2, JSON.stringify(d));
+});
+
+test('transport: useSuspense and fetchIfStale start through the export; a raw body takes the js.FuncOf entry', async () => {
+  const { df, fx, snapshot } = await countedInstance();
+  const ctrl = new df.Controller();
+  const read = await delta(snapshot, () => ctrl.useSuspense(fx.getArticle, { id: '2' }));
+  assert.equal(String(read.result.id), '2');
+  assert.equal(read.d.func, 0, JSON.stringify(read.d));
+  assert.equal(read.d.datafetchStart, 1);
+  ctrl.invalidate(fx.getArticle, { id: '2' });
+  const stale = await delta(snapshot, () => ctrl.fetchIfStale(fx.getArticle, { id: '2' }));
+  assert.equal(String(stale.result.id), '2');
+  assert.equal(stale.d.func, 0, JSON.stringify(stale.d));
+  // A FormData body is a JavaScript value Go must hold: the js.FuncOf entry.
+  const form = new FormData();
+  form.append('title', 'multipart');
+  const raw = await delta(snapshot, () => ctrl.fetch(fx.patchArticle, { id: '2' }, form).catch((e) => e));
+  assert.equal(raw.d.ctrlFetch, 1, JSON.stringify(raw.d));
+  assert.equal(raw.d.datafetchStart ?? 0, 0);
 });
 
 test('transport: aborting a request aborts it at the server', async () => {

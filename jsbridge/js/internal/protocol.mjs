@@ -59,3 +59,12 @@ export const WAKE_OK = 0;
 export const WAKE_THROWN = 1;
 /** fetch resolved to something that is not a Response (Go: wakeNotResponse). */
 export const WAKE_NOT_RESPONSE = 2;
+
+// The asynchronous entries datafetchStart starts (jsbridge/start.go).
+
+/** ctrl.fetch (Go: startFetch). */
+export const START_FETCH = 0;
+/** ctrl.useSuspense (Go: startSuspense). */
+export const START_SUSPENSE = 1;
+/** ctrl.fetchIfStale (Go: startFetchIfStale). */
+export const START_FETCH_IF_STALE = 2;

@@ -9,6 +9,10 @@ import { EXPORT_DECLINED, WAKE_NOT_RESPONSE, WAKE_OK, WAKE_THROWN } from './prot
 // The most UTF-8 bytes one UTF-16 code unit can take.
 const MAX_UTF8_PER_UNIT = 3;
 
+// The longest arguments (UTF-16 code units) start passes through Go's input
+// buffer; longer ones go through the js.FuncOf entry (as in wire.mjs).
+const MAX_INPUT = 1 << 16;
+
 /**
  * Transport does fetch exchanges and watches promises for Go. Each is a
  * wait Go registered under an id; the outcome goes into Go's memory
@@ -24,6 +28,44 @@ export class Transport {
     this.encoder = new TextEncoder();
     // id → {ac, value}: ac aborts a request; value is what take hands Go.
     this.waits = new Map();
+    // id → {resolve, reject} of the calls start made.
+    this.calls = new Map();
+  }
+
+  /**
+   * start starts an asynchronous entry (op, a START_* constant) through the
+   * datafetchStart export and returns its Promise, or undefined when Go
+   * declined (the caller then uses the js.FuncOf entry). bodyText is a
+   * fetch's JSON body, or undefined.
+   */
+  start(op, ctrl, h, paramsText, bodyText) {
+    const units = paramsText.length + (bodyText === undefined ? 0 : bodyText.length);
+    if (units > MAX_INPUT) return undefined;
+    let p = 0;
+    let b = bodyText === undefined ? -1 : 0;
+    if (units > 0) {
+      const room = units * MAX_UTF8_PER_UNIT;
+      const at = this.x.datafetchInput(room);
+      const view = new Uint8Array(this.memory.buffer, at, room);
+      p = this.encoder.encodeInto(paramsText, view).written;
+      if (bodyText !== undefined) b = this.encoder.encodeInto(bodyText, view.subarray(p)).written;
+    }
+    const id = this.x.datafetchStart(op, ctrl, h, p, b);
+    if (id === EXPORT_DECLINED) return undefined;
+    const promise = new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
+    // Runs the call until it waits: what it does first (an optimistic
+    // update) is done when start returns.
+    this.resume();
+    return promise;
+  }
+
+  /** complete settles the Promise of call id (Go calls it). */
+  complete(id, ok, value) {
+    const call = this.calls.get(id);
+    if (call === undefined) return;
+    this.calls.delete(id);
+    if (ok) call.resolve(value);
+    else call.reject(value);
   }
 
   /**
