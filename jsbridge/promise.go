@@ -104,6 +104,9 @@ func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if lib.await.Type() == safejs.TypeFunction {
+		return awaitWoken(ctx, v)
+	}
 	ch, err := watchers.watch(v)
 	if err != nil {
 		return safejs.Undefined(), err
@@ -120,6 +123,34 @@ func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 	case <-ctx.Done():
 		return safejs.Undefined(), ctx.Err()
 	}
+}
+
+// awaitWoken is await through lib.await, which reports the settlement
+// through datafetchWake and resumes Go (wake.go): no js.FuncOf call per
+// await. The settled value is taken with lib.take.
+func awaitWoken(ctx context.Context, v safejs.Value) (safejs.Value, error) {
+	id, ch := waits.add()
+	if _, err := invoke(lib.await, v, id); err != nil {
+		waits.drop(id)
+		return safejs.Undefined(), err
+	}
+	var o woken
+	select {
+	case o = <-ch:
+	case <-ctx.Done():
+		waits.drop(id)
+		// What JavaScript may have kept already is let go.
+		_, _ = invoke(lib.abort, id)
+		return safejs.Undefined(), ctx.Err()
+	}
+	r, err := invoke(lib.take, id)
+	if err != nil {
+		return safejs.Undefined(), err
+	}
+	if o.kind != wakeOK {
+		return safejs.Undefined(), newJSError(r)
+	}
+	return r, nil
 }
 
 // settled is how a promise settled: the value it resolved to, or a

@@ -160,6 +160,16 @@ var lib struct {
 	decodeAt, responseAt        safejs.Value
 	// watch(promise, id) reports how promise settles to settle (await).
 	watch safejs.Value
+	// With internal/transport.mjs, when JavaScript can resume Go (wake.go):
+	// request(id, fetch, url, initJSON, extra, body, keepBody) does a
+	// whole fetch exchange (transport.exchange); await(promise, id)
+	// watches a promise; both report through datafetchWake. take(id)
+	// returns the value kept for a woken wait, abort(id) aborts request
+	// id.
+	request, await, take, abort safejs.Value
+	// complete(id, ok, value) settles the Promise of a call started
+	// through exportStart (start.go).
+	complete safejs.Value
 }
 
 // setLibrary(lib) receives those functions when datafetch.mjs attaches.
@@ -180,6 +190,15 @@ func setLibrary(args []safejs.Value) (any, error) {
 	lib.decodeAt, _ = l.Get("decodeAt")
 	lib.responseAt, _ = l.Get("responseAt")
 	lib.watch, _ = l.Get("watch")
+	lib.request, _ = l.Get("request")
+	lib.await, _ = l.Get("await")
+	lib.take, _ = l.Get("take")
+	lib.abort, _ = l.Get("abort")
+	lib.complete, _ = l.Get("complete")
+	if lib.take.Type() != safejs.TypeFunction || lib.abort.Type() != safejs.TypeFunction {
+		// Both or none: a report without take would keep its value.
+		lib.request, lib.await = safejs.Undefined(), safejs.Undefined()
+	}
 	return nil, nil
 }
 

@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,10 @@ import (
 // done (a timeout, the endpoint's signal, a reset), so the browser really
 // stops the request. The body is read with arrayBuffer() and copied into Go
 // in one go. Response.Native is the JavaScript Response, for parseResponse
-// and for NetworkError.response.
+// and for NetworkError.response. With datafetch.mjs attached and able to
+// resume Go, the whole exchange is done in JavaScript (exchange below);
+// without it (Go tests, attach without the Go instance) Go walks the
+// Response itself.
 type transport struct {
 	// keepBody leaves the body unread, for an endpoint whose parseResponse
 	// reads it itself.
@@ -41,6 +45,9 @@ func withFetch(ctx context.Context, fn safejs.Value) context.Context {
 func (t transport) RoundTrip(ctx context.Context, req *rest.Request) (*rest.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if lib.request.Type() == safejs.TypeFunction {
+		return t.exchange(ctx, req)
 	}
 	ac, err := abortController.New()
 	if err != nil {
@@ -73,12 +80,96 @@ func (t transport) RoundTrip(ctx context.Context, req *rest.Request) (*rest.Resp
 	return t.read(ctx, resp)
 }
 
-// requestInit builds fetch's init: method and headers from JSON in one
-// call, then the body, the signal and whatever else getRequestInit
-// returned (credentials, mode, ...). Headers are a plain object, as a
-// controller's fetch option may expect from data-client; repeated names
-// are joined with ", " as Headers would.
-func requestInit(req *rest.Request, signal safejs.Value) (safejs.Value, error) {
+// exchange is RoundTrip through lib.request (internal/transport.mjs),
+// which does the whole exchange with fetch in JavaScript: builds the init
+// from what Go describes, calls fetch, reads status, headers and the body,
+// and reports through the exports of wake.go, the body copied into Go's
+// memory once. The crossings per request are a handful: the call that
+// starts it, two exports and a resume from JavaScript, and lib.take for the
+// Response (or what was thrown). Abort stays real: when ctx is done first,
+// lib.abort aborts the request's AbortController.
+func (t transport) exchange(ctx context.Context, req *rest.Request) (*rest.Response, error) {
+	desc, body, err := describeRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	fetch := safejs.Undefined()
+	if fn, ok := ctx.Value(fetchKey{}).(safejs.Value); ok {
+		fetch = fn
+	}
+	extra := safejs.Undefined()
+	if v, ok := req.Init.(safejs.Value); ok && v.Type() == safejs.TypeObject {
+		extra = v
+	}
+	id, ch := waits.add()
+	if _, err := invoke(lib.request, id, fetch, req.URL, desc, extra, body, t.keepBody); err != nil {
+		waits.drop(id)
+		return nil, err
+	}
+	stop := context.AfterFunc(ctx, func() { _, _ = invoke(lib.abort, id) })
+	var o woken
+	select {
+	case o = <-ch:
+		stop()
+	case <-ctx.Done():
+		waits.drop(id)
+		if stop() {
+			// The AfterFunc did not run (ctx was done before it was
+			// registered to run it): abort here.
+			_, _ = invoke(lib.abort, id)
+		}
+		return nil, ctx.Err()
+	}
+	// What JavaScript kept for Go: the Response, or what was thrown.
+	v, err := invoke(lib.take, id)
+	if err != nil {
+		return nil, err
+	}
+	switch o.kind {
+	case wakeOK:
+	case wakeThrown:
+		return nil, newJSError(v)
+	case wakeNotResponse:
+		return nil, fmt.Errorf("fetch resolved to %s, not a Response", o.meta)
+	default:
+		return nil, errors.New("datafetch: the transport reported more bytes than it had room for")
+	}
+	r := &rest.Response{Native: v, Status: o.status}
+	// meta is [statusText, [[name, value], ...]] as JSON.
+	meta, err := value.Parse(o.meta)
+	if err != nil || meta.Len() != 2 {
+		return nil, fmt.Errorf("datafetch: the transport's response description %q: %w", o.meta, err)
+	}
+	r.StatusText = meta.Elems()[0].Str()
+	r.Header = headersFrom(meta.Elems()[1])
+	if !t.keepBody {
+		r.Body = o.body
+	}
+	return r, nil
+}
+
+// describeRequest returns the JSON text of fetch's init as far as Go makes
+// it (method and headers), and the body as fetch takes it: a string, the
+// caller's JavaScript value, or undefined.
+func describeRequest(req *rest.Request) (string, any, error) {
+	var body any = safejs.Undefined()
+	switch {
+	case req.Body != nil:
+		body = string(req.Body)
+	case req.RawBody != nil:
+		raw, ok := req.RawBody.(safejs.Value)
+		if !ok {
+			return "", nil, fmt.Errorf("cannot send a body of type %T", req.RawBody)
+		}
+		body = raw
+	}
+	return initDescription(req).JSON(), body, nil
+}
+
+// initDescription is fetch's init as Go makes it: method and headers.
+// Headers are a plain object, as a controller's fetch option may expect
+// from data-client; repeated names are joined with ", " as Headers would.
+func initDescription(req *rest.Request) value.Value {
 	var headers []value.Member
 	index := map[string]int{}
 	for _, f := range req.Header {
@@ -90,8 +181,16 @@ func requestInit(req *rest.Request, signal safejs.Value) (safejs.Value, error) {
 		index[name] = len(headers)
 		headers = append(headers, value.M(f.Name, value.Str(f.Value)))
 	}
-	desc := value.Obj(value.M("method", value.Str(req.Method)), value.M("headers", value.Obj(headers...)))
-	init, err := callMethod(jsonObject, "parse", desc.JSON())
+	return value.Obj(value.M("method", value.Str(req.Method)), value.M("headers", value.Obj(headers...)))
+}
+
+// requestInit builds fetch's init: method and headers from JSON in one
+// call, then the body, the signal and whatever else getRequestInit
+// returned (credentials, mode, ...). Headers are a plain object, as a
+// controller's fetch option may expect from data-client; repeated names
+// are joined with ", " as Headers would.
+func requestInit(req *rest.Request, signal safejs.Value) (safejs.Value, error) {
+	init, err := callMethod(jsonObject, "parse", initDescription(req).JSON())
 	if err != nil {
 		return init, err
 	}

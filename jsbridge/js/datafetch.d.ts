@@ -31,9 +31,11 @@ export declare function load(source?: LoadSource): Promise<DataFetch>;
  * Returns the API over a bridge that a Go program registered with
  * jsbridge.Register (globalThis.__datafetchGo); `load` does this for
  * datafetch.wasm. With the instance's exports, reads use its linear memory
- * and exported entries, and unchanged re-reads do not call into Go.
+ * and exported entries, and unchanged re-reads do not call into Go. With
+ * go too, the wasm_exec.js `Go` instance running the module, a request's
+ * completion wakes Go through the exports rather than a js.FuncOf call.
  */
-export declare function attach(bridge: object, wasmExports?: WebAssembly.Exports): DataFetch;
+export declare function attach(bridge: object, wasmExports?: WebAssembly.Exports, go?: { _resume(): void }): DataFetch;
 
 /** The API object `load` resolves to. */
 export interface DataFetch {

@@ -16,18 +16,23 @@ const apis = new WeakMap();
  * share its cache with the page's JavaScript. wasmExports, the instance's
  * exports, is optional: with them, reads use the module's memory and its
  * exported entries (an unchanged re-read does not call into Go at all).
+ * go, optional too, is the wasm_exec.js Go instance running the module:
+ * with it (and the exports), the fetch path wakes Go through the exports
+ * and go._resume() rather than a js.FuncOf call (internal/transport.mjs).
  */
-export function attach(bridge, wasmExports) {
+export function attach(bridge, wasmExports, go) {
   let api = apis.get(bridge);
   if (!api) {
-    api = makeAPI(bridge, wasmExports?.mem instanceof WebAssembly.Memory ? wasmExports : undefined);
+    const exports = wasmExports?.mem instanceof WebAssembly.Memory ? wasmExports : undefined;
+    const resume = typeof go?._resume === 'function' ? () => go._resume() : undefined;
+    api = makeAPI(bridge, exports, resume);
     apis.set(bridge, api);
   }
   return api;
 }
 
-function makeAPI(go, wasmExports) {
-  const bridge = makeBridge(go, wasmExports);
+function makeAPI(go, wasmExports, resume) {
+  const bridge = makeBridge(go, wasmExports, resume);
   const schemas = makeSchemas(bridge);
   const { Entity, normalize, denormalize } = schemas;
   const endpoints = makeEndpoints(bridge, schemas);

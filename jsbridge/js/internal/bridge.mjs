@@ -3,6 +3,7 @@
 // JavaScript objects holding them are collected.
 
 import { makeError } from './errors.mjs';
+import { Transport } from './transport.mjs';
 import { Exchange, decode, response } from './wire.mjs';
 
 let exited = false;
@@ -18,10 +19,12 @@ export function markExited() {
 
 // makeBridge returns what the rest of an API instance uses to reach go, the
 // bridge a Go program registered, and wasmExports (its instance's exports,
-// or undefined): call, callAsync, promised, hold, finalizer, endpointRefs,
+// or undefined): call, callAsync, startAsync, promised, hold, finalizer, endpointRefs,
 // and the module's memory and exported(), its exported entries (an
-// Exchange) when there are exports.
-export function makeBridge(go, wasmExports) {
+// Exchange) when there are exports. resume, when given, resumes the Go
+// program (wasm_exec.js's Go._resume): with it, the fetch path reports to
+// Go through exports (internal/transport.mjs).
+export function makeBridge(go, wasmExports, resume) {
   const memory = wasmExports?.mem;
   const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
   // A call through an exported entry, or undefined when there is none or
@@ -78,6 +81,21 @@ export function makeBridge(go, wasmExports) {
       (e) => settled(exited ? undefined : go.settle(id, false, e)),
     );
   };
+  // startAsync starts an asynchronous entry through the exports
+  // (Transport.start), or returns undefined: then callAsync does.
+  let startAsync = () => undefined;
+  if (resume !== undefined && typeof wasmExports?.datafetchWake === 'function') {
+    // An exited program cannot be resumed; what it waited for is dropped.
+    const transport = new Transport(wasmExports, () => {
+      if (!exited) resume();
+    });
+    lib.request = (id, fetch, url, initText, extra, body, keepBody) => transport.request(id, fetch, url, initText, extra, body, keepBody);
+    lib.await = (promise, id) => transport.await(promise, id);
+    lib.take = (id) => transport.take(id);
+    lib.abort = (id) => transport.abort(id);
+    lib.complete = (id, ok, value) => transport.complete(id, ok, value);
+    startAsync = (op, ctrl, h, paramsText, bodyText) => (exited ? undefined : transport.start(op, ctrl, h, paramsText, bodyText));
+  }
   call('setLibrary', lib);
 
   // Go objects are released when the JavaScript objects holding them are
@@ -106,5 +124,5 @@ export function makeBridge(go, wasmExports) {
     finalizer?.register(obj, h);
   }
 
-  return { call, callAsync, promised, hold, finalizer, endpointRefs, memory, exported };
+  return { call, callAsync, startAsync, promised, hold, finalizer, endpointRefs, memory, exported };
 }

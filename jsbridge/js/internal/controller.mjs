@@ -1,14 +1,14 @@
 // The Controller (js-api.md section 4) and the hook-style functions over a
 // default one.
 
-import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED } from './protocol.mjs';
+import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
 import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
 import { NO_VERSION, Reads, UnknownObject, lastRead, response } from './wire.mjs';
 
 // makeController returns the controller part of an API instance over
 // bridge (see makeBridge) and endpoints (see makeEndpoints).
 export function makeController(bridge, endpoints) {
-  const { call, callAsync, promised, hold, memory, exported } = bridge;
+  const { call, callAsync, startAsync, promised, hold, memory, exported } = bridge;
   const { endpointHandle, paramsText } = endpoints;
 
   function encodeBody(body, where) {
@@ -109,7 +109,7 @@ export function makeController(bridge, endpoints) {
           if (!(err instanceof Error)) return Promise.reject(err);
         }
       }
-      return callAsync('ctrlSuspense', this._h, h, p);
+      return startAsync(START_SUSPENSE, this._h, h, p, undefined) ?? callAsync('ctrlSuspense', this._h, h, p);
     }
 
     fetch(endpoint, params, body) {
@@ -119,6 +119,11 @@ export function makeController(bridge, endpoints) {
         args = [endpointHandle(endpoint), paramsText(params, 'fetch', endpoint), ...encodeBody(body, `fetch ${endpoint.name}: body`)];
       } catch (err) {
         return Promise.reject(err);
+      }
+      const [h, p, kind, payload] = args;
+      if (kind !== BODY_RAW) {
+        const started = startAsync(START_FETCH, this._h, h, p, kind === BODY_JSON ? payload : undefined);
+        if (started !== undefined) return started;
       }
       return callAsync('ctrlFetch', this._h, ...args);
     }
@@ -132,7 +137,7 @@ export function makeController(bridge, endpoints) {
       } catch (err) {
         return Promise.reject(err);
       }
-      return callAsync('ctrlFetchIfStale', this._h, ...args);
+      return startAsync(START_FETCH_IF_STALE, this._h, args[0], args[1], undefined) ?? callAsync('ctrlFetchIfStale', this._h, ...args);
     }
 
     getResponse(endpoint, params) {

@@ -63,7 +63,7 @@ async function start(source) {
     throw new Error('datafetch: datafetch.wasm did not register its bridge (is it the right file?)');
   }
   delete globalThis[GO_GLOBAL];
-  return attach(bridge, instance.exports);
+  return attach(bridge, instance.exports, go);
 }
 
 function isNode() {

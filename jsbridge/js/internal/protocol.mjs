@@ -49,3 +49,22 @@ export const BODY_RAW = 2;
 export const SCHEMA_NONE = -1;
 /** In an object descriptor, [name, MEMBER_DEFAULT, value] is a default, not a schema. */
 export const MEMBER_DEFAULT = 0;
+
+// How JavaScript reports a wait's outcome to Go (datafetchWake;
+// jsbridge/wakekinds.go, checked equal by wakekinds_test.go).
+
+/** A fetch answered with a Response, or a promise resolved (Go: wakeOK). */
+export const WAKE_OK = 0;
+/** The fetch or the promise failed; Go takes what was thrown (Go: wakeThrown). */
+export const WAKE_THROWN = 1;
+/** fetch resolved to something that is not a Response (Go: wakeNotResponse). */
+export const WAKE_NOT_RESPONSE = 2;
+
+// The asynchronous entries datafetchStart starts (jsbridge/start.go).
+
+/** ctrl.fetch (Go: startFetch). */
+export const START_FETCH = 0;
+/** ctrl.useSuspense (Go: startSuspense). */
+export const START_SUSPENSE = 1;
+/** ctrl.fetchIfStale (Go: startFetchIfStale). */
+export const START_FETCH_IF_STALE = 2;

@@ -1,0 +1,187 @@
+// The fetch path's crossings (jsbridge/js/internal/transport.mjs,
+// jsbridge/wake.go): a request is done in JavaScript in one exchange and
+// reported to Go through the module's exports and a resume, with no
+// js.FuncOf call when it completes; aborting it still aborts the request
+// the server sees. These tests load a datafetch.wasm whose bridge and
+// exports count the calls JavaScript makes into Go.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DIST, fixtureURL, fixtures, importModule, setup, test } from './harness.mjs';
+
+setup();
+
+let counted;
+
+// countedInstance loads datafetch.wasm as load() does, attached with the Go
+// instance (so it can be resumed), its bridge and exports wrapped in
+// counters of the calls into Go.
+async function countedInstance() {
+  if (counted) return counted;
+  const mod = await importModule();
+  await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
+  const before = globalThis.__datafetchGo;
+  go.run(instance);
+  const bridge = globalThis.__datafetchGo;
+  assert.notEqual(bridge, before, 'the second instance registered its bridge');
+  delete globalThis.__datafetchGo;
+  const calls = {};
+  const wrap = (functions) => {
+    const w = {};
+    for (const [name, v] of Object.entries(functions)) {
+      w[name] =
+        typeof v === 'function'
+          ? (...args) => {
+              calls[name] = (calls[name] ?? 0) + 1;
+              return v(...args);
+            }
+          : v;
+    }
+    return w;
+  };
+  let resumes = 0;
+  const resumable = {
+    _resume: () => {
+      resumes++;
+      go._resume();
+    },
+  };
+  const df = mod.attach(wrap(bridge), wrap(instance.exports), resumable);
+  const base = await fixtureURL();
+  counted = {
+    df,
+    fx: fixtures(df, base),
+    // snapshot returns the counts so far: js.FuncOf entries by name, all
+    // of them (func), the exported entries (named datafetch...) and resumes.
+    snapshot: () => ({
+      ...calls,
+      func: Object.entries(calls).reduce((n, [name, k]) => (name.startsWith('datafetch') ? n : n + k), 0),
+      resumes,
+    }),
+  };
+  return counted;
+}
+
+// delta runs fn and returns how many calls of each kind it made.
+async function delta(snapshot, fn) {
+  const before = snapshot();
+  const result = await fn();
+  const after = snapshot();
+  const d = {};
+  for (const [k, v] of Object.entries(after)) d[k] = v - (before[k] ?? 0);
+  return { result, d };
+}
+
+test('transport: a cold fetch makes no js.FuncOf call: started and reported through the exports, two resumes', async () => {
+  const { df, fx, snapshot } = await countedInstance();
+  const ctrl = new df.Controller();
+  const { result, d } = await delta(snapshot, () => ctrl.fetch(fx.listArticles));
+  assert.ok(Array.isArray(result) && result.length > 0 && result[0] instanceof Object, 'the list was read');
+  assert.equal(d.datafetchWake, 1, 'the response was reported once');
+  assert.equal(d.datafetchReserve, 1, 'its bytes went into Go once');
+  assert.equal(d.settle ?? 0, 0, 'no await through the js.FuncOf settle');
+  // Started through datafetchStart, completed through datafetchWake.
+  assert.equal(d.datafetchStart, 1, JSON.stringify(d));
+  assert.equal(d.func, 0, `js.FuncOf calls for one cold fetch: ${JSON.stringify(d)}`);
+  assert.equal(d.resumes, 2, 'one resume to start it, one when the response is in');
+});
+
+test('transport: the fetch option returning a Response, and an error status, are reported the same way', async () => {
+  const { df, fx, snapshot } = await countedInstance();
+  const body = JSON.stringify({ id: 7, title: 'from the option' });
+  const ctrl = new df.Controller({
+    fetch: (url) =>
+      url.endsWith('/articles/404')
+        ? new Response(JSON.stringify({ message: 'nope' }), { status: 404, statusText: 'Not Here', headers: { 'Content-Type': 'application/json' } })
+        : new Response(body, { headers: { 'Content-Type': 'application/json' } }),
+  });
+  const { result, d } = await delta(snapshot, () => ctrl.fetch(fx.getArticle, { id: '7' }));
+  assert.equal(result.title, 'from the option');
+  assert.equal(d.func, 0, JSON.stringify(d));
+
+  const failed = await delta(snapshot, () => ctrl.fetch(fx.getArticle, { id: '404' }).catch((e) => e));
+  const err = failed.result;
+  assert.equal(err.name, 'NetworkError');
+  assert.equal(err.status, 404);
+  assert.equal(err.statusText, 'Not Here');
+  assert.ok(err.response instanceof Response, 'NetworkError.response is the Response');
+  assert.deepEqual(await err.response.json(), { message: 'nope' }, 'whose body is still readable');
+  assert.equal(failed.d.datafetchWake, 1);
+});
+
+test('transport: the promise of parseResponse is awaited without the js.FuncOf settle', async () => {
+  const { df, fx, snapshot } = await countedInstance();
+  const parsed = fx.getArticle.extend({ parseResponse: async (response) => ({ ...(await response.json()), title: 'parsed here' }) });
+  const ctrl = new df.Controller();
+  const { result, d } = await delta(snapshot, () => ctrl.fetch(parsed, { id: '1' }));
+  assert.equal(result.title, 'parsed here');
+  assert.equal(d.settle ?? 0, 0, JSON.stringify(d));
+  // The request, then parseResponse's promise.
+  assert.equal(d.datafetchWake, 2, JSON.stringify(d));
+});
+
+test('transport: useSuspense and fetchIfStale start through the export; a raw body takes the js.FuncOf entry', async () => {
+  const { df, fx, snapshot } = await countedInstance();
+  const ctrl = new df.Controller();
+  const read = await delta(snapshot, () => ctrl.useSuspense(fx.getArticle, { id: '2' }));
+  assert.equal(String(read.result.id), '2');
+  assert.equal(read.d.func, 0, JSON.stringify(read.d));
+  assert.equal(read.d.datafetchStart, 1);
+  ctrl.invalidate(fx.getArticle, { id: '2' });
+  const stale = await delta(snapshot, () => ctrl.fetchIfStale(fx.getArticle, { id: '2' }));
+  assert.equal(String(stale.result.id), '2');
+  assert.equal(stale.d.func, 0, JSON.stringify(stale.d));
+  // A FormData body is a JavaScript value Go must hold: the js.FuncOf entry.
+  const form = new FormData();
+  form.append('title', 'multipart');
+  const raw = await delta(snapshot, () => ctrl.fetch(fx.patchArticle, { id: '2' }, form).catch((e) => e));
+  assert.equal(raw.d.ctrlFetch, 1, JSON.stringify(raw.d));
+  assert.equal(raw.d.datafetchStart ?? 0, 0);
+});
+
+test('transport: aborting a request aborts it at the server', async () => {
+  const { df, snapshot } = await countedInstance();
+  // A server that never answers and records each request's arrival and
+  // its connection closing before an answer.
+  let arrived;
+  const arrival = new Promise((r) => {
+    arrived = r;
+  });
+  let closed;
+  const closing = new Promise((r) => {
+    closed = r;
+  });
+  let aborted = 0;
+  const srv = createServer((req, res) => {
+    res.on('close', () => {
+      if (!res.writableEnded) {
+        aborted++;
+        closed();
+      }
+    });
+    arrived();
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    const ac = new AbortController();
+    const ep = new df.RestEndpoint({ urlPrefix: `http://127.0.0.1:${srv.address().port}`, path: '/slow', name: 'slow', signal: ac.signal });
+    const ctrl = new df.Controller();
+    const before = snapshot();
+    const pending = ctrl.fetch(ep).catch((e) => e);
+    await arrival;
+    ac.abort();
+    const err = await pending;
+    assert.equal(err.name, 'AbortError', String(err));
+    await closing;
+    assert.equal(aborted, 1, 'the server saw the request aborted');
+    assert.equal((snapshot().settle ?? 0) - (before.settle ?? 0), 0);
+  } finally {
+    srv.closeAllConnections();
+    await new Promise((r) => srv.close(r));
+  }
+});
