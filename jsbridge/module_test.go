@@ -20,6 +20,11 @@ var moduleFiles embed.FS
 // or above (../) the importing one; group 2 is the specifier.
 var relativeImport = regexp.MustCompile(`(?m)(^(?:import|export)\b[^;]*?\bfrom\s+)'(\.\.?/[^']+\.mjs)'`)
 
+// supportImport matches load.mjs's import of the Go toolchain's support
+// file, which is not among moduleFiles: the page that runs these tests has
+// evaluated it already (it started this program), so it is dropped.
+var supportImport = regexp.MustCompile(`(?m)^import '\.\./wasm_exec\.js';$`)
+
 // moduleURL returns a blob: URL of the module name in moduleFiles. A blob:
 // module cannot import by a relative URL, so each relative import in it is
 // rewritten to the blob: URL of the module it names, made first; made
@@ -38,7 +43,8 @@ func moduleURL(name string, made map[string]string) (string, error) {
 		return "", fmt.Errorf("module %s: %w", name, err)
 	}
 	var depErr error
-	out := relativeImport.ReplaceAllStringFunc(string(src), func(m string) string {
+	out := supportImport.ReplaceAllString(string(src), "")
+	out = relativeImport.ReplaceAllStringFunc(out, func(m string) string {
 		sub := relativeImport.FindStringSubmatch(m)
 		u, err := moduleURL(path.Join(path.Dir(name), sub[2]), made)
 		if err != nil {
