@@ -261,8 +261,8 @@ func (m *protocolModel) read(t *testing.T, key string, s schema.Schema) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s decodes to\n%v\nwant\n%v\noutput %s", key, got, want, out)
 	}
-	if len(m.f.dec.objs) != len(m.f.ids.entries) {
-		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", len(m.f.dec.objs), len(m.f.ids.entries), out)
+	if m.f.dec.held() != len(m.f.ids.entries) {
+		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", m.f.dec.held(), len(m.f.ids.entries), out)
 	}
 	if prev, ok := m.lastV[key]; ok {
 		now, before := elems(v, key), elems(prev, key)
