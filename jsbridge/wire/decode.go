@@ -80,6 +80,36 @@ type Output struct {
 	// number of elements its OpKeep runs took.
 	Counts [NumOps]int
 	Kept   int
+	// IDs are where the output holds ids, in order: what Renumber
+	// rewrites.
+	IDs []IDAt
+}
+
+// IDAt is an id operand of an output: its value and the bytes [At, End)
+// that hold it.
+type IDAt struct {
+	ID      uint64
+	At, End int
+}
+
+// Renumber returns out with its ids replaced by the ones ids maps them to
+// (an id it lacks is given the next number, counting from 1). o must be
+// out decoded. Ids are addresses in Go's memory, different from run to
+// run; renumbered, outputs are the same every time (the test corpus).
+func Renumber(out []byte, o Output, ids map[uint64]uint64) []byte {
+	var b []byte
+	last := 0
+	for _, at := range o.IDs {
+		n, ok := ids[at.ID]
+		if !ok {
+			n = uint64(len(ids) + 1)
+			ids[at.ID] = n
+		}
+		b = append(b, out[last:at.At]...)
+		b = binary.AppendUvarint(b, n)
+		last = at.End
+	}
+	return append(b, out[last:]...)
 }
 
 // ErrUnknown is the error of an output that names an object or a shape
@@ -165,6 +195,16 @@ func (d *decoder) byte() (byte, error) {
 	c := d.b[d.pos]
 	d.pos++
 	return c, nil
+}
+
+// id reads an id operand, noting where it is.
+func (d *decoder) id() (uint64, error) {
+	at := d.pos
+	x, err := d.uint()
+	if err == nil {
+		d.o.IDs = append(d.o.IDs, IDAt{ID: x, At: at, End: d.pos})
+	}
+	return x, err
 }
 
 func (d *decoder) uint() (uint64, error) {
@@ -402,7 +442,7 @@ func (d *decoder) value() (*Node, error) {
 		}
 		return obj, nil
 	case OpRegister:
-		id, err := d.uint()
+		id, err := d.id()
 		if err != nil {
 			return nil, err
 		}
@@ -412,7 +452,7 @@ func (d *decoder) value() (*Node, error) {
 		}
 		return v, d.register(id, v)
 	case OpRef:
-		id, err := d.uint()
+		id, err := d.id()
 		if err != nil {
 			return nil, err
 		}
@@ -429,11 +469,11 @@ func (d *decoder) value() (*Node, error) {
 	case OpKeptList:
 		return d.keptList()
 	case OpOver:
-		prev, err := d.uint()
+		prev, err := d.id()
 		if err != nil {
 			return nil, err
 		}
-		id, err := d.uint()
+		id, err := d.id()
 		if err != nil {
 			return nil, err
 		}
@@ -469,7 +509,7 @@ func (d *decoder) element() (*Node, error) {
 
 func (d *decoder) keptList() (*Node, error) {
 	at := d.at
-	id, err := d.uint()
+	id, err := d.id()
 	if err != nil {
 		return nil, err
 	}
@@ -551,7 +591,7 @@ func (d *decoder) drop() error {
 		return d.errorf("DROP in an output without a table")
 	}
 	for range n {
-		id, err := d.uint()
+		id, err := d.id()
 		if err != nil {
 			return err
 		}
