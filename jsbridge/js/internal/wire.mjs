@@ -476,16 +476,26 @@ function known(id) {
  */
 export const shaping = { compile: true };
 
+// compiled keeps the compiled constructors by key list (its JSON), shared
+// by every table: a new controller's reads reuse functions the engine has
+// already optimized instead of compiling and warming up their own.
+const compiled = new Map();
+
 // shapeOf returns the constructor of objects with keys: called with value,
 // it reads one value per key, in order, and returns the object.
 function shapeOf(keys) {
   if (shaping.compile) {
+    const id = JSON.stringify(keys);
+    let make = compiled.get(id);
+    if (make !== undefined) return make;
     // Each key is a string literal (JSON.stringify's is one), __proto__ a
     // computed one so that it is an own property as JSON.parse makes it;
     // members are evaluated in order, as the ops come.
     const members = keys.map((k) => `${k === PROTO ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:v()`);
     try {
-      return new Function('v', `return {${members.join(',')}};`);
+      make = new Function('v', `return {${members.join(',')}};`);
+      if (compiled.size < MAX_COMPILED) compiled.set(id, make);
+      return make;
     } catch (err) {
       if (!(err instanceof EvalError)) throw err;
       shaping.compile = false; // forbidden here: build them by hand
@@ -497,6 +507,10 @@ function shapeOf(keys) {
     return obj;
   };
 }
+
+// The most constructors kept compiled for reuse (each table holds at most
+// 4096 shapes of its own: jsbridge/wire.MaxShapes).
+const MAX_COMPILED = 4096;
 
 /**
  * The error of an output that names an object this side does not hold:
