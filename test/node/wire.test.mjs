@@ -26,13 +26,6 @@ function bytesOf(base64) {
   return new Uint8Array(Buffer.from(base64, 'base64'));
 }
 
-// at returns the value at path (keys and indices) under x.
-function at(x, path) {
-  let v = x;
-  for (const p of path) v = v[p];
-  return v;
-}
-
 // same checks that got is expected (JSON.parse of Go's JSON) except at the
 // Date paths, which must hold Dates of the expected value.
 function same(got, want, path, dates, where) {
