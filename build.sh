@@ -48,6 +48,7 @@ FUZZ_BUDGETS=(
   "FuzzURL ./core/rest 100000x"
   "FuzzOptimisticQueue ./core/store 10000x"
   "FuzzReadProtocol ./jsbridge 30000x"
+  "FuzzWire ./jsbridge 30000x"
 )
 FUZZ_DEFAULT_BUDGET=${FUZZ_DEFAULT_BUDGET:-20000x}
 FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
 // ctrl is a controller as JavaScript holds it: the core controller, and the
@@ -32,7 +32,8 @@ type ctrl struct {
 	ids *identities
 	// objs is the JavaScript half: a Map from id to object.
 	objs safejs.Value
-	// buf is the output buffer, reused: JavaScript copies the text.
+	// buf is the output buffer, reused: JavaScript decodes an output before
+	// Go runs again.
 	buf []byte
 	// changes counts the controller's OnChange calls. JavaScript reads it
 	// straight from linear memory (ctrlChanges gives its address): while it
@@ -118,15 +119,15 @@ func ctrlChanges(args []safejs.Value) (any, error) {
 }
 
 // emit hands v, the read of the result under key by schema s, to
-// JavaScript through decoder (lib.decode or lib.response), with identities.
-// prefix holds extra members of the output, each followed by a comma.
-func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.Value, prefix string) (safejs.Value, error) {
+// JavaScript through decoder (lib.decode or lib.response), with identities
+// and header h.
+func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var r safejs.Value
 	var err error
 	for try := 0; try < 2; try++ {
-		out := c.output(key, s, v, prefix)
+		out := c.output(key, s, v, h)
 		r, err = handOver(decoder, c.objs, out)
 		// Text handed over as a string stays alive in JavaScript while
 		// Go's handle does; either way the collection returns what the
@@ -146,15 +147,11 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	return safejs.Undefined(), err
 }
 
-// handOver calls decoder (lib.decode or lib.response) on out. When
-// JavaScript has the memory, it passes out's address and length to
-// lib.decodeAt or lib.responseAt, which decode the bytes in place: a Go
-// string handed to JavaScript becomes a value that wasm_exec.js enters in
-// its table of values (a Map keyed by the value) and that Go must later
-// finalize, and its storeValue was the top function by self time in
-// Chromium's profile of a cold read of 100 articles (53 KB of output).
-// out only has to stay alive during the call: Go's heap objects do not
-// move.
+// handOver calls decoder (lib.decode or lib.response) on out, an output
+// of package wire. When JavaScript has the memory, it passes out's address
+// and length to lib.decodeAt or lib.responseAt, which decode the bytes in
+// place; otherwise it copies them into a Uint8Array. out only has to stay
+// alive during the call: Go's heap objects do not move.
 func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 	at := safejs.Undefined()
 	switch {
@@ -166,51 +163,52 @@ func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 	if at.Type() == safejs.TypeFunction {
 		return invoke(at, objs, int(uintptr(unsafe.Pointer(unsafe.SliceData(out)))), len(out))
 	}
-	// The string is only read during the call, which copies it.
-	return invoke(decoder, objs, unsafe.String(unsafe.SliceData(out), len(out)))
+	bytes, err := uint8Array.New(len(out))
+	if err != nil {
+		return safejs.Undefined(), err
+	}
+	if _, err := safejs.CopyBytesToJS(bytes, out); err != nil {
+		return safejs.Undefined(), err
+	}
+	return invoke(decoder, objs, bytes)
 }
 
 // output writes the read of v for decode or response, entering its
 // identities in c.ids, and returns it. It must be decoded before the next
 // output, which reuses the buffer. Called with c.mu held.
-func (c *ctrl) output(key string, s schema.Schema, v value.Value, prefix string) []byte {
-	out := append(append(c.buf[:0], '{'), prefix...)
-	out = closeObject(c.ids.appendRead(out, key, s, v))
+func (c *ctrl) output(key string, s schema.Schema, v value.Value, h wire.Header) []byte {
+	out := c.ids.output(c.buf, h, key, s, v)
 	c.buf = keepScratch(out)
 	return out
 }
 
 // emitPlain hands v to JavaScript without identities (Date ops only), for
 // reads outside a controller's table: snapshots and denormalize.
-func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, prefix string) (safejs.Value, error) {
+func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
 	var none *identities
-	out := append(append(make([]byte, 0, 64), '{'), prefix...)
-	out = closeObject(none.appendRead(out, "", s, v))
-	return invoke(decoder, safejs.Null(), unsafe.String(unsafe.SliceData(out), len(out)))
+	return handOver(decoder, safejs.Null(), none.output(nil, h, "", s, v))
 }
 
-// responsePrefix is the "s" and "e" members of a getResponse output; for a
-// valid result, "f": the status it turns to at expiresAt (stale, or
-// invalid under invalidIfStale); and "k":1 while an error of the last fetch
-// is kept. With them JavaScript can keep a read, still report its status as
-// time passes (no other status changes with time alone), and answer
-// useSuspense for fresh data without calling Go.
-func responsePrefix(r endpoint.Response, spec *endpoint.Spec) string {
-	b := append([]byte(`"s":`), strconv.Quote(string(r.ExpiryStatus))...)
-	b = append(b, `,"e":`...)
-	b = strconv.AppendInt(b, r.ExpiresAt, 10)
+// responseHeader is the header of a getResponse output: the status and
+// expiresAt; for a valid result, the status it turns to at expiresAt
+// (stale, or invalid under invalidIfStale); and whether an error of the
+// last fetch is kept. With them JavaScript can keep a read, still report
+// its status as time passes (no other status changes with time alone), and
+// answer useSuspense for fresh data without calling Go.
+func responseHeader(r endpoint.Response, spec *endpoint.Spec) wire.Header {
+	h := wire.Header{
+		Response:  true,
+		Status:    wire.StatusOf(string(r.ExpiryStatus)),
+		ExpiresAt: float64(r.ExpiresAt),
+		ErrorKept: r.Err != nil,
+	}
 	if r.ExpiryStatus == endpoint.Valid {
-		later := endpoint.Stale
+		h.AfterExpiry = wire.StatusStale
 		if spec != nil && spec.InvalidIfStale {
-			later = endpoint.Invalid
+			h.AfterExpiry = wire.StatusInvalid
 		}
-		b = append(b, `,"f":`...)
-		b = strconv.AppendQuote(b, string(later))
 	}
-	if r.Err != nil {
-		b = append(b, `,"k":1`...)
-	}
-	return string(append(b, ','))
+	return h
 }
 
 // ctrlCall reads the (controller, endpoint, params JSON) arguments that
@@ -278,7 +276,7 @@ func (c *ctrl) emitResult(ep *rest.Endpoint, params, v value.Value) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return c.emit(lib.decode, key, ep.Spec().Schema, v, "")
+	return c.emit(lib.decode, key, ep.Spec().Schema, v, wire.Header{})
 }
 
 // ctrlGetResponse(ctrl, endpoint, paramsJSON) returns {data, expiryStatus,
@@ -290,7 +288,7 @@ func ctrlGetResponse(args []safejs.Value) (any, error) {
 	}
 	if params.IsNull() {
 		return emitPlain(lib.response, nil, value.Undef,
-			responsePrefix(endpoint.Response{ExpiryStatus: endpoint.Missing}, nil))
+			responseHeader(endpoint.Response{ExpiryStatus: endpoint.Missing}, nil))
 	}
 	key, err := ep.Key(params)
 	if err != nil {
@@ -302,7 +300,7 @@ func ctrlGetResponse(args []safejs.Value) (any, error) {
 		// reports (a kept fetch error is not part of getResponse's answer).
 		return nil, r.Err
 	}
-	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))
+	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 }
 
 // snapGetResponse(snapshot, endpoint, paramsJSON) is snap.getResponse in
@@ -320,7 +318,7 @@ func snapGetResponse(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	r := snap.GetResponse(ep, params)
-	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))
+	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 }
 
 // ctrlSubscribe(ctrl, endpoint, paramsJSON, listener) subscribes; listener
@@ -351,7 +349,7 @@ func ctrlSubscribe(args []safejs.Value) (any, error) {
 				reportError(panicError("subscribe", p))
 			}
 		}()
-		data, err := c.emit(lib.decode, key, s, st.Data, "")
+		data, err := c.emit(lib.decode, key, s, st.Data, wire.Header{})
 		if err != nil {
 			reportError(err)
 			return

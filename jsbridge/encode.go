@@ -1,110 +1,70 @@
 package jsbridge
 
 import (
-	"slices"
-	"strconv"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
-// A read crosses to JavaScript as one JSON object, which decode in
-// internal/wire.mjs (under jsbridge/js) turns into the value the caller gets:
-//
-//	"r": id      the value is the object JavaScript already holds as id
-//	"d": data    otherwise, the value as JSON (absent: undefined)
-//	"o": [op...] changes to apply to data, in document order
-//	"x": [id...] ids JavaScript must forget (after applying the ops)
-//
-// Each op is [kind, id, path...], path being the keys and indices from data
-// down to the position it names (empty for data itself):
-//
-//	[0, id, path...] register the object at path as id
-//	[1, id, path...] replace the placeholder at path by the object id
-//	[2, 0, path...]  replace the number or string at path by a Date
-//	[3, id, [from, to, ...], path...]
-//	                 the array at path takes, in the index ranges [from, to)
-//	                 listed, the elements of the array at the same path in
-//	                 the object id (see keptList)
-//	[4, id, new, path...]
-//	                 the object at path holds some members only: lay them
-//	                 over a shallow copy of the object id, put the copy at
-//	                 path and register it as new (see keptEntity)
-//
-// Callers may add members of their own (getResponse adds "s" and "e").
+// A read crosses to JavaScript as an output in the format of package wire
+// (jsbridge/wire/SPEC.md): a header, then the value as ops in prefix
+// order, which decode and response in internal/wire.mjs (under
+// jsbridge/js) turn into the value the caller gets. The identity ops say
+// which objects JavaScript registers under an id (wire.OpRegister), which
+// it already holds (OpRef), which lists keep elements of their previous
+// emission (OpKeptList, see keptList), which entities are a few changed
+// members laid over an object it holds (OpOver, see keptEntity), and which
+// ids it forgets (OpDrop).
 //
 // Encoding is directed by the schema: only entity positions (and the top of
 // the result) get identities, and only Date fields get Date ops, so a part
-// of the value without either is copied as JSON in one go.
-const (
-	opRegister = 0
-	opRef      = 1
-	opDate     = 2
-	opKept     = 3
-	opOver     = 4
-)
+// of the value without either is written whole by wire.Writer.Value.
 
-// appendRead appends to dst the members (each followed by a comma) that
-// carry v, the denormalized result of schema s under the result key slot,
-// with identities from t. Pass a nil t for a read that needs no identity
-// (snapshots, denormalize); then only Date ops are emitted.
-func (t *identities) appendRead(dst []byte, slot string, s schema.Schema, v value.Value) []byte {
+// writeRead writes to w the output that carries v, the denormalized result
+// of schema s under the result key slot, with identities from t. Pass a nil
+// t for a read that needs no identity (snapshots, denormalize); then only
+// Date ops are written. w must have been begun (wire.Writer.Begin) with
+// t's shapes.
+func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v value.Value) {
 	var held []uintptr
 	if t != nil {
 		if id, ok := t.lookup(v); ok {
 			// The whole result is unchanged: JavaScript returns the object
-			// it has, with no parse at all.
+			// it has, with nothing else to build.
 			t.retain(id)
 			t.setSlot(slot, append(held, id), id)
-			dst = appendMember(dst, `"r":`, id)
-			return t.appendDropped(dst)
+			w.Ref(uint64(id))
+			wire.Drop(w, t.takeDropped())
+			return
 		}
 	}
-	// The data is written straight into dst: results can be large, and
-	// every copy of them shows. So is the room for it reserved at once,
-	// with some for the ops after it: grown by append, a large output would
-	// leave behind each smaller buffer, four times the output in all, and
-	// in wasm that is memory the page never gets back.
-	if hint := value.SizeHint(v); cap(dst)-len(dst) < hint {
-		dst = slices.Grow(dst, len(`"d":,`)+hint+hint/16)
-	}
-	dst = append(dst, `"d":`...)
-	mark := len(dst)
-	e := &encoder{t: t, data: dst, held: &held}
+	// The room for the output is reserved at once: grown by append, a
+	// large output would leave behind each smaller buffer, several times
+	// the output in all, and in wasm that is memory the page never gets
+	// back.
+	w.Grow(value.SizeHint(v))
+	e := &encoder{t: t, w: w, held: &held}
 	if t != nil {
-		e.ops = t.scratch[:0]
 		e.prevTop, e.prevTopID = t.lastRoot(slot)
 	}
 	if isIdentified(s) {
 		e.value(v, s)
 	} else {
 		// The top of the result gets an identity even where the schema
-		// gives it none, so an unchanged re-read is one "r".
+		// gives it none, so an unchanged re-read is one ref.
 		saved := e.register(v)
 		e.value(v, s)
 		e.held = saved
 	}
-	dst = e.data
-	if len(dst) == mark {
-		dst = dst[:mark-len(`"d":`)] // undefined: no data at all
-	} else {
-		dst = append(dst, ',')
-	}
-	if len(e.ops) > 0 {
-		dst = append(dst, `"o":[`...)
-		dst = append(dst, e.ops[:len(e.ops)-1]...) // without the last comma
-		dst = append(dst, ']', ',')
-	}
 	if t == nil {
-		return dst
+		return
 	}
-	t.scratch = keepScratch(e.ops)
 	var root uintptr
 	if id, ok := t.lookup(v); ok {
 		root = id
 	}
 	t.setSlot(slot, held, root)
-	return t.appendDropped(dst)
+	wire.Drop(w, t.takeDropped())
 }
 
 // maxKeptBuffer bounds the scratch memory kept between emissions, so one
@@ -120,38 +80,6 @@ func keepScratch(b []byte) []byte {
 	return b[:0]
 }
 
-// appendMember appends "name":id, to dst.
-func appendMember(dst []byte, name string, id uintptr) []byte {
-	dst = append(dst, name...)
-	dst = strconv.AppendUint(dst, uint64(id), 10)
-	return append(dst, ',')
-}
-
-// appendDropped appends the "x" member when ids were dropped.
-func (t *identities) appendDropped(dst []byte) []byte {
-	d := t.takeDropped()
-	if len(d) == 0 {
-		return dst
-	}
-	dst = append(dst, `"x":[`...)
-	for i, id := range d {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendUint(dst, uint64(id), 10)
-	}
-	return append(dst, ']', ',')
-}
-
-// closeObject ends an output object whose members end with a comma.
-func closeObject(dst []byte) []byte {
-	if n := len(dst); n > 0 && dst[n-1] == ',' {
-		dst[n-1] = '}'
-		return dst
-	}
-	return append(dst, '}')
-}
-
 // isIdentified reports whether s makes its position an entity position.
 func isIdentified(s schema.Schema) bool {
 	switch s.(type) {
@@ -161,18 +89,15 @@ func isIdentified(s schema.Schema) bool {
 	return false
 }
 
-// pathSeg is one step of the path from data to the value being encoded.
-type pathSeg struct {
-	key   string
-	index int // -1 when key names an object member
-}
-
 // encoder writes one read.
 type encoder struct {
-	t    *identities
-	data []byte
-	ops  []byte // ops, each followed by a comma
-	path []pathSeg
+	t *identities
+	w *wire.Writer
+	// path holds the member keys from the top of the result down to the
+	// value being written, while that value is reached through object
+	// members only (inList is 0); keptList needs it.
+	path   []string
+	inList int
 	// held collects the ids referenced at the current level: by the slot at
 	// the top, by the innermost registered object below it.
 	held *[]uintptr
@@ -202,19 +127,19 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 			e.raw(v)
 			return
 		}
-		e.members(v, memberSchemas{all: s.Of})
+		e.members(v, memberSchemas{all: s.Of}, true)
 	case *schema.Object:
 		if v.Kind() != value.Object || !needsWalk(s) {
 			e.raw(v)
 			return
 		}
-		e.members(v, memberSchemas{fields: s.Fields})
+		e.members(v, memberSchemas{fields: s.Fields}, false)
 	default:
 		if schema.IsDate(s) {
-			e.raw(v)
 			if k := v.Kind(); k == value.Number || k == value.String {
-				e.op(opDate, 0)
+				e.w.Date()
 			}
+			e.raw(v)
 			return
 		}
 		e.raw(v)
@@ -236,7 +161,7 @@ func (e *encoder) entity(v value.Value, ent *schema.Entity) {
 	if v.Kind() != value.Object || len(fields) == 0 {
 		e.raw(v)
 	} else {
-		e.members(v, memberSchemas{fields: fields})
+		e.members(v, memberSchemas{fields: fields}, false)
 	}
 	e.held = saved
 }
@@ -253,25 +178,22 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 	if e.t != nil && isIdentified(of) {
 		e.t.grow(v.Len())
 	}
-	e.data = append(e.data, '[')
-	for i, el := range v.Elems() {
-		if i > 0 {
-			e.data = append(e.data, ',')
-		}
-		e.element(i, el, of)
+	elems := v.Elems()
+	e.w.Array(len(elems))
+	e.inList++
+	for _, el := range elems {
+		e.element(el, of)
 	}
-	e.data = append(e.data, ']')
+	e.inList--
 }
 
-// element writes el, at index i of the array being written, by schema of.
-func (e *encoder) element(i int, el value.Value, of schema.Schema) {
+// element writes el, an element of the array being written, by schema of.
+func (e *encoder) element(el value.Value, of schema.Schema) {
 	if el.IsUndefined() {
-		e.data = append(e.data, "null"...) // as JSON.stringify writes it
+		e.w.Null() // as JSON.stringify writes it
 		return
 	}
-	e.path = append(e.path, pathSeg{index: i})
 	e.value(el, of)
-	e.path = e.path[:len(e.path)-1]
 }
 
 // memberSchemas gives the schemas of an object's members: all of them have
@@ -296,33 +218,31 @@ func (ms memberSchemas) of(key string) schema.Schema {
 }
 
 // members writes an object whose members have the schemas ms gives (none:
-// written as they are). Undefined members are left out, as in JSON.
-func (e *encoder) members(v value.Value, ms memberSchemas) {
-	e.data = append(e.data, '{')
-	first := true
-	for _, m := range v.Members() {
+// written as they are); dict is set when its keys are data (a Values
+// schema), which are not worth a shape. Undefined members are left out, as
+// in JSON.
+func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
+	members := v.Members()
+	inline := e.w.Object(members, dict)
+	for _, m := range members {
 		if m.Value.IsUndefined() {
 			continue
 		}
-		e.member(m, ms.of(m.Key), first)
-		first = false
+		if inline {
+			e.w.Key(m.Key)
+		}
+		e.member(m, ms.of(m.Key))
 	}
-	e.data = append(e.data, '}')
 }
 
-// member writes m, a member of an object being written, by its schema s
-// (nil: as it is); a comma goes before all but the first.
-func (e *encoder) member(m value.Member, s schema.Schema, first bool) {
-	if !first {
-		e.data = append(e.data, ',')
-	}
-	e.data = value.AppendString(e.data, m.Key)
-	e.data = append(e.data, ':')
+// member writes the value of m, a member of an object being written, by
+// its schema s (nil: as it is).
+func (e *encoder) member(m value.Member, s schema.Schema) {
 	if s == nil {
 		e.raw(m.Value)
 		return
 	}
-	e.path = append(e.path, pathSeg{key: m.Key, index: -1})
+	e.path = append(e.path, m.Key)
 	e.value(m.Value, s)
 	e.path = e.path[:len(e.path)-1]
 }
@@ -347,8 +267,7 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 	case value.Same(ent.v, v):
 		ent.refs++
 		*e.held = append(*e.held, id)
-		e.data = append(e.data, '0')
-		e.op(opRef, id)
+		e.w.Ref(uint64(id))
 		return saved, true
 	default:
 		// Another value at the same address (see lookup): no identity.
@@ -356,7 +275,7 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 	}
 	ent.refs++
 	*e.held = append(*e.held, id)
-	e.op(opRegister, id)
+	e.w.Register(uint64(id))
 	e.held = &ent.children
 	return saved, false
 }
@@ -375,37 +294,15 @@ func (e *encoder) register(v value.Value) (saved *[]uintptr) {
 	}
 	ent.refs++
 	*e.held = append(*e.held, id)
-	// The op comes before those of v's insides: JavaScript registers the
-	// object, then fills it in place.
-	e.op(opRegister, id)
+	// The op comes before v: JavaScript registers the object once it has
+	// built it.
+	e.w.Register(uint64(id))
 	e.held = &ent.children
 	return saved
 }
 
-func (e *encoder) raw(v value.Value) {
-	e.data = value.AppendJSON(e.data, v)
-}
-
-// op appends an op at the current path.
-func (e *encoder) op(kind int, id uintptr) {
-	e.ops = append(e.ops, '[', byte('0'+kind), ',')
-	e.ops = strconv.AppendUint(e.ops, uint64(id), 10)
-	e.appendPath()
-	e.ops = append(e.ops, ']', ',')
-}
-
-// appendPath appends the current path to the op being written, each
-// step after a comma.
-func (e *encoder) appendPath() {
-	for _, p := range e.path {
-		e.ops = append(e.ops, ',')
-		if p.index >= 0 {
-			e.ops = strconv.AppendInt(e.ops, int64(p.index), 10)
-		} else {
-			e.ops = value.AppendString(e.ops, p.key)
-		}
-	}
-}
+// raw writes v whole: it holds no entity position or Date.
+func (e *encoder) raw(v value.Value) { e.w.Value(v) }
 
 // unionMember returns the entity of u that v, a denormalized record, is.
 func unionMember(u *schema.Union, v value.Value) *schema.Entity {

@@ -155,6 +155,8 @@ type protocolModel struct {
 	// last read of each key: Go's value and what it decoded to
 	lastV   map[string]value.Value
 	lastOut map[string]any
+	// record, when set, is given every output read (TestWireCorpus).
+	record func(out []byte)
 }
 
 func newProtocolModel() *protocolModel {
@@ -253,6 +255,9 @@ func (m *protocolModel) read(t *testing.T, key string, s schema.Schema) {
 		return
 	}
 	got, out := m.f.read(t, key, s)
+	if m.record != nil {
+		m.record(out.raw)
+	}
 	m.work += len(elems(v, key))
 	var want any
 	if err := json.Unmarshal([]byte(v.JSON()), &want); err != nil {
@@ -261,8 +266,8 @@ func (m *protocolModel) read(t *testing.T, key string, s schema.Schema) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s decodes to\n%v\nwant\n%v\noutput %s", key, got, want, out)
 	}
-	if len(m.f.dec.objs) != len(m.f.ids.entries) {
-		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", len(m.f.dec.objs), len(m.f.ids.entries), out)
+	if m.f.dec.held() != len(m.f.ids.entries) {
+		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", m.f.dec.held(), len(m.f.ids.entries), out)
 	}
 	if prev, ok := m.lastV[key]; ok {
 		now, before := elems(v, key), elems(prev, key)

@@ -1,7 +1,7 @@
 package jsbridge
 
 import (
-	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,129 +9,99 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
-// decoder simulates decode in datafetch.mjs: it applies outputs in order
-// and keeps the id → object map, so tests can check identity the way
+// decoder simulates decode in datafetch.mjs with the reference decoder of
+// package wire, and hands out the decoded values as Go maps, slices and
+// scalars (a Date as dateMark): each decoded object is one map or slice,
+// however often it is handed out, so tests can check identity the way
 // JavaScript's === would (by map and slice pointers).
 type decoder struct {
-	objs map[float64]any
+	table wire.Table
+	objs  map[*wire.Node]any
 }
 
 type dateMark struct{ v any }
 
-func (d *decoder) decode(t *testing.T, out string) any {
-	t.Helper()
-	var o struct {
-		R *float64        `json:"r"`
-		D json.RawMessage `json:"d"`
-		O [][]any         `json:"o"`
-		X []float64       `json:"x"`
-	}
-	if err := json.Unmarshal([]byte(out), &o); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, out)
-	}
-	var data any
-	if o.R != nil {
-		obj, ok := d.objs[*o.R]
-		if !ok {
-			t.Fatalf("ref to unknown id %v", *o.R)
-		}
-		data = obj
-	} else if o.D != nil {
-		if err := json.Unmarshal(o.D, &data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, op := range o.O {
-		kind, id, path := op[0].(float64), op[1].(float64), op[2:]
-		var ranges []any
-		var newID float64
-		switch kind {
-		case opKept:
-			ranges, path = op[2].([]any), op[3:]
-		case opOver:
-			newID, path = op[2].(float64), op[3:]
-		}
-		get := func() any {
-			x := data
-			for _, p := range path {
-				x = step(x, p)
-			}
-			return x
-		}
-		set := func(v any) {
-			if len(path) == 0 {
-				data = v
-				return
-			}
-			parent := data
-			for _, p := range path[:len(path)-1] {
-				parent = step(parent, p)
-			}
-			switch p := parent.(type) {
-			case map[string]any:
-				p[path[len(path)-1].(string)] = v
-			case []any:
-				p[int(path[len(path)-1].(float64))] = v
-			}
-		}
-		switch kind {
-		case opRegister:
-			d.objs[id] = get()
-		case opRef:
-			obj, ok := d.objs[id]
-			if !ok {
-				t.Fatalf("ref op to unknown id %v in %s", id, out)
-			}
-			set(obj)
-		case opDate:
-			set(dateMark{get()})
-		case opOver:
-			prev, ok := d.objs[id].(map[string]any)
-			if !ok {
-				t.Fatalf("over op names %v, not a known object, in %s", id, out)
-			}
-			merged := make(map[string]any, len(prev))
-			for k, v := range prev {
-				merged[k] = v
-			}
-			for k, v := range get().(map[string]any) {
-				merged[k] = v
-			}
-			set(merged)
-			d.objs[newID] = merged
-		case opKept:
-			before, ok := d.objs[id]
-			for _, p := range path {
-				before = step(before, p)
-			}
-			prev, isList := before.([]any)
-			if !ok || !isList {
-				t.Fatalf("kept op names %v, not a known object with an array at %v, in %s", id, path, out)
-			}
-			list := get().([]any)
-			for k := 0; k < len(ranges); k += 2 {
-				for i := int(ranges[k].(float64)); i < int(ranges[k+1].(float64)); i++ {
-					list[i] = prev[i]
-				}
-			}
-		}
-	}
-	for _, id := range o.X {
-		delete(d.objs, id)
-	}
-	return data
+// readOut is one decoded output, for assertions and failure messages.
+type readOut struct {
+	raw []byte
+	wire.Output
 }
 
-func step(x, p any) any {
-	switch x := x.(type) {
-	case map[string]any:
-		return x[p.(string)]
-	case []any:
-		return x[int(p.(float64))]
+// String shows the decoded value and the ops it took.
+func (r *readOut) String() string {
+	var b strings.Builder
+	if r.Value != nil {
+		b.WriteString(r.Value.String())
 	}
-	return nil
+	for op, n := range r.Counts {
+		if n > 0 {
+			fmt.Fprintf(&b, " %s×%d", wire.Op(op), n)
+		}
+	}
+	return b.String()
+}
+
+// only reports whether the output is one op of code op and nothing but
+// drops.
+func (r *readOut) only(op wire.Op) bool {
+	total := 0
+	for o, n := range r.Counts {
+		if wire.Op(o) != wire.OpDrop {
+			total += n
+		}
+	}
+	return total == 1 && r.Counts[op] == 1
+}
+
+func newDecoder() *decoder { return &decoder{objs: map[*wire.Node]any{}} }
+
+func (d *decoder) decode(t *testing.T, out []byte) (any, *readOut) {
+	t.Helper()
+	o, err := wire.Decode(out, &d.table)
+	if err != nil {
+		t.Fatalf("decoding % x: %v", out, err)
+	}
+	return d.js(o.Value), &readOut{raw: out, Output: o}
+}
+
+// held returns the number of ids the decoder holds.
+func (d *decoder) held() int { return len(d.table.Held) }
+
+// js returns n as the Go value tests compare, the same map or slice for
+// the same node.
+func (d *decoder) js(n *wire.Node) any {
+	switch n.Kind {
+	case wire.Null, wire.Undefined:
+		return nil
+	case wire.Bool:
+		return n.Bool
+	case wire.Number:
+		return n.Num
+	case wire.String:
+		return n.Str
+	case wire.Date:
+		return dateMark{d.js(n.Of)}
+	}
+	if x, ok := d.objs[n]; ok {
+		return x
+	}
+	if n.Kind == wire.Array {
+		a := make([]any, len(n.Elems))
+		d.objs[n] = a
+		for i, e := range n.Elems {
+			a[i] = d.js(e)
+		}
+		return a
+	}
+	m := make(map[string]any, len(n.Keys))
+	d.objs[n] = m
+	for i, k := range n.Keys {
+		m[k] = d.js(n.Vals[i])
+	}
+	return m
 }
 
 // same reports whether a and b are the identical map or slice.
@@ -162,7 +132,7 @@ func newFixture() *fixture {
 	return &fixture{
 		st: store.New(), article: article, user: user,
 		list: schema.ArrayOf(article),
-		ids:  newIdentities(), dec: &decoder{objs: map[float64]any{}},
+		ids:  newIdentities(), dec: newDecoder(),
 	}
 }
 
@@ -177,11 +147,10 @@ func (f *fixture) store(t *testing.T, key string, s schema.Schema, data string, 
 }
 
 // read reads key, emits it and decodes it as JavaScript would.
-func (f *fixture) read(t *testing.T, key string, s schema.Schema) (any, string) {
+func (f *fixture) read(t *testing.T, key string, s schema.Schema) (any, *readOut) {
 	t.Helper()
 	v, _, _, _ := f.st.Read(key)
-	out := string(closeObject(f.ids.appendRead([]byte{'{'}, key, s, v)))
-	return f.dec.decode(t, out), out
+	return f.dec.decode(t, f.ids.output(nil, wire.Header{}, key, s, v))
 }
 
 const twoArticles = `[
@@ -211,7 +180,7 @@ func TestEncodeFirstReadRegistersAndMarksDates(t *testing.T) {
 		t.Errorf("ISO date stored as %v, want epoch ms", d)
 	}
 	// root, two articles, one author (the second occurrence is a ref)
-	if n := strings.Count(out, "[0,"); n != 4 {
+	if n := out.Counts[wire.OpRegister]; n != 4 {
 		t.Errorf("%d register ops, want 4: %s", n, out)
 	}
 	if len(f.ids.entries) != 4 {
@@ -224,7 +193,7 @@ func TestEncodeUnchangedReadIsOneRef(t *testing.T) {
 	f.store(t, "list", f.list, twoArticles, 1)
 	first, _ := f.read(t, "list", f.list)
 	second, out := f.read(t, "list", f.list)
-	if !strings.HasPrefix(out, `{"r":`) || strings.Contains(out, `"d"`) {
+	if !out.only(wire.OpRef) {
 		t.Errorf("unchanged re-read sent data: %s", out)
 	}
 	if !same(first, second) {
@@ -259,7 +228,7 @@ func TestEncodeOneChangedEntity(t *testing.T) {
 		t.Error("unchanged author inside the changed article is a new object")
 	}
 	// The previous emission is kept (for rollbacks): nothing dropped yet.
-	if strings.Contains(out, `"x":[`) {
+	if out.Counts[wire.OpDrop] != 0 {
 		t.Errorf("ids dropped while the previous emission is kept: %s", out)
 	}
 	if len(f.ids.entries) != 6 {
@@ -268,14 +237,14 @@ func TestEncodeOneChangedEntity(t *testing.T) {
 	// A third version pushes the first out: its root and its article 2 go.
 	f.store(t, "one", f.article, `{"id":"2","title":"two, edited again"}`, 3)
 	_, out = f.read(t, "list", f.list)
-	if !strings.Contains(out, `"x":[`) {
+	if out.Counts[wire.OpDrop] == 0 {
 		t.Errorf("no ids dropped: %s", out)
 	}
 	if len(f.ids.entries) != 6 {
 		t.Errorf("table holds %d ids, want 6", len(f.ids.entries))
 	}
-	if len(f.dec.objs) != len(f.ids.entries) {
-		t.Errorf("JavaScript holds %d ids, Go %d", len(f.dec.objs), len(f.ids.entries))
+	if f.dec.held() != len(f.ids.entries) {
+		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
 	}
 }
 
@@ -299,7 +268,7 @@ func TestEncodeRollbackIsTheOldObject(t *testing.T) {
 		t.Errorf("rolled-back read is not the object read before: %s", out)
 	}
 	again, out := f.read(t, "list", f.list)
-	if !same(again, before) || !strings.HasPrefix(out, `{"r":`) {
+	if !same(again, before) || !out.only(wire.OpRef) {
 		t.Errorf("re-read after the rollback: %s", out)
 	}
 }
@@ -310,7 +279,7 @@ func TestEncodeSharedEntityOutlivesOneSlot(t *testing.T) {
 	f.store(t, "get1", f.article, `{"id":"1","title":"one","author":7}`, 1)
 	list, _ := f.read(t, "list", f.list)
 	one, out := f.read(t, "get1", f.article)
-	if !strings.HasPrefix(out, `{"r":`) {
+	if !out.only(wire.OpRef) {
 		t.Errorf("article already sent in the list was sent again: %s", out)
 	}
 	if !same(list.([]any)[0], one) {
@@ -329,8 +298,8 @@ func TestEncodeSharedEntityOutlivesOneSlot(t *testing.T) {
 	if len(f.ids.entries) != 4 { // two list roots, article 1, its author
 		t.Errorf("table holds %d ids, want 4", len(f.ids.entries))
 	}
-	if len(f.dec.objs) != len(f.ids.entries) {
-		t.Errorf("JavaScript holds %d ids, Go %d", len(f.dec.objs), len(f.ids.entries))
+	if f.dec.held() != len(f.ids.entries) {
+		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
 	}
 }
 
@@ -366,12 +335,16 @@ func TestEncodePlainHasNoIdentity(t *testing.T) {
 	f.store(t, "list", f.list, twoArticles, 1)
 	v, _, _, _ := f.st.Read("list")
 	var nilTable *identities
-	out := string(closeObject(nilTable.appendRead([]byte{'{'}, "", f.list, v)))
-	if strings.Contains(out, "[0,") || strings.Contains(out, "[1,") {
-		t.Errorf("plain read has identity ops: %s", out)
+	raw := nilTable.output(nil, wire.Header{}, "", f.list, v)
+	o, err := wire.Decode(raw, nil) // a table-less decode fails on identity ops
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := strings.Count(out, "[2,"); n != 2 {
-		t.Errorf("%d date ops, want 2: %s", n, out)
+	if n := o.Counts[wire.OpDate]; n != 2 {
+		t.Errorf("%d date ops, want 2: %s", n, o.Value)
+	}
+	if err := wire.Match(o.Value, v); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -381,12 +354,16 @@ func TestEncodeUndefinedAndScalars(t *testing.T) {
 		v    value.Value
 		want string
 	}{
-		{value.Undef, `{}`},
-		{value.NullV, `{"d":null}`},
-		{value.Int(3), `{"d":3}`},
-		{value.Str("a\"b"), `{"d":"a\"b"}`},
+		{value.Undef, `undefined`},
+		{value.NullV, `null`},
+		{value.Int(3), `3`},
+		{value.Str("a\"b"), `"a\"b"`},
 	} {
-		if got := string(closeObject(ids.appendRead([]byte{'{'}, "k", nil, c.v))); got != c.want {
+		o, err := wire.Decode(ids.output(nil, wire.Header{}, "k", nil, c.v), &wire.Table{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Value.String(); got != c.want {
 			t.Errorf("%v: got %s, want %s", c.v, got, c.want)
 		}
 	}
@@ -397,9 +374,9 @@ func TestEncodeResetForgetsEverything(t *testing.T) {
 	f.store(t, "list", f.list, twoArticles, 1)
 	f.read(t, "list", f.list)
 	f.ids.reset()
-	f.dec.objs = map[float64]any{}
+	f.dec.table.Reset()
 	_, out := f.read(t, "list", f.list)
-	if !strings.Contains(out, `"d":`) {
-		t.Errorf("read after reset did not send data: %s", out)
+	if out.Counts[wire.OpRegister] == 0 || out.Counts[wire.OpDefineShape] == 0 {
+		t.Errorf("read after reset did not send data and shapes: %s", out)
 	}
 }

@@ -121,7 +121,7 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responsePrefix(r, ep.Spec()))
+	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 	return int32(len(exchange.out))
 }
 

@@ -3,7 +3,9 @@ package jsbridge
 import (
 	"maps"
 
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
 // identities is the Go half of the identity protocol between a controller
@@ -32,8 +34,11 @@ type identities struct {
 	entries map[uintptr]*identity
 	slots   map[string]*slotIDs
 	dropped []uintptr
-	// scratch is the ops buffer of the last emission, for the next.
-	scratch []byte
+	// shapes is Go's half of the shape table of the outputs (see package
+	// wire), which lives and is reset with the identities.
+	shapes wire.Shapes
+	// w writes the outputs; it keeps its string buffer between them.
+	w wire.Writer
 	// free is the unused rest of the slab that entries are carved from, so
 	// that a read of a thousand objects does not allocate a thousand
 	// entries; chunk is that slab's size, which the next one doubles.
@@ -183,11 +188,28 @@ func (t *identities) takeDropped() []uintptr {
 	return d
 }
 
+// output writes the read of v, the result under slot by schema s, with
+// header h into buf (emptied first) and returns it; see writeRead. A nil t
+// writes it with no identity and shapes of its own.
+func (t *identities) output(buf []byte, h wire.Header, slot string, s schema.Schema, v value.Value) []byte {
+	if t == nil {
+		var w wire.Writer
+		w.Begin(buf, h, nil)
+		t.writeRead(&w, slot, s, v)
+		return w.Finish()
+	}
+	t.w.Begin(buf, h, &t.shapes)
+	t.writeRead(&t.w, slot, s, v)
+	return t.w.Finish()
+}
+
 // reset forgets everything, as ResetEntireStore does on both sides.
 func (t *identities) reset() {
 	clear(t.entries)
 	clear(t.slots)
 	t.dropped = nil
+	// JavaScript's shapes are cleared with its objects (the Map's clear).
+	t.shapes.Reset()
 	// The entries dropped uncleared live in the slabs: let them go.
 	t.free, t.chunk = nil, 0
 }

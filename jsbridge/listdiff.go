@@ -2,93 +2,70 @@ package jsbridge
 
 import (
 	"math/bits"
-	"strconv"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
 // keptList writes v, an array of entities, against the array at the same
-// place in the result's previous emission, which JavaScript holds: an
-// element that is the same value at the same index is written as 0, and one
-// op lists the index ranges of those elements, for decode to copy from the
-// previous array. After one change to a list of N entities, that is one
-// short op instead of N ref ops to write, parse and apply. The place is the
-// top of the result or a member of it, as the list of a {results, nextPage}
-// page, reached through object members only. It reports whether it wrote v;
-// it does not when there is no previous array there.
+// place in the result's previous emission, which JavaScript holds: a run of
+// elements that are the same values at the same indices is one wire.OpKeep,
+// for decode to copy from the previous array. After one change to a list of
+// N entities, that is a few bytes instead of N refs to write and read. The
+// place is the top of the result or a member of it, as the list of a
+// {results, nextPage} page, reached through object members only. It
+// reports whether it wrote v; it does not when there is no previous array
+// there.
 func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
-	if e.prevTopID == 0 || !isIdentified(of) {
+	if e.prevTopID == 0 || e.inList > 0 || !isIdentified(of) {
 		return false
 	}
 	before := e.prevTop
-	for _, p := range e.path {
-		if p.index >= 0 {
-			return false
-		}
-		before = before.Get(p.key)
+	for _, k := range e.path {
+		before = before.Get(k)
 	}
 	if before.Kind() != value.Array {
 		return false
 	}
 	prev := before.Elems()
-	var ranges []int
-	from := -1
-	e.data = append(e.data, '[')
-	for i, el := range v.Elems() {
-		if i > 0 {
-			e.data = append(e.data, ',')
-		}
+	elems := v.Elems()
+	e.w.KeptList(uint64(e.prevTopID), e.path, len(elems))
+	e.inList++
+	kept := 0
+	for i, el := range elems {
 		if i < len(prev) && value.Same(el, prev[i]) {
 			if id, ok := e.t.lookup(el); ok {
 				e.t.retain(id)
 				*e.held = append(*e.held, id)
-				e.data = append(e.data, '0')
-				if from < 0 {
-					from = i
-				}
+				kept++
 				continue
 			}
 		}
-		if from >= 0 {
-			ranges = append(ranges, from, i)
-			from = -1
+		if kept > 0 {
+			e.w.Keep(kept)
+			kept = 0
 		}
-		if i < len(prev) && e.keptEntity(el, prev[i], of, i) {
+		if i < len(prev) && e.keptEntity(el, prev[i], of) {
 			continue
 		}
-		e.element(i, el, of)
+		e.element(el, of)
 	}
-	if from >= 0 {
-		ranges = append(ranges, from, v.Len())
+	if kept > 0 {
+		e.w.Keep(kept)
 	}
-	e.data = append(e.data, ']')
-	if len(ranges) > 0 {
-		e.ops = append(e.ops, '[', '0'+opKept, ',')
-		e.ops = strconv.AppendUint(e.ops, uint64(e.prevTopID), 10)
-		e.ops = append(e.ops, ',', '[')
-		for i, r := range ranges {
-			if i > 0 {
-				e.ops = append(e.ops, ',')
-			}
-			e.ops = strconv.AppendInt(e.ops, int64(r), 10)
-		}
-		e.ops = append(e.ops, ']')
-		e.appendPath()
-		e.ops = append(e.ops, ']', ',')
-	}
+	e.inList--
 	return true
 }
 
-// keptEntity writes el, the entity at index i of the list being written,
-// as a change to before, the entity at that index in the previous list,
-// when JavaScript holds before and most members are the same: the data
-// holds only the members that differ, and an op after their own ops tells
-// decode to lay them over a shallow copy of before. When a shared entity
-// changes (an author of many articles), each article containing it then
-// costs its author's reference instead of its whole text. It reports
-// whether it wrote el; it leaves everything as it was when it does not.
-func (e *encoder) keptEntity(el, before value.Value, of schema.Schema, i int) bool {
+// keptEntity writes el, an entity of the list being written, as a change
+// to before, the entity at that index in the previous list, when
+// JavaScript holds before and most members are the same: only the members
+// that differ are written, for decode to set on a shallow copy of before
+// (wire.OpOver). When a shared entity changes (an author of many
+// articles), each article containing it then costs its author's reference
+// instead of its whole text. It reports whether it wrote el; it leaves
+// everything as it was when it does not.
+func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 	ent, ok := of.(*schema.Entity)
 	if !ok || el.Kind() != value.Object || before.Kind() != value.Object {
 		return false
@@ -137,24 +114,14 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema, i int) bo
 		e.t.retain(child)
 		*e.held = append(*e.held, child)
 	}
-	e.path = append(e.path, pathSeg{index: i})
-	e.data = append(e.data, '{')
-	first := true
+	e.w.Over(uint64(prevID), uint64(id), bits.OnesCount64(differ))
 	for k := range now {
 		if differ&(1<<k) == 0 {
 			continue
 		}
-		e.member(now[k], fields.of(now[k].Key), first)
-		first = false
+		e.w.Key(now[k].Key)
+		e.member(now[k], fields.of(now[k].Key))
 	}
-	e.data = append(e.data, '}')
-	e.ops = append(e.ops, '[', '0'+opOver, ',')
-	e.ops = strconv.AppendUint(e.ops, uint64(prevID), 10)
-	e.ops = append(e.ops, ',')
-	e.ops = strconv.AppendUint(e.ops, uint64(id), 10)
-	e.appendPath()
-	e.ops = append(e.ops, ']', ',')
-	e.path = e.path[:len(e.path)-1]
 	e.held = saved
 	return true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
 // normalize(schema, dataJSON) returns {result, entities} as JSON:
@@ -61,7 +62,7 @@ func denormalizeEntry(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	v, _ := schema.Denormalize(s, result, &tablesSource{tables: tables}, nil, 0)
-	return emitPlain(lib.decode, s, v, "")
+	return emitPlain(lib.decode, s, v, wire.Header{})
 }
 
 // tablesSource reads entity slots from entities[key][pk] JSON; null is a

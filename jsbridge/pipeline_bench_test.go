@@ -9,11 +9,12 @@ import (
 	"github.com/datafetch/datafetch/core/store/storetest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/core/value/valuetest"
+	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
 // The browser benchmark's cold and re-fetch cases, natively and without
 // the controller: response bytes → parse → normalize → store → read →
-// the JSON string handed to JavaScript.
+// the output handed to JavaScript.
 
 // pipelineSchema is test/bench's schema as datafetch.mjs hands it over:
 // JSON.stringify drops the defaults' "id: undefined".
@@ -30,7 +31,7 @@ func pipelineSchema() schema.Schema {
 func pipelineFetch(b *testing.B, st *store.Store, ids *identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
 	storetest.Apply(b, st, "list", s, body, at)
 	out, _, _, _ := st.Read("list")
-	return closeObject(ids.appendRead(append(buf[:0], '{'), "list", s, out))
+	return ids.output(buf, wire.Header{}, "list", s, out)
 }
 
 func BenchmarkPipeline(b *testing.B) {
@@ -63,7 +64,7 @@ func BenchmarkPipeline(b *testing.B) {
 			b.ReportAllocs()
 			var buf []byte
 			for b.Loop() {
-				buf = closeObject(newIdentities().appendRead(append(buf[:0], '{'), "list", s, v))
+				buf = newIdentities().output(buf, wire.Header{}, "list", s, v)
 			}
 		})
 	}

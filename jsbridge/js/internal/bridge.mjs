@@ -60,11 +60,11 @@ export function makeBridge(go, wasmExports, resume) {
   }
 
   // With the memory, Go hands a read's output over as its address and
-  // length rather than as a string (jsbridge/controller.go handOver).
+  // length, decoded in place, rather than as a copy of its bytes
+  // (jsbridge/controller.go handOver).
   const lib = { decode, response, makeError };
   if (memory) {
-    const text = new TextDecoder();
-    const at = (fn) => (objs, addr, len) => fn(objs, text.decode(new Uint8Array(memory.buffer, addr, len)));
+    const at = (fn) => (objs, addr, len) => fn(objs, new Uint8Array(memory.buffer, addr, len));
     lib.decodeAt = at(decode);
     lib.responseAt = at(response);
   }

@@ -3,7 +3,7 @@
 
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
 import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
-import { NO_VERSION, Reads, UnknownObject, lastRead, response } from './wire.mjs';
+import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
 // makeController returns the controller part of an API instance over
 // bridge (see makeBridge) and endpoints (see makeEndpoints).
@@ -47,8 +47,8 @@ export function makeController(bridge, endpoints) {
           }
         };
       }
-      // The Map is this side of the identity table (decode).
-      const objs = new Map();
+      // This side of the identity table (decode).
+      const objs = new IdentityTable();
       hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow));
       this.#objs = objs;
       this.#clock = clock;
@@ -70,10 +70,11 @@ export function makeController(bridge, endpoints) {
     // #read is getResponse without the kept reads: through the exported
     // entry when there is one, else (or when it declines) the js.FuncOf one.
     #read(h, p) {
-      const text = exported()?.getResponse(this._h, h, p);
-      if (text !== undefined) {
+      const x = exported();
+      if (x !== undefined) {
         try {
-          return response(this.#objs, text);
+          const answer = x.getResponse(this._h, h, p, this.#objs);
+          if (answer !== undefined) return answer;
         } catch (err) {
           // An id this side lacks: the js.FuncOf entry below starts both
           // halves of the identity table afresh when that happens, and

@@ -1,28 +1,6 @@
 // The numbers the two sides agree on, named once. Go's names are given for
-// each; jsbridge/protocol_names_test.go checks that the ops here equal
-// Go's.
-
-// Ops of the read protocol (jsbridge/encode.go documents the format): each
-// op is [kind, id, ...], kind being one of these.
-
-/** [OP_REGISTER, id, path...]: register the object at path as id (Go: opRegister). */
-export const OP_REGISTER = 0;
-/** [OP_REF, id, path...]: replace the placeholder at path by the object id (Go: opRef). */
-export const OP_REF = 1;
-/** [OP_DATE, 0, path...]: replace the number or string at path by a Date (Go: opDate). */
-export const OP_DATE = 2;
-/**
- * [OP_KEPT, id, [from, to, ...], path...]: the array at path takes, in the
- * index ranges listed, the elements of the array at the same path in the
- * object id (Go: opKept, jsbridge/listdiff.go).
- */
-export const OP_KEPT = 3;
-/**
- * [OP_OVER, id, new, path...]: the object at path holds some members only;
- * they go over a shallow copy of the object id, which takes its place and
- * is registered as new (Go: opOver, jsbridge/listdiff.go).
- */
-export const OP_OVER = 4;
+// each. The read output's op codes are in wireops.mjs, generated from
+// jsbridge/wire.
 
 // What an exported entry (jsbridge/exports.go) returns besides a length.
 

@@ -1,9 +1,35 @@
 // The read protocol's JavaScript half: decode and response turn a read's
-// output (jsbridge/encode.go) into data; Exchange calls the module's
-// exported entries; Reads keeps a controller's answers while nothing
-// changed.
+// output (package jsbridge/wire, specified in jsbridge/wire/SPEC.md) into
+// data; Exchange calls the module's exported entries; Reads keeps a
+// controller's answers while nothing changed.
 
-import { EXPORT_DECLINED as DECLINED, OP_DATE, OP_KEPT, OP_OVER, OP_REF, OP_REGISTER } from './protocol.mjs';
+import {
+  FLAG_AFTER_EXPIRY,
+  FLAG_ERROR_KEPT,
+  HEADER_SIZE,
+  OP_ARRAY,
+  OP_DATE,
+  OP_DEFINE_SHAPE,
+  OP_DROP,
+  OP_FALSE,
+  OP_FLOAT,
+  OP_INT,
+  OP_KEEP,
+  OP_KEPT_LIST,
+  OP_NULL,
+  OP_OBJECT,
+  OP_OVER,
+  OP_REF,
+  OP_REGISTER,
+  OP_SHAPED,
+  OP_STRING,
+  OP_STRING_JSON,
+  OP_TRUE,
+  OP_UNDEFINED,
+  STATUS_NAMES,
+  VERSION,
+} from './wireops.mjs';
+import { EXPORT_DECLINED as DECLINED } from './protocol.mjs';
 
 /** Reads.version before any read; given to Reads.keep, it keeps nothing. */
 export const NO_VERSION = -1;
@@ -17,11 +43,26 @@ const MAX_UTF8_PER_UNIT = 3;
 // never shrinks).
 const MAX_INPUT = 1 << 16;
 
-// decode turns a read's output into data; see jsbridge/encode.go for the
-// format. objs is the controller's Map from id to the objects this side
-// holds (null for reads without identity).
-export function decode(objs, text) {
-  return apply(objs, JSON.parse(text));
+/**
+ * A controller's half of the identity table (jsbridge/identity.go): the
+ * objects it holds by id, and the shapes the outputs defined
+ * (SPEC.md section 5). Clearing it clears both, as Go resets its half.
+ */
+export class IdentityTable extends Map {
+  /** Shape id → constructor of an object of that shape (see shapeOf). */
+  shapes = [];
+
+  clear() {
+    super.clear();
+    this.shapes.length = 0;
+  }
+}
+
+// decode turns a read's output (a Uint8Array) into data. objs is the
+// controller's IdentityTable (null for reads without identity).
+export function decode(objs, bytes) {
+  begin(objs, bytes);
+  return end();
 }
 
 // response decodes a getResponse output into {data, expiryStatus, expiresAt}.
@@ -29,11 +70,14 @@ export function decode(objs, text) {
 // lastRead.afterExpiry, and whether an error of its last fetch is kept to
 // lastRead.errorKept, for the caller of the Go entry to take (Reads), not
 // into the answer.
-export function response(objs, text) {
-  const out = JSON.parse(text);
-  lastRead.afterExpiry = out.f;
-  lastRead.errorKept = out.k === 1; // k is 1 or absent
-  return { data: apply(objs, out), expiryStatus: out.s, expiresAt: out.e };
+export function response(objs, bytes) {
+  begin(objs, bytes);
+  const flags = bytes[1];
+  lastRead.afterExpiry = flags & FLAG_AFTER_EXPIRY ? STATUS_NAMES[bytes[3]] : undefined;
+  lastRead.errorKept = (flags & FLAG_ERROR_KEPT) !== 0;
+  const expiryStatus = STATUS_NAMES[bytes[2]];
+  const expiresAt = view.getFloat64(8, true);
+  return { data: end(), expiryStatus, expiresAt };
 }
 
 /** What the last getResponse output said besides its answer (see response). */
@@ -57,10 +101,19 @@ export class Exchange {
     return this.bytes;
   }
 
-  // getResponse returns the output text of a getResponse read, or undefined
-  // when Go declined (errors are reported by the js.FuncOf entry).
-  getResponse(ctrl, endpoint, paramsText) {
-    return this.output(this.x.datafetchGetResponse(ctrl, endpoint, this.input(paramsText)));
+  // getResponse returns the answer of a getResponse read, decoded with
+  // objs (see response), or undefined when Go declined (errors are reported
+  // by the js.FuncOf entry).
+  getResponse(ctrl, endpoint, paramsText, objs) {
+    const len = this.x.datafetchGetResponse(ctrl, endpoint, this.input(paramsText));
+    if (len === DECLINED) return undefined;
+    const at = this.x.datafetchOutput();
+    try {
+      // Decoded in place: nothing runs Go, so the bytes stay as they are.
+      return response(objs, this.view().subarray(at, at + len));
+    } finally {
+      this.x.datafetchRelease();
+    }
   }
 
   // setResponse stores data (JSON text) for params and returns what Go
@@ -215,83 +268,249 @@ function statusAt(kept, now) {
   return kept.later !== undefined && now >= kept.expiresAt ? kept.later : kept.expiryStatus;
 }
 
-// apply turns a decoded output into its data: out.r names an object this
-// side holds; otherwise out.d is the data and out.o its ops (see
-// protocol.mjs), and out.x lists the ids to forget.
-function apply(objs, out) {
-  let data;
-  if (out.r !== undefined) {
-    data = known(objs, out.r);
-  } else {
-    data = out.d;
-    const ops = out.o;
-    if (ops !== undefined) {
-      for (let i = 0; i < ops.length; i++) {
-        const op = ops[i];
-        const kind = op[0];
-        const n = op.length;
-        if (kind === OP_OVER) {
-          // [OP_OVER, id, new, path...]: the object at path holds some
-          // members only; they go over a shallow copy of the object id, which takes
-          // its place and is registered as new.
-          const merged = { ...known(objs, op[1]) };
-          if (n === 3) {
-            data = Object.assign(merged, data);
-          } else {
-            let parent = data;
-            for (let j = 3; j < n - 1; j++) parent = parent[op[j]];
-            const key = op[n - 1];
-            parent[key] = Object.assign(merged, parent[key]);
-          }
-          objs.set(op[2], merged);
-          continue;
-        }
-        if (kind === OP_KEPT) {
-          // [OP_KEPT, id, ranges, path...]: the array at path keeps, in the
-          // index ranges [from, to) listed, the elements of the array at the
-          // same path in the object id.
-          let list = data;
-          let prev = known(objs, op[1]);
-          for (let j = 3; j < n; j++) {
-            list = list[op[j]];
-            prev = prev[op[j]];
-          }
-          const ranges = op[2];
-          for (let r = 0; r < ranges.length; r += 2) {
-            for (let k = ranges[r]; k < ranges[r + 1]; k++) list[k] = prev[k];
-          }
-          continue;
-        }
-        if (n === 2) {
-          // [kind, id]: the op names data itself.
-          if (kind === OP_REGISTER) objs.set(op[1], data);
-          else if (kind === OP_REF) data = known(objs, op[1]);
-          else if (kind === OP_DATE) data = new Date(data);
-          else throw new Error(`datafetch: unknown op ${kind}`);
-          continue;
-        }
-        let parent = data;
-        for (let j = 2; j < n - 1; j++) parent = parent[op[j]];
-        const key = op[n - 1];
-        if (kind === OP_REGISTER) objs.set(op[1], parent[key]);
-        else if (kind === OP_REF) parent[key] = known(objs, op[1]);
-        else if (kind === OP_DATE) parent[key] = new Date(parent[key]);
-        else throw new Error(`datafetch: unknown op ${kind}`);
-      }
-    }
+// ------------------------------------------------------------ the decoder
+// One output is decoded at a time: begin sets this state, value() walks the
+// ops in prefix order, end() reads what follows the value. Decoding runs
+// no code but this module's and the shape constructors (which call value),
+// so nothing re-enters it.
+
+const text = new TextDecoder();
+const EMPTY = new Uint8Array(0);
+
+/** The output's bytes, a DataView over them, the next op, the ops' end. */
+let buf = EMPTY;
+let view = new DataView(EMPTY.buffer);
+let pos = 0;
+let opsEnd = 0;
+/** The string area, decoded once, and the next code unit in it. */
+let strs = '';
+let cur = 0;
+/** The identity table (null: none) and its shape constructors. */
+let held = null;
+let shapes = [];
+
+function begin(objs, bytes) {
+  if (bytes.length < HEADER_SIZE || bytes[0] !== VERSION) {
+    throw new Error(`datafetch: a read's output is not of wire version ${VERSION} (${bytes.length} bytes, version ${bytes[0]})`);
   }
-  const dropped = out.x;
-  if (dropped !== undefined) for (let i = 0; i < dropped.length; i++) objs.delete(dropped[i]);
-  return data;
+  buf = bytes;
+  view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const strLen = view.getUint32(4, true);
+  opsEnd = bytes.length - strLen;
+  strs = strLen === 0 ? '' : text.decode(bytes.subarray(opsEnd));
+  cur = 0;
+  pos = HEADER_SIZE;
+  held = objs;
+  shapes = objs === null ? [] : objs.shapes;
+}
+
+// end reads the value and the ids to forget after it, and lets the
+// output's bytes go.
+function end() {
+  try {
+    const data = value();
+    if (pos < opsEnd) {
+      if (buf[pos++] !== OP_DROP) throw fault('an op after the value');
+      for (let n = uint(); n > 0; n--) held.delete(uint());
+    }
+    if (pos !== opsEnd) throw fault('the ops end inside an op');
+    return data;
+  } finally {
+    buf = EMPTY;
+    strs = '';
+    held = null;
+    shapes = [];
+  }
+}
+
+// fault is the error of an output that breaks the format: a bug on one
+// side or the other, reported with where it was met.
+function fault(what) {
+  return new Error(`datafetch: read output: ${what} at byte ${pos - 1}`);
+}
+
+// uint reads an unsigned LEB128 operand (exact up to 2^53).
+function uint() {
+  let b = buf[pos++];
+  if (b < 0x80) return b;
+  let x = b & 0x7f;
+  let scale = 0x80;
+  for (;;) {
+    b = buf[pos++];
+    x += (b & 0x7f) * scale;
+    if (b < 0x80) return x;
+    scale *= 0x80;
+  }
+}
+
+// str takes the next n code units of the string area.
+function str(n) {
+  const from = cur;
+  cur += n;
+  return strs.slice(from, cur);
+}
+
+// key reads an object key: a string op.
+function key() {
+  const op = buf[pos++];
+  if (op === OP_STRING) return str(uint());
+  if (op === OP_STRING_JSON) return JSON.parse(str(uint()));
+  throw fault(`op ${op} where a key belongs`);
+}
+
+// put sets obj[k] = v as JSON.parse would: an own data property, even for
+// __proto__.
+function put(obj, k, v) {
+  if (k === PROTO) Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else obj[k] = v;
+}
+
+const PROTO = '__proto__';
+
+// value reads one value.
+function value() {
+  const op = buf[pos++];
+  switch (op) {
+    case OP_SHAPED: {
+      const id = uint();
+      const make = shapes[id];
+      if (make === undefined) throw new UnknownObject(`datafetch: shape ${id} is unknown`);
+      return make(value);
+    }
+    case OP_STRING:
+      return str(uint());
+    case OP_INT: {
+      const z = uint();
+      return (z >>> 1) ^ -(z & 1);
+    }
+    case OP_REF:
+      return known(uint());
+    case OP_REGISTER: {
+      const id = uint();
+      const v = value();
+      held.set(id, v);
+      return v;
+    }
+    case OP_ARRAY: {
+      const a = [];
+      for (let n = uint(); n > 0; n--) a.push(value());
+      return a;
+    }
+    case OP_NULL:
+      return null;
+    case OP_TRUE:
+      return true;
+    case OP_FALSE:
+      return false;
+    case OP_FLOAT: {
+      const f = view.getFloat64(pos, true);
+      pos += 8;
+      return f;
+    }
+    case OP_STRING_JSON:
+      return JSON.parse(str(uint()));
+    case OP_DATE:
+      return new Date(value());
+    case OP_DEFINE_SHAPE: {
+      const id = uint();
+      const keys = [];
+      for (let n = uint(); n > 0; n--) keys.push(key());
+      shapes[id] = shapeOf(keys);
+      return value();
+    }
+    case OP_OBJECT: {
+      const obj = {};
+      for (let n = uint(); n > 0; n--) put(obj, key(), value());
+      return obj;
+    }
+    case OP_KEPT_LIST:
+      return keptList();
+    case OP_OVER: {
+      const obj = { ...known(uint()) };
+      const id = uint();
+      for (let n = uint(); n > 0; n--) put(obj, key(), value());
+      held.set(id, obj);
+      return obj;
+    }
+    case OP_UNDEFINED:
+      return undefined;
+    default:
+      throw fault(`op ${op} where a value belongs`);
+  }
+}
+
+// keptList reads an OP_KEPT_LIST: an array whose runs of OP_KEEP take the
+// elements of its previous emission at the same indices (listdiff.go).
+function keptList() {
+  let prev = known(uint());
+  for (let depth = uint(); depth > 0; depth--) prev = prev?.[key()];
+  if (!Array.isArray(prev)) throw new UnknownObject('datafetch: a kept list has no previous array');
+  const n = uint();
+  const a = [];
+  while (a.length < n) {
+    if (buf[pos] !== OP_KEEP) {
+      a.push(value());
+      continue;
+    }
+    pos++;
+    const to = a.length + uint();
+    if (to > prev.length) throw fault('a kept run past the previous array');
+    for (let i = a.length; i < to; i++) a.push(prev[i]);
+  }
+  return a;
 }
 
 // known returns the object this side holds as id.
-function known(objs, id) {
-  const obj = objs.get(id);
+function known(id) {
+  const obj = held?.get(id);
   // Go resets both halves and sends the value in full when this throws.
   if (obj === undefined) throw new UnknownObject(`datafetch: object ${id} is unknown`);
   return obj;
 }
+
+/**
+ * How shapes are built: compiled (a function with an object literal per
+ * shape, as fast as a literal in code) unless the page forbids compiling
+ * code (a Content-Security-Policy without 'unsafe-eval'), which the first
+ * attempt finds out. Tests set compile to false to check the fallback.
+ */
+export const shaping = { compile: true };
+
+// compiled keeps the compiled constructors by key list (its JSON), shared
+// by every table: a new controller's reads reuse functions the engine has
+// already optimized instead of compiling and warming up their own.
+const compiled = new Map();
+
+// shapeOf returns the constructor of objects with keys: called with value,
+// it reads one value per key, in order, and returns the object.
+function shapeOf(keys) {
+  if (shaping.compile) {
+    const id = JSON.stringify(keys);
+    let make = compiled.get(id);
+    if (make !== undefined) return make;
+    // Each key is a string literal (JSON.stringify's is one), __proto__ a
+    // computed one so that it is an own property as JSON.parse makes it;
+    // members are evaluated in order, as the ops come.
+    const members = keys.map((k) => `${k === PROTO ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:v()`);
+    try {
+      make = new Function('v', `return {${members.join(',')}};`);
+      if (compiled.size < MAX_COMPILED) compiled.set(id, make);
+      return make;
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      shaping.compile = false; // forbidden here: build them by hand
+    }
+  }
+  return (v) => {
+    const obj = {};
+    for (let i = 0; i < keys.length; i++) put(obj, keys[i], v());
+    return obj;
+  };
+}
+
+// The most constructors kept compiled for reuse (each table holds at most
+// 4096 shapes of its own: jsbridge/wire.MaxShapes).
+const MAX_COMPILED = 4096;
 
 /**
  * The error of an output that names an object this side does not hold:

@@ -1,0 +1,187 @@
+package wire
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// roundTrip writes v whole and decodes it with table t.
+func roundTrip(t *testing.T, v value.Value, shapes *Shapes, table *Table) []byte {
+	t.Helper()
+	var w Writer
+	w.Begin(nil, Header{}, shapes)
+	w.Value(v)
+	out := w.Finish()
+	o, err := Decode(out, table)
+	require.NoError(t, err)
+	require.NoError(t, Match(o.Value, v), "output % x", out)
+	return out
+}
+
+func TestValueRoundTrip(t *testing.T) {
+	for _, src := range []string{
+		`null`, `true`, `false`, `0`, `-0`, `1`, `-1`, `2147483647`, `-2147483648`, `2147483648`,
+		`-2147483649`, `1.5`, `1e400`, `-1e400`, `1e-400`, `9007199254740993`, `12345678901234567890`,
+		`0.1`, `5e-324`, `""`, `"abc"`, `"héllo wörld ✓ 😀"`, `"a\"b\\c\n"`, `"\udc00"`, `"\ud800x"`,
+		`"\ud83d\ude00"`, `"\u0000"`, `[]`, `{}`, `[1,[2,[3]],{}]`,
+		`{"__proto__":{"x":1},"constructor":2,"toString":3}`, `{"1":1,"a":2,"0":3}`,
+		`{"k\udc00":1,"é":2,"a\"b":3}`, `[{"id":1,"n":"a"},{"id":2,"n":"b"},{"n":"c","id":3}]`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			roundTrip(t, value.MustParse(src), nil, nil)
+		})
+	}
+}
+
+func TestUndefinedMembersAndElements(t *testing.T) {
+	v := value.Obj(value.M("a", value.Undef), value.M("b", value.Arr(value.Undef, value.Int(1))))
+	var w Writer
+	w.Begin(nil, Header{}, nil)
+	w.Value(v)
+	o, err := Decode(w.Finish(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, `{"b":[null,1]}`, o.Value.String())
+}
+
+func TestNumbers(t *testing.T) {
+	for _, c := range []struct {
+		lit  string
+		want float64
+		op   Op
+	}{
+		{"0", 0, OpInt}, {"-0", math.Copysign(0, -1), OpFloat}, {"7", 7, OpInt},
+		{"-2147483648", math.MinInt32, OpInt}, {"2147483648", 2147483648, OpFloat},
+		{"1e400", math.Inf(1), OpFloat}, {"-1e400", math.Inf(-1), OpFloat}, {"1.0", 1, OpFloat},
+	} {
+		var w Writer
+		w.Begin(nil, Header{}, nil)
+		w.Number(c.lit)
+		out := w.Finish()
+		assert.Equal(t, c.op, Op(out[HeaderSize]), c.lit)
+		o, err := Decode(out, nil)
+		require.NoError(t, err)
+		assert.Equal(t, math.Float64bits(c.want), math.Float64bits(o.Value.Num), c.lit)
+	}
+}
+
+func TestShapesAreDefinedOnce(t *testing.T) {
+	var shapes Shapes
+	var table Table
+	v := value.MustParse(`[{"id":1,"n":"a"},{"id":2,"n":"b"}]`)
+	out := roundTrip(t, v, &shapes, &table)
+	ops := out[HeaderSize : len(out)-int(out[4])]
+	assert.Equal(t, 1, strings.Count(string(ops), string([]byte{byte(OpDefineShape)})), "% x", ops)
+	assert.Equal(t, 1, shapes.Len())
+	// The next output uses the shape without defining it.
+	out = roundTrip(t, v, &shapes, &table)
+	assert.NotContains(t, string(out[HeaderSize:]), string([]byte{byte(OpDefineShape)}))
+	// A reset of both halves defines it again.
+	shapes.Reset()
+	table.Reset()
+	out = roundTrip(t, v, &shapes, &table)
+	assert.Contains(t, string(out[HeaderSize:]), string([]byte{byte(OpDefineShape), 0}))
+	// A decoder that lost its half fails with ErrUnknown.
+	table.Reset()
+	var w Writer
+	w.Begin(nil, Header{}, &shapes)
+	w.Value(v)
+	_, err := Decode(w.Finish(), &table)
+	assert.ErrorIs(t, err, ErrUnknown)
+}
+
+func TestDictionariesAndLargeObjectsAreNotShapes(t *testing.T) {
+	var shapes Shapes
+	var w Writer
+	w.Begin(nil, Header{}, &shapes)
+	ms := []value.Member{value.M("x", value.Int(1))}
+	assert.True(t, w.Object(ms, true), "a dictionary's keys go inline")
+	w.Key("x")
+	w.Number("1")
+	var big []value.Member
+	for i := range MaxShapeKeys + 1 {
+		big = append(big, value.M(strings.Repeat("k", i+1), value.NullV))
+	}
+	assert.True(t, w.Object(big, false), "an object of more than MaxShapeKeys keys goes inline")
+	assert.Zero(t, shapes.Len())
+}
+
+func TestShapeTableIsBounded(t *testing.T) {
+	shapes := Shapes{ids: map[string]uint32{}}
+	for i := range MaxShapes {
+		shapes.ids[string(rune(i+0x100))] = uint32(i)
+	}
+	var w Writer
+	w.Begin(nil, Header{}, &shapes)
+	assert.True(t, w.Object([]value.Member{value.M("new", value.NullV)}, false))
+	assert.Equal(t, MaxShapes, shapes.Len())
+}
+
+func TestHeader(t *testing.T) {
+	var w Writer
+	h := Header{Response: true, Status: StatusValid, ExpiresAt: 1.7e12, AfterExpiry: StatusStale, ErrorKept: true}
+	w.Begin(nil, h, nil)
+	w.Undefined()
+	o, err := Decode(w.Finish(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, h, o.Header)
+	assert.Equal(t, Undefined, o.Value.Kind)
+	assert.Equal(t, StatusInvalid, StatusOf("invalid"))
+	assert.Equal(t, StatusNone, StatusOf("nonsense"))
+}
+
+// utf16Len is what JavaScript's TextDecoder gives for s, for the valid
+// cases: the length in code units.
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+
+func TestAppendTextCountsUnitsAsTextDecoder(t *testing.T) {
+	for _, c := range []struct {
+		in, out string
+	}{
+		{"", ""},
+		{"plain ascii text, long enough for the 8-byte loop", ""},
+		{"é", ""}, {"✓", ""}, {"😀", ""}, {"ascii then 😀 and é", ""},
+		// Ill-formed: each maximal subpart is one U+FFFD (WHATWG).
+		{"a\xffb", "a\uFFFDb"},
+		{"\xe2\x82", "\uFFFD"},                           // a truncated three-byte sequence: one
+		{"\xe2\x82x", "\uFFFDx"},                         // ... before ASCII
+		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"},           // a surrogate's bytes: three
+		{"\xf0\x9f\x98", "\uFFFD"},                       // a truncated four-byte sequence
+		{"\xc0\xaf", "\uFFFD\uFFFD"},                     // an overlong form
+		{"\xf4\x90\x80\x80", "\uFFFD\uFFFD\uFFFD\uFFFD"}, // beyond U+10FFFF
+		{"\x80\x80", "\uFFFD\uFFFD"},
+	} {
+		want := c.out
+		if want == "" {
+			want = c.in
+		}
+		got, n := appendText(nil, c.in)
+		assert.Equal(t, want, string(got), "%q", c.in)
+		assert.Equal(t, utf16Len(want), n, "%q", c.in)
+	}
+}
+
+func TestDecodeRejectsCorruptOutput(t *testing.T) {
+	var w Writer
+	w.Begin(nil, Header{}, nil)
+	w.Value(value.MustParse(`{"a":[1,"x"]}`))
+	good := w.Finish()
+	for i := range good {
+		for _, b := range []byte{0, 0x7f, 0xff} {
+			bad := append([]byte(nil), good...)
+			bad[i] = b
+			// Must not panic; an error or a value are both possible.
+			_, _ = Decode(bad, &Table{})
+		}
+	}
+	for n := range len(good) {
+		_, err := Decode(good[:n], nil)
+		assert.Error(t, err, "truncated at %d", n)
+	}
+}

@@ -1,0 +1,345 @@
+package wire
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Shapes is Go's half of a shape table: the key lists defined so far, each
+// under its id. JavaScript keeps the other half (a constructor per id). It
+// lives as long as the identity table it belongs to and is reset with it,
+// so that both halves stay the same (SPEC.md section 5). The zero Shapes is
+// empty and ready to use.
+type Shapes struct {
+	// ids maps a key list, each key as its length (uvarint) and bytes, to
+	// its shape id.
+	ids map[string]uint32
+}
+
+// Reset forgets every shape.
+func (s *Shapes) Reset() { clear(s.ids) }
+
+// Len returns the number of shapes defined.
+func (s *Shapes) Len() int { return len(s.ids) }
+
+// Writer writes one output: Begin, the value (its ops in prefix order),
+// Drop, Finish. It is not safe for concurrent use; a zero Writer is ready
+// for Begin.
+type Writer struct {
+	buf    []byte // header and ops
+	strs   []byte // the string area
+	shapes *Shapes
+	// own is the shape table of an output written without one (Begin with
+	// nil shapes): its shapes are defined for that output only.
+	own Shapes
+	key []byte // scratch for a key list
+}
+
+// Begin starts an output with header h in buf (emptied; its room is
+// reused) whose objects use the shape table shapes (nil: shapes of this
+// output only, for a decoder with no table).
+func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
+	if shapes == nil {
+		w.own.Reset()
+		shapes = &w.own
+	}
+	w.shapes = shapes
+	w.buf = append(buf[:0], make([]byte, HeaderSize)...)
+	w.strs = w.strs[:0]
+	b := w.buf
+	b[0] = Version
+	var flags byte
+	if h.Response {
+		flags |= FlagResponse
+	}
+	if h.AfterExpiry != StatusNone {
+		flags |= FlagAfterExpiry
+	}
+	if h.ErrorKept {
+		flags |= FlagErrorKept
+	}
+	b[1] = flags
+	b[2] = byte(h.Status)
+	b[3] = byte(h.AfterExpiry)
+	binary.LittleEndian.PutUint64(b[8:], math.Float64bits(h.ExpiresAt))
+}
+
+// Grow reserves room for about n more bytes of ops and strings, so that a
+// large output is not grown by doubling (each smaller buffer left behind
+// is memory a wasm page never gets back).
+func (w *Writer) Grow(n int) {
+	if cap(w.buf)-len(w.buf) < n/2 {
+		w.buf = append(w.buf, make([]byte, n/2)...)[:len(w.buf)]
+	}
+	if cap(w.strs)-len(w.strs) < n {
+		w.strs = append(w.strs, make([]byte, n)...)[:len(w.strs)]
+	}
+}
+
+// Finish appends the string area after the ops, completes the header and
+// returns the output. The Writer keeps its string buffer for the next
+// output (up to maxKept bytes) but not the returned one.
+func (w *Writer) Finish() []byte {
+	binary.LittleEndian.PutUint32(w.buf[4:], uint32(len(w.strs)))
+	out := append(w.buf, w.strs...)
+	w.buf = nil
+	if cap(w.strs) > maxKept {
+		w.strs = nil
+	}
+	return out
+}
+
+// maxKept bounds the string buffer a Writer keeps between outputs.
+const maxKept = 1 << 20
+
+func (w *Writer) op(o Op) { w.buf = append(w.buf, byte(o)) }
+
+func (w *Writer) uint(x uint64) { w.buf = binary.AppendUvarint(w.buf, x) }
+
+func (w *Writer) opUint(o Op, x uint64) {
+	w.buf = binary.AppendUvarint(append(w.buf, byte(o)), x)
+}
+
+// Undefined writes undefined (the top of a result only).
+func (w *Writer) Undefined() { w.op(OpUndefined) }
+
+// Null writes null.
+func (w *Writer) Null() { w.op(OpNull) }
+
+// Bool writes true or false.
+func (w *Writer) Bool(b bool) {
+	if b {
+		w.op(OpTrue)
+	} else {
+		w.op(OpFalse)
+	}
+}
+
+// Number writes the number whose JSON literal is lit, as JSON.parse reads
+// it: the nearest double (±Infinity beyond the range), -0 kept.
+func (w *Writer) Number(lit string) {
+	if i, ok := smallInt(lit); ok {
+		w.opUint(OpInt, uint64(uint32(i<<1)^uint32(i>>31)))
+		return
+	}
+	// The literal is JSON (or Go's formatting of a float), so the only
+	// error is range, where ParseFloat still gives ±Inf as JSON.parse does.
+	f, _ := strconv.ParseFloat(lit, 64)
+	w.Float(f)
+}
+
+// Float writes the number f.
+func (w *Writer) Float(f float64) {
+	w.buf = binary.LittleEndian.AppendUint64(append(w.buf, byte(OpFloat)), math.Float64bits(f))
+}
+
+// smallInt returns the integer lit spells when it is one in [-2^31, 2^31)
+// written as digits only (so not -0).
+func smallInt(lit string) (int32, bool) {
+	s := lit
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 10 || (neg && s == "0") {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(n), true
+}
+
+// String writes a string value given as its JSON-escaped contents, as
+// value.Value keeps it (Raw): text without escapes goes to the string area
+// as it is, escaped text as a JSON literal for JavaScript to parse, which
+// keeps lone surrogates (\udc00) exact.
+func (w *Writer) String(raw string) {
+	if hasBackslash(raw) {
+		w.quoted(raw)
+		return
+	}
+	w.opUint(OpString, uint64(w.text(raw)))
+}
+
+// Text writes the Go string s (decoded, as value.Member keys are; a lone
+// surrogate in its three-byte form) as a string.
+func (w *Writer) Text(s string) {
+	if value.HasLoneSurrogate(s) {
+		// Escaped by value's own writer, which spells lone surrogates as
+		// \u escapes; the quotes are part of the literal.
+		q := value.AppendString(nil, s)
+		w.quoted(string(q[1 : len(q)-1]))
+		return
+	}
+	w.opUint(OpString, uint64(w.text(s)))
+}
+
+// quoted writes the JSON string literal with contents raw.
+func (w *Writer) quoted(raw string) {
+	w.strs = append(w.strs, '"')
+	n := w.text(raw)
+	w.strs = append(w.strs, '"')
+	w.opUint(OpStringJSON, uint64(n+2))
+}
+
+// text appends s to the string area and returns its length in UTF-16 code
+// units as TextDecoder decodes it (see appendText).
+func (w *Writer) text(s string) int {
+	var n int
+	w.strs, n = appendText(w.strs, s)
+	return n
+}
+
+// Key writes an object key in an OpObject or OpOver member list.
+func (w *Writer) Key(k string) { w.Text(k) }
+
+// Array starts an array of n elements: n values follow.
+func (w *Writer) Array(n int) { w.opUint(OpArray, uint64(n)) }
+
+// Object starts an object with the members of ms whose values are not
+// undefined, in order. The values follow, each written by the caller;
+// when inline is true, each after its key (Key). With dict set (keys that
+// are data, as a Values schema's) or too many keys, the object is written
+// with OpObject; otherwise by shape, defining the shape first if the table
+// lacks it.
+func (w *Writer) Object(ms []value.Member, dict bool) (inline bool) {
+	n := 0
+	for i := range ms {
+		if !ms[i].Value.IsUndefined() {
+			n++
+		}
+	}
+	if dict || n == 0 || n > MaxShapeKeys {
+		w.opUint(OpObject, uint64(n))
+		return true
+	}
+	key := w.key[:0]
+	for i := range ms {
+		if !ms[i].Value.IsUndefined() {
+			key = binary.AppendUvarint(key, uint64(len(ms[i].Key)))
+			key = append(key, ms[i].Key...)
+		}
+	}
+	w.key = key
+	if id, ok := w.shapes.ids[string(key)]; ok {
+		w.opUint(OpShaped, uint64(id))
+		return false
+	}
+	if len(w.shapes.ids) >= MaxShapes {
+		w.opUint(OpObject, uint64(n))
+		return true
+	}
+	if w.shapes.ids == nil {
+		w.shapes.ids = map[string]uint32{}
+	}
+	id := uint32(len(w.shapes.ids))
+	w.shapes.ids[string(key)] = id
+	w.opUint(OpDefineShape, uint64(id))
+	w.uint(uint64(n))
+	for i := range ms {
+		if !ms[i].Value.IsUndefined() {
+			w.Text(ms[i].Key)
+		}
+	}
+	w.opUint(OpShaped, uint64(id))
+	return false
+}
+
+// Value writes v whole, with no identity or Date: what JSON.parse of
+// value.AppendJSON(v) would give (undefined members left out, undefined
+// elements null).
+func (w *Writer) Value(v value.Value) {
+	switch v.Kind() {
+	case value.Undefined:
+		w.op(OpUndefined)
+	case value.Null:
+		w.op(OpNull)
+	case value.Bool:
+		w.Bool(v.Boolean())
+	case value.Number:
+		w.Number(v.Raw())
+	case value.String:
+		w.String(v.Raw())
+	case value.Array:
+		elems := v.Elems()
+		w.Array(len(elems))
+		for i := range elems {
+			if elems[i].IsUndefined() {
+				w.op(OpNull)
+			} else {
+				w.Value(elems[i])
+			}
+		}
+	case value.Object:
+		ms := v.Members()
+		inline := w.Object(ms, false)
+		for i := range ms {
+			if ms[i].Value.IsUndefined() {
+				continue
+			}
+			if inline {
+				w.Key(ms[i].Key)
+			}
+			w.Value(ms[i].Value)
+		}
+	}
+}
+
+// Register makes the next value registered under id once built.
+func (w *Writer) Register(id uint64) { w.opUint(OpRegister, id) }
+
+// Ref writes the object held under id.
+func (w *Writer) Ref(id uint64) { w.opUint(OpRef, id) }
+
+// Date makes the next value, a number or a string, a Date.
+func (w *Writer) Date() { w.op(OpDate) }
+
+// KeptList starts an array of n elements whose previous emission is the
+// array reached from the object held under id through the member keys
+// path: n elements follow, runs of them as Keep.
+func (w *Writer) KeptList(id uint64, path []string, n int) {
+	w.opUint(OpKeptList, id)
+	w.uint(uint64(len(path)))
+	for _, k := range path {
+		w.Text(k)
+	}
+	w.uint(uint64(n))
+}
+
+// Keep writes the next k elements of a KeptList as those of its previous
+// array at the same indices.
+func (w *Writer) Keep(k int) { w.opUint(OpKeep, uint64(k)) }
+
+// Over writes an object as a shallow copy of the one held under prev with
+// n members set (n times Key and a value follow), registered as id.
+func (w *Writer) Over(prev, id uint64, n int) {
+	w.opUint(OpOver, prev)
+	w.uint(id)
+	w.uint(uint64(n))
+}
+
+// Drop tells the decoder to forget ids, after the value.
+func Drop[T ~uint64 | ~uintptr](w *Writer, ids []T) {
+	if len(ids) == 0 {
+		return
+	}
+	w.opUint(OpDrop, uint64(len(ids)))
+	for _, id := range ids {
+		w.uint(uint64(id))
+	}
+}

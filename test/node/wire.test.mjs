@@ -1,0 +1,163 @@
+// The differential test of the read output format (jsbridge/wire/SPEC.md):
+// the JavaScript decoder as shipped (dist/internal/wire.mjs) runs over
+// every output of the corpus that jsbridge's TestWireCorpus writes with the
+// real encoder, and must build what Go's reference decoder built: the same
+// values (-0, big numbers, escapes, lone surrogates, __proto__ as an own
+// key, non-ASCII, empty containers), Dates where Go has them, the same
+// header, and the same objects (===) wherever Go's has the same node.
+
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DIST, ROOT } from './harness.mjs';
+
+const CORPUS = join(ROOT, 'jsbridge/wire/testdata/corpus');
+const wire = await import(pathToFileURL(join(DIST, 'internal/wire.mjs')).href);
+const ops = await import(pathToFileURL(join(DIST, 'internal/wireops.mjs')).href);
+
+const sessions = readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(CORPUS, f), 'utf8')));
+
+function bytesOf(base64) {
+  return new Uint8Array(Buffer.from(base64, 'base64'));
+}
+
+// same checks that got is expected (JSON.parse of Go's JSON) except at the
+// Date paths, which must hold Dates of the expected value.
+function same(got, want, path, dates, where) {
+  const key = JSON.stringify(path);
+  if (dates.has(key)) {
+    assert.ok(got instanceof Date, `${where} ${key}: want a Date, got ${String(got)}`);
+    assert.ok(Object.is(got.getTime(), new Date(want).getTime()), `${where} ${key}: Date ${got.getTime()}, want new Date(${JSON.stringify(want)})`);
+    return;
+  }
+  if (typeof want !== 'object' || want === null) {
+    assert.ok(Object.is(got, want), `${where} ${key}: got ${typeof got} ${String(got)}, want ${typeof want} ${String(want)}`);
+    return;
+  }
+  if (Array.isArray(want)) {
+    assert.ok(Array.isArray(got), `${where} ${key}: want an array`);
+    assert.equal(got.length, want.length, `${where} ${key}: length`);
+    for (let i = 0; i < want.length; i++) same(got[i], want[i], [...path, i], dates, where);
+    return;
+  }
+  assert.ok(typeof got === 'object' && got !== null && !Array.isArray(got), `${where} ${key}: want an object`);
+  assert.equal(Object.getPrototypeOf(got), Object.prototype, `${where} ${key}: prototype changed (a __proto__ key set it?)`);
+  assert.deepEqual(Reflect.ownKeys(got), Reflect.ownKeys(want), `${where} ${key}: keys`);
+  for (const k of Object.keys(want)) {
+    const d = Object.getOwnPropertyDescriptor(got, k);
+    assert.ok(d.enumerable && d.writable && d.configurable && 'value' in d, `${where} ${key}: ${k} is not a plain data property`);
+    same(got[k], want[k], [...path, k], dates, where);
+  }
+}
+
+// classes groups the positions [step, ...path] of every object and array of
+// results by identity, each class sorted, classes of one dropped, as
+// JSON text for comparison.
+function classes(results) {
+  const byObject = new Map();
+  const walk = (x, path) => {
+    if (typeof x !== 'object' || x === null || x instanceof Date) return;
+    let positions = byObject.get(x);
+    if (positions === undefined) byObject.set(x, (positions = []));
+    positions.push(JSON.stringify(path));
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) walk(x[i], [...path, i]);
+    } else {
+      for (const k of Object.keys(x)) walk(x[k], [...path, k]);
+    }
+  };
+  for (let step = 0; step < results.length; step++) walk(results[step], [step]);
+  return [...byObject.values()]
+    .filter((c) => c.length > 1)
+    .map((c) => c.sort())
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+function runSession(s) {
+  const objs = s.identity ? new wire.IdentityTable() : null;
+  const results = [];
+  s.steps.forEach((step, i) => {
+    const where = `${s.name} step ${i}`;
+    const bytes = bytesOf(step.stream);
+    if (step.reset) objs.clear(); // as Go reset its half before this output
+    let got;
+    if (step.header) {
+      wire.lastRead.afterExpiry = 'unset';
+      const answer = wire.response(objs, bytes);
+      got = answer.data;
+      assert.equal(answer.expiryStatus, step.header.expiryStatus, `${where}: expiryStatus`);
+      assert.equal(answer.expiresAt, step.header.expiresAt, `${where}: expiresAt`);
+      assert.equal(wire.lastRead.afterExpiry, step.header.afterExpiry ?? undefined, `${where}: afterExpiry`);
+      assert.equal(wire.lastRead.errorKept, step.header.errorKept, `${where}: errorKept`);
+    } else {
+      got = wire.decode(objs, bytes);
+    }
+    if (step.undefined) assert.equal(got, undefined, `${where}: want undefined`);
+    else same(got, JSON.parse(step.value), [], new Set(step.dates.map((p) => JSON.stringify(p))), where);
+    results.push(got);
+  });
+  const want = s.same.map((c) => c.map((p) => JSON.stringify(p)).sort()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  assert.deepEqual(classes(results), want, `${s.name}: the objects that are === differ from Go's`);
+}
+
+test('the corpus holds sessions of every kind', () => {
+  const names = sessions.map((s) => s.name);
+  for (const name of ['values', 'values-plain', 'articles']) assert.ok(names.includes(name), `corpus lacks ${name}`);
+  assert.ok(
+    sessions.some((s) => s.name.startsWith('protocol-') && s.steps.length > 3),
+    'corpus lacks random protocol sessions',
+  );
+});
+
+for (const compile of [true, false]) {
+  const how = compile ? 'compiled shapes' : 'shapes built by a loop (no new Function, as under CSP)';
+  for (const s of sessions) {
+    test(`wire corpus ${s.name}, ${how}: the JavaScript decoder builds what Go's reference decoder built`, () => {
+      const before = wire.shaping.compile;
+      wire.shaping.compile = compile;
+      try {
+        runSession(s);
+      } finally {
+        wire.shaping.compile = before;
+      }
+    });
+  }
+}
+
+test('an output naming an object this side does not hold is UnknownObject', () => {
+  const s = sessions.find((x) => x.name === 'values');
+  // The second step is one REF to the first's result: alone, it names an
+  // unknown object.
+  assert.throws(() => wire.decode(new wire.IdentityTable(), bytesOf(s.steps[1].stream)), wire.UnknownObject);
+  // A shape this side lacks too.
+  const shaped = new Uint8Array(ops.HEADER_SIZE + 2);
+  shaped[0] = ops.VERSION;
+  shaped.set([ops.OP_SHAPED, 0], ops.HEADER_SIZE);
+  assert.throws(() => wire.decode(new wire.IdentityTable(), shaped), wire.UnknownObject);
+});
+
+test('a corrupt output is an Error saying where, not a wrong value', () => {
+  const s = sessions.find((x) => x.name === 'values-plain');
+  const good = bytesOf(s.steps[0].stream);
+  const version = good.slice();
+  version[0] = 99;
+  assert.throws(() => wire.decode(null, version), /not of wire version/);
+  const badOp = good.slice();
+  badOp[16] = 200; // the first op
+  assert.throws(() => wire.decode(null, badOp), /op 200 where a value belongs at byte 16/);
+});
+
+test('clearing the identity table clears its shapes with its objects', () => {
+  const s = sessions.find((x) => x.name === 'articles');
+  const objs = new wire.IdentityTable();
+  wire.decode(objs, bytesOf(s.steps[0].stream));
+  assert.ok(objs.size > 0 && objs.shapes.length > 0);
+  objs.clear();
+  assert.equal(objs.size, 0);
+  assert.equal(objs.shapes.length, 0);
+});
