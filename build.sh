@@ -189,13 +189,18 @@ build_dist() {
   done
   [[ -f $DIST/wasm_exec.js ]] || die "wasm_exec.js not found under $goroot"
 
-  # Static loader files of the npm package that dist/ is: the entry
+  # Static files of the npm package that dist/ is: the entry
   # datafetch.mjs and the modules it imports (internal/, which the package's
-  # exports do not expose), loaded by relative URL, so no bundler is needed.
-  for f in datafetch.mjs datafetch.node.mjs datafetch.d.ts package.json; do
+  # exports do not expose), loaded by relative URL, so no bundler is needed;
+  # its types, README, LICENSE and CHANGELOG.
+  for f in datafetch.mjs datafetch.node.mjs datafetch.d.ts package.json README.md LICENSE CHANGELOG.md; do
     [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
     cp "jsbridge/js/$f" "$DIST/$f"
   done
+  # The API reference ships in the package, as the package's README links it.
+  [[ -f docs/js-api.md ]] || die "docs/js-api.md is missing: the package's README links it"
+  mkdir -p "$DIST/docs"
+  cp docs/js-api.md "$DIST/docs/js-api.md"
   compgen -G 'jsbridge/js/internal/*.mjs' >/dev/null || die "jsbridge/js/internal/ holds no modules: dist/ would not be a whole package"
   mkdir -p "$DIST/internal"
   cp jsbridge/js/internal/*.mjs "$DIST/internal/"

@@ -29,7 +29,7 @@ var (
 	dfErr  error
 )
 
-// api returns the df object of js-api.md, attached to this program's bridge.
+// api returns the df object of docs/js-api.md, attached to this program's bridge.
 func api(t *testing.T) safejs.Value {
 	t.Helper()
 	dfOnce.Do(func() {

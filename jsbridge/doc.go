@@ -1,4 +1,4 @@
-// Package jsbridge is the JavaScript API of datafetch (shared/spec/js-api.md)
+// Package jsbridge is the JavaScript API of datafetch (docs/js-api.md)
 // over package core: it registers one global object of Go functions that
 // datafetch.mjs, the ES module JavaScript imports, wraps in the public
 // classes (Entity, RestEndpoint, Controller, ...).

@@ -24,8 +24,8 @@ import (
 // After an extend, endpoints that did not change have "h": 0: JavaScript
 // keeps the objects it has for them.
 
-// resourceNew(optsJSON, fns, raw, signal) makes the six endpoints of
-// js-api.md section 3 for {urlPrefix, path, schema, ...options}; name, when
+// resourceNew(optsJSON, fns, raw, signal) makes the six endpoints of a
+// resource (docs/js-api.md, Resources) for {urlPrefix, path, schema, ...options}; name, when
 // given, prefixes the endpoint names instead of the entity's key.
 func resourceNew(args []safejs.Value) (any, error) {
 	eo, err := endpointOptionsArgs(args, 0)

@@ -12,7 +12,7 @@ import (
 )
 
 // Schemas cross as descriptors that datafetch.mjs builds from the shapes of
-// js-api.md section 2, as JSON:
+// docs/js-api.md (Schemas), as JSON:
 //
 //	null                         no schema
 //	"date"                       the global Date

@@ -26,8 +26,8 @@ import (
 // /count/increment) as a test server. An increment runs as soon as it
 // arrives, so the server applies increments in the order they were sent;
 // its response is then held until the test releases it, so responses
-// resolve in whatever order the test picks (the seed's section 4.4, rule
-// 5). updatedAt is the time the client made the request (the body's
+// resolve in whatever order the test picks (the case of the counter's
+// ordering rule: useIncoming on updatedAt). updatedAt is the time the client made the request (the body's
 // updatedAt, in epoch ms), or a millisecond past the previous one when that
 // is not later: the scale of the optimistic update's snap.fetchedAt, with
 // which the Count entity compares it. (Stamped instead with a server clock
@@ -132,7 +132,7 @@ func counterEndpoints(t *testing.T, s *counterServer) (get, inc *rest.Endpoint) 
 // TestCounterNeverGoesBackwards: N optimistic increments, all sent before
 // any response arrives; their responses are released in every order. What
 // a subscriber sees never decreases and ends at the server's count (the
-// seed's section 4.4, rule 5: responses that resolve out of order cannot
+// counter's ordering rule: responses that resolve out of order cannot
 // overwrite newer data).
 func TestCounterNeverGoesBackwards(t *testing.T) {
 	const n = 4

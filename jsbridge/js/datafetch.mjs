@@ -1,7 +1,7 @@
 // datafetch: data fetching and normalized caching in the style of
 // data-client (rest-hooks), implemented in Go and compiled to WebAssembly.
 // This module loads datafetch.wasm and wraps the functions it registers
-// (package jsbridge) in the API of shared/spec/js-api.md.
+// (package jsbridge) in the API that docs/js-api.md documents.
 //
 //   import { load } from './datafetch.mjs';
 //   const df = await load();

@@ -21,7 +21,7 @@ import (
 )
 
 // badCase is one row of the matrix. A case either fails (the default) or is
-// accepted, as the spec documents for some odd input (a 204 reads as null).
+// accepted, as docs/js-api.md documents for some odd input (a 204 reads as null).
 type badCase struct {
 	name string
 	// opts make the endpoint; a relative Path is on the fixture server.
@@ -138,7 +138,7 @@ func cases(closedURL string) []badCase {
 				var se *value.SyntaxError
 				assert.ErrorAs(t, err, &se)
 			}),
-		// Seed section 7: the custom fetch of a header-token list; a body
+		// The custom fetch of a header-token list; a body
 		// that is not JSON is a NetworkError with status 400.
 		parseFailure("/bad/html", "400").
 			with("header-token list with a body that is not JSON", rest.Options{Name: "linkedHTML", Path: "/bad/html",
@@ -440,7 +440,7 @@ func storedNull(t *testing.T, e *env, v value.Value, err error) {
 	assert.Equal(t, counts, e.API.Counts(), "null is a stored, fresh result")
 }
 
-// linkFetch is the seed's header-token list (section 7): the results of
+// linkFetch is the custom fetch of a header-token list: the results of
 // the body and the Link header, as one object.
 func linkFetch(ctx context.Context, ep *rest.Endpoint, params value.Value, body any) (value.Value, error) {
 	resp, err := ep.Send(ctx, params, body)

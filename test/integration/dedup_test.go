@@ -21,7 +21,10 @@ import (
 	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
-// The fetch triggers of seed section 3, observed at the server.
+// The fetch triggers of useSuspense, observed at the server: the first
+// read, new params, a deleted required entity, an invalidation; only when
+// the result is missing or stale, nothing identical is in flight and the
+// params are not null (docs/js-api.md, useSuspense).
 
 func TestFetchTriggers(t *testing.T) {
 	e := newEnv(t, testapi.Options{}, controller.Options{DataExpiryLength: time.Minute})

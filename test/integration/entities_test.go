@@ -5,7 +5,9 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 )
 
-// The entities of seed section 2.2, shaped after the fixture API's records.
+// The entities of the seed's examples (comments, birthdays, articles, the
+// legacy article, posts, profiles, the counter), shaped after the fixture
+// API's records.
 // Some carry a default for a field the server never sends, so that tests
 // can see defaults being filled in.
 
@@ -33,7 +35,7 @@ var articleE = &schema.Entity{
 	Schema:   map[string]schema.Schema{"author": userE, "createdAt": schema.Date},
 }
 
-// plainArticleE is the article of seed 2.2 with no nested schema, so that its
+// plainArticleE is the article (id, title, content, published) with no nested schema, so that its
 // read form is exactly the server's record.
 var plainArticleE = &schema.Entity{
 	Key:      "Article",
@@ -60,7 +62,8 @@ var countE = &schema.Entity{
 	Defaults: obj(`{"count":0}`),
 }
 
-// orderedCountE is the ordering variant (seed 4.4 rule 5): updatedAt is a
+// orderedCountE is the counter's ordering variant (useIncoming keeps a
+// record only when existing.updatedAt <= incoming.updatedAt): updatedAt is a
 // date, so the server's ISO strings and the client's milliseconds compare,
 // and incoming data older than the stored data is discarded.
 var orderedCountE = &schema.Entity{
@@ -73,7 +76,8 @@ var orderedCountE = &schema.Entity{
 	},
 }
 
-// birthdayDefaultDate stands for "the current date" default of seed 2.2.
+// birthdayDefaultDate stands for the birthday's default date, "the current
+// date".
 const birthdayDefaultDate = 1_700_000_000_000
 
 var birthdayE = &schema.Entity{

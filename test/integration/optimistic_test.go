@@ -23,7 +23,9 @@ import (
 	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
-// The optimistic examples of seed section 4.4, end to end.
+// The optimistic examples, end to end: partial update, create with a
+// temporary id, delete, and the counter's increment (docs/js-api.md,
+// Optimistic updates).
 
 // newArticle is the body of an optimistic create. Its temporary id is made
 // once, on first use, so that the optimistic response and the request body

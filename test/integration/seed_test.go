@@ -18,8 +18,11 @@ import (
 	"github.com/datafetch/datafetch/test/fixture/testapi"
 )
 
-// Every request of seed section 4.1, read or mutated through endpoints and
-// the controller against the fixture API.
+// Every request of the seed's examples (the data-client 6.0 usage examples
+// datafetch was first specified from: comments, make_manager, the current
+// user, birthdays, profiles, articles, the counter, paginated posts, the
+// legacy article resource), read or mutated through endpoints and the
+// controller against the fixture API.
 
 func TestSeedComments(t *testing.T) {
 	e := newEnv(t, testapi.Options{}, controller.Options{})
@@ -245,7 +248,8 @@ func TestSeedCountAndIncrement(t *testing.T) {
 	assert.Equal(t, `{"SINGLETON"`, e.Ctrl.State().Get("entities").Get("Count").JSON()[:len(`{"SINGLETON"`)])
 }
 
-// pageSchema is the page with a last-page token of seed 2.3.
+// lastPageSchema is the page with a last-page token:
+// {results, nextPage, lastPage}.
 func lastPageSchema() schema.Schema {
 	return schema.ObjectOf(schema.Nested("results", schema.ArrayOf(postE)),
 		schema.Default("nextPage", value.Str("")), schema.Default("lastPage", value.Str("")))
@@ -274,7 +278,8 @@ func TestSeedPostPages(t *testing.T) {
 	}
 }
 
-// tokenPageSchema is the token-in-body page of seed 4.5 rule 1.
+// tokenPageSchema is the token-in-body page: {results, nextPage, prevPage},
+// a null or empty token meaning no such page.
 func tokenPageSchema() schema.Schema {
 	return schema.ObjectOf(schema.Nested("results", schema.ArrayOf(postE)),
 		schema.Default("nextPage", value.Str("")), schema.Default("prevPage", value.Str("")))
@@ -294,7 +299,7 @@ func TestSeedTokenPages(t *testing.T) {
 	assert.Equal(t, 1, e.API.Count("GET /posts?page=%2Fposts%3Fpage%3D2"))
 }
 
-// linkFetch is the custom fetch of seed 4.5 rule 2: it reads the Link header
+// linkFetch is the custom fetch of a header-token list: it reads the Link header
 // and returns it with the parsed body.
 func linkFetch(ctx context.Context, e *rest.Endpoint, params value.Value, body any) (value.Value, error) {
 	resp, err := e.Send(ctx, params, body)

@@ -96,7 +96,7 @@ function cases() {
       ...parse('GET', '/bad/truncated', '400', 'invalid JSON at offset'),
     },
     { name: 'HTML error page with status 200', ep: comment('html', '/bad/html'), params: undefined, ...parse('/bad/html', '400', 'invalid JSON', 'DOCTYPE') },
-    // Seed section 7: the custom fetch of a header-token list gives the
+    // The custom fetch of a header-token list (docs/js-api.md, Pagination) gives the
     // error of a body that is not JSON status 400 and rethrows it. The
     // caller gets that error's name and status; the message names the
     // endpoint and its fetch option. (The Go twin's fetch parses with the

@@ -1,4 +1,4 @@
-// Spec section 4: the Controller. Request counts are taken at the fixture
+// The Controller (docs/js-api.md, The Controller). Request counts are taken at the fixture
 // server (/_control/counts), so deduplication is checked where it matters.
 
 import assert from 'node:assert/strict';
@@ -680,7 +680,7 @@ test('controllers do not share stores', async () => {
   assert.equal(b.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'missing');
 });
 
-test('pollFrequency (beyond): a subscribed result is refetched that often, and no more after unsubscribe', async () => {
+test('pollFrequency: a subscribed result is refetched that often, and no more after unsubscribe', async () => {
   const { df, base, fx } = await env();
   const { ctrl, started } = countingController(df);
   const ep = fx.getArticle.extend({ pollFrequency: 100, name: 'polled' });

@@ -1,4 +1,4 @@
-// Spec section 3: RestEndpoint: url and key, request bodies and headers,
+// RestEndpoint (docs/js-api.md, Endpoints): url and key, request bodies and headers,
 // getRequestInit, custom fetch, parseResponse, process, responses and
 // errors, extend, signal and timeout, update.
 
@@ -404,7 +404,7 @@ test('network failure: an error with status 0 naming the endpoint or URL', async
   const ep = new df.RestEndpoint({ urlPrefix: dead, path: '/articles/:id', name: 'deadEp' });
   const err = await failureOf(() => new df.Controller().fetch(ep, { id: 1 }));
   assert.ok(err instanceof Error);
-  assert.equal(err.status, 0, 'the spec (intro, "status 0 for a network failure") wins over data-client here');
+  assert.equal(err.status, 0, 'status 0 for a network failure (docs/js-api.md, NetworkError), where data-client differs');
   assertMentions(err, ['deadEp', `${dead}/articles/1`]);
 });
 

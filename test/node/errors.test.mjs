@@ -1,4 +1,4 @@
-// Spec section 8: every failure is a thrown Error or a rejected Promise whose
+// Errors (docs/js-api.md, Errors): every failure is a thrown Error or a rejected Promise whose
 // message says what was wrong and where, and the instance keeps working
 // after it (no input may crash the module).
 
@@ -216,8 +216,9 @@ test('many errors in a row do not wear the instance down', async () => {
   await assertAlive(df, fx);
 });
 
-// Issue 10, item 10: the seed (section 7) rethrows a custom fetch's error
-// with status 400 for the caller to see. Whatever the caller's own code
+// Issue 10, item 10: the header-token list's custom fetch (docs/js-api.md,
+// Pagination) rethrows the error of a body that is not JSON with status 400
+// for the caller to see. Whatever the caller's own code
 // throws reaches the caller with its name, status and other members (and
 // as the cause); the message still names the endpoint.
 class TokenError extends Error {
@@ -259,7 +260,7 @@ test('an error thrown by a custom fetch, parseResponse, getRequestInit or getHea
   await assertAlive(df, fx);
 });
 
-test('seed 7: a header-token list whose body is not JSON rejects with status 400, rethrown by its custom fetch', async () => {
+test('a header-token list whose body is not JSON rejects with status 400, rethrown by its custom fetch', async () => {
   const { df, base, fx } = await env();
   const ep = new df.RestEndpoint({
     urlPrefix: base,

@@ -408,9 +408,9 @@ export function fixtures(df, base) {
 }
 
 /**
- * linkFetch is the `fetch` option of the seed's header-token list (section
- * 7): the results of the body and the Link header, as one object; a body that
- * is not JSON is an error with status 400, rethrown.
+ * linkFetch is the `fetch` option of a header-token list (docs/js-api.md,
+ * Pagination): the results of the body and the Link header, as one object; a
+ * body that is not JSON is an error with status 400, rethrown.
  */
 export async function linkFetch(params) {
   const response = await globalThis.fetch(this.url(params));

@@ -1,4 +1,4 @@
-// Spec section 4: which errors a Controller keeps. A failed fetch is kept
+// Which errors a Controller keeps (docs/js-api.md, useSuspense). A failed fetch is kept
 // for errorExpiryLength, until invalidate, invalidateAll or expireAll ask
 // for a new fetch; a request aborted by its caller's signal is not kept (no
 // fetch happened), a timeout is. Requests are counted at the fixture server.

@@ -1,4 +1,5 @@
-// Spec section 1: loading, dist/ contents, the API surface.
+// Loading (docs/js-api.md, Loading the module): load(), dist/ contents, the
+// API surface.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -36,7 +37,7 @@ test('df.version is a non-empty string', async () => {
   assert.match(df.version, /\d/, 'a version has a number in it');
 });
 
-test('the API has every name of the contract', async () => {
+test('the API has every documented name', async () => {
   const df = await loadDF();
   for (const name of [
     'Entity',

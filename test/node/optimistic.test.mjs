@@ -1,4 +1,5 @@
-// Spec section 5 and seed 4.4: optimistic updates. The fixture server holds
+// Optimistic updates (docs/js-api.md, Optimistic updates): partial update,
+// create with a temporary id, delete, the counter. The fixture server holds
 // requests (/_control/hold) so the test decides when and in which order the
 // network answers, and fails mutations on demand (/_control/fail-next).
 

@@ -1,4 +1,5 @@
-// Spec section 7: useLoading, the legacy Resource form and useResource.
+// useLoading, the legacy Resource form and useResource (docs/js-api.md,
+// Functions on the default controller, Legacy forms).
 
 import assert from 'node:assert/strict';
 import { env, server, setup, test } from './harness.mjs';

@@ -1,5 +1,5 @@
-// Spec section 6 and seed 4.5: pagination with tokens in the body, in the
-// Link header, and endpoint.paginated() (beyond the contract).
+// Pagination (docs/js-api.md, Pagination): tokens in the body, in the
+// Link header, and endpoint.paginated() for infinite lists.
 
 import assert from 'node:assert/strict';
 import { env, linkFetch, server, setup, test } from './harness.mjs';
@@ -133,7 +133,7 @@ test('sequential reads: a second read uses a value from the first (post.userId)'
   assert.equal(user.name, 'Jonas Vermeer');
 });
 
-test('paginated(cursor) (beyond): pages append to the list stored without the cursor', async () => {
+test('paginated(cursor): pages append to the list stored without the cursor', async () => {
   const { df, base, fx } = await env();
   const list = new df.RestEndpoint({ urlPrefix: base, path: '/linked/posts', name: 'infinite', schema: [fx.Post] });
   const more = list.paginated('page');
@@ -160,7 +160,7 @@ test('paginated(cursor) (beyond): pages append to the list stored without the cu
   assert.equal(counts['GET /linked/posts?page=3'], 1);
 });
 
-test('paginated(cursor) (beyond): in a {results, nextPage} envelope, earlier results keep their identity as pages append', async () => {
+test('paginated(cursor): in a {results, nextPage} envelope, earlier results keep their identity as pages append', async () => {
   const { df, base, fx } = await env();
   const feed = new df.RestEndpoint({
     urlPrefix: base,

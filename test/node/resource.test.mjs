@@ -1,4 +1,4 @@
-// Spec section 3, resources: df.resource / df.createResource and extend.
+// Resources (docs/js-api.md, Resources): df.resource / df.createResource and extend.
 
 import assert from 'node:assert/strict';
 import { env, failureOf, fakeClock, server, setup, test } from './harness.mjs';

@@ -1,4 +1,4 @@
-// Spec section 2: entities, schema shapes, normalize/denormalize, and the
+// Schemas (docs/js-api.md, Schemas): entities, schema shapes, normalize/denormalize, and the
 // entity hooks (useIncoming, shouldReorder, merge, process).
 
 import assert from 'node:assert/strict';

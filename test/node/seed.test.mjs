@@ -1,7 +1,9 @@
-// The examples of the seed document (shared/seeds/000_*.txt), section by
-// section, against the fixture server. Optimistic (4.4) and pagination (4.5)
-// examples are in optimistic.test.mjs and pagination.test.mjs; the legacy
-// resource in other.test.mjs.
+// The seed: the data-client 6.0 usage examples datafetch was first
+// specified from (comments and their wrapped envelopes, a user's
+// make_manager, the current user, birthdays, profiles, articles), each
+// against the fixture server's routes of the same shape. The optimistic
+// and pagination examples are in optimistic.test.mjs and
+// pagination.test.mjs; the legacy resource in other.test.mjs.
 
 import assert from 'node:assert/strict';
 import { env, server, setup, test } from './harness.mjs';

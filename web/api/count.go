@@ -55,9 +55,11 @@ func (st *state) incrementCount(r *http.Request) reply {
 // the previous increment when that is not later, so that increments are
 // ordered as the server applied them, without ties.
 //
-// The client's time, not the server's time of applying it: the seed's
-// ordering (section 4.4, rule 5) compares a response's updatedAt with the
-// optimistic updates' snap.fetchedAt, the client's time of each click. A
+// The client's time, not the server's time of applying it: the counter
+// example's ordering (its Count entity's useIncoming keeps a record only
+// when existing.updatedAt <= incoming.updatedAt) compares a response's
+// updatedAt with the optimistic updates' snap.fetchedAt, the client's time
+// of each click. A
 // server time is later than the clicks made while the request travelled
 // (and off by any clock skew), so a response to an earlier click would look
 // newer than the optimistic updates of later clicks, and the count shown

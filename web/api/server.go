@@ -198,10 +198,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) (h *heldEntry, ok
 // travel waits out the configured latency of one request, or until its
 // client is gone or the server closed (false). The state routes wait after they have run and
 // before they answer, so requests change the state in the order they
-// arrive and only their answers come back out of order: the case of the
-// seed's ordering rule (4.4, rule 5). Delayed before running, a counter's
-// increments would be applied in a random order, and no ordering of the
-// answers could keep the count it shows from going down.
+// arrive and only their answers come back out of order: the case the
+// counter's ordering rule is for (useIncoming on updatedAt, so answers
+// that arrive out of order cannot overwrite newer data). Delayed before
+// running, a counter's increments would be applied in a random order, and
+// no ordering of the answers could keep the count it shows from going down.
 func (s *Server) travel(r *http.Request) bool {
 	d := s.latency()
 	if d <= 0 {
