@@ -189,15 +189,20 @@ build_dist() {
   [[ -f $DIST/wasm_exec.js ]] || die "wasm_exec.js not found under $goroot"
 
   # Static loader files of the npm package that dist/ is: the entry
-  # datafetch.mjs and the modules it imports (internal/, which the package's
-  # exports do not expose), loaded by relative URL, so no bundler is needed.
-  for f in datafetch.mjs datafetch.d.ts package.json; do
+  # datafetch.mjs, the React entry react.mjs, and the modules they import
+  # (internal/, which the package's exports do not expose), loaded by
+  # relative URL, so no bundler is needed (react.mjs imports 'react').
+  for f in datafetch.mjs datafetch.d.ts react.mjs react.d.ts package.json; do
     [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
     cp "jsbridge/js/$f" "$DIST/$f"
   done
   compgen -G 'jsbridge/js/internal/*.mjs' >/dev/null || die "jsbridge/js/internal/ holds no modules: dist/ would not be a whole package"
   mkdir -p "$DIST/internal"
   cp jsbridge/js/internal/*.mjs "$DIST/internal/"
+  # datafetch/react, the second entry (React bindings): its modules.
+  compgen -G 'jsbridge/js/internal/react/*.mjs' >/dev/null || die "jsbridge/js/internal/react/ holds no modules: datafetch/react would not load"
+  mkdir -p "$DIST/internal/react"
+  cp jsbridge/js/internal/react/*.mjs "$DIST/internal/react/"
   # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
   # dist/ is the npm package.
   build_demo_wasm
