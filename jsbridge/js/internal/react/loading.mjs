@@ -22,7 +22,7 @@ export function useLoading(fn, deps) {
       mounted.current = false;
     };
   }, []);
-  const handler = useCallback(async (...args) => {
+  const run = async (...args) => {
     const call = ++latest.current;
     const settle = (next) => {
       if (mounted.current && call === latest.current) setState(next);
@@ -36,6 +36,8 @@ export function useLoading(fn, deps) {
       settle({ loading: false, error });
       return undefined;
     }
-  }, deps ?? [fn]);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps (default [fn]) say when fn is new, as with useCallback
+  const handler = useCallback(run, deps ?? [fn]);
   return [handler, state.loading, state.error];
 }

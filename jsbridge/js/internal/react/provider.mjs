@@ -3,7 +3,7 @@
 // the hooks suspend until load() has resolved.
 
 import { createContext, createElement, useContext } from 'react';
-import { load } from '../load.mjs';
+import { load } from '../../datafetch.mjs';
 
 const ControllerContext = createContext(undefined);
 ControllerContext.displayName = 'datafetch.Controller';
@@ -18,6 +18,7 @@ export function DataProvider({ controller, children }) {
 const loading = { api: undefined, promise: undefined, error: undefined };
 
 function defaultController() {
+  // biome-ignore lint/correctness/useHookAtTopLevel: df.useController() (section 4) returns the default controller; it is not a React hook
   if (loading.api !== undefined) return loading.api.useController();
   if (loading.error !== undefined) throw loading.error;
   loading.promise ??= load().then(

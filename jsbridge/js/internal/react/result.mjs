@@ -43,7 +43,7 @@ function sameSnapshot(a, b) {
 }
 
 /** The result for null params: nothing, and nothing to subscribe to. */
-const NULL_SOURCE = Object.freeze({ subscribe: () => noop, getSnapshot: () => NOTHING });
+const NULL_SOURCE = Object.freeze({ subscribe: () => noop, getSnapshot: () => NOTHING, revalidate: noop });
 
 class ResultSource {
   #ctrl;
@@ -79,6 +79,11 @@ class ResultSource {
       };
     };
     this.getSnapshot = () => this.#read();
+  }
+
+  /** Fetches the result if it is stale (shared with a request in flight). */
+  revalidate() {
+    this.#ctrl.fetchIfStale(this.#endpoint, this.#params).catch(noop);
   }
 
   // #state is {loading, error} of the result: the subscription's, else
@@ -119,13 +124,14 @@ class ResultSource {
 function useResult(endpoint, params, reader) {
   const ctrl = useController();
   const key = params === null ? null : endpoint.key(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
   const source = useMemo(() => (key === null ? NULL_SOURCE : new ResultSource(ctrl, endpoint, params, reader)), [ctrl, endpoint, key, reader]);
   const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
   // Data that went stale with the passing of time (no change the
   // subscription hears of) is revalidated when a render finds it stale.
   const revalidate = reader.fetches && snapshot.stale;
   useEffect(() => {
-    if (revalidate) ctrl.fetchIfStale(endpoint, params).catch(noop);
+    if (revalidate) source.revalidate();
   }, [source, revalidate]);
   return [ctrl, snapshot];
 }
@@ -136,6 +142,7 @@ function suspended(ctrl, endpoint, params, snapshot) {
   if (snapshot.error !== undefined) throw snapshot.error;
   // The controller's own read: it starts the fetch (or joins the one in
   // flight); the component renders again when it settles, either way.
+  // biome-ignore lint/correctness/useHookAtTopLevel: the Controller's useSuspense (section 4) returns a Promise; it is not a React hook
   throw ctrl.useSuspense(endpoint, params).then(noop, noop);
 }
 
@@ -172,5 +179,6 @@ export function useCache(endpoint, params) {
 export function useSubscription(endpoint, params) {
   const ctrl = useController();
   const key = params === null ? null : endpoint.key(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
   useEffect(() => (key === null ? undefined : ctrl.subscribe(endpoint, params, noop)), [ctrl, endpoint, key]);
 }
