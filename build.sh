@@ -189,11 +189,12 @@ build_dist() {
   done
   [[ -f $DIST/wasm_exec.js ]] || die "wasm_exec.js not found under $goroot"
 
-  # Static files of the npm package that dist/ is: the entry
-  # datafetch.mjs and the modules it imports (internal/, which the package's
-  # exports do not expose), loaded by relative URL, so no bundler is needed;
-  # its types, README, LICENSE and CHANGELOG.
-  for f in datafetch.mjs datafetch.node.mjs datafetch.d.ts package.json README.md LICENSE CHANGELOG.md; do
+  # Static files of the npm package that dist/ is: the entries datafetch.mjs
+  # (browsers), datafetch.node.mjs (Node.js) and react.mjs (React bindings,
+  # which import 'react'), and the modules they import (internal/, which the
+  # package's exports do not expose), loaded by relative URL, so no bundler
+  # is needed; their types, README, LICENSE and CHANGELOG.
+  for f in datafetch.mjs datafetch.node.mjs datafetch.d.ts react.mjs react.d.ts package.json README.md LICENSE CHANGELOG.md; do
     [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
     cp "jsbridge/js/$f" "$DIST/$f"
   done
@@ -204,6 +205,10 @@ build_dist() {
   compgen -G 'jsbridge/js/internal/*.mjs' >/dev/null || die "jsbridge/js/internal/ holds no modules: dist/ would not be a whole package"
   mkdir -p "$DIST/internal"
   cp jsbridge/js/internal/*.mjs "$DIST/internal/"
+  # datafetch/react, the second entry (React bindings): its modules.
+  compgen -G 'jsbridge/js/internal/react/*.mjs' >/dev/null || die "jsbridge/js/internal/react/ holds no modules: datafetch/react would not load"
+  mkdir -p "$DIST/internal/react"
+  cp jsbridge/js/internal/react/*.mjs "$DIST/internal/react/"
   # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
   # dist/ is the npm package.
   build_demo_wasm

@@ -321,9 +321,11 @@ func snapGetResponse(args []safejs.Value) (any, error) {
 	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 }
 
-// ctrlSubscribe(ctrl, endpoint, paramsJSON, listener) subscribes; listener
-// is called as listener(data, loading, error), now and after every change.
-// It returns the handle of the subscription, for ctrlUnsubscribe.
+// ctrlSubscribe(ctrl, endpoint, paramsJSON, listener, noFetch, noPoll)
+// subscribes; listener is called as listener(data, loading, error), now and
+// after every change. noFetch and noPoll (booleans, absent = false) are the
+// {fetch: false} and {poll: false} options. It returns the handle of the
+// subscription, for ctrlUnsubscribe.
 func ctrlSubscribe(args []safejs.Value) (any, error) {
 	c, ep, params, err := ctrlCall(args)
 	if err != nil {
@@ -365,7 +367,10 @@ func ctrlSubscribe(args []safejs.Value) (any, error) {
 			reportError(err)
 		}
 	}
-	unsubscribe, err := c.c.Subscribe(ep, params, deliver)
+	noFetch, _ := arg(args, 4).Truthy()
+	noPoll, _ := arg(args, 5).Truthy()
+	opts := controller.SubscribeOptions{NoFetch: noFetch, NoPoll: noPoll}
+	unsubscribe, err := c.c.SubscribeWith(ep, params, deliver, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,21 @@ func sameErr(a, b error) bool {
 	return errors.Is(a, b)
 }
 
+// SubscribeOptions change what a subscription does besides listening. The
+// zero value fetches as Suspense would and polls when the endpoint has a
+// PollFrequency.
+type SubscribeOptions struct {
+	// NoFetch only listens: the subscription never starts a request, nor
+	// polls (a cache read, as the React bindings' useCache). It is still
+	// told of changes that other callers' requests bring.
+	NoFetch bool
+	// NoPoll does not poll, even when the endpoint has a PollFrequency;
+	// the subscription still fetches as Suspense would.
+	NoPoll bool
+}
+
 type subscription struct {
+	opts     SubscribeOptions
 	ep       endpoint.Endpoint
 	key      string
 	rkey     string // the request key of its fetches (requestKey)
@@ -70,6 +84,12 @@ type notification struct {
 // invalid or missing while subscribed. Null params subscribe to nothing.
 // The returned function unsubscribes; it is safe to call more than once.
 func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listener func(State)) (unsubscribe func(), err error) {
+	return c.SubscribeWith(ep, params, listener, SubscribeOptions{})
+}
+
+// SubscribeWith is Subscribe with options: opts.NoFetch only listens,
+// opts.NoPoll does not poll.
+func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, listener func(State), opts SubscribeOptions) (unsubscribe func(), err error) {
 	if err := c.reentered("Subscribe"); err != nil {
 		return nil, err
 	}
@@ -81,7 +101,7 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 	if err != nil {
 		return nil, err
 	}
-	s := &subscription{ep: ep, key: key, rkey: requestKey(ep, key, params), params: params, listener: listener}
+	s := &subscription{opts: opts, ep: ep, key: key, rkey: requestKey(ep, key, params), params: params, listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
 	c.ensureFresh(s)
@@ -89,7 +109,7 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 	// The fetch ensureFresh started may change s.last as soon as the lock
 	// is free: the first call gets the state read under it.
 	first := s.last
-	if freq := ep.Spec().PollFrequency; freq > 0 {
+	if freq := ep.Spec().PollFrequency; freq > 0 && !opts.NoFetch && !opts.NoPoll {
 		s.stopPoll = c.poll(s, freq)
 	}
 	c.mu.Unlock()
@@ -148,6 +168,9 @@ func (c *Controller) stateOf(s *subscription) State {
 // ensureFresh starts a fetch for s when its result needs one, as Suspense
 // would. Called with c.mu held; the request itself starts in a goroutine.
 func (c *Controller) ensureFresh(s *subscription) {
+	if s.opts.NoFetch {
+		return
+	}
 	if _, busy := c.inflight[s.rkey]; busy {
 		return
 	}

@@ -457,6 +457,14 @@ export interface SubscriptionState<D> {
 /** Unsubscribes. */
 export type Unsubscribe = () => void;
 
+/** The options of `subscribe`. */
+export interface SubscribeOptions {
+  /** `false`: only listen, never start a request nor poll (as `useCache`). Default true. */
+  fetch?: boolean;
+  /** `false`: do not poll, even when the endpoint has `pollFrequency`. Default true. */
+  poll?: boolean;
+}
+
 /** `getState()`: a plain JSON snapshot for debugging. */
 export interface StoreState {
   /** `entities[entityKey][pk]`: normalized records. */
@@ -481,8 +489,17 @@ export interface Controller {
   fetchIfStale<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): Promise<D>;
   /** Synchronous read, optimistic data included. */
   getResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): ResponseState<D>;
-  /** Calls `listener` now and after every change of that result. */
-  subscribe<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | null | undefined, listener: (state: SubscriptionState<D>) => void): Unsubscribe;
+  /**
+   * Calls `listener` now and after every change of that result; fetches as
+   * `useSuspense` would and polls when the endpoint has `pollFrequency`,
+   * unless `options` say otherwise.
+   */
+  subscribe<D, P extends object>(
+    endpoint: RestEndpoint<D, P, any>,
+    params: P | null | undefined,
+    listener: (state: SubscriptionState<D>) => void,
+    options?: SubscribeOptions,
+  ): Unsubscribe;
   /** Marks that result invalid: the next read fetches and waits. */
   invalidate<P extends object>(endpoint: RestEndpoint<any, P, any>, params?: P): Promise<void>;
   /** Invalidates every stored key for which `testKey` is true. */

@@ -5,6 +5,9 @@ import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH
 import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
+// The boolean options of subscribe.
+const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
+
 // makeController returns the controller part of an API instance over
 // bridge (see makeBridge) and endpoints (see makeEndpoints).
 export function makeController(bridge, endpoints) {
@@ -165,12 +168,13 @@ export function makeController(bridge, endpoints) {
       return answer;
     }
 
-    subscribe(endpoint, params, listener) {
+    subscribe(endpoint, params, listener, options) {
       const h = endpointHandle(endpoint);
       const p = paramsText(params, 'subscribe', endpoint);
       if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint.name}: listener must be a function, got ${show(listener)}`);
+      const { fetch = true, poll = true } = subscribeOptions(options, endpoint);
       this.#tick();
-      const sub = call('ctrlSubscribe', this._h, h, p, (data, loading, error) => listener({ data, loading, error }));
+      const sub = call('ctrlSubscribe', this._h, h, p, (data, loading, error) => listener({ data, loading, error }), !fetch, !poll);
       let done = false;
       return () => {
         if (done) return;
@@ -259,6 +263,19 @@ export function makeController(bridge, endpoints) {
     getState() {
       return JSON.parse(call('ctrlGetState', this._h));
     }
+  }
+
+  // subscribeOptions checks subscribe's options: {fetch: false} only
+  // listens, {poll: false} does not poll.
+  function subscribeOptions(options, endpoint) {
+    if (options === undefined || options === null) return {};
+    const where = `subscribe ${endpoint.name}: options`;
+    if (typeof options !== 'object') throw new TypeError(`${where} must be an object, got ${show(options)}`);
+    for (const name of SUBSCRIBE_FLAGS) {
+      const v = options[name];
+      if (v !== undefined && typeof v !== 'boolean') throw new TypeError(`${where}.${name} must be a boolean, got ${show(v)}`);
+    }
+    return options;
   }
 
   function keyTest(testKey, where) {

@@ -1,0 +1,184 @@
+// One endpoint result as React reads it: a source that useSyncExternalStore
+// subscribes to (the controller's subscribe) and reads (getResponse), the
+// same on the server (getServerSnapshot), and the hooks built on it.
+//
+// Rendering never starts a request, except by suspending (the thrown
+// promise is the controller's useSuspense, shared with any identical
+// request in flight): the subscription, made when the component commits,
+// fetches what is missing or stale, so StrictMode's second render and its
+// second mount double nothing.
+
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useController } from './provider.mjs';
+
+const VALID = 'valid';
+const STALE = 'stale';
+
+const noop = () => {
+  // nothing to do: a listener that ignores its calls, a settled promise
+};
+
+/**
+ * How a hook reads a result: the options of its subscription (section 4:
+ * fetch: false only listens, poll: false does not poll), and whether it
+ * renders loading (only useDLE does: the others do not re-render when
+ * only that changes).
+ */
+const SUSPENSE = Object.freeze({ subscribe: Object.freeze({ poll: false }), fetches: true, loading: false });
+const LIVE = Object.freeze({ subscribe: Object.freeze({ poll: true }), fetches: true, loading: false });
+const DLE = Object.freeze({ subscribe: Object.freeze({ poll: false }), fetches: true, loading: true });
+const CACHE = Object.freeze({ subscribe: Object.freeze({ fetch: false }), fetches: false, loading: false });
+
+/**
+ * A snapshot: data (the denormalized result, optimistic data included),
+ * usable (valid or stale: data can be shown), stale, loading (only for a
+ * reader that renders it) and error (the kept error of the last fetch).
+ */
+const NOTHING = Object.freeze({ data: undefined, usable: true, stale: false, loading: false, error: undefined });
+
+const FIELDS = ['data', 'usable', 'stale', 'loading', 'error'];
+
+function sameSnapshot(a, b) {
+  return FIELDS.every((f) => a[f] === b[f]);
+}
+
+/** The result for null params: nothing, and nothing to subscribe to. */
+const NULL_SOURCE = Object.freeze({ subscribe: () => noop, getSnapshot: () => NOTHING, revalidate: noop });
+
+class ResultSource {
+  #ctrl;
+  #endpoint;
+  #params;
+  #reader;
+  // live is what the subscription last told (while subscribed); peeked
+  // the same, read once before it exists.
+  #live;
+  #peeked;
+  #snapshot = NOTHING;
+
+  constructor(ctrl, endpoint, params, reader) {
+    this.#ctrl = ctrl;
+    this.#endpoint = endpoint;
+    this.#params = params;
+    this.#reader = reader;
+    // useSyncExternalStore's subscribe and getSnapshot: stable functions.
+    this.subscribe = (onChange) => {
+      const unsubscribe = ctrl.subscribe(
+        endpoint,
+        params,
+        (state) => {
+          this.#live = state;
+          onChange();
+        },
+        reader.subscribe,
+      );
+      return () => {
+        unsubscribe();
+        this.#live = undefined;
+        this.#peeked = undefined;
+      };
+    };
+    this.getSnapshot = () => this.#read();
+  }
+
+  /** Fetches the result if it is stale (shared with a request in flight). */
+  revalidate() {
+    this.#ctrl.fetchIfStale(this.#endpoint, this.#params).catch(noop);
+  }
+
+  // #state is {loading, error} of the result: the subscription's, else
+  // read through a subscription that only listens and ends at once (a
+  // result that is not valid may have a kept error, which getResponse
+  // does not report).
+  #state(expiryStatus) {
+    if (this.#live !== undefined) return this.#live;
+    if (expiryStatus === VALID) return NOTHING;
+    if (this.#peeked === undefined) {
+      let told = NOTHING;
+      this.#ctrl.subscribe(this.#endpoint, this.#params, (state) => (told = state), CACHE.subscribe)();
+      // The subscription this reader makes will fetch unless there is
+      // an error to show.
+      const loading = told.loading || (this.#reader.fetches && told.error === undefined);
+      this.#peeked = { loading, error: told.error };
+    }
+    return this.#peeked;
+  }
+
+  #read() {
+    const { data, expiryStatus } = this.#ctrl.getResponse(this.#endpoint, this.#params);
+    const usable = expiryStatus === VALID || expiryStatus === STALE;
+    const { loading, error } = this.#state(expiryStatus);
+    const next = {
+      data,
+      usable,
+      stale: expiryStatus === STALE,
+      loading: this.#reader.loading && loading,
+      error,
+    };
+    if (!sameSnapshot(next, this.#snapshot)) this.#snapshot = next;
+    return this.#snapshot;
+  }
+}
+
+/** [controller, snapshot] of endpoint's result for params, read by reader. */
+function useResult(endpoint, params, reader) {
+  const ctrl = useController();
+  const key = params === null ? null : endpoint.key(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
+  const source = useMemo(() => (key === null ? NULL_SOURCE : new ResultSource(ctrl, endpoint, params, reader)), [ctrl, endpoint, key, reader]);
+  const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+  // Data that went stale with the passing of time (no change the
+  // subscription hears of) is revalidated when a render finds it stale.
+  const revalidate = reader.fetches && snapshot.stale;
+  useEffect(() => {
+    if (revalidate) source.revalidate();
+  }, [source, revalidate]);
+  return [ctrl, snapshot];
+}
+
+/** The data of a suspending read: throws to Suspense or to the error boundary. */
+function suspended(ctrl, endpoint, params, snapshot) {
+  if (params === null || snapshot.usable) return snapshot.data;
+  if (snapshot.error !== undefined) throw snapshot.error;
+  // The controller's own read: it starts the fetch (or joins the one in
+  // flight); the component renders again when it settles, either way.
+  // biome-ignore lint/correctness/useHookAtTopLevel: the Controller's useSuspense (section 4) returns a Promise; it is not a React hook
+  throw ctrl.useSuspense(endpoint, params).then(noop, noop);
+}
+
+/**
+ * useSuspense(endpoint, params): the data; suspends while it is missing
+ * or invalid, throws a failed fetch's error to the nearest error boundary;
+ * stale data is returned and revalidated. Does not poll.
+ */
+export function useSuspense(endpoint, params) {
+  const [ctrl, snapshot] = useResult(endpoint, params, SUSPENSE);
+  return suspended(ctrl, endpoint, params, snapshot);
+}
+
+/** useLive(endpoint, params): useSuspense, polling (pollFrequency) while mounted. */
+export function useLive(endpoint, params) {
+  const [ctrl, snapshot] = useResult(endpoint, params, LIVE);
+  return suspended(ctrl, endpoint, params, snapshot);
+}
+
+/** useDLE(endpoint, params): {data, loading, error}, without suspending. Does not poll. */
+export function useDLE(endpoint, params) {
+  const [, snapshot] = useResult(endpoint, params, DLE);
+  const { data, loading, error } = snapshot;
+  return useMemo(() => ({ data, loading, error }), [data, loading, error]);
+}
+
+/** useCache(endpoint, params): the cached data (valid or stale), else undefined; never fetches. */
+export function useCache(endpoint, params) {
+  const [, snapshot] = useResult(endpoint, params, CACHE);
+  return snapshot.usable ? snapshot.data : undefined;
+}
+
+/** useSubscription(endpoint, params): fetches and polls while mounted; returns nothing. */
+export function useSubscription(endpoint, params) {
+  const ctrl = useController();
+  const key = params === null ? null : endpoint.key(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
+  useEffect(() => (key === null ? undefined : ctrl.subscribe(endpoint, params, noop)), [ctrl, endpoint, key]);
+}

@@ -1,0 +1,80 @@
+// Types of datafetch/react (js-api.md section 10): React bindings over
+// the Controller. React (>= 18) and its types (@types/react) are the
+// app's own.
+
+import type { ComponentType, ReactElement, ReactNode } from 'react';
+import type { Controller, LoadingState, RestEndpoint } from './datafetch.js';
+
+/** Props of `<DataProvider>`. */
+export interface DataProviderProps {
+  /** The controller of the hooks below; without one, the default controller (`df.useController()`) once the module is loaded. */
+  controller?: Controller;
+  children?: ReactNode;
+}
+
+/** `<DataProvider controller={ctrl}>`: the controller that the hooks below it use. */
+export function DataProvider(props: DataProviderProps): ReactElement;
+
+/** The controller in use: the DataProvider's, else the default one (suspends until `load()` has resolved). */
+export function useController(): Controller;
+
+/**
+ * The endpoint's data. Suspends while it is missing or invalid (and while
+ * it is fetched); a failed fetch throws its error to the nearest error
+ * boundary; stale data is returned at once and revalidated. Re-renders when
+ * the data changes (optimistic updates and rollbacks included). `null`
+ * params: `undefined`, nothing fetched. Does not poll.
+ */
+export function useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: null): undefined;
+export function useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): D;
+export function useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | null): D | undefined;
+
+/** `useSuspense`, and the endpoint's polling (`pollFrequency`) while mounted. */
+export function useLive<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: null): undefined;
+export function useLive<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): D;
+export function useLive<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | null): D | undefined;
+
+/** What `useDLE` returns: the same object while none of these change. */
+export interface DataLoadingError<D> {
+  data: D | undefined;
+  /** True while the result is fetched. */
+  loading: boolean;
+  /** The error of the last fetch, while it is kept (`errorExpiryLength`). */
+  error: Error | undefined;
+}
+
+/** `{data, loading, error}` without suspending; fetches as `useSuspense` does, does not poll. */
+export function useDLE<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): DataLoadingError<D>;
+
+/** The cached data (valid or stale), else `undefined`; never fetches. */
+export function useCache<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): D | undefined;
+
+/** Fetches and polls (`pollFrequency`) while mounted; returns nothing. */
+export function useSubscription<P extends object>(endpoint: RestEndpoint<any, P, any>, params?: P | null): void;
+
+/**
+ * `[handler, loading, error]`: `handler(...args)` runs `fn` and resolves
+ * with its result, or `undefined` when it fails (the error is exposed, not
+ * thrown). `handler` keeps its identity while `deps` (default `[fn]`) do
+ * not change.
+ */
+export function useLoading<A extends unknown[], R>(fn: (...args: A) => Promise<R>, deps?: readonly unknown[]): LoadingState<A, R>;
+
+/** Props of an `AsyncBoundary`'s `errorComponent`. */
+export interface ErrorComponentProps {
+  error: Error;
+  /** Renders the boundary's children again. */
+  resetErrorBoundary: () => void;
+}
+
+/** Props of `<AsyncBoundary>`. */
+export interface AsyncBoundaryProps {
+  /** Shown while a component below suspends. */
+  fallback?: ReactNode;
+  /** Shown when a component below throws; default: the error's message. */
+  errorComponent?: ComponentType<ErrorComponentProps>;
+  children?: ReactNode;
+}
+
+/** A Suspense boundary and an error boundary in one. */
+export function AsyncBoundary(props: AsyncBoundaryProps): ReactElement;

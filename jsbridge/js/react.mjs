@@ -1,0 +1,15 @@
+// datafetch/react: React bindings (js-api.md section 10), in the style of
+// @data-client/react. React (>= 18) is a peer dependency, imported, never
+// bundled.
+//
+//   import { DataProvider, useSuspense } from 'datafetch/react';
+//
+// The hooks are built on the controller's subscribe and getResponse with
+// useSyncExternalStore (internal/react/result.mjs); the controller is the
+// DataProvider's or the loaded module's default one
+// (internal/react/provider.mjs).
+
+export { AsyncBoundary } from './internal/react/boundary.mjs';
+export { useLoading } from './internal/react/loading.mjs';
+export { DataProvider, useController } from './internal/react/provider.mjs';
+export { useCache, useDLE, useLive, useSubscription, useSuspense } from './internal/react/result.mjs';

@@ -1,0 +1,564 @@
+// datafetch/react (js-api.md section 10) in headless Chromium, with React
+// 19 from npm. The page (react/page.mjs) is bundled here with esbuild, with
+// datafetch/react taken from dist/ and datafetch itself loaded by URL; each
+// test opens a fresh page, renders components through window.T and checks
+// the DOM, render counts, the controller, and the requests the fixture
+// server saw. No test waits for time to pass: the controller's clock is a
+// fake one, requests are held at the server until released, and polling
+// is measured in the polls of a control subscription.
+//
+// Run (needs ./build.sh build): node --test test/browser/react.spec.mjs
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { launchChromium } from './launch.mjs';
+import { HANG_GUARD, fixtureURL, server as fixture, releaseWhere, waitFor } from '../node/harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '../../dist');
+const DIST_MODULE = join(dist, 'datafetch.mjs');
+// Where the page loads datafetch.mjs from (not bundled: it finds its wasm
+// beside itself).
+const DIST_URL = '/dist/datafetch.mjs';
+const TEST_TIMEOUT = 2 * HANG_GUARD + 60_000;
+// The poll period of the polled endpoints, and how many polls of a control
+// subscription stand for "time has passed".
+const POLL_MS = 25;
+const CONTROL_POLLS = 5;
+
+const TYPES = {
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
+
+/** The page bundle: React (development build) and datafetch/react from dist/. */
+async function bundle() {
+  const result = await build({
+    entryPoints: [join(here, 'react/page.mjs')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    plugins: [
+      {
+        name: 'datafetch-from-dist',
+        setup(b) {
+          b.onResolve({ filter: /^datafetch$/ }, () => ({ path: DIST_URL, external: true }));
+          b.onResolve({ filter: /^datafetch\/react$/ }, () => ({ path: join(dist, 'react.mjs') }));
+          // react.mjs's own import of the loader: the same module by URL.
+          b.onResolve({ filter: /datafetch\.mjs$/ }, (args) =>
+            join(args.resolveDir, args.path) === DIST_MODULE ? { path: DIST_URL, external: true } : undefined,
+          );
+        },
+      },
+    ],
+  });
+  return result.outputFiles[0].text;
+}
+
+function serve(pageJS) {
+  const html = '<!doctype html><meta charset="utf-8"><title>datafetch/react</title><script type="module" src="/page.js"></script>';
+  const srv = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+      return;
+    }
+    if (url.pathname === '/page.js') {
+      res.writeHead(200, { 'content-type': TYPES['.js'] });
+      res.end(pageJS);
+      return;
+    }
+    if (url.pathname.startsWith('/dist/')) {
+      const file = normalize(join(dist, decodeURIComponent(url.pathname.slice('/dist/'.length))));
+      if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+        res.end(readFileSync(file));
+        return;
+      }
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
+}
+
+let browser;
+let web;
+let origin;
+let fixtureBase;
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'react.mjs')), 'dist/react.mjs is missing: run ./build.sh build');
+  fixtureBase = await fixtureURL();
+  web = await serve(await bundle());
+  origin = `http://127.0.0.1:${web.address().port}`;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (web ? web.close(r) : r()));
+});
+
+/**
+ * Runs fn(page) on a fresh page with window.T ready, the fixture server
+ * reset; fails on any page error or console error (React's warnings
+ * included: a getSnapshot that is not cached, an update after unmount).
+ */
+function pageTest(name, fn) {
+  test(name, { timeout: TEST_TIMEOUT }, async () => {
+    await fixture.reset();
+    const page = await browser.newPage();
+    page.setDefaultTimeout(HANG_GUARD); // hang guards, not speed bounds
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      // Chromium logs the 404s the error tests ask for, and React
+      // logs the errors that reach an error boundary (expected).
+      const text = m.text();
+      if (m.type() === 'error' && !text.startsWith('Failed to load resource') && !expectedReactError(text)) problems.push(`console: ${text}`);
+      if (m.type() === 'warning') problems.push(`console warning: ${text}`);
+    });
+    try {
+      await page.goto(`${origin}/?fixture=${encodeURIComponent(fixtureBase)}`);
+      await page.waitForFunction(() => window.T?.ready);
+      await fn(page);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+      await fixture.reset();
+    }
+  });
+}
+
+/** React reports errors caught by an error boundary on the console: those the tests cause are expected. */
+function expectedReactError(text) {
+  return /The above error occurred in the <\w+> component|NetworkError|404/.test(text);
+}
+
+/** Waits until the element `#id` has exactly `text`. */
+async function textIs(page, id, text) {
+  try {
+    await page.waitForFunction(([i, t]) => document.getElementById(i)?.textContent === t, [id, text]);
+  } catch (err) {
+    const got = await page.evaluate((i) => document.getElementById(i)?.textContent, id);
+    throw new Error(`#${id}: want ${JSON.stringify(text)}, got ${JSON.stringify(got)}: ${err.message}`);
+  }
+}
+
+const renders = (page, name) => page.evaluate((n) => T.renders[n] ?? 0, name);
+
+const TITLE_1 = 'Normalizing nested API responses';
+
+// ---------------------------------------------------------------- suspending
+
+pageTest('useSuspense: suspends while the result is missing, resumes with the data; one request', async (page) => {
+  await fixture.hold();
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, h(Show, { ep: fx.articles.get, params: { id: '1' }, name: 'a' }))));
+  });
+  await textIs(page, 'b-fallback', 'loading');
+  await fixture.held(1);
+  assert.equal(await page.evaluate(() => document.getElementById('a')), null, 'nothing rendered while suspended');
+  await releaseWhere('GET', '/articles/1');
+  await textIs(page, 'a', TITLE_1);
+  assert.equal(await page.evaluate(() => document.getElementById('b-fallback')), null, 'the fallback is gone');
+  assert.equal(await fixture.count('GET /articles/1'), 1);
+});
+
+pageTest('without a DataProvider: the hooks suspend until load() resolved and use the default controller', async (page) => {
+  // Rendered before anything has loaded the module (window.T does not).
+  await page.evaluate(() => {
+    const { h, mount, bindings, React } = T;
+    function Who() {
+      T.state.used = bindings.useController();
+      return h('p', { id: 'who' }, 'has a controller');
+    }
+    mount(h(React.Suspense, { fallback: h('p', { id: 'wait' }, 'waiting for load') }, h(Who)));
+  });
+  await textIs(page, 'who', 'has a controller');
+  assert.equal(await page.evaluate(async () => T.state.used === (await T.load()).useController()), true, 'the default controller');
+  // And the hooks read through it.
+  await page.evaluate(async () => {
+    const { h, mount, Show, Boundary, fixtures, fixture, load } = T;
+    const fx = fixtures(await load(), fixture);
+    mount(h(Boundary, { name: 'b' }, h(Show, { ep: fx.articles.get, params: { id: '2' }, name: 'a' })));
+  });
+  await textIs(page, 'a', 'Stale-while-revalidate in practice');
+  assert.equal(
+    await page.evaluate(async () => (await T.load()).useController().getResponse(T.fixtures(await T.load(), T.fixture).articles.get, { id: '2' }).expiryStatus),
+    'valid',
+  );
+});
+
+pageTest('useSuspense: null params render undefined and fetch nothing', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    const both = h(
+      'div',
+      null,
+      h(Show, { ep: fx.articles.get, params: null, name: 'none' }),
+      h(Show, { hook: 'useDLE', ep: fx.articles.get, params: null, name: 'dle' }),
+    );
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, both)));
+  });
+  await textIs(page, 'none', 'undefined');
+  await textIs(page, 'dle', 'data: undefined; loading: false; error: undefined');
+  assert.equal(await page.evaluate(() => T.state.ctrl.openSubscriptions()), 0, 'nothing subscribed');
+  assert.equal(await fixture.total(), 0);
+});
+
+pageTest('<StrictMode>: no request doubled (missing, and stale revalidated on mount)', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx, clock } = await setup();
+    T.state = { ctrl, fx };
+    // Article 3 cached and stale before the mount: it is shown at once and revalidated once.
+    await ctrl.setResponse(fx.articles.get, { id: '3' }, { id: '3', title: 'cached' });
+    clock.advance(60_000);
+    const views = h(
+      'div',
+      null,
+      h(Show, { ep: fx.articles.getList, params: {}, name: 'list' }),
+      h(Show, { ep: fx.articles.get, params: { id: '1' }, name: 'one' }),
+      h(Show, { hook: 'useDLE', ep: fx.articles.get, params: { id: '2' }, name: 'two' }),
+    );
+    mount(
+      h(
+        bindings.DataProvider,
+        { controller: ctrl },
+        h(Boundary, { name: 'b' }, views),
+        h(Boundary, { name: 'c' }, h(Show, { ep: fx.articles.get, params: { id: '3' }, name: 'three' })),
+      ),
+      { strict: true },
+    );
+  });
+  await textIs(page, 'list', `24 articles, first: ${TITLE_1}`);
+  await textIs(page, 'one', TITLE_1);
+  await textIs(page, 'two', 'data: Stale-while-revalidate in practice; loading: false; error: undefined');
+  await textIs(page, 'three', 'Why your cache needs primary keys');
+  assert.equal(await page.evaluate(() => T.seen.three[0]), 'cached', 'the stale data rendered first, without suspending');
+  assert.ok((await renders(page, 'one')) >= 2, 'StrictMode rendered twice (development build)');
+  // Counted as the controller started them, so a request doubled in the
+  // same commit is seen even if its response has not arrived.
+  const started = await page.evaluate(() => ({
+    total: T.state.ctrl.started(),
+    two: T.state.ctrl.started('/articles/2'),
+    three: T.state.ctrl.started('/articles/3'),
+  }));
+  // Article 1 is fetched, or inferred from the list if that was stored first.
+  const one = await fixture.count('GET /articles/1');
+  assert.ok(one <= 1, 'article 1 at most once');
+  assert.deepEqual(started, { total: 3 + one, two: 1, three: 1 }, 'the list, 2 and 3 once each');
+  assert.equal(await fixture.count('GET /articles'), 1);
+  assert.equal(await fixture.count('GET /articles/2'), 1);
+  assert.equal(await fixture.count('GET /articles/3'), 1);
+});
+
+pageTest('useSuspense: stale data is shown at once and revalidated (fake clock)', async (page) => {
+  const { patchOnServer } = await import('../node/harness.mjs');
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx, clock } = await setup();
+    const ep = fx.articles.get.extend({ dataExpiryLength: 1000 });
+    const tree = (rev) => h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, h(Show, { ep, params: { id: '1' }, name: 'a', rev })));
+    T.state = { ctrl, clock, handle: mount(tree(0)), tree };
+  });
+  await textIs(page, 'a', TITLE_1);
+  await patchOnServer(fixtureBase, '1', { title: 'Changed on the server' });
+  await fixture.hold();
+  // Time passes (no change the subscription hears of); the next render finds the data stale.
+  await page.evaluate(() => {
+    T.state.clock.advance(1000);
+    T.state.handle.render(T.state.tree(1));
+  });
+  await fixture.held(1);
+  assert.equal(await page.evaluate(() => document.getElementById('a')?.textContent), TITLE_1, 'the stale data is shown while revalidating');
+  assert.equal(await page.evaluate(() => document.getElementById('b-fallback')), null, 'no fallback');
+  await releaseWhere('GET', '/articles/1');
+  await textIs(page, 'a', 'Changed on the server');
+  assert.equal(await fixture.count('GET /articles/1'), 2);
+});
+
+pageTest('useSuspense: re-renders on an optimistic update and on its rollback', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, h(Show, { ep: fx.articles.get, params: { id: '1' }, name: 'a' }))));
+  });
+  await textIs(page, 'a', TITLE_1);
+  const before = await renders(page, 'a');
+  await fixture.hold();
+  await page.evaluate(() => {
+    const { ctrl, fx } = T.state;
+    T.state.done = ctrl.fetch(fx.rename, { id: '1' }, { title: 'Optimistic title' }).then(
+      () => 'saved',
+      (err) => `failed ${err.status}`,
+    );
+  });
+  await textIs(page, 'a', 'Optimistic title');
+  assert.equal(await renders(page, 'a'), before + 1, 'one render for the optimistic update');
+  await fixture.failNext(1, 500);
+  await releaseWhere('PATCH', '/articles/1');
+  await textIs(page, 'a', TITLE_1);
+  assert.equal(await page.evaluate(() => T.state.done), 'failed 500');
+  assert.equal(await renders(page, 'a'), before + 2, 'one render for the rollback');
+  assert.equal(await fixture.count('GET /articles/1'), 1, 'the rollback needs no refetch');
+});
+
+pageTest('errors reach the nearest error boundary; resetErrorBoundary renders again (kept error, then a refetch)', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx, clock } = await setup({ errorExpiryLength: 1000 });
+    T.state = { ctrl, fx, clock };
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, h(Show, { ep: fx.articles.get, params: { id: '997' }, name: 'a' }))));
+  });
+  await textIs(page, 'b-error', 'error 404');
+  assert.equal(await fixture.count('GET /articles/997'), 1);
+
+  // Reset while the error is kept: rendered again, the same error, no request.
+  const before = await renders(page, 'a');
+  await page.click('#b-retry');
+  await page.waitForFunction((n) => (T.renders.a ?? 0) > n, before);
+  await textIs(page, 'b-error', 'error 404');
+  assert.equal(await fixture.count('GET /articles/997'), 1, 'a kept error is not refetched');
+
+  // Once it has expired, a reset fetches again (and fails again).
+  const shown = await renders(page, 'a');
+  await page.evaluate(() => T.state.clock.advance(1000));
+  await page.click('#b-retry');
+  await waitFor(async () => (await fixture.count('GET /articles/997')) === 2, { message: 'the reset refetches' });
+  await page.waitForFunction((n) => T.renders.a > n, shown);
+  await textIs(page, 'b-error', 'error 404');
+
+  // Data stored meanwhile: a reset shows it.
+  await page.evaluate(() => T.state.ctrl.setResponse(T.state.fx.articles.get, { id: '997' }, { id: '997', title: 'Recovered' }));
+  await page.click('#b-retry');
+  await textIs(page, 'a', 'Recovered');
+});
+
+pageTest('identity across renders: React.memo children of unchanged data do not re-render; a change re-renders only its readers', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings, React, counted } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    const Row = React.memo(({ article }) => {
+      counted(`row${article.id}`);
+      return h('li', { id: `row${article.id}` }, article.title);
+    });
+    function List({ rev }) {
+      counted('list');
+      const list = bindings.useSuspense(fx.articles.getList, {});
+      T.state.lists = [...(T.state.lists ?? []), list];
+      return h('ul', { 'data-rev': rev }, ...list.slice(0, 3).map((a) => h(Row, { key: a.id, article: a })));
+    }
+    const tree = (rev) =>
+      h(
+        bindings.DataProvider,
+        { controller: ctrl },
+        h(Boundary, { name: 'b' }, h(List, { rev }), h(Show, { ep: fx.articles.get, params: { id: '1' }, name: 'one' })),
+      );
+    T.state.handle = mount(tree(0));
+    T.state.tree = tree;
+  });
+  await textIs(page, 'row1', TITLE_1);
+  await textIs(page, 'one', TITLE_1);
+  const counts = () => page.evaluate(() => ({ list: T.renders.list, row1: T.renders.row1, row2: T.renders.row2, one: T.renders.one }));
+  const start = await counts();
+
+  // The parent renders again with nothing changed: the same list object, no row renders.
+  await page.evaluate(() => T.state.handle.render(T.state.tree(1)));
+  await page.waitForFunction((n) => T.renders.list > n, start.list);
+  const after = await counts();
+  assert.deepEqual([after.row1, after.row2], [start.row1, start.row2], 'the memo rows did not render');
+  assert.equal(await page.evaluate(() => T.state.lists.at(-1) === T.state.lists.at(-2)), true, 'the same list (===)');
+
+  // Article 2 changes: its row and the list render; row 1 and the reader of article 1 do not.
+  await page.evaluate(() => {
+    const { ctrl, fx } = T.state;
+    const two = T.state.lists.at(-1)[1];
+    return ctrl.setResponse(fx.articles.get, { id: '2' }, { ...two, title: 'Changed 2' });
+  });
+  await textIs(page, 'row2', 'Changed 2');
+  const changed = await counts();
+  assert.equal(changed.row2, after.row2 + 1, 'row 2 rendered once');
+  assert.equal(changed.row1, after.row1, 'row 1 did not render');
+  assert.equal(changed.one, after.one, 'the reader of article 1 did not render');
+  assert.equal(await page.evaluate(() => T.state.lists.at(-1)[0] === T.state.lists.at(-2)[0]), true, 'article 1 kept its identity');
+});
+
+/**
+ * Lets time pass, measured in polls: a plain subscription of the page's
+ * controller polls `ep` on article `id` CONTROL_POLLS times, then ends.
+ */
+async function controlPolls(page, epName, id) {
+  const from = await page.evaluate(
+    ([name, i]) => {
+      const { ctrl } = T.state;
+      T.state.control = ctrl.subscribe(T.state[name], { id: i }, () => {});
+      return ctrl.started(`/articles/${i}`);
+    },
+    [epName, id],
+  );
+  await page.waitForFunction(([i, n]) => T.state.ctrl.started(`/articles/${i}`) >= n, [id, from + CONTROL_POLLS]);
+  await page.evaluate(() => T.state.control());
+}
+
+pageTest('useLive polls while mounted; useSuspense, useDLE and useCache do not; unmounting leaves no subscription and stops polling', async (page) => {
+  const { patchOnServer } = await import('../node/harness.mjs');
+  await page.evaluate(async (pollFrequency) => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    const polled = fx.articles.get.extend({ pollFrequency, name: 'polled' });
+    T.state = { ctrl, fx, polled };
+    await ctrl.setResponse(polled, { id: '4' }, { id: '4', title: 'cached 4' });
+    const views = h(
+      'div',
+      null,
+      h(Show, { hook: 'useLive', ep: polled, params: { id: '1' }, name: 'live' }),
+      h(Show, { ep: polled, params: { id: '2' }, name: 'suspense' }),
+      h(Show, { hook: 'useDLE', ep: polled, params: { id: '3' }, name: 'dle' }),
+      h(Show, { hook: 'useCache', ep: polled, params: { id: '4' }, name: 'cache' }),
+    );
+    T.state.handle = mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, views)), { strict: true });
+  }, POLL_MS);
+  await textIs(page, 'live', TITLE_1);
+  await textIs(page, 'suspense', 'Stale-while-revalidate in practice');
+  await textIs(page, 'dle', 'data: Why your cache needs primary keys; loading: false; error: undefined');
+  await textIs(page, 'cache', 'cached 4');
+  assert.equal(await page.evaluate(() => T.state.ctrl.openSubscriptions()), 4, 'one subscription per hook (StrictMode remounted them, not doubled)');
+
+  // useLive brings a change made on the server.
+  await patchOnServer(fixtureBase, '1', { title: 'Seen by polling' });
+  await textIs(page, 'live', 'Seen by polling');
+  assert.ok((await fixture.count('GET /articles/1')) >= 2, 'useLive polled');
+  const counts = await fixture.counts();
+  assert.equal(counts['GET /articles/2'], 1, 'useSuspense did not poll');
+  assert.equal(counts['GET /articles/3'], 1, 'useDLE did not poll');
+  assert.equal(counts['GET /articles/4'], undefined, 'useCache never fetched');
+
+  // Unmounted: no subscription left, and polling stops.
+  await page.evaluate(() => T.state.handle.unmount());
+  assert.equal(await page.evaluate(() => T.state.ctrl.openSubscriptions()), 0, 'no subscription left');
+  const n = await page.evaluate(() => T.state.ctrl.started('/articles/1'));
+  await controlPolls(page, 'polled', '5');
+  assert.equal(await page.evaluate(() => T.state.ctrl.started('/articles/1')), n, 'no poll after unmount');
+  const renders = await page.evaluate(() => ({ ...T.renders }));
+  await page.evaluate(() => T.state.ctrl.setResponse(T.state.polled, { id: '4' }, { id: '4', title: 'after unmount' }));
+  assert.deepEqual(await page.evaluate(() => ({ ...T.renders })), renders, 'a write after unmount renders nothing');
+});
+
+pageTest('useSubscription: fetches and polls while mounted, returns nothing, stops when unmounted', async (page) => {
+  await page.evaluate(async (pollFrequency) => {
+    const { h, setup, mount, bindings, counted } = T;
+    const { ctrl, fx } = await setup();
+    const polled = fx.articles.get.extend({ pollFrequency, name: 'polled' });
+    T.state = { ctrl, fx, polled };
+    function Poller() {
+      counted('poller');
+      const r = bindings.useSubscription(polled, { id: '1' });
+      return h('p', { id: 'poller' }, String(r));
+    }
+    T.state.handle = mount(h(bindings.DataProvider, { controller: ctrl }, h(Poller)), { strict: true });
+  }, POLL_MS);
+  await textIs(page, 'poller', 'undefined');
+  await page.waitForFunction((n) => T.state.ctrl.started('/articles/1') >= n, 3);
+  assert.equal(await renders(page, 'poller'), 2, 'polling does not render it (StrictMode renders twice)');
+  await page.evaluate(() => T.state.handle.unmount());
+  assert.equal(await page.evaluate(() => T.state.ctrl.openSubscriptions()), 0);
+  const n = await page.evaluate(() => T.state.ctrl.started('/articles/1'));
+  await controlPolls(page, 'polled', '5');
+  assert.equal(await page.evaluate(() => T.state.ctrl.started('/articles/1')), n, 'no poll after unmount');
+});
+
+pageTest('useDLE: loading, then data; an error without suspending or throwing', async (page) => {
+  await fixture.hold();
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    const views = h(
+      'div',
+      null,
+      h(Show, { hook: 'useDLE', ep: fx.articles.get, params: { id: '1' }, name: 'ok' }),
+      h(Show, { hook: 'useDLE', ep: fx.articles.get, params: { id: '997' }, name: 'bad' }),
+    );
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, views)));
+  });
+  await textIs(page, 'ok', 'data: undefined; loading: true; error: undefined');
+  await textIs(page, 'bad', 'data: undefined; loading: true; error: undefined');
+  await fixture.held(2);
+  await fixture.releaseAll();
+  await textIs(page, 'ok', `data: ${TITLE_1}; loading: false; error: undefined`);
+  await textIs(page, 'bad', 'data: undefined; loading: false; error: 404');
+  assert.equal(await page.evaluate(() => document.getElementById('b-fallback')), null, 'never suspended');
+  assert.equal(await page.evaluate(() => document.getElementById('b-error')), null, 'the error is not thrown');
+  assert.equal(await fixture.count('GET /articles/997'), 1);
+});
+
+pageTest('useCache: the cached data or undefined, never fetching', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Show, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Show, { hook: 'useCache', ep: fx.articles.get, params: { id: '1' }, name: 'a' })));
+  });
+  await textIs(page, 'a', 'undefined');
+  await page.waitForFunction(() => T.state.ctrl.openSubscriptions() === 1); // subscribed: it hears the write below
+  await page.evaluate(() => T.state.ctrl.setResponse(T.state.fx.articles.get, { id: '1' }, { id: '1', title: 'set' }));
+  await textIs(page, 'a', 'set');
+  await page.evaluate(() => T.state.ctrl.invalidate(T.state.fx.articles.get, { id: '1' }));
+  await textIs(page, 'a', 'undefined');
+  assert.equal(await page.evaluate(() => T.state.ctrl.started()), 0, 'no request started');
+  assert.equal(await fixture.total(), 0);
+});
+
+pageTest('useLoading: [handler, loading, error], the error exposed, not thrown', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx };
+    function Publish() {
+      const c = bindings.useController();
+      const [publish, loading, error] = bindings.useLoading(async () => c.fetch(fx.articles.partialUpdate, { id: '1' }, { published: true }), [c]);
+      return h(
+        'div',
+        null,
+        h('button', { id: 'go', onClick: () => publish().then((r) => (T.state.result = r === undefined ? 'undefined' : r.published)) }, 'publish'),
+        h('p', { id: 'state' }, `loading: ${loading}; error: ${error?.status}`),
+      );
+    }
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, h(Publish))));
+  });
+  await textIs(page, 'state', 'loading: false; error: undefined');
+  await fixture.hold();
+  await page.click('#go');
+  await textIs(page, 'state', 'loading: true; error: undefined');
+  await releaseWhere('PATCH', '/articles/1');
+  await textIs(page, 'state', 'loading: false; error: undefined');
+  assert.equal(await page.evaluate(() => T.state.result), true);
+
+  await fixture.failNext(1, 500);
+  await page.click('#go');
+  await releaseWhere('PATCH', '/articles/1');
+  await textIs(page, 'state', 'loading: false; error: 500');
+  assert.equal(await page.evaluate(() => T.state.result), 'undefined', 'a failure resolves undefined');
+  assert.equal(await page.evaluate(() => document.getElementById('b-error')), null, 'nothing thrown to the boundary');
+});
