@@ -151,7 +151,7 @@ async function main(source: LoadSource): Promise<void> {
   // 3. Endpoints
   const method: HTTPMethod = 'GET';
   const getArticle = new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', method, name: 'getArticle', schema: Article });
-  type _e = Expect<Equal<typeof getArticle, RestEndpoint<ArticleT, Params, RequestBody>>>;
+  type _e = Expect<Equal<typeof getArticle, RestEndpoint<ArticleT, { readonly [name: string]: ParamValue; id: string | number }, RequestBody>>>;
   const idParam: ParamValue = '1';
   console.log(getArticle.url({ id: idParam }), getArticle.key({ id: 1, tag: ['a', 'b'] }));
 
