@@ -10,10 +10,32 @@
 //   const getArticle = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
 //   const article = await df.useSuspense(getArticle, { id: '1' }); // typed { id: string; title: string }
 //
-// Types are inferred from `defaults` and `schema`. A field whose default is
-// `undefined` or `null` (an id not yet known, an optional author) reads as
-// `any`, since nothing says what the server puts there; pass the record type
-// explicitly (`df.Entity<ArticleFields>({...})`) for exact types.
+// What the types check:
+//
+// - Records are inferred from `defaults` and `schema`, and shown flat
+//   (`{ id: string; title: string }`, see Simplify).
+// - Params come from the path template: `'/articles/:id'` requires `id` (a
+//   string or number), in every controller method, `url` and `key`. Other
+//   params go in the query string and may be anything, unless the endpoint
+//   declares them with the types-only `searchParams` option
+//   (`searchParams: {} as { page?: number }`); then others are errors.
+// - A resource's `create`, `update` and `partialUpdate` bodies name the
+//   entity's fields (EntityBody): a misspelled field is an error.
+//
+// Types from defaults. A default of `undefined`, `null` or `[]` says nothing
+// about what the server puts there, so such a field reads as `any` (or
+// `any[]`) and mistakes with it compile. Give the default its type with `as`:
+//
+//   const Article = df.Entity({
+//     key: 'Article',
+//     defaults: { id: undefined as number | undefined, title: '', tags: [] as string[],
+//                 author: null, createdAt: new Date(0) },
+//     schema: { author: User, createdAt: Date }, // a field with a schema is typed by it
+//   });
+//
+// or declare the whole record once: `defaults: { id: undefined, title: '',
+// tags: [] } as ArticleFields`, with `interface ArticleFields { id: number |
+// undefined; title: string; tags: string[] }`.
 
 // ------------------------------------------------------------ 1. Loading
 
@@ -205,11 +227,11 @@ export type FieldFromSchema<S, Default> = S extends DateConstructor
 
 /** What an entity declared with `defaults: D` and `schema: S` reads as. */
 export type EntityRecord<D, S = {}> = {
-  -readonly [K in keyof D | keyof S]: K extends keyof S
-    ? FieldFromSchema<S[K], K extends keyof D ? D[K] : undefined>
-    : K extends keyof D
-      ? FieldFromDefault<D[K]>
-      : never;
+  // Mapped over D's own keys, so fields keep the order (and an optional
+  // member of a declared defaults type its `?`) of `defaults`.
+  -readonly [K in keyof D]: K extends keyof S ? FieldFromSchema<S[K], D[K]> : FieldFromDefault<D[K]>;
+} & {
+  -readonly [K in Exclude<keyof S, keyof D>]: FieldFromSchema<S[K], undefined>;
 };
 
 /** Options of `df.Entity`. `D` is the type of `defaults`, `S` of `schema`. */

@@ -96,7 +96,9 @@ async function main(source: LoadSource): Promise<void> {
   const Article = df.Entity({
     key: 'Article',
     pk: 'id',
-    defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] as string[], createdAt: new Date(0) },
+    // `as` gives a default of undefined (or null, or []) its type; a bare
+    // `id: undefined` would read as any (see records.ts).
+    defaults: { id: undefined as string | undefined, title: '', content: '', published: false, author: null, tags: [] as string[], createdAt: new Date(0) },
     schema: { author: User, createdAt: Date },
     useIncoming(existingMeta, incomingMeta, existing, incoming) {
       return existingMeta.fetchedAt <= incomingMeta.fetchedAt || existing.title !== incoming.title;
@@ -110,6 +112,22 @@ async function main(source: LoadSource): Promise<void> {
   type _a2 = Expect<Equal<ArticleT['author'], { id: number; name: string } | null | undefined>>;
   type _a3 = Expect<Equal<ArticleT['createdAt'], Date>>;
   type _a4 = Expect<Equal<ArticleT['tags'], string[]>>;
+  type _a5 = Expect<Equal<ArticleT['id'], string | undefined>>;
+  // The record is one flat object type (hovers show its fields).
+  type _a6 = Expect<
+    Equal<
+      ArticleT,
+      {
+        id: string | undefined;
+        title: string;
+        content: string;
+        published: boolean;
+        author: { id: number; name: string } | null | undefined;
+        tags: string[];
+        createdAt: Date;
+      }
+    >
+  >;
 
   // Exact types through an explicit record type.
   interface CountFields {

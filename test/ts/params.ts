@@ -11,6 +11,8 @@ import type {
   EndpointBody,
   EndpointData,
   EndpointParams,
+  ExtendedData,
+  ExtendedParams,
   FetchArgs,
   KnownParams,
   ListPath,
@@ -60,6 +62,12 @@ type _g3 = Expect<Equal<NullableParamsArg<{ id: PathValue }>, [params: { id: Pat
 type _g4 = Expect<Equal<FetchArgs<{ id: PathValue }, string>, [params: { id: PathValue }, body?: string]>>;
 type _g5 = Expect<Equal<SubscribeParams<{ id: PathValue }>, { id: PathValue } | null>>;
 type _g6 = Expect<Equal<SetParams<Params>, Params | undefined>>;
+// What resource.extend makes of an endpoint's options.
+type _x1 = Expect<Equal<ExtendedParams<Params, { path: '/a/:x' }>, PathParams<'/a/:x'>>>;
+type _x2 = Expect<Equal<ExtendedParams<PathParams<'/a/:x'>, { searchParams: { q?: string } }>, { x: string | number; q?: string }>>;
+type _x3 = Expect<Equal<ExtendedParams<PathParams<'/a/:x'>, { method: 'POST' }>, PathParams<'/a/:x'>>>;
+type _x4 = Expect<Equal<ExtendedData<number, { schema: { n: 0 } }>, { n: number | null }>>;
+type _x5 = Expect<Equal<ExtendedData<number, { name: 'x' }>, number>>;
 
 export async function params(df: DataFetch, ctrl: Controller): Promise<void> {
   const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '', published: false } });
