@@ -1,7 +1,9 @@
-// A small program using every name datafetch.d.ts exports, type-checked
+// A small program using the names datafetch.d.ts exports, type-checked
 // under `strict` by `npx tsc --noEmit -p test/ts` (it is not run). Lines
 // marked @ts-expect-error prove the types reject misuse; the Expect<...>
-// aliases prove what is inferred.
+// aliases prove what is inferred. By concept, params.ts (params from path
+// templates), bodies.ts (bodies from the schema) and records.ts (defaults
+// and flat records) hold the rest; together they use every exported name.
 
 import { attach, load } from 'datafetch';
 import type {
