@@ -404,6 +404,12 @@ export type ParamsArg<P> = {} extends P ? [params?: P] : [params: P];
 
 /** `ParamsArg`, where `null` (do nothing, resolve `undefined`) is also allowed. */
 export type NullableParamsArg<P> = {} extends P ? [params?: P | null] : [params: P | null];
+/** `fetch`'s params and body: the params optional when no member is required. */
+export type FetchArgs<P, B> = {} extends P ? [params?: P, body?: B] : [params: P, body?: B];
+/** `subscribe`'s params: `null` (or, when no member is required, `undefined`) subscribes to nothing. */
+export type SubscribeParams<P> = {} extends P ? P | null | undefined : P | null;
+/** `setResponse`'s params: `undefined` when no member is required. */
+export type SetParams<P> = {} extends P ? P | undefined : P;
 
 /** A request body: a plain object or array (sent as JSON), or what fetch takes as it is (string, FormData, binary...). */
 export type RequestBody = BodyInit | object | null;
@@ -687,12 +693,13 @@ export interface SubscriptionState<D> {
 /** Unsubscribes. */
 export type Unsubscribe = () => void;
 
-/** `fetch`'s params and body: the params optional when no member is required. */
-export type FetchArgs<P, B> = {} extends P ? [params?: P, body?: B] : [params: P, body?: B];
-/** `subscribe`'s params: `null` (or, when no member is required, `undefined`) subscribes to nothing. */
-export type SubscribeParams<P> = {} extends P ? P | null | undefined : P | null;
-/** `setResponse`'s params: `undefined` when no member is required. */
-export type SetParams<P> = {} extends P ? P | undefined : P;
+/** The options of `subscribe`. */
+export interface SubscribeOptions {
+  /** `false`: only listen, never start a request nor poll (as `useCache`). Default true. */
+  fetch?: boolean;
+  /** `false`: do not poll, even when the endpoint has `pollFrequency`. Default true. */
+  poll?: boolean;
+}
 
 /** `getState()`: a plain JSON snapshot for debugging. */
 export interface StoreState {
@@ -719,11 +726,16 @@ export interface Controller {
   fetchIfStale<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<EndpointData<E>>;
   /** Synchronous read, optimistic data included. */
   getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
-  /** Calls `listener` now and after every change of that result. */
+  /**
+   * Calls `listener` now and after every change of that result; fetches as
+   * `useSuspense` would and polls when the endpoint has `pollFrequency`,
+   * unless `options` say otherwise.
+   */
   subscribe<E extends AnyEndpoint>(
     endpoint: E,
     params: SubscribeParams<EndpointParams<E>>,
     listener: (state: SubscriptionState<EndpointData<E>>) => void,
+    options?: SubscribeOptions,
   ): Unsubscribe;
   /** Marks that result invalid: the next read fetches and waits. */
   invalidate<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<void>;

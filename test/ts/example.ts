@@ -59,6 +59,7 @@ import type {
   SchemaObjectDefinition,
   Snapshot,
   StoreState,
+  SubscribeOptions,
   SubscriptionState,
   UnionSchema,
   Unsubscribe,
@@ -287,6 +288,11 @@ async function main(source: LoadSource): Promise<void> {
     else if (!st.loading) console.log(st.data?.title);
   });
   unsubscribe();
+  const listenOnly: SubscribeOptions = { fetch: false };
+  ctrl.subscribe(getArticle, { id: '1' }, () => {}, listenOnly)();
+  ctrl.subscribe(getArticle, { id: '1' }, () => {}, { poll: false })();
+  // @ts-expect-error: poll is a boolean
+  ctrl.subscribe(getArticle, { id: '1' }, () => {}, { poll: 0 });
 
   await ctrl.invalidate(getArticle, { id: '1' });
   await ctrl.invalidateAll((key) => key.includes('/articles/'));
