@@ -326,6 +326,7 @@ stage_types() {
   [[ -f test/ts/tsconfig.json ]] || return $SKIP
   ensure_npm
   npx --no-install tsc --noEmit -p test/ts
+  node test/ts/hovers.mjs
 }
 
 stage_test_browser() {

@@ -10,10 +10,32 @@
 //   const getArticle = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
 //   const article = await df.useSuspense(getArticle, { id: '1' }); // typed { id: string; title: string }
 //
-// Types are inferred from `defaults` and `schema`. A field whose default is
-// `undefined` or `null` (an id not yet known, an optional author) reads as
-// `any`, since nothing says what the server puts there; pass the record type
-// explicitly (`df.Entity<ArticleFields>({...})`) for exact types.
+// What the types check:
+//
+// - Records are inferred from `defaults` and `schema`, and shown flat
+//   (`{ id: string; title: string }`, see Simplify).
+// - Params come from the path template: `'/articles/:id'` requires `id` (a
+//   string or number), in every controller method, `url` and `key`. Other
+//   params go in the query string and may be anything, unless the endpoint
+//   declares them with the types-only `searchParams` option
+//   (`searchParams: {} as { page?: number }`); then others are errors.
+// - A resource's `create`, `update` and `partialUpdate` bodies name the
+//   entity's fields (EntityBody): a misspelled field is an error.
+//
+// Types from defaults. A default of `undefined`, `null` or `[]` says nothing
+// about what the server puts there, so such a field reads as `any` (or
+// `any[]`) and mistakes with it compile. Give the default its type with `as`:
+//
+//   const Article = df.Entity({
+//     key: 'Article',
+//     defaults: { id: undefined as number | undefined, title: '', tags: [] as string[],
+//                 author: null, createdAt: new Date(0) },
+//     schema: { author: User, createdAt: Date }, // a field with a schema is typed by it
+//   });
+//
+// or declare the whole record once: `defaults: { id: undefined, title: '',
+// tags: [] } as ArticleFields`, with `interface ArticleFields { id: number |
+// undefined; title: string; tags: string[] }`.
 
 // ------------------------------------------------------------ 1. Loading
 
@@ -79,6 +101,13 @@ export interface DataFetch {
 }
 
 // ------------------------------------------------------------ 2. Schemas
+
+/**
+ * `T` as one flat object type, so that editors show its fields (`{ id: number;
+ * title: string }`) rather than the name of the type that computed it. Records
+ * and params are given in this form.
+ */
+export type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A primary key as a pk function returns it; keys compare as strings. */
 export type PK = string | number;
@@ -186,7 +215,7 @@ export type Denormalize<S> = S extends DateConstructor
                             : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
-export type DenormalizeObject<M> = { -readonly [K in keyof M]: Denormalize<M[K]> };
+export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
 
 /** A field's type from its default: a default of undefined or null says nothing, so it is `any`; `[]` is `any[]`. */
 export type FieldFromDefault<T> = [T] extends [null | undefined] ? any : [T] extends [readonly never[]] ? any[] : T;
@@ -200,11 +229,11 @@ export type FieldFromSchema<S, Default> = S extends DateConstructor
 
 /** What an entity declared with `defaults: D` and `schema: S` reads as. */
 export type EntityRecord<D, S = {}> = {
-  -readonly [K in keyof D | keyof S]: K extends keyof S
-    ? FieldFromSchema<S[K], K extends keyof D ? D[K] : undefined>
-    : K extends keyof D
-      ? FieldFromDefault<D[K]>
-      : never;
+  // Mapped over D's own keys, so fields keep the order (and an optional
+  // member of a declared defaults type its `?`) of `defaults`.
+  -readonly [K in keyof D]: K extends keyof S ? FieldFromSchema<S[K], D[K]> : FieldFromDefault<D[K]>;
+} & {
+  -readonly [K in Exclude<keyof S, keyof D>]: FieldFromSchema<S[K], undefined>;
 };
 
 /** Options of `df.Entity`. `D` is the type of `defaults`, `S` of `schema`. */
@@ -221,11 +250,11 @@ export interface EntityOptions<D extends object, S extends EntityFieldSchemas = 
   /** Nested schemas of fields; `Date` marks a date field. */
   schema?: S;
   /** Return false to discard incoming data and keep the stored entity. Default: always true. */
-  useIncoming?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: EntityRecord<D, S>, incoming: EntityRecord<D, S>): boolean;
+  useIncoming?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: Simplify<EntityRecord<D, S>>, incoming: Simplify<EntityRecord<D, S>>): boolean;
   /** Alias of `useIncoming`. */
-  shouldUpdate?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: EntityRecord<D, S>, incoming: EntityRecord<D, S>): boolean;
+  shouldUpdate?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: Simplify<EntityRecord<D, S>>, incoming: Simplify<EntityRecord<D, S>>): boolean;
   /** Return true to let existing fields win in the merge. Default: `incomingMeta.fetchedAt < existingMeta.fetchedAt`. */
-  shouldReorder?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: EntityRecord<D, S>, incoming: EntityRecord<D, S>): boolean;
+  shouldReorder?(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: Simplify<EntityRecord<D, S>>, incoming: Simplify<EntityRecord<D, S>>): boolean;
   /** Merges a stored record with an incoming one. Default: shallow, incoming wins. */
   merge?(existing: any, incoming: any): any;
   /** Transforms a raw record before it is stored. */
@@ -234,7 +263,7 @@ export interface EntityOptions<D extends object, S extends EntityFieldSchemas = 
 
 /** `df.Entity(options)`. */
 export interface EntityFactory {
-  <D extends object, S extends EntityFieldSchemas = {}>(options: EntityOptions<D, S>): Entity<EntityRecord<D, S>>;
+  <D extends object, S extends EntityFieldSchemas = {}>(options: EntityOptions<D, S>): Entity<Simplify<EntityRecord<D, S>>>;
 }
 
 /** `df.schema`: the schema classes. */
@@ -272,6 +301,118 @@ export interface Params {
   readonly [name: string]: ParamValue;
 }
 
+// Path templates (core/rest/url.go): a token is ':' then a letter or '_',
+// then letters, digits and '_'; in a full URL (scheme://host...) only what
+// follows the host is searched, so a port or a password is no token. There
+// are no optional segments or wildcards.
+/** The characters of S, as a union. */
+type Chars<S extends string> = S extends `${infer C}${infer Rest}` ? C | Chars<Rest> : never;
+type Letter = Chars<'abcdefghijklmnopqrstuvwxyz'> | Uppercase<Chars<'abcdefghijklmnopqrstuvwxyz'>>;
+type Digit = Chars<'0123456789'>;
+type TokenStart = Letter | '_';
+type TokenChar = TokenStart | Digit;
+/** Whether S continues a URL scheme: letters, digits, '+', '-' and '.'. */
+type SchemeRest<S extends string> = S extends `${infer C}${infer Rest}` ? (C extends Letter | Digit | '+' | '-' | '.' ? SchemeRest<Rest> : false) : true;
+/** Whether S is a URL scheme (as `https`): a letter, then SchemeRest. */
+type IsScheme<S extends string> = S extends `${Letter}${infer Rest}` ? SchemeRest<Rest> : false;
+/** The token name at the start of S: its leading token characters. */
+type TokenName<S extends string, Name extends string = ''> = S extends `${infer C}${infer Rest}`
+  ? C extends TokenChar
+    ? TokenName<Rest, `${Name}${C}`>
+    : Name
+  : Name;
+/** The tokens of S: the name after each ':' that a letter or '_' follows. */
+type TemplateTokens<S extends string> = S extends `${string}:${infer Rest}`
+  ? Rest extends `${TokenStart}${string}`
+    ? TokenName<Rest> | TemplateTokens<Rest>
+    : TemplateTokens<Rest>
+  : never;
+/** The part of a path that holds tokens: all of it, or what follows a full URL's host. */
+type TokenPart<Path extends string> = Path extends `${infer Scheme}://${infer Rest}`
+  ? IsScheme<Scheme> extends true
+    ? Rest extends `${string}/${infer After}`
+      ? `/${After}`
+      : ''
+    : Path
+  : Path;
+
+/**
+ * The names of the `:name` tokens of a path template: `'/users/:userId/posts/:id'`
+ * gives `'userId' | 'id'`, a path without tokens `never`, a path whose text
+ * is not known (`string`) `string`.
+ */
+export type PathTokens<Path extends string> = string extends Path ? string : TemplateTokens<TokenPart<Path>>;
+
+/** The value of a path token (URL-encoded into the path). */
+export type PathValue = string | number;
+
+/** The path tokens of a template as params: each one required. */
+export type PathArgs<Path extends string> = { [K in PathTokens<Path>]: string | number };
+
+/**
+ * The params of an endpoint on the path template `Path`: every token is
+ * required (`'/articles/:id'` needs `id`), and other members go in the
+ * query string. They may be anything (`Params`) unless `SearchParams`
+ * declares them (the endpoint's `searchParams` option), then other members
+ * are errors. A path whose text is not known allows any member.
+ */
+export type PathParams<Path extends string, SearchParams extends object | undefined = undefined> = string extends Path
+  ? [SearchParams] extends [undefined]
+    ? Params
+    : Simplify<Params & Exclude<SearchParams, undefined>>
+  : [PathTokens<Path>] extends [never]
+    ? [SearchParams] extends [undefined]
+      ? Params
+      : Exclude<SearchParams, undefined>
+    : Simplify<PathArgs<Path> & ([SearchParams] extends [undefined] ? Params : Exclude<SearchParams, undefined>)>;
+
+/** `P` with its index signatures dropped: the members it names. */
+export type KnownParams<P> = { [K in keyof P as string extends K ? never : number extends K ? never : K]: P[K] };
+
+/** The path without its last `/:token` (core/rest/resource.go listPath); false when it does not end in one. */
+type StripLastToken<S extends string, Done extends string = ''> = S extends `${infer Head}/:${infer Tail}`
+  ? Tail extends `${TokenStart}${string}`
+    ? TokenName<Tail> extends Tail
+      ? `${Done}${Head}`
+      : StripLastToken<Tail, `${Done}${Head}/:`>
+    : StripLastToken<Tail, `${Done}${Head}/:`>
+  : false;
+
+/**
+ * A resource's list path: its `path` without the last `/:token`, as
+ * `'/users/:userId/posts/:id'` gives `'/users/:userId/posts'` (a trailing `/`
+ * is kept; `'/:id'` gives `'/'`; a path that does not end in a token is its
+ * own list path).
+ */
+export type ListPath<Path extends string> = string extends Path
+  ? string
+  : Path extends `${infer Trimmed}/`
+    ? StripLastToken<Trimmed> extends infer L extends string
+      ? L extends ''
+        ? '/'
+        : `${L}/`
+      : Path
+    : StripLastToken<Path> extends infer L extends string
+      ? L extends ''
+        ? '/'
+        : L
+      : Path;
+
+/**
+ * The params argument of a call: optional when no member is required (a
+ * path without tokens), required otherwise.
+ */
+export type ParamsArg<P> = {} extends P ? [params?: P] : [params: P];
+
+/** `ParamsArg`, where `null` (do nothing, resolve `undefined`) is also allowed. */
+export type NullableParamsArg<P> = {} extends P ? [params?: P | null] : [params: P | null];
+/** `fetch`'s params and body: the params optional when no member is required. */
+export type FetchArgs<P, B> = {} extends P ? [params?: P, body?: B] : [params: P, body?: B];
+/** `subscribe`'s params: `null` (or, when no member is required, `undefined`) subscribes to nothing. */
+export type SubscribeParams<P> = {} extends P ? P | null | undefined : P | null;
+/** `setResponse`'s params: `undefined` when no member is required. */
+export type SetParams<P> = {} extends P ? P | undefined : P;
+
 /** A request body: a plain object or array (sent as JSON), or what fetch takes as it is (string, FormData, binary...). */
 export type RequestBody = BodyInit | object | null;
 
@@ -295,7 +436,7 @@ export type ExpiryStatus = 'valid' | 'stale' | 'invalid' | 'missing';
 /** What `getOptimisticResponse` is given. */
 export interface Snapshot {
   /** Reads the store with every earlier pending optimistic update applied. */
-  getResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): ResponseState<D>;
+  getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
   /** The moment the fetch was triggered (epoch ms). */
   readonly fetchedAt: number;
 }
@@ -309,8 +450,15 @@ export interface UpdateMap {
 export interface RestEndpointOptions<P extends object = Params, B = RequestBody> {
   /** Prepended to `path`. */
   urlPrefix?: string;
-  /** The path, with `:name` tokens filled from params. */
+  /** The path, with `:name` tokens filled from params (each one a required param). */
   path: string;
+  /**
+   * Types only: declares the params that go in the query string, as
+   * `searchParams: {} as { page?: number }`; then a param that is neither a
+   * path token nor declared here is an error. Without it any other param is
+   * allowed. The value is not used (it stays on the endpoint as it is).
+   */
+  searchParams?: object;
   /** Default GET. */
   method?: HTTPMethod;
   /** Used in the key and in error messages. */
@@ -355,12 +503,16 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
  */
 export interface RestEndpoint<D = any, P extends object = Params, B = RequestBody> {
   /** The request URL for params. */
-  url(params?: P | null): string;
+  url(...params: ParamsArg<P>): string;
   /** The store key for params: equal params give equal keys. */
-  key(params?: P | null): string;
-  /** A new endpoint with `options` replacing those parts. */
-  extend<S extends Schema>(options: Partial<RestEndpointOptions<P, B>> & { schema: S }): RestEndpoint<Denormalize<S>, P, B>;
-  extend(options: Partial<RestEndpointOptions<P, B>>): RestEndpoint<D, P, B>;
+  key(...params: ParamsArg<P>): string;
+  /**
+   * A new endpoint with `options` replacing those parts: a new `schema`
+   * changes the data, a new `path` (or `searchParams`) the params.
+   */
+  extend<O extends Partial<RestEndpointOptions<P, B>>, Path extends string = never, SP extends object | undefined = undefined>(
+    options: O & { path?: Path; searchParams?: SP },
+  ): RestEndpoint<ExtendedData<D, O>, ExtendParams<P, Path, SP>, B>;
   /**
    * An endpoint fetching the page named by the `cursorParam` param and
    * appending its entities to the list stored without it (beyond the
@@ -371,10 +523,55 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   readonly [endpointTypes]?: { data: D; params: P; body: B };
 }
 
-/** `new df.RestEndpoint(options)`: with a schema the data is that schema's read form; without, pass its type (`new df.RestEndpoint<Count>({...})`). */
+/** Any endpoint: the constraint of functions that take one and read its types. */
+export type AnyEndpoint = RestEndpoint<any, any, any>;
+/** The data endpoint `E` resolves to. */
+export type EndpointData<E> = E extends RestEndpoint<infer D, any, any> ? D : never;
+/** The params endpoint `E` takes. */
+export type EndpointParams<E> = E extends RestEndpoint<any, infer P, any> ? P : never;
+/** The body endpoint `E` takes. */
+export type EndpointBody<E> = E extends RestEndpoint<any, any, infer B> ? B : never;
+
+/** The data of an endpoint after `extend(options)`: a new schema's read form, else `D`. */
+export type ExtendedData<D, O> = O extends { schema: infer S extends Schema } ? Denormalize<S> : D;
+/**
+ * The params of an endpoint after `extend(options)`: a new path's (with a
+ * new `searchParams`, else the old declared ones), or, with only a new
+ * `searchParams`, the old path tokens and those; else `P`.
+ */
+export type ExtendedParams<P, O> = ExtendParams<
+  P,
+  O extends { path: infer Path extends string } ? Path : never,
+  O extends { searchParams: infer SP extends object } ? SP : undefined
+>;
+/** `ExtendedParams` from the new path (`never`: unchanged) and search params (`undefined`: none declared). */
+type ExtendParams<P, Path extends string, SP extends object | undefined> = [Path] extends [never]
+  ? [SP] extends [undefined]
+    ? P
+    : Simplify<KnownParams<P> & Exclude<SP, undefined>>
+  : PathParams<Path, SP>;
+
+/** The default of the constructor's `P`: no params type was given, so it comes from the path. */
+declare const fromPath: unique symbol;
+interface FromPath {
+  readonly [fromPath]: true;
+}
+/** The params of a new endpoint: `P` when given (or inferred from typed options), else from the path and `searchParams`. */
+type ResolvedParams<P, Path extends string, SP extends object | undefined> = [P] extends [FromPath] ? PathParams<Path, SP> : P;
+
+/**
+ * `new df.RestEndpoint(options)`: with a schema the data is that schema's
+ * read form; without, pass its type (`new df.RestEndpoint<Count>({...})`).
+ * The params come from the path template (`'/articles/:id'` requires `id`)
+ * and the `searchParams` option, unless given as a type (`P`).
+ */
 export interface RestEndpointConstructor {
-  new <S extends Schema, P extends object = Params, B = RequestBody>(options: RestEndpointOptions<P, B> & { schema: S }): RestEndpoint<Denormalize<S>, P, B>;
-  new <D = unknown, P extends object = Params, B = RequestBody>(options: RestEndpointOptions<P, B> & { schema?: undefined }): RestEndpoint<D, P, B>;
+  new <S extends Schema, P extends object = FromPath, B = RequestBody, Path extends string = string, SP extends object | undefined = undefined>(
+    options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema: S; searchParams?: SP },
+  ): RestEndpoint<Denormalize<S>, ResolvedParams<P, Path, SP>, B>;
+  new <D = unknown, P extends object = FromPath, B = RequestBody, Path extends string = string, SP extends object | undefined = undefined>(
+    options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema?: undefined; searchParams?: SP },
+  ): RestEndpoint<D, ResolvedParams<P, Path, SP>, B>;
   readonly prototype: RestEndpoint;
 }
 
@@ -383,20 +580,44 @@ export interface ResourceOptions<S extends Schema, P extends object = Params> ex
   /** The path of one record, as `/articles/:id`; the list path drops its last `/:token`. */
   path: string;
   schema: S;
+  /**
+   * Types only: the params `getList` takes in its query string, as
+   * `searchParams: {} as { author?: number }`; then others are errors there.
+   * Without it `getList` takes any other param.
+   */
+  searchParams?: object;
 }
 
-/** The six built-in endpoints of a resource of records `T`. */
-export interface ResourceEndpoints<T, P extends object = Params> {
+/** A body a resource does not check: what fetch sends as it is (a string, FormData, binary...). */
+export type RawBody = BodyInit;
+
+/** A value of a body field: its read form, and for a date also the ISO-8601 string or epoch ms it is sent as. */
+export type BodyField<V> = V extends Date ? V | string | number : V;
+
+/**
+ * The body of a resource's `create`, `update` and `partialUpdate`: the
+ * entity's fields, by name (a misspelled one is an error), each optional
+ * since fields the server leaves out take their default; or a raw body
+ * (FormData, a string, binary), sent as it is.
+ */
+export type EntityBody<T> = { [K in keyof T]?: BodyField<T[K]> } | RawBody;
+
+/**
+ * The six built-in endpoints of a resource of records `T`: `P` the params of
+ * one record (its path), `LP` of the list (`getList`), `CP` of `create`,
+ * `Body` the body of the mutations.
+ */
+export interface ResourceEndpoints<T, P extends object = Params, LP extends object = Params, CP extends object = Params, Body = EntityBody<T>> {
   /** GET path. */
   get: RestEndpoint<T, P>;
   /** GET the list path, schema `[schema]`. */
-  getList: RestEndpoint<T[], Params>;
+  getList: RestEndpoint<T[], LP>;
   /** POST the list path. */
-  create: RestEndpoint<T, Params>;
+  create: RestEndpoint<T, CP, Body>;
   /** PUT path. */
-  update: RestEndpoint<T, P>;
-  /** PATCH path. */
-  partialUpdate: RestEndpoint<T, P>;
+  update: RestEndpoint<T, P, Body>;
+  /** PATCH path: any subset of the fields. */
+  partialUpdate: RestEndpoint<T, P, Body>;
   /** DELETE path, schema `Invalidate(schema)`; an empty response falls back to the params. */
   delete: RestEndpoint<T | undefined, P>;
 }
@@ -406,27 +627,44 @@ export interface ResourceExtensions {
   readonly [endpointName: string]: Partial<RestEndpointOptions<any, any>>;
 }
 
-/** An endpoint after `resource.extend`: a new schema changes its data type. */
-export type ExtendedEndpoint<Base, O> = O extends { schema: infer S extends Schema }
-  ? RestEndpoint<Denormalize<S>, Base extends RestEndpoint<any, infer P, any> ? P : Params>
-  : Base extends RestEndpoint<infer D, infer P, infer B>
-    ? RestEndpoint<D, P, B>
-    : RestEndpoint<unknown>;
+/** An endpoint after `resource.extend`: a new schema changes its data type, a new path (or `searchParams`) its params. */
+export type ExtendedEndpoint<Base, O> =
+  Base extends RestEndpoint<infer D, infer P, infer B>
+    ? RestEndpoint<ExtendedData<D, O>, ExtendedParams<P, O>, B>
+    : RestEndpoint<ExtendedData<unknown, O>, ExtendedParams<Params, O>>;
 
-/** The endpoints of `E` extended and added by `X`. */
+/** The endpoints of `E` extended and added by `X`; an added endpoint starts from `get`. */
 export type MergeEndpoints<E, X> = {
-  [K in keyof E | keyof X]: K extends keyof X ? ExtendedEndpoint<K extends keyof E ? E[K] : undefined, X[K]> : K extends keyof E ? E[K] : never;
+  [K in keyof E | keyof X]: K extends keyof X
+    ? ExtendedEndpoint<K extends keyof E ? E[K] : 'get' extends keyof E ? E['get'] : undefined, X[K]>
+    : K extends keyof E
+      ? E[K]
+      : never;
 };
 
 /** A resource: its endpoints, and `extend`. */
 export type Resource<E> = E & {
-  /** A resource with these endpoints extended or added. */
-  extend<X extends ResourceExtensions>(extensions: X): Resource<MergeEndpoints<E, X>>;
+  /** A resource with these endpoints extended or added (an added one starts from `get`). */
+  extend<const X extends ResourceExtensions>(extensions: X): Resource<MergeEndpoints<E, X>>;
 };
 
-/** `df.resource(options)` / `df.createResource(options)`. */
+/**
+ * `df.resource(options)` / `df.createResource(options)`. The params come
+ * from the path (`get`, `update`, `partialUpdate`, `delete`) and from the
+ * list path (`getList`, with `searchParams`, and `create`), unless given as a
+ * type (`P`, for the endpoints of one record).
+ */
 export interface ResourceFactory {
-  <S extends Schema, P extends object = Params>(options: ResourceOptions<S, P>): Resource<ResourceEndpoints<Denormalize<S>, P>>;
+  <S extends Schema, P extends object = FromPath, Path extends string = string, SP extends object | undefined = undefined>(
+    options: ResourceOptions<S, ResolvedParams<P, Path, undefined>> & { path: Path; searchParams?: SP },
+  ): Resource<
+    ResourceEndpoints<
+      Denormalize<S>,
+      ResolvedParams<P, Path, undefined>,
+      [P] extends [FromPath] ? PathParams<ListPath<Path>, SP> : Params,
+      [P] extends [FromPath] ? PathParams<ListPath<Path>> : Params
+    >
+  >;
 }
 
 // ------------------------------------------------------------ 4. Controller
@@ -481,27 +719,28 @@ export interface Controller {
    * The endpoint's data, denormalized: at once from a fresh (or, revalidating,
    * stale) cache, else once fetched. `params === null` resolves `undefined`.
    */
-  useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: null): Promise<undefined>;
-  useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): Promise<D>;
+  useSuspense<E extends AnyEndpoint>(endpoint: E, params: null): Promise<undefined>;
+  useSuspense<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<EndpointData<E>>;
+  useSuspense<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null): Promise<EndpointData<E> | undefined>;
   /** Runs the endpoint now and resolves with the stored, denormalized data. */
-  fetch<D, P extends object, B>(endpoint: RestEndpoint<D, P, B>, params?: P, body?: B): Promise<D>;
+  fetch<E extends AnyEndpoint>(endpoint: E, ...args: FetchArgs<EndpointParams<E>, EndpointBody<E>>): Promise<EndpointData<E>>;
   /** Fetches only when `useSuspense` would. */
-  fetchIfStale<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): Promise<D>;
+  fetchIfStale<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<EndpointData<E>>;
   /** Synchronous read, optimistic data included. */
-  getResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): ResponseState<D>;
+  getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
   /**
    * Calls `listener` now and after every change of that result; fetches as
    * `useSuspense` would and polls when the endpoint has `pollFrequency`,
    * unless `options` say otherwise.
    */
-  subscribe<D, P extends object>(
-    endpoint: RestEndpoint<D, P, any>,
-    params: P | null | undefined,
-    listener: (state: SubscriptionState<D>) => void,
+  subscribe<E extends AnyEndpoint>(
+    endpoint: E,
+    params: SubscribeParams<EndpointParams<E>>,
+    listener: (state: SubscriptionState<EndpointData<E>>) => void,
     options?: SubscribeOptions,
   ): Unsubscribe;
   /** Marks that result invalid: the next read fetches and waits. */
-  invalidate<P extends object>(endpoint: RestEndpoint<any, P, any>, params?: P): Promise<void>;
+  invalidate<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<void>;
   /** Invalidates every stored key for which `testKey` is true. */
   invalidateAll(testKey: (key: string) => boolean): Promise<void>;
   /** Marks stale every stored key for which `testKey` is true. */
@@ -509,7 +748,7 @@ export interface Controller {
   /** Empties the store; responses to earlier requests are ignored. */
   resetEntireStore(): Promise<void>;
   /** Stores data as if fetched. */
-  setResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | undefined, data: unknown): Promise<void>;
+  setResponse<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, data: unknown): Promise<void>;
   getState(): StoreState;
 }
 
@@ -547,7 +786,7 @@ export interface LegacyResource<T> extends Entity<T> {
 
 /** `df.Resource(options)`. */
 export interface LegacyResourceFactory {
-  <D extends object, S extends EntityFieldSchemas = {}>(options: LegacyResourceOptions<D, S>): LegacyResource<EntityRecord<D, S>>;
+  <D extends object, S extends EntityFieldSchemas = {}>(options: LegacyResourceOptions<D, S>): LegacyResource<Simplify<EntityRecord<D, S>>>;
 }
 
 // ------------------------------------------------------------ Errors

@@ -3,7 +3,7 @@
 // app's own.
 
 import type { ComponentType, ReactElement, ReactNode } from 'react';
-import type { Controller, LoadingState, RestEndpoint } from './datafetch.js';
+import type { AnyEndpoint, Controller, EndpointData, EndpointParams, LoadingState, NullableParamsArg, ParamsArg } from './datafetch.js';
 
 /** Props of `<DataProvider>`. */
 export interface DataProviderProps {
@@ -25,14 +25,14 @@ export function useController(): Controller;
  * the data changes (optimistic updates and rollbacks included). `null`
  * params: `undefined`, nothing fetched. Does not poll.
  */
-export function useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: null): undefined;
-export function useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): D;
-export function useSuspense<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | null): D | undefined;
+export function useSuspense<E extends AnyEndpoint>(endpoint: E, params: null): undefined;
+export function useSuspense<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): EndpointData<E>;
+export function useSuspense<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null): EndpointData<E> | undefined;
 
 /** `useSuspense`, and the endpoint's polling (`pollFrequency`) while mounted. */
-export function useLive<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: null): undefined;
-export function useLive<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P): D;
-export function useLive<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | null): D | undefined;
+export function useLive<E extends AnyEndpoint>(endpoint: E, params: null): undefined;
+export function useLive<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): EndpointData<E>;
+export function useLive<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null): EndpointData<E> | undefined;
 
 /** What `useDLE` returns: the same object while none of these change. */
 export interface DataLoadingError<D> {
@@ -44,13 +44,13 @@ export interface DataLoadingError<D> {
 }
 
 /** `{data, loading, error}` without suspending; fetches as `useSuspense` does, does not poll. */
-export function useDLE<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): DataLoadingError<D>;
+export function useDLE<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): DataLoadingError<EndpointData<E>>;
 
 /** The cached data (valid or stale), else `undefined`; never fetches. */
-export function useCache<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params?: P | null): D | undefined;
+export function useCache<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): EndpointData<E> | undefined;
 
 /** Fetches and polls (`pollFrequency`) while mounted; returns nothing. */
-export function useSubscription<P extends object>(endpoint: RestEndpoint<any, P, any>, params?: P | null): void;
+export function useSubscription<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): void;
 
 /**
  * `[handler, loading, error]`: `handler(...args)` runs `fn` and resolves

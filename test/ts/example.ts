@@ -1,7 +1,9 @@
-// A small program using every name datafetch.d.ts exports, type-checked
+// A small program using the names datafetch.d.ts exports, type-checked
 // under `strict` by `npx tsc --noEmit -p test/ts` (it is not run). Lines
 // marked @ts-expect-error prove the types reject misuse; the Expect<...>
-// aliases prove what is inferred.
+// aliases prove what is inferred. By concept, params.ts (params from path
+// templates), bodies.ts (bodies from the schema) and records.ts (defaults
+// and flat records) hold the rest; together they use every exported name.
 
 import { attach, load } from 'datafetch';
 import type {
@@ -97,7 +99,9 @@ async function main(source: LoadSource): Promise<void> {
   const Article = df.Entity({
     key: 'Article',
     pk: 'id',
-    defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] as string[], createdAt: new Date(0) },
+    // `as` gives a default of undefined (or null, or []) its type; a bare
+    // `id: undefined` would read as any (see records.ts).
+    defaults: { id: undefined as string | undefined, title: '', content: '', published: false, author: null, tags: [] as string[], createdAt: new Date(0) },
     schema: { author: User, createdAt: Date },
     useIncoming(existingMeta, incomingMeta, existing, incoming) {
       return existingMeta.fetchedAt <= incomingMeta.fetchedAt || existing.title !== incoming.title;
@@ -111,6 +115,22 @@ async function main(source: LoadSource): Promise<void> {
   type _a2 = Expect<Equal<ArticleT['author'], { id: number; name: string } | null | undefined>>;
   type _a3 = Expect<Equal<ArticleT['createdAt'], Date>>;
   type _a4 = Expect<Equal<ArticleT['tags'], string[]>>;
+  type _a5 = Expect<Equal<ArticleT['id'], string | undefined>>;
+  // The record is one flat object type (hovers show its fields).
+  type _a6 = Expect<
+    Equal<
+      ArticleT,
+      {
+        id: string | undefined;
+        title: string;
+        content: string;
+        published: boolean;
+        author: { id: number; name: string } | null | undefined;
+        tags: string[];
+        createdAt: Date;
+      }
+    >
+  >;
 
   // Exact types through an explicit record type.
   interface CountFields {
@@ -152,7 +172,7 @@ async function main(source: LoadSource): Promise<void> {
   // 3. Endpoints
   const method: HTTPMethod = 'GET';
   const getArticle = new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', method, name: 'getArticle', schema: Article });
-  type _e = Expect<Equal<typeof getArticle, RestEndpoint<ArticleT, Params, RequestBody>>>;
+  type _e = Expect<Equal<typeof getArticle, RestEndpoint<ArticleT, { readonly [name: string]: ParamValue; id: string | number }, RequestBody>>>;
   const idParam: ParamValue = '1';
   console.log(getArticle.url({ id: idParam }), getArticle.key({ id: 1, tag: ['a', 'b'] }));
 

@@ -49,6 +49,14 @@ export function app(df: DataFetch, ctrl: Controller): ReactElement {
     type _e = Expect<Equal<typeof error, Error | undefined>>;
     // @ts-expect-error: useSuspense needs an endpoint
     useSuspense('/articles/1', {});
+    // @ts-expect-error: '/articles/:id' needs params with id
+    useSuspense(articles.get);
+    // @ts-expect-error: idd is not id
+    useLive(articles.get, { idd: '1' });
+    // @ts-expect-error: useDLE checks params as useSuspense does
+    useDLE(articles.get, {});
+    // @ts-expect-error: so does useCache
+    useCache(articles.get, { idd: '2' });
     return createElement('p', null, article?.title, live.title, list.length, String(publishing), dle.data?.length);
   }
 
