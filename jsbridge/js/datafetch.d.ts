@@ -1,7 +1,7 @@
 // TypeScript types of the datafetch JavaScript API (dist/datafetch.mjs).
 //
-// The contract is shared/spec/js-api.md; the section numbers below refer to
-// it. Names follow data-client (rest-hooks) 6.x: where a React hook exists
+// The reference is docs/js-api.md (in the package: docs/js-api.md beside
+// this file). Names follow data-client (rest-hooks) 6.x: where a React hook exists
 // there, the same name here returns a Promise or takes a listener.
 //
 //   import { load } from 'datafetch';
@@ -37,7 +37,7 @@
 // tags: [] } as ArticleFields`, with `interface ArticleFields { id: number |
 // undefined; title: string; tags: string[] }`.
 
-// ------------------------------------------------------------ 1. Loading
+// ------------------------------------------------------------ Loading
 
 /** What `load` accepts as the WebAssembly module: a URL (or a path, in Node.js), its bytes, a fetch Response, or a compiled module. */
 export type LoadSource = string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module;
@@ -64,7 +64,7 @@ export interface DataFetch {
   /** The library version. */
   readonly version: string;
 
-  // 2. Schemas
+  // Schemas
   /** Declares an entity: a record normalized by its primary key. */
   Entity: EntityFactory;
   /** The schema classes. */
@@ -74,21 +74,21 @@ export interface DataFetch {
   /** Reads a normalized `result` back (for tests and tools). */
   denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables): Denormalize<S> | undefined;
 
-  // 3. Endpoints
+  // Endpoints
   RestEndpoint: RestEndpointConstructor;
   /** The six built-in endpoints of a REST resource. */
   resource: ResourceFactory;
   /** Alias of `resource`. */
   createResource: ResourceFactory;
 
-  // 4. Controller
+  // Controller
   Controller: ControllerConstructor;
   /** The default controller, shared by the page. */
   useController(): Controller;
   /** `useSuspense` of the default controller. */
   useSuspense: Controller['useSuspense'];
 
-  // 7. Other operations
+  // Other operations
   useLoading: UseLoading;
   /** Legacy (6.0) resource class form: an entity with endpoint factories. */
   Resource: LegacyResourceFactory;
@@ -100,7 +100,7 @@ export interface DataFetch {
   AbortOptimistic: AbortOptimisticConstructor;
 }
 
-// ------------------------------------------------------------ 2. Schemas
+// ------------------------------------------------------------ Schemas
 
 /**
  * `T` as one flat object type, so that editors show its fields (`{ id: number;
@@ -291,7 +291,7 @@ export interface NormalizedData {
   entities: EntityTables;
 }
 
-// ------------------------------------------------------------ 3. Endpoints
+// ------------------------------------------------------------ Endpoints
 
 /** A param value: path tokens and query-string members. Arrays repeat their key in the query. */
 export type ParamValue = string | number | boolean | null | undefined | readonly (string | number | boolean | null | undefined)[];
@@ -487,7 +487,7 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   errorExpiryLength?: number;
   /** Stale results are not used: reads wait for the refetch. Default false. */
   invalidIfStale?: boolean;
-  /** Refetch interval of subscribed results, ms (beyond the contract). */
+  /** Refetch interval of subscribed results, ms (a datafetch addition; data-client has none). */
   pollFrequency?: number;
   /** Marks a mutation. Default: true for every method but GET. */
   sideEffect?: boolean;
@@ -667,7 +667,7 @@ export interface ResourceFactory {
   >;
 }
 
-// ------------------------------------------------------------ 4. Controller
+// ------------------------------------------------------------ Controller
 
 export interface ControllerOptions {
   /** Called as `fetch(url, init)` in place of the global fetch (an endpoint's own `fetch` option still wins). */
@@ -757,7 +757,7 @@ export interface ControllerConstructor {
   readonly prototype: Controller;
 }
 
-// ------------------------------------------------------------ 7. Other operations
+// ------------------------------------------------------------ Other operations
 
 /** `[handler, loading, error]`. */
 export type LoadingState<A extends unknown[], R> = [handler: (...args: A) => Promise<R | undefined>, loading: boolean, error: Error | undefined];

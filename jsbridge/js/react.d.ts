@@ -1,4 +1,4 @@
-// Types of datafetch/react (js-api.md section 10): React bindings over
+// Types of datafetch/react (docs/react.md): React bindings over
 // the Controller. React (>= 18) and its types (@types/react) are the
 // app's own.
 

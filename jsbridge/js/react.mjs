@@ -1,4 +1,4 @@
-// datafetch/react: React bindings (js-api.md section 10), in the style of
+// datafetch/react: React bindings (docs/react.md), in the style of
 // @data-client/react. React (>= 18) is a peer dependency, imported, never
 // bundled.
 //

@@ -1,4 +1,4 @@
-// datafetch/react (js-api.md section 10) in headless Chromium, with React
+// datafetch/react (docs/react.md) in headless Chromium, with React
 // 19 from npm. The page (react/page.mjs) is bundled here with esbuild, with
 // datafetch/react taken from dist/ and datafetch itself loaded by URL; each
 // test opens a fresh page, renders components through window.T and checks

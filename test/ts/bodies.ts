@@ -2,7 +2,7 @@
 // a resource's create, update and partialUpdate name the entity's fields.
 // Type-checked, not run, by `npx tsc --noEmit -p test/ts`: each line
 // marked @ts-expect-error is a body the types must reject; the lines without
-// a mark are bodies they must keep accepting (js-api.md section 3 sends any
+// a mark are bodies they must keep accepting (docs/js-api.md: an endpoint sends any
 // plain object as JSON, and FormData, strings and binary as they are).
 
 import type { BodyField, Controller, DataFetch, EndpointBody, EntityBody, RawBody } from 'datafetch';

@@ -1,8 +1,8 @@
 // Params typed from path templates (datafetch.d.ts, "Path templates"):
 // type-checked, not run, by `npx tsc --noEmit -p test/ts`. Each line
 // marked @ts-expect-error is a call the types must reject; the lines without
-// a mark are calls they must keep accepting (the runtime and js-api.md section
-// 3 allow them).
+// a mark are calls they must keep accepting (the runtime and docs/js-api.md
+// allow them).
 
 import type {
   AnyEndpoint,
@@ -78,7 +78,7 @@ export async function params(df: DataFetch, ctrl: Controller): Promise<void> {
   type _e1 = Expect<Equal<EndpointParams<typeof getArticle>, { readonly [name: string]: Params[string]; id: string | number }>>;
   type _e2 = Expect<Equal<EndpointData<typeof getArticle>, ArticleT>>;
   getArticle.url({ id: 1 });
-  getArticle.url({ id: '1', fields: 'title' }); // other members are search params (js-api.md section 3)
+  getArticle.url({ id: '1', fields: 'title' }); // other members are search params (docs/js-api.md, endpoints)
   getArticle.key({ id: '1', tag: ['a', 'b'] });
   // @ts-expect-error: '/articles/:id' requires id
   getArticle.url({});

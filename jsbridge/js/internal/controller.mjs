@@ -1,4 +1,4 @@
-// The Controller (js-api.md section 4) and the hook-style functions over a
+// The Controller (docs/js-api.md, "Controller") and the hook-style functions over a
 // default one.
 
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
