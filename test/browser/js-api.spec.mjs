@@ -11,26 +11,17 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './launch.mjs';
+import { serveFiles } from './serve.mjs';
 import { fixtureURL, server as fixture } from '../node/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
 const dist = join(root, 'dist');
 const outDir = join(here, 'output');
-
-const TYPES = {
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.ts': 'text/plain; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-};
 
 // The test page. It writes progress into the DOM and its outcome into
 // window.__result (or window.__error).
@@ -142,43 +133,6 @@ const WORKER_PAGE = `<!doctype html><meta charset="utf-8"><title>worker</title>
   w.postMessage(new URLSearchParams(location.search).get('fixture'));
 </script>`;
 
-function serveStatic() {
-  const srv = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/' || url.pathname === '/index.html') {
-      res.writeHead(200, { 'content-type': TYPES['.html'] });
-      res.end(PAGE);
-      return;
-    }
-    if (url.pathname === '/favicon.ico') {
-      res.writeHead(204);
-      res.end();
-      return;
-    }
-    if (url.pathname === '/worker.html') {
-      res.writeHead(200, { 'content-type': TYPES['.html'] });
-      res.end(WORKER_PAGE);
-      return;
-    }
-    if (url.pathname === '/worker.mjs') {
-      res.writeHead(200, { 'content-type': TYPES['.mjs'] });
-      res.end(WORKER);
-      return;
-    }
-    if (url.pathname.startsWith('/dist/')) {
-      const file = normalize(join(dist, decodeURIComponent(url.pathname.slice('/dist/'.length))));
-      if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-        res.end(readFileSync(file));
-        return;
-      }
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('not found');
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
-}
-
 let browser;
 let web;
 let origin;
@@ -186,14 +140,17 @@ let fixtureBase;
 
 before(async () => {
   fixtureBase = await fixtureURL();
-  web = await serveStatic();
-  origin = `http://127.0.0.1:${web.address().port}`;
+  web = await serveFiles({
+    pages: { '/': PAGE, '/index.html': PAGE, '/favicon.ico': ['', '.html'], '/worker.html': WORKER_PAGE, '/worker.mjs': [WORKER, '.mjs'] },
+    dirs: { '/dist/': dist },
+  });
+  origin = `http://127.0.0.1:${web.port}`;
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((r) => (web ? web.close(r) : r()));
+  await web?.close();
 });
 
 test('dist/ has the loader and the module', () => {

@@ -11,12 +11,12 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { launchChromium } from './launch.mjs';
+import { serveFiles } from './serve.mjs';
 import { HANG_GUARD, fixtureURL, server as fixture, releaseWhere, waitFor } from '../node/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,13 +30,6 @@ const TEST_TIMEOUT = 2 * HANG_GUARD + 60_000;
 // subscription stand for "time has passed".
 const POLL_MS = 25;
 const CONTROL_POLLS = 5;
-
-const TYPES = {
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-};
 
 /** The page bundle: React (development build) and datafetch/react from dist/. */
 async function bundle() {
@@ -65,34 +58,6 @@ async function bundle() {
   return result.outputFiles[0].text;
 }
 
-function serve(pageJS) {
-  const html = '<!doctype html><meta charset="utf-8"><title>datafetch/react</title><script type="module" src="/page.js"></script>';
-  const srv = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html);
-      return;
-    }
-    if (url.pathname === '/page.js') {
-      res.writeHead(200, { 'content-type': TYPES['.js'] });
-      res.end(pageJS);
-      return;
-    }
-    if (url.pathname.startsWith('/dist/')) {
-      const file = normalize(join(dist, decodeURIComponent(url.pathname.slice('/dist/'.length))));
-      if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-        res.end(readFileSync(file));
-        return;
-      }
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('not found');
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
-}
-
 let browser;
 let web;
 let origin;
@@ -101,14 +66,15 @@ let fixtureBase;
 before(async () => {
   assert.ok(existsSync(join(dist, 'react.mjs')), 'dist/react.mjs is missing: run ./build.sh build');
   fixtureBase = await fixtureURL();
-  web = await serve(await bundle());
-  origin = `http://127.0.0.1:${web.address().port}`;
+  const html = '<!doctype html><meta charset="utf-8"><title>datafetch/react</title><script type="module" src="/page.js"></script>';
+  web = await serveFiles({ pages: { '/': html, '/page.js': [await bundle(), '.js'] }, dirs: { '/dist/': dist } });
+  origin = `http://127.0.0.1:${web.port}`;
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((r) => (web ? web.close(r) : r()));
+  await web?.close();
 });
 
 /**

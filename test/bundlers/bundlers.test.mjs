@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHTTPServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../browser/launch.mjs';
+import { serveFiles } from '../browser/serve.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -142,7 +142,7 @@ test('webpack 5, no configuration but the entry: no warnings about the package, 
   const warnings = info.warnings.map((w) => w.message).filter((m) => !/size limit|limit the size/i.test(m));
   assert.deepEqual(warnings, [], 'webpack warnings');
   cpSync(join(dir, 'index.html'), join(out, 'index.html'));
-  const server = await serveStatic(out);
+  const server = await serveFiles({ dirs: { '/': out } });
   try {
     assertWorks(await openApp(server.url), 'webpack');
   } finally {
@@ -178,25 +178,3 @@ test('no module a browser loads from the package imports a node: module', () => 
   assert.ok(seen.has(join(DIST, 'internal', 'load.mjs')), 'the walk reached internal/load.mjs');
   assert.ok(seen.has(join(DIST, 'wasm_exec.js')), 'the walk reached wasm_exec.js');
 });
-
-// The content types a static server needs for the built app.
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
-
-// serveStatic serves dir on 127.0.0.1 and returns {url, close}.
-async function serveStatic(dir) {
-  const server = createHTTPServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}

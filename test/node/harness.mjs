@@ -26,7 +26,7 @@ import { test as nodeTest, beforeEach, afterEach, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,6 +46,43 @@ export async function importModule() {
     throw new Error(`${MODULE_PATH} does not exist: run ./build.sh build first`);
   }
   return import(pathToFileURL(MODULE_PATH).href);
+}
+
+/**
+ * A second datafetch instance, loaded as load() does but not attached, with
+ * its bridge and exports wrapped in counters of the calls into Go:
+ * `{mod, go, instance, bridge, exports, calls, funcCalls}`. `calls` holds the
+ * counts by entry name; `funcCalls()` sums the js.FuncOf entries (the
+ * exported ones are named datafetch...). Tests attach the API as they need
+ * (`mod.attach(bridge(), exports, go)`); each bridge() is a new object, since
+ * attach keeps its state by bridge.
+ */
+export async function countingInstance() {
+  const mod = await importModule();
+  await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
+  const go = new globalThis.Go();
+  const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
+  const before = globalThis.__datafetchGo;
+  go.run(instance);
+  const registered = globalThis.__datafetchGo;
+  assert.notEqual(registered, before, 'the second instance registered its bridge');
+  delete globalThis.__datafetchGo;
+  const calls = {};
+  const wrap = (functions) => {
+    const w = {};
+    for (const [name, v] of Object.entries(functions)) {
+      w[name] =
+        typeof v === 'function'
+          ? (...args) => {
+              calls[name] = (calls[name] ?? 0) + 1;
+              return v(...args);
+            }
+          : v;
+    }
+    return w;
+  };
+  const funcCalls = () => Object.entries(calls).reduce((n, [name, k]) => (name.startsWith('datafetch') ? n : n + k), 0);
+  return { mod, go, instance, bridge: () => wrap(registered), exports: wrap(instance.exports), calls, funcCalls };
 }
 
 /** The loaded API (`await load()`), loaded once per test file. */

@@ -4,10 +4,7 @@
 // counts the calls JavaScript makes into Go.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { DIST, fakeClock, fixtureURL, fixtures, importModule, server, setup, test, waitFor } from './harness.mjs';
+import { countingInstance, fakeClock, fixtureURL, fixtures, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -19,41 +16,17 @@ let counted;
 // them (every read calls Go through its js.FuncOf entry).
 async function countedInstance() {
   if (counted) return counted;
-  const mod = await importModule();
-  await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
-  const go = new globalThis.Go();
-  const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
-  const before = globalThis.__datafetchGo;
-  go.run(instance);
-  const bridge = globalThis.__datafetchGo;
-  assert.notEqual(bridge, before, 'the second instance registered its bridge');
-  delete globalThis.__datafetchGo;
-  const calls = {};
-  const wrap = (functions) => {
-    const w = {};
-    for (const [name, v] of Object.entries(functions)) {
-      w[name] =
-        typeof v === 'function'
-          ? (...args) => {
-              calls[name] = (calls[name] ?? 0) + 1;
-              return v(...args);
-            }
-          : v;
-    }
-    return w;
-  };
+  const { mod, instance, bridge, exports, calls, funcCalls } = await countingInstance();
   const base = await fixtureURL();
-  const kept = mod.attach(wrap(bridge), wrap(instance.exports));
-  const plain = mod.attach(wrap(bridge));
+  const kept = mod.attach(bridge(), exports);
+  const plain = mod.attach(bridge());
   counted = {
     kept,
     plain,
     memory: instance.exports.mem,
     base,
     calls: (name) => calls[name] ?? 0,
-    // funcCalls counts the calls of js.FuncOf entries (the exported ones
-    // are named datafetch...).
-    funcCalls: () => Object.entries(calls).reduce((n, [name, k]) => (name.startsWith('datafetch') ? n : n + k), 0),
+    funcCalls,
     // reads counts the calls into Go a getResponse can make.
     reads: () => (calls.ctrlGetResponse ?? 0) + (calls.datafetchGetResponse ?? 0),
     fx: fixtures(kept, base),

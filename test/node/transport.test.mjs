@@ -6,11 +6,8 @@
 // exports count the calls JavaScript makes into Go.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { DIST, fixtureURL, fixtures, importModule, setup, test } from './harness.mjs';
+import { countingInstance, fixtureURL, fixtures, setup, test } from './harness.mjs';
 
 setup();
 
@@ -21,29 +18,7 @@ let counted;
 // counters of the calls into Go.
 async function countedInstance() {
   if (counted) return counted;
-  const mod = await importModule();
-  await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
-  const go = new globalThis.Go();
-  const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
-  const before = globalThis.__datafetchGo;
-  go.run(instance);
-  const bridge = globalThis.__datafetchGo;
-  assert.notEqual(bridge, before, 'the second instance registered its bridge');
-  delete globalThis.__datafetchGo;
-  const calls = {};
-  const wrap = (functions) => {
-    const w = {};
-    for (const [name, v] of Object.entries(functions)) {
-      w[name] =
-        typeof v === 'function'
-          ? (...args) => {
-              calls[name] = (calls[name] ?? 0) + 1;
-              return v(...args);
-            }
-          : v;
-    }
-    return w;
-  };
+  const { mod, go, bridge, exports, calls, funcCalls } = await countingInstance();
   let resumes = 0;
   const resumable = {
     _resume: () => {
@@ -51,7 +26,7 @@ async function countedInstance() {
       go._resume();
     },
   };
-  const df = mod.attach(wrap(bridge), wrap(instance.exports), resumable);
+  const df = mod.attach(bridge(), exports, resumable);
   const base = await fixtureURL();
   counted = {
     df,
@@ -60,7 +35,7 @@ async function countedInstance() {
     // of them (func), the exported entries (named datafetch...) and resumes.
     snapshot: () => ({
       ...calls,
-      func: Object.entries(calls).reduce((n, [name, k]) => (name.startsWith('datafetch') ? n : n + k), 0),
+      func: funcCalls(),
       resumes,
     }),
   };
