@@ -3,7 +3,7 @@
 // controller.fetch calls (the endpoints in resources.js say what they
 // change at once), run through useLoading for their pending state.
 
-import { memo, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { AsyncBoundary, useController, useLoading, useSuspense } from 'datafetch/react';
 import { ErrorMessage, Skeleton } from './boundary.jsx';
 import { useNotices } from './notices.jsx';
@@ -57,6 +57,12 @@ const ArticleRow = memo(function ArticleRow({ article, selected, onSelect }) {
   const { notify, disarm } = useNotices();
   const pending = isTemporary(article.id);
 
+  // A new article (still under its temporary id) is scrolled into view.
+  const ref = useRef(null);
+  useEffect(() => {
+    if (pending) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [pending]);
+
   const [togglePublish] = useLoading(async () => {
     const verb = article.published ? 'Unpublished' : 'Published';
     try {
@@ -82,7 +88,7 @@ const ArticleRow = memo(function ArticleRow({ article, selected, onSelect }) {
   }, [ctrl, article, selected, onSelect, notify, disarm]);
 
   return (
-    <li className={`row${selected ? ' selected' : ''}${pending ? ' pending' : ''}`} data-id={article.id} data-published={String(article.published)}>
+    <li ref={ref} className={`row${selected ? ' selected' : ''}${pending ? ' pending' : ''}`} data-id={article.id} data-published={String(article.published)}>
       <div className="row-main">
         <button className="row-title" type="button" disabled={pending} onClick={() => onSelect(article.id)}>
           {article.title}
@@ -130,6 +136,7 @@ function CreateArticle() {
       // The body carries a temporary id: the optimistic article lives
       // under it until the server answers with the real one.
       const body = { id: temporaryId(), title: newTitle, content: 'Written in the React example.', published: false, tags: [] };
+      notify(`Saving “${newTitle}”…`);
       try {
         const created = await ctrl.fetch(ArticleResource.create, {}, body);
         notify(`Created “${created.title}” as #${created.id}.`);

@@ -48,10 +48,13 @@ const LATENCIES = [
 
 export function NetworkControls() {
   const { failArmed, armFail } = useNotices();
+  // The latency chosen, and the one the server has taken.
   const [latency, setLatency] = useState(LATENCIES[0].query);
+  const [applied, setApplied] = useState(LATENCIES[0].query);
   const [changeLatency, settingLatency, latencyError] = useLoading(async (query) => {
     setLatency(query);
     await control(`delay?${query}`);
+    setApplied(query);
   }, []);
   const [failNext, arming, failError] = useLoading(async () => {
     await control('fail-next');
@@ -59,7 +62,7 @@ export function NetworkControls() {
   }, [armFail]);
   const error = latencyError ?? failError;
   return (
-    <div className="netctl" data-busy={String(settingLatency || arming)}>
+    <div className="netctl" data-busy={String(settingLatency || arming)} data-latency={applied}>
       <label>
         Latency{' '}
         <select id="latency" value={latency} onChange={(e) => changeLatency(e.target.value)}>
