@@ -199,10 +199,13 @@ build_dist() {
     [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
     cp "jsbridge/js/$f" "$DIST/$f"
   done
-  # The API reference ships in the package, as the package's README links it.
-  [[ -f docs/js-api.md ]] || die "docs/js-api.md is missing: the package's README links it"
+  # The API reference and the React guide ship in the package, as the
+  # package's README links them.
   mkdir -p "$DIST/docs"
-  cp docs/js-api.md "$DIST/docs/js-api.md"
+  for f in js-api.md react.md; do
+    [[ -f docs/$f ]] || die "docs/$f is missing: the package's README links it"
+    cp "docs/$f" "$DIST/docs/$f"
+  done
   compgen -G 'jsbridge/js/internal/*.mjs' >/dev/null || die "jsbridge/js/internal/ holds no modules: dist/ would not be a whole package"
   mkdir -p "$DIST/internal"
   cp jsbridge/js/internal/*.mjs "$DIST/internal/"
