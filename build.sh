@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # datafetch: the one entry point for building, serving, testing, benchmarking.
 #
-#   ./build.sh [build]     build dist/ (datafetch.wasm, wasm_exec.js, JS loader)
+#   ./build.sh [build]     build dist/ (datafetch.wasm, wasm_exec.js, JS loader),
+#                          the go-app demo and the React example (web/build/)
 #   ./build.sh serve [..]  build, then run the demo server on 127.0.0.1:8080
 #   ./build.sh test        every check CI runs (installs what is missing)
 #   ./build.sh bench       benchmarks
@@ -198,10 +199,13 @@ build_dist() {
     [[ -f jsbridge/js/$f ]] || die "jsbridge/js/$f is missing: dist/ would not be a whole package"
     cp "jsbridge/js/$f" "$DIST/$f"
   done
-  # The API reference ships in the package, as the package's README links it.
-  [[ -f docs/js-api.md ]] || die "docs/js-api.md is missing: the package's README links it"
+  # The API reference and the React guide ship in the package, as the
+  # package's README links them.
   mkdir -p "$DIST/docs"
-  cp docs/js-api.md "$DIST/docs/js-api.md"
+  for f in js-api.md react.md; do
+    [[ -f docs/$f ]] || die "docs/$f is missing: the package's README links it"
+    cp "docs/$f" "$DIST/docs/$f"
+  done
   compgen -G 'jsbridge/js/internal/*.mjs' >/dev/null || die "jsbridge/js/internal/ holds no modules: dist/ would not be a whole package"
   mkdir -p "$DIST/internal"
   cp jsbridge/js/internal/*.mjs "$DIST/internal/"
@@ -224,6 +228,20 @@ build_demo_wasm() {
   log "building web/build/app.wasm (the go-app demo)"
   mkdir -p "$(dirname "$DEMO_WASM")"
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
+}
+
+# The React example (examples/react) as web/build/react/, which the demo
+# server serves at /react/: esbuild bundles it with React and with
+# datafetch from dist/, imported by its name as an installed package
+# would be (examples/react/build.mjs). Needs dist/ and the npm packages;
+# about a second.
+REACT_EXAMPLE=$ROOT/web/build/react
+build_react_example() {
+  [[ -f examples/react/build.mjs ]] || die "examples/react/build.mjs is missing: the React example cannot be built"
+  [[ -f $DIST/datafetch.mjs && -f $DIST/react.mjs && -f $DIST/datafetch.wasm ]] || die "dist/ is not built: the React example bundles it (./build.sh build)"
+  ensure_npm
+  log "building web/build/react/ (the React example)"
+  node examples/react/build.mjs --dist "$DIST" --out "$REACT_EXAMPLE"
 }
 
 # ---------------------------------------------------------------- stages
@@ -350,8 +368,9 @@ stage_bundlers() {
 }
 
 # The demo end to end in headless Chromium: the tests in test/e2e start the
-# demo server (built here, with app.wasm) on a random port and drive the
-# go-app demo and index.html. Screenshots go to test/e2e/out/.
+# demo server (built here, with app.wasm and the React example) on a random
+# port and drive the go-app demo, index.html and the React example.
+# Screenshots go to test/e2e/out/.
 stage_e2e() {
   local files
   mapfile -t files < <(node_test_files test/e2e)
@@ -359,6 +378,7 @@ stage_e2e() {
   ensure_chromium
   ensure_npm
   build_demo_wasm
+  build_react_example
   mkdir -p "$TOOLS_BIN"
   GOOS='' GOARCH='' go build -o "$TOOLS_BIN/demo-server" ./web/server
   DEMO_SERVER=$TOOLS_BIN/demo-server DEMO_ROOT=$ROOT node --test --test-concurrency=1 "${files[@]}"
@@ -493,6 +513,7 @@ stage_fuzz_plan() {
 
 cmd_build() {
   build_dist
+  build_react_example
 }
 
 cmd_test() {
@@ -517,6 +538,7 @@ cmd_test() {
 cmd_serve() {
   has_go web/server || die "web/server does not exist yet: nothing to serve"
   build_dist
+  build_react_example
   log "starting the demo server (web/server; -addr overrides 127.0.0.1:8080)"
   exec go run ./web/server -addr 127.0.0.1:8080 "$@"
 }

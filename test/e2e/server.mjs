@@ -1,9 +1,11 @@
 // Starts and stops the demo server (web/server) for the end-to-end tests.
 //
-// ./build.sh test (stage_e2e) builds the server and app.wasm and passes the
-// binary in DEMO_SERVER. Run alone (node --test test/e2e), the tests build
-// what is missing themselves: the server binary always (seconds, with Go's
-// build cache), app.wasm only when web/build/app.wasm does not exist.
+// ./build.sh test (stage_e2e) builds the server, app.wasm and the React
+// example and passes the binary in DEMO_SERVER. Run alone (node --test
+// test/e2e), the tests build what is missing themselves: the server binary
+// always (seconds, with Go's build cache), app.wasm only when
+// web/build/app.wasm does not exist, the React example (from dist/) only
+// when web/build/react/ has no index.html.
 
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +25,9 @@ mkdirSync(OUT, { recursive: true });
 /** The demo's app.wasm. */
 export const APP_WASM = join(ROOT, 'web', 'build', 'app.wasm');
 
+/** The built React example, which the server serves at /react/. */
+export const REACT_EXAMPLE = join(ROOT, 'web', 'build', 'react');
+
 // buildServer returns the server binary and, when it built one, the
 // temporary directory to remove afterwards.
 function buildServer() {
@@ -37,6 +42,9 @@ function buildServer() {
       env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
       stdio: 'inherit',
     });
+  }
+  if (!existsSync(join(REACT_EXAMPLE, 'index.html')) && existsSync(join(ROOT, 'dist', 'react.mjs'))) {
+    execFileSync(process.execPath, [join(ROOT, 'examples', 'react', 'build.mjs'), '--out', REACT_EXAMPLE], { cwd: ROOT, stdio: 'inherit' });
   }
   return { bin, dir };
 }

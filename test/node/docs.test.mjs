@@ -1,7 +1,8 @@
 // The documentation keeps up with the code: the packed package carries its
-// README, LICENSE, CHANGELOG and API reference; every name the package
-// exports (module exports, the members of the loaded API, the methods of
-// its classes) is documented in docs/js-api.md, so a new export without
+// README, LICENSE, CHANGELOG, API reference and React guide; every name the
+// package exports (module exports, the members of the loaded API, the
+// methods of its classes) is documented in docs/js-api.md, and every export
+// of datafetch/react in docs/react.md, so a new export without
 // documentation fails here; and every relative link of the repository's
 // documentation, and of the package's, leads to a file that exists (and,
 // for a #fragment into Markdown, to a heading that exists).
@@ -14,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { DIST, ROOT, importModule, loadDF, test } from './harness.mjs';
 
 const REFERENCE = join(ROOT, 'docs', 'js-api.md');
+const REACT_GUIDE = join(ROOT, 'docs', 'react.md');
 
 // What `npm pack` puts in the package: paths relative to its root. The
 // folder is given as an absolute path: a bare name such as "dist" is a
@@ -28,9 +30,9 @@ function packedFiles() {
   return packed;
 }
 
-test('the packed package carries README.md, LICENSE, CHANGELOG.md and the API reference', () => {
+test('the packed package carries README.md, LICENSE, CHANGELOG.md, the API reference and the React guide', () => {
   const files = packedFiles();
-  for (const f of ['README.md', 'LICENSE', 'CHANGELOG.md', 'docs/js-api.md', 'package.json', 'datafetch.wasm']) {
+  for (const f of ['README.md', 'LICENSE', 'CHANGELOG.md', 'docs/js-api.md', 'docs/react.md', 'package.json', 'datafetch.wasm']) {
     assert.ok(files.has(f), `npm pack of dist/ should include ${f}; it has ${[...files].join(', ')}`);
   }
   const pkg = JSON.parse(readFileSync(join(DIST, 'package.json'), 'utf8'));
@@ -42,6 +44,7 @@ test('the packed package carries README.md, LICENSE, CHANGELOG.md and the API re
     'the CHANGELOG has a section for this version',
   );
   assert.equal(readFileSync(join(DIST, 'docs', 'js-api.md'), 'utf8'), readFileSync(REFERENCE, 'utf8'), 'the packed reference is docs/js-api.md');
+  assert.equal(readFileSync(join(DIST, 'docs', 'react.md'), 'utf8'), readFileSync(REACT_GUIDE, 'utf8'), 'the packed React guide is docs/react.md');
 });
 
 // codeOf returns the code of a Markdown text: fenced blocks and inline code
@@ -92,6 +95,18 @@ test('every export of the package is documented in docs/js-api.md', async () => 
   }
   const missing = [...names].filter(([n]) => !documented(code, n)).map(([n, where]) => `${n} (${where})`);
   assert.deepEqual(missing, [], 'each name should appear in the code of docs/js-api.md (a code span or block)');
+});
+
+test('every export of datafetch/react is documented in docs/react.md', async () => {
+  const code = codeOf(readFileSync(REACT_GUIDE, 'utf8'));
+  const react = await import(pathToFileURL(join(DIST, 'react.mjs')).href);
+  const names = Object.keys(react);
+  // The check must see something: the names the guide is known to cover.
+  for (const n of ['DataProvider', 'useController', 'useSuspense', 'useDLE', 'useLoading', 'AsyncBoundary']) {
+    assert.ok(names.includes(n), `${n} should be among the names checked; datafetch/react exports ${names.join(', ')}`);
+  }
+  const missing = names.filter((n) => !documented(code, n));
+  assert.deepEqual(missing, [], 'each export of datafetch/react should appear in the code of docs/react.md (a code span or block)');
 });
 
 test('the check of exports finds a name that is not documented', () => {

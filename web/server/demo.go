@@ -23,10 +23,18 @@ const apiPath = "/rest"
 
 // config says where the demo's files are.
 type config struct {
-	root string    // repository root: index.html, dist/
-	wasm string    // the go-app demo's app.wasm
-	log  io.Writer // warnings
+	root  string    // repository root: index.html, dist/
+	wasm  string    // the go-app demo's app.wasm
+	react string    // the built React example (examples/react/build.mjs)
+	log   io.Writer // warnings
 }
+
+// reactPath is where the React example is served.
+const reactPath = "/react/"
+
+// defaultReactDir is where examples/react/build.mjs writes the React
+// example, under the repository root.
+var defaultReactDir = filepath.Join("web", "build", "react")
 
 // demo is the whole demo server as one http.Handler.
 type demo struct {
@@ -34,10 +42,14 @@ type demo struct {
 	api *api.Server
 }
 
-// newDemo builds the handler. A missing app.wasm, index.html or dist/ is
-// reported but not fatal: the rest of the demo still works.
+// newDemo builds the handler. A missing app.wasm, index.html, dist/ or
+// React example is reported but not fatal: the rest of the demo still
+// works.
 func newDemo(c config) (*demo, error) {
-	for _, p := range []string{c.wasm, filepath.Join(c.root, "index.html"), filepath.Join(c.root, "dist", "datafetch.mjs")} {
+	if c.react == "" {
+		c.react = filepath.Join(c.root, defaultReactDir)
+	}
+	for _, p := range []string{c.wasm, filepath.Join(c.root, "index.html"), filepath.Join(c.root, "dist", "datafetch.mjs"), filepath.Join(c.react, "index.html")} {
 		if _, err := os.Stat(p); err != nil {
 			fmt.Fprintf(c.log, "server: warning: %v (run ./build.sh build)\n", err)
 		}
@@ -53,6 +65,9 @@ func newDemo(c config) (*demo, error) {
 	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath})}
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
 	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", http.FileServer(http.Dir(filepath.Join(c.root, "dist"))))))
+	// The React example (examples/react), built by ./build.sh. Its
+	// index.html is served at /react/ itself.
+	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, http.FileServer(http.Dir(c.react)))))
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, filepath.Join(c.root, "index.html"))
 	})))

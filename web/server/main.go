@@ -1,14 +1,16 @@
 // Command server runs the datafetch demo on one local address: the go-app
 // demo (pre-rendered pages and app.wasm), the plain-JS page index.html,
-// the JavaScript package dist/, and the in-memory REST API of package api
+// the React example (examples/react, built) at /react/, the JavaScript
+// package dist/, and the in-memory REST API of package api
 // under /rest/, which both demos talk to.
 //
 // Usage:
 //
-//	server [-addr 127.0.0.1:8080] [-root .] [-wasm web/build/app.wasm]
+//	server [-addr 127.0.0.1:8080] [-root .] [-wasm web/build/app.wasm] [-react web/build/react]
 //
 // root is the repository root, holding index.html and dist/; wasm defaults
-// to web/build/app.wasm under root. The server prints its URL once it
+// to web/build/app.wasm under root, react (the built React example, served
+// at /react/) to web/build/react under root. The server prints its URL once it
 // listens (use -addr 127.0.0.1:0 for a random port) and stops on SIGINT
 // or SIGTERM. `./build.sh serve` builds everything and runs it.
 package main
@@ -41,6 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	root := fs.String("root", ".", "repository root, holding index.html and dist/")
 	wasm := fs.String("wasm", "", "the demo's app.wasm (default: <root>/web/build/app.wasm)")
+	react := fs.String("react", "", "the built React example, served at /react/ (default: <root>/web/build/react)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -51,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *wasm == "" {
 		*wasm = filepath.Join(*root, "web", "build", "app.wasm")
 	}
-	d, err := newDemo(config{root: *root, wasm: *wasm, log: stderr})
+	d, err := newDemo(config{root: *root, wasm: *wasm, react: *react, log: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "server: %v\n", err)
 		return 1
@@ -63,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "datafetch demo on %s/\n", url)
-	fmt.Fprintf(stdout, "  plain-JS page %s/index.html, REST API %s%s/\n", url, url, apiPath)
+	fmt.Fprintf(stdout, "  plain-JS page %s/index.html, React example %s%s, REST API %s%s/\n", url, url, reactPath, url, apiPath)
 
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -21,9 +21,11 @@ func newTestDemo(t *testing.T) *httptest.Server {
 	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{
-		"index.html":         "<!doctype html><title>plain JS</title>",
-		"dist/datafetch.mjs": "export function load() {}",
-		"web/build/app.wasm": "\x00asm\x01\x00\x00\x00",
+		"index.html":                 "<!doctype html><title>plain JS</title>",
+		"dist/datafetch.mjs":         "export function load() {}",
+		"web/build/app.wasm":         "\x00asm\x01\x00\x00\x00",
+		"web/build/react/index.html": "<!doctype html><title>datafetch · React</title>",
+		"web/build/react/app.js":     "export {};",
 	}
 	for name, body := range files {
 		p := filepath.Join(root, name)
@@ -59,6 +61,8 @@ func TestRoutes(t *testing.T) {
 		{"/posts", "text/html", "Posts"},
 		{"/articles/3", "text/html", "Article"},
 		{"/index.html", "text/html", "plain JS"},
+		{"/react/", "text/html", "React"},
+		{"/react/app.js", "text/javascript", "export"},
 		{"/dist/datafetch.mjs", "text/javascript", "load"},
 		{"/web/app.wasm", "application/wasm", "asm"},
 		{"/web/style.css", "text/css", ":root"},
@@ -112,6 +116,7 @@ func TestMissingFilesAreWarnings(t *testing.T) {
 	defer d.api.Close()
 	assert.Contains(t, log.String(), "app.wasm")
 	assert.Contains(t, log.String(), "index.html")
+	assert.Contains(t, log.String(), filepath.Join("react", "index.html"))
 }
 
 func TestRunBadArguments(t *testing.T) {
