@@ -230,18 +230,18 @@ build_demo_wasm() {
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
 }
 
-# The React example (examples/react) as web/build/react/, which the demo
+# The React example (web/react) as web/build/react/, which the demo
 # server serves at /react/: esbuild bundles it with React and with
 # datafetch from dist/, imported by its name as an installed package
-# would be (examples/react/build.mjs). Needs dist/ and the npm packages;
+# would be (web/react/build.mjs). Needs dist/ and the npm packages;
 # about a second.
 REACT_EXAMPLE=$ROOT/web/build/react
 build_react_example() {
-  [[ -f examples/react/build.mjs ]] || die "examples/react/build.mjs is missing: the React example cannot be built"
+  [[ -f web/react/build.mjs ]] || die "web/react/build.mjs is missing: the React example cannot be built"
   [[ -f $DIST/datafetch.mjs && -f $DIST/react.mjs && -f $DIST/datafetch.wasm ]] || die "dist/ is not built: the React example bundles it (./build.sh build)"
   ensure_npm
   log "building web/build/react/ (the React example)"
-  node examples/react/build.mjs --dist "$DIST" --out "$REACT_EXAMPLE"
+  node web/react/build.mjs --dist "$DIST" --out "$REACT_EXAMPLE"
 }
 
 # ---------------------------------------------------------------- stages

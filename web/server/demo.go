@@ -25,14 +25,14 @@ const apiPath = "/rest"
 type config struct {
 	root  string    // repository root: index.html, dist/
 	wasm  string    // the go-app demo's app.wasm
-	react string    // the built React example (examples/react/build.mjs)
+	react string    // the built React example (web/react/build.mjs)
 	log   io.Writer // warnings
 }
 
 // reactPath is where the React example is served.
 const reactPath = "/react/"
 
-// defaultReactDir is where examples/react/build.mjs writes the React
+// defaultReactDir is where web/react/build.mjs writes the React
 // example, under the repository root.
 var defaultReactDir = filepath.Join("web", "build", "react")
 
@@ -65,7 +65,7 @@ func newDemo(c config) (*demo, error) {
 	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath})}
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
 	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", http.FileServer(http.Dir(filepath.Join(c.root, "dist"))))))
-	// The React example (examples/react), built by ./build.sh. Its
+	// The React example (web/react), built by ./build.sh. Its
 	// index.html is served at /react/ itself.
 	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, http.FileServer(http.Dir(c.react)))))
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,7 @@
 // /react/: index.html, style.css, app.js (the app, React and datafetch
 // bundled by esbuild) and datafetch.wasm.
 //
-//   node examples/react/build.mjs [--dist DIR] [--out DIR] [--dev]
+//   node web/react/build.mjs [--dist DIR] [--out DIR] [--dev]
 //
 // datafetch is imported by its name ('datafetch', 'datafetch/react') and
 // resolved as an installed package would be, through its package.json
