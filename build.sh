@@ -164,6 +164,9 @@ ensure_npm() {
     stampf=$d/node_modules/.datafetch-stamp
     stamp=$(cat "$d/package.json" "$d/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1)
     if [[ -f $stampf && $(<"$stampf") == "$stamp" ]]; then continue; fi
+    # A node_modules that is a link points at an install other checkouts
+    # share (git worktrees): npm ci would empty it under them.
+    [[ -L $d/node_modules ]] && die "$d/node_modules is a link to a shared install made for another package.json: run npm ci where it points, or replace the link by a folder"
     log "installing npm packages in $d"
     if [[ -f $d/package-lock.json ]]; then
       (cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
