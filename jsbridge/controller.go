@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -47,11 +48,13 @@ type ctrl struct {
 	subs atomic.Int32
 }
 
-// ctrlNew(optionsJSON, fetch, objs, now) returns the handle of a new
-// controller. optionsJSON holds dataExpiryLength and errorExpiryLength (ms,
-// or "Infinity"); fetch is the fetch option or undefined; objs is the Map
-// decode keeps the controller's objects in; now is the controller's clock
-// (the now option, checked by datafetch.mjs) or undefined for Go's.
+// ctrlNew(optionsJSON, fetch, objs, now, retryDelay) returns the handle of
+// a new controller. optionsJSON holds dataExpiryLength and
+// errorExpiryLength (ms, or "Infinity") and retry (a count); fetch is the
+// fetch option or undefined; objs is the Map decode keeps the controller's
+// objects in; now is the controller's clock (the now option, checked by
+// datafetch.mjs) or undefined for Go's; retryDelay is the adapter of the
+// retryDelay option (see retryDelayHook) or undefined.
 func ctrlNew(args []safejs.Value) (any, error) {
 	opts, err := jsonArg(arg(args, 0), "controller options")
 	if err != nil {
@@ -67,6 +70,16 @@ func ctrlNew(args []safejs.Value) (any, error) {
 		if o.ErrorExpiryLength, err = millis(v, "errorExpiryLength"); err != nil {
 			return nil, err
 		}
+	}
+	if v := opts.Get("retry"); !v.IsNullish() {
+		n, ok := v.Float()
+		if !ok || n < 0 || n != math.Trunc(n) || n > math.MaxInt32 {
+			return nil, fmt.Errorf("retry must be a whole number of retries, got %s", v)
+		}
+		o.Retry = int(n)
+	}
+	if delay := arg(args, 4); delay.Type() == safejs.TypeFunction {
+		o.RetryDelay = retryDelayHook(delay)
 	}
 	if fetch := arg(args, 1); fetch.Type() == safejs.TypeFunction {
 		o.RequestContext = func(ctx context.Context) context.Context { return withFetch(ctx, fetch) }

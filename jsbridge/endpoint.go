@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/hack-pad/safejs"
@@ -62,6 +63,7 @@ func endpointHandle(ep *rest.Endpoint) int {
 //	        schema (a handle, -1 for none), body (a JSON body), rawBody
 //	        (true: the body is the raw argument), dataExpiryLength,
 //	        errorExpiryLength, pollFrequency, timeout (ms), invalidIfStale,
+//	        retry (a count; -1 for none, 0 for the controller's),
 //	        sideEffect, signal (true: the signal argument), hooks (names of
 //	        the adapters in fns) and unset (function options set to
 //	        undefined, which an extend removes)
@@ -113,6 +115,13 @@ func (eo endpointOptions) apply(o *rest.Options) error {
 			o.Timeout, err = millis(v, m.Key)
 		case "invalidIfStale":
 			o.InvalidIfStale = v.Boolean()
+		case "retry":
+			n, ok := v.Float()
+			if !ok || n != math.Trunc(n) || n < -1 || n > math.MaxInt32 {
+				err = fmt.Errorf("must be a whole number of retries, got %s", v)
+			} else {
+				o.Retry = int(n)
+			}
 		case "sideEffect":
 			o.SideEffect = nil
 			if v.Kind() == value.Bool {
@@ -205,6 +214,11 @@ func setEndpointHook(o *rest.Options, name string, fn safejs.Value) error {
 		if !unset {
 			o.Update = updateHook(fn)
 		}
+	case "retryDelay":
+		o.RetryDelay = nil
+		if !unset {
+			o.RetryDelay = retryDelayHook(fn)
+		}
 	default:
 		return fmt.Errorf("unknown option %q", name)
 	}
@@ -271,7 +285,7 @@ func fetchHook(fn safejs.Value) func(context.Context, *rest.Endpoint, value.Valu
 			r, err = await(ctx, r)
 		}
 		if err != nil {
-			return value.Undef, err
+			return value.Undef, thrownStatus(err)
 		}
 		return jsonArg(r, "fetch result")
 	}

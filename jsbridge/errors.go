@@ -8,13 +8,15 @@ import (
 
 	"github.com/hack-pad/safejs"
 
+	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 )
 
 // errorValue turns err into the JavaScript Error that reaches the caller.
 // Go describes the error as JSON ({name, message} and, for a
-// *rest.NetworkError, network, status, statusText and body) and makeError in
+// *rest.NetworkError, network, status, statusText and body; retries for a
+// request the retry policy applied to) and makeError in
 // datafetch.mjs builds the instance: a df.NetworkError for network errors,
 // named by rest.ErrorName (NetworkError, AbortError or TimeoutError), with
 // the JavaScript Response when one arrived; a plain Error otherwise. An
@@ -38,6 +40,10 @@ func errorValue(err error) safejs.Value {
 				response = r
 			}
 		}
+	}
+	if re, ok := errors.AsType[*controller.RetryError](err); ok {
+		// How many retries the retry policy made before this error.
+		members = append(members, value.M("retries", value.Int(int64(re.Retries))))
 	}
 	if je, ok := errors.AsType[*jsError](err); ok {
 		cause = je.Value

@@ -53,6 +53,7 @@ var syncEntries = map[string]entry{
 	"ctrlSetResponse":      ctrlSetResponse,
 	"exchangeError":        exchangeError,
 	"ctrlGetState":         ctrlGetState,
+	"ctrlClose":            ctrlClose,
 	"snapGetResponse":      snapGetResponse,
 }
 
@@ -63,6 +64,8 @@ var asyncEntries = map[string]entry{
 	"ctrlFetch":        ctrlFetch,
 	"ctrlSuspense":     ctrlSuspense,
 	"ctrlFetchIfStale": ctrlFetchIfStale,
+
+	"ctrlRevalidateActive": ctrlRevalidateActive,
 }
 
 var registerOnce sync.Once

@@ -47,6 +47,20 @@ type Options struct {
 	// passing of time is not a change: such caches compare expiresAt with
 	// the clock themselves.
 	OnChange func()
+	// Retry is how many times a failed request of a read endpoint is
+	// retried when its endpoint sets no Retry of its own; 0 means none.
+	// See endpoint.Spec.Retry for which errors retry.
+	Retry int
+	// RetryDelay is the wait before retry number attempt (from 0) for
+	// endpoints that set none; nil is DefaultRetryDelay. A Retry-After
+	// header on a 429 or 503 replaces it.
+	RetryDelay func(attempt int, err error) (time.Duration, error)
+	// AfterFunc, when set, replaces time.AfterFunc for the controller's
+	// timers (polling, the waits between retries): it calls f once, on a
+	// goroutine of its own, after d, unless stop is called first; stop
+	// reports whether it prevented the call. Tests pass timers they fire
+	// themselves, so that nothing sleeps.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Go, when set, starts the goroutine a shared request (Suspense,
 	// Fetch of a read endpoint, a revalidation) runs on, instead of a go
 	// statement. The JavaScript bridge passes its kept goroutines: in
@@ -59,6 +73,10 @@ type Options struct {
 // ErrReset is returned to callers whose request was started before a
 // ResetEntireStore: its response was not stored.
 var ErrReset = errors.New("store was reset while the request was in flight")
+
+// ErrClosed is returned to callers whose request was waiting to retry when
+// the controller was closed.
+var ErrClosed = errors.New("controller was closed")
 
 // Controller is the cache's front door.
 //
@@ -86,6 +104,11 @@ type Controller struct {
 	gen      uint64 // bumped by ResetEntireStore
 	inflight map[string]*call
 	subs     map[string][]*subscription
+	// resetCh is closed, and replaced, by ResetEntireStore; closedCh is
+	// closed by Close. Waits between retries end on them.
+	resetCh  chan struct{}
+	closedCh chan struct{}
+	closed   bool
 
 	// lastStamp is the last fetchedAt handed out; stamps strictly increase
 	// so that requests started in the same millisecond still have an order.
@@ -127,11 +150,16 @@ func New(opts Options) *Controller {
 	if opts.ErrorExpiryLength <= 0 {
 		opts.ErrorExpiryLength = DefaultErrorExpiryLength
 	}
+	if opts.AfterFunc == nil {
+		opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+	}
 	return &Controller{
 		opts:     opts,
 		st:       store.New(),
 		inflight: map[string]*call{},
 		subs:     map[string][]*subscription{},
+		resetCh:  make(chan struct{}),
+		closedCh: make(chan struct{}),
 	}
 }
 

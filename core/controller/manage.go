@@ -73,6 +73,8 @@ func (c *Controller) ResetEntireStore() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	close(c.resetCh) // requests waiting to retry stop
+	c.resetCh = make(chan struct{})
 	c.st.Reset()
 	c.inflight = map[string]*call{}
 	c.changed()

@@ -49,7 +49,7 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	if c.opts.RequestContext != nil {
 		ctx = c.opts.RequestContext(ctx)
 	}
-	raw, err := ep.Fetch(ctx, params, body)
+	raw, err := c.fetch(ctx, ep, key, params, body, gen)
 	if err == nil && raw.IsUndefined() && spec.Schema != nil {
 		// No parsed body is undefined (an empty one is null): a fetch,
 		// parseResponse or process callback returned nothing.

@@ -109,7 +109,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	// The fetch ensureFresh started may change s.last as soon as the lock
 	// is free: the first call gets the state read under it.
 	first := s.last
-	if freq := ep.Spec().PollFrequency; freq > 0 && !opts.NoFetch && !opts.NoPoll {
+	if freq := ep.Spec().PollFrequency; freq > 0 && !opts.NoFetch && !opts.NoPoll && !c.closed {
 		s.stopPoll = c.poll(s, freq)
 	}
 	c.mu.Unlock()
@@ -143,20 +143,28 @@ func (c *Controller) unsubscribe(s *subscription) {
 	}
 }
 
-// poll refetches s's result every freq while it is subscribed.
+// poll refetches s's result every freq while it is subscribed, on the
+// controller's timers, until Close. Called with c.mu held; the function it
+// returns stops the polling, and must be called with c.mu held too.
 func (c *Controller) poll(s *subscription, freq time.Duration) func() bool {
-	var t *time.Timer
-	t = time.AfterFunc(freq, func() {
+	var stop func() bool
+	var tick func()
+	tick = func() {
 		c.mu.Lock()
-		closed := s.closed
+		over := s.closed || c.closed
 		c.mu.Unlock()
-		if closed {
+		if over {
 			return
 		}
 		c.startShared(s.ep, s.key, s.params)
-		t.Reset(freq)
-	})
-	return t.Stop
+		c.mu.Lock()
+		if !s.closed && !c.closed {
+			stop = c.opts.AfterFunc(freq, tick)
+		}
+		c.mu.Unlock()
+	}
+	stop = c.opts.AfterFunc(freq, tick)
+	return func() bool { return stop() }
 }
 
 func (c *Controller) stateOf(s *subscription) State {

@@ -55,6 +55,16 @@ type Spec struct {
 	SideEffect bool
 	// PollFrequency, when non-zero, refetches a subscribed result this often.
 	PollFrequency time.Duration
+	// Retry is how many times a failed request is tried again: 0 takes the
+	// controller's default (none unless set), a negative value means none
+	// whatever the controller's default. Only endpoints without SideEffect
+	// retry, and only for errors a retry may cure (see [StatusError]).
+	Retry int
+	// RetryDelay, when set, says how long to wait before retry number
+	// attempt (from 0) after err; nil takes the controller's, whose default
+	// is min(1 s × 2^attempt, 30 s). A Retry-After header on a 429 or 503
+	// replaces it. An error stops the retries and fails the request.
+	RetryDelay func(attempt int, err error) (time.Duration, error)
 	// GetOptimisticResponse returns the value to apply before the network
 	// answers, as if it were the response. Returning ErrAbortOptimistic
 	// applies nothing; the request still runs.
@@ -72,6 +82,25 @@ type Spec struct {
 	// always replaces. The returned function must be pure: a rebase of the
 	// optimistic queue calls it again.
 	MergeResult func(params value.Value) func(existing, incoming value.Value) value.Value
+}
+
+// StatusError is implemented by errors of requests that reached (or tried
+// to reach) a server, such as rest's *NetworkError: the controller reads it
+// to decide whether a retry may help.
+type StatusError interface {
+	error
+	// HTTPStatus is the response's status, 0 when no response arrived.
+	HTTPStatus() int
+	// RetryAfter is the response's Retry-After header, "" when none.
+	RetryAfter() string
+}
+
+// Signaler is implemented by endpoints whose requests a signal of their own
+// aborts (rest's Signal option). A controller waiting to retry such a
+// request stops waiting once the signal is done. Signal returns nil when
+// the endpoint has none.
+type Signaler interface {
+	Signal() context.Context
 }
 
 // ErrAbortOptimistic is returned by GetOptimisticResponse to apply no

@@ -73,6 +73,13 @@ type Options struct {
 	PollFrequency time.Duration
 	// SideEffect marks a mutation; nil means true for every method but GET.
 	SideEffect *bool
+	// Retry is how many times a failed request is retried: 0 takes the
+	// controller's default, a negative value means none. See
+	// endpoint.Spec.Retry for which requests and errors retry.
+	Retry int
+	// RetryDelay says how long to wait before retry number attempt (from
+	// 0); nil takes the controller's. See endpoint.Spec.RetryDelay.
+	RetryDelay func(attempt int, err error) (time.Duration, error)
 	// Signal, when set, aborts every request of the endpoint once it is
 	// done, as data-client's signal option (an AbortSignal) does. A single
 	// call is aborted through the ctx given to Fetch instead.
@@ -200,6 +207,8 @@ func (e *Endpoint) buildSpec() *endpoint.Spec {
 		InvalidIfStale:        e.opts.InvalidIfStale,
 		SideEffect:            sideEffect,
 		PollFrequency:         e.opts.PollFrequency,
+		Retry:                 e.opts.Retry,
+		RetryDelay:            e.opts.RetryDelay,
 		GetOptimisticResponse: e.opts.GetOptimisticResponse,
 		Update:                e.opts.Update,
 	}
@@ -207,6 +216,12 @@ func (e *Endpoint) buildSpec() *endpoint.Spec {
 
 // Name returns the endpoint's name: the Name option, or Path when unset.
 func (e *Endpoint) Name() string { return e.name }
+
+// Signal returns the Signal option, nil when unset: a controller stops
+// waiting to retry a request of the endpoint once it is done.
+func (e *Endpoint) Signal() context.Context { return e.opts.Signal }
+
+var _ endpoint.Signaler = (*Endpoint)(nil)
 
 // Method returns the endpoint's HTTP method in upper case.
 func (e *Endpoint) Method() string { return e.method }

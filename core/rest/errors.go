@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -100,6 +101,21 @@ func truncate(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// HTTPStatus returns Status, for the controller's retry policy
+// (endpoint.StatusError).
+func (e *NetworkError) HTTPStatus() int { return e.Status }
+
+// RetryAfter returns the response's Retry-After header, "" when there is
+// no response or no such header.
+func (e *NetworkError) RetryAfter() string {
+	if e.Response == nil {
+		return ""
+	}
+	return e.Response.Header.Get("Retry-After")
+}
+
+var _ endpoint.StatusError = (*NetworkError)(nil)
 
 // Unwrap returns Err.
 func (e *NetworkError) Unwrap() error { return e.Err }

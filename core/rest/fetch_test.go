@@ -573,7 +573,8 @@ func TestSpec(t *testing.T) {
 	update := func(newPKs, params value.Value) (map[string]func(value.Value) value.Value, error) { return nil, nil }
 	e, err := rest.New(rest.Options{Path: "/a", Method: "POST", Name: "n", Schema: article, SideEffect: &no,
 		DataExpiryLength: time.Minute, ErrorExpiryLength: time.Second, InvalidIfStale: true,
-		PollFrequency: 5 * time.Second, Update: update})
+		PollFrequency: 5 * time.Second, Update: update, Retry: 4,
+		RetryDelay: func(int, error) (time.Duration, error) { return time.Hour, nil }})
 	require.NoError(t, err)
 	s := e.Spec()
 	assert.Same(t, s, e.Spec(), "built once")
@@ -584,6 +585,9 @@ func TestSpec(t *testing.T) {
 	assert.Equal(t, time.Second, s.ErrorExpiryLength)
 	assert.True(t, s.InvalidIfStale)
 	assert.Equal(t, 5*time.Second, s.PollFrequency)
+	assert.Equal(t, 4, s.Retry)
+	d, _ := s.RetryDelay(0, nil)
+	assert.Equal(t, time.Hour, d)
 	assert.NotNil(t, s.Update)
 	assert.Nil(t, s.MergeResult)
 }

@@ -495,6 +495,10 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   signal?: AbortSignal;
   /** ms; past it the request is aborted with a `TimeoutError`. */
   timeout?: number;
+  /** Retries of a failed read (no answer, 408, 429, 5xx); `0`: none, whatever the controller's. Default: the controller's. */
+  retry?: number;
+  /** ms to wait before retry `attempt` (from 0); a `Retry-After` on a 429 or 503 replaces it. Default: the controller's. */
+  retryDelay?(attempt: number, error: Error): number;
 }
 
 /**
@@ -682,6 +686,14 @@ export interface ControllerOptions {
    * without sleeping. It must return a finite number and not throw.
    */
   now?: () => number;
+  /** Retries of a failed read, for endpoints that set none. Default 0. */
+  retry?: number;
+  /** ms to wait before retry `attempt` (from 0). Default `min(1000 × 2^attempt, 30000)`. */
+  retryDelay?: (attempt: number, error: Error) => number;
+  /** Refetch what subscriptions hold that is stale or invalid when the page becomes visible. Default false. */
+  revalidateOnFocus?: boolean;
+  /** The same when the browser comes back online. Default false. */
+  revalidateOnReconnect?: boolean;
 }
 
 /** What a `subscribe` listener is given. */
@@ -750,6 +762,10 @@ export interface Controller {
   /** Stores data as if fetched. */
   setResponse<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, data: unknown): Promise<void>;
   getState(): StoreState;
+  /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
+  revalidateActive(): Promise<void>;
+  /** Removes the controller's listeners and stops its timers (polling, waits to retry). */
+  close(): void;
 }
 
 export interface ControllerConstructor {
@@ -799,6 +815,8 @@ export interface NetworkError extends Error {
   response?: Response;
   /** The response body, where it parses as JSON. */
   body?: unknown;
+  /** How many retries were made before this error, when `retry` applied. */
+  retries?: number;
 }
 
 export interface NetworkErrorConstructor {

@@ -261,6 +261,14 @@ async function main(source: LoadSource): Promise<void> {
   const clocked: Controller = new df.Controller({ now: () => fakeTime, dataExpiryLength: Infinity, errorExpiryLength: Infinity });
   fakeTime += 1000;
   void clocked;
+  // Retries and revalidation (cache lifecycle).
+  const lively: Controller = new df.Controller({ retry: 3, retryDelay: (attempt, error) => (error.name === 'NetworkError' ? 100 * 2 ** attempt : 0), revalidateOnFocus: true, revalidateOnReconnect: true });
+  const patient = getArticle.extend({ retry: 2, retryDelay: (attempt: number) => 50 * attempt });
+  await lively.revalidateActive();
+  lively.close();
+  // @ts-expect-error revalidateOnFocus is a boolean
+  new df.Controller({ revalidateOnFocus: 'yes' });
+  void patient;
   const Controllers: ControllerConstructor = df.Controller;
   const ctrl: Controller = new Controllers(options);
   const shared: Controller = df.useController();

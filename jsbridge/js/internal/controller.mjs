@@ -2,6 +2,8 @@
 // default one.
 
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
+import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
+import { retryCount, retryDelayAdapter } from './retry.mjs';
 import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
@@ -24,11 +26,19 @@ export function makeController(bridge, endpoints) {
       if (options !== undefined && options !== null && typeof options !== 'object') {
         throw new TypeError(`Controller: options must be an object, got ${show(options)}`);
       }
-      const { fetch, dataExpiryLength, errorExpiryLength, now } = options ?? {};
+      const { fetch, dataExpiryLength, errorExpiryLength, now, retry, retryDelay } = options ?? {};
       if (fetch !== undefined && typeof fetch !== 'function') throw new TypeError(`Controller: fetch must be a function, got ${show(fetch)}`);
       const lengths = {};
       for (const [name, v] of Object.entries({ dataExpiryLength, errorExpiryLength })) {
         if (v !== undefined) lengths[name] = duration(v, name, 'Controller', true);
+      }
+      if (retry !== undefined) lengths.retry = retryCount(retry, 'Controller');
+      if (retryDelay !== undefined && typeof retryDelay !== 'function') {
+        throw new TypeError(`Controller: retryDelay must be a function, got ${show(retryDelay)}`);
+      }
+      for (const name of LIFECYCLE_FLAGS) {
+        const v = options?.[name];
+        if (v !== undefined && typeof v !== 'boolean') throw new TypeError(`Controller: ${name} must be a boolean, got ${show(v)}`);
       }
       if (now !== undefined && typeof now !== 'function') {
         throw new TypeError(`Controller: now must be a function returning epoch milliseconds, got ${show(now)}`);
@@ -52,7 +62,9 @@ export function makeController(bridge, endpoints) {
       }
       // This side of the identity table (decode).
       const objs = new IdentityTable();
-      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow));
+      const delay = retryDelay && retryDelayAdapter(retryDelay, () => 'Controller: retryDelay');
+      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow, delay));
+      this.#stopListening = listenLifecycle(this, options ?? {}, (c) => c.#revalidateInBackground());
       this.#objs = objs;
       this.#clock = clock;
       this.#checkClock = now !== undefined;
@@ -61,6 +73,7 @@ export function makeController(bridge, endpoints) {
 
     #objs;
     #reads;
+    #stopListening;
     #clock;
     #checkClock;
 
@@ -262,6 +275,30 @@ export function makeController(bridge, endpoints) {
 
     getState() {
       return JSON.parse(call('ctrlGetState', this._h));
+    }
+
+    /**
+     * Fetches again every result a subscription holds that is stale or
+     * invalid, as fetchIfStale would; resolves when those fetches settle.
+     */
+    revalidateActive() {
+      return callAsync('ctrlRevalidateActive', this._h);
+    }
+
+    // #revalidateInBackground is revalidateActive for an event, which
+    // nobody awaits: it resolves whatever the fetches do (their errors go
+    // to the subscribers), so a rejection is a fault of this library.
+    #revalidateInBackground() {
+      this.revalidateActive().catch((err) => {
+        if (typeof globalThis.reportError === 'function') globalThis.reportError(err);
+        else console.error(err);
+      });
+    }
+
+    /** Removes the controller's listeners and stops its timers (polling, waits to retry). */
+    close() {
+      this.#stopListening();
+      call('ctrlClose', this._h);
     }
   }
 

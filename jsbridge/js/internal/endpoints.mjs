@@ -5,9 +5,10 @@
 import { AbortOptimistic, ours } from './errors.mjs';
 import { SCHEMA_NONE } from './protocol.mjs';
 import { InvalidateSchema } from './schemas.mjs';
+import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
-const FUNCTION_OPTIONS = new Set(['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update']);
+const FUNCTION_OPTIONS = new Set(['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update', 'retryDelay']);
 const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'pollFrequency', 'timeout']);
 // Expiry lengths may be Infinity: never stale, an error kept until invalidated.
 const EXPIRY_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength']);
@@ -52,6 +53,11 @@ export function makeEndpoints(bridge, schemas) {
         }
       } else if (DURATION_OPTIONS.has(name)) {
         json[name] = v === undefined ? 0 : duration(v, name, where, EXPIRY_OPTIONS.has(name));
+      } else if (name === 'retry') {
+        // 0 here means none, whatever the controller's: Go's 0 means the
+        // controller's (undefined), its -1 none.
+        const n = v === undefined ? 0 : retryCount(v, where);
+        json.retry = v !== undefined && n === 0 ? RETRY_NONE : n;
       } else if (name === 'invalidIfStale') {
         json.invalidIfStale = !!v;
       } else if (name === 'sideEffect') {
@@ -112,6 +118,8 @@ export function makeEndpoints(bridge, schemas) {
             throw err;
           }
         };
+      case 'retryDelay':
+        return retryDelayAdapter((attempt, err) => fn.call(self(), attempt, err), hook);
       case 'update':
         return (pks, params) => {
           const updates = synchronous(fn.call(self(), parse(pks), parse(params)), hook()) ?? {};

@@ -38,6 +38,8 @@ export function makeError(text, response, cause) {
     err = new Error(d.message);
   }
   if (d.network || d.name !== 'Error') err.name = d.name;
+  // How many retries were made before this error (docs/js-api.md 9.2).
+  if ('retries' in d) err.retries = d.retries;
   if (cause !== undefined) {
     err.cause = cause;
     if (cause !== null && (typeof cause === 'object' || typeof cause === 'function')) keepMembers(err, cause, d);

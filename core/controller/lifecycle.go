@@ -1,0 +1,79 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Revalidation and the controller's end (spec 9.3). The events that call
+// RevalidateActive (a page shown again, a browser back online) belong to
+// the platform: the JavaScript bridge listens for them; a Go front end in a
+// browser calls RevalidateActive from its own listeners.
+
+// RevalidateActive fetches again every result a subscription holds whose
+// data is stale, invalid or missing, as FetchIfStale would (so a kept
+// error is not refetched before it expires), and waits until those fetches
+// settle. Fresh results are not fetched, nor those of subscriptions that
+// only listen (SubscribeOptions.NoFetch). A request already in flight is
+// joined, not repeated. It returns the fetches' errors, joined; ctx ends
+// the wait, not the fetches.
+func (c *Controller) RevalidateActive(ctx context.Context) error {
+	if err := c.reentered("RevalidateActive"); err != nil {
+		return err
+	}
+	type target struct {
+		ep     endpoint.Endpoint
+		key    string
+		params value.Value
+	}
+	var targets []target
+	seen := map[string]bool{}
+	c.mu.Lock()
+	for key, list := range c.subs {
+		for _, s := range list {
+			if s.opts.NoFetch || seen[s.rkey] {
+				continue
+			}
+			if r := c.response(s.ep.Spec(), key); r.Err != nil || r.ExpiryStatus == endpoint.Valid {
+				continue
+			}
+			seen[s.rkey] = true
+			targets = append(targets, target{s.ep, key, s.params})
+		}
+	}
+	c.mu.Unlock()
+	errs := make([]error, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		wg.Go(func() { errs[i] = c.shared(ctx, t.ep, t.key, t.params) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Close stops the controller's timers: every subscription's polling, and
+// the waits of requests waiting to retry, which fail with ErrClosed. After
+// it, no subscription polls and no request retries; reads, fetches and
+// subscriptions otherwise work as before. Calling it again does nothing.
+func (c *Controller) Close() {
+	c.mustNotReenter("Close")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.closed = true
+	close(c.closedCh)
+	for _, list := range c.subs {
+		for _, s := range list {
+			if s.stopPoll != nil {
+				s.stopPoll()
+				s.stopPoll = nil
+			}
+		}
+	}
+}

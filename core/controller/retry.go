@@ -1,0 +1,228 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Retry policy (spec 9.2). A read endpoint (no SideEffect) whose request
+// fails with an error a retry may cure (no response, 408, 429, ≥ 500) is
+// tried again up to its Retry count, waiting RetryDelay (or what the
+// response's Retry-After says) between attempts. The attempts are one
+// request as far as anyone can see: the call stays in flight (shared,
+// subscribers see loading) until the last one, and only the last error is
+// kept and returned, as a *RetryError that counts the retries.
+
+// Bounds of the default delay: 1 s, doubling with each retry, at most 30 s.
+const (
+	retryBaseDelay = time.Second
+	retryMaxDelay  = 30 * time.Second
+)
+
+// DefaultRetryDelay is the delay before retry number attempt (from 0) when
+// neither the endpoint nor the controller sets one: min(1 s × 2^attempt,
+// 30 s).
+func DefaultRetryDelay(attempt int, _ error) (time.Duration, error) {
+	if attempt >= 5 { // 2^5 s is past the bound already; no overflow
+		return retryMaxDelay, nil
+	}
+	return min(retryBaseDelay<<attempt, retryMaxDelay), nil
+}
+
+// RetryError is the error of a request that the retry policy applied to:
+// the last attempt's error and how many retries were made before it (0
+// when the first error was not one to retry). errors.Is and errors.As see
+// through it to Err.
+type RetryError struct {
+	Err     error
+	Retries int
+}
+
+// Error is Err's message, with the number of retries when there were any.
+func (e *RetryError) Error() string {
+	switch e.Retries {
+	case 0:
+		return e.Err.Error()
+	case 1:
+		return e.Err.Error() + " (after 1 retry)"
+	}
+	return e.Err.Error() + " (after " + strconv.Itoa(e.Retries) + " retries)"
+}
+
+// Unwrap returns Err.
+func (e *RetryError) Unwrap() error { return e.Err }
+
+// Retries returns how many retries were made before err, the error of a
+// request: 0 when it is no *RetryError.
+func Retries(err error) int {
+	if re, ok := errors.AsType[*RetryError](err); ok {
+		return re.Retries
+	}
+	return 0
+}
+
+// retries is how many retries spec's requests get.
+func (c *Controller) retries(spec *endpoint.Spec) int {
+	if spec.SideEffect {
+		return 0
+	}
+	switch {
+	case spec.Retry < 0:
+		return 0
+	case spec.Retry > 0:
+		return spec.Retry
+	}
+	return c.opts.Retry
+}
+
+// retryable reports whether a retry may cure err: a request that got no
+// response (not because it was aborted or timed out), or one answered
+// 408, 429 or ≥ 500. Errors that carry no status (a schema's, a hook's)
+// are not retried.
+func retryable(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	se, ok := errors.AsType[endpoint.StatusError](err)
+	if !ok {
+		return false
+	}
+	switch s := se.HTTPStatus(); {
+	case s == 0, s == 408, s == 429, s >= 500:
+		return true
+	}
+	return false
+}
+
+// retryDelay is how long to wait before retry number attempt after err: a
+// Retry-After header on a 429 or 503 when it parses, else the endpoint's
+// RetryDelay, the controller's, or DefaultRetryDelay.
+func (c *Controller) retryDelay(spec *endpoint.Spec, attempt int, err error) (time.Duration, error) {
+	if se, ok := errors.AsType[endpoint.StatusError](err); ok {
+		if s := se.HTTPStatus(); s == 429 || s == 503 {
+			if d, ok := parseRetryAfter(se.RetryAfter(), c.opts.Now()); ok {
+				return d, nil
+			}
+		}
+	}
+	delay := spec.RetryDelay
+	if delay == nil {
+		delay = c.opts.RetryDelay
+	}
+	if delay == nil {
+		delay = DefaultRetryDelay
+	}
+	d, derr := delay(attempt, err)
+	if derr != nil {
+		return 0, derr
+	}
+	return max(d, 0), nil
+}
+
+// httpDateLayouts are the forms of an HTTP date (RFC 9110 5.6.7): the
+// preferred IMF-fixdate and the two obsolete ones a recipient must accept.
+// Parsed here rather than with net/http's ParseTime, to keep net/http out
+// of the WebAssembly module.
+var httpDateLayouts = []string{
+	"Mon, 02 Jan 2006 15:04:05 GMT",
+	"Monday, 02-Jan-06 15:04:05 GMT",
+	"Mon Jan _2 15:04:05 2006",
+}
+
+// parseRetryAfter reads a Retry-After header: delay-seconds, or an HTTP
+// date (a date in the past is no wait). ok is false when h is neither.
+func parseRetryAfter(h string, now time.Time) (d time.Duration, ok bool) {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseUint(h, 10, 32); err == nil {
+		return time.Duration(secs) * time.Second, true
+	}
+	for _, layout := range httpDateLayouts {
+		if t, err := time.Parse(layout, h); err == nil {
+			return max(t.Sub(now), 0), true
+		}
+	}
+	return 0, false
+}
+
+// fetch runs ep's request, retrying as the policy says (see above). gen is
+// the store generation the request started in: a reset stops the retries.
+func (c *Controller) fetch(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, gen uint64) (value.Value, error) {
+	spec := ep.Spec()
+	limit := c.retries(spec)
+	for attempt := 0; ; attempt++ {
+		raw, err := ep.Fetch(ctx, params, body)
+		if err == nil || limit == 0 {
+			return raw, err
+		}
+		if attempt == limit || !retryable(err) {
+			return value.Undef, &RetryError{Err: err, Retries: attempt}
+		}
+		d, derr := c.retryDelay(spec, attempt, err)
+		if derr != nil {
+			return value.Undef, &RetryError{Err: fmt.Errorf("%s: retryDelay: %w (retrying after: %w)", key, derr, err), Retries: attempt}
+		}
+		if stop := c.waitRetry(ctx, ep, d, gen); stop != nil {
+			if _, abort := stop.(*abortedWait); abort {
+				// An abort, named as one (AbortError), not as the error
+				// it interrupted the retries of; that one is only told.
+				return value.Undef, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %v)", key, stop, err), Retries: attempt}
+			}
+			return value.Undef, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %w)", key, stop, err), Retries: attempt}
+		}
+	}
+}
+
+// waitRetry waits d before a retry, on the controller's timers. It returns
+// nil when the retry may go ahead, or why it may not: the caller's context
+// or the endpoint's signal is done (an abort), the store was reset, or the
+// controller closed.
+func (c *Controller) waitRetry(ctx context.Context, ep endpoint.Endpoint, d time.Duration, gen uint64) error {
+	c.mu.Lock()
+	reset, closed := c.resetCh, c.closedCh
+	stale := gen != c.gen
+	c.mu.Unlock()
+	if stale {
+		return ErrReset
+	}
+	var signal <-chan struct{}
+	if s, ok := ep.(endpoint.Signaler); ok {
+		if sig := s.Signal(); sig != nil {
+			signal = sig.Done()
+		}
+	}
+	fire := make(chan struct{})
+	stop := c.opts.AfterFunc(d, func() { close(fire) })
+	defer stop()
+	select {
+	case <-fire:
+		return nil
+	case <-ctx.Done():
+		return &abortedWait{context.Cause(ctx)}
+	case <-signal:
+		return &abortedWait{context.Canceled}
+	case <-reset:
+		return ErrReset
+	case <-closed:
+		return ErrClosed
+	}
+}
+
+// abortedWait is why a wait for a retry stopped when the caller's context
+// or the endpoint's signal was done: a cancellation (context.Canceled) or
+// a deadline, as errors.Is finds.
+type abortedWait struct{ cause error }
+
+func (e *abortedWait) Error() string {
+	return "request aborted while waiting to retry: " + e.cause.Error()
+}
+func (e *abortedWait) Unwrap() error { return e.cause }
