@@ -510,6 +510,11 @@ export interface Controller {
   resetEntireStore(): Promise<void>;
   /** Stores data as if fetched. */
   setResponse<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | undefined, data: unknown): Promise<void>;
+  /**
+   * Stores `error` for that result as if its fetch had failed: reads reject
+   * with it, without a request, for the endpoint's `errorExpiryLength`.
+   */
+  setError<D, P extends object>(endpoint: RestEndpoint<D, P, any>, params: P | undefined, error: Error): Promise<void>;
   getState(): StoreState;
 }
 
