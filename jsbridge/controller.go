@@ -220,6 +220,12 @@ func responseHeader(r endpoint.Response, spec *endpoint.Spec) wire.Header {
 		if spec != nil && spec.InvalidIfStale {
 			h.AfterExpiry = wire.StatusInvalid
 		}
+		if r.Inferred {
+			// Read from the entity table: past the entity's expiry it is
+			// not inferred any more, and the read is missing, data and
+			// all (JavaScript then asks again rather than keep it).
+			h.AfterExpiry = wire.StatusMissing
+		}
 	}
 	return h
 }
@@ -484,6 +490,23 @@ func ctrlSetResponse(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	return nil, c.c.SetResponse(ep, params, data)
+}
+
+// ctrlSetError(ctrl, endpoint, paramsJSON, error) keeps error, a
+// JavaScript value datafetch.mjs has checked (an Error, or an object with a
+// string message), as the result's error, as if its fetch had failed.
+// Reads that meet it reject with that very value (errorValue).
+//
+// It is a js.FuncOf entry, not an export: the error is a JavaScript object,
+// which cannot travel through linear memory as the exports' arguments do,
+// and setError is not a call a page makes often enough for the export's
+// saving to matter.
+func ctrlSetError(args []safejs.Value) (any, error) {
+	c, ep, params, err := ctrlCall(args)
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.c.SetError(ep, params, givenError(arg(args, 3)))
 }
 
 // ctrlGetState(ctrl) returns the store's state as JSON.

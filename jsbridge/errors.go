@@ -22,6 +22,10 @@ import (
 // the JavaScript Response when one arrived; a plain Error otherwise. An
 // exception thrown by the caller's own code becomes the Error's cause.
 func errorValue(err error) safejs.Value {
+	if ge, ok := err.(*callerError); ok {
+		// setError's own error: the caller gets back what it gave.
+		return ge.Value
+	}
 	members := []value.Member{
 		value.M("name", value.Str(rest.ErrorName(err))),
 		value.M("message", value.Str(err.Error())),
@@ -61,6 +65,21 @@ func errorValue(err error) safejs.Value {
 		return safejs.Undefined()
 	}
 	return v
+}
+
+// callerError is an error a caller gave setError: Value is the JavaScript
+// error itself, which reads that meet it reject with as it is.
+type callerError struct {
+	Value safejs.Value
+	msg   string
+}
+
+func (e *callerError) Error() string { return e.msg }
+
+// givenError makes the error a caller gave setError, described for Go as a
+// thrown value is.
+func givenError(v safejs.Value) *callerError {
+	return &callerError{Value: v, msg: describeThrown(v)}
 }
 
 // panicError turns a recovered panic value into an error naming the entry

@@ -51,6 +51,7 @@ var syncEntries = map[string]entry{
 	"ctrlExpireAll":        ctrlExpireAll,
 	"ctrlResetEntireStore": ctrlResetEntireStore,
 	"ctrlSetResponse":      ctrlSetResponse,
+	"ctrlSetError":         ctrlSetError,
 	"exchangeError":        exchangeError,
 	"ctrlGetState":         ctrlGetState,
 	"ctrlClose":            ctrlClose,

@@ -193,3 +193,35 @@ func BenchmarkSetOne(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDetailRead reads one article of a stored list of 1,000 by its
+// pk: "stored" after its detail endpoint fetched it (a result of its own),
+// "inferred" answered from the entity the list stored, never fetched.
+func BenchmarkDetailRead(b *testing.B) {
+	list, article, _ := benchSchema()
+	body := valuetest.Articles(1000, 1)
+	for _, stored := range []bool{true, false} {
+		b.Run(map[bool]string{true: "stored", false: "inferred"}[stored], func(b *testing.B) {
+			listEp := &funcEndpoint{name: "list", spec: endpoint.Spec{Name: "list", Schema: list}}
+			one := &funcEndpoint{name: "article", spec: endpoint.Spec{Name: "article", Schema: article}}
+			c := controller.New(controller.Options{})
+			if err := c.SetResponse(listEp, value.Undef, value.MustParse(string(body))); err != nil {
+				b.Fatal(err)
+			}
+			params := value.Obj(value.Member{Key: "id", Value: value.Int(7)})
+			if stored {
+				r := c.GetResponse(listEp, value.Undef).Data.Elems()[6]
+				if err := c.SetResponse(one, params, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if r := c.GetResponse(one, params); r.ExpiryStatus != endpoint.Valid || r.Inferred == stored {
+				b.Fatalf("read %s, inferred %v", r.ExpiryStatus, r.Inferred)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				c.GetResponse(one, params)
+			}
+		})
+	}
+}

@@ -1,7 +1,9 @@
 // Package controller runs endpoints against a store: it decides when to
 // fetch (fresh, stale, missing, invalid), shares identical requests in
 // flight, keeps errors for a while, applies optimistic updates and rolls
-// them back, and tells subscribers when a result they read changes.
+// them back, and tells subscribers when a result they read changes. A read
+// of a single entity by its pk that was never fetched is answered from the
+// entity table when it can be (infer.go).
 //
 // A Controller is safe for concurrent use. Every method that waits takes a
 // context; listeners are called outside the controller's lock, one at a
@@ -233,8 +235,9 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 	if err != nil {
 		return value.Undef, err
 	}
+	inf := inferFor(ep, params)
 	c.mu.Lock()
-	r := c.response(ep.Spec(), key)
+	r := c.response(ep.Spec(), key, inf)
 	c.mu.Unlock()
 	switch {
 	case r.Err != nil:
@@ -269,9 +272,10 @@ func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpo
 	if err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
 	}
+	inf := inferFor(ep, params)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.response(ep.Spec(), key)
+	return c.response(ep.Spec(), key, inf)
 }
 
 // Keys returns the keys of the stored results, in no particular order: the
@@ -285,8 +289,10 @@ func (c *Controller) Keys() []string {
 	return c.st.Keys()
 }
 
-// response computes a result's read under c.mu.
-func (c *Controller) response(spec *endpoint.Spec, key string) endpoint.Response {
+// response computes a result's read under c.mu. When nothing is stored
+// under key, the read is inferred from the entity table where inf allows
+// (see inferred).
+func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) endpoint.Response {
 	now := c.now()
 	data, st, meta, ok := c.st.Read(key)
 	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}
@@ -294,6 +300,7 @@ func (c *Controller) response(spec *endpoint.Spec, key string) endpoint.Response
 		r.Err = meta.Err
 	}
 	switch {
+	case !ok && r.Err == nil && !meta.Invalidated && c.inferred(inf, now, &r):
 	case !ok:
 		r.ExpiryStatus, r.ExpiresAt = endpoint.Missing, 0
 	case meta.Invalidated || st != schema.Found:

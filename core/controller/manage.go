@@ -15,7 +15,9 @@ import (
 // Invalidate marks the endpoint's result invalid: the next read fetches and
 // waits, and subscribers refetch now. A kept error is dropped with it: the
 // caller asked for a new fetch, which a kept error would otherwise refuse
-// until it expires.
+// until it expires. The key is marked even when it holds no result, as
+// data-client does: a read that would be inferred from the entity table
+// (infer.go) fetches instead.
 func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
 	if err := c.reentered("Invalidate"); err != nil {
 		return err
@@ -24,7 +26,41 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	if err != nil {
 		return err
 	}
-	c.InvalidateAll(func(k string) bool { return k == key })
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st.UpdateMeta(key, func(m *store.ResultMeta) {
+		m.Invalidated = true
+		dropError(m)
+	})
+	c.changed()
+	return nil
+}
+
+// SetError stores err as the endpoint's error for params, as if its fetch
+// had just failed: reads return it without a request until the endpoint's
+// ErrorExpiryLength has passed (or Invalidate, InvalidateAll or ExpireAll
+// drop it), subscribers are told, and stored data stays (GetResponse reads
+// it as before, with Err set). It is data-client's controller.setError.
+func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err error) error {
+	if rerr := c.reentered("SetError"); rerr != nil {
+		return rerr
+	}
+	key, kerr := ep.Key(params)
+	if kerr != nil {
+		return kerr
+	}
+	if err == nil {
+		return fmt.Errorf("%s: setError: the error is nil", key)
+	}
+	expires := c.now() + c.errorExpiry(ep.Spec())
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st.UpdateMeta(key, func(m *store.ResultMeta) {
+		m.Err, m.ErrorExpiresAt = err, expires
+	})
+	c.changed()
 	return nil
 }
 

@@ -251,6 +251,9 @@ var controllerCalls = []struct {
 	{"SetResponse", func(c *controller.Controller) error {
 		return c.SetResponse(plain(), value.Obj(), value.MustParse(`{"id":"2"}`))
 	}},
+	{"SetError", func(c *controller.Controller) error {
+		return c.SetError(plain(), value.Obj(), errors.New("set by a hook"))
+	}},
 	{"InvalidateAll", func(c *controller.Controller) error {
 		return asError(func() { c.InvalidateAll(func(string) bool { return true }) })
 	}},

@@ -51,11 +51,14 @@ type SubscribeOptions struct {
 }
 
 type subscription struct {
-	opts     SubscribeOptions
-	ep       endpoint.Endpoint
-	key      string
-	rkey     string // the request key of its fetches (requestKey)
-	params   value.Value
+	opts   SubscribeOptions
+	ep     endpoint.Endpoint
+	key    string
+	rkey   string // the request key of its fetches (requestKey)
+	params value.Value
+	// inf lets its reads be inferred from the entity table (infer.go),
+	// worked out once: params do not change.
+	inf      inference
 	listener func(State)
 	last     State
 	closed   bool
@@ -101,7 +104,8 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	if err != nil {
 		return nil, err
 	}
-	s := &subscription{opts: opts, ep: ep, key: key, rkey: requestKey(ep, key, params), params: params, listener: listener}
+	s := &subscription{opts: opts, ep: ep, key: key, rkey: requestKey(ep, key, params), params: params,
+		inf: inferFor(ep, params), listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
 	c.ensureFresh(s)
@@ -168,7 +172,7 @@ func (c *Controller) poll(s *subscription, freq time.Duration) func() bool {
 }
 
 func (c *Controller) stateOf(s *subscription) State {
-	r := c.response(s.ep.Spec(), s.key)
+	r := c.response(s.ep.Spec(), s.key, s.inf)
 	_, loading := c.inflight[s.rkey]
 	return State{Data: r.Data, Loading: loading, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
 }
@@ -182,7 +186,7 @@ func (c *Controller) ensureFresh(s *subscription) {
 	if _, busy := c.inflight[s.rkey]; busy {
 		return
 	}
-	r := c.response(s.ep.Spec(), s.key)
+	r := c.response(s.ep.Spec(), s.key, s.inf)
 	if r.Err != nil || r.ExpiryStatus == endpoint.Valid {
 		return
 	}

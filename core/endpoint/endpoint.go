@@ -127,6 +127,13 @@ type Response struct {
 	ExpiresAt int64
 	// Err is the stored error while it has not expired.
 	Err error
+	// Inferred is true when nothing is stored under the endpoint's key and
+	// Data was read from the entity table instead: the endpoint's schema
+	// is an Entity and its params name the pk of a stored entity that has
+	// not expired (see the controller's doc). ExpiresAt is then the
+	// entity's, and once it passes the read is no longer inferred: it
+	// turns Missing, not Stale.
+	Inferred bool
 }
 
 // Snapshot is the store as an optimistic update sees it: base data with

@@ -761,6 +761,11 @@ export interface Controller {
   resetEntireStore(): Promise<void>;
   /** Stores data as if fetched. */
   setResponse<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, data: unknown): Promise<void>;
+  /**
+   * Stores `error` for that result as if its fetch had failed: reads reject
+   * with it, without a request, for the endpoint's `errorExpiryLength`.
+   */
+  setError<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, error: Error): Promise<void>;
   getState(): StoreState;
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;

@@ -228,12 +228,14 @@ pageTest('<StrictMode>: no request doubled (missing, and stale revalidated on mo
     two: T.state.ctrl.started('/articles/2'),
     three: T.state.ctrl.started('/articles/3'),
   }));
-  // Article 1 is fetched, or inferred from the list if that was stored first.
+  // Articles 1 and 2 are fetched, or inferred from the list if that was
+  // stored first (3 has a result of its own, stale: it is revalidated).
   const one = await fixture.count('GET /articles/1');
+  const two = await fixture.count('GET /articles/2');
   assert.ok(one <= 1, 'article 1 at most once');
-  assert.deepEqual(started, { total: 3 + one, two: 1, three: 1 }, 'the list, 2 and 3 once each');
+  assert.ok(two <= 1, 'article 2 at most once');
+  assert.deepEqual(started, { total: 2 + one + two, two, three: 1 }, 'the list and 3 once each, 1 and 2 at most once');
   assert.equal(await fixture.count('GET /articles'), 1);
-  assert.equal(await fixture.count('GET /articles/2'), 1);
   assert.equal(await fixture.count('GET /articles/3'), 1);
 });
 

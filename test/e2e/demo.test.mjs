@@ -253,6 +253,18 @@ test("fast counter clicks with random latency end at the server's count", async 
   await page.close();
 });
 
+test('an article opened from the list shows at once, with no request for it', async () => {
+  const { page, errors } = await openDemo();
+  await page.waitForSelector('#articles .article-row[data-id="4"]');
+  await page.click('.article-row[data-id="4"] .row-title');
+  await page.waitForSelector('#article[data-id="4"]');
+  const counts = await api(server.url, '_control/counts');
+  assert.ok(counts['GET /articles'] >= 1, `the list was fetched: ${JSON.stringify(counts)}`);
+  assert.equal(counts['GET /articles/4'], undefined, `the detail was read from the list's entity: ${JSON.stringify(counts)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the current user updates when made a manager from the team list', async () => {
   const { page, errors } = await openDemo('account');
   await page.waitForSelector('#current-user [data-manager="false"]');

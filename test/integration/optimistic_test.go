@@ -188,7 +188,10 @@ func TestOptimisticDelete(t *testing.T) {
 			e := newEnv(t, testapi.Options{}, controller.Options{})
 			r := optimisticArticles(t, e)
 			e.Suspense(r.GetList, value.Undef)
-			orig := e.Suspense(r.Get, id("3"))
+			// Fetched, so that the detail has a result of its own (a read
+			// would be answered from the list's entity, and once that is
+			// deleted be missing rather than invalid).
+			orig := e.Fetch(r.Get, id("3"), nil)
 
 			e.API.Hold()
 			if fail {

@@ -442,5 +442,8 @@ func TestSeedLegacyResource(t *testing.T) {
 	assert.Equal(t, 1, e.API.Count("POST /article/"))
 	v := e.Suspense(r.Get, id(101))
 	assert.Equal(t, "new", v.Get("content").Str())
+	assert.Equal(t, 0, e.API.Count("GET /article/101"), "read from the entity the create stored")
+	v = e.Fetch(r.Get, id(101), nil)
+	assert.Equal(t, "new", v.Get("content").Str())
 	assert.Equal(t, 1, e.API.Count("GET /article/101"))
 }

@@ -39,6 +39,7 @@ const PARAMS_ENTRIES = [
   ['subscribe', (ctrl, ep, p) => ctrl.subscribe(ep, p, () => {})],
   ['setResponse', (ctrl, ep, p) => ctrl.setResponse(ep, p, { id: '1', title: 'set' })],
   ['invalidate', (ctrl, ep, p) => ctrl.invalidate(ep, p)],
+  ['setError', (ctrl, ep, p) => ctrl.setError(ep, p, new Error('set'))],
   ['key', (ctrl, ep, p) => ep.key(p)],
   ['url', (ctrl, ep, p) => ep.url(p)],
 ];

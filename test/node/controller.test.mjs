@@ -663,7 +663,9 @@ test('Controller({dataExpiryLength, errorExpiryLength}): defaults for endpoints 
   const ctrl = new df.Controller({ now: clock.now, dataExpiryLength: 60, errorExpiryLength: 60 });
   await ctrl.useSuspense(fx.getArticle, { id: '1' });
   const own = fx.getArticle.extend({ dataExpiryLength: 60_000, name: 'own' });
-  await ctrl.useSuspense(own, { id: '1' });
+  // fetch, not useSuspense: a read would be answered from Article 1, stored
+  // already, and store no result of its own.
+  await ctrl.fetch(own, { id: '1' });
   await failureOf(() => ctrl.useSuspense(fx.getArticle, { id: '997' }));
   clock.advance(60);
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'stale');

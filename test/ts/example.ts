@@ -306,6 +306,9 @@ async function main(source: LoadSource): Promise<void> {
   await ctrl.invalidateAll((key) => key.includes('/articles/'));
   await ctrl.expireAll((key) => key.startsWith('GET'));
   await ctrl.setResponse(getArticle, { id: '2' }, { id: '2', title: 'Set' });
+  await ctrl.setError(getArticle, { id: '3' }, new Error('gone'));
+  // @ts-expect-error: setError takes an Error
+  await ctrl.setError(getArticle, { id: '3' }, 'gone');
   const snapshot: StoreState = shared.getState();
   console.log(Object.keys(snapshot.entities), snapshot.endpoints[getArticle.key({ id: '2' })], snapshot.optimistic.length);
   await ctrl.resetEntireStore();

@@ -42,7 +42,7 @@ func (c *profilesPage) Render() app.UI {
 	return d.frame(page{
 		path:  "/profiles",
 		title: "Profiles",
-		lede:  "GET /profiles and GET /profiles/{id}. Pick a profile: its detail is a second endpoint.",
+		lede:  "GET /profiles and GET /profiles/{id}. Pick a profile: its detail is a second endpoint, read from the entities the list stored, with no request.",
 	},
 		app.Div().Class("columns").Body(
 			app.Section().Class("card").Body(

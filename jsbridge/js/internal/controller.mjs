@@ -273,6 +273,20 @@ export function makeController(bridge, endpoints) {
       });
     }
 
+    setError(endpoint, params, error) {
+      return promised(() => {
+        const h = endpointHandle(endpoint);
+        const p = paramsText(params, 'setError', endpoint);
+        // An Error, or what passes for one (a DOMException, an Error of
+        // another realm): reads reject with this very value.
+        if (error === null || typeof error !== 'object' || typeof error.message !== 'string') {
+          throw new TypeError(`setError ${endpoint.name}: error must be an Error, got ${show(error)}`);
+        }
+        this.#tick();
+        call('ctrlSetError', this._h, h, p, error);
+      });
+    }
+
     getState() {
       return JSON.parse(call('ctrlGetState', this._h));
     }

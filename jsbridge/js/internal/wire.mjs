@@ -236,7 +236,11 @@ export class Reads {
   get(h, paramsText) {
     const kept = this.kept(h, paramsText);
     if (kept === undefined) return undefined;
-    return { data: kept.data, expiryStatus: statusAt(kept, this.clock()), expiresAt: kept.expiresAt };
+    const expiryStatus = statusAt(kept, this.clock());
+    // A read inferred from an entity turns missing when the entity
+    // expires, and its data goes with it: Go answers that.
+    if (expiryStatus === 'missing' && kept.expiryStatus !== 'missing') return undefined;
+    return { data: kept.data, expiryStatus, expiresAt: kept.expiresAt };
   }
 
   // fresh returns the data when useSuspense would answer it at once without
