@@ -38,7 +38,7 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 			if s.opts.NoFetch || seen[s.rkey] {
 				continue
 			}
-			if r := c.response(s.ep.Spec(), key); r.Err != nil || r.ExpiryStatus == endpoint.Valid {
+			if r := c.response(s.ep.Spec(), key, s.inf); r.Err != nil || r.ExpiryStatus == endpoint.Valid {
 				continue
 			}
 			seen[s.rkey] = true

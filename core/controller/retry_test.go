@@ -244,10 +244,11 @@ func TestRetryDelayOption(t *testing.T) {
 	require.NoError(t, testkit.Wait(t, got, "the read").err)
 	assert.Equal(t, []call{{0, 500}, {1, 500}}, calls)
 
-	// The controller's, for an endpoint without one.
+	// The controller's, for an endpoint without one. Another item: item 1
+	// is stored now, and a read of it would be answered from the entity.
 	s = newRetryServer(t, 1, 500, "")
 	got = start(func() (value.Value, error) {
-		return c.Suspense(context.Background(), s.endpoint(t, nil), itemParams("1"))
+		return c.Suspense(context.Background(), s.endpoint(t, nil), itemParams("2"))
 	})
 	tm = timers.Next(t, "the controller's wait")
 	assert.Equal(t, time.Hour, tm.D)
@@ -259,7 +260,7 @@ func TestRetryDelayOption(t *testing.T) {
 	ep = s.endpoint(t, func(o *rest.Options) {
 		o.RetryDelay = func(int, error) (time.Duration, error) { return 0, errors.New("no more") }
 	})
-	r := testkit.Wait(t, start(func() (value.Value, error) { return c.Suspense(context.Background(), ep, itemParams("1")) }), "the read")
+	r := testkit.Wait(t, start(func() (value.Value, error) { return c.Suspense(context.Background(), ep, itemParams("3")) }), "the read")
 	require.ErrorContains(t, r.err, "retryDelay: no more")
 	assert.Equal(t, 1, s.count())
 }
