@@ -330,7 +330,11 @@ func (c *Controller) revalidate(ep endpoint.Endpoint, key string, params value.V
 // shared joins the request in flight for key or starts one, and waits for
 // it. A waiter that gives up (ctx) leaves the request running for others.
 func (c *Controller) shared(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value) error {
-	cl := c.startShared(ep, key, params)
+	return c.await(ctx, key, c.startShared(ep, key, params))
+}
+
+// await waits for cl to finish, or for ctx to be done.
+func (c *Controller) await(ctx context.Context, key string, cl *call) error {
 	select {
 	case <-cl.done:
 		return cl.err
@@ -342,10 +346,20 @@ func (c *Controller) shared(ctx context.Context, ep endpoint.Endpoint, key strin
 // startShared returns the call in flight for key, starting it if needed.
 // The request runs detached from any one waiter's context.
 func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.Value) *call {
+	return c.startUnless(ep, key, params, nil)
+}
+
+// startUnless is startShared, except that when no request is in flight
+// and skip (called with c.mu held) says so, it starts none and returns nil.
+func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.Value, skip func() bool) *call {
 	rkey := requestKey(ep, key, params)
 	c.mu.Lock()
 	cl := c.inflight[rkey]
 	start := cl == nil
+	if start && skip != nil && skip() {
+		c.mu.Unlock()
+		return nil
+	}
 	if start {
 		cl = &call{key: rkey, ep: ep, done: make(chan struct{})}
 		c.inflight[rkey] = cl

@@ -29,6 +29,7 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 		ep     endpoint.Endpoint
 		key    string
 		params value.Value
+		inf    inference
 	}
 	var targets []target
 	seen := map[string]bool{}
@@ -42,14 +43,14 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 				continue
 			}
 			seen[s.rkey] = true
-			targets = append(targets, target{s.ep, key, s.params})
+			targets = append(targets, target{s.ep, key, s.params, s.inf})
 		}
 	}
 	c.mu.Unlock()
 	errs := make([]error, len(targets))
 	var wg sync.WaitGroup
 	for i, t := range targets {
-		wg.Go(func() { errs[i] = c.shared(ctx, t.ep, t.key, t.params) })
+		wg.Go(func() { errs[i] = c.refreshIfStale(ctx, t.ep, t.key, t.params, t.inf) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -76,4 +77,23 @@ func (c *Controller) Close() {
 			}
 		}
 	}
+}
+
+// refreshIfStale fetches the result under key, as shared does, unless it
+// is valid by the time the request would start: between the moment
+// RevalidateActive chose it and now, a subscription may have refetched it
+// (ensureFresh). The check and the start are one critical section, so the
+// result is fetched at most once; a fetch that failed meanwhile is kept,
+// and its error is returned.
+func (c *Controller) refreshIfStale(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, inf inference) error {
+	var kept error
+	cl := c.startUnless(ep, key, params, func() bool {
+		r := c.response(ep.Spec(), key, inf)
+		kept = r.Err // a kept error is the outcome of such a fetch that failed
+		return r.Err != nil || r.ExpiryStatus == endpoint.Valid
+	})
+	if cl == nil {
+		return kept
+	}
+	return c.await(ctx, key, cl)
 }
