@@ -18,7 +18,15 @@ import (
 type Slot struct {
 	Key, PK string
 	// Value is the normalized record readers see.
-	Value   value.Value
+	Value value.Value
+	// Parsed is the record Value was normalized from, nested entities
+	// inline (EntityWrite.Parsed), Undefined when there is none or it is
+	// unknown. The store sets it with Value. A read hands it back in place
+	// of a copy of Value when each nested entity reads as the very value
+	// inline in Parsed, as on the first read of a response whose nested
+	// entities appear there for the first time; a read that cannot sets it
+	// to Undefined, so that it does not keep the parsed record alive.
+	Parsed  value.Value
 	Deleted bool
 	Removed bool
 	Meta    Meta
@@ -87,9 +95,18 @@ type deps struct {
 	kid0 [1]*deps
 }
 
-// entityDeps returns the deps of an entity whose own record is in s.
-func entityDeps(s *Slot) *deps {
-	ds := &deps{self: depOn(s)}
+// entityDeps returns the deps of an entity whose own record is in s,
+// carved from the denormalizer's slab: a read of a thousand entities makes
+// a few allocations for them, not a thousand. The first slab holds one,
+// as the read after a small write usually rebuilds one entity.
+func (d *denormalizer) entityDeps(s *Slot) *deps {
+	if len(d.depSlab) == 0 {
+		d.depSize = min(max(2*d.depSize, 1), maxSlab)
+		d.depSlab = make([]deps, d.depSize)
+	}
+	ds := &d.depSlab[0]
+	d.depSlab = d.depSlab[1:]
+	ds.self = depOn(s)
 	ds.kids = ds.kid0[:0]
 	return ds
 }
@@ -123,11 +140,13 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 	return ok
 }
 
+// entityMemo is one read form of an entity; its small fields last, so
+// that they share a word (every stored entity has two of these).
 type entityMemo struct {
 	entity *Entity
 	val    value.Value
-	st     Status
 	deps   *deps
+	st     Status
 	built  bool
 }
 
@@ -235,6 +254,10 @@ type denormalizer struct {
 	hints, lookups []*Slot
 	// slab is memory that the records built are carved from.
 	slab memberSlab
+	// depSlab is memory that entities' deps are carved from (see
+	// entityDeps), depSize the size of the last one, which the next doubles.
+	depSlab []deps
+	depSize int
 }
 
 // slot looks up an entity, trying first the slot the previous build of the
@@ -302,12 +325,12 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	// Collect this entity's own dependencies apart, for its memo; the
 	// enclosing value depends on them as a whole.
 	outer := d.deps
-	own := entityDeps(slot)
+	own := d.entityDeps(slot)
 	d.deps = own
 	cuts := d.cuts
 	slot.building = d.pass
 	d.depth++
-	out, st := e.build(slot.Value, d)
+	out, st := e.build(slot.Value, slot, d)
 	d.depth--
 	slot.building = 0
 	d.deps = outer
@@ -321,7 +344,10 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		if d.cyclic == nil {
 			d.cyclic = map[*Slot]*entityMemo{}
 		}
-		d.cyclic[slot] = &m
+		// A copy of its own: were m's address taken, m would be on the
+		// heap for every entity built, not only for these rare ones.
+		cut := m
+		d.cyclic[slot] = &cut
 	}
 	outer.kids = append(outer.kids, own)
 	return out, st
@@ -444,9 +470,22 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 // build denormalizes a stored record: defaults filled, nested schemas read.
 // A nested entity that was deleted makes the whole record count as deleted,
 // so that a list leaves it out and a single read fetches again.
-func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
+//
+// When fill leaves rec as it is and every nested value read is the very
+// value inline at that position in the record rec was normalized from
+// (slot.Parsed), the result would be a copy of that record: it is returned
+// instead, which saves the copy on a first read. When it does not fit, the
+// slot lets go of it, so that it can be collected: it would not fit again
+// before the record changes, which brings a parsed record of its own.
+func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
 	out, members := e.fillOwned(rec, &d.slab)
-	copied := false // members are out's own until a copy is made
+	parsed := slot.Parsed
+	var inline []value.Member // parsed's members while it can stand for out
+	if members == nil && parsed.Kind() == value.Object && parsed.Len() == rec.Len() {
+		inline = parsed.Members()
+	}
+	slot.Parsed = value.Undef // put back below if it fits
+	copied := false           // members are out's own until a copy is made
 	st := Found
 	for _, f := range e.nestedFields() {
 		i, child := memberIndex(out, f.Name)
@@ -457,11 +496,25 @@ func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
 		if cst == Deleted {
 			st = Deleted
 		}
+		if inline != nil {
+			if inline[i].Key == f.Name && value.Same(inline[i].Value, v) {
+				continue // parsed still fits: no copy yet
+			}
+			// It does not: copy it, whose members are out's but for the
+			// nested ones, which so far hold the values read.
+			members = d.slab.copyOf(inline)
+			copied = true
+			inline = nil
+		}
 		if members == nil {
 			members = d.slab.copyOf(out.Members())
 			copied = true
 		}
 		members[i].Value = v
+	}
+	if inline != nil {
+		slot.Parsed = parsed
+		return parsed, st
 	}
 	if copied {
 		out = value.Obj(members...)

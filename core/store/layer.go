@@ -44,9 +44,12 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		rec := record{val: merged, meta: meta}
 		switch {
 		case keep:
-			rec.src, rec.srcBy = existing.src, existing.srcBy
-		case value.Same(merged, ew.Value) && ew.Source != "":
-			rec.src, rec.srcBy = ew.Source, ew.Entity
+			rec.src, rec.srcBy, rec.parsed = existing.src, existing.srcBy, existing.parsed
+		case value.Same(merged, ew.Value):
+			rec.parsed = ew.Parsed
+			if ew.Source != "" {
+				rec.src, rec.srcBy = ew.Source, ew.Entity
+			}
 		}
 		l.setEntity(id, rec)
 	}
@@ -183,10 +186,13 @@ func (b *baseLayer) setEntity(id entityID, r record) {
 	if b.undo != nil {
 		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
 	}
-	e.base, e.hasBase = r, true
 	if !b.s.overlaidEntities[id] {
 		b.s.setVisibleEntry(e, r)
 	}
+	// The parsed record goes to the slot only: a read lets go of it there
+	// when it cannot hand it back, and the base must not keep it alive.
+	r.parsed = value.Undef
+	e.base, e.hasBase = r, true
 }
 
 func (b *baseLayer) result(key string) (result, bool) {
@@ -333,7 +339,7 @@ func (s *Store) setVisibleEntry(e *entityEntry, rec record) {
 		(value.Same(sl.Value, rec.val) || value.Equal(sl.Value, rec.val)) {
 		return
 	}
-	sl.Value, sl.Deleted = rec.val, rec.deleted
+	sl.Value, sl.Parsed, sl.Deleted = rec.val, rec.parsed, rec.deleted
 	sl.Version++
 	s.version++
 }
