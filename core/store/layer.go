@@ -161,7 +161,7 @@ func (s *Store) rollback(u *undoLog) {
 }
 
 func (b *baseLayer) entity(id entityID) (record, bool) {
-	byPK := b.s.entities[id.key]
+	byPK := b.s.table(id.key)
 	e := byPK[id.pk]
 	b.last, b.lastTable, b.lastID = e, byPK, id
 	if e != nil && e.hasBase {
@@ -273,7 +273,7 @@ func (s *Store) rebase() {
 }
 
 func (s *Store) entityEntry(id entityID) *entityEntry {
-	byPK := s.entities[id.key]
+	byPK := s.table(id.key)
 	if byPK == nil {
 		byPK = map[string]*entityEntry{}
 		s.entities[id.key] = byPK
@@ -323,6 +323,7 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 			// The table held only optimistic records: leave no empty
 			// table behind, so a rollback leaves the state as it was.
 			delete(s.entities, id.key)
+			s.tables = [len(s.tables)]tableRef{}
 		}
 		s.version++
 		return
