@@ -32,8 +32,10 @@ type Slot struct {
 	Meta    Meta
 	Version uint64
 
-	// memo holds the current read form and the one before it.
-	memo [2]entityMemo
+	// memo holds the current read form, prev the one before it (nil until
+	// there is one: most entities are read in one form only).
+	memo entityMemo
+	prev *entityMemo
 	// building is the denormalization that is building this entity right
 	// now (it is on the path from the result), so that a cycle back to it
 	// is cut at once.
@@ -86,13 +88,30 @@ func (d dep) valid() bool {
 type deps struct {
 	// self is the slot of the entity these deps are of (nil slot: none),
 	// kept apart from slots so that an entity's deps are one allocation.
-	self      dep
-	slots     []dep
-	absent    []entityRef
+	self dep
+	// rare holds the slots read besides self and the absent entities,
+	// nil while there are none, as for nearly every entity.
+	rare      *rareDeps
 	kids      []*deps
 	good, bad uint64 // the last pass that found these valid, invalid
 	// kid0 is storage for the first kid: most entities nest one or none.
 	kid0 [1]*deps
+}
+
+// rareDeps are the deps that few values have: slots read besides an
+// entity's own (a deleted entity, a record shown as cut at a cycle) and
+// entities that were absent.
+type rareDeps struct {
+	slots  []dep
+	absent []entityRef
+}
+
+// more returns ds.rare, made when ds has none yet.
+func (ds *deps) more() *rareDeps {
+	if ds.rare == nil {
+		ds.rare = &rareDeps{}
+	}
+	return ds.rare
 }
 
 // entityDeps returns the deps of an entity whose own record is in s,
@@ -123,11 +142,13 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 		return false
 	}
 	ok := ds.self.slot == nil || ds.self.valid()
-	for i := 0; ok && i < len(ds.slots); i++ {
-		ok = ds.slots[i].valid()
-	}
-	for i := 0; ok && i < len(ds.absent); i++ {
-		ok = src.Slot(ds.absent[i].key, ds.absent[i].pk) == nil
+	if r := ds.rare; r != nil {
+		for i := 0; ok && i < len(r.slots); i++ {
+			ok = r.slots[i].valid()
+		}
+		for i := 0; ok && i < len(r.absent); i++ {
+			ok = src.Slot(r.absent[i].key, r.absent[i].pk) == nil
+		}
 	}
 	for i := 0; ok && i < len(ds.kids); i++ {
 		ok = ds.kids[i].valid(src, pass)
@@ -141,13 +162,18 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 }
 
 // entityMemo is one read form of an entity; its small fields last, so
-// that they share a word (every stored entity has two of these).
+// that they share a word (every stored entity has one of these).
 type entityMemo struct {
 	entity *Entity
 	val    value.Value
 	deps   *deps
 	st     Status
 	built  bool
+}
+
+// fits reports whether m is a form of e built on what is still there.
+func (m *entityMemo) fits(e *Entity, d *denormalizer) bool {
+	return m.built && m.entity == e && m.deps.valid(d.src, d.pass)
 }
 
 // Memo caches the denormalized form of one stored result: the current form,
@@ -286,20 +312,22 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	}
 	slot := d.slot(e.Key, pk)
 	if slot == nil {
-		d.deps.absent = append(d.deps.absent, entityRef{e.Key, pk})
+		r := d.deps.more()
+		r.absent = append(r.absent, entityRef{e.Key, pk})
 		return value.Undef, Missing
 	}
-	for i := range slot.memo {
-		if m := &slot.memo[i]; m.built && m.entity == e && m.deps.valid(d.src, d.pass) {
-			if i == 1 {
-				slot.memo[0], slot.memo[1] = slot.memo[1], slot.memo[0]
-			}
-			d.deps.kids = append(d.deps.kids, slot.memo[0].deps)
-			return slot.memo[0].val, slot.memo[0].st
-		}
+	if m := &slot.memo; m.fits(e, d) {
+		d.deps.kids = append(d.deps.kids, m.deps)
+		return m.val, m.st
+	}
+	if p := slot.prev; p != nil && p.fits(e, d) {
+		slot.memo, *p = *p, slot.memo
+		d.deps.kids = append(d.deps.kids, slot.memo.deps)
+		return slot.memo.val, slot.memo.st
 	}
 	if slot.Deleted {
-		d.deps.slots = append(d.deps.slots, depOn(slot))
+		r := d.deps.more()
+		r.slots = append(r.slots, depOn(slot))
 		return value.Undef, Deleted
 	}
 	if slot.building == d.pass {
@@ -319,7 +347,8 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	if d.depth >= MaxDepth {
 		// Too deep: cut as a cycle is, and depend on the record shown.
 		d.cuts++
-		d.deps.slots = append(d.deps.slots, depOn(slot))
+		r := d.deps.more()
+		r.slots = append(r.slots, depOn(slot))
 		return e.fill(slot.Value), Found
 	}
 	// Collect this entity's own dependencies apart, for its memo; the
@@ -336,10 +365,13 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	d.deps = outer
 	m := entityMemo{entity: e, val: out, st: st, deps: own, built: true}
 	if d.cuts == cuts {
-		if slot.memo[0].built {
-			slot.memo[1] = slot.memo[0]
+		if slot.memo.built {
+			if slot.prev == nil {
+				slot.prev = new(entityMemo)
+			}
+			*slot.prev = slot.memo
 		}
-		slot.memo[0] = m
+		slot.memo = m
 	} else {
 		if d.cyclic == nil {
 			d.cyclic = map[*Slot]*entityMemo{}
