@@ -11,7 +11,9 @@ import (
 // pending queue that reads through to the base.
 type layer interface {
 	entity(id entityID) (record, bool)
-	setEntity(id entityID, r record)
+	// setEntity stores r; parsed is the record r.val was normalized from
+	// (EntityWrite.Parsed) when the write brought it, for Slot.Parsed.
+	setEntity(id entityID, r record, parsed value.Value)
 	result(key string) (result, bool)
 	setResult(key string, r result)
 }
@@ -21,7 +23,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 	for _, ew := range w.Entities {
 		id := entityID{ew.Entity.Key, ew.PK}
 		if ew.Deleted {
-			l.setEntity(id, record{deleted: true, meta: w.Meta})
+			l.setEntity(id, record{deleted: true, meta: w.Meta}, value.Undef)
 			continue
 		}
 		existing, ok := l.entity(id)
@@ -42,16 +44,19 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		}
 		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
 		rec := record{val: merged, meta: meta}
+		var parsed value.Value
 		switch {
 		case keep:
-			rec.src, rec.srcBy, rec.parsed = existing.src, existing.srcBy, existing.parsed
+			// The stored record stays, and so does its parsed record
+			// where the slot has it.
+			rec.src, rec.srcBy = existing.src, existing.srcBy
 		case value.Same(merged, ew.Value):
-			rec.parsed = ew.Parsed
+			parsed = ew.Parsed
 			if ew.Source != "" {
 				rec.src, rec.srcBy = ew.Source, ew.Entity
 			}
 		}
-		l.setEntity(id, rec)
+		l.setEntity(id, rec, parsed)
 	}
 	if w.Key != "" {
 		s.applyResult(w, l)
@@ -170,7 +175,7 @@ func (b *baseLayer) entity(id entityID) (record, bool) {
 	return record{}, false
 }
 
-func (b *baseLayer) setEntity(id entityID, r record) {
+func (b *baseLayer) setEntity(id entityID, r record, parsed value.Value) {
 	var e *entityEntry
 	switch {
 	case b.lastID != id:
@@ -186,13 +191,10 @@ func (b *baseLayer) setEntity(id entityID, r record) {
 	if b.undo != nil {
 		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
 	}
-	if !b.s.overlaidEntities[id] {
-		b.s.setVisibleEntry(e, r)
-	}
-	// The parsed record goes to the slot only: a read lets go of it there
-	// when it cannot hand it back, and the base must not keep it alive.
-	r.parsed = value.Undef
 	e.base, e.hasBase = r, true
+	if !b.s.overlaidEntities[id] {
+		b.s.setVisibleEntry(e, r, parsed)
+	}
 }
 
 func (b *baseLayer) result(key string) (result, bool) {
@@ -227,7 +229,8 @@ func (r *replayLayer) entity(id entityID) (record, bool) {
 	return r.base.entity(id)
 }
 
-func (r *replayLayer) setEntity(id entityID, rec record) { r.ents[id] = rec }
+// setEntity keeps no parsed record: an optimistic record is read as a copy.
+func (r *replayLayer) setEntity(id entityID, rec record, _ value.Value) { r.ents[id] = rec }
 
 func (r *replayLayer) result(key string) (result, bool) {
 	if res, ok := r.results[key]; ok {
@@ -328,19 +331,22 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 		s.version++
 		return
 	}
-	s.setVisibleEntry(s.entityEntry(id), rec)
+	// Only a write brings a parsed record: one put back from a layer is
+	// read as a copy.
+	s.setVisibleEntry(s.entityEntry(id), rec, value.Undef)
 }
 
 // setVisibleEntry is setVisibleEntity for a present record whose entry is
-// at hand.
-func (s *Store) setVisibleEntry(e *entityEntry, rec record) {
+// at hand; parsed is the record rec.val was normalized from (Undefined:
+// none), kept with it in the slot (Slot.Parsed).
+func (s *Store) setVisibleEntry(e *entityEntry, rec record, parsed value.Value) {
 	sl := &e.slot
 	sl.Meta = rec.meta
 	if sl.Deleted == rec.deleted && sl.Version > 0 &&
 		(value.Same(sl.Value, rec.val) || value.Equal(sl.Value, rec.val)) {
 		return
 	}
-	sl.Value, sl.Parsed, sl.Deleted = rec.val, rec.parsed, rec.deleted
+	sl.Value, sl.Parsed, sl.Deleted = rec.val, parsed, rec.deleted
 	sl.Version++
 	s.version++
 }

@@ -60,9 +60,6 @@ type record struct {
 	// "" when unknown (as for a merge of two records).
 	src   string
 	srcBy *schema.Entity
-	// parsed is the record val was normalized from, nested entities inline
-	// (EntityWrite.Parsed; Undefined when unknown), for Slot.Parsed.
-	parsed value.Value
 }
 
 type entityEntry struct {
