@@ -36,7 +36,7 @@ func pipelineFetch(b *testing.B, st *store.Store, ids *identities, buf []byte, s
 
 func BenchmarkPipeline(b *testing.B) {
 	s := pipelineSchema()
-	for _, n := range []int{1000, 10000} {
+	for _, n := range []int{100, 1000, 10000} {
 		body := valuetest.Articles(n, 1)
 		b.Run(fmt.Sprintf("cold/N=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(body)))

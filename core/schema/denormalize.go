@@ -18,14 +18,24 @@ import (
 type Slot struct {
 	Key, PK string
 	// Value is the normalized record readers see.
-	Value   value.Value
+	Value value.Value
+	// Parsed is the record Value was normalized from, nested entities
+	// inline (EntityWrite.Parsed), Undefined when there is none or it is
+	// unknown. The store sets it with Value. A read hands it back in place
+	// of a copy of Value when each nested entity reads as the very value
+	// inline in Parsed, as on the first read of a response whose nested
+	// entities appear there for the first time; a read that cannot sets it
+	// to Undefined, so that it does not keep the parsed record alive.
+	Parsed  value.Value
 	Deleted bool
 	Removed bool
 	Meta    Meta
 	Version uint64
 
-	// memo holds the current read form and the one before it.
-	memo [2]entityMemo
+	// memo holds the current read form, prev the one before it (nil until
+	// there is one: most entities are read in one form only).
+	memo entityMemo
+	prev *entityMemo
 	// building is the denormalization that is building this entity right
 	// now (it is on the path from the result), so that a cycle back to it
 	// is cut at once.
@@ -78,18 +88,44 @@ func (d dep) valid() bool {
 type deps struct {
 	// self is the slot of the entity these deps are of (nil slot: none),
 	// kept apart from slots so that an entity's deps are one allocation.
-	self      dep
-	slots     []dep
-	absent    []entityRef
+	self dep
+	// rare holds the slots read besides self and the absent entities,
+	// nil while there are none, as for nearly every entity.
+	rare      *rareDeps
 	kids      []*deps
 	good, bad uint64 // the last pass that found these valid, invalid
 	// kid0 is storage for the first kid: most entities nest one or none.
 	kid0 [1]*deps
 }
 
-// entityDeps returns the deps of an entity whose own record is in s.
-func entityDeps(s *Slot) *deps {
-	ds := &deps{self: depOn(s)}
+// rareDeps are the deps that few values have: slots read besides an
+// entity's own (a deleted entity, a record shown as cut at a cycle) and
+// entities that were absent.
+type rareDeps struct {
+	slots  []dep
+	absent []entityRef
+}
+
+// more returns ds.rare, made when ds has none yet.
+func (ds *deps) more() *rareDeps {
+	if ds.rare == nil {
+		ds.rare = &rareDeps{}
+	}
+	return ds.rare
+}
+
+// entityDeps returns the deps of an entity whose own record is in s,
+// carved from the denormalizer's slab: a read of a thousand entities makes
+// a few allocations for them, not a thousand. The first slab holds one,
+// as the read after a small write usually rebuilds one entity.
+func (d *denormalizer) entityDeps(s *Slot) *deps {
+	if len(d.depSlab) == 0 {
+		d.depSize = min(max(2*d.depSize, 1), maxSlab)
+		d.depSlab = make([]deps, d.depSize)
+	}
+	ds := &d.depSlab[0]
+	d.depSlab = d.depSlab[1:]
+	ds.self = depOn(s)
 	ds.kids = ds.kid0[:0]
 	return ds
 }
@@ -106,11 +142,13 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 		return false
 	}
 	ok := ds.self.slot == nil || ds.self.valid()
-	for i := 0; ok && i < len(ds.slots); i++ {
-		ok = ds.slots[i].valid()
-	}
-	for i := 0; ok && i < len(ds.absent); i++ {
-		ok = src.Slot(ds.absent[i].key, ds.absent[i].pk) == nil
+	if r := ds.rare; r != nil {
+		for i := 0; ok && i < len(r.slots); i++ {
+			ok = r.slots[i].valid()
+		}
+		for i := 0; ok && i < len(r.absent); i++ {
+			ok = src.Slot(r.absent[i].key, r.absent[i].pk) == nil
+		}
 	}
 	for i := 0; ok && i < len(ds.kids); i++ {
 		ok = ds.kids[i].valid(src, pass)
@@ -123,12 +161,19 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 	return ok
 }
 
+// entityMemo is one read form of an entity; its small fields last, so
+// that they share a word (every stored entity has one of these).
 type entityMemo struct {
 	entity *Entity
 	val    value.Value
-	st     Status
 	deps   *deps
+	st     Status
 	built  bool
+}
+
+// fits reports whether m is a form of e built on what is still there.
+func (m *entityMemo) fits(e *Entity, d *denormalizer) bool {
+	return m.built && m.entity == e && m.deps.valid(d.src, d.pass)
 }
 
 // Memo caches the denormalized form of one stored result: the current form,
@@ -235,6 +280,10 @@ type denormalizer struct {
 	hints, lookups []*Slot
 	// slab is memory that the records built are carved from.
 	slab memberSlab
+	// depSlab is memory that entities' deps are carved from (see
+	// entityDeps), depSize the size of the last one, which the next doubles.
+	depSlab []deps
+	depSize int
 }
 
 // slot looks up an entity, trying first the slot the previous build of the
@@ -263,20 +312,22 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	}
 	slot := d.slot(e.Key, pk)
 	if slot == nil {
-		d.deps.absent = append(d.deps.absent, entityRef{e.Key, pk})
+		r := d.deps.more()
+		r.absent = append(r.absent, entityRef{e.Key, pk})
 		return value.Undef, Missing
 	}
-	for i := range slot.memo {
-		if m := &slot.memo[i]; m.built && m.entity == e && m.deps.valid(d.src, d.pass) {
-			if i == 1 {
-				slot.memo[0], slot.memo[1] = slot.memo[1], slot.memo[0]
-			}
-			d.deps.kids = append(d.deps.kids, slot.memo[0].deps)
-			return slot.memo[0].val, slot.memo[0].st
-		}
+	if m := &slot.memo; m.fits(e, d) {
+		d.deps.kids = append(d.deps.kids, m.deps)
+		return m.val, m.st
+	}
+	if p := slot.prev; p != nil && p.fits(e, d) {
+		slot.memo, *p = *p, slot.memo
+		d.deps.kids = append(d.deps.kids, slot.memo.deps)
+		return slot.memo.val, slot.memo.st
 	}
 	if slot.Deleted {
-		d.deps.slots = append(d.deps.slots, depOn(slot))
+		r := d.deps.more()
+		r.slots = append(r.slots, depOn(slot))
 		return value.Undef, Deleted
 	}
 	if slot.building == d.pass {
@@ -296,32 +347,39 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	if d.depth >= MaxDepth {
 		// Too deep: cut as a cycle is, and depend on the record shown.
 		d.cuts++
-		d.deps.slots = append(d.deps.slots, depOn(slot))
+		r := d.deps.more()
+		r.slots = append(r.slots, depOn(slot))
 		return e.fill(slot.Value), Found
 	}
 	// Collect this entity's own dependencies apart, for its memo; the
 	// enclosing value depends on them as a whole.
 	outer := d.deps
-	own := entityDeps(slot)
+	own := d.entityDeps(slot)
 	d.deps = own
 	cuts := d.cuts
 	slot.building = d.pass
 	d.depth++
-	out, st := e.build(slot.Value, d)
+	out, st := e.build(slot.Value, slot, d)
 	d.depth--
 	slot.building = 0
 	d.deps = outer
 	m := entityMemo{entity: e, val: out, st: st, deps: own, built: true}
 	if d.cuts == cuts {
-		if slot.memo[0].built {
-			slot.memo[1] = slot.memo[0]
+		if slot.memo.built {
+			if slot.prev == nil {
+				slot.prev = new(entityMemo)
+			}
+			*slot.prev = slot.memo
 		}
-		slot.memo[0] = m
+		slot.memo = m
 	} else {
 		if d.cyclic == nil {
 			d.cyclic = map[*Slot]*entityMemo{}
 		}
-		d.cyclic[slot] = &m
+		// A copy of its own: were m's address taken, m would be on the
+		// heap for every entity built, not only for these rare ones.
+		cut := m
+		d.cyclic[slot] = &cut
 	}
 	outer.kids = append(outer.kids, own)
 	return out, st
@@ -444,9 +502,22 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 // build denormalizes a stored record: defaults filled, nested schemas read.
 // A nested entity that was deleted makes the whole record count as deleted,
 // so that a list leaves it out and a single read fetches again.
-func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
+//
+// When fill leaves rec as it is and every nested value read is the very
+// value inline at that position in the record rec was normalized from
+// (slot.Parsed), the result would be a copy of that record: it is returned
+// instead, which saves the copy on a first read. When it does not fit, the
+// slot lets go of it, so that it can be collected: it would not fit again
+// before the record changes, which brings a parsed record of its own.
+func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
 	out, members := e.fillOwned(rec, &d.slab)
-	copied := false // members are out's own until a copy is made
+	parsed := slot.Parsed
+	var inline []value.Member // parsed's members while it can stand for out
+	if members == nil && parsed.Kind() == value.Object && parsed.Len() == rec.Len() {
+		inline = parsed.Members()
+	}
+	slot.Parsed = value.Undef // put back below if it fits
+	copied := false           // members are out's own until a copy is made
 	st := Found
 	for _, f := range e.nestedFields() {
 		i, child := memberIndex(out, f.Name)
@@ -457,11 +528,25 @@ func (e *Entity) build(rec value.Value, d *denormalizer) (value.Value, Status) {
 		if cst == Deleted {
 			st = Deleted
 		}
+		if inline != nil {
+			if inline[i].Key == f.Name && value.Same(inline[i].Value, v) {
+				continue // parsed still fits: no copy yet
+			}
+			// It does not: copy it, whose members are out's but for the
+			// nested ones, which so far hold the values read.
+			members = d.slab.copyOf(inline)
+			copied = true
+			inline = nil
+		}
 		if members == nil {
 			members = d.slab.copyOf(out.Members())
 			copied = true
 		}
 		members[i].Value = v
+	}
+	if inline != nil {
+		slot.Parsed = parsed
+		return parsed, st
 	}
 	if copied {
 		out = value.Obj(members...)

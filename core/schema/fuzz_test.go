@@ -111,6 +111,7 @@ func FuzzNormalize(f *testing.F) {
 			// denormalizing, so such reads are not normalized again.
 			return
 		}
+		checkEager(t, s, n.Result, st1, d1)
 		n2, err := schema.Normalize(s, d1)
 		if err != nil {
 			t.Fatalf("the read of %s does not normalize again: %v\nread: %s", data, err, d1)
@@ -241,6 +242,46 @@ func storeAndRead(s schema.Schema, n *schema.Normalized) (*store.Store, value.Va
 		Meta: schema.Meta{Date: 1, FetchedAt: 1, ExpiresAt: 2}})
 	v, _, _, _ := st.Read("k")
 	return st, v
+}
+
+// eagerSource serves copies of a store's slots without their parsed
+// records (Slot.Parsed), so that denormalizing from it builds every entity
+// as a copy of its normalized record, the way reads were made before
+// parsed records were handed back.
+type eagerSource struct {
+	st    *store.Store
+	slots map[[2]string]*schema.Slot
+}
+
+func (e *eagerSource) Slot(key, pk string) *schema.Slot {
+	s := e.st.Slot(key, pk)
+	if s == nil {
+		return nil
+	}
+	if c := e.slots[[2]string{key, pk}]; c != nil {
+		return c
+	}
+	c := &schema.Slot{Key: key, PK: pk, Value: s.Value, Deleted: s.Deleted, Meta: s.Meta, Version: s.Version}
+	e.slots[[2]string{key, pk}] = c
+	return c
+}
+
+// checkEager fails t unless read, the store's read of result, is exactly
+// (the same JSON, members in the same order) what a read that copies every
+// record instead of handing back parsed ones gives, with the same status.
+func checkEager(t *testing.T, s schema.Schema, result value.Value, st *store.Store, read value.Value) {
+	checkEagerAt(t, "k", s, result, st, read)
+}
+
+// checkEagerAt is checkEager for the result stored under key.
+func checkEagerAt(t *testing.T, key string, s schema.Schema, result value.Value, st *store.Store, read value.Value) {
+	t.Helper()
+	_, wantSt, _, _ := st.Read(key)
+	eager, gotSt := schema.Denormalize(s, result, &eagerSource{st: st, slots: map[[2]string]*schema.Slot{}}, nil, 0)
+	if got, want := read.JSON(), eager.JSON(); got != want || gotSt != wantSt {
+		t.Fatalf("a read handing back parsed records differs from one that copies them:\nread  %.2000s (%v)\ncopy  %.2000s (%v)",
+			got, wantSt, want, gotSt)
+	}
 }
 
 // filled is rec with e's defaults for absent fields, as a read fills it.
@@ -614,6 +655,9 @@ func FuzzNormalizeSchema(f *testing.F) {
 		st.Apply(&store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities,
 			Meta: schema.Meta{Date: 10, FetchedAt: 10, ExpiresAt: 20}})
 		first, _, _, _ := st.Read("k")
+		if treeAtMost(first, 1<<16) {
+			checkEager(t, s, n.Result, st, first)
+		}
 		p := st.AddPending(store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities,
 			Meta: schema.Meta{Date: 5, FetchedAt: 5, ExpiresAt: 20}})
 		st.Read("k")
@@ -622,6 +666,9 @@ func FuzzNormalizeSchema(f *testing.F) {
 		again, _, _, _ := st.Read("k")
 		if !value.Same(first, again) && !value.Equal(first, again) {
 			t.Fatalf("dropping an optimistic write changed the read:\nbefore %s\nafter  %s", first, again)
+		}
+		if treeAtMost(again, 1<<16) {
+			checkEager(t, s, n.Result, st, again)
 		}
 		schema.Denormalize(s, n.Result, st, nil, 0)
 		st.Reset()

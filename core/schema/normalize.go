@@ -22,6 +22,13 @@ type EntityWrite struct {
 	PK     string
 	// Value is the record with nested entities replaced by their keys.
 	Value value.Value
+	// Parsed is the record Value was made from, with its nested entities
+	// still inline, when normalizing replaced some of them by keys
+	// (Undefined otherwise: Value is then the record itself). Value equals
+	// Parsed but for those members, at the same positions, so a read may
+	// hand Parsed back, with no copy, while each of them reads as the very
+	// value that is inline in it (see Slot.Parsed).
+	Parsed value.Value
 	// Deleted marks the entity deleted (from an Invalidate schema).
 	Deleted bool
 	// Source is the JSON text the record was parsed from (value.Source)
@@ -153,10 +160,11 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	if e.stable() {
 		src = in.Source()
 	}
+	var parsed value.Value
 	if members != nil {
-		rec = value.Obj(members...)
+		parsed, rec = rec, value.Obj(members...)
 	}
-	n.add(EntityWrite{Entity: e, PK: pk, Value: rec, Source: src})
+	n.add(EntityWrite{Entity: e, PK: pk, Value: rec, Parsed: parsed, Source: src})
 	return value.Str(pk), nil
 }
 

@@ -11,7 +11,9 @@ import (
 // pending queue that reads through to the base.
 type layer interface {
 	entity(id entityID) (record, bool)
-	setEntity(id entityID, r record)
+	// setEntity stores r; parsed is the record r.val was normalized from
+	// (EntityWrite.Parsed) when the write brought it, for Slot.Parsed.
+	setEntity(id entityID, r record, parsed value.Value)
 	result(key string) (result, bool)
 	setResult(key string, r result)
 }
@@ -21,7 +23,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 	for _, ew := range w.Entities {
 		id := entityID{ew.Entity.Key, ew.PK}
 		if ew.Deleted {
-			l.setEntity(id, record{deleted: true, meta: w.Meta})
+			l.setEntity(id, record{deleted: true, meta: w.Meta}, value.Undef)
 			continue
 		}
 		existing, ok := l.entity(id)
@@ -42,13 +44,19 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		}
 		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
 		rec := record{val: merged, meta: meta}
+		var parsed value.Value
 		switch {
 		case keep:
+			// The stored record stays, and so does its parsed record
+			// where the slot has it.
 			rec.src, rec.srcBy = existing.src, existing.srcBy
-		case value.Same(merged, ew.Value) && ew.Source != "":
-			rec.src, rec.srcBy = ew.Source, ew.Entity
+		case value.Same(merged, ew.Value):
+			parsed = ew.Parsed
+			if ew.Source != "" {
+				rec.src, rec.srcBy = ew.Source, ew.Entity
+			}
 		}
-		l.setEntity(id, rec)
+		l.setEntity(id, rec, parsed)
 	}
 	if w.Key != "" {
 		s.applyResult(w, l)
@@ -158,7 +166,7 @@ func (s *Store) rollback(u *undoLog) {
 }
 
 func (b *baseLayer) entity(id entityID) (record, bool) {
-	byPK := b.s.entities[id.key]
+	byPK := b.s.table(id.key)
 	e := byPK[id.pk]
 	b.last, b.lastTable, b.lastID = e, byPK, id
 	if e != nil && e.hasBase {
@@ -167,7 +175,7 @@ func (b *baseLayer) entity(id entityID) (record, bool) {
 	return record{}, false
 }
 
-func (b *baseLayer) setEntity(id entityID, r record) {
+func (b *baseLayer) setEntity(id entityID, r record, parsed value.Value) {
 	var e *entityEntry
 	switch {
 	case b.lastID != id:
@@ -185,7 +193,7 @@ func (b *baseLayer) setEntity(id entityID, r record) {
 	}
 	e.base, e.hasBase = r, true
 	if !b.s.overlaidEntities[id] {
-		b.s.setVisibleEntry(e, r)
+		b.s.setVisibleEntry(e, r, parsed)
 	}
 }
 
@@ -221,7 +229,8 @@ func (r *replayLayer) entity(id entityID) (record, bool) {
 	return r.base.entity(id)
 }
 
-func (r *replayLayer) setEntity(id entityID, rec record) { r.ents[id] = rec }
+// setEntity keeps no parsed record: an optimistic record is read as a copy.
+func (r *replayLayer) setEntity(id entityID, rec record, _ value.Value) { r.ents[id] = rec }
 
 func (r *replayLayer) result(key string) (result, bool) {
 	if res, ok := r.results[key]; ok {
@@ -267,7 +276,7 @@ func (s *Store) rebase() {
 }
 
 func (s *Store) entityEntry(id entityID) *entityEntry {
-	byPK := s.entities[id.key]
+	byPK := s.table(id.key)
 	if byPK == nil {
 		byPK = map[string]*entityEntry{}
 		s.entities[id.key] = byPK
@@ -317,23 +326,27 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 			// The table held only optimistic records: leave no empty
 			// table behind, so a rollback leaves the state as it was.
 			delete(s.entities, id.key)
+			s.tables = [len(s.tables)]tableRef{}
 		}
 		s.version++
 		return
 	}
-	s.setVisibleEntry(s.entityEntry(id), rec)
+	// Only a write brings a parsed record: one put back from a layer is
+	// read as a copy.
+	s.setVisibleEntry(s.entityEntry(id), rec, value.Undef)
 }
 
 // setVisibleEntry is setVisibleEntity for a present record whose entry is
-// at hand.
-func (s *Store) setVisibleEntry(e *entityEntry, rec record) {
+// at hand; parsed is the record rec.val was normalized from (Undefined:
+// none), kept with it in the slot (Slot.Parsed).
+func (s *Store) setVisibleEntry(e *entityEntry, rec record, parsed value.Value) {
 	sl := &e.slot
 	sl.Meta = rec.meta
 	if sl.Deleted == rec.deleted && sl.Version > 0 &&
 		(value.Same(sl.Value, rec.val) || value.Equal(sl.Value, rec.val)) {
 		return
 	}
-	sl.Value, sl.Deleted = rec.val, rec.deleted
+	sl.Value, sl.Parsed, sl.Deleted = rec.val, parsed, rec.deleted
 	sl.Version++
 	s.version++
 }

@@ -95,6 +95,33 @@ type Store struct {
 	seq              uint64
 	slab             []entityEntry
 	undo             undoLog // of the Apply running, reused
+	// tables caches the entity tables looked up last: lookups come in
+	// runs over a few entity types (articles and their authors), and
+	// comparing a key, usually the very string of an earlier lookup, is
+	// cheaper than hashing it, which WebAssembly does slowly.
+	tables    [4]tableRef
+	nextTable int
+}
+
+// tableRef is one entry of Store.tables (nil table: empty).
+type tableRef struct {
+	key   string
+	table map[string]*entityEntry
+}
+
+// table returns the entity table of key, nil when there is none.
+func (s *Store) table(key string) map[string]*entityEntry {
+	for i := range s.tables {
+		if r := &s.tables[i]; r.table != nil && r.key == key {
+			return r.table
+		}
+	}
+	t := s.entities[key]
+	if t != nil {
+		s.tables[s.nextTable] = tableRef{key, t}
+		s.nextTable = (s.nextTable + 1) % len(s.tables)
+	}
+	return t
 }
 
 type entityID struct{ key, pk string }
@@ -113,7 +140,7 @@ func (s *Store) Version() uint64 { return s.version }
 // Slot returns the visible slot of an entity, nil when there is none. It
 // makes the store a schema.Source.
 func (s *Store) Slot(key, pk string) *schema.Slot {
-	if e := s.entities[key][pk]; e != nil {
+	if e := s.table(key)[pk]; e != nil {
 		return &e.slot
 	}
 	return nil
@@ -275,6 +302,7 @@ func (s *Store) Reset() {
 		}
 	}
 	s.entities = map[string]map[string]*entityEntry{}
+	s.tables = [len(s.tables)]tableRef{}
 	s.results = map[string]*resultEntry{}
 	s.pending = nil
 	s.overlaidEntities, s.overlaidResults = nil, nil
