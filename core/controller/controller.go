@@ -54,6 +54,11 @@ type Options struct {
 	// request is parsed and stored, on every request. Go must run f
 	// soon and not wait for it.
 	Go func(f func())
+	// InitialState, when set, is a snapshot (see Snapshot) the store
+	// starts from, as Hydrate takes it. New panics when it is malformed:
+	// for a snapshot from outside the program, call Hydrate, which returns
+	// the error.
+	InitialState value.Value
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -127,12 +132,18 @@ func New(opts Options) *Controller {
 	if opts.ErrorExpiryLength <= 0 {
 		opts.ErrorExpiryLength = DefaultErrorExpiryLength
 	}
-	return &Controller{
+	c := &Controller{
 		opts:     opts,
 		st:       store.New(),
 		inflight: map[string]*call{},
 		subs:     map[string][]*subscription{},
 	}
+	if !opts.InitialState.IsUndefined() {
+		if err := c.Hydrate(opts.InitialState); err != nil {
+			panic(fmt.Errorf("controller.New: InitialState: %w", err))
+		}
+	}
+	return c
 }
 
 func (c *Controller) now() int64 { return c.opts.Now().UnixMilli() }
@@ -259,6 +270,7 @@ func (c *Controller) Keys() []string {
 
 // response computes a result's read under c.mu.
 func (c *Controller) response(spec *endpoint.Spec, key string) endpoint.Response {
+	c.st.Adopt(key, spec.Schema)
 	now := c.now()
 	data, st, meta, ok := c.st.Read(key)
 	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}

@@ -95,6 +95,9 @@ type Store struct {
 	seq              uint64
 	slab             []entityEntry
 	undo             undoLog // of the Apply running, reused
+	// unschemed names the results Hydrate stored, which wait for Adopt to
+	// learn their schema.
+	unschemed map[string]bool
 }
 
 type entityID struct{ key, pk string }
@@ -278,6 +281,7 @@ func (s *Store) Reset() {
 	s.results = map[string]*resultEntry{}
 	s.pending = nil
 	s.overlaidEntities, s.overlaidResults = nil, nil
+	s.unschemed = nil
 	// The entries of the slab being filled hold records, whose strings
 	// share the text of the response they came from: kept, a single one
 	// would keep that whole response alive.
