@@ -53,6 +53,10 @@ var syncEntries = map[string]entry{
 	"ctrlSetResponse":      ctrlSetResponse,
 	"exchangeError":        exchangeError,
 	"ctrlGetState":         ctrlGetState,
+	"ctrlHydrate":          ctrlHydrate,
+	"ctrlSnapshot":         ctrlSnapshot,
+	"ctrlChangeCount":      ctrlChangeCount,
+	"snapshotVersion":      snapshotVersion,
 	"snapGetResponse":      snapGetResponse,
 }
 
