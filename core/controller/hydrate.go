@@ -106,22 +106,24 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 		}
 	}
 
+	metaTables := newIndex(entMetas)
 	for _, table := range entities.Members() {
 		where := "entities" + memberPath(table.Key)
 		if table.Value.Kind() != value.Object {
 			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, kindOf(table.Value))
 		}
-		tableMetas := entMetas.Get(table.Key)
+		tableMetas := metaTables.get(table.Key)
 		if tableMetas.Kind() != value.Object {
 			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(tableMetas))
 		}
+		recMetas := newIndex(tableMetas)
 		for _, rec := range table.Value.Members() {
-			where := where + "[" + strconv.Quote(rec.Key) + "]"
 			if k := rec.Value.Kind(); k != value.Object && k != value.Null {
-				return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, kindOf(rec.Value))
+				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object", where, strconv.Quote(rec.Key), kindOf(rec.Value))
 			}
-			metaWhere := "entitiesMeta" + memberPath(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
-			m, deleted, err := parseMeta(tableMetas.Get(rec.Key), metaWhere)
+			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
+				return "entitiesMeta" + memberPath(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
+			})
 			if err != nil {
 				return nil, nil, 0, err
 			}
@@ -133,26 +135,30 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 			})
 		}
 	}
+	tables := newIndex(entities)
 	for _, table := range entMetas.Members() {
 		if table.Value.Kind() != value.Object {
 			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(table.Value))
 		}
+		recs := newIndex(tables.get(table.Key))
 		for _, m := range table.Value.Members() {
-			if !entities.Get(table.Key).Has(m.Key) {
+			if recs.get(m.Key).IsUndefined() {
 				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", memberPath(table.Key), strconv.Quote(m.Key))
 			}
 		}
 	}
 
+	resultMetas := newIndex(metas)
 	for _, r := range endpoints.Members() {
-		where := "meta[" + strconv.Quote(r.Key) + "]"
-		m, _, err := parseMeta(metas.Get(r.Key), where)
+		where := func() string { return "meta[" + strconv.Quote(r.Key) + "]" }
+		rm := resultMetas.get(r.Key)
+		m, _, err := parseMeta(rm, where)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		if inv := metas.Get(r.Key).Get("invalidated"); !inv.IsUndefined() {
+		if inv := rm.Get("invalidated"); !inv.IsUndefined() {
 			if inv.Kind() != value.Bool {
-				return nil, nil, 0, fmt.Errorf("%s.invalidated: %s, not a boolean", where, kindOf(inv))
+				return nil, nil, 0, fmt.Errorf("%s.invalidated: %s, not a boolean", where(), kindOf(inv))
 			}
 			m.Invalidated = inv.Boolean()
 		}
@@ -162,7 +168,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	// A meta without a result (an error kept before any data) has nothing
 	// to hydrate, but must still be well formed.
 	for _, m := range metas.Members() {
-		if _, _, err := parseMeta(m.Value, "meta["+strconv.Quote(m.Key)+"]"); err != nil {
+		if _, _, err := parseMeta(m.Value, func() string { return "meta[" + strconv.Quote(m.Key) + "]" }); err != nil {
 			return nil, nil, 0, err
 		}
 	}
@@ -182,16 +188,49 @@ func objectAt(v value.Value, name string) (value.Value, error) {
 	return value.Undef, fmt.Errorf("%s: %s, not an object", name, kindOf(m))
 }
 
-// parseMeta reads a meta ({date, fetchedAt, expiresAt, deleted?}) at where.
-func parseMeta(m value.Value, where string) (store.ResultMeta, bool, error) {
+// index finds an object's members by name in constant time: members are
+// looked up in the order they are listed most of the time (a snapshot's
+// tables and their metas are both sorted by key), so the next member is
+// tried first, and a map is built only when that misses.
+type index struct {
+	ms    []value.Member
+	next  int
+	byKey map[string]int
+}
+
+func newIndex(obj value.Value) *index { return &index{ms: obj.Members()} }
+
+// get returns the member named key, Undefined when absent.
+func (x *index) get(key string) value.Value {
+	if x.next < len(x.ms) && x.ms[x.next].Key == key {
+		x.next++
+		return x.ms[x.next-1].Value
+	}
+	if x.byKey == nil {
+		x.byKey = make(map[string]int, len(x.ms))
+		for i := range x.ms {
+			x.byKey[x.ms[i].Key] = i
+		}
+	}
+	i, ok := x.byKey[key]
+	if !ok {
+		return value.Undef
+	}
+	x.next = i + 1
+	return x.ms[i].Value
+}
+
+// parseMeta reads a meta ({date, fetchedAt, expiresAt, deleted?}); where
+// names it, for messages.
+func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, error) {
 	var out store.ResultMeta
 	if m.IsUndefined() {
-		return out, false, fmt.Errorf("%s: missing", where)
+		return out, false, fmt.Errorf("%s: missing", whereOf())
 	}
 	if m.Kind() != value.Object {
-		return out, false, fmt.Errorf("%s: %s, not an object", where, kindOf(m))
+		return out, false, fmt.Errorf("%s: %s, not an object", whereOf(), kindOf(m))
 	}
-	fields := []struct {
+	fields := [...]struct {
 		name     string
 		dst      *int64
 		optional bool
@@ -208,14 +247,14 @@ func parseMeta(m value.Value, where string) (store.ResultMeta, bool, error) {
 		}
 		n, ok := x.Float()
 		if !ok {
-			return out, false, fmt.Errorf("%s.%s: %s, not a number", where, f.name, kindOf(x))
+			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, kindOf(x))
 		}
 		*f.dst = millis(n)
 	}
 	deleted := false
 	if d := m.Get("deleted"); !d.IsUndefined() {
 		if d.Kind() != value.Bool {
-			return out, false, fmt.Errorf("%s.deleted: %s, not a boolean", where, kindOf(d))
+			return out, false, fmt.Errorf("%s.deleted: %s, not a boolean", whereOf(), kindOf(d))
 		}
 		deleted = d.Boolean()
 	}
