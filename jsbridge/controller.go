@@ -48,13 +48,14 @@ type ctrl struct {
 	subs atomic.Int32
 }
 
-// ctrlNew(optionsJSON, fetch, objs, now, retryDelay) returns the handle of
-// a new controller. optionsJSON holds dataExpiryLength and
+// ctrlNew(optionsJSON, fetch, objs, now, retryDelay, initialState) returns
+// the handle of a new controller. optionsJSON holds dataExpiryLength and
 // errorExpiryLength (ms, or "Infinity") and retry (a count); fetch is the
 // fetch option or undefined; objs is the Map decode keeps the controller's
 // objects in; now is the controller's clock (the now option, checked by
 // datafetch.mjs) or undefined for Go's; retryDelay is the adapter of the
-// retryDelay option (see retryDelayHook) or undefined.
+// retryDelay option (see retryDelayHook) or undefined; initialState is a
+// snapshot's JSON text or undefined.
 func ctrlNew(args []safejs.Value) (any, error) {
 	opts, err := jsonArg(arg(args, 0), "controller options")
 	if err != nil {
@@ -94,7 +95,15 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	// Called with the controller's lock held: a store to memory, no call
 	// into JavaScript.
 	o.OnChange = func() { *changes++ }
-	return table.add(&ctrl{c: controller.New(o), ids: newIdentities(), objs: arg(args, 2), changes: changes}), nil
+	cc := controller.New(o)
+	// initialState (JSON text, or undefined): checked here, where a bad
+	// one is an error, rather than through Options.InitialState.
+	if st := arg(args, 5); !st.IsUndefined() {
+		if err := hydrate(cc, st); err != nil {
+			return nil, fmt.Errorf("Controller: initialState: %w", err)
+		}
+	}
+	return table.add(&ctrl{c: cc, ids: newIdentities(), objs: arg(args, 2), changes: changes}), nil
 }
 
 // jsClock returns a clock that reads the JavaScript function now (epoch

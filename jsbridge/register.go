@@ -55,6 +55,10 @@ var syncEntries = map[string]entry{
 	"exchangeError":        exchangeError,
 	"ctrlGetState":         ctrlGetState,
 	"ctrlClose":            ctrlClose,
+	"ctrlHydrate":          ctrlHydrate,
+	"ctrlSnapshot":         ctrlSnapshot,
+	"ctrlChangeCount":      ctrlChangeCount,
+	"snapshotVersion":      snapshotVersion,
 	"snapGetResponse":      snapGetResponse,
 }
 

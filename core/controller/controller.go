@@ -70,6 +70,11 @@ type Options struct {
 	// request is parsed and stored, on every request. Go must run f
 	// soon and not wait for it.
 	Go func(f func())
+	// InitialState, when set, is a snapshot (see Snapshot) the store
+	// starts from, as Hydrate takes it. New panics when it is malformed:
+	// for a snapshot from outside the program, call Hydrate, which returns
+	// the error.
+	InitialState value.Value
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -155,7 +160,7 @@ func New(opts Options) *Controller {
 	if opts.AfterFunc == nil {
 		opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
-	return &Controller{
+	c := &Controller{
 		opts:     opts,
 		st:       store.New(),
 		inflight: map[string]*call{},
@@ -163,6 +168,12 @@ func New(opts Options) *Controller {
 		resetCh:  make(chan struct{}),
 		closedCh: make(chan struct{}),
 	}
+	if !opts.InitialState.IsUndefined() {
+		if err := c.Hydrate(opts.InitialState); err != nil {
+			panic(fmt.Errorf("controller.New: InitialState: %w", err))
+		}
+	}
+	return c
 }
 
 func (c *Controller) now() int64 { return c.opts.Now().UnixMilli() }
@@ -293,6 +304,7 @@ func (c *Controller) Keys() []string {
 // under key, the read is inferred from the entity table where inf allows
 // (see inferred).
 func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) endpoint.Response {
+	c.st.Adopt(key, spec.Schema)
 	now := c.now()
 	data, st, meta, ok := c.st.Read(key)
 	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}

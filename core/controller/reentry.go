@@ -77,6 +77,7 @@ func (c *Controller) apply(w *store.Write) {
 		c.markCallbacks()
 		defer c.unmarkCallbacks()
 	}
+	c.st.Adopt(w.Key, w.Schema)
 	c.st.Apply(w)
 }
 

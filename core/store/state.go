@@ -8,7 +8,8 @@ import (
 )
 
 // State returns the visible state as one JSON value, in the shape of
-// data-client's state: entities[key][pk] normalized records,
+// data-client's state plus the format's version (SnapshotVersion):
+// entities[key][pk] normalized records,
 // endpoints[key] normalized results, meta[key] result metas,
 // entitiesMeta[key][pk] entity metas, optimistic the pending writes.
 func (s *Store) State() value.Value {
@@ -60,6 +61,7 @@ func (s *Store) State() value.Value {
 		))
 	}
 	return value.Obj(
+		value.M("version", value.Int(SnapshotVersion)),
 		value.M("entities", value.Obj(ents...)),
 		value.M("endpoints", value.Obj(results...)),
 		value.M("meta", value.Obj(metas...)),

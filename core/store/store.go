@@ -101,6 +101,9 @@ type Store struct {
 	// cheaper than hashing it, which WebAssembly does slowly.
 	tables    [4]tableRef
 	nextTable int
+	// unschemed names the results Hydrate stored, which wait for Adopt to
+	// learn their schema.
+	unschemed map[string]bool
 }
 
 // tableRef is one entry of Store.tables (nil table: empty).
@@ -306,6 +309,7 @@ func (s *Store) Reset() {
 	s.results = map[string]*resultEntry{}
 	s.pending = nil
 	s.overlaidEntities, s.overlaidResults = nil, nil
+	s.unschemed = nil
 	// The entries of the slab being filled hold records, whose strings
 	// share the text of the response they came from: kept, a single one
 	// would keep that whole response alive.

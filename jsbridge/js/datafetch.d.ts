@@ -90,6 +90,10 @@ export interface DataFetch {
 
   // Other operations
   useLoading: UseLoading;
+  /** Restores `ctrl`'s snapshot from a storage, then keeps writing it there after changes. */
+  persist(ctrl: Controller, options?: PersistOptions): Promise<Persisted>;
+  /** A storage over an IndexedDB database (default `'datafetch'`): persist's default in browsers. */
+  indexedDBStorage(dbName?: string): PersistStorage;
   /** Legacy (6.0) resource class form: an entity with endpoint factories. */
   Resource: LegacyResourceFactory;
   /** Legacy name of `useSuspense` (default controller). */
@@ -694,6 +698,8 @@ export interface ControllerOptions {
   revalidateOnFocus?: boolean;
   /** The same when the browser comes back online. Default false. */
   revalidateOnReconnect?: boolean;
+  /** A snapshot (`getState()` of another controller, or a server's) to start from, as `hydrate` takes it. */
+  initialState?: StoreState;
 }
 
 /** What a `subscribe` listener is given. */
@@ -715,8 +721,10 @@ export interface SubscribeOptions {
   poll?: boolean;
 }
 
-/** `getState()`: a plain JSON snapshot for debugging. */
+/** `getState()`: a plain JSON snapshot, for debugging and for `hydrate`. */
 export interface StoreState {
+  /** The snapshot format's version (1). */
+  version: number;
   /** `entities[entityKey][pk]`: normalized records. */
   entities: EntityTables;
   /** `endpoints[endpoint.key(params)]`: normalized results. */
@@ -771,11 +779,49 @@ export interface Controller {
   revalidateActive(): Promise<void>;
   /** Removes the controller's listeners and stops its timers (polling, waits to retry). */
   close(): void;
+  /**
+   * Merges a snapshot into the store as if fetched then; newer stored data
+   * wins by `fetchedAt`. Rejects with an Error naming what is wrong when the
+   * snapshot is malformed or of another version (the store unchanged).
+   */
+  hydrate(snapshot: StoreState): Promise<void>;
 }
 
 export interface ControllerConstructor {
   new (options?: ControllerOptions): Controller;
   readonly prototype: Controller;
+}
+
+// ------------------------------------------------------------ Persistence
+
+/** Where `persist` keeps a snapshot: each method returns its result or a Promise of it (`localStorage` fits). */
+export interface PersistStorage {
+  getItem(key: string): string | null | undefined | Promise<string | null | undefined>;
+  setItem(key: string, value: string): unknown;
+  removeItem(key: string): unknown;
+}
+
+export interface PersistOptions {
+  /** Default: `indexedDBStorage()` where IndexedDB exists. */
+  storage?: PersistStorage;
+  /** Default `'datafetch'`. */
+  key?: string;
+  /** The shortest time between two writes, ms of the controller's clock (default 1000). */
+  throttle?: number;
+  /** A stored snapshot older than this (ms) is not restored (default 86400000). */
+  maxAge?: number;
+  /** A snapshot written with another buster is not restored (default `''`). */
+  buster?: string;
+  /** Runs `fn` after `ms` and returns a cancel function (default: a timer); tests pass their own. */
+  schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+/** What `persist` resolves to. */
+export interface Persisted {
+  /** Writes now if anything changed since the last write. */
+  flush(): Promise<void>;
+  /** Ends the writes. */
+  stop(): void;
 }
 
 // ------------------------------------------------------------ Other operations

@@ -298,5 +298,5 @@ func TestNullParamsNeverRequest(t *testing.T) {
 		assert.True(t, v.IsUndefined())
 	}
 	assert.Equal(t, before, e.API.Counts())
-	assert.Equal(t, `{"entities":{},"endpoints":{},"meta":{},"entitiesMeta":{},"optimistic":[]}`, e.Ctrl.State().JSON())
+	assert.Equal(t, `{"version":1,"entities":{},"endpoints":{},"meta":{},"entitiesMeta":{},"optimistic":[]}`, e.Ctrl.State().JSON())
 }

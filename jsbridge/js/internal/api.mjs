@@ -5,6 +5,7 @@ import { makeBridge } from './bridge.mjs';
 import { makeController } from './controller.mjs';
 import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
+import { makePersist } from './persist.mjs';
 import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
 
 const apis = new WeakMap();
@@ -38,6 +39,7 @@ function makeAPI(go, wasmExports, resume) {
   const endpoints = makeEndpoints(bridge, schemas);
   const { RestEndpoint, resource, Resource } = endpoints;
   const { Controller, useController, useSuspense, useLoading } = makeController(bridge, endpoints);
+  const { persist, indexedDBStorage } = makePersist(bridge);
 
   return {
     version: go.version,
@@ -53,6 +55,8 @@ function makeAPI(go, wasmExports, resume) {
     useSuspense,
     useResource: useSuspense,
     useLoading,
+    persist,
+    indexedDBStorage,
     Resource,
     NetworkError,
     AbortOptimistic,

@@ -4,8 +4,19 @@
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
-import { checkedClock, duration, jsonText, sendsAsJSON, show } from './values.mjs';
+import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
+
+// controllerInternals maps each Controller to what other parts of the
+// package (persist.mjs) read of it: {handle, clock(), changes()}, changes
+// being the counter that moves whenever something a read sees may have.
+export const controllerInternals = new WeakMap();
+
+// snapshotText checks a snapshot (getState's shape) and returns its JSON.
+function snapshotText(snapshot, where) {
+  if (!isPlainObject(snapshot)) throw new TypeError(`${where}: a snapshot must be an object (as getState() returns), got ${show(snapshot)}`);
+  return jsonText(snapshot, where);
+}
 
 // The boolean options of subscribe.
 const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
@@ -26,7 +37,7 @@ export function makeController(bridge, endpoints) {
       if (options !== undefined && options !== null && typeof options !== 'object') {
         throw new TypeError(`Controller: options must be an object, got ${show(options)}`);
       }
-      const { fetch, dataExpiryLength, errorExpiryLength, now, retry, retryDelay } = options ?? {};
+      const { fetch, dataExpiryLength, errorExpiryLength, now, retry, retryDelay, initialState } = options ?? {};
       if (fetch !== undefined && typeof fetch !== 'function') throw new TypeError(`Controller: fetch must be a function, got ${show(fetch)}`);
       const lengths = {};
       for (const [name, v] of Object.entries({ dataExpiryLength, errorExpiryLength })) {
@@ -60,15 +71,22 @@ export function makeController(bridge, endpoints) {
           }
         };
       }
+      const state = initialState === undefined ? undefined : snapshotText(initialState, 'Controller: initialState');
       // This side of the identity table (decode).
       const objs = new IdentityTable();
       const delay = retryDelay && retryDelayAdapter(retryDelay, () => 'Controller: retryDelay');
-      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow, delay));
+      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow, delay, state));
       this.#stopListening = listenLifecycle(this, options ?? {}, (c) => c.#revalidateInBackground());
       this.#objs = objs;
       this.#clock = clock;
       this.#checkClock = now !== undefined;
       this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h), clock);
+      const reads = this.#reads;
+      controllerInternals.set(this, {
+        handle: this._h,
+        clock,
+        changes: reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h),
+      });
     }
 
     #objs;
@@ -313,6 +331,17 @@ export function makeController(bridge, endpoints) {
     close() {
       this.#stopListening();
       call('ctrlClose', this._h);
+    }
+
+    // hydrate merges a snapshot (getState's shape) into the store, newer
+    // stored data winning by fetchedAt (docs/js-api.md, "Snapshots,
+    // hydration and persistence"). It takes effect before it returns.
+    hydrate(snapshot) {
+      return promised(() => {
+        const text = snapshotText(snapshot, 'hydrate');
+        this.#tick();
+        call('ctrlHydrate', this._h, text);
+      });
     }
   }
 

@@ -1,0 +1,312 @@
+package controller
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Snapshots and hydration.
+//
+// A snapshot is the JSON value State returns: {version, entities,
+// endpoints, meta, entitiesMeta, optimistic}, with entities[key][pk] the
+// normalized records, endpoints[key] the normalized results by endpoint key
+// (endpoint.Key(params), so a server and a browser whose endpoints share a
+// URL prefix share keys), and the metas their times in epoch ms. A Go server
+// can render one into a page (Snapshot) for the client, JavaScript or
+// go-app, to start from (Hydrate, Options.InitialState).
+
+// SnapshotVersion is the version of the snapshot format this build writes
+// and the only one Hydrate reads.
+const SnapshotVersion = store.SnapshotVersion
+
+// Snapshot returns the store as a snapshot without pending optimistic
+// updates and without kept errors: what servers sent, which is what to
+// persist or to render into a page. State, for debugging, shows the store
+// as reads see it, optimistic updates included.
+func (c *Controller) Snapshot() value.Value {
+	c.mustNotReenter("Snapshot")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.Snapshot()
+}
+
+// Hydrate merges a snapshot into the store: its results and entities, with
+// their expiry metadata, as if they had been fetched when the snapshot says.
+// What the store holds already wins when it was fetched at the same time as
+// the snapshot's or later (by fetchedAt, per entity and per result). A
+// snapshot's optimistic updates and kept errors are not taken. A malformed
+// snapshot, or one of another version, is an error that names what is
+// wrong, and the store is left as it was: the whole snapshot is checked
+// before anything is stored.
+//
+// A result taken from a snapshot is read by the endpoint whose key it is
+// stored under: the first read through that endpoint gives it its schema.
+func (c *Controller) Hydrate(snapshot value.Value) error {
+	if err := c.reentered("Hydrate"); err != nil {
+		return err
+	}
+	ents, results, latest, err := parseSnapshot(snapshot)
+	if err != nil {
+		return fmt.Errorf("hydrate: %w", err)
+	}
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Requests started from now on must be newer than what was taken, or
+	// their responses would lose to it (a server's clock may be ahead).
+	if latest > c.lastStamp {
+		c.lastStamp = latest
+	}
+	if c.st.Hydrate(ents, results) {
+		c.changed()
+	}
+	return nil
+}
+
+// parseSnapshot checks a whole snapshot and returns what it holds, and the
+// latest fetchedAt in it.
+func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.SnapshotResult, latest int64, err error) {
+	if v.Kind() != value.Object {
+		return nil, nil, 0, fmt.Errorf("the snapshot is %s, not an object", kindOf(v))
+	}
+	ver := v.Get("version")
+	if ver.IsUndefined() {
+		return nil, nil, 0, fmt.Errorf("version is missing (this build reads %d)", SnapshotVersion)
+	}
+	if f, ok := ver.Float(); !ok || f != SnapshotVersion {
+		return nil, nil, 0, fmt.Errorf("version %s is not known (this build reads %d)", ver.JSON(), SnapshotVersion)
+	}
+	entities, err := objectAt(v, "entities")
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	entMetas, err := objectAt(v, "entitiesMeta")
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	endpoints, err := objectAt(v, "endpoints")
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	metas, err := objectAt(v, "meta")
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if opt := v.Get("optimistic"); !opt.IsUndefined() && opt.Kind() != value.Array {
+		return nil, nil, 0, fmt.Errorf("optimistic: %s, not an array", kindOf(opt))
+	}
+	note := func(t int64) {
+		if t > latest {
+			latest = t
+		}
+	}
+
+	metaTables := newIndex(entMetas)
+	for _, table := range entities.Members() {
+		where := "entities" + memberPath(table.Key)
+		if table.Value.Kind() != value.Object {
+			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, kindOf(table.Value))
+		}
+		tableMetas := metaTables.get(table.Key)
+		if tableMetas.Kind() != value.Object {
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(tableMetas))
+		}
+		recMetas := newIndex(tableMetas)
+		for _, rec := range table.Value.Members() {
+			if k := rec.Value.Kind(); k != value.Object && k != value.Null {
+				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object", where, strconv.Quote(rec.Key), kindOf(rec.Value))
+			}
+			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
+				return "entitiesMeta" + memberPath(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
+			})
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			note(m.FetchedAt)
+			ents = append(ents, store.SnapshotEntity{
+				Key: table.Key, PK: rec.Key, Value: rec.Value,
+				Deleted: deleted || rec.Value.IsNull(),
+				Meta:    schema.Meta{Date: m.Date, FetchedAt: m.FetchedAt, ExpiresAt: m.ExpiresAt},
+			})
+		}
+	}
+	tables := newIndex(entities)
+	for _, table := range entMetas.Members() {
+		if table.Value.Kind() != value.Object {
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(table.Value))
+		}
+		recs := newIndex(tables.get(table.Key))
+		for _, m := range table.Value.Members() {
+			if recs.get(m.Key).IsUndefined() {
+				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", memberPath(table.Key), strconv.Quote(m.Key))
+			}
+		}
+	}
+
+	resultMetas := newIndex(metas)
+	for _, r := range endpoints.Members() {
+		where := func() string { return "meta[" + strconv.Quote(r.Key) + "]" }
+		rm := resultMetas.get(r.Key)
+		m, _, err := parseMeta(rm, where)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if inv := rm.Get("invalidated"); !inv.IsUndefined() {
+			if inv.Kind() != value.Bool {
+				return nil, nil, 0, fmt.Errorf("%s.invalidated: %s, not a boolean", where(), kindOf(inv))
+			}
+			m.Invalidated = inv.Boolean()
+		}
+		note(m.FetchedAt)
+		results = append(results, store.SnapshotResult{Key: r.Key, Value: r.Value, Meta: m})
+	}
+	// A meta without a result (an error kept before any data) has nothing
+	// to hydrate, but must still be well formed.
+	for _, m := range metas.Members() {
+		if _, _, err := parseMeta(m.Value, func() string { return "meta[" + strconv.Quote(m.Key) + "]" }); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return ents, results, latest, nil
+}
+
+// objectAt returns v's member name, which must be an object when present;
+// an empty object when absent.
+func objectAt(v value.Value, name string) (value.Value, error) {
+	m := v.Get(name)
+	switch m.Kind() {
+	case value.Undefined:
+		return value.Obj(), nil
+	case value.Object:
+		return m, nil
+	}
+	return value.Undef, fmt.Errorf("%s: %s, not an object", name, kindOf(m))
+}
+
+// index finds an object's members by name in constant time: members are
+// looked up in the order they are listed most of the time (a snapshot's
+// tables and their metas are both sorted by key), so the next member is
+// tried first, and a map is built only when that misses.
+type index struct {
+	ms    []value.Member
+	next  int
+	byKey map[string]int
+}
+
+func newIndex(obj value.Value) *index { return &index{ms: obj.Members()} }
+
+// get returns the member named key, Undefined when absent.
+func (x *index) get(key string) value.Value {
+	if x.next < len(x.ms) && x.ms[x.next].Key == key {
+		x.next++
+		return x.ms[x.next-1].Value
+	}
+	if x.byKey == nil {
+		x.byKey = make(map[string]int, len(x.ms))
+		for i := range x.ms {
+			x.byKey[x.ms[i].Key] = i
+		}
+	}
+	i, ok := x.byKey[key]
+	if !ok {
+		return value.Undef
+	}
+	x.next = i + 1
+	return x.ms[i].Value
+}
+
+// parseMeta reads a meta ({date, fetchedAt, expiresAt, deleted?}); where
+// names it, for messages.
+func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, error) {
+	var out store.ResultMeta
+	if m.IsUndefined() {
+		return out, false, fmt.Errorf("%s: missing", whereOf())
+	}
+	if m.Kind() != value.Object {
+		return out, false, fmt.Errorf("%s: %s, not an object", whereOf(), kindOf(m))
+	}
+	fields := [...]struct {
+		name     string
+		dst      *int64
+		optional bool
+	}{
+		{"fetchedAt", &out.FetchedAt, false},
+		{"expiresAt", &out.ExpiresAt, false},
+		{"date", &out.Date, true},
+	}
+	for _, f := range fields {
+		x := m.Get(f.name)
+		if x.IsUndefined() && f.optional {
+			*f.dst = out.FetchedAt
+			continue
+		}
+		n, ok := x.Float()
+		if !ok {
+			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, kindOf(x))
+		}
+		*f.dst = millis(n)
+	}
+	deleted := false
+	if d := m.Get("deleted"); !d.IsUndefined() {
+		if d.Kind() != value.Bool {
+			return out, false, fmt.Errorf("%s.deleted: %s, not a boolean", whereOf(), kindOf(d))
+		}
+		deleted = d.Boolean()
+	}
+	return out, deleted, nil
+}
+
+// millis converts a time in ms to int64, saturating: a never-expiring
+// result's expiresAt is the largest int64, which a float64 (and so
+// JavaScript) rounds up beyond it.
+func millis(f float64) int64 {
+	switch {
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(math.Floor(f))
+}
+
+// memberPath writes a member name as a path step: .name for an identifier,
+// ["name"] otherwise.
+func memberPath(name string) string {
+	if isIdentifier(name) {
+		return "." + name
+	}
+	return "[" + strconv.Quote(name) + "]"
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		letter := r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !letter && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// kindOf names a value's kind for a message: "a string", "null".
+func kindOf(v value.Value) string {
+	switch v.Kind() {
+	case value.Undefined:
+		return "missing"
+	case value.Null:
+		return "null"
+	case value.Array:
+		return "an array"
+	case value.Object:
+		return "an object"
+	}
+	return "a " + v.Kind().String()
+}

@@ -1,0 +1,318 @@
+package controller_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// shelf serves a list of Books, each with a nested Author: a result that
+// reaches entities of two types.
+var (
+	authorEntity = &schema.Entity{Key: "Author", Defaults: value.MustParse(`{"id":null,"name":""}`)}
+	shelfBook    = &schema.Entity{Key: "Book", Defaults: value.MustParse(`{"id":null,"title":"","rev":0,"author":null}`),
+		Schema: map[string]schema.Schema{"author": authorEntity}}
+)
+
+func shelfEndpoint(title string) *funcEndpoint {
+	return &funcEndpoint{name: "shelf", spec: endpoint.Spec{Name: "shelf", Schema: schema.ArrayOf(shelfBook)},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return value.MustParse(fmt.Sprintf(`[
+				{"id":"1","title":%q,"rev":1,"author":{"id":"a","name":"Ann"}},
+				{"id":"2","title":"two","rev":1,"author":{"id":"a","name":"Ann"}}]`, title)), nil
+		}}
+}
+
+// TestHydrateRoundTrip: a second controller hydrated from the first one's
+// snapshot (through its JSON text) reads the same data with the same expiry,
+// without a request.
+func TestHydrateRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	server := controller.New(controller.Options{Now: clk.Now, DataExpiryLength: time.Minute})
+	ep := shelfEndpoint("one")
+	want, err := server.Fetch(ctx, ep, value.Obj(), nil)
+	require.NoError(t, err)
+	wantResp := server.GetResponse(ep, value.Obj())
+
+	text := server.Snapshot().JSON()
+	snap, err := value.ParseString(text)
+	require.NoError(t, err)
+	assert.Equal(t, float64(controller.SnapshotVersion), must(snap.Get("version").Float()))
+
+	client := controller.New(controller.Options{Now: clk.Now, InitialState: snap})
+	clientEp := shelfEndpoint("from the client")
+	r := client.GetResponse(clientEp, value.Obj())
+	assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
+	assert.Equal(t, wantResp.ExpiresAt, r.ExpiresAt, "expiry metadata kept")
+	assert.Equal(t, want.JSON(), r.Data.JSON(), "denormalized as on the server")
+	assert.Equal(t, "Ann", r.Data.Elems()[1].Get("author").Get("name").Str())
+
+	v, err := client.Suspense(ctx, clientEp, value.Obj())
+	require.NoError(t, err)
+	assert.Equal(t, want.JSON(), v.JSON())
+	assert.EqualValues(t, 0, clientEp.calls.Load(), "fresh hydrated data needs no request")
+	assert.Equal(t, server.Snapshot().JSON(), client.Snapshot().JSON(), "the snapshot round-trips")
+
+	// Expired on the client's clock: stale, shown at once, refetched.
+	clk.Advance(2 * time.Minute)
+	r = client.GetResponse(clientEp, value.Obj())
+	assert.Equal(t, endpoint.Stale, r.ExpiryStatus)
+	_, err = client.Fetch(ctx, clientEp, value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "from the client", client.GetResponse(clientEp, value.Obj()).Data.Elems()[0].Get("title").Str(),
+		"a later fetch replaces hydrated data")
+}
+
+func must[T any](v T, ok bool) T {
+	if !ok {
+		panic("not ok")
+	}
+	return v
+}
+
+// TestHydrateNewerWins: by fetchedAt, per result and per entity, in both
+// directions; a tie keeps what is stored.
+func TestHydrateNewerWins(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	snapshotOf := func(title string) value.Value {
+		c := controller.New(controller.Options{Now: clk.Now})
+		_, err := c.Fetch(ctx, shelfEndpoint(title), value.Obj(), nil)
+		require.NoError(t, err)
+		return c.Snapshot()
+	}
+	title := func(c *controller.Controller) string {
+		return c.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str()
+	}
+
+	older := snapshotOf("older")
+	clk.Advance(time.Second)
+
+	// The store is newer: the older snapshot changes nothing.
+	c := controller.New(controller.Options{Now: clk.Now})
+	_, err := c.Fetch(ctx, shelfEndpoint("stored"), value.Obj(), nil)
+	require.NoError(t, err)
+	before := c.State().JSON()
+	require.NoError(t, c.Hydrate(older))
+	assert.Equal(t, "stored", title(c))
+	assert.Equal(t, before, c.State().JSON(), "nothing of the older snapshot taken")
+
+	// The snapshot is newer: it wins, results and entities.
+	clk.Advance(time.Second)
+	newer := snapshotOf("newer")
+	require.NoError(t, c.Hydrate(newer))
+	assert.Equal(t, "newer", title(c))
+	assert.Equal(t, newer.Get("entitiesMeta").JSON(), c.Snapshot().Get("entitiesMeta").JSON(), "the entities' metas came along")
+
+	// Per entity: a newer stored record survives a snapshot whose result is
+	// newer than the stored result.
+	clk.Advance(time.Second)
+	b := &books{}
+	_, err = c.Fetch(ctx, b.endpoint(endpoint.Spec{Schema: shelfBook}), params("1"), nil)
+	require.NoError(t, err)
+	require.NoError(t, c.Hydrate(newer), "the same snapshot again")
+	assert.Equal(t, "book 1", title(c), "the newer record of Book 1 stays")
+
+	// A tie keeps what is stored.
+	d := controller.New(controller.Options{Now: clk.Now, InitialState: newer})
+	tie := strings.Replace(newer.JSON(), `"newer"`, `"tie"`, 1)
+	require.NoError(t, d.Hydrate(value.MustParse(tie)))
+	assert.Equal(t, "newer", title(d))
+}
+
+// TestHydrateStampsAfterSnapshot: a snapshot from a server whose clock is
+// ahead does not make this controller's next responses lose to it.
+func TestHydrateStampsAfterSnapshot(t *testing.T) {
+	ctx := context.Background()
+	ahead := newClock()
+	ahead.Advance(time.Hour)
+	server := controller.New(controller.Options{Now: ahead.Now})
+	_, err := server.Fetch(ctx, shelfEndpoint("server"), value.Obj(), nil)
+	require.NoError(t, err)
+
+	client := controller.New(controller.Options{Now: newClock().Now, InitialState: server.Snapshot()})
+	_, err = client.Fetch(ctx, shelfEndpoint("client"), value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "client", client.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str())
+}
+
+// TestHydrateSkipsOptimisticAndErrors: pending optimistic updates are in
+// State but not in Snapshot, and a snapshot's optimistic list and kept
+// errors are not taken.
+func TestHydrateSkipsOptimisticAndErrors(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	b := &books{gate: make(chan struct{})}
+	read := b.endpoint(endpoint.Spec{})
+	c := controller.New(controller.Options{Now: clk.Now})
+	require.NoError(t, c.SetResponse(read, params("1"), value.MustParse(`{"id":"1","title":"real","rev":1}`)))
+
+	edit := b.endpoint(endpoint.Spec{SideEffect: true,
+		GetOptimisticResponse: func(endpoint.Snapshot, value.Value, any) (value.Value, error) {
+			return value.MustParse(`{"id":"1","title":"optimistic","rev":1}`), nil
+		}})
+	done := make(chan error, 1)
+	go func() { _, err := c.Fetch(ctx, edit, params("1"), nil); done <- err }()
+	require.Eventually(t, func() bool { return c.PendingOptimistic() == 1 }, time.Minute, time.Millisecond)
+
+	state, snap := c.State(), c.Snapshot()
+	assert.Equal(t, 1, state.Get("optimistic").Len())
+	assert.Equal(t, "optimistic", state.Get("entities").Get("Book").Get("1").Get("title").Str())
+	assert.Equal(t, 0, snap.Get("optimistic").Len())
+	assert.Equal(t, "real", snap.Get("entities").Get("Book").Get("1").Get("title").Str(), "the snapshot holds what the server sent")
+
+	// Hydrating State (optimistic list included) takes no optimistic update.
+	d := controller.New(controller.Options{Now: clk.Now, InitialState: state})
+	assert.Equal(t, 0, d.PendingOptimistic())
+	close(b.gate)
+	require.NoError(t, <-done)
+
+	// A kept error is not part of a snapshot.
+	b2 := &books{}
+	b2.fail.Store(true)
+	_, err := c.Suspense(ctx, b2.endpoint(endpoint.Spec{}), params("9"))
+	require.Error(t, err)
+	assert.Contains(t, c.State().Get("meta").JSON(), "server said no")
+	assert.NotContains(t, c.Snapshot().JSON(), "server said no")
+}
+
+// TestHydrateExpiryMetadata: date, fetchedAt and expiresAt are taken as they
+// are; a never-expiring result (expiresAt the largest int64, which float64
+// rounds up) stays never-expiring; an invalidated result stays invalid.
+func TestHydrateExpiryMetadata(t *testing.T) {
+	clk := newClock()
+	now := clk.Now().UnixMilli()
+	b := &books{}
+	ep := b.endpoint(endpoint.Spec{})
+	key, err := ep.Key(params("1"))
+	require.NoError(t, err)
+	key2, err := ep.Key(params("2"))
+	require.NoError(t, err)
+	snap := value.MustParse(fmt.Sprintf(`{"version":1,
+		"entities":{"Book":{"1":{"id":"1","title":"t","rev":1},"2":{"id":"2","title":"u","rev":1}}},
+		"entitiesMeta":{"Book":{"1":{"date":%d,"fetchedAt":%d,"expiresAt":%d},"2":{"date":1,"fetchedAt":1,"expiresAt":9223372036854775807}}},
+		"endpoints":{%q:"1",%q:"2"},
+		"meta":{%q:{"date":%d,"fetchedAt":%d,"expiresAt":%d},%q:{"date":1,"fetchedAt":1,"expiresAt":9223372036854775807,"invalidated":true}},
+		"optimistic":[]}`, now-10, now-5, now+1000, key, key2, key, now-10, now-5, now+1000, key2))
+	c := controller.New(controller.Options{Now: clk.Now})
+	require.NoError(t, c.Hydrate(snap))
+	r := c.GetResponse(ep, params("1"))
+	assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
+	assert.Equal(t, now+1000, r.ExpiresAt)
+	clk.Advance(1001 * time.Millisecond)
+	assert.Equal(t, endpoint.Stale, c.GetResponse(ep, params("1")).ExpiryStatus, "expires on this controller's clock")
+
+	r2 := c.GetResponse(ep, params("2"))
+	assert.Equal(t, endpoint.Invalid, r2.ExpiryStatus, "invalidated stays invalid")
+	assert.Equal(t, int64(math.MaxInt64), r2.ExpiresAt)
+	meta := c.Snapshot().Get("meta").Get(key)
+	assert.Equal(t, fmt.Sprint(now-10), meta.Get("date").Raw())
+	assert.Equal(t, fmt.Sprint(now-5), meta.Get("fetchedAt").Raw())
+}
+
+// TestHydrateMalformed: every malformed snapshot is an error naming what is
+// wrong, and the store is exactly as it was.
+func TestHydrateMalformed(t *testing.T) {
+	const book = `{"id":"4","title":"t","rev":1}`
+	const meta = `{"date":1,"fetchedAt":1,"expiresAt":2}`
+	snap := func(entities, entitiesMeta, endpoints, metas string) string {
+		return fmt.Sprintf(`{"version":1,"entities":%s,"entitiesMeta":%s,"endpoints":%s,"meta":%s,"optimistic":[]}`,
+			entities, entitiesMeta, endpoints, metas)
+	}
+	good := snap(`{"Book":{"4":`+book+`}}`, `{"Book":{"4":`+meta+`}}`, `{"k":"4"}`, `{"k":`+meta+`}`)
+	require.NoError(t, controller.New(controller.Options{}).Hydrate(value.MustParse(good)), "the base case is good")
+
+	cases := []struct {
+		name, snapshot, err string
+	}{
+		{"not an object", `[1]`, `hydrate: the snapshot is an array, not an object`},
+		{"no version", `{"entities":{}}`, `hydrate: version is missing (this build reads 1)`},
+		{"unknown version", `{"version":7}`, `hydrate: version 7 is not known (this build reads 1)`},
+		{"version as text", `{"version":"1"}`, `hydrate: version "1" is not known (this build reads 1)`},
+		{"entities not an object", `{"version":1,"entities":[]}`, `hydrate: entities: an array, not an object`},
+		{"record not an object", snap(`{"Book":{"4":"x"}}`, `{"Book":{"4":`+meta+`}}`, `{}`, `{}`),
+			`hydrate: entities.Book["4"]: a string, not an object`},
+		{"table not an object", snap(`{"Book":3}`, `{}`, `{}`, `{}`), `hydrate: entities.Book: a number, not an object`},
+		{"odd table name", snap(`{"my-type":{"4":1}}`, `{"my-type":{}}`, `{}`, `{}`),
+			`hydrate: entities["my-type"]["4"]: a number, not an object`},
+		{"no metas for the table", snap(`{"Book":{"4":`+book+`}}`, `{}`, `{}`, `{}`),
+			`hydrate: entitiesMeta.Book: missing, not an object`},
+		{"no meta for a record", snap(`{"Book":{"4":`+book+`}}`, `{"Book":{}}`, `{}`, `{}`),
+			`hydrate: entitiesMeta.Book["4"]: missing`},
+		{"fetchedAt not a number", snap(`{"Book":{"4":`+book+`}}`, `{"Book":{"4":{"fetchedAt":"now","expiresAt":2}}}`, `{}`, `{}`),
+			`hydrate: entitiesMeta.Book["4"].fetchedAt: a string, not a number`},
+		{"deleted not a boolean", snap(`{"Book":{"4":null}}`, `{"Book":{"4":{"fetchedAt":1,"expiresAt":2,"deleted":1}}}`, `{}`, `{}`),
+			`hydrate: entitiesMeta.Book["4"].deleted: a number, not a boolean`},
+		{"meta of no record", snap(`{"Book":{}}`, `{"Book":{"5":`+meta+`}}`, `{}`, `{}`),
+			`hydrate: entitiesMeta.Book["5"]: no such record in entities`},
+		{"result without meta", snap(`{}`, `{}`, `{"GET /x":1}`, `{}`), `hydrate: meta["GET /x"]: missing`},
+		{"result meta without expiresAt", snap(`{}`, `{}`, `{"k":1}`, `{"k":{"fetchedAt":1}}`),
+			`hydrate: meta["k"].expiresAt: missing, not a number`},
+		{"invalidated not a boolean", snap(`{}`, `{}`, `{"k":1}`, `{"k":{"fetchedAt":1,"expiresAt":2,"invalidated":"yes"}}`),
+			`hydrate: meta["k"].invalidated: a string, not a boolean`},
+		{"lone meta malformed", snap(`{}`, `{}`, `{}`, `{"k":[]}`), `hydrate: meta["k"]: an array, not an object`},
+		{"optimistic not an array", `{"version":1,"optimistic":{}}`, `hydrate: optimistic: an object, not an array`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			c := controller.New(controller.Options{Now: newClock().Now})
+			_, err := c.Fetch(ctx, shelfEndpoint("kept"), value.Obj(), nil)
+			require.NoError(t, err)
+			before := c.State().JSON()
+			// A malformed snapshot that starts with good parts: nothing of
+			// them may be stored either.
+			v := value.MustParse(tc.snapshot)
+			err = c.Hydrate(v)
+			require.Error(t, err)
+			assert.Equal(t, tc.err, err.Error())
+			assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+
+			assert.PanicsWithError(t, "controller.New: InitialState: "+tc.err, func() {
+				controller.New(controller.Options{InitialState: v})
+			})
+		})
+	}
+}
+
+// TestHydrateGoodPartsBeforeBadOnes: a snapshot whose first records are
+// good and a later one is not stores none of them.
+func TestHydrateGoodPartsBeforeBadOnes(t *testing.T) {
+	c := controller.New(controller.Options{})
+	err := c.Hydrate(value.MustParse(`{"version":1,
+		"entities":{"Book":{"1":{"id":"1"},"2":{"id":"2"}}},
+		"entitiesMeta":{"Book":{"1":{"fetchedAt":1,"expiresAt":2},"2":{"fetchedAt":"x","expiresAt":2}}}}`))
+	require.EqualError(t, err, `hydrate: entitiesMeta.Book["2"].fetchedAt: a string, not a number`)
+	assert.Equal(t, controller.New(controller.Options{}).State().JSON(), c.State().JSON())
+}
+
+// TestHydrateDeletedEntity: a deleted entity stays deleted: a result that
+// needs it is invalid.
+func TestHydrateDeletedEntity(t *testing.T) {
+	clk := newClock()
+	now := clk.Now().UnixMilli()
+	b := &books{}
+	ep := b.endpoint(endpoint.Spec{})
+	key, err := ep.Key(params("1"))
+	require.NoError(t, err)
+	c := controller.New(controller.Options{Now: clk.Now})
+	require.NoError(t, c.Hydrate(value.MustParse(fmt.Sprintf(`{"version":1,
+		"entities":{"Book":{"1":null}},
+		"entitiesMeta":{"Book":{"1":{"date":%d,"fetchedAt":%d,"expiresAt":%d,"deleted":true}}},
+		"endpoints":{%q:"1"},"meta":{%q:{"date":%d,"fetchedAt":%d,"expiresAt":%d}}}`,
+		now, now, now+1000, key, key, now, now, now+1000))))
+	assert.Equal(t, endpoint.Invalid, c.GetResponse(ep, params("1")).ExpiryStatus)
+	assert.Equal(t, `null`, c.State().Get("entities").Get("Book").Get("1").JSON())
+}

@@ -1,0 +1,162 @@
+package store
+
+import (
+	"sort"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// SnapshotEntity is one normalized record of a snapshot (see Hydrate).
+type SnapshotEntity struct {
+	Key, PK string
+	// Value is the normalized record; ignored when Deleted.
+	Value   value.Value
+	Deleted bool
+	Meta    schema.Meta
+}
+
+// SnapshotResult is one normalized endpoint result of a snapshot.
+type SnapshotResult struct {
+	Key   string
+	Value value.Value
+	// Meta's Err and ErrorExpiresAt are not taken: errors are not data.
+	Meta ResultMeta
+}
+
+// Hydrate merges records and results from a snapshot into the base layer,
+// as if they had been fetched when their metas say: each one is taken where
+// the base holds nothing under its id or holds something fetched before it
+// (by FetchedAt; on a tie what is stored stays). Entity records replace the
+// stored ones whole (a snapshot carries complete normalized records, and
+// no Entity is at hand to merge by). A result taken here has no schema
+// until Adopt gives it one: the snapshot names endpoints by key only.
+// It reports whether anything was taken.
+func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
+	b := &baseLayer{s: s}
+	took := false
+	for i := range ents {
+		e := &ents[i]
+		id := entityID{e.Key, e.PK}
+		if existing, ok := b.entity(id); ok && existing.meta.FetchedAt >= e.Meta.FetchedAt {
+			continue
+		}
+		rec := record{val: e.Value, meta: e.Meta, deleted: e.Deleted}
+		if e.Deleted {
+			rec.val = value.Undef
+		}
+		b.setEntity(id, rec, value.Undef) // no parsed form: a snapshot record reads as a copy
+		took = true
+	}
+	for i := range results {
+		r := &results[i]
+		if existing, ok := b.result(r.Key); ok && !existing.val.IsUndefined() && existing.meta.FetchedAt >= r.Meta.FetchedAt {
+			continue
+		}
+		meta := r.Meta
+		meta.Err, meta.ErrorExpiresAt = nil, 0
+		if e := s.results[r.Key]; e != nil {
+			// A kept error stays with its result.
+			meta.Err, meta.ErrorExpiresAt = e.base.meta.Err, e.base.meta.ErrorExpiresAt
+		}
+		b.setResult(r.Key, result{val: r.Value, meta: meta})
+		if s.unschemed == nil {
+			s.unschemed = map[string]bool{}
+		}
+		s.unschemed[r.Key] = true
+		took = true
+	}
+	if took {
+		s.rebase()
+	}
+	return took
+}
+
+// Adopt gives the result under key the schema sc when Hydrate stored it
+// without one; the first endpoint that reads or stores that key calls it.
+// It changes nothing a read sees: reads go through that endpoint anyway.
+func (s *Store) Adopt(key string, sc schema.Schema) {
+	if !s.unschemed[key] {
+		return
+	}
+	delete(s.unschemed, key)
+	r := s.results[key]
+	if r == nil {
+		return
+	}
+	if r.base.schema == nil {
+		r.base.schema = sc
+	}
+	if r.visible.schema == nil {
+		r.visible.schema = sc
+	}
+	r.memo = schema.Memo{}
+}
+
+// Snapshot returns the base layer in State's shape: what servers sent,
+// without the pending optimistic writes (optimistic is empty) and without
+// kept errors. It is what a snapshot to persist or to hand to another
+// process holds.
+func (s *Store) Snapshot() value.Value {
+	keys := make([]string, 0, len(s.entities))
+	for k := range s.entities {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var ents, entMetas []value.Member
+	for _, k := range keys {
+		byPK := s.entities[k]
+		pks := make([]string, 0, len(byPK))
+		for pk, e := range byPK {
+			if e.hasBase {
+				pks = append(pks, pk)
+			}
+		}
+		if len(pks) == 0 {
+			continue
+		}
+		sort.Strings(pks)
+		recs := make([]value.Member, 0, len(pks))
+		metas := make([]value.Member, 0, len(pks))
+		for _, pk := range pks {
+			rec := &byPK[pk].base
+			v := rec.val
+			if rec.deleted {
+				v = value.NullV
+			}
+			recs = append(recs, value.M(pk, v))
+			metas = append(metas, value.M(pk, entityMetaValue(rec.meta, rec.deleted)))
+		}
+		ents = append(ents, value.M(k, value.Obj(recs...)))
+		entMetas = append(entMetas, value.M(k, value.Obj(metas...)))
+	}
+
+	rkeys := make([]string, 0, len(s.results))
+	for k, r := range s.results {
+		if r.hasBase && !r.base.val.IsUndefined() {
+			rkeys = append(rkeys, k)
+		}
+	}
+	sort.Strings(rkeys)
+	results := make([]value.Member, 0, len(rkeys))
+	metas := make([]value.Member, 0, len(rkeys))
+	for _, k := range rkeys {
+		r := s.results[k]
+		m := r.base.meta
+		m.Err, m.ErrorExpiresAt = nil, 0
+		results = append(results, value.M(k, r.base.val))
+		metas = append(metas, value.M(k, resultMetaValue(m)))
+	}
+	return value.Obj(
+		value.M("version", value.Int(SnapshotVersion)),
+		value.M("entities", value.Obj(ents...)),
+		value.M("endpoints", value.Obj(results...)),
+		value.M("meta", value.Obj(metas...)),
+		value.M("entitiesMeta", value.Obj(entMetas...)),
+		value.M("optimistic", value.Arr()),
+	)
+}
+
+// SnapshotVersion is the version of the snapshot format State and Snapshot
+// write and Hydrate's callers read.
+const SnapshotVersion = 1
