@@ -1,8 +1,6 @@
 package store
 
 import (
-	"sort"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -97,64 +95,18 @@ func (s *Store) Adopt(key string, sc schema.Schema) {
 // without the pending optimistic writes (optimistic is empty) and without
 // kept errors. It is what a snapshot to persist or to hand to another
 // process holds.
-func (s *Store) Snapshot() value.Value {
-	keys := make([]string, 0, len(s.entities))
-	for k := range s.entities {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var ents, entMetas []value.Member
-	for _, k := range keys {
-		byPK := s.entities[k]
-		pks := make([]string, 0, len(byPK))
-		for pk, e := range byPK {
-			if e.hasBase {
-				pks = append(pks, pk)
-			}
-		}
-		if len(pks) == 0 {
-			continue
-		}
-		sort.Strings(pks)
-		recs := make([]value.Member, 0, len(pks))
-		metas := make([]value.Member, 0, len(pks))
-		for _, pk := range pks {
-			rec := &byPK[pk].base
-			v := rec.val
-			if rec.deleted {
-				v = value.NullV
-			}
-			recs = append(recs, value.M(pk, v))
-			metas = append(metas, value.M(pk, entityMetaValue(rec.meta, rec.deleted)))
-		}
-		ents = append(ents, value.M(k, value.Obj(recs...)))
-		entMetas = append(entMetas, value.M(k, value.Obj(metas...)))
-	}
+func (s *Store) Snapshot() value.Value { return s.snapshot(baseView, nil) }
 
-	rkeys := make([]string, 0, len(s.results))
-	for k, r := range s.results {
-		if r.hasBase && !r.base.val.IsUndefined() {
-			rkeys = append(rkeys, k)
-		}
-	}
-	sort.Strings(rkeys)
-	results := make([]value.Member, 0, len(rkeys))
-	metas := make([]value.Member, 0, len(rkeys))
-	for _, k := range rkeys {
-		r := s.results[k]
+// baseView shows what servers sent: the base layer, without kept errors.
+var baseView = stateView{
+	entity: func(e *entityEntry) (value.Value, schema.Meta, bool, bool) {
+		return e.base.val, e.base.meta, e.base.deleted, e.hasBase
+	},
+	result: func(r *resultEntry) (value.Value, ResultMeta, bool) {
 		m := r.base.meta
 		m.Err, m.ErrorExpiresAt = nil, 0
-		results = append(results, value.M(k, r.base.val))
-		metas = append(metas, value.M(k, resultMetaValue(m)))
-	}
-	return value.Obj(
-		value.M("version", value.Int(SnapshotVersion)),
-		value.M("entities", value.Obj(ents...)),
-		value.M("endpoints", value.Obj(results...)),
-		value.M("meta", value.Obj(metas...)),
-		value.M("entitiesMeta", value.Obj(entMetas...)),
-		value.M("optimistic", value.Arr()),
-	)
+		return r.base.val, m, r.hasBase && !r.base.val.IsUndefined()
+	},
 }
 
 // SnapshotVersion is the version of the snapshot format State and Snapshot
