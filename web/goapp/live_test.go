@@ -1,6 +1,7 @@
 package goapp_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -35,10 +36,12 @@ func (c *live) OnPreRender(ctx app.Context) { c.ctx = ctx; c.OnMount(ctx) }
 // then fails with 500 while refuse is set.
 type liveAPI struct {
 	*httptest.Server
-	mu     sync.Mutex
-	gate   chan struct{}
-	refuse bool
-	items  []map[string]any
+	mu   sync.Mutex
+	gate chan struct{}
+	// getGate, while set, holds a GET until it is closed.
+	getGate chan struct{}
+	refuse  bool
+	items   []map[string]any
 }
 
 func newLiveAPI(t *testing.T) *liveAPI {
@@ -49,8 +52,11 @@ func newLiveAPI(t *testing.T) *liveAPI {
 	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.mu.Lock()
 		gate, refuse := a.gate, a.refuse
+		if r.Method == http.MethodGet {
+			gate = a.getGate
+		}
 		a.mu.Unlock()
-		if r.Method == http.MethodPatch && gate != nil {
+		if gate != nil {
 			select { // the test releases it; the limit only stops a hang
 			case <-gate:
 			case <-time.After(testkit.WaitLimit):
@@ -80,8 +86,9 @@ func newLiveAPI(t *testing.T) *liveAPI {
 }
 
 // mount sets up the package's ctrl and articles on a, with an optimistic
-// partialUpdate, and mounts a live list in a test engine.
-func mount(t *testing.T, a *liveAPI) (app.TestEngine, *live) {
+// partialUpdate, and mounts a live list in a test engine; prefetch reads the
+// list first.
+func mount(t *testing.T, a *liveAPI, prefetch bool) (app.TestEngine, *live) {
 	t.Helper()
 	var err error
 	articles, err = df.NewResource[Article](rest.ResourceOptions{URLPrefix: a.URL, Path: "/articles/:id"})
@@ -96,6 +103,10 @@ func mount(t *testing.T, a *liveAPI) (app.TestEngine, *live) {
 	})
 	require.NoError(t, err)
 	ctrl = controller.New(controller.Options{})
+	if prefetch {
+		_, err := articles.GetList.Suspense(context.Background(), ctrl, nil)
+		require.NoError(t, err)
+	}
 	goapp.OnServer = false
 	t.Cleanup(func() { goapp.OnServer = app.IsServer })
 	engine := app.NewTestEngine()
@@ -105,8 +116,11 @@ func mount(t *testing.T, a *liveAPI) (app.TestEngine, *live) {
 	return engine, c
 }
 
-// waitFor waits until the list the controller holds passes ok.
-func waitFor(t *testing.T, ok func([]*Article) bool, what string) {
+// watch reports on the returned channel when the list the controller
+// holds passes ok. Start it before the change it waits for: the component's
+// query subscribed first, so the controller tells it of each change before
+// this watcher.
+func watch(t *testing.T, ok func([]*Article) bool) <-chan struct{} {
 	t.Helper()
 	seen := make(chan struct{}, 1)
 	unsub, err := articles.GetList.Subscribe(ctrl, nil, func(st df.State[[]*Article]) {
@@ -118,15 +132,29 @@ func waitFor(t *testing.T, ok func([]*Article) bool, what string) {
 		}
 	}, controller.SubscribeOptions{NoFetch: true})
 	require.NoError(t, err)
-	defer unsub()
-	testkit.Wait(t, seen, what)
+	t.Cleanup(unsub)
+	return seen
+}
+
+// loaded prefetches the list before mount, so that the query's first
+// state has it.
+func loaded(t *testing.T, engine app.TestEngine, c *live) {
+	t.Helper()
+	require.True(t, c.list.State().Usable(), "the list was prefetched")
+	engine.ConsumeAll()
 }
 
 func TestQueryFetchesAndRerenders(t *testing.T) {
-	engine, c := mount(t, newLiveAPI(t))
+	a := newLiveAPI(t)
+	getGate := make(chan struct{})
+	a.getGate = getGate
+	engine, c := mount(t, a, false)
 	// Nothing was cached: the first render is the fallback, then the
 	// fetch's result re-renders the component.
-	waitFor(t, func(l []*Article) bool { return len(l) == 2 }, "the list")
+	assert.Contains(t, app.HTMLString(c), "Loading…")
+	arrived := watch(t, func(l []*Article) bool { return len(l) == 2 })
+	close(getGate)
+	testkit.Wait(t, arrived, "the list")
 	engine.ConsumeAll()
 	html := app.HTMLString(c)
 	assert.Contains(t, html, "<li>Hello</li>")
@@ -136,15 +164,15 @@ func TestQueryFetchesAndRerenders(t *testing.T) {
 
 func TestMutateOptimisticThenRolledBack(t *testing.T) {
 	a := newLiveAPI(t)
-	engine, c := mount(t, a)
-	waitFor(t, func(l []*Article) bool { return len(l) == 2 }, "the list")
-	engine.ConsumeAll()
+	engine, c := mount(t, a, true)
+	loaded(t, engine, c)
 	before := c.list.Data()
 
 	gate := make(chan struct{})
 	a.mu.Lock()
 	a.gate, a.refuse = gate, true
 	a.mu.Unlock()
+	optimistic := watch(t, func(l []*Article) bool { return l[1].Published })
 	results := make(chan error, 1)
 	goapp.Mutate(c.ctx, &c.publish, ctrl, articles.PartialUpdate,
 		map[string]string{"id": "2"}, map[string]bool{"published": true},
@@ -153,12 +181,14 @@ func TestMutateOptimisticThenRolledBack(t *testing.T) {
 
 	// Optimistic: the query shows the article published before the server
 	// answers; the other article keeps its pointer.
-	waitFor(t, func(l []*Article) bool { return l[1].Published }, "the optimistic update")
+	testkit.Wait(t, optimistic, "the optimistic update")
 	shown := c.list.Data()
 	assert.True(t, shown[1].Published)
 	assert.Same(t, before[0], shown[0])
 
+	rolledBackSeen := watch(t, func(l []*Article) bool { return !l[1].Published })
 	close(gate)
+	testkit.Wait(t, rolledBackSeen, "the rollback")
 	engine.ConsumeAll() // waits for the mutation, then runs done
 	err := testkit.Wait(t, results, "the mutation's outcome")
 	var nerr *rest.NetworkError
@@ -173,7 +203,7 @@ func TestMutateOptimisticThenRolledBack(t *testing.T) {
 }
 
 func TestMutateRefusesBadBodiesAtTheCall(t *testing.T) {
-	engine, c := mount(t, newLiveAPI(t))
+	engine, c := mount(t, newLiveAPI(t), true)
 	results := make(chan error, 1)
 	goapp.Mutate(c.ctx, &c.publish, ctrl, articles.PartialUpdate,
 		map[string]string{"id": "2"}, map[string]any{"published": func() {}},
