@@ -56,7 +56,7 @@ FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
 
 # Trees also vetted with GOOS=js GOARCH=wasm (those that hold Go files).
-WASM_TREES=(core jsbridge wasm web/app web/ui web/hooks web/resources)
+WASM_TREES=(core jsbridge wasm web/app web/ui web/goapp web/resources)
 # Trees whose tests run as js/wasm in headless Chromium (wasmbrowsertest).
 # Natively, `go vet`/`go test` skip packages that are js/wasm-only or depend
 # on syscall/js (see native_pkgs).

@@ -230,17 +230,25 @@ test('the link check finds broken links and headings', () => {
   assert.equal(relative(ROOT, dirname(REFERENCE)), 'docs');
 });
 
-test("the Go guide's example is the Example that go test runs", () => {
+// The Go guide's excerpts are lines of the Examples that go test compiles
+// and runs: each ```go block is preceded by a comment naming its file,
+// <!-- example: core/df/example_test.go -->, and every line of the block
+// must be a line of that file.
+test("the Go guide's examples are Examples that go test runs", () => {
   const guide = readFileSync(join(ROOT, 'docs', 'go.md'), 'utf8');
-  const example = readFileSync(join(ROOT, 'core', 'controller', 'example_test.go'), 'utf8');
-  const [, block] = /^```go\n([\s\S]*?)^```$/m.exec(guide) ?? [];
-  assert.ok(block, 'docs/go.md has a Go example');
-  const lines = new Set(example.split('\n').map((l) => l.trim()));
-  const code = block
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-  assert.ok(code.length >= 20, 'the example is not empty');
-  const stray = code.filter((l) => !lines.has(l));
-  assert.deepEqual(stray, [], "every line of the guide's example is a line of Example in core/controller/example_test.go");
+  const blocks = [...guide.matchAll(/^<!-- example: (\S+) -->\n+```go\n([\s\S]*?)^```$/gm)];
+  const all = [...guide.matchAll(/^```go$/gm)];
+  assert.ok(blocks.length >= 3, 'docs/go.md has the typed, the value and the go-app examples');
+  assert.equal(blocks.length, all.length, 'every Go block of docs/go.md names the example it is from');
+  for (const [, file, block] of blocks) {
+    const example = readFileSync(join(ROOT, file), 'utf8');
+    const lines = new Set(example.split('\n').map((l) => l.trim()));
+    const code = block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    assert.ok(code.length >= 10, `the example from ${file} is not empty`);
+    const stray = code.filter((l) => !lines.has(l));
+    assert.deepEqual(stray, [], `every line of the guide's example is a line of ${file}`);
+  }
 });

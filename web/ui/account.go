@@ -3,8 +3,9 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -15,13 +16,13 @@ type accountPage struct {
 	app.Compo
 	d *Demo
 
-	me, team hooks.Query
-	act      hooks.Loading
+	me, team goapp.Query[value.Value]
+	act      goapp.Loading
 }
 
 func (c *accountPage) OnMount(ctx app.Context) {
-	c.me.Use(ctx, c.d.ctrl, c.d.api.Users.Current, value.Obj())
-	c.team.Use(ctx, c.d.ctrl, c.d.api.Users.GetList, value.Obj())
+	c.me.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Users.Current), value.Obj())
+	c.team.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Users.GetList), value.Obj())
 }
 
 func (c *accountPage) OnDismount() {
@@ -49,7 +50,7 @@ func (c *accountPage) Render() app.UI {
 					app.H2().Text("Signed in as"),
 					refreshing(c.me.Refreshing()),
 				),
-				d.boundary.Render(&c.me, func(u value.Value) app.UI {
+				c.me.Render(d.boundary, func(u value.Value) app.UI {
 					manager := u.Get("isManager").Boolean()
 					return app.Div().Class("profile").DataSet("manager", manager).Body(
 						avatar(u.Get("name").Str()),
@@ -70,7 +71,7 @@ func (c *accountPage) Render() app.UI {
 					app.Span().Class("count").Text(countText(c.team.Data(), "person")),
 					refreshing(c.team.Refreshing()),
 				),
-				d.boundary.Render(&c.team, func(list value.Value) app.UI {
+				c.team.Render(d.boundary, func(list value.Value) app.UI {
 					return app.Ul().Class("rows").Body(app.Range(list.Elems()).Slice(func(i int) app.UI {
 						u := list.Elems()[i]
 						manager := u.Get("isManager").Boolean()

@@ -5,8 +5,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -17,13 +18,13 @@ type articlePage struct {
 	d *Demo
 
 	id      string
-	article hooks.Query
-	act     hooks.Loading
+	article goapp.Query[value.Value]
+	act     goapp.Loading
 }
 
 func (c *articlePage) OnNav(ctx app.Context) {
 	c.id = path.Base(ctx.Page().URL().Path)
-	c.article.Use(ctx, c.d.ctrl, c.d.api.Articles.Get, resources.ID(c.id))
+	c.article.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Articles.Get), resources.ID(c.id))
 }
 
 func (c *articlePage) OnDismount() { c.article.Close() }
@@ -46,7 +47,7 @@ func (c *articlePage) Render() app.UI {
 				refreshing(c.article.Refreshing()),
 				revalidateButtons(d, d.api.Articles.Get, resources.ID(c.id)),
 			),
-			d.boundary.Render(&c.article, c.renderArticle),
+			c.article.Render(d.boundary, c.renderArticle),
 		),
 	)
 }
@@ -93,7 +94,7 @@ type authorCard struct {
 	// UserID is the user to show; "" for none.
 	UserID string
 
-	user hooks.Query
+	user goapp.Query[value.Value]
 }
 
 func (c *authorCard) OnMount(ctx app.Context)  { c.use(ctx) }
@@ -105,7 +106,7 @@ func (c *authorCard) use(ctx app.Context) {
 	if c.UserID != "" {
 		params = resources.ID(c.UserID)
 	}
-	c.user.Use(ctx, c.d.ctrl, c.d.api.Users.Get, params)
+	c.user.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Users.Get), params)
 }
 
 func (c *authorCard) Render() app.UI {
@@ -113,7 +114,7 @@ func (c *authorCard) Render() app.UI {
 		return app.Span().Class("muted").Text("no author")
 	}
 	return app.Span().Class("author").Body(
-		c.d.boundary.Render(&c.user, func(u value.Value) app.UI {
+		c.user.Render(c.d.boundary, func(u value.Value) app.UI {
 			return app.Span().Body(
 				avatar(u.Get("name").Str()),
 				app.Span().Class("author-name").Text(u.Get("name").Str()),

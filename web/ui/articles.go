@@ -5,8 +5,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -16,15 +17,15 @@ type articlesPage struct {
 	app.Compo
 	d *Demo
 
-	list hooks.Query
+	list goapp.Query[value.Value]
 	// create runs creates; act runs the rows' publish and delete.
-	create, act hooks.Loading
+	create, act goapp.Loading
 
 	title, content string
 }
 
 func (c *articlesPage) OnMount(ctx app.Context) {
-	c.list.Use(ctx, c.d.ctrl, c.d.api.Articles.GetList, resources.ListParams)
+	c.list.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Articles.GetList), resources.ListParams)
 }
 
 func (c *articlesPage) OnDismount() { c.list.Close() }
@@ -45,7 +46,7 @@ func (c *articlesPage) Render() app.UI {
 					refreshing(c.list.Refreshing()),
 					revalidateButtons(d, d.api.Articles.GetList, resources.ListParams),
 				),
-				d.boundary.Render(&c.list, c.renderList),
+				c.list.Render(d.boundary, c.renderList),
 			),
 			c.renderForm(),
 		),

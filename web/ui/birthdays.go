@@ -6,8 +6,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 )
 
 // birthdaysPage shows the upcoming birthdays: one response holding two
@@ -16,11 +17,11 @@ type birthdaysPage struct {
 	app.Compo
 	d *Demo
 
-	upcoming hooks.Query
+	upcoming goapp.Query[value.Value]
 }
 
 func (c *birthdaysPage) OnMount(ctx app.Context) {
-	c.upcoming.Use(ctx, c.d.ctrl, c.d.api.Birthdays.Upcoming, value.Obj())
+	c.upcoming.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Birthdays.Upcoming), value.Obj())
 }
 
 func (c *birthdaysPage) OnDismount() { c.upcoming.Close() }
@@ -33,7 +34,7 @@ func (c *birthdaysPage) Render() app.UI {
 		lede: "GET /api/birthdays/upcoming/ answers {withinSevenDays, withinThirtyDays}: " +
 			"an object schema with two lists of Birthday entities whose date field is a Date.",
 	},
-		d.boundary.Render(&c.upcoming, func(v value.Value) app.UI {
+		c.upcoming.Render(d.boundary, func(v value.Value) app.UI {
 			return app.Div().Class("columns").Body(
 				birthdayCard("birthdays-7", "Within 7 days", v.Get("withinSevenDays")),
 				birthdayCard("birthdays-30", "Within 30 days", v.Get("withinThirtyDays")),

@@ -6,8 +6,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 )
 
 // commentsPage reads the comments of a post in the two envelopes of the
@@ -18,8 +19,8 @@ type commentsPage struct {
 	d *Demo
 
 	postID  int
-	plain   hooks.Query
-	wrapped hooks.Query
+	plain   goapp.Query[value.Value]
+	wrapped goapp.Query[value.Value]
 }
 
 // commentPosts are the posts that have comments.
@@ -39,8 +40,8 @@ func (c *commentsPage) OnDismount() {
 
 func (c *commentsPage) use(ctx app.Context) {
 	params := value.Obj(value.M("postId", value.Int(int64(c.postID))))
-	c.plain.Use(ctx, c.d.ctrl, c.d.api.Comments.List, params)
-	c.wrapped.Use(ctx, c.d.ctrl, c.d.api.Comments.Wrapped, params)
+	c.plain.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Comments.List), params)
+	c.wrapped.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Comments.Wrapped), params)
 }
 
 func (c *commentsPage) Render() app.UI {
@@ -71,7 +72,7 @@ func (c *commentsPage) Render() app.UI {
 					app.Code().Class("schema").Text("[Comment]"),
 					refreshing(c.plain.Refreshing()),
 				),
-				d.boundary.Render(&c.plain, commentList),
+				c.plain.Render(d.boundary, commentList),
 			),
 			app.Section().Class("card").ID("comments-wrapped").Body(
 				app.Div().Class("card-head").Body(
@@ -79,7 +80,7 @@ func (c *commentsPage) Render() app.UI {
 					app.Code().Class("schema").Text("{data: [Comment]}"),
 					refreshing(c.wrapped.Refreshing()),
 				),
-				d.boundary.Render(&c.wrapped, func(v value.Value) app.UI { return commentList(v.Get("data")) }),
+				c.wrapped.Render(d.boundary, func(v value.Value) app.UI { return commentList(v.Get("data")) }),
 			),
 		),
 	)

@@ -8,8 +8,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -22,7 +23,7 @@ type counterPage struct {
 	app.Compo
 	d *Demo
 
-	count hooks.Query
+	count goapp.Query[value.Value]
 
 	mu       sync.Mutex
 	sent     int
@@ -42,7 +43,7 @@ type counterEvent struct {
 const counterLogSize = 8
 
 func (c *counterPage) OnMount(ctx app.Context) {
-	c.count.Use(ctx, c.d.ctrl, c.d.api.Counter.Get, value.Obj())
+	c.count.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Counter.Get), value.Obj())
 }
 
 func (c *counterPage) OnDismount() { c.count.Close() }
@@ -89,7 +90,7 @@ func (c *counterPage) Render() app.UI {
 					app.H2().Text("Count"),
 					refreshing(c.count.Refreshing()),
 				),
-				d.boundary.Render(&c.count, func(v value.Value) app.UI {
+				c.count.Render(d.boundary, func(v value.Value) app.UI {
 					return app.Div().Class("counter").Body(
 						app.Output().Class("counter-value").ID("count").Text(v.Get("count").Raw()),
 						app.P().Class("muted").Body(

@@ -14,7 +14,7 @@ import (
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -31,7 +31,7 @@ type Demo struct {
 	ctrl     *controller.Controller
 	api      *resources.API
 	control  *controlClient
-	boundary hooks.Boundary
+	boundary goapp.Boundary
 
 	// The network controls, as last set, and whether the inspector panel
 	// is open; read and written on the UI goroutine only.
@@ -60,7 +60,7 @@ func New(apiPrefix string) (*Demo, error) {
 		showInspector: true,
 	}
 	d.ctrl = controller.New(controller.Options{OnChange: func() { d.changes.Add(1) }})
-	d.boundary = hooks.Boundary{Fallback: skeleton, Error: errorBox}
+	d.boundary = goapp.Boundary{Fallback: skeleton, Error: errorBox}
 	return d, nil
 }
 
@@ -70,7 +70,7 @@ func New(apiPrefix string) (*Demo, error) {
 // reported as a notice saying that the optimistic update was rolled back,
 // wherever the user is by then. A pending "fail next mutation" is spent
 // by any mutation, so the control is disarmed when one ends.
-func (d *Demo) mutate(ctx app.Context, l *hooks.Loading, what string, ep endpoint.Endpoint, params, body value.Value, done func(ctx app.Context, v value.Value)) {
+func (d *Demo) mutate(ctx app.Context, l *goapp.Loading, what string, ep endpoint.Endpoint, params, body value.Value, done func(ctx app.Context, v value.Value)) {
 	var out value.Value
 	l.Run(ctx, func(c context.Context) error {
 		var err error

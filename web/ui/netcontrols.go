@@ -6,7 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 )
 
 // netControls are the network controls of the top bar: added latency
@@ -24,7 +24,7 @@ type netControls struct {
 
 	// draftMS is the latency shown while the slider moves.
 	draftMS int
-	busy    hooks.Loading
+	busy    goapp.Loading
 }
 
 func (c *netControls) OnMount(app.Context) { c.draftMS = c.d.latencyMS }

@@ -5,8 +5,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -19,15 +20,15 @@ type postsPage struct {
 	d *Demo
 
 	token string // the page shown; "" is the first
-	page  hooks.Query
+	page  goapp.Query[value.Value]
 
-	all  hooks.Query
-	more hooks.Loading
+	all  goapp.Query[value.Value]
+	more goapp.Loading
 }
 
 func (c *postsPage) OnMount(ctx app.Context) {
-	c.page.Use(ctx, c.d.ctrl, c.d.api.Posts.Page, resources.PageParams(c.token))
-	c.all.Use(ctx, c.d.ctrl, c.d.api.Posts.Infinite, resources.PageParams(""))
+	c.page.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Posts.Page), resources.PageParams(c.token))
+	c.all.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Posts.Infinite), resources.PageParams(""))
 }
 
 func (c *postsPage) OnDismount() {
@@ -38,7 +39,7 @@ func (c *postsPage) OnDismount() {
 // goTo shows the page named by token.
 func (c *postsPage) goTo(ctx app.Context, token string) {
 	c.token = token
-	c.page.Use(ctx, c.d.ctrl, c.d.api.Posts.Page, resources.PageParams(token))
+	c.page.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Posts.Page), resources.PageParams(token))
 }
 
 func (c *postsPage) Render() app.UI {
@@ -56,7 +57,7 @@ func (c *postsPage) Render() app.UI {
 					app.Span().Class("count").ID("page-number").Text("page "+resources.PageNumber(c.token)),
 					refreshing(c.page.Refreshing()),
 				),
-				d.boundary.Render(&c.page, c.renderPage),
+				c.page.Render(d.boundary, c.renderPage),
 			),
 			app.Section().Class("card").ID("infinite").Body(
 				app.Div().Class("card-head").Body(
@@ -64,7 +65,7 @@ func (c *postsPage) Render() app.UI {
 					app.Span().Class("count").ID("infinite-count").Text(countText(c.all.Data().Get("results"), "post")),
 					refreshing(c.all.Refreshing()),
 				),
-				d.boundary.Render(&c.all, c.renderInfinite),
+				c.all.Render(d.boundary, c.renderInfinite),
 			),
 		),
 	)

@@ -3,8 +3,9 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/value"
-	"github.com/datafetch/datafetch/web/hooks"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
 
@@ -14,13 +15,13 @@ type profilesPage struct {
 	app.Compo
 	d *Demo
 
-	list     hooks.Query
+	list     goapp.Query[value.Value]
 	selected string
-	detail   hooks.Query
+	detail   goapp.Query[value.Value]
 }
 
 func (c *profilesPage) OnMount(ctx app.Context) {
-	c.list.Use(ctx, c.d.ctrl, c.d.api.Profiles.GetList, value.Obj())
+	c.list.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Profiles.GetList), value.Obj())
 	c.use(ctx)
 }
 
@@ -34,7 +35,7 @@ func (c *profilesPage) use(ctx app.Context) {
 	if c.selected != "" {
 		params = resources.ID(c.selected)
 	}
-	c.detail.Use(ctx, c.d.ctrl, c.d.api.Profiles.Get, params)
+	c.detail.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Profiles.Get), params)
 }
 
 func (c *profilesPage) Render() app.UI {
@@ -51,7 +52,7 @@ func (c *profilesPage) Render() app.UI {
 					app.Span().Class("count").Text(countText(c.list.Data(), "profile")),
 					refreshing(c.list.Refreshing()),
 				),
-				d.boundary.Render(&c.list, c.renderList),
+				c.list.Render(d.boundary, c.renderList),
 			),
 			app.Section().Class("card").ID("profile-detail").Body(
 				app.Div().Class("card-head").Body(
@@ -61,7 +62,7 @@ func (c *profilesPage) Render() app.UI {
 				app.If(c.selected == "", func() app.UI {
 					return app.P().Class("muted").Text("Select someone to read their profile (params are null until then).")
 				}).Else(func() app.UI {
-					return d.boundary.Render(&c.detail, func(p value.Value) app.UI {
+					return c.detail.Render(d.boundary, func(p value.Value) app.UI {
 						return app.Div().Class("profile").Body(
 							avatar(p.Get("fullName").Str()),
 							app.H3().Text(p.Get("fullName").Str()),

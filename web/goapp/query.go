@@ -1,4 +1,4 @@
-package hooks
+package goapp
 
 import (
 	"context"
@@ -7,17 +7,26 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/value"
 )
 
-// Query is a component's live read of one endpoint result. The zero Query
-// reads nothing; keep one as an unexported field of the component (go-app
-// keeps unexported fields across renders) and call Use and Close from the
+// OnServer says whether queries run where go-app pre-renders pages rather
+// than in the browser: there Use subscribes to nothing and pages render
+// their placeholders. It starts as app.IsServer (true in every native
+// build); a native test that drives components with app.NewTestEngine sets
+// it to false so that its queries read.
+var OnServer = app.IsServer
+
+// Query is a component's live read of one endpoint result, decoded as T
+// (*Article, []*Article, ...; see package df). The zero Query reads
+// nothing; keep one as an unexported field of the component (go-app keeps
+// unexported fields across renders) and call Use and Close from the
 // component's lifecycle methods.
-type Query struct {
+type Query[T any] struct {
 	mu  sync.Mutex
-	sub *subscription
+	sub *subscription[T]
 
 	// owner is the context of the component the query updates. Read and
 	// written on the UI goroutine only.
@@ -28,13 +37,13 @@ type Query struct {
 // subscription is one Use of a Query: a key and what its listener was last
 // told. A Query that moves on to other params starts a new subscription, so
 // a late notification of the old one is recognized and dropped.
-type subscription struct {
+type subscription[T any] struct {
 	ctrl   *controller.Controller
-	ep     endpoint.Endpoint
+	ep     *df.Endpoint[T]
 	params value.Value
 	key    string
 	unsub  func()
-	state  controller.State
+	state  df.State[T]
 }
 
 // Use makes the query read ep's result for params through ctrl and keeps
@@ -42,44 +51,47 @@ type subscription struct {
 // when nothing is cached, when the cache is stale or invalid, and again
 // whenever it becomes so while the component shows it. Call it from OnMount
 // or OnNav, and again whenever params may have changed: it does nothing when
-// they name the result it already reads. Null params read nothing, as
-// useSuspense(endpoint, null) does. Use must be called on the UI goroutine.
+// they name the result it already reads. params are those of df's
+// endpoints: nil for none, a struct, a map or a value.Value; value.NullV
+// reads nothing, as useSuspense(endpoint, null) does. Params that cannot be
+// encoded show as the query's error. Use must be called on the UI
+// goroutine.
 //
 // The query updates the component whose context it was given: pass the
 // component's own context (from OnMount, OnNav or OnUpdate). A later Use
 // from an event handler, whose context is that of an element (which may be
 // gone by the time the data arrives), keeps updating that component.
-func (q *Query) Use(ctx app.Context, ctrl *controller.Controller, ep endpoint.Endpoint, params value.Value) {
-	if app.IsServer {
+func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endpoint[T], params any) {
+	if OnServer {
 		return // pre-rendering: show the placeholder, fetch nothing
 	}
 	if _, isComponent := ctx.Src().(app.Composer); isComponent || !q.hasOwner {
 		q.owner, q.hasOwner = ctx, true
 	}
 	ctx = q.owner
+	p, keyErr := ep.Params(params)
 	var key string
-	var keyErr error
-	if !params.IsNull() {
-		key, keyErr = ep.Key(params)
+	if keyErr == nil && !p.IsNull() {
+		key, keyErr = ep.Endpoint().Key(p)
 	}
 	q.mu.Lock()
 	old := q.sub
-	if old != nil && old.ctrl == ctrl && keyErr == nil && old.key == key && old.params.IsNull() == params.IsNull() {
+	if old != nil && old.ctrl == ctrl && keyErr == nil && old.key == key && old.params.IsNull() == p.IsNull() {
 		q.mu.Unlock()
 		return // the same result (or, for null params, nothing) is read already
 	}
-	s := &subscription{ctrl: ctrl, ep: ep, params: params, key: key,
-		state: controller.State{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: keyErr}}
+	s := &subscription[T]{ctrl: ctrl, ep: ep, params: p, key: key,
+		state: df.State[T]{ExpiryStatus: endpoint.Missing, Err: keyErr}}
 	q.sub = s
 	q.mu.Unlock()
 	if old != nil && old.unsub != nil {
 		old.unsub()
 	}
-	if keyErr != nil || params.IsNull() {
+	if keyErr != nil || p.IsNull() {
 		ctx.Update()
 		return
 	}
-	unsub, err := ctrl.Subscribe(ep, params, func(st controller.State) {
+	unsub, err := ep.Subscribe(ctrl, p, func(st df.State[T]) {
 		q.mu.Lock()
 		current := q.sub == s
 		if current {
@@ -105,7 +117,7 @@ func (q *Query) Use(ctx app.Context, ctrl *controller.Controller, ep endpoint.En
 
 // Close stops reading: the component is no longer updated. Call it from
 // OnDismount. A closed Query can be used again.
-func (q *Query) Close() {
+func (q *Query[T]) Close() {
 	q.mu.Lock()
 	s := q.sub
 	q.sub = nil
@@ -116,31 +128,32 @@ func (q *Query) Close() {
 	}
 }
 
-// State returns what the controller last told the query: the data
-// (Undefined while nothing is cached), whether a fetch is in flight, the
+// State returns what the controller last told the query, decoded: the data
+// (Has false while nothing is cached), whether a fetch is in flight, the
 // kept error and the expiry status.
-func (q *Query) State() controller.State {
+func (q *Query[T]) State() df.State[T] {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.sub == nil {
-		return controller.State{Data: value.Undef, ExpiryStatus: endpoint.Missing}
+		return df.State[T]{ExpiryStatus: endpoint.Missing}
 	}
 	return q.sub.state
 }
 
-// Data returns the current data, Undefined while nothing is cached.
-func (q *Query) Data() value.Value { return q.State().Data }
+// Data returns the current data; T's zero value while nothing is cached.
+// It is shared with every other reader: do not change it.
+func (q *Query[T]) Data() T { return q.State().Data }
 
 // Refreshing reports whether the query shows cached data while a fetch
 // for newer data is in flight (stale-while-revalidate).
-func (q *Query) Refreshing() bool {
+func (q *Query[T]) Refreshing() bool {
 	st := q.State()
-	return st.Loading && !st.Data.IsUndefined()
+	return st.Loading && st.Has
 }
 
 // Retry fetches the result again now, as a retry button of an error
 // boundary does. The component updates as the result changes.
-func (q *Query) Retry() {
+func (q *Query[T]) Retry() {
 	q.mu.Lock()
 	s := q.sub
 	q.mu.Unlock()
@@ -149,6 +162,27 @@ func (q *Query) Retry() {
 	}
 	go func() {
 		// The outcome reaches the component through its subscription.
-		_, _ = s.ctrl.Fetch(context.Background(), s.ep, s.params, nil)
+		_, _ = s.ep.Fetch(context.Background(), s.ctrl, s.params, nil)
 	}()
+}
+
+// Render renders the query through b: b's Fallback while there is nothing
+// to show, its Error when the read failed with nothing cached, and
+// otherwise render with the data, stale data included while it revalidates
+// (see Refreshing to mark it). When a refetch fails but data is cached, the
+// data is shown; the error is in State().Err.
+func (q *Query[T]) Render(b Boundary, render func(data T) app.UI) app.UI {
+	st := q.State()
+	switch {
+	case st.Usable():
+		return render(st.Data)
+	case st.Err != nil && !st.Loading:
+		if b.Error == nil {
+			return app.P().Text(st.Err.Error())
+		}
+		return b.Error(st.Err, q.Retry)
+	case b.Fallback != nil:
+		return b.Fallback()
+	}
+	return app.P().Text("Loading…")
 }

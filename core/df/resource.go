@@ -1,0 +1,75 @@
+package df
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+)
+
+// Resource is a REST resource of entity T (rest.NewResource), its
+// endpoints typed: reads of one record return *T, the list []*T.
+type Resource[T any] struct {
+	Get, Create, Update, PartialUpdate, Delete *Endpoint[*T]
+	GetList                                    *Endpoint[[]*T]
+	// Rest is the untyped resource, for endpoints added by Extend (type
+	// them with Wrap) and for the controller's untyped methods.
+	Rest *rest.Resource
+}
+
+// NewResource returns the resource of T on o.Path, as rest.NewResource
+// does. o.Schema is T's entity (EntityOf) when nil; one that is set must
+// be it.
+func NewResource[T any](o rest.ResourceOptions) (*Resource[T], error) {
+	e, err := EntityOf[T]()
+	if err != nil {
+		return nil, err
+	}
+	if o.Schema == nil {
+		o.Schema = e
+	} else if o.Schema != e {
+		return nil, fmt.Errorf("df: NewResource[%s]: Schema is not EntityOf[%[1]s]", reflect.TypeFor[T]())
+	}
+	r, err := rest.NewResource(o)
+	if err != nil {
+		return nil, err
+	}
+	return typeResource[T](r)
+}
+
+// typeResource types the built-in endpoints of r.
+func typeResource[T any](r *rest.Resource) (*Resource[T], error) {
+	out := &Resource[T]{Rest: r}
+	var err error
+	one := []struct {
+		dst **Endpoint[*T]
+		ep  *rest.Endpoint
+	}{{&out.Get, r.Get}, {&out.Create, r.Create}, {&out.Update, r.Update},
+		{&out.PartialUpdate, r.PartialUpdate}, {&out.Delete, r.Delete}}
+	for _, x := range one {
+		if *x.dst, err = Wrap[*T](x.ep); err != nil {
+			return nil, err
+		}
+	}
+	if out.GetList, err = Wrap[[]*T](r.GetList); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Extend returns a resource whose endpoints named in changes are extended,
+// as rest.Resource.Extend does; endpoints it adds are in Rest, by name.
+func (r *Resource[T]) Extend(changes map[string]func(o *rest.Options)) (*Resource[T], error) {
+	x, err := r.Rest.Extend(changes)
+	if err != nil {
+		return nil, err
+	}
+	return typeResource[T](x)
+}
+
+// Schema returns T's entity.
+func (r *Resource[T]) Schema() *schema.Entity {
+	e, _ := EntityOf[T]() // cannot fail: NewResource made it
+	return e
+}

@@ -1,0 +1,187 @@
+package df_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/df"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
+	_ "github.com/datafetch/datafetch/core/rest/nethttp" // the net/http Transport
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
+)
+
+// The entities of the tests: an Article with its author, a Date, tags, a
+// plain struct and the members it has no field for.
+type User struct {
+	ID   int    `df:"id,pk"`
+	Name string `df:"name"`
+}
+
+type Stats struct {
+	Views int `json:"views"`
+}
+
+type Article struct {
+	ID        string    `df:"id,pk"`
+	Title     string    `df:"title"`
+	Published bool      `df:"published"`
+	Author    *User     `df:"author"`
+	Tags      []string  `df:"tags"`
+	CreatedAt time.Time `df:"createdAt"`
+	Stats     Stats
+	Extra     df.Unknown
+}
+
+type record = map[string]any
+
+// api serves /articles and /articles/:id (GET, POST, PATCH, DELETE) from
+// memory, counting requests. A PATCH fails with 500 while refuse is set and
+// waits for a value on gate while gate is not nil.
+type api struct {
+	*httptest.Server
+	mu       sync.Mutex
+	articles []record
+	requests atomic.Int64
+	refuse   atomic.Bool
+	gate     chan struct{}
+	// patched receives every PATCH body as the server read it.
+	patched chan record
+}
+
+func newAPI(t *testing.T) *api {
+	t.Helper()
+	ada := record{"id": 7, "name": "Ada"}
+	a := &api{patched: make(chan record, 16), articles: []record{
+		{"id": "1", "title": "Hello", "published": false, "author": ada, "tags": []string{"go"},
+			"createdAt": "2026-01-02T03:04:05.678Z", "stats": record{"views": 3}, "rating": 5},
+		{"id": "2", "title": "Again", "published": false, "author": ada, "tags": []string{}},
+	}}
+	reply := func(w http.ResponseWriter, status int, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.requests.Add(1)
+		if r.Method == http.MethodPatch {
+			a.mu.Lock()
+			gate := a.gate
+			a.mu.Unlock()
+			if gate != nil {
+				select { // the test releases it; the limit only stops a hang
+				case <-gate:
+				case <-time.After(testkit.WaitLimit):
+				}
+			}
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if r.URL.Path == "/articles" {
+			if r.Method == http.MethodPost {
+				var b record
+				_ = json.NewDecoder(r.Body).Decode(&b)
+				b["id"] = strconv.Itoa(len(a.articles) + 1)
+				a.articles = append(a.articles, b)
+				reply(w, http.StatusCreated, b)
+				return
+			}
+			reply(w, http.StatusOK, a.articles)
+			return
+		}
+		id := strings.TrimPrefix(r.URL.Path, "/articles/")
+		for i, art := range a.articles {
+			if art["id"] != id {
+				continue
+			}
+			switch r.Method {
+			case http.MethodPatch:
+				if a.refuse.Load() {
+					reply(w, http.StatusInternalServerError, record{"error": "refused"})
+					return
+				}
+				var b record
+				if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+					reply(w, http.StatusBadRequest, record{"error": err.Error()})
+					return
+				}
+				a.patched <- b
+				for k, v := range b {
+					art[k] = v
+				}
+			case http.MethodDelete:
+				a.articles = append(a.articles[:i:i], a.articles[i+1:]...)
+				reply(w, http.StatusNoContent, nil)
+				return
+			}
+			reply(w, http.StatusOK, art)
+			return
+		}
+		reply(w, http.StatusNotFound, record{"error": "no such article"})
+	}))
+	t.Cleanup(a.Close)
+	return a
+}
+
+// set changes an article on the server, as another client would.
+func (a *api) set(id, key string, v any) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, art := range a.articles {
+		if art["id"] == id {
+			art[key] = v
+		}
+	}
+}
+
+// articles returns the typed article resource on a, partialUpdate and
+// delete optimistic.
+func articles(t *testing.T, a *api) *df.Resource[Article] {
+	t.Helper()
+	r, err := df.NewResource[Article](rest.ResourceOptions{URLPrefix: a.URL, Path: "/articles/:id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = r.Extend(map[string]func(o *rest.Options){
+		"partialUpdate": func(o *rest.Options) {
+			o.GetOptimisticResponse = func(_ endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
+				b, _ := body.(value.Value)
+				return b.With("id", params.Get("id")), nil
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// newController returns a controller on a clock that does not move.
+func newController() *controller.Controller {
+	clock := testkit.NewClock(time.UnixMilli(1_767_225_600_000))
+	return controller.New(controller.Options{Now: clock.Now})
+}
+
+// fixed is an endpoint named "fixed" that answers data; tests decode
+// values with it.
+type fixed struct{ data value.Value }
+
+func (f *fixed) Key(value.Value) (string, error) { return "fixed", nil }
+func (f *fixed) Fetch(context.Context, value.Value, any) (value.Value, error) {
+	return f.data, nil
+}
+func (f *fixed) Spec() *endpoint.Spec { return &endpoint.Spec{Name: "fixed"} }
+
+func controllerSubscribeOptions() controller.SubscribeOptions {
+	return controller.SubscribeOptions{NoFetch: true}
+}

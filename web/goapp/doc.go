@@ -1,0 +1,62 @@
+// Package goapp connects go-app components (github.com/maxence-charriere/go-app)
+// to a datafetch controller through the typed endpoints of package df: the
+// go-app counterparts of data-client's React hooks.
+//
+// A component keeps a [Query] per result it shows. Query.Use subscribes it
+// to an endpoint's result for some params, as useSuspense does: the
+// component re-renders on its own whenever that result changes (new data,
+// optimistic data, a rollback, loading, an error), with no refresh calls.
+// Query.Render shows it through a [Boundary], as Suspense and an error
+// boundary around useSuspense would: a placeholder while nothing is cached,
+// the data (stale data too, while it revalidates), the error in place when
+// the read failed. A [Loading] runs a mutation in the background and tracks
+// it, as useLoading does; [Mutate] runs one of a typed endpoint.
+//
+// Data is typed: a Query[[]*Article] renders a []*Article. Reads are shared
+// and immutable (see package df): an article that did not change is the
+// same pointer in every render, so child components can compare pointers.
+//
+//	type Article struct {
+//		ID        string `df:"id,pk"`
+//		Title     string `df:"title"`
+//		Published bool   `df:"published"`
+//	}
+//
+//	var boundary = goapp.Boundary{
+//		Fallback: func() app.UI { return app.P().Text("Loading…") },
+//		Error:    func(err error, retry func()) app.UI { return app.P().Text(err.Error()) },
+//	}
+//
+//	type articleList struct {
+//		app.Compo
+//		list    goapp.Query[[]*Article]
+//		publish goapp.Loading
+//	}
+//
+//	func (c *articleList) OnMount(ctx app.Context) { c.list.Use(ctx, ctrl, articles.GetList, nil) }
+//	func (c *articleList) OnDismount()             { c.list.Close() }
+//
+//	func (c *articleList) Render() app.UI {
+//		return c.list.Render(boundary, func(list []*Article) app.UI {
+//			return app.Ul().Body(app.Range(list).Slice(func(i int) app.UI {
+//				a := list[i]
+//				return app.Li().Body(
+//					app.Text(a.Title),
+//					app.If(!a.Published, func() app.UI {
+//						return app.Button().Text("Publish").OnClick(func(ctx app.Context, _ app.Event) {
+//							goapp.Mutate(ctx, &c.publish, ctrl, articles.PartialUpdate,
+//								map[string]string{"id": a.ID}, map[string]bool{"published": true}, nil)
+//						})
+//					}),
+//				)
+//			}))
+//		})
+//	}
+//
+// The Example of this package runs that component against a test server.
+//
+// Everything here runs on go-app's UI goroutine except the controller's
+// listeners, which hand their state over under a lock and ask go-app for an
+// update. On the server (go-app's pre-rendering; see OnServer) queries do
+// not subscribe: pages render their placeholders.
+package goapp
