@@ -86,6 +86,9 @@ type Controller struct {
 	gen      uint64 // bumped by ResetEntireStore
 	inflight map[string]*call
 	subs     map[string][]*subscription
+	// mutations are the mutations in flight (requests.go), nil until one
+	// runs; shared requests are in inflight.
+	mutations map[*call]struct{}
 
 	// lastStamp is the last fetchedAt handed out; stamps strictly increase
 	// so that requests started in the same millisecond still have an order.
@@ -103,6 +106,9 @@ type call struct {
 	ep   endpoint.Endpoint // the endpoint it runs
 	done chan struct{}
 	err  error
+	// startedAt is when the request started (epoch ms, the controller's
+	// clock), for Requests.
+	startedAt int64
 }
 
 // requestKey is the key under which a request for the result under key is
@@ -183,6 +189,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 		}
 		return c.read(key), nil
 	}
+	defer c.untrack(c.track(ep, key))
 	return c.run(ctx, ep, key, params, body, nil)
 }
 
@@ -308,11 +315,12 @@ func (c *Controller) shared(ctx context.Context, ep endpoint.Endpoint, key strin
 // The request runs detached from any one waiter's context.
 func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.Value) *call {
 	rkey := requestKey(ep, key, params)
+	now := c.now()
 	c.mu.Lock()
 	cl := c.inflight[rkey]
 	start := cl == nil
 	if start {
-		cl = &call{key: rkey, ep: ep, done: make(chan struct{})}
+		cl = &call{key: rkey, ep: ep, done: make(chan struct{}), startedAt: now}
 		c.inflight[rkey] = cl
 		c.changed() // subscribers see loading
 	}

@@ -1,0 +1,60 @@
+package controller
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+)
+
+// Request is one request in flight, as Requests reports it.
+type Request struct {
+	// Key is the request's key: the result key of a mutation, the key
+	// identical reads share (usually their result key) for a read.
+	Key string
+	// StartedAt is when it started (epoch ms, the controller's clock).
+	StartedAt int64
+	// Mutation is true for an endpoint with side effects (never shared).
+	Mutation bool
+}
+
+// Requests returns the requests in flight, oldest first: the shared reads
+// (one per key, however many callers wait for it, retries included) and
+// the mutations. It is for inspectors and debugging; it changes nothing.
+// A mutation's start and end are not changes a read could see, so
+// Options.OnChange is not called for them: a watcher polls.
+func (c *Controller) Requests() []Request {
+	c.mustNotReenter("Requests")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Request, 0, len(c.inflight)+len(c.mutations))
+	for _, cl := range c.inflight {
+		out = append(out, Request{Key: cl.key, StartedAt: cl.startedAt})
+	}
+	for cl := range c.mutations {
+		out = append(out, Request{Key: cl.key, StartedAt: cl.startedAt, Mutation: true})
+	}
+	slices.SortFunc(out, func(a, b Request) int {
+		return cmp.Or(cmp.Compare(a.StartedAt, b.StartedAt), cmp.Compare(a.Key, b.Key))
+	})
+	return out
+}
+
+// track records a mutation of ep under key as in flight until untrack.
+func (c *Controller) track(ep endpoint.Endpoint, key string) *call {
+	cl := &call{key: key, ep: ep, startedAt: c.now()}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mutations == nil {
+		c.mutations = map[*call]struct{}{}
+	}
+	c.mutations[cl] = struct{}{}
+	return cl
+}
+
+// untrack ends what track recorded.
+func (c *Controller) untrack(cl *call) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.mutations, cl)
+}
