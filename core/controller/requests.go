@@ -3,6 +3,7 @@ package controller
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 )
@@ -58,3 +59,7 @@ func (c *Controller) untrack(cl *call) {
 	defer c.mu.Unlock()
 	delete(c.mutations, cl)
 }
+
+// Now returns the controller's clock (Options.Now): the time its expiry
+// decisions read, for an inspector to show time left by the same clock.
+func (c *Controller) Now() time.Time { return c.opts.Now() }
