@@ -53,6 +53,7 @@ var syncEntries = map[string]entry{
 	"ctrlSetResponse":      ctrlSetResponse,
 	"exchangeError":        exchangeError,
 	"ctrlGetState":         ctrlGetState,
+	"ctrlInspect":          ctrlInspect,
 	"snapGetResponse":      snapGetResponse,
 }
 

@@ -5,6 +5,7 @@ import { makeBridge } from './bridge.mjs';
 import { makeController } from './controller.mjs';
 import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
+import { inspect } from './inspect/panel.mjs';
 import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
 
 const apis = new WeakMap();
@@ -37,7 +38,7 @@ function makeAPI(go, wasmExports, resume) {
   const { Entity, normalize, denormalize } = schemas;
   const endpoints = makeEndpoints(bridge, schemas);
   const { RestEndpoint, resource, Resource } = endpoints;
-  const { Controller, useController, useSuspense, useLoading } = makeController(bridge, endpoints);
+  const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints);
 
   return {
     version: go.version,
@@ -56,5 +57,6 @@ function makeAPI(go, wasmExports, resume) {
     Resource,
     NetworkError,
     AbortOptimistic,
+    inspect: (ctrl, element) => inspect(inspectSource(ctrl), element),
   };
 }
