@@ -63,3 +63,30 @@ func TestRequestsAfterFailure(t *testing.T) {
 	require.ErrorContains(t, err, "server said no")
 	assert.Empty(t, c.Requests())
 }
+
+// BenchmarkFetchBookkeeping measures a Fetch against an endpoint that
+// answers at once (no network), so that what the controller does around a
+// request shows: for a mutation, and for a read (a shared request).
+// Requests' bookkeeping (a clock read, and for a mutation a set entry) is
+// part of it.
+func BenchmarkFetchBookkeeping(b *testing.B) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		spec endpoint.Spec
+	}{
+		{"mutation", endpoint.Spec{SideEffect: true}},
+		{"read", endpoint.Spec{}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			c := controller.New(controller.Options{Now: newClock().Now})
+			ep := (&books{}).endpoint(tc.spec)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Fetch(ctx, ep, params("1"), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
