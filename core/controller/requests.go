@@ -1,8 +1,6 @@
 package controller
 
 import (
-	"cmp"
-	"slices"
 	"time"
 
 	"github.com/datafetch/datafetch/core/endpoint"
@@ -35,10 +33,22 @@ func (c *Controller) Requests() []Request {
 	for cl := range c.mutations {
 		out = append(out, Request{Key: cl.key, StartedAt: cl.startedAt, Mutation: true})
 	}
-	slices.SortFunc(out, func(a, b Request) int {
-		return cmp.Or(cmp.Compare(a.StartedAt, b.StartedAt), cmp.Compare(a.Key, b.Key))
-	})
+	// Few requests are in flight: an insertion sort, which adds less code
+	// to the WebAssembly module than a library sort.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && requestBefore(out[j], out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
 	return out
+}
+
+// requestBefore orders requests by start, then key.
+func requestBefore(a, b Request) bool {
+	if a.StartedAt != b.StartedAt {
+		return a.StartedAt < b.StartedAt
+	}
+	return a.Key < b.Key
 }
 
 // track records a mutation of ep under key as in flight until untrack.

@@ -7,9 +7,6 @@
 package inspect
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -139,13 +136,9 @@ func Of(state value.Value, requests []controller.Request, now int64, o Options) 
 			if kept {
 				r.Error = msg
 			}
-			m.Errors = append(m.Errors, Error{Key: e.Key, Label: r.Label, Message: msg, ExpiresAt: until, Kept: kept})
+			m.Errors = addError(m.Errors, Error{Key: e.Key, Label: r.Label, Message: msg, ExpiresAt: until, Kept: kept})
 		}
 		m.Results = append(m.Results, r)
-	}
-	slices.SortStableFunc(m.Errors, func(a, b Error) int { return cmp.Compare(b.ExpiresAt, a.ExpiresAt) })
-	if len(m.Errors) > MaxErrors {
-		m.Errors = m.Errors[:MaxErrors]
 	}
 	for _, p := range state.Get("optimistic").Elems() {
 		key := p.Get("key").Str()
@@ -155,6 +148,26 @@ func Of(state value.Value, requests []controller.Request, now int64, o Options) 
 		m.Requests = append(m.Requests, Request{Key: q.Key, Label: Label(q.Key, o.Prefix), StartedAt: q.StartedAt, Mutation: q.Mutation})
 	}
 	return m
+}
+
+// addError inserts e into errs, newest (latest ExpiresAt) first, keeping at
+// most MaxErrors; of equal ones, the earlier stays first. An insertion
+// rather than a library sort: less code in the WebAssembly module.
+func addError(errs []Error, e Error) []Error {
+	i := len(errs)
+	for i > 0 && errs[i-1].ExpiresAt < e.ExpiresAt {
+		i--
+	}
+	if i == MaxErrors {
+		return errs
+	}
+	errs = append(errs, Error{})
+	copy(errs[i+1:], errs[i:])
+	errs[i] = e
+	if len(errs) > MaxErrors {
+		errs = errs[:MaxErrors]
+	}
+	return errs
 }
 
 // ms returns a Number as int64 milliseconds; 0 for anything else.
