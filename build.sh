@@ -216,6 +216,10 @@ build_dist() {
   compgen -G 'jsbridge/js/internal/react/*.mjs' >/dev/null || die "jsbridge/js/internal/react/ holds no modules: datafetch/react would not load"
   mkdir -p "$DIST/internal/react"
   cp jsbridge/js/internal/react/*.mjs "$DIST/internal/react/"
+  # df.inspect's panel (internal/inspect/).
+  compgen -G 'jsbridge/js/internal/inspect/*.mjs' >/dev/null || die "jsbridge/js/internal/inspect/ holds no modules: df.inspect would not load"
+  mkdir -p "$DIST/internal/inspect"
+  cp jsbridge/js/internal/inspect/*.mjs "$DIST/internal/inspect/"
   # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
   # dist/ is the npm package.
   build_demo_wasm

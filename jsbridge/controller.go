@@ -16,6 +16,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/inspect"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
@@ -525,6 +526,16 @@ func ctrlGetState(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	return c.c.State().JSON(), nil
+}
+
+// ctrlInspect(ctrl) returns what df.inspect shows of the controller now, as
+// JSON (inspect.Model.Value): read-only, by the controller's clock.
+func ctrlInspect(args []safejs.Value) (any, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, err
+	}
+	return inspect.Take(c.c, inspect.Options{}).Value().JSON(), nil
 }
 
 // reportError logs an error that has no caller to go to, such as one in a

@@ -12,7 +12,7 @@ import (
 // moduleFiles is datafetch.mjs with the modules it imports, for the tests
 // to load into the page (see api).
 //
-//go:embed js/datafetch.mjs js/internal/*.mjs
+//go:embed js/datafetch.mjs js/internal/*.mjs js/internal/inspect/*.mjs
 var moduleFiles embed.FS
 
 // relativeImport matches a static import or re-export statement (at the

@@ -59,6 +59,7 @@ var syncEntries = map[string]entry{
 	"ctrlSnapshot":         ctrlSnapshot,
 	"ctrlChangeCount":      ctrlChangeCount,
 	"snapshotVersion":      snapshotVersion,
+	"ctrlInspect":          ctrlInspect,
 	"snapGetResponse":      snapGetResponse,
 }
 

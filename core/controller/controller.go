@@ -116,6 +116,9 @@ type Controller struct {
 	resetCh  chan struct{}
 	closedCh chan struct{}
 	closed   bool
+	// mutations are the mutations in flight (requests.go), nil until one
+	// runs; shared requests are in inflight.
+	mutations map[*call]struct{}
 
 	// lastStamp is the last fetchedAt handed out; stamps strictly increase
 	// so that requests started in the same millisecond still have an order.
@@ -133,6 +136,9 @@ type call struct {
 	ep   endpoint.Endpoint // the endpoint it runs
 	done chan struct{}
 	err  error
+	// startedAt is when the request started (epoch ms, the controller's
+	// clock), for Requests.
+	startedAt int64
 }
 
 // requestKey is the key under which a request for the result under key is
@@ -224,6 +230,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 		}
 		return c.read(key), nil
 	}
+	defer c.untrack(c.track(ep, key))
 	return c.run(ctx, ep, key, params, body, nil)
 }
 
@@ -365,6 +372,7 @@ func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.
 // and skip (called with c.mu held) says so, it starts none and returns nil.
 func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.Value, skip func() bool) *call {
 	rkey := requestKey(ep, key, params)
+	now := c.now()
 	c.mu.Lock()
 	cl := c.inflight[rkey]
 	start := cl == nil
@@ -373,7 +381,7 @@ func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.
 		return nil
 	}
 	if start {
-		cl = &call{key: rkey, ep: ep, done: make(chan struct{})}
+		cl = &call{key: rkey, ep: ep, done: make(chan struct{}), startedAt: now}
 		c.inflight[rkey] = cl
 		c.changed() // subscribers see loading
 	}

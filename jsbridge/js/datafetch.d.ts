@@ -102,6 +102,16 @@ export interface DataFetch {
   // Errors
   NetworkError: NetworkErrorConstructor;
   AbortOptimistic: AbortOptimisticConstructor;
+
+  // Cache lifecycle
+  /**
+   * Renders a live view of `ctrl` (entities by type, results with their
+   * expiry status and time left, the optimistic queue, requests in flight,
+   * the last errors) into `element`, or into a floating, collapsed panel
+   * added to `document.body`. Read-only. Returns a function that removes
+   * the view and stops watching.
+   */
+  inspect(ctrl: Controller, element?: Element | null): () => void;
 }
 
 // ------------------------------------------------------------ Schemas

@@ -233,6 +233,13 @@ test('posts page forward and back, and the infinite list loads every page', asyn
   assert.equal(await page.locator('#infinite-count').textContent(), `${posts} posts`);
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'posts.png');
+
+  // The cache inspector names each page by the link its token is.
+  await page.click('.sidebar a[href="/cache"]');
+  const labels = page.locator('#inspector .insp-results li .insp-key');
+  await labels.filter({ hasText: /^getPosts \/posts\?page=3$/ }).waitFor();
+  const pages = (await labels.allTextContents()).filter((t) => t.startsWith('getPosts '));
+  assert.deepEqual(pages.sort(), ['getPosts /posts', 'getPosts /posts?page=1', 'getPosts /posts?page=2', 'getPosts /posts?page=3']);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -297,6 +304,8 @@ test('the cache inspector shows the entities the pages stored', async () => {
   assert.equal(await count('Profile'), '8');
   assert.equal(await page.locator('#inspector li[data-type="Article"] .insp-records tr').count(), 24);
   assert.ok((await page.locator('#inspector .insp-results li[data-status="valid"]').count()) >= 5);
+  assert.equal(await page.locator('#insp-requests strong').textContent(), '0', 'nothing in flight');
+  assert.equal(await page.locator('#insp-errors strong').textContent(), '0', 'no error');
   await shot(page, 'cache.png');
   assert.deepEqual(errors, []);
   await page.close();

@@ -103,3 +103,24 @@ test('index.html: list, detail, optimistic mutations and a live subscription', {
   );
   await page.close();
 });
+
+test('index.html: the Inspector button opens df.inspect on the page controller, and closes it', {
+  skip: !built && 'dist/datafetch.mjs is not built',
+}, async () => {
+  const { page, errors } = await openPage();
+  const articles = await api(server.url, 'articles');
+  await page.waitForSelector('#js-articles .row');
+  await page.click('#js-inspector');
+  const panel = page.locator('datafetch-inspector');
+  await panel.locator('button.toggle').click();
+  const count = panel.locator('li[data-type="Article"] .count');
+  await count.waitFor();
+  assert.equal(await count.textContent(), String(articles.length));
+  assert.equal(await panel.locator('section[data-section="results"] li[data-status="valid"]').count(), 1, 'the list result');
+  await page.screenshot({ path: join(OUT, 'index-inspector.png') });
+  await page.click('#js-inspector');
+  assert.equal(await panel.count(), 0, 'the second click removes the panel');
+  assert.equal(await page.getAttribute('#js-inspector', 'aria-pressed'), 'false');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -313,6 +313,11 @@ async function main(source: LoadSource): Promise<void> {
   console.log(Object.keys(snapshot.entities), snapshot.endpoints[getArticle.key({ id: '2' })], snapshot.optimistic.length);
   await ctrl.resetEntireStore();
 
+  // 9.6 Inspector
+  const stopInspecting: () => void = df.inspect(ctrl);
+  stopInspecting();
+  df.inspect(shared, document.createElement('div'))();
+
   const linkPage = await ctrl.useSuspense(linked, {});
   const n: number = await ctrl.fetch(raw);
   const w = await ctrl.useSuspense(wrapped, { id: '1' });

@@ -12,8 +12,9 @@ func (c *cachePage) Render() app.UI {
 	return c.d.frame(page{
 		path:  "/cache",
 		title: "Cache inspector",
-		lede: "controller.State(): the normalized entities by type, each endpoint result with its " +
-			"expiry status and time left, and the optimistic updates waiting for the server. Live.",
+		lede: "core/inspect's model of the controller, the one df.inspect shows in JavaScript: the " +
+			"normalized entities by type, each endpoint result with its expiry status and time left, " +
+			"the optimistic updates waiting for the server, the requests in flight and the last errors. Live.",
 	},
 		app.Div().Class("card").Body(&inspector{d: c.d, Full: true}),
 	)

@@ -2,25 +2,27 @@ package ui
 
 import (
 	"fmt"
-	"net/url"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/inspect"
 	"github.com/datafetch/datafetch/core/value"
 )
 
 // inspectorPoll is how often the inspector looks at the store: it takes a
-// new snapshot when the controller's change count has moved (OnChange) and
-// updates when the snapshot differs or a time left it shows has changed.
+// new snapshot when the controller's change count has moved (OnChange),
+// derives the model again (time left, requests in flight) and updates when
+// what it shows has changed.
 const inspectorPoll = 250 * time.Millisecond
 
 // inspector shows the cache live: entities by type, endpoint results with
-// their expiry status and time left, and the optimistic queue. It reads
-// controller.State(), a JSON snapshot shaped like data-client's state.
+// their expiry status and time left, the optimistic queue, the requests in
+// flight and the last errors. Its rows are core/inspect's model, the one
+// df.inspect renders in JavaScript; the records come from the State()
+// snapshot the model was derived from.
 type inspector struct {
 	app.Compo
 	d *Demo
@@ -32,16 +34,15 @@ type inspector struct {
 	stop chan struct{}
 }
 
-// inspection is what the inspector shows, taken from one snapshot.
+// inspection is what the inspector shows, derived from one snapshot.
 type inspection struct {
-	state   value.Value
-	changes uint64 // the demo's change count when state was taken
-	now     int64  // epoch ms, rounded to the second
-	pending int
+	model   inspect.Model
+	changes uint64 // the demo's change count when model.State was taken
+	shown   string // model.Value() as JSON: equal text, equal view
 }
 
 func (c *inspector) OnMount(ctx app.Context) {
-	c.snap = c.inspect()
+	c.snap = c.inspect(inspection{})
 	c.stop = make(chan struct{})
 	stop := c.stop
 	ctx.Async(func() { c.watch(ctx, stop) })
@@ -60,9 +61,10 @@ func (c *inspector) watch(ctx app.Context, stop <-chan struct{}) {
 			return
 		case <-t.C:
 		}
-		next := c.inspectSince(c.snap)
+		last := c.snap
+		next := c.inspect(last)
 		ctx.Dispatch(func(ctx app.Context) {
-			if next.now == c.snap.now && next.pending == c.snap.pending && value.Equal(next.state, c.snap.state) {
+			if next.shown == c.snap.shown {
 				ctx.PreventUpdate()
 				return
 			}
@@ -71,100 +73,96 @@ func (c *inspector) watch(ctx app.Context, stop <-chan struct{}) {
 	}
 }
 
-func (c *inspector) inspect() inspection {
+// inspect derives the model now, keeping last's State snapshot when the
+// store has not changed since it was taken. Time is rounded to the second,
+// the precision the inspector shows.
+func (c *inspector) inspect(last inspection) inspection {
 	n := c.d.changes.Load()
-	return inspection{
-		state:   c.d.ctrl.State(),
-		changes: n,
-		now:     time.Now().UnixMilli() / 1000 * 1000,
-		pending: c.d.ctrl.PendingOptimistic(),
+	state := last.model.State
+	if n != last.changes || state.IsUndefined() {
+		state = c.d.ctrl.State()
 	}
-}
-
-// inspectSince is inspect, keeping last's snapshot when the store has not
-// changed since it was taken.
-func (c *inspector) inspectSince(last inspection) inspection {
-	if c.d.changes.Load() != last.changes {
-		return c.inspect()
-	}
-	next := last
-	next.now = time.Now().UnixMilli() / 1000 * 1000
-	next.pending = c.d.ctrl.PendingOptimistic()
-	return next
-}
-
-// resultRow is one endpoint result of the store.
-type resultRow struct {
-	key      string
-	status   string // valid, stale, invalid or error
-	timeLeft string
-	age      string
-}
-
-func (c *inspector) results() []resultRow {
-	st, now := c.snap.state, c.snap.now
-	var rows []resultRow
-	for _, m := range st.Get("meta").Members() {
-		meta := m.Value
-		r := resultRow{key: m.Key, status: "valid"}
-		expires := msOf(meta.Get("expiresAt"))
-		errUntil := msOf(meta.Get("errorExpiresAt"))
-		switch {
-		case meta.Get("error").Kind() == value.String && errUntil > now:
-			r.status = "error"
-		case meta.Get("invalidated").Boolean():
-			r.status = "invalid"
-		case !st.Get("endpoints").Has(m.Key):
-			r.status = "error"
-		case now >= expires:
-			r.status = "stale"
-		}
-		if r.status == "valid" {
-			r.timeLeft = shortDuration(expires - now)
-		}
-		if fetched := msOf(meta.Get("fetchedAt")); fetched > 0 {
-			r.age = shortDuration(now-fetched) + " ago"
-		}
-		rows = append(rows, r)
-	}
-	return rows
+	now := c.d.ctrl.Now().UnixMilli() / 1000 * 1000
+	m := inspect.Of(state, c.d.ctrl.Requests(), now, inspect.Options{Prefix: c.d.api.Prefix})
+	return inspection{model: m, changes: n, shown: m.Value().JSON()}
 }
 
 func (c *inspector) Render() app.UI {
-	st := c.snap.state
-	types := st.Get("entities").Members()
+	m := c.snap.model
 	total := 0
-	for _, t := range types {
-		total += t.Value.Len()
+	for _, t := range m.Entities {
+		total += t.Count
 	}
-	results := c.results()
-	queue := st.Get("optimistic").Elems()
+	kept := 0
+	for _, e := range m.Errors {
+		if e.Kept {
+			kept++
+		}
+	}
+	none := func(text string) app.UI { return app.P().Class("muted").Text(text) }
 	entities := []app.UI{
 		app.H3().Text("Entities by type"),
-		app.If(len(types) == 0, func() app.UI { return app.P().Class("muted").Text("Nothing stored yet.") }),
-		app.Ul().Class("insp-types").Body(app.Range(types).Slice(func(i int) app.UI {
-			return c.renderType(types[i])
+		app.If(len(m.Entities) == 0, func() app.UI { return none("Nothing stored yet.") }),
+		app.Ul().Class("insp-types").Body(app.Range(m.Entities).Slice(func(i int) app.UI {
+			return c.renderType(m.Entities[i])
 		})),
 	}
 	others := []app.UI{
 		app.H3().Text("Endpoint results"),
-		app.If(len(results) == 0, func() app.UI { return app.P().Class("muted").Text("No results yet.") }),
-		app.Ul().Class("insp-results").Body(app.Range(results).Slice(func(i int) app.UI {
-			r := results[i]
-			return app.Li().DataSet("status", r.status).Body(
-				app.Span().Class("badge badge-"+r.status).Text(r.status),
-				app.Code().Class("insp-key").Title(r.key).Text(c.shortKey(r.key)),
-				app.Span().Class("insp-ttl").Title("fetched "+r.age).Text(r.timeLeft),
+		app.If(len(m.Results) == 0, func() app.UI { return none("No results yet.") }),
+		app.Ul().Class("insp-results").Body(app.Range(m.Results).Slice(func(i int) app.UI {
+			r := m.Results[i]
+			when, title := shortDuration(r.TimeLeft), "time left"
+			if r.Status != inspect.Valid {
+				when, title = "", ""
+				if r.FetchedAt > 0 {
+					when, title = shortDuration(m.Now-r.FetchedAt)+" ago", "fetched"
+				}
+			}
+			return app.Li().DataSet("status", r.Status).DataSet("key", r.Key).Body(
+				app.Span().Class("badge badge-"+r.Status).Text(r.Status),
+				app.Code().Class("insp-key").Title(r.Key).Text(r.Label),
+				app.Span().Class("insp-ttl").Title(title).Text(when),
+				app.If(r.Error != "", func() app.UI { return app.Span().Class("insp-error").Text(r.Error) }),
 			)
 		})),
 		app.H3().Text("Optimistic queue"),
-		app.If(len(queue) == 0, func() app.UI { return app.P().Class("muted").Text("Empty: nothing waits for the server.") }),
-		app.Ul().Class("insp-queue").Body(app.Range(queue).Slice(func(i int) app.UI {
-			q := queue[i]
+		app.If(len(m.Optimistic) == 0, func() app.UI { return none("Empty: nothing waits for the server.") }),
+		app.Ul().Class("insp-queue").Body(app.Range(m.Optimistic).Slice(func(i int) app.UI {
+			q := m.Optimistic[i]
 			return app.Li().Body(
 				app.Span().Class("badge badge-optimistic").Text("pending"),
-				app.Code().Class("insp-key").Text(c.shortKey(q.Get("key").Str())),
-				app.Span().Class("insp-ttl").Text(shortDuration(c.snap.now-msOf(q.Get("fetchedAt")))),
+				app.Code().Class("insp-key").Title(q.Key).Text(q.Label),
+				app.Span().Class("insp-ttl").Text(shortDuration(m.Now-q.FetchedAt)),
+			)
+		})),
+		app.H3().Text("In flight"),
+		app.If(len(m.Requests) == 0, func() app.UI { return none("No request in flight.") }),
+		app.Ul().Class("insp-queue insp-requests").Body(app.Range(m.Requests).Slice(func(i int) app.UI {
+			q := m.Requests[i]
+			kind := "read"
+			if q.Mutation {
+				kind = "mutation"
+			}
+			return app.Li().DataSet("key", q.Key).Body(
+				app.Span().Class("badge badge-optimistic").Text(kind),
+				app.Code().Class("insp-key").Title(q.Key).Text(q.Label),
+				app.Span().Class("insp-ttl").Text(shortDuration(m.Now-q.StartedAt)),
+			)
+		})),
+		app.H3().Text("Last errors"),
+		app.If(len(m.Errors) == 0, func() app.UI { return none("No errors.") }),
+		app.Ul().Class("insp-results insp-errors").Body(app.Range(m.Errors).Slice(func(i int) app.UI {
+			e := m.Errors[i]
+			when := "expired"
+			if e.Kept {
+				when = "kept " + shortDuration(e.ExpiresAt-m.Now)
+			}
+			return app.Li().DataSet("key", e.Key).Body(
+				app.Span().Class("badge badge-error").Text("error"),
+				app.Code().Class("insp-key").Title(e.Key).Text(e.Label),
+				app.Span().Class("insp-ttl").Text(when),
+				app.Span().Class("insp-error").Text(e.Message),
 			)
 		})),
 	}
@@ -179,26 +177,28 @@ func (c *inspector) Render() app.UI {
 		),
 		app.P().Class("insp-summary").Body(
 			stat("insp-entities", total, "entities"),
-			stat("insp-results", len(results), "results"),
-			stat("insp-optimistic", c.snap.pending, "optimistic"),
+			stat("insp-results", len(m.Results), "results"),
+			stat("insp-optimistic", len(m.Optimistic), "optimistic"),
+			stat("insp-requests", len(m.Requests), "in flight"),
+			stat("insp-errors", kept, "errors"),
 		),
 		body,
 	)
 }
 
 // renderType renders one entity table: its name and size, and in Full
-// mode its records.
-func (c *inspector) renderType(t value.Member) app.UI {
+// mode its records (from the snapshot the model was derived from).
+func (c *inspector) renderType(t inspect.Type) app.UI {
 	head := app.Summary().Body(
-		app.Span().Class("insp-type").Text(t.Key),
-		app.Span().Class("insp-count").Text(t.Value.Len()),
+		app.Span().Class("insp-type").Text(t.Type),
+		app.Span().Class("insp-count").Text(t.Count),
 	)
 	if !c.Full {
-		return app.Li().DataSet("type", t.Key).Body(head)
+		return app.Li().DataSet("type", t.Type).Body(head)
 	}
-	recs := t.Value.Members()
+	recs := c.snap.model.State.Get("entities").Get(t.Type).Members()
 	sort.SliceStable(recs, func(i, j int) bool { return pkLess(recs[i].Key, recs[j].Key) })
-	return app.Li().DataSet("type", t.Key).Body(
+	return app.Li().DataSet("type", t.Type).Body(
 		app.Details().Open(true).Body(
 			head,
 			app.Div().Class("insp-scroll").Body(app.Table().Class("insp-records").Body(app.TBody().Body(
@@ -216,20 +216,6 @@ func (c *inspector) renderType(t value.Member) app.UI {
 			))),
 		),
 	)
-}
-
-// shortKey makes a result key, "name METHOD url", easier to read: the
-// API's URL prefix dropped (also inside page tokens), the query unescaped,
-// GET left implicit.
-func (c *inspector) shortKey(key string) string {
-	key = strings.Replace(key, c.d.api.Prefix, "", 1)
-	if k, err := url.PathUnescape(key); err == nil {
-		key = k
-	}
-	if u, err := url.Parse(c.d.api.Prefix); err == nil && u.Path != "" {
-		key = strings.ReplaceAll(key, "="+u.Path+"/", "=/")
-	}
-	return strings.Replace(key, " GET ", " ", 1)
 }
 
 func stat(id string, n int, label string) app.UI {

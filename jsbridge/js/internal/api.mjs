@@ -6,6 +6,7 @@ import { makeController } from './controller.mjs';
 import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
+import { inspect } from './inspect/panel.mjs';
 import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
 
 const apis = new WeakMap();
@@ -38,7 +39,7 @@ function makeAPI(go, wasmExports, resume) {
   const { Entity, normalize, denormalize } = schemas;
   const endpoints = makeEndpoints(bridge, schemas);
   const { RestEndpoint, resource, Resource } = endpoints;
-  const { Controller, useController, useSuspense, useLoading } = makeController(bridge, endpoints);
+  const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints);
   const { persist, indexedDBStorage } = makePersist(bridge);
 
   return {
@@ -60,5 +61,6 @@ function makeAPI(go, wasmExports, resume) {
     Resource,
     NetworkError,
     AbortOptimistic,
+    inspect: (ctrl, element) => inspect(inspectSource(ctrl), element),
   };
 }

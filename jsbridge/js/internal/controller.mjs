@@ -32,7 +32,16 @@ export function makeController(bridge, endpoints) {
     return sendsAsJSON(body, where) ? [BODY_JSON, jsonText(body, where)] : [BODY_RAW, body];
   }
 
+  // changesOf(ctrl) reads a Controller's change counter (undefined without
+  // the module's memory): a static block below sets it, as only the class
+  // body sees private fields.
+  let changesOf;
+
   class Controller {
+    static {
+      changesOf = (ctrl) => ctrl.#reads?.changes();
+    }
+
     constructor(options) {
       if (options !== undefined && options !== null && typeof options !== 'object') {
         throw new TypeError(`Controller: options must be an object, got ${show(options)}`);
@@ -363,6 +372,18 @@ export function makeController(bridge, endpoints) {
     return testKey;
   }
 
+  // inspectSource returns what df.inspect reads of ctrl, all of it
+  // read-only: model() (core/inspect's model, by the controller's clock),
+  // state() (getState) and changes() (the change counter, or undefined).
+  function inspectSource(ctrl) {
+    if (!(ctrl instanceof Controller)) throw new TypeError(`inspect: expected a Controller of this datafetch instance, got ${show(ctrl)}`);
+    return {
+      model: () => JSON.parse(call('ctrlInspect', ctrl._h)),
+      state: () => ctrl.getState(),
+      changes: () => changesOf(ctrl),
+    };
+  }
+
   let defaultController;
   function useController() {
     return (defaultController ??= new Controller());
@@ -396,5 +417,5 @@ export function makeController(bridge, endpoints) {
     return [handler, loading, error];
   }
 
-  return { Controller, useController, useSuspense, useLoading };
+  return { Controller, useController, useSuspense, useLoading, inspectSource };
 }

@@ -1,0 +1,122 @@
+// What the panel shows, in two steps: viewOf turns the model (core/inspect,
+// through the bridge) and the records of the entity types the user opened
+// into plain rows of text, and render writes those rows into the panel's
+// body. Equal rows render to equal DOM, so the panel compares them and
+// leaves the DOM alone when nothing it shows has changed.
+
+import { duration, recordText, timeLeft } from './format.mjs';
+
+/** The most records one opened entity type lists. */
+export const MAX_RECORDS = 200;
+
+// The panel's sections: their data-section name, heading, and the text
+// shown when a section is empty.
+const SECTIONS = [
+  ['entities', 'Entities by type', 'Nothing stored yet.'],
+  ['results', 'Results', 'No results yet.'],
+  ['optimistic', 'Optimistic queue', 'Empty: nothing waits for the server.'],
+  ['requests', 'In flight', 'No request in flight.'],
+  ['errors', 'Last errors', 'No errors.'],
+];
+
+/**
+ * viewOf returns the rows to show: model is the inspection, tables the
+ * entity tables of getState() (or undefined when no type is open), open
+ * the names of the opened types.
+ */
+export function viewOf(model, tables, open) {
+  const { now } = model;
+  const total = model.entities.reduce((n, t) => n + t.count, 0);
+  return {
+    summary: [
+      count(total, 'entity', 'entities'),
+      count(model.results.length, 'result', 'results'),
+      `${model.optimistic.length} optimistic`,
+      `${model.requests.length} in flight`,
+      count(model.errors.filter((e) => e.kept).length, 'error', 'errors'),
+    ].join(' · '),
+    entities: model.entities.map(({ type, count, deleted }) => {
+      const row = { type, count: deleted > 0 ? `${count} (${deleted} deleted)` : String(count), open: open.has(type) };
+      if (row.open) {
+        const records = Object.entries(tables?.[type] ?? {});
+        row.records = records.slice(0, MAX_RECORDS).map(([pk, rec]) => [pk, recordText(rec)]);
+        row.more = Math.max(records.length - MAX_RECORDS, 0);
+      }
+      return row;
+    }),
+    results: model.results.map((r) => ({
+      key: r.key,
+      label: r.label,
+      status: r.status,
+      when: r.status === 'valid' ? timeLeft(r.timeLeft) : r.fetchedAt > 0 ? `${duration(now - r.fetchedAt)} ago` : '',
+      error: r.error,
+    })),
+    optimistic: model.optimistic.map((p) => ({ key: p.key, label: p.label, when: duration(now - p.fetchedAt) })),
+    requests: model.requests.map((q) => ({ key: q.key, label: q.label, mutation: q.mutation, when: duration(now - q.startedAt) })),
+    errors: model.errors.map((e) => ({
+      key: e.key,
+      label: e.label,
+      message: e.message,
+      kept: e.kept,
+      when: e.kept ? `kept ${duration(e.expiresAt - now)}` : 'expired',
+    })),
+  };
+}
+
+/**
+ * render replaces body's content with view. onToggle(type, open) is
+ * called when the user opens or closes an entity type.
+ */
+export function render(body, view, onToggle) {
+  const doc = body.ownerDocument;
+  const el = (tag, attrs, ...children) => {
+    const e = doc.createElement(tag);
+    for (const [k, v] of Object.entries(attrs ?? {})) {
+      if (v !== undefined && v !== false) e.setAttribute(k, v === true ? '' : v);
+    }
+    e.append(...children.filter((c) => c !== undefined));
+    return e;
+  };
+  const badge = (kind, text = kind) => el('span', { class: `badge ${kind}` }, text);
+  const label = (r) => el('span', { class: 'label', title: r.key }, r.label);
+  const when = (text, title) => el('span', { class: 'when', title }, text);
+
+  const rowsOf = {
+    entities: (t) => {
+      const details = el('details', { open: t.open }, el('summary', {}, t.type, el('span', { class: 'count' }, t.count)), t.records && recordsTable(el, t));
+      details.addEventListener('toggle', () => onToggle(t.type, details.open));
+      return el('li', { class: 'type', 'data-type': t.type }, details);
+    },
+    results: (r) =>
+      el(
+        'li',
+        { 'data-key': r.key, 'data-status': r.status },
+        badge(r.status),
+        label(r),
+        when(r.when, r.status === 'valid' ? 'time left' : 'fetched'),
+        r.error === undefined ? undefined : el('span', { class: 'message' }, r.error),
+      ),
+    optimistic: (p) => el('li', { 'data-key': p.key }, badge('pending'), label(p), when(p.when, 'waiting for')),
+    requests: (q) => el('li', { 'data-key': q.key }, badge('pending', q.mutation ? 'mutation' : 'read'), label(q), when(q.when, 'in flight for')),
+    errors: (e) => el('li', { 'data-key': e.key, 'data-kept': e.kept }, badge('error'), label(e), when(e.when), el('span', { class: 'message' }, e.message)),
+  };
+
+  const sections = SECTIONS.map(([name, heading, none]) => {
+    const rows = view[name];
+    const content = rows.length === 0 ? el('p', { class: 'muted' }, none) : el('ul', {}, ...rows.map(rowsOf[name]));
+    return el('section', { 'data-section': name }, el('h3', {}, heading), content);
+  });
+  body.replaceChildren(...sections);
+}
+
+// count writes n and the noun, singular or plural.
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// recordsTable lists an opened entity type's records: pk, then the record.
+function recordsTable(el, t) {
+  const rows = t.records.map(([pk, text]) => el('tr', {}, el('th', { scope: 'row' }, pk), el('td', {}, text)));
+  if (t.more > 0) rows.push(el('tr', {}, el('th', {}, '…'), el('td', {}, `${t.more} more`)));
+  return el('div', { class: 'records' }, el('table', {}, el('tbody', {}, ...rows)));
+}
