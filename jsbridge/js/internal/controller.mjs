@@ -4,12 +4,15 @@
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
+import { QuerySchema, isQueryable } from './schemas.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
 // controllerInternals maps each Controller to what other parts of the
-// package (persist.mjs) read of it: {handle, clock(), changes()}, changes
-// being the counter that moves whenever something a read sees may have.
+// package (persist.mjs, the React bindings) read of it: {handle, clock(),
+// changes(), listen(fn)}, changes being the counter that moves whenever
+// something a read sees may have, listen calling fn after each change to
+// the stored data (it returns the function that stops it).
 export const controllerInternals = new WeakMap();
 
 // snapshotText checks a snapshot (getState's shape) and returns its JSON.
@@ -21,11 +24,17 @@ function snapshotText(snapshot, where) {
 // The boolean options of subscribe.
 const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
 
+// How many args of one query ctrl.get keeps derived data for; past it,
+// that query's memo starts afresh (identity is lost once).
+const MAX_QUERY_ARGS = 256;
+
 // makeController returns the controller part of an API instance over
-// bridge (see makeBridge) and endpoints (see makeEndpoints).
-export function makeController(bridge, endpoints) {
+// bridge (see makeBridge), endpoints (see makeEndpoints) and schemas (see
+// makeSchemas).
+export function makeController(bridge, endpoints, schemas) {
   const { call, callAsync, startAsync, promised, hold, memory, exported } = bridge;
   const { endpointHandle, paramsText } = endpoints;
+  const { schemaHandle } = schemas;
 
   function encodeBody(body, where) {
     if (body === undefined) return [BODY_NONE, undefined];
@@ -82,11 +91,61 @@ export function makeController(bridge, endpoints) {
       this.#checkClock = now !== undefined;
       this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h), clock);
       const reads = this.#reads;
+      const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
+      this.#changes = changes;
       controllerInternals.set(this, {
         handle: this._h,
         clock,
-        changes: reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h),
+        changes,
+        listen: (fn) => {
+          const h = call('ctrlListen', this._h, fn);
+          let done = false;
+          return () => {
+            if (done) return;
+            done = true;
+            call('ctrlUnsubscribe', h);
+          };
+        },
       });
+    }
+
+    #changes;
+    // #queries holds, per schema read by get, per args (as JSON text), the
+    // last read: {changes, input, output}.
+    #queries = new WeakMap();
+
+    /**
+     * Reads schema from the cache with no request (section 11): a
+     * schema.Query (its process derives the value from the read of its
+     * schema and args), an Entity (args[0] names its pk), a schema.All.
+     * Memoized: the same value until an entity it read changes; a Query's
+     * process runs again only then, or for other args.
+     */
+    get(schema, ...args) {
+      this.#tick();
+      const query = schema instanceof QuerySchema ? schema : undefined;
+      const read = query ? query.schema : schema;
+      if (!isQueryable(read)) {
+        throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
+      }
+      const argsText = jsonText(args, 'get: args');
+      let byArgs = this.#queries.get(schema);
+      if (byArgs === undefined || byArgs.size >= MAX_QUERY_ARGS) {
+        byArgs = new Map();
+        this.#queries.set(schema, byArgs);
+      }
+      const last = byArgs.get(argsText);
+      const changes = this.#changes();
+      // Nothing changed since the last read: no call into Go at all.
+      if (last !== undefined && last.changes === changes) return last.output;
+      const input = call('ctrlGet', this._h, schemaHandle(read, 'get: schema'), argsText);
+      let output = input;
+      if (query !== undefined && input !== undefined) {
+        // Go hands back the very object while the read is unchanged.
+        output = last !== undefined && last.input === input ? last.output : query.process(input, ...args);
+      }
+      byArgs.set(argsText, { changes, input, output });
+      return output;
     }
 
     #objs;
