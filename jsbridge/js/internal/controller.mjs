@@ -9,10 +9,8 @@ import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } fr
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
 // controllerInternals maps each Controller to what other parts of the
-// package (persist.mjs, the React bindings) read of it: {handle, clock(),
-// changes(), listen(fn)}, changes being the counter that moves whenever
-// something a read sees may have, listen calling fn after each change to
-// the stored data (it returns the function that stops it).
+// package (persist.mjs) read of it: {handle, clock(), changes()}, changes
+// being the counter that moves whenever something a read sees may have.
 export const controllerInternals = new WeakMap();
 
 // snapshotText checks a snapshot (getState's shape) and returns its JSON.
@@ -23,6 +21,13 @@ function snapshotText(snapshot, where) {
 
 // The boolean options of subscribe.
 const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
+
+// LISTEN names the Controller method that calls fn after each change to
+// the stored data and returns the function that stops it: what useQuery
+// subscribes with. A registered symbol, so that the React bindings find it
+// whichever copy of this module made the controller (a bundle may hold one
+// of its own).
+export const LISTEN = Symbol.for('datafetch.controller.listen');
 
 // How many args of one query ctrl.get keeps derived data for; past it,
 // that query's memo starts afresh (identity is lost once).
@@ -93,20 +98,18 @@ export function makeController(bridge, endpoints, schemas) {
       const reads = this.#reads;
       const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
       this.#changes = changes;
-      controllerInternals.set(this, {
-        handle: this._h,
-        clock,
-        changes,
-        listen: (fn) => {
-          const h = call('ctrlListen', this._h, fn);
-          let done = false;
-          return () => {
-            if (done) return;
-            done = true;
-            call('ctrlUnsubscribe', h);
-          };
-        },
-      });
+      controllerInternals.set(this, { handle: this._h, clock, changes });
+    }
+
+    [LISTEN](fn) {
+      if (typeof fn !== 'function') throw new TypeError(`listen: expected a function, got ${show(fn)}`);
+      const h = call('ctrlListen', this._h, fn);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        call('ctrlUnsubscribe', h);
+      };
     }
 
     #changes;
