@@ -46,6 +46,8 @@ var syncEntries = map[string]entry{
 	"ctrlChanges":          ctrlChanges,
 	"ctrlSubscribe":        ctrlSubscribe,
 	"ctrlUnsubscribe":      ctrlUnsubscribe,
+	"ctrlGet":              ctrlGet,
+	"ctrlListen":           ctrlListen,
 	"ctrlInvalidate":       ctrlInvalidate,
 	"ctrlInvalidateAll":    ctrlInvalidateAll,
 	"ctrlExpireAll":        ctrlExpireAll,

@@ -20,6 +20,7 @@ import (
 //	{"a": D}                     [S], schema.Array(S)
 //	{"v": D}                     schema.Values(S)
 //	{"i": handle}                schema.Invalidate(Entity)
+//	{"all": handle}              schema.All(Entity)
 //	{"o": [[name, D] | [name, 0, default]...]}
 //	                             a plain object or schema.Object: members
 //	                             that are schemas, and defaults
@@ -91,6 +92,12 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 			return nil, err
 		}
 		return schema.InvalidateOf(e), nil
+	case d.Has("all"):
+		e, err := entityByHandle(d.Get("all"))
+		if err != nil {
+			return nil, err
+		}
+		return schema.AllOf(e), nil
 	case d.Has("o"):
 		return buildObject(d.Get("o"), fns)
 	case d.Has("u"):

@@ -128,6 +128,11 @@ type Controller struct {
 	// delivering them.
 	queue       []notification
 	dispatching bool
+
+	// queries are the memos of Get; listeners the Listen registrations
+	// (query.go).
+	queries   map[queryKey]*queryMemo
+	listeners []*listener
 }
 
 // call is one shared request in flight, under its request key in inflight.

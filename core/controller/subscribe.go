@@ -78,6 +78,8 @@ type subscription struct {
 type notification struct {
 	sub   *subscription
 	state State
+	// listen, when set, is a Listen registration to call (sub is nil).
+	listen *listener
 }
 
 // Subscribe calls listener with the result's state now, before returning,
@@ -212,6 +214,7 @@ func (c *Controller) changed() {
 	if c.opts.OnChange != nil {
 		c.opts.OnChange()
 	}
+	c.queueListeners()
 	for _, list := range c.subs {
 		for _, s := range list {
 			c.ensureFresh(s)
@@ -237,7 +240,12 @@ func (c *Controller) dispatch() {
 	for len(c.queue) > 0 {
 		n := c.queue[0]
 		c.queue = c.queue[1:]
-		if n.sub.closed {
+		if n.listen != nil {
+			if n.listen.stopped {
+				continue
+			}
+			n.listen.queued = false
+		} else if n.sub.closed {
 			continue
 		}
 		c.mu.Unlock()
@@ -260,5 +268,9 @@ func (c *Controller) deliver(n notification) {
 			panic(p)
 		}
 	}()
+	if n.listen != nil {
+		n.listen.fn()
+		return
+	}
 	n.sub.listener(n.state)
 }

@@ -104,6 +104,8 @@ type deps struct {
 type rareDeps struct {
 	slots  []dep
 	absent []entityRef
+	// tables are the entity tables listed (by All), at their versions.
+	tables []tableDep
 }
 
 // more returns ds.rare, made when ds has none yet.
@@ -148,6 +150,10 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 		}
 		for i := 0; ok && i < len(r.absent); i++ {
 			ok = src.Slot(r.absent[i].key, r.absent[i].pk) == nil
+		}
+		for i := 0; ok && i < len(r.tables); i++ {
+			ts, isTable := src.(TableSource)
+			ok = isTable && ts.TableVersion(r.tables[i].key) == r.tables[i].version
 		}
 	}
 	for i := 0; ok && i < len(ds.kids); i++ {

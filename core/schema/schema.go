@@ -221,6 +221,10 @@ func tooDeep(s Schema, depth int, seen map[*Entity]bool) bool {
 		}
 	case *Invalidate:
 		return s != nil && tooDeep(s.Entity, depth, seen)
+	case *All:
+		return s != nil && tooDeep(s.Entity, depth, seen)
+	case *Query:
+		return s != nil && s.Schema != nil && tooDeep(s.Schema, depth, seen)
 	}
 	return false
 }
@@ -269,6 +273,10 @@ func check(s Schema, seen map[*Entity]bool) error {
 		}
 	case *Invalidate:
 		return check(s.Entity, seen)
+	case *All:
+		return check(s.Entity, seen)
+	case *Query:
+		return check(s.Schema, seen)
 	}
 	return nil
 }
@@ -281,7 +289,7 @@ func IsPlain(s Schema) bool {
 	switch s := s.(type) {
 	case nil:
 		return true
-	case *Entity, *Invalidate, *Union:
+	case *Entity, *Invalidate, *Union, *All, *Query:
 		return false
 	case *Array:
 		return IsPlain(s.Of)

@@ -329,6 +329,7 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 			s.tables = [len(s.tables)]tableRef{}
 		}
 		s.version++
+		s.tableChanged(id.key, true)
 		return
 	}
 	// Only a write brings a parsed record: one put back from a layer is
@@ -346,9 +347,11 @@ func (s *Store) setVisibleEntry(e *entityEntry, rec record, parsed value.Value) 
 		(value.Same(sl.Value, rec.val) || value.Equal(sl.Value, rec.val)) {
 		return
 	}
+	joined := sl.Version == 0
 	sl.Value, sl.Parsed, sl.Deleted = rec.val, parsed, rec.deleted
 	sl.Version++
 	s.version++
+	s.tableChanged(sl.Key, joined)
 }
 
 func (s *Store) setVisibleResult(key string, res result, present bool) {

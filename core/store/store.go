@@ -104,6 +104,14 @@ type Store struct {
 	// unschemed names the results Hydrate stored, which wait for Adopt to
 	// learn their schema.
 	unschemed map[string]bool
+	// tableIdx holds the version and sorted pks of each entity table
+	// (tables.go); tableFloor is the version of a table with no entry,
+	// the store's version at the last reset.
+	tableIdx   map[string]*tableIndex
+	tableFloor uint64
+	// lastIdx is the entry of tableIdx that tableChanged met last.
+	lastIdx    *tableIndex
+	lastIdxKey string
 }
 
 // tableRef is one entry of Store.tables (nil table: empty).
@@ -315,4 +323,5 @@ func (s *Store) Reset() {
 	// would keep that whole response alive.
 	s.slab = nil
 	s.version++
+	s.tableIdx, s.tableFloor, s.lastIdx = nil, s.version, nil
 }

@@ -172,6 +172,19 @@ export interface InvalidateSchema<E = Entity> {
   readonly [schemaKind]: { invalidate: E };
 }
 
+/** `schema.All(Entity)`: every stored entity of that type (not deleted), as a list. */
+export interface AllSchema<E = Entity> {
+  readonly [schemaKind]: { all: E };
+}
+/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`. */
+export type QueryableSchema = Entity | AllSchema<any>;
+/** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
+export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> {
+  readonly [schemaKind]: { query: S };
+  readonly schema: S;
+  readonly process: (entries: Denormalize<S>, ...args: A) => R;
+}
+
 /** A default value of a non-schema member of an object schema. */
 export type SchemaDefault = string | number | boolean | null | undefined | readonly [];
 
@@ -188,6 +201,7 @@ export type Schema =
   | ValuesSchema<any>
   | UnionSchema<any>
   | InvalidateSchema<any>
+  | AllSchema<any>
   | readonly [Schema]
   | readonly Schema[]
   | SchemaObjectDefinition;
@@ -202,31 +216,33 @@ export type Denormalize<S> = S extends DateConstructor
   ? Date
   : S extends Entity<infer T>
     ? T
-    : S extends InvalidateSchema<infer E>
-      ? Denormalize<E> | undefined
-      : S extends ArraySchema<infer E>
-        ? Denormalize<E>[]
-        : S extends ValuesSchema<infer E>
-          ? { [key: string]: Denormalize<E> }
-          : S extends UnionSchema<infer M>
-            ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
-            : S extends ObjectSchema<infer M>
-              ? DenormalizeObject<M>
-              : S extends readonly []
-                ? unknown[]
-                : S extends readonly (infer E)[]
-                  ? Denormalize<E>[]
-                  : S extends string
-                    ? string | null
-                    : S extends number
-                      ? number | null
-                      : S extends boolean
-                        ? boolean | null
-                        : S extends null | undefined
-                          ? any
-                          : S extends object
-                            ? DenormalizeObject<S>
-                            : S;
+    : S extends AllSchema<infer E>
+      ? Denormalize<E>[]
+      : S extends InvalidateSchema<infer E>
+        ? Denormalize<E> | undefined
+        : S extends ArraySchema<infer E>
+          ? Denormalize<E>[]
+          : S extends ValuesSchema<infer E>
+            ? { [key: string]: Denormalize<E> }
+            : S extends UnionSchema<infer M>
+              ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+              : S extends ObjectSchema<infer M>
+                ? DenormalizeObject<M>
+                : S extends readonly []
+                  ? unknown[]
+                  : S extends readonly (infer E)[]
+                    ? Denormalize<E>[]
+                    : S extends string
+                      ? string | null
+                      : S extends number
+                        ? number | null
+                        : S extends boolean
+                          ? boolean | null
+                          : S extends null | undefined
+                            ? any
+                            : S extends object
+                              ? DenormalizeObject<S>
+                              : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
@@ -291,6 +307,12 @@ export interface SchemaClasses {
     schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
   ) => UnionSchema<M>;
   Invalidate: new <E extends Entity>(entity: E) => InvalidateSchema<E>;
+  All: new <E extends Entity>(entity: E) => AllSchema<E>;
+  /** `process(entries, ...args)` derives the value; it is called again only when `entries` or the args change. */
+  Query: new <S extends QueryableSchema, R, A extends unknown[] = []>(
+    schema: S,
+    process: (entries: Denormalize<S>, ...args: A) => R,
+  ) => QuerySchema<S, R, A>;
 }
 
 /** Normalized entity records: `entities[entityKey][pk]`. */
@@ -785,6 +807,14 @@ export interface Controller {
    */
   setError<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, error: Error): Promise<void>;
   getState(): StoreState;
+  /**
+   * Reads a Query (or an Entity by pk params, a `schema.All`) from the cache,
+   * with no request; memoized: the same value until an entity it read
+   * changes. `undefined` when an Entity read finds nothing.
+   */
+  get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
+  get<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
+  get<E extends Entity>(schema: AllSchema<E>): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /** Removes the controller's listeners and stops its timers (polling, waits to retry). */

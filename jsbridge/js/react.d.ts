@@ -3,7 +3,20 @@
 // app's own.
 
 import type { ComponentType, ReactElement, ReactNode } from 'react';
-import type { AnyEndpoint, Controller, EndpointData, EndpointParams, LoadingState, NullableParamsArg, ParamsArg } from './datafetch.js';
+import type {
+  AllSchema,
+  AnyEndpoint,
+  Controller,
+  Denormalize,
+  EndpointData,
+  EndpointParams,
+  Entity,
+  LoadingState,
+  NullableParamsArg,
+  ParamsArg,
+  QuerySchema,
+  QueryableSchema,
+} from './datafetch.js';
 
 /** Props of `<DataProvider>`. */
 export interface DataProviderProps {
@@ -48,6 +61,11 @@ export function useDLE<E extends AnyEndpoint>(endpoint: E, ...params: NullablePa
 
 /** The cached data (valid or stale), else `undefined`; never fetches. */
 export function useCache<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): EndpointData<E> | undefined;
+
+/** `ctrl.get(schema, ...args)` (a Query, an Entity by pk, a `schema.All`), re-rendering when it changes; the same object while it does not. Never fetches. */
+export function useQuery<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
+export function useQuery<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
+export function useQuery<E extends Entity>(schema: AllSchema<E>): Denormalize<E>[];
 
 /** Fetches and polls (`pollFrequency`) while mounted; returns nothing. */
 export function useSubscription<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): void;

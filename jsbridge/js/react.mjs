@@ -12,4 +12,5 @@
 export { AsyncBoundary } from './internal/react/boundary.mjs';
 export { useLoading } from './internal/react/loading.mjs';
 export { DataProvider, useController } from './internal/react/provider.mjs';
+export { useQuery } from './internal/react/query.mjs';
 export { useCache, useDLE, useLive, useSubscription, useSuspense } from './internal/react/result.mjs';

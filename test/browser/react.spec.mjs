@@ -530,3 +530,79 @@ pageTest('useLoading: [handler, loading, error], the error exposed, not thrown',
   assert.equal(await page.evaluate(() => T.state.result), 'undefined', 'a failure resolves undefined');
   assert.equal(await page.evaluate(() => document.getElementById('b-error')), null, 'nothing thrown to the boundary');
 });
+
+// ---------------------------------------------------------------- useQuery
+
+pageTest('useQuery: a derived view re-renders when an entity it reads changes, keeps its identity otherwise; no listener left', async (page) => {
+  await page.evaluate(async () => {
+    const { h, setup, mount, bindings, React, counted } = T;
+    const { df, ctrl, fx } = await setup();
+    // Listeners open on the controller (useQuery's subscriptions).
+    const LISTEN = Symbol.for('datafetch.controller.listen');
+    const listen = ctrl[LISTEN].bind(ctrl);
+    let open = 0;
+    ctrl[LISTEN] = (fn) => {
+      const stop = listen(fn);
+      open++;
+      return () => {
+        open--;
+        stop();
+      };
+    };
+    ctrl.openListeners = () => open;
+    await ctrl.setResponse(fx.articles.getList, {}, [
+      { id: '1', title: 'b', published: true },
+      { id: '2', title: 'a', published: true },
+      { id: '3', title: 'c', published: false },
+    ]);
+    let processed = 0;
+    const published = new df.schema.Query(new df.schema.All(fx.Article), (entries) => {
+      processed++;
+      const list = entries.filter((a) => a.published).sort((a, b) => a.title.localeCompare(b.title));
+      return { count: list.length, titles: list.map((a) => a.title).join(',') };
+    });
+    const users = new df.RestEndpoint({ urlPrefix: T.fixture, path: '/users/:id', schema: fx.User });
+    T.state = { ctrl, fx, users, processed: () => processed, views: [] };
+    const View = React.memo(({ view }) => {
+      counted('view');
+      return h('p', { id: 'q' }, `${view.count}: ${view.titles}`);
+    });
+    function Published({ rev }) {
+      counted('published');
+      const view = bindings.useQuery(published);
+      T.state.views.push(view);
+      return h('div', { 'data-rev': rev }, h(View, { view }));
+    }
+    const tree = (rev) => h(bindings.DataProvider, { controller: ctrl }, h(Published, { rev }));
+    T.state.handle = mount(tree(0), { strict: true });
+    T.state.tree = tree;
+  });
+  await textIs(page, 'q', '2: a,b');
+  const views = () => page.evaluate(() => ({ n: T.state.views.length, view: T.renders.view, same: T.state.views.at(-1) === T.state.views.at(-2) }));
+
+  // The parent renders again: the same object, the memo child does not render.
+  const before = await views();
+  await page.evaluate(() => T.state.handle.render(T.state.tree(1)));
+  await page.waitForFunction((n) => T.state.views.length > n, before.n);
+  const again = await views();
+  assert.equal(again.same, true, 'the same derived object (===)');
+  assert.equal(again.view, before.view, 'the memo child did not render');
+
+  // Another entity type changes: no render of the reader.
+  const rendersBefore = await renders(page, 'published');
+  await page.evaluate(() => T.state.ctrl.setResponse(T.state.users, { id: 'u1' }, { id: 'u1', name: 'Ann' }));
+  assert.equal(await renders(page, 'published'), rendersBefore, 'a User changed: the query reader did not render');
+  const processedBefore = await page.evaluate(() => T.state.processed());
+  const lastBefore = await page.evaluate(() => T.state.views.length - 1);
+
+  // An article is published: the view changes.
+  await page.evaluate(() => T.state.ctrl.setResponse(T.state.fx.articles.get, { id: '3' }, { id: '3', title: 'c', published: true }));
+  await textIs(page, 'q', '3: a,b,c');
+  assert.equal(await page.evaluate(() => T.state.processed()), processedBefore + 1, 'processed once for the change');
+  assert.equal(await page.evaluate((i) => T.state.views.at(-1) !== T.state.views[i], lastBefore), true, 'a new object');
+
+  assert.equal(await page.evaluate(() => T.state.ctrl.openListeners()), 1, 'one listener while mounted (StrictMode cleaned its double)');
+  await page.evaluate(() => T.state.handle.unmount());
+  assert.equal(await page.evaluate(() => T.state.ctrl.openListeners()), 0, 'none after unmount');
+  assert.equal(await fixture.total(), 0, 'no request');
+});

@@ -7,7 +7,7 @@ import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
-import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+import { AllSchema, ArraySchema, InvalidateSchema, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
 
 const apis = new WeakMap();
 
@@ -39,13 +39,21 @@ function makeAPI(go, wasmExports, resume) {
   const { Entity, normalize, denormalize } = schemas;
   const endpoints = makeEndpoints(bridge, schemas);
   const { RestEndpoint, resource, Resource } = endpoints;
-  const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints);
+  const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints, schemas);
   const { persist, indexedDBStorage } = makePersist(bridge);
 
   return {
     version: go.version,
     Entity,
-    schema: { Array: ArraySchema, Object: ObjectSchema, Values: ValuesSchema, Union: UnionSchema, Invalidate: InvalidateSchema },
+    schema: {
+      Array: ArraySchema,
+      Object: ObjectSchema,
+      Values: ValuesSchema,
+      Union: UnionSchema,
+      Invalidate: InvalidateSchema,
+      All: AllSchema,
+      Query: QuerySchema,
+    },
     normalize,
     denormalize,
     RestEndpoint,

@@ -4,6 +4,7 @@
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
+import { QuerySchema, isQueryable } from './schemas.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
@@ -21,11 +22,24 @@ function snapshotText(snapshot, where) {
 // The boolean options of subscribe.
 const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
 
+// LISTEN names the Controller method that calls fn after each change to
+// the stored data and returns the function that stops it: what useQuery
+// subscribes with. A registered symbol, so that the React bindings find it
+// whichever copy of this module made the controller (a bundle may hold one
+// of its own).
+export const LISTEN = Symbol.for('datafetch.controller.listen');
+
+// How many args of one query ctrl.get keeps derived data for; past it,
+// that query's memo starts afresh (identity is lost once).
+const MAX_QUERY_ARGS = 256;
+
 // makeController returns the controller part of an API instance over
-// bridge (see makeBridge) and endpoints (see makeEndpoints).
-export function makeController(bridge, endpoints) {
+// bridge (see makeBridge), endpoints (see makeEndpoints) and schemas (see
+// makeSchemas).
+export function makeController(bridge, endpoints, schemas) {
   const { call, callAsync, startAsync, promised, hold, memory, exported } = bridge;
   const { endpointHandle, paramsText } = endpoints;
+  const { schemaHandle } = schemas;
 
   function encodeBody(body, where) {
     if (body === undefined) return [BODY_NONE, undefined];
@@ -91,11 +105,59 @@ export function makeController(bridge, endpoints) {
       this.#checkClock = now !== undefined;
       this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h), clock);
       const reads = this.#reads;
-      controllerInternals.set(this, {
-        handle: this._h,
-        clock,
-        changes: reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h),
-      });
+      const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
+      this.#changes = changes;
+      controllerInternals.set(this, { handle: this._h, clock, changes });
+    }
+
+    [LISTEN](fn) {
+      if (typeof fn !== 'function') throw new TypeError(`listen: expected a function, got ${show(fn)}`);
+      const h = call('ctrlListen', this._h, fn);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        call('ctrlUnsubscribe', h);
+      };
+    }
+
+    #changes;
+    // #queries holds, per schema read by get, per args (as JSON text), the
+    // last read: {changes, input, output}.
+    #queries = new WeakMap();
+
+    /**
+     * Reads schema from the cache with no request (section 11): a
+     * schema.Query (its process derives the value from the read of its
+     * schema and args), an Entity (args[0] names its pk), a schema.All.
+     * Memoized: the same value until an entity it read changes; a Query's
+     * process runs again only then, or for other args.
+     */
+    get(schema, ...args) {
+      this.#tick();
+      const query = schema instanceof QuerySchema ? schema : undefined;
+      const read = query ? query.schema : schema;
+      if (!isQueryable(read)) {
+        throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
+      }
+      const argsText = jsonText(args, 'get: args');
+      let byArgs = this.#queries.get(schema);
+      if (byArgs === undefined || byArgs.size >= MAX_QUERY_ARGS) {
+        byArgs = new Map();
+        this.#queries.set(schema, byArgs);
+      }
+      const last = byArgs.get(argsText);
+      const changes = this.#changes();
+      // Nothing changed since the last read: no call into Go at all.
+      if (last !== undefined && last.changes === changes) return last.output;
+      const input = call('ctrlGet', this._h, schemaHandle(read, 'get: schema'), argsText);
+      let output = input;
+      if (query !== undefined && input !== undefined) {
+        // Go hands back the very object while the read is unchanged.
+        output = last !== undefined && last.input === input ? last.output : query.process(input, ...args);
+      }
+      byArgs.set(argsText, { changes, input, output });
+      return output;
     }
 
     #objs;

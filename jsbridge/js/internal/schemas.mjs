@@ -25,6 +25,7 @@ function isSchema(s) {
     s instanceof ValuesSchema ||
     s instanceof UnionSchema ||
     s instanceof InvalidateSchema ||
+    s instanceof AllSchema ||
     isPlainObject(s) ||
     (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
   );
@@ -74,6 +75,39 @@ export class InvalidateSchema {
     if (!isEntity(entity)) throw new TypeError(`schema.Invalidate: ${show(entity)} is not an Entity`);
     this.schema = entity;
   }
+}
+
+// AllSchema is every stored entity of one type that is not deleted, as
+// a list (section 11); as an endpoint's schema it normalizes as [Entity].
+export class AllSchema {
+  constructor(entity) {
+    if (!isEntity(entity)) throw new TypeError(`schema.All: ${show(entity)} is not an Entity`);
+    this.schema = entity;
+  }
+}
+
+// QuerySchema derives data from a queryable schema (an Entity by pk, All,
+// and what declares itself queryable, as a Collection) with process(entries,
+// ...args), which ctrl.get runs on this side (controller.mjs).
+export class QuerySchema {
+  constructor(schema, process) {
+    if (!isQueryable(schema)) {
+      throw new TypeError(`schema.Query: ${show(schema)} is not queryable (an Entity, a schema.All or a schema.Collection)`);
+    }
+    if (typeof process !== 'function') throw new TypeError(`schema.Query: process must be a function, got ${show(process)}`);
+    this.schema = schema;
+    this.process = process;
+  }
+}
+
+// QUERYABLE is the symbol by which a schema class says that a Query and
+// ctrl.get can read it from the cache (schema.All does; a Collection
+// class does the same).
+export const QUERYABLE = Symbol('datafetch.queryable');
+AllSchema.prototype[QUERYABLE] = true;
+
+export function isQueryable(s) {
+  return isEntity(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
 }
 
 // makeSchemas returns the schema half of an API instance over bridge (see
@@ -194,6 +228,7 @@ export function makeSchemas(bridge) {
     if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
     if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
     if (s instanceof InvalidateSchema) return { i: entityHandle(s.schema, `${where} (schema.Invalidate)`) };
+    if (s instanceof AllSchema) return { all: entityHandle(s.schema, `${where} (schema.All)`) };
     if (s instanceof UnionSchema) {
       const u = {};
       for (const [name, e] of Object.entries(s.schemas)) u[name] = entityHandle(e, `${where} (schema.Union ${name})`);

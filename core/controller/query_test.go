@@ -1,0 +1,251 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// queryRig is a controller with articles and users stored through
+// SetResponse of list endpoints, which tests rewrite at will.
+type queryRig struct {
+	c                 *controller.Controller
+	article, user     *schema.Entity
+	articles, users   *funcEndpoint
+	deleteArticle     *funcEndpoint
+	publishedByTitle  *schema.Query
+	processCalls      atomic.Int64
+	allArticles       *schema.All
+	articlesForAuthor *schema.Query
+}
+
+func newQueryRig(t *testing.T) *queryRig {
+	t.Helper()
+	r := &queryRig{c: controller.New(controller.Options{})}
+	r.user = &schema.Entity{Key: "User", Defaults: obj(`{"id":null,"name":""}`)}
+	r.article = &schema.Entity{Key: "Article", Defaults: obj(`{"id":null,"title":"","published":false,"author":null}`),
+		Schema: map[string]schema.Schema{"author": r.user}}
+	r.articles = &funcEndpoint{name: "articles", spec: endpoint.Spec{Name: "articles", Schema: schema.ArrayOf(r.article)}}
+	r.users = &funcEndpoint{name: "users", spec: endpoint.Spec{Name: "users", Schema: schema.ArrayOf(r.user)}}
+	r.deleteArticle = &funcEndpoint{name: "delete", spec: endpoint.Spec{Name: "delete", Schema: schema.InvalidateOf(r.article), SideEffect: true},
+		fetch: func(_ context.Context, p value.Value, _ any) (value.Value, error) { return p, nil }}
+	r.allArticles = schema.AllOf(r.article)
+	// Published articles sorted by title, with a count.
+	r.publishedByTitle = schema.QueryOf(r.allArticles, func(entries value.Value, _ []value.Value) value.Value {
+		r.processCalls.Add(1)
+		var list []value.Value
+		for _, a := range entries.Elems() {
+			if a.Get("published").Boolean() {
+				list = append(list, a)
+			}
+		}
+		slices.SortFunc(list, func(a, b value.Value) int { return strings.Compare(a.Get("title").Str(), b.Get("title").Str()) })
+		return value.Obj(value.M("count", value.Num(float64(len(list)))), value.M("articles", value.Arr(list...)))
+	})
+	r.articlesForAuthor = schema.QueryOf(r.allArticles, func(entries value.Value, args []value.Value) value.Value {
+		want := args[0].Get("author").JSON()
+		var list []value.Value
+		for _, a := range entries.Elems() {
+			if a.Get("author").Get("id").JSON() == want {
+				list = append(list, a)
+			}
+		}
+		return value.Arr(list...)
+	})
+	return r
+}
+
+func (r *queryRig) set(t *testing.T, ep *funcEndpoint, params, data string) {
+	t.Helper()
+	require.NoError(t, r.c.SetResponse(ep, obj(params), obj(data)))
+}
+
+func (r *queryRig) get(t *testing.T, s schema.Schema, args ...value.Value) value.Value {
+	t.Helper()
+	v, err := r.c.Get(s, args...)
+	require.NoError(t, err)
+	return v
+}
+
+func ids(v value.Value) []string {
+	var out []string
+	for _, el := range v.Elems() {
+		out = append(out, el.Get("id").JSON())
+	}
+	return out
+}
+
+// TestGetAll: All lists every stored entity of its type in pk order, with
+// nested entities read; a deleted entity is left out; the same value comes
+// back until the table changes.
+func TestGetAll(t *testing.T) {
+	r := newQueryRig(t)
+	assert.Equal(t, 0, r.get(t, r.allArticles).Len(), "nothing stored")
+	r.set(t, r.articles, `{}`, `[{"id":"10","title":"b","author":{"id":"u1","name":"Ann"}},{"id":"2","title":"a"},{"id":"x","title":"c"}]`)
+	all := r.get(t, r.allArticles)
+	assert.Equal(t, []string{`"2"`, `"10"`, `"x"`}, ids(all), "numeric pks by number, then the others")
+	assert.Equal(t, "Ann", all.Elems()[1].Get("author").Get("name").Str(), "nested entity read")
+	assert.True(t, value.Same(all, r.get(t, r.allArticles)), "unchanged: the same value")
+
+	// Another result storing the same articles unchanged is no change.
+	r.set(t, r.articles, `{"page":1}`, `[{"id":"2","title":"a"}]`)
+	assert.True(t, value.Same(all, r.get(t, r.allArticles)), "an equal record stored again")
+
+	// A delete leaves the entity out.
+	_, err := r.c.Fetch(context.Background(), r.deleteArticle, obj(`{"id":"2"}`), nil)
+	require.NoError(t, err)
+	after := r.get(t, r.allArticles)
+	assert.Equal(t, []string{`"10"`, `"x"`}, ids(after))
+	assert.True(t, value.Same(all.Elems()[1], after.Elems()[0]), "unchanged entities keep their identity")
+
+	// A reset empties it.
+	r.c.ResetEntireStore()
+	assert.Equal(t, 0, r.get(t, r.allArticles).Len())
+}
+
+// TestGetAllOptimistic: an optimistic create shows in All while its
+// request runs, and goes when it fails (rolled back).
+func TestGetAllOptimistic(t *testing.T) {
+	r := newQueryRig(t)
+	r.set(t, r.articles, `{}`, `[{"id":"1","title":"a"}]`)
+	before := r.get(t, r.allArticles)
+	release := make(chan struct{})
+	create := &funcEndpoint{name: "create", spec: endpoint.Spec{Name: "create", Schema: r.article, SideEffect: true,
+		GetOptimisticResponse: func(_ endpoint.Snapshot, _ value.Value, _ any) (value.Value, error) {
+			return obj(`{"id":"tmp","title":"draft"}`), nil
+		}},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			<-release
+			return value.Undef, errors.New("refused")
+		}}
+	done := make(chan error)
+	seen := make(chan struct{}, 1)
+	stop := r.c.Listen(func() {
+		select {
+		case seen <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	go func() {
+		_, err := r.c.Fetch(context.Background(), create, obj(`{}`), obj(`{"title":"draft"}`))
+		done <- err
+	}()
+	<-seen // the optimistic write is in
+	assert.Equal(t, []string{`"1"`, `"tmp"`}, ids(r.get(t, r.allArticles)))
+	close(release)
+	require.Error(t, <-done)
+	back := r.get(t, r.allArticles)
+	assert.Equal(t, []string{`"1"`}, ids(back))
+	assert.True(t, value.Same(before.Elems()[0], back.Elems()[0]), "the rolled-back table reads its entities as before")
+}
+
+// TestGetQueryMemo: a Query's derived value is the same, and Process is
+// not called again, until an entity it read changes; a change to another
+// entity type keeps it.
+func TestGetQueryMemo(t *testing.T) {
+	r := newQueryRig(t)
+	r.set(t, r.articles, `{}`, `[{"id":"1","title":"b","published":true},{"id":"2","title":"a","published":true},{"id":"3","title":"c"}]`)
+	first := r.get(t, r.publishedByTitle)
+	assert.JSONEq(t, `{"count":2,"articles":[{"id":"2","title":"a","published":true,"author":null},{"id":"1","title":"b","published":true,"author":null}]}`, first.JSON())
+	assert.True(t, value.Same(first, r.get(t, r.publishedByTitle)))
+	assert.EqualValues(t, 1, r.processCalls.Load(), "processed once while unchanged")
+
+	r.set(t, r.users, `{}`, `[{"id":"u9","name":"Zed"}]`)
+	assert.True(t, value.Same(first, r.get(t, r.publishedByTitle)), "another type changed: kept")
+	assert.EqualValues(t, 1, r.processCalls.Load())
+
+	r.set(t, r.articles, `{"one":true}`, `[{"id":"3","title":"0","published":true}]`)
+	second := r.get(t, r.publishedByTitle)
+	assert.False(t, value.Same(first, second), "an article changed: derived again")
+	assert.EqualValues(t, 2, r.processCalls.Load())
+	assert.Equal(t, 3.0, number(second.Get("count")))
+	assert.Equal(t, []string{`"3"`, `"2"`, `"1"`}, ids(second.Get("articles")))
+}
+
+func number(v value.Value) float64 {
+	f, _ := v.Float()
+	return f
+}
+
+// TestGetArgs: args reach Process, and each args has its own memo.
+func TestGetArgs(t *testing.T) {
+	r := newQueryRig(t)
+	r.set(t, r.articles, `{}`, `[{"id":"1","author":{"id":"a"}},{"id":"2","author":{"id":"b"}},{"id":"3","author":{"id":"a"}}]`)
+	byA := r.get(t, r.articlesForAuthor, obj(`{"author":"a"}`))
+	byB := r.get(t, r.articlesForAuthor, obj(`{"author":"b"}`))
+	assert.Equal(t, []string{`"1"`, `"3"`}, ids(byA))
+	assert.Equal(t, []string{`"2"`}, ids(byB))
+	assert.True(t, value.Same(byA, r.get(t, r.articlesForAuthor, obj(`{"author":"a"}`))))
+	assert.True(t, value.Same(byB, r.get(t, r.articlesForAuthor, obj(`{"author":"b"}`))))
+}
+
+// TestGetEntity: an Entity read by pk params, directly or through a
+// Query; it depends on that entity only.
+func TestGetEntity(t *testing.T) {
+	r := newQueryRig(t)
+	calls := 0
+	title := schema.QueryOf(r.article, func(a value.Value, _ []value.Value) value.Value {
+		calls++
+		return value.Str(strings.ToUpper(a.Get("title").Str()))
+	})
+	missing := r.get(t, r.article, obj(`{"id":"1"}`))
+	assert.True(t, missing.IsUndefined(), "not stored: undefined")
+	assert.True(t, r.get(t, title, obj(`{"id":"1"}`)).IsUndefined())
+	assert.Equal(t, 0, calls, "nothing to process")
+
+	r.set(t, r.articles, `{}`, `[{"id":1,"title":"one"},{"id":2,"title":"two"}]`)
+	one := r.get(t, r.article, obj(`{"id":"1"}`))
+	assert.Equal(t, "one", one.Get("title").Str())
+	assert.Equal(t, "ONE", r.get(t, title, obj(`{"id":1}`)).Str())
+	r.set(t, r.articles, `{"x":1}`, `[{"id":2,"title":"TWO"}]`)
+	assert.True(t, value.Same(one, r.get(t, r.article, obj(`{"id":"1"}`))), "another article changed: kept")
+	assert.Equal(t, "ONE", r.get(t, title, obj(`{"id":1}`)).Str())
+	assert.Equal(t, 1, calls)
+
+	_, err := r.c.Fetch(context.Background(), r.deleteArticle, obj(`{"id":"1"}`), nil)
+	require.NoError(t, err)
+	assert.True(t, r.get(t, r.article, obj(`{"id":"1"}`)).IsUndefined(), "deleted: undefined")
+	assert.True(t, r.get(t, r.article, obj(`{"slug":"1"}`)).IsUndefined(), "params naming no pk: undefined")
+}
+
+// TestGetNotQueryable: schemas a query cannot read are errors naming them.
+func TestGetNotQueryable(t *testing.T) {
+	r := newQueryRig(t)
+	for _, s := range []schema.Schema{schema.ArrayOf(r.article), schema.ValuesOf(r.article), schema.QueryOf(schema.ArrayOf(r.user), nil), nil} {
+		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
+			_, err := r.c.Get(s)
+			require.ErrorIs(t, err, schema.ErrNotQueryable)
+		})
+	}
+	_, err := r.c.Get(schema.ArrayOf(r.article))
+	assert.ErrorContains(t, err, "[Article]")
+	_, err = r.c.Get(r.article)
+	assert.ErrorContains(t, err, "needs params naming its pk")
+}
+
+// TestListen: a listener hears each change to the store once, outside
+// the lock (it may read), and not after it stops.
+func TestListen(t *testing.T) {
+	r := newQueryRig(t)
+	var heard []int
+	stop := r.c.Listen(func() { heard = append(heard, r.get(t, r.allArticles).Len()) })
+	r.set(t, r.articles, `{}`, `[{"id":"1"}]`)
+	r.set(t, r.articles, `{}`, `[{"id":"1"},{"id":"2"}]`)
+	stop()
+	stop()
+	r.set(t, r.articles, `{}`, `[{"id":"3"}]`)
+	assert.Equal(t, []int{1, 2}, heard)
+}

@@ -1,0 +1,230 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Queries: data read from the entity tables without an endpoint result
+// (data-client's schema.All and schema.Query, ctrl.get).
+//
+// A queryable schema knows the normalized value a read of it starts from,
+// given the caller's args: an Entity the pk its params name, All nothing at
+// all (it reads its whole table). Query derives data from the read of a
+// queryable schema. The controller denormalizes that input with a Memo of
+// its own, so a query's read keeps its identity until an entity it read
+// changes, as a result's read does.
+
+// queryable is a schema that a Query can read from the cache alone.
+// Further schemas (a Collection) plug in by implementing it.
+type queryable interface {
+	Schema
+	// queryInput returns the normalized value the read of the schema with
+	// args starts from; ok false when args name nothing stored (the read
+	// is then Undefined). An error says the args are not what the schema
+	// takes.
+	queryInput(args []value.Value) (input value.Value, ok bool, err error)
+	// readSchema is the schema the read's value has, for a writer of it
+	// (a bridge walks it for entities and dates).
+	readSchema() Schema
+}
+
+// ErrNotQueryable is wrapped by the errors of QueryInput for a schema that
+// a Query cannot read.
+var ErrNotQueryable = errors.New("not queryable")
+
+// QueryInput returns what a read of s with args starts from: the schema to
+// denormalize, and the normalized input to denormalize by it (ok false:
+// nothing to read, the read is Undefined). s is an Entity (args[0] are
+// params naming its pk, as {id: 5}), an All, or a Query over one of them,
+// whose own schema is read. It may call an Entity's PKFunc: callers must
+// not hold locks that function may need.
+func QueryInput(s Schema, args []value.Value) (read Schema, input value.Value, ok bool, err error) {
+	if q, isQuery := s.(*Query); isQuery {
+		if q == nil || q.Schema == nil {
+			return nil, value.Undef, false, fmt.Errorf("schema.Query has no schema to read: %w", ErrNotQueryable)
+		}
+		s = q.Schema
+	}
+	qs, isQueryable := s.(queryable)
+	if !isQueryable || s == nil {
+		return nil, value.Undef, false, fmt.Errorf("schema %s is %w: a Query reads an Entity by pk, an All or a Collection", Describe(s), ErrNotQueryable)
+	}
+	input, ok, err = qs.queryInput(args)
+	return s, input, ok, err
+}
+
+// ReadSchema returns the schema of the value a read of the queryable s
+// has (All reads as a list of its entity), for writers that walk a read by
+// its schema; s itself for any other schema.
+func ReadSchema(s Schema) Schema {
+	if q, ok := s.(queryable); ok {
+		return q.readSchema()
+	}
+	return s
+}
+
+// Describe names s as error messages do (an entity by its key).
+func Describe(s Schema) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return s.describe()
+}
+
+// queryInput takes the pk from the first arg, params as for an endpoint
+// of this entity ({id: 5}); params that name no pk read as nothing.
+func (e *Entity) queryInput(args []value.Value) (value.Value, bool, error) {
+	if len(args) == 0 {
+		return value.Undef, false, fmt.Errorf("reading entity %s needs params naming its pk, as {%s: ...}", e.Key, e.pkField())
+	}
+	pk, ok := e.PKFromParams(args[0])
+	if !ok {
+		return value.Undef, false, nil
+	}
+	return value.Str(pk), true, nil
+}
+
+func (e *Entity) readSchema() Schema { return e }
+
+// All is every stored entity of Entity that is not deleted, optimistic
+// records included, as a list in pk order (numeric pks by number, before
+// the others, which are in string order). Read by a Query or
+// Controller.Get it depends on the whole table: any record of that type
+// stored, changed or removed gives a new list. As an endpoint's schema it
+// normalizes as a list of Entity and reads as the whole table.
+type All struct {
+	Entity *Entity
+	list   *Array // the read schema: a list of Entity
+}
+
+// AllOf returns the All schema of e.
+func AllOf(e *Entity) *All { return &All{Entity: e, list: ArrayOf(e)} }
+
+func (a *All) describe() string { return "All(" + Describe(a.Entity) + ")" }
+
+// queryInput has no use for args: the input is the whole table.
+func (a *All) queryInput([]value.Value) (value.Value, bool, error) {
+	if a.Entity == nil {
+		return value.Undef, false, errors.New("schema.All has no entity")
+	}
+	return value.NullV, true, nil
+}
+
+func (a *All) readSchema() Schema {
+	if a.list == nil {
+		return ArrayOf(a.Entity)
+	}
+	return a.list
+}
+
+func (a *All) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
+	return a.readSchema().normalize(in, parent, path, n)
+}
+
+// TableSource is a Source that can list an entity table. A store is one;
+// All reads only from one (from another it reads as an empty list).
+type TableSource interface {
+	Source
+	// TablePKs returns the pks of every entity of type key stored (deleted
+	// ones included), in pk order (see All). The caller must not change it.
+	TablePKs(key string) []string
+	// TableVersion changes whenever an entity of type key is stored,
+	// changed or removed, and never comes back to an earlier value.
+	TableVersion(key string) uint64
+}
+
+// tableDep is a table a read listed, at the version it had.
+type tableDep struct {
+	key     string
+	version uint64
+}
+
+func (a *All) denormalize(_ value.Value, d *denormalizer) (value.Value, Status) {
+	ts, ok := d.src.(TableSource)
+	if !ok || a.Entity == nil {
+		return value.Arr(), Found
+	}
+	key := a.Entity.Key
+	r := d.deps.more()
+	r.tables = append(r.tables, tableDep{key: key, version: ts.TableVersion(key)})
+	pks := ts.TablePKs(key)
+	d.deps.kids = slices.Grow(d.deps.kids, len(pks))
+	out := make([]value.Value, 0, len(pks))
+	for _, pk := range pks {
+		v, st := a.Entity.denormalize(value.Str(pk), d)
+		if st != Found || v.IsUndefined() {
+			continue
+		}
+		out = append(out, v)
+	}
+	return value.Arr(out...), Found
+}
+
+// Query is data derived from the read of a queryable schema (an Entity by
+// pk, an All, a Collection): Process gets that read (Undefined reads are
+// not processed: the query reads as Undefined) and the args of the read,
+// and returns the derived value, such as the published articles sorted by
+// title. Controller.Get memoizes it: Process runs again only when its
+// input is a new value (an entity it read changed) or the args differ.
+// Process must not change its input, which other reads share. A nil
+// Process reads the input as is (the JavaScript bridge runs its process
+// on that side).
+type Query struct {
+	Schema  Schema
+	Process func(entries value.Value, args []value.Value) value.Value
+}
+
+// QueryOf returns the Query of process over s.
+func QueryOf(s Schema, process func(entries value.Value, args []value.Value) value.Value) *Query {
+	return &Query{Schema: s, Process: process}
+}
+
+func (q *Query) describe() string { return "Query(" + Describe(q.Schema) + ")" }
+
+func (q *Query) normalize(_, _ value.Value, path *pathElem, _ *normalizer) (value.Value, error) {
+	return value.Undef, errorAt(path, q, "a Query is read from the cache (Controller.Get), not normalized")
+}
+
+// denormalize reads the query's schema; Process is the controller's to
+// run, outside its lock.
+func (q *Query) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
+	return q.Schema.denormalize(v, d)
+}
+
+// ComparePKs orders pks as All lists them: numeric pks (as JavaScript
+// orders an object's integer keys) by number before the others, which
+// compare as strings.
+func ComparePKs(a, b string) int {
+	na, aNum := pkNumber(a)
+	nb, bNum := pkNumber(b)
+	switch {
+	case aNum && bNum:
+		if na != nb {
+			if na < nb {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	case aNum:
+		return -1
+	case bNum:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// pkNumber reads a canonical non-negative integer pk ("0", "42"; not "042").
+func pkNumber(s string) (uint64, bool) {
+	if s == "" || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	return n, err == nil
+}

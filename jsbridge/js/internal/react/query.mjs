@@ -1,0 +1,28 @@
+// useQuery: a Query (or an Entity by pk, a schema.All) read from the cache
+// with ctrl.get, which is memoized by what it read: React's snapshot is the
+// same object until an entity the query read changes. The source listens
+// to the controller's changes to the stored data (every change: ctrl.get
+// answers the same object for those the query does not see, and React
+// then does not re-render).
+
+import { useMemo, useSyncExternalStore } from 'react';
+import { useController } from './provider.mjs';
+
+// The controller's listen method (internal/controller.mjs, LISTEN): a
+// registered symbol, the same in any copy of that module.
+const LISTEN = Symbol.for('datafetch.controller.listen');
+
+/**
+ * useQuery(schema, ...args): ctrl.get(schema, ...args), re-rendering when
+ * it changes. Never fetches.
+ */
+export function useQuery(schema, ...args) {
+  const ctrl = useController();
+  const argsKey = JSON.stringify(args);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: argsKey stands for args (equal args, equal key), which are a new array each render
+  const source = useMemo(() => {
+    const getSnapshot = () => ctrl.get(schema, ...args);
+    return { subscribe: (onChange) => ctrl[LISTEN](onChange), getSnapshot };
+  }, [ctrl, schema, argsKey]);
+  return useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+}

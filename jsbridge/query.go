@@ -1,0 +1,90 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/jsbridge/wire"
+)
+
+// Queries (docs/js-api.md, "Collections and queries"): ctrl.get reads a
+// queryable schema from the cache. JavaScript runs a Query's process
+// itself: Go reads the schema the Query is over, and hands the read over
+// with identities, so an unchanged read is the very object JavaScript
+// holds (which its process memo compares by ===).
+
+// queryKeyPrefix starts the identity slot of a query's reads, apart from
+// every endpoint key (which never holds a NUL).
+const queryKeyPrefix = "\x00get "
+
+// ctrlGet(ctrl, schemaHandle, argsJSON) returns the read of the schema
+// with args (a JSON array), undefined when it finds nothing. The schema is
+// an Entity (args[0] are params naming its pk) or an All.
+func ctrlGet(args []safejs.Value) (any, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, err
+	}
+	h, err := arg(args, 1).Int()
+	if err != nil {
+		return nil, fmt.Errorf("get: schema handle: %w", err)
+	}
+	x, _ := table.get(h)
+	s, ok := x.(schema.Schema)
+	if !ok {
+		return nil, fmt.Errorf("get: handle #%d is not a schema", h)
+	}
+	list, err := jsonArg(arg(args, 2), "get: args")
+	if err != nil {
+		return nil, err
+	}
+	v, err := c.c.Get(s, list.Elems()...)
+	if err != nil {
+		// datafetch.mjs checks the schema (a TypeError there); what is
+		// left is the args.
+		return nil, err
+	}
+	if v.IsUndefined() {
+		return safejs.Undefined(), nil
+	}
+	key := queryKeyPrefix + strconv.Itoa(h) + " " + list.JSON()
+	return c.emit(lib.decode, key, schema.ReadSchema(s), v, wire.Header{})
+}
+
+// ctrlListen(ctrl, listener) calls listener() after every change to the
+// controller's stored data (controller.Listen), and returns the handle of
+// the registration, which ctrlUnsubscribe ends.
+func ctrlListen(args []safejs.Value) (any, error) {
+	c, err := lookup[*ctrl](arg(args, 0), "a controller")
+	if err != nil {
+		return nil, err
+	}
+	listener := arg(args, 1)
+	if listener.Type() != safejs.TypeFunction {
+		return nil, fmt.Errorf("listen: listener is not a function")
+	}
+	stop := c.c.Listen(func() {
+		// Listeners run in the controller's goroutines too, where a panic
+		// would end the instance.
+		defer func() {
+			if p := recover(); p != nil {
+				reportError(panicError("listen", p))
+			}
+		}()
+		if _, err := invoke(listener); err != nil {
+			reportError(err)
+		}
+	})
+	// Like a subscription, a listener is JavaScript called on a change,
+	// which the exported entries leave to the js.FuncOf ones.
+	c.subs.Add(1)
+	return table.add(func() {
+		stop()
+		c.subs.Add(-1)
+	}), nil
+}

@@ -1,0 +1,149 @@
+// schema.All, schema.Query and ctrl.get (docs/js-api.md, "Collections and
+// queries"): derived data read from the cache with no request, memoized by
+// the identity of what it read.
+
+import assert from 'node:assert/strict';
+import { loadDF, setup, test } from './harness.mjs';
+
+setup();
+
+const BASE = 'http://query.invalid';
+
+async function rig() {
+  const df = await loadDF();
+  const User = df.Entity({ key: 'QUser', defaults: { id: undefined, name: '' } });
+  const Article = df.Entity({
+    key: 'QArticle',
+    defaults: { id: undefined, title: '', published: false, author: null },
+    schema: { author: User },
+  });
+  // Requests would fail: everything here is stored with setResponse.
+  const fetch = () => Promise.reject(new Error('no request expected'));
+  const ctrl = new df.Controller({ fetch });
+  const list = new df.RestEndpoint({ urlPrefix: BASE, path: '/articles', schema: [Article] });
+  const users = new df.RestEndpoint({ urlPrefix: BASE, path: '/users', schema: [User] });
+  const remove = new df.RestEndpoint({ urlPrefix: BASE, path: '/articles/:id', method: 'DELETE', schema: new df.schema.Invalidate(Article) });
+  let calls = 0;
+  const published = new df.schema.Query(new df.schema.All(Article), (entries) => {
+    calls++;
+    const articles = entries.filter((a) => a.published).sort((a, b) => a.title.localeCompare(b.title));
+    return { count: articles.length, articles };
+  });
+  return { df, ctrl, User, Article, list, users, remove, published, calls: () => calls };
+}
+
+test('ctrl.get of a Query: the same object, processed once, while unchanged; derived again after a change', async () => {
+  const { ctrl, list, users, published, calls } = await rig();
+  await ctrl.setResponse(list, {}, [
+    { id: 1, title: 'b', published: true },
+    { id: 2, title: 'a', published: true },
+    { id: 3, title: 'c' },
+  ]);
+  const first = ctrl.get(published);
+  assert.equal(first.count, 2);
+  assert.deepEqual(
+    first.articles.map((a) => a.id),
+    ['2', '1'].map(Number),
+  );
+  assert.equal(ctrl.get(published), first, 'unchanged: the same object');
+  assert.equal(calls(), 1, 'process ran once');
+
+  await ctrl.setResponse(users, {}, [{ id: 'u1', name: 'Ann' }]);
+  assert.equal(ctrl.get(published), first, 'another entity type changed: the same object');
+  assert.equal(calls(), 1, 'and not processed again');
+
+  await ctrl.setResponse(list, {}, [
+    { id: 1, title: 'b', published: true },
+    { id: 2, title: 'a', published: true },
+    { id: 3, title: '0', published: true },
+  ]);
+  const second = ctrl.get(published);
+  assert.notEqual(second, first);
+  assert.equal(calls(), 2);
+  assert.deepEqual(
+    second.articles.map((a) => a.title),
+    ['0', 'a', 'b'],
+  );
+  assert.equal(second.articles[1], first.articles[0], 'an unchanged article keeps its identity');
+});
+
+test('schema.All after create and delete; args reach process with a memo of their own', async () => {
+  const { df, ctrl, Article, list, remove } = await rig();
+  const all = new df.schema.All(Article);
+  assert.deepEqual(ctrl.get(all), [], 'nothing stored: an empty list');
+  await ctrl.setResponse(list, {}, [{ id: 10, title: 'x', author: { id: 'u1', name: 'Ann' } }, { id: 2 }]);
+  const before = ctrl.get(all);
+  assert.deepEqual(
+    before.map((a) => a.id),
+    [2, 10],
+    'in pk order',
+  );
+  assert.equal(before[1].author.name, 'Ann', 'nested entities read');
+  assert.equal(ctrl.get(all), before);
+
+  await ctrl.setResponse(list, { page: 2 }, [{ id: 7, title: 'created' }]);
+  const created = ctrl.get(all);
+  assert.deepEqual(
+    created.map((a) => a.id),
+    [2, 7, 10],
+  );
+  assert.equal(created[0], before[0], 'unchanged entities keep their identity');
+
+  await ctrl.setResponse(remove, { id: 2 }, { id: 2 });
+  assert.deepEqual(
+    ctrl.get(all).map((a) => a.id),
+    [7, 10],
+    'a deleted entity is left out',
+  );
+
+  const byAuthor = new df.schema.Query(all, (entries, { author }) => entries.filter((a) => a.author?.id === author));
+  const ann = ctrl.get(byAuthor, { author: 'u1' });
+  assert.deepEqual(
+    ann.map((a) => a.id),
+    [10],
+  );
+  assert.deepEqual(ctrl.get(byAuthor, { author: 'nobody' }), []);
+  assert.equal(ctrl.get(byAuthor, { author: 'u1' }), ann, 'the same object for the same args');
+});
+
+test('ctrl.get of an Entity by pk, directly and through a Query', async () => {
+  const { df, ctrl, Article, list } = await rig();
+  let calls = 0;
+  const title = new df.schema.Query(Article, (a) => {
+    calls++;
+    return a.title.toUpperCase();
+  });
+  assert.equal(ctrl.get(Article, { id: 1 }), undefined, 'not stored');
+  assert.equal(ctrl.get(title, { id: 1 }), undefined);
+  assert.equal(calls, 0, 'nothing to process');
+  await ctrl.setResponse(list, {}, [
+    { id: 1, title: 'one' },
+    { id: 2, title: 'two' },
+  ]);
+  const one = ctrl.get(Article, { id: '1' });
+  assert.equal(one.title, 'one');
+  assert.equal(one, ctrl.getResponse(list, {}).data[0], 'the very object of the list');
+  assert.equal(ctrl.get(title, { id: 1 }), 'ONE');
+  await ctrl.setResponse(list, {}, [
+    { id: 1, title: 'one' },
+    { id: 2, title: 'TWO' },
+  ]);
+  assert.equal(ctrl.get(Article, { id: 1 }), one, 'another article changed: the same object');
+  assert.equal(ctrl.get(title, { id: 1 }), 'ONE');
+  assert.equal(calls, 1);
+});
+
+test('bad input: a schema that is not queryable is a TypeError naming it; a bad process; an entity read without params', async () => {
+  const { df, ctrl, Article } = await rig();
+  assert.throws(() => ctrl.get([Article]), { name: 'TypeError', message: /get: .*is not queryable/ });
+  assert.throws(() => ctrl.get({ a: Article }), { name: 'TypeError', message: /is not queryable/ });
+  assert.throws(() => new df.schema.Query([Article], (x) => x), { name: 'TypeError', message: /schema.Query: .*is not queryable/ });
+  assert.throws(() => new df.schema.Query(Article, 'sort'), { name: 'TypeError', message: /process must be a function/ });
+  assert.throws(() => new df.schema.All({ key: 'x' }), { name: 'TypeError', message: /schema.All: .*is not an Entity/ });
+  assert.throws(() => ctrl.get(Article), /needs params naming its pk/);
+  const failing = new df.schema.Query(new df.schema.All(Article), () => {
+    throw new RangeError('process failed');
+  });
+  assert.throws(() => ctrl.get(failing), RangeError);
+  assert.deepEqual(ctrl.get(new df.schema.All(Article)), [], 'the controller still reads');
+});
