@@ -276,7 +276,12 @@ func checkEager(t *testing.T, s schema.Schema, result value.Value, st *store.Sto
 // checkEagerAt is checkEager for the result stored under key.
 func checkEagerAt(t *testing.T, key string, s schema.Schema, result value.Value, st *store.Store, read value.Value) {
 	t.Helper()
-	_, wantSt, _, _ := st.Read(key)
+	_, wantSt, _, stored := st.Read(key)
+	if !stored {
+		// Nothing stored (an undefined result): the store reads Missing
+		// without denormalizing anything to compare with.
+		return
+	}
 	eager, gotSt := schema.Denormalize(s, result, &eagerSource{st: st, slots: map[[2]string]*schema.Slot{}}, nil, 0)
 	if got, want := read.JSON(), eager.JSON(); got != want || gotSt != wantSt {
 		t.Fatalf("a read handing back parsed records differs from one that copies them:\nread  %.2000s (%v)\ncopy  %.2000s (%v)",
