@@ -125,6 +125,9 @@ type Controller struct {
 	// delivering them.
 	queue       []notification
 	dispatching bool
+
+	// sync is the sinks of sync messages and their queue (sync.go).
+	sync syncState
 }
 
 // call is one shared request in flight, under its request key in inflight.
