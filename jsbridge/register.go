@@ -60,6 +60,9 @@ var syncEntries = map[string]entry{
 	"ctrlChangeCount":      ctrlChangeCount,
 	"snapshotVersion":      snapshotVersion,
 	"snapGetResponse":      snapGetResponse,
+	"ctrlSyncStart":        ctrlSyncStart,
+	"ctrlSyncStop":         ctrlSyncStop,
+	"ctrlSyncApply":        ctrlSyncApply,
 }
 
 // asyncEntries may wait (for the network, for a request in flight): they

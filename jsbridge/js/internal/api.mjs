@@ -7,6 +7,7 @@ import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
 import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+import { makeSyncTabs } from './tabsync.mjs';
 
 const apis = new WeakMap();
 
@@ -40,6 +41,7 @@ function makeAPI(go, wasmExports, resume) {
   const { RestEndpoint, resource, Resource } = endpoints;
   const { Controller, useController, useSuspense, useLoading } = makeController(bridge, endpoints);
   const { persist, indexedDBStorage } = makePersist(bridge);
+  const { syncTabs } = makeSyncTabs(bridge);
 
   return {
     version: go.version,
@@ -57,6 +59,7 @@ function makeAPI(go, wasmExports, resume) {
     useLoading,
     persist,
     indexedDBStorage,
+    syncTabs,
     Resource,
     NetworkError,
     AbortOptimistic,
