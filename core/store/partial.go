@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -22,6 +23,17 @@ func (s *Store) SnapshotOf(keys []string, refs []EntityRef) value.Value {
 	}
 	var tables []*table
 	byKey := map[string]*table{}
+	// The records one write stored mostly share its meta: their meta
+	// values are made once (numbers formatted as text cost most here).
+	var lastMeta schema.Meta
+	var lastDeleted bool
+	lastMetaValue := value.Undef
+	metaValue := func(m schema.Meta, deleted bool) value.Value {
+		if lastMetaValue.IsUndefined() || m != lastMeta || deleted != lastDeleted {
+			lastMeta, lastDeleted, lastMetaValue = m, deleted, entityMetaValue(m, deleted)
+		}
+		return lastMetaValue
+	}
 	for _, ref := range refs {
 		e := s.entities[ref.Key][ref.PK]
 		if e == nil || !e.hasBase {
@@ -43,7 +55,7 @@ func (s *Store) SnapshotOf(keys []string, refs []EntityRef) value.Value {
 			v = value.NullV
 		}
 		t.recs = append(t.recs, value.M(ref.PK, v))
-		t.metas = append(t.metas, value.M(ref.PK, entityMetaValue(rec.meta, rec.deleted)))
+		t.metas = append(t.metas, value.M(ref.PK, metaValue(rec.meta, rec.deleted)))
 	}
 	ents := make([]value.Member, len(tables))
 	entMetas := make([]value.Member, len(tables))
