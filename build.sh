@@ -56,11 +56,11 @@ FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
 
 # Trees also vetted with GOOS=js GOARCH=wasm (those that hold Go files).
-WASM_TREES=(core jsbridge wasm web/app web/ui web/goapp web/resources)
+WASM_TREES=(core jsbridge wasm web/app web/ui web/goapp web/resources web/browser)
 # Trees whose tests run as js/wasm in headless Chromium (wasmbrowsertest).
 # Natively, `go vet`/`go test` skip packages that are js/wasm-only or depend
 # on syscall/js (see native_pkgs).
-WASM_TEST_TREES=(jsbridge test/wasm)
+WASM_TEST_TREES=(jsbridge test/wasm web/browser)
 
 # Folders with a package.json whose dependencies the tests need.
 NPM_DIRS=(.)

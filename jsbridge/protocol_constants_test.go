@@ -45,6 +45,9 @@ func TestProtocolConstantsMatchGo(t *testing.T) {
 		"START_FETCH":          startFetch,
 		"START_SUSPENSE":       startSuspense,
 		"START_FETCH_IF_STALE": startFetchIfStale,
+
+		"SYNC_APPLIED":         syncApplied,
+		"SYNC_UNKNOWN_VERSION": syncUnknownVersion,
 	}
 	re := regexp.MustCompile(`(?m)^export const ([A-Z][A-Z0-9_]*) = (-?[0-9]+);$`)
 	js := map[string]int{}

@@ -63,6 +63,9 @@ var syncEntries = map[string]entry{
 	"snapshotVersion":      snapshotVersion,
 	"ctrlInspect":          ctrlInspect,
 	"snapGetResponse":      snapGetResponse,
+	"ctrlSyncStart":        ctrlSyncStart,
+	"ctrlSyncStop":         ctrlSyncStop,
+	"ctrlSyncApply":        ctrlSyncApply,
 }
 
 // asyncEntries may wait (for the network, for a request in flight): they

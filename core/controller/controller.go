@@ -133,6 +133,8 @@ type Controller struct {
 	// (query.go).
 	queries   map[queryKey]*queryMemo
 	listeners []*listener
+	// sync is the sinks of sync messages and their queue (sync.go).
+	sync syncState
 }
 
 // call is one shared request in flight, under its request key in inflight.

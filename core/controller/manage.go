@@ -29,10 +29,8 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.st.UpdateMeta(key, func(m *store.ResultMeta) {
-		m.Invalidated = true
-		dropError(m)
-	})
+	c.st.UpdateMeta(key, invalidateMeta)
+	c.syncKeys(SyncInvalidate, []string{key})
 	c.changed()
 	return nil
 }
@@ -69,10 +67,19 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 // lock held: it must not call the controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
 	c.mustNotReenter("InvalidateAll")
-	c.updateMeta(test, func(m *store.ResultMeta) {
-		m.Invalidated = true
-		dropError(m)
-	})
+	c.updateMeta(test, SyncInvalidate, invalidateMeta)
+}
+
+// invalidateMeta is what Invalidate and InvalidateAll do to a result.
+func invalidateMeta(m *store.ResultMeta) {
+	m.Invalidated = true
+	dropError(m)
+}
+
+// expireMeta is what ExpireAll does to a result.
+func expireMeta(m *store.ResultMeta) {
+	m.ExpiresAt = 0
+	dropError(m)
 }
 
 // ExpireAll marks every stored result whose key passes test stale: the next
@@ -82,22 +89,23 @@ func (c *Controller) InvalidateAll(test func(key string) bool) {
 // held: it must not call the controller.
 func (c *Controller) ExpireAll(test func(key string) bool) {
 	c.mustNotReenter("ExpireAll")
-	c.updateMeta(test, func(m *store.ResultMeta) {
-		m.ExpiresAt = 0
-		dropError(m)
-	})
+	c.updateMeta(test, SyncExpire, expireMeta)
 }
 
 // dropError forgets the error kept in m.
 func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 
-func (c *Controller) updateMeta(test func(string) bool, change func(*store.ResultMeta)) {
+// updateMeta changes the results whose keys pass test; syncOp names the
+// change in a sync message.
+func (c *Controller) updateMeta(test func(string) bool, syncOp string, change func(*store.ResultMeta)) {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, k := range c.keysPassing(test) {
+	keys := c.keysPassing(test)
+	for _, k := range keys {
 		c.st.UpdateMeta(k, change)
 	}
+	c.syncKeys(syncOp, keys)
 	c.changed()
 }
 
@@ -108,6 +116,12 @@ func (c *Controller) ResetEntireStore() {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.reset()
+	c.syncReset()
+}
+
+// reset is ResetEntireStore with c.mu held.
+func (c *Controller) reset() {
 	c.gen++
 	close(c.resetCh) // requests waiting to retry stop
 	c.resetCh = make(chan struct{})
@@ -136,6 +150,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.apply(w)
+	c.syncStored(w)
 	c.changed()
 	return nil
 }

@@ -158,6 +158,7 @@ func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *s
 		})
 	default:
 		c.apply(w)
+		c.syncStored(w)
 	}
 	if pend != nil {
 		c.removePending(pend)

@@ -31,12 +31,32 @@ type SnapshotResult struct {
 // until Adopt gives it one: the snapshot names endpoints by key only.
 // It reports whether anything was taken.
 func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
+	return s.hydrate(ents, results, false)
+}
+
+// TakeSnapshot is Hydrate for news from another store (a sync message, see
+// controller.ApplySync): the snapshot's records and results win ties too,
+// being what that store holds after a change at a time no later than the
+// one they carry. A result an endpoint's update function rewrote keeps its
+// fetchedAt, and the rewrite must still reach a store that holds the same
+// fetch.
+func (s *Store) TakeSnapshot(ents []SnapshotEntity, results []SnapshotResult) bool {
+	return s.hydrate(ents, results, true)
+}
+
+// hydrate is Hydrate, and TakeSnapshot with ties.
+func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bool) bool {
 	b := &baseLayer{s: s}
+	// keeps reports whether what is stored, fetched at stored, stays
+	// against what was fetched at incoming.
+	keeps := func(stored, incoming int64) bool {
+		return stored > incoming || (stored == incoming && !ties)
+	}
 	took := false
 	for i := range ents {
 		e := &ents[i]
 		id := entityID{e.Key, e.PK}
-		if existing, ok := b.entity(id); ok && existing.meta.FetchedAt >= e.Meta.FetchedAt {
+		if existing, ok := b.entity(id); ok && keeps(existing.meta.FetchedAt, e.Meta.FetchedAt) {
 			continue
 		}
 		rec := record{val: e.Value, meta: e.Meta, deleted: e.Deleted}
@@ -48,7 +68,7 @@ func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
 	}
 	for i := range results {
 		r := &results[i]
-		if existing, ok := b.result(r.Key); ok && !existing.val.IsUndefined() && existing.meta.FetchedAt >= r.Meta.FetchedAt {
+		if existing, ok := b.result(r.Key); ok && !existing.val.IsUndefined() && keeps(existing.meta.FetchedAt, r.Meta.FetchedAt) {
 			continue
 		}
 		meta := r.Meta

@@ -94,6 +94,8 @@ export interface DataFetch {
   persist(ctrl: Controller, options?: PersistOptions): Promise<Persisted>;
   /** A storage over an IndexedDB database (default `'datafetch'`): persist's default in browsers. */
   indexedDBStorage(dbName?: string): PersistStorage;
+  /** Syncs `ctrl` with the controllers on a BroadcastChannel (other tabs, workers); returns the function that stops it. */
+  syncTabs(ctrl: Controller, options?: SyncTabsOptions): () => void;
   /** Legacy (6.0) resource class form: an entity with endpoint factories. */
   Resource: LegacyResourceFactory;
   /** Legacy name of `useSuspense` (default controller). */
@@ -862,6 +864,12 @@ export interface Persisted {
   flush(): Promise<void>;
   /** Ends the writes. */
   stop(): void;
+}
+
+/** Options of `syncTabs`. */
+export interface SyncTabsOptions {
+  /** The BroadcastChannel's name (default `'datafetch'`). */
+  channel?: string;
 }
 
 // ------------------------------------------------------------ Other operations

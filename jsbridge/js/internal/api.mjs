@@ -8,6 +8,7 @@ import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
 import { AllSchema, ArraySchema, InvalidateSchema, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+import { makeSyncTabs } from './tabsync.mjs';
 
 const apis = new WeakMap();
 
@@ -41,6 +42,7 @@ function makeAPI(go, wasmExports, resume) {
   const { RestEndpoint, resource, Resource } = endpoints;
   const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints, schemas);
   const { persist, indexedDBStorage } = makePersist(bridge);
+  const { syncTabs } = makeSyncTabs(bridge);
 
   return {
     version: go.version,
@@ -66,6 +68,7 @@ function makeAPI(go, wasmExports, resume) {
     useLoading,
     persist,
     indexedDBStorage,
+    syncTabs,
     Resource,
     NetworkError,
     AbortOptimistic,

@@ -46,3 +46,10 @@ export const START_FETCH = 0;
 export const START_SUSPENSE = 1;
 /** ctrl.fetchIfStale (Go: startFetchIfStale). */
 export const START_FETCH_IF_STALE = 2;
+
+// What ctrlSyncApply answers (jsbridge/tabsync.go).
+
+/** The sync message was applied (Go: syncApplied). */
+export const SYNC_APPLIED = 0;
+/** The sync message is of another version and was ignored (Go: syncUnknownVersion). */
+export const SYNC_UNKNOWN_VERSION = 1;

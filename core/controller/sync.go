@@ -1,0 +1,298 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Sync between controllers (tabs, workers, instances, processes).
+//
+// A controller with a sync sink (OnSync) describes every change that came
+// from a server or from an imperative call as a message, a JSON value; a
+// controller elsewhere applies it with ApplySync, with no request. This is
+// the one place that writes and reads the format. Version 1:
+//
+//	{"datafetch": "sync", "version": 1, "op": "store", "state": <snapshot>}
+//	    A server response was stored (Fetch and the other reads, a
+//	    mutation's response) or SetResponse stored data. state is a
+//	    snapshot (see Snapshot) holding only what that write stored: the
+//	    result under its key, the results its Update functions rewrote, and
+//	    every entity record it wrote, each as stored after merging, with
+//	    its metas (fetchedAt, expiresAt, date). The receiver takes each
+//	    record and result unless it holds one fetched later (ties go to the
+//	    message: see store.TakeSnapshot).
+//	{"datafetch": "sync", "version": 1, "op": "invalidate", "keys": [key, …]}
+//	    Invalidate (one key, marked even when it holds no result) or
+//	    InvalidateAll (the keys its test chose).
+//	{"datafetch": "sync", "version": 1, "op": "expire", "keys": [key, …]}
+//	    ExpireAll: the keys its test chose. The receiver marks stale those
+//	    it holds.
+//	{"datafetch": "sync", "version": 1, "op": "reset"}
+//	    ResetEntireStore.
+//
+// Optimistic updates are not sent: the server's answer is, when it comes.
+// Kept errors (a failed fetch, SetError) and Hydrate are not sent either.
+// Nothing ApplySync changes is sent again, so two controllers that send to
+// each other do not echo. A message of another version is refused with an
+// error wrapping ErrSyncVersion, a malformed one with an error that says
+// what is wrong; the receiver is unchanged by either.
+
+// SyncVersion is the version of the sync message format this build sends
+// and the only one ApplySync applies.
+const SyncVersion = 1
+
+// The ops of a sync message.
+const (
+	SyncStore      = "store"
+	SyncInvalidate = "invalidate"
+	SyncExpire     = "expire"
+	SyncReset      = "reset"
+)
+
+// syncTag is the value of a sync message's "datafetch" member, which tells
+// it from other messages on a shared channel.
+const syncTag = "sync"
+
+// ErrSyncVersion is wrapped by ApplySync's error for a message of a
+// version this build does not apply (a newer build's, most likely): such
+// messages are to be ignored, not reported as faults.
+var ErrSyncVersion = errors.New("sync message of an unknown version")
+
+// syncState is the controller's sinks and the messages waiting for them.
+type syncState struct {
+	sinks []*syncSink
+	// queue holds the messages made under c.mu, in order; one goroutine at
+	// a time hands them to the sinks (flushSync), outside the lock.
+	queue      []value.Value
+	delivering bool
+}
+
+type syncSink struct {
+	send    func(msg value.Value)
+	stopped bool
+}
+
+// OnSync adds send as a sink of sync messages and returns the function
+// that removes it. send is called with each message, in the order of the
+// changes, outside the controller's lock, on the goroutine that made the
+// change; it may call the controller. Messages are made only while there
+// is a sink: without one, changes cost nothing more.
+func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
+	c.mustNotReenter("OnSync")
+	s := &syncSink{send: send}
+	c.mu.Lock()
+	c.sync.sinks = append(c.sync.sinks, s)
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if s.stopped {
+			return
+		}
+		s.stopped = true
+		sinks := c.sync.sinks[:0:0]
+		for _, x := range c.sync.sinks {
+			if x != s {
+				sinks = append(sinks, x)
+			}
+		}
+		c.sync.sinks = sinks
+	}
+}
+
+// syncing reports whether a message should be made (c.mu held).
+func (c *Controller) syncing() bool { return len(c.sync.sinks) > 0 }
+
+func syncMessage(op string, members ...value.Member) value.Value {
+	return value.Obj(append([]value.Member{
+		value.M("datafetch", value.Str(syncTag)),
+		value.M("version", value.Int(SyncVersion)),
+		value.M("op", value.Str(op)),
+	}, members...)...)
+}
+
+// syncStored queues the message of a write just applied to the base
+// (c.mu held): what it stored, read back from the store.
+func (c *Controller) syncStored(w *store.Write) {
+	if !c.syncing() {
+		return
+	}
+	keys := make([]string, 0, 1+len(w.Updates))
+	if w.Key != "" {
+		keys = append(keys, w.Key)
+	}
+	updated := make([]string, 0, len(w.Updates))
+	for k := range w.Updates {
+		updated = append(updated, k)
+	}
+	sort.Strings(updated)
+	keys = append(keys, updated...)
+	refs := make([]store.EntityRef, len(w.Entities))
+	for i := range w.Entities {
+		refs[i] = store.EntityRef{Key: w.Entities[i].Entity.Key, PK: w.Entities[i].PK}
+	}
+	c.sync.queue = append(c.sync.queue, syncMessage(SyncStore, value.M("state", c.st.SnapshotOf(keys, refs))))
+}
+
+// syncKeys queues an invalidate or expire message for keys (c.mu held).
+func (c *Controller) syncKeys(op string, keys []string) {
+	if !c.syncing() {
+		return
+	}
+	list := make([]value.Value, len(keys))
+	for i, k := range keys {
+		list[i] = value.Str(k)
+	}
+	c.sync.queue = append(c.sync.queue, syncMessage(op, value.M("keys", value.Arr(list...))))
+}
+
+// syncReset queues a reset message (c.mu held).
+func (c *Controller) syncReset() {
+	if c.syncing() {
+		c.sync.queue = append(c.sync.queue, syncMessage(SyncReset))
+	}
+}
+
+// flushSync hands the queued messages to the sinks, outside the lock. One
+// goroutine delivers at a time, so sinks see the messages in order. It is
+// called where notifications are dispatched.
+func (c *Controller) flushSync() {
+	c.mu.Lock()
+	if c.sync.delivering || len(c.sync.queue) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.sync.delivering = true
+	defer func() {
+		// A sink that panics ends this delivery; the next flush goes on.
+		c.mu.Lock()
+		c.sync.delivering = false
+		c.mu.Unlock()
+	}()
+	for len(c.sync.queue) > 0 {
+		msg := c.sync.queue[0]
+		c.sync.queue[0] = value.Undef
+		c.sync.queue = c.sync.queue[1:]
+		sinks := c.sync.sinks
+		c.mu.Unlock()
+		for _, s := range sinks {
+			if !s.stopped {
+				s.send(msg)
+			}
+		}
+		c.mu.Lock()
+	}
+	c.mu.Unlock()
+}
+
+// ApplySync applies a sync message from another controller (see OnSync
+// and the format above): its data with its metadata, as that controller
+// stored it, with no request. Nothing it changes is sent to this
+// controller's sinks. A message of another version is an error wrapping
+// ErrSyncVersion; a malformed one is an error naming what is wrong; either
+// way the store is unchanged. Subscribers are told of the change as for
+// any other, and act on it as they would (a held result that a message
+// invalidates is fetched again).
+func (c *Controller) ApplySync(msg value.Value) error {
+	if err := c.reentered("ApplySync"); err != nil {
+		return err
+	}
+	op, err := parseSyncHeader(msg)
+	if err != nil {
+		return fmt.Errorf("sync message: %w", err)
+	}
+	switch op {
+	case SyncStore:
+		state := msg.Get("state")
+		ents, results, latest, err := parseSnapshot(state)
+		if err != nil {
+			return fmt.Errorf("sync message: state: %w", err)
+		}
+		defer c.dispatch()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if latest > c.lastStamp {
+			c.lastStamp = latest
+		}
+		if c.mayCallBack(nil) {
+			// The rebase replays pending optimistic writes, hooks included.
+			c.markCallbacks()
+			defer c.unmarkCallbacks()
+		}
+		if c.st.TakeSnapshot(ents, results) {
+			c.changed()
+		}
+		return nil
+	case SyncInvalidate, SyncExpire:
+		keys, err := syncKeysOf(msg)
+		if err != nil {
+			return fmt.Errorf("sync message: %w", err)
+		}
+		defer c.dispatch()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, k := range keys {
+			if op == SyncInvalidate {
+				c.st.UpdateMeta(k, invalidateMeta)
+			} else if _, held := c.st.Meta(k); held {
+				c.st.UpdateMeta(k, expireMeta)
+			}
+		}
+		c.changed()
+		return nil
+	case SyncReset:
+		defer c.dispatch()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.reset()
+		return nil
+	}
+	return fmt.Errorf("sync message: op %q is not known", op)
+}
+
+// parseSyncHeader checks a message's tag and version and returns its op.
+func parseSyncHeader(msg value.Value) (string, error) {
+	if msg.Kind() != value.Object {
+		return "", fmt.Errorf("%s, not an object", kindOf(msg))
+	}
+	if tag := msg.Get("datafetch"); tag.Kind() != value.String || tag.Str() != syncTag {
+		return "", fmt.Errorf("datafetch: %s, not %q", describe(tag), syncTag)
+	}
+	ver := msg.Get("version")
+	if f, ok := ver.Float(); !ok || f != SyncVersion {
+		return "", fmt.Errorf("version %s: %w (this build applies %d)", describe(ver), ErrSyncVersion, SyncVersion)
+	}
+	op := msg.Get("op")
+	if op.Kind() != value.String {
+		return "", fmt.Errorf("op: %s, not a string", kindOf(op))
+	}
+	return op.Str(), nil
+}
+
+// describe shows a member's value in a message: its JSON, or "missing".
+func describe(v value.Value) string {
+	if v.IsUndefined() {
+		return "missing"
+	}
+	return v.JSON()
+}
+
+// syncKeysOf returns an invalidate or expire message's keys.
+func syncKeysOf(msg value.Value) ([]string, error) {
+	list := msg.Get("keys")
+	if list.Kind() != value.Array {
+		return nil, fmt.Errorf("keys: %s, not an array", kindOf(list))
+	}
+	keys := make([]string, 0, list.Len())
+	for i, k := range list.Elems() {
+		if k.Kind() != value.String {
+			return nil, fmt.Errorf("keys[%d]: %s, not a string", i, kindOf(k))
+		}
+		keys = append(keys, k.Str())
+	}
+	return keys, nil
+}

@@ -1,0 +1,248 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// outbox collects a controller's sync messages as JSON text, as a channel
+// would carry them.
+type outbox struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (o *outbox) send(msg value.Value) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.msgs = append(o.msgs, msg.JSON())
+}
+
+// take returns the messages sent since the last take.
+func (o *outbox) take() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := o.msgs
+	o.msgs = nil
+	return out
+}
+
+// deliver applies messages (JSON text) to c.
+func deliver(t *testing.T, c *controller.Controller, msgs []string) {
+	t.Helper()
+	for _, m := range msgs {
+		v, err := value.ParseString(m)
+		require.NoError(t, err)
+		require.NoError(t, c.ApplySync(v), "applying %s", m)
+	}
+}
+
+// peers returns two controllers on one clock, each with an outbox.
+func peers(clk interface{ Now() time.Time }) (a, b *controller.Controller, outA, outB *outbox) {
+	a = controller.New(controller.Options{Now: clk.Now, DataExpiryLength: time.Minute})
+	b = controller.New(controller.Options{Now: clk.Now, DataExpiryLength: time.Minute})
+	outA, outB = &outbox{}, &outbox{}
+	a.OnSync(outA.send)
+	b.OnSync(outB.send)
+	return a, b, outA, outB
+}
+
+// TestSyncResponse: a response one controller fetched is read by the other
+// as it was stored, metadata included, with no request; nothing applied is
+// sent again.
+func TestSyncResponse(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	a, b, outA, outB := peers(clk)
+	_, err := a.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+	require.NoError(t, err)
+	msgs := outA.take()
+	require.Len(t, msgs, 1)
+	assert.Contains(t, msgs[0], `"datafetch":"sync","version":1,"op":"store"`)
+
+	deliver(t, b, msgs)
+	assert.Empty(t, outB.take(), "a change applied from the channel is not sent again")
+	epB := shelfEndpoint("fetched by b")
+	rA, rB := a.GetResponse(shelfEndpoint(""), value.Obj()), b.GetResponse(epB, value.Obj())
+	assert.Equal(t, endpoint.Valid, rB.ExpiryStatus)
+	assert.Equal(t, rA.ExpiresAt, rB.ExpiresAt)
+	assert.Equal(t, rA.Data.JSON(), rB.Data.JSON())
+	assert.Equal(t, a.Snapshot().JSON(), b.Snapshot().JSON(), "fetchedAt, expiresAt and date as a stored them")
+	_, err = b.Suspense(ctx, epB, value.Obj())
+	require.NoError(t, err)
+	assert.EqualValues(t, 0, epB.calls.Load(), "no request")
+}
+
+// TestSyncNewerWins: a message older than what the receiver holds changes
+// nothing; a newer one replaces it.
+func TestSyncNewerWins(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	a, b, outA, _ := peers(clk)
+	_, err := a.Fetch(ctx, shelfEndpoint("old"), value.Obj(), nil)
+	require.NoError(t, err)
+	old := outA.take()
+	clk.Advance(time.Second)
+	_, err = b.Fetch(ctx, shelfEndpoint("new"), value.Obj(), nil)
+	require.NoError(t, err)
+	before := b.Snapshot().JSON()
+	deliver(t, b, old)
+	assert.Equal(t, before, b.Snapshot().JSON(), "the older message lost")
+
+	clk.Advance(time.Second)
+	_, err = a.Fetch(ctx, shelfEndpoint("newest"), value.Obj(), nil)
+	require.NoError(t, err)
+	deliver(t, b, outA.take())
+	assert.Equal(t, "newest", b.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str())
+}
+
+// TestSyncOptimisticStaysLocal: an optimistic update sends nothing; the
+// server's answer is sent when it comes, with the results its Update
+// rewrote (which the receiver holds with the same fetchedAt).
+func TestSyncOptimisticStaysLocal(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	a, b, outA, _ := peers(clk)
+	list := &funcEndpoint{name: "list", spec: endpoint.Spec{Name: "list", Schema: schema.ArrayOf(bookEntity)},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return value.MustParse(`[{"id":"1","title":"one","rev":1}]`), nil
+		}}
+	listKey, err := list.Key(value.Obj())
+	require.NoError(t, err)
+	_, err = a.Fetch(ctx, list, value.Obj(), nil)
+	require.NoError(t, err)
+	deliver(t, b, outA.take())
+
+	var duringFetch []string
+	var seenOptimistic string
+	create := &funcEndpoint{name: "create", spec: endpoint.Spec{Name: "create", Schema: bookEntity, SideEffect: true,
+		GetOptimisticResponse: func(endpoint.Snapshot, value.Value, any) (value.Value, error) {
+			return value.MustParse(`{"id":"tmp","title":"two (optimistic)"}`), nil
+		},
+		Update: func(newPK, _ value.Value) (map[string]func(value.Value) value.Value, error) {
+			return map[string]func(value.Value) value.Value{listKey: func(pks value.Value) value.Value {
+				return value.Arr(append(append([]value.Value(nil), pks.Elems()...), newPK)...)
+			}}, nil
+		}},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			// The optimistic update is in a's store by now.
+			seenOptimistic = a.GetResponse(list, value.Obj()).Data.JSON()
+			duringFetch = outA.take()
+			return value.MustParse(`{"id":"2","title":"two","rev":1}`), nil
+		}}
+	_, err = a.Fetch(ctx, create, value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Contains(t, seenOptimistic, "two (optimistic)")
+	assert.Empty(t, duringFetch, "the optimistic update sent nothing")
+	msgs := outA.take()
+	require.Len(t, msgs, 1, "one message, for the server's answer")
+	assert.NotContains(t, msgs[0], "tmp", "nothing optimistic is sent")
+	deliver(t, b, msgs)
+	got := b.GetResponse(list, value.Obj()).Data
+	require.Equal(t, 2, got.Len(), "the Update's rewrite reached b: %s", got.JSON())
+	assert.Equal(t, "two", got.Elems()[1].Get("title").Str())
+}
+
+// TestSyncKeysAndReset: invalidate, invalidateAll, expireAll and a reset
+// reach the receiver, as they changed the sender.
+func TestSyncKeysAndReset(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		do   func(c *controller.Controller, ep endpoint.Endpoint)
+		want endpoint.ExpiryStatus
+	}{
+		{"invalidate", func(c *controller.Controller, ep endpoint.Endpoint) {
+			require.NoError(t, c.Invalidate(ep, value.Obj()))
+		}, endpoint.Invalid},
+		{"invalidateAll", func(c *controller.Controller, _ endpoint.Endpoint) {
+			c.InvalidateAll(func(k string) bool { return strings.HasPrefix(k, "shelf") })
+		}, endpoint.Invalid},
+		{"expireAll", func(c *controller.Controller, _ endpoint.Endpoint) { c.ExpireAll(func(string) bool { return true }) }, endpoint.Stale},
+		{"resetEntireStore", func(c *controller.Controller, _ endpoint.Endpoint) { c.ResetEntireStore() }, endpoint.Missing},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock()
+			a, b, outA, outB := peers(clk)
+			ep := shelfEndpoint("one")
+			_, err := a.Fetch(ctx, ep, value.Obj(), nil)
+			require.NoError(t, err)
+			deliver(t, b, outA.take())
+			require.Equal(t, endpoint.Valid, b.GetResponse(ep, value.Obj()).ExpiryStatus)
+
+			tc.do(a, ep)
+			require.Equal(t, tc.want, a.GetResponse(ep, value.Obj()).ExpiryStatus)
+			deliver(t, b, outA.take())
+			assert.Equal(t, tc.want, b.GetResponse(ep, value.Obj()).ExpiryStatus)
+			assert.Equal(t, a.State().JSON(), b.State().JSON())
+			assert.Empty(t, outB.take(), "nothing sent back")
+		})
+	}
+}
+
+// TestSyncBadMessages: a malformed message or one of another version is an
+// error saying what is wrong, and the receiver is unchanged and still
+// applies the next good message.
+func TestSyncBadMessages(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	a, b, outA, _ := peers(clk)
+	_, err := a.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+	require.NoError(t, err)
+	good := outA.take()
+	deliver(t, b, good)
+	require.NoError(t, a.Invalidate(shelfEndpoint(""), value.Obj()))
+	invalidate := outA.take()
+
+	for _, tc := range []struct{ msg, want string }{
+		{`"hello"`, "a string, not an object"},
+		{`{"version":1,"op":"reset"}`, `datafetch: missing, not "sync"`},
+		{`{"datafetch":"sync","version":2,"op":"reset"}`, "version 2: sync message of an unknown version"},
+		{`{"datafetch":"sync","op":"reset"}`, "version missing: sync message of an unknown version"},
+		{`{"datafetch":"sync","version":1}`, "op: missing, not a string"},
+		{`{"datafetch":"sync","version":1,"op":"explode"}`, `op "explode" is not known`},
+		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":"shelf {}"}`, "keys: a string, not an array"},
+		{`{"datafetch":"sync","version":1,"op":"expire","keys":["a",3]}`, "keys[1]: a number, not a string"},
+		{`{"datafetch":"sync","version":1,"op":"store"}`, "state: the snapshot is missing, not an object"},
+		{`{"datafetch":"sync","version":1,"op":"store","state":{"version":1,"endpoints":{"k":[]},"meta":{}}}`, `meta["k"]: missing`},
+	} {
+		before := b.State().JSON()
+		err := b.ApplySync(value.MustParse(tc.msg))
+		require.Error(t, err, tc.msg)
+		assert.Contains(t, err.Error(), tc.want)
+		assert.Equal(t, strings.Contains(tc.want, "unknown version"), errors.Is(err, controller.ErrSyncVersion), tc.msg)
+		assert.Equal(t, before, b.State().JSON(), "unchanged by %s", tc.msg)
+	}
+	deliver(t, b, invalidate)
+	assert.Equal(t, endpoint.Invalid, b.GetResponse(shelfEndpoint(""), value.Obj()).ExpiryStatus, "still applies good messages")
+}
+
+// TestSyncStop: after stop, nothing more is sent to that sink; no sink
+// means no message at all.
+func TestSyncStop(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	var one, two outbox
+	stopOne := c.OnSync(one.send)
+	c.OnSync(two.send)
+	require.NoError(t, c.Invalidate(shelfEndpoint(""), value.Obj()))
+	stopOne()
+	stopOne() // twice is harmless
+	_, err := c.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Len(t, one.take(), 1, "only what came before stop")
+	assert.Len(t, two.take(), 2)
+}

@@ -1,0 +1,127 @@
+//go:build js && wasm
+
+package tabsync_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall/js"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/browser/tabsync"
+)
+
+// hangGuard bounds every wait: the waits are for events, this only stops
+// a hang.
+const hangGuard = 2 * time.Minute
+
+var book = &schema.Entity{Key: "Book", Defaults: value.MustParse(`{"id":null,"title":""}`)}
+
+// books is an endpoint whose fetch counts its calls.
+type books struct{ calls int }
+
+func (b *books) Key(params value.Value) (string, error) { return "books " + params.JSON(), nil }
+func (b *books) Fetch(context.Context, value.Value, any) (value.Value, error) {
+	b.calls++
+	return value.MustParse(`[{"id":"1","title":"one"},{"id":"2","title":"two"}]`), nil
+}
+func (b *books) Spec() *endpoint.Spec {
+	return &endpoint.Spec{Name: "books", Schema: schema.ArrayOf(book)}
+}
+
+// watch subscribes to ep on c without fetching and returns the channel of
+// its states.
+func watch(t *testing.T, c *controller.Controller, ep endpoint.Endpoint) <-chan controller.State {
+	states := make(chan controller.State, 16)
+	stop, err := c.SubscribeWith(ep, value.Obj(), func(st controller.State) { states <- st }, controller.SubscribeOptions{NoFetch: true})
+	require.NoError(t, err)
+	t.Cleanup(stop)
+	<-states // the first call, with what is stored now
+	return states
+}
+
+func next(t *testing.T, states <-chan controller.State, what string) controller.State {
+	t.Helper()
+	select {
+	case st := <-states:
+		return st
+	case <-time.After(hangGuard):
+		t.Fatalf("no change: %s", what)
+		return controller.State{}
+	}
+}
+
+// TestSync: two controllers of one page, each on its own BroadcastChannel
+// object of one name, sync: a response, an invalidation; a message that is
+// not text and one of another version are ignored; after stop nothing is
+// applied.
+func TestSync(t *testing.T) {
+	a, b := controller.New(controller.Options{}), controller.New(controller.Options{})
+	ignored := make(chan error, 4)
+	stopA, err := tabsync.Sync(a, tabsync.Options{Channel: "go-test"})
+	require.NoError(t, err)
+	defer stopA()
+	stopB, err := tabsync.Sync(b, tabsync.Options{Channel: "go-test", OnIgnored: func(err error) { ignored <- err }})
+	require.NoError(t, err)
+	defer stopB()
+
+	epA, epB := &books{}, &books{}
+	states := watch(t, b, epB)
+	_, err = a.Fetch(context.Background(), epA, value.Obj(), nil)
+	require.NoError(t, err)
+	st := next(t, states, "the response reaches b")
+	assert.Equal(t, 2, st.Data.Len())
+	assert.Equal(t, endpoint.Valid, st.ExpiryStatus)
+	assert.Equal(t, a.Snapshot().JSON(), b.Snapshot().JSON(), "with its metadata")
+	_, err = b.Suspense(context.Background(), epB, value.Obj())
+	require.NoError(t, err)
+	assert.Equal(t, 0, epB.calls, "b made no request")
+
+	// Bad messages from a third party on the channel.
+	other := js.Global().Get("BroadcastChannel").New("go-test")
+	defer other.Call("close")
+	other.Call("postMessage", js.ValueOf(map[string]any{"not": "text"}))
+	other.Call("postMessage", `{"datafetch":"sync","version":9,"op":"reset"}`)
+	for i := range 2 {
+		select {
+		case err := <-ignored:
+			if i == 1 {
+				assert.True(t, errors.Is(err, controller.ErrSyncVersion), "%v", err)
+			} else {
+				assert.ErrorContains(t, err, "not a datafetch sync message")
+			}
+		case <-time.After(hangGuard):
+			t.Fatal("the bad messages were not reported")
+		}
+	}
+
+	require.NoError(t, a.Invalidate(epA, value.Obj()))
+	assert.Equal(t, endpoint.Invalid, next(t, states, "the invalidation reaches b").ExpiryStatus)
+
+	// After b stops, a's reset is on the channel (the third party sees it)
+	// and b keeps its data.
+	stopB()
+	seen := make(chan string, 8)
+	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any { seen <- args[0].Get("data").String(); return nil })
+	defer onMessage.Release()
+	other.Set("onmessage", onMessage) // also gets a's invalidation, queued for it before
+	a.ResetEntireStore()
+	for reset := false; !reset; {
+		select {
+		case m := <-seen:
+			reset = strings.Contains(m, `"op":"reset"`)
+		case <-time.After(hangGuard):
+			t.Fatal("a's reset was not posted")
+		}
+	}
+	assert.Equal(t, 2, b.GetResponse(epB, value.Obj()).Data.Len(), "b no longer applies messages")
+}
