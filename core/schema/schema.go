@@ -221,6 +221,10 @@ func tooDeep(s Schema, depth int, seen map[*Entity]bool) bool {
 		}
 	case *Invalidate:
 		return s != nil && tooDeep(s.Entity, depth, seen)
+	case *Collection:
+		return s != nil && tooDeep(s.Of, depth, seen)
+	case *CollectionAdd:
+		return s != nil && s.Collection != nil && tooDeep(s.Collection, depth, seen)
 	}
 	return false
 }
@@ -269,6 +273,13 @@ func check(s Schema, seen map[*Entity]bool) error {
 		}
 	case *Invalidate:
 		return check(s.Entity, seen)
+	case *Collection:
+		return s.check(seen)
+	case *CollectionAdd:
+		if s.Collection == nil {
+			return errors.New("collection operation has no collection")
+		}
+		return s.Collection.check(seen)
 	}
 	return nil
 }
@@ -281,7 +292,7 @@ func IsPlain(s Schema) bool {
 	switch s := s.(type) {
 	case nil:
 		return true
-	case *Entity, *Invalidate, *Union:
+	case *Entity, *Invalidate, *Union, *Collection, *CollectionAdd:
 		return false
 	case *Array:
 		return IsPlain(s.Of)
