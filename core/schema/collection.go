@@ -261,39 +261,80 @@ func AppendNew(existing, incoming value.Value) value.Value {
 	if existing.Kind() != value.Array || incoming.Kind() != value.Array {
 		return incoming
 	}
-	seen := make(map[string]bool, existing.Len()+incoming.Len())
-	var others []value.Value // pks that have no text, as a union's {id, schema}
-	isNew := func(pk value.Value) bool {
-		if s, ok := pk.Text(); ok {
-			if seen[s] {
-				return false
-			}
-			seen[s] = true
-			return true
-		}
-		for _, o := range others {
-			if value.Equal(o, pk) {
-				return false
-			}
-		}
-		others = append(others, pk)
-		return true
-	}
-	for _, pk := range existing.Elems() {
-		isNew(pk)
-	}
-	var added []value.Value
-	for _, pk := range incoming.Elems() {
-		if isNew(pk) {
-			added = append(added, pk)
-		}
-	}
+	added := newPKs(existing, incoming)
 	if len(added) == 0 {
 		return existing
 	}
 	out := make([]value.Value, 0, existing.Len()+len(added))
 	out = append(out, existing.Elems()...)
 	return value.Arr(append(out, added...)...)
+}
+
+// smallAdd is how many pks newPKs compares one by one with each stored
+// pk rather than through a map: a push adds one to a list of thousands,
+// and hashing every stored pk would cost more than the comparisons.
+const smallAdd = 8
+
+// newPKs returns the pks of incoming that existing lacks, each once, in
+// order. The work is over incoming: existing is scanned once, each of its
+// pks compared with those of incoming (hashed when there are many).
+func newPKs(existing, incoming value.Value) []value.Value {
+	in := incoming.Elems()
+	// fresh[i] stays true while in[i] is in neither existing nor in[:i].
+	fresh := make([]bool, len(in))
+	texts := make([]string, len(in))
+	hasText := make([]bool, len(in))
+	var index map[string]int // text -> first position in in, when many
+	if len(in) > smallAdd {
+		index = make(map[string]int, len(in))
+	}
+	for i, pk := range in {
+		texts[i], hasText[i] = pk.Text()
+		fresh[i] = true
+		for j := 0; j < i && (index == nil || !hasText[i]); j++ {
+			if fresh[j] && samePK(in[j], texts[j], hasText[j], pk, texts[i], hasText[i]) {
+				fresh[i] = false
+				break
+			}
+		}
+		if index != nil && hasText[i] {
+			if _, dup := index[texts[i]]; dup {
+				fresh[i] = false
+			} else {
+				index[texts[i]] = i
+			}
+		}
+	}
+	for _, pk := range existing.Elems() {
+		t, ok := pk.Text()
+		if index != nil && ok {
+			if i, hit := index[t]; hit {
+				fresh[i] = false
+			}
+			continue
+		}
+		for i := range in {
+			if fresh[i] && samePK(in[i], texts[i], hasText[i], pk, t, ok) {
+				fresh[i] = false
+			}
+		}
+	}
+	var added []value.Value
+	for i, pk := range in {
+		if fresh[i] {
+			added = append(added, pk)
+		}
+	}
+	return added
+}
+
+// samePK compares two pks: by their text, or (for pks with none, as a
+// union's {id, schema}) by value.
+func samePK(a value.Value, at string, aok bool, b value.Value, bt string, bok bool) bool {
+	if aok || bok {
+		return aok && bok && at == bt
+	}
+	return value.Equal(a, b)
 }
 
 // CollectionOp is what a Collection's adder schema does to the collections
