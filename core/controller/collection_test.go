@@ -337,3 +337,28 @@ func TestCollectionGetPage(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(strings.Join(ids(c.GetResponse(list, args(`{"userId":1}`)).Data), ","), ",101"))
 }
+
+// A page of a list whose Collection is an object member ({results,
+// nextPage}) appends to it as a bare list does.
+func TestCollectionGetPageInObject(t *testing.T) {
+	s := newHeldServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Query().Get("page") {
+		case "":
+			jsonHandler(200, `{"results":[{"id":"1"},{"id":"2"}],"next":"2"}`)(w, r)
+		default:
+			jsonHandler(200, `{"results":[{"id":"2"},{"id":"3"}],"next":""}`)(w, r)
+		}
+	})
+	list := restEndpoint(t, s, rest.Options{Path: "/p", Name: "p", PaginationField: "page",
+		Schema: schema.ObjectOf(schema.Nested("results", schema.CollectionOf(schema.ArrayOf(todo))), schema.Default("next", value.Str("")))})
+	page, err := list.GetPage()
+	require.NoError(t, err)
+	c := controller.New(controller.Options{})
+	ctx := context.Background()
+	_, err = c.Fetch(ctx, list, value.Undef, nil)
+	require.NoError(t, err)
+	got, err := c.Fetch(ctx, page, args(`{"page":"2"}`), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1", "2", "3"}, ids(got.Get("results")))
+	assert.Equal(t, "", got.Get("next").Str(), "the other members come from the newest page")
+}

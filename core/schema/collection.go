@@ -157,7 +157,8 @@ func (c *Collection) normalize(in, parent value.Value, path *pathElem, n *normal
 	}
 	var pk string
 	var err error
-	if key := path.fieldKey(); c.NestKey != nil && parent.Kind() == value.Object && key != "" {
+	nested := c.NestKey != nil && parent.Kind() == value.Object && path.fieldKey() != ""
+	if key := path.fieldKey(); nested {
 		var a value.Value
 		if a, err = c.NestKey(parent, key); err == nil {
 			pk, err = canonicalArgs(a)
@@ -172,7 +173,7 @@ func (c *Collection) normalize(in, parent value.Value, path *pathElem, n *normal
 	if err != nil {
 		return value.Undef, err
 	}
-	if n.args.Append && path == nil {
+	if n.args.Append && !nested {
 		// A later page: its entities join the collection stored under
 		// the same args, each once, in the order the pages came.
 		n.collections = append(n.collections, CollectionWrite{Key: c.entity().Key, PK: pk,
@@ -375,6 +376,8 @@ func (op CollectionOp) String() string {
 type CollectionAdd struct {
 	Collection *Collection
 	Op         CollectionOp
+
+	list *Array // [element], made by Adder
 }
 
 // Adder returns the schema that applies op to c's matching collections.
@@ -387,10 +390,28 @@ func (c *Collection) Adder(op CollectionOp) (*CollectionAdd, error) {
 	case op < Push || op > Assign:
 		return nil, fmt.Errorf("collection: unknown operation %s", op)
 	}
-	return &CollectionAdd{Collection: c, Op: op}, nil
+	a := &CollectionAdd{Collection: c, Op: op}
+	a.list = ArrayOf(a.elem())
+	return a, nil
 }
 
 func (a *CollectionAdd) describe() string { return a.Collection.describe() + "." + a.Op.String() }
+
+// ReadSchema returns the schema that a read v of a's result has: the
+// collection's element (one record pushed), a list of them, or the map
+// (Assign). Writers of reads that switch on schemas use it.
+func (a *CollectionAdd) ReadSchema(v value.Value) Schema {
+	switch {
+	case a.Op == Assign:
+		return a.Collection.Of
+	case v.Kind() == value.Array:
+		if a.list == nil {
+			return ArrayOf(a.elem())
+		}
+		return a.list
+	}
+	return a.elem()
+}
 
 // elem returns the schema of one element of the collection.
 func (a *CollectionAdd) elem() Schema {
