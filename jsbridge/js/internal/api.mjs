@@ -6,7 +6,7 @@ import { makeController } from './controller.mjs';
 import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
-import { ArraySchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
 
 const apis = new WeakMap();
 
@@ -44,7 +44,7 @@ function makeAPI(go, wasmExports, resume) {
   return {
     version: go.version,
     Entity,
-    schema: { Array: ArraySchema, Object: ObjectSchema, Values: ValuesSchema, Union: UnionSchema, Invalidate: InvalidateSchema },
+    schema: { Array: ArraySchema, Object: ObjectSchema, Values: ValuesSchema, Union: UnionSchema, Invalidate: InvalidateSchema, Collection: CollectionSchema },
     normalize,
     denormalize,
     RestEndpoint,
