@@ -26,6 +26,9 @@ import (
 // Date ops are written. w must have been begun (wire.Writer.Begin) with
 // t's shapes.
 func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v value.Value) {
+	if a, ok := s.(*schema.CollectionAdd); ok {
+		s = a.ReadSchema(v) // an entity position when one record was pushed
+	}
 	var held []uintptr
 	if t != nil {
 		if id, ok := t.lookup(v); ok {
@@ -122,6 +125,11 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 		e.entity(v, unionMember(s, v))
 	case *schema.Array:
 		e.list(v, s.Of)
+	case *schema.Collection:
+		e.value(v, s.Of) // read as its list or map
+	case *schema.CollectionAdd:
+		// The record pushed (or the list of them; the map assigned).
+		e.value(v, s.ReadSchema(v))
 	case *schema.Values:
 		if v.Kind() != value.Object || !needsWalk(s.Of) {
 			e.raw(v)

@@ -115,6 +115,8 @@ func (eo endpointOptions) apply(o *rest.Options) error {
 			o.Timeout, err = millis(v, m.Key)
 		case "invalidIfStale":
 			o.InvalidIfStale = v.Boolean()
+		case "paginationField":
+			o.PaginationField = v.Str()
 		case "retry":
 			n, ok := v.Float()
 			if !ok || n != math.Trunc(n) || n < -1 || n > math.MaxInt32 {

@@ -25,6 +25,7 @@ import (
 //	                             a plain object or schema.Object: members
 //	                             that are schemas, and defaults
 //	{"u": {name: handle...}, "k": attribute}
+//	{"c": handle}                a schema.Collection (made by collectionNew)
 //	{"u": {name: handle...}, "f": index, "fp": bool}
 //	                             schema.Union, chosen by a field or by the
 //	                             function fns[index] (given the parent
@@ -74,6 +75,8 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 	switch {
 	case d.Has("e"):
 		return entityByHandle(d.Get("e"))
+	case d.Has("c"):
+		return collectionByHandle(d.Get("c"))
 	case d.Has("a"):
 		of, err := nested("a")
 		if err != nil {

@@ -225,3 +225,47 @@ func BenchmarkDetailRead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCollectionPush measures a push into a collection of 10,000
+// articles (normalize the created record, append its pk to the matching
+// collection) and the re-read of the list after it, in which only the new
+// article is built.
+func BenchmarkCollectionPush(b *testing.B) {
+	_, article, _ := benchSchema()
+	coll := schema.CollectionOf(schema.ArrayOf(article))
+	const n = 10000
+	body := valuetest.Articles(n, 1)
+	for _, read := range []bool{false, true} {
+		b.Run(fmt.Sprintf("read=%v/N=%d", read, n), func(b *testing.B) {
+			list := &funcEndpoint{name: "list", spec: endpoint.Spec{Schema: coll},
+				fetch: func(context.Context, value.Value, any) (value.Value, error) { return value.Parse(body) }}
+			push, err := coll.Adder(schema.Push)
+			if err != nil {
+				b.Fatal(err)
+			}
+			next := n
+			create := &funcEndpoint{name: "push", spec: endpoint.Spec{Schema: push, SideEffect: true},
+				fetch: func(context.Context, value.Value, any) (value.Value, error) {
+					next++
+					return value.Obj(value.M("id", value.Int(int64(next))), value.M("title", value.Str("new"))), nil
+				}}
+			c := controller.New(controller.Options{})
+			ctx := context.Background()
+			if _, err := c.Fetch(ctx, list, value.Undef, nil); err != nil {
+				b.Fatal(err)
+			}
+			c.GetResponse(list, value.Undef)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Fetch(ctx, create, value.Undef, nil); err != nil {
+					b.Fatal(err)
+				}
+				if read {
+					if r := c.GetResponse(list, value.Undef); r.Data.Len() <= n {
+						b.Fatalf("list has %d", r.Data.Len())
+					}
+				}
+			}
+		})
+	}
+}

@@ -118,8 +118,11 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 		}
 		recMetas := newIndex(tableMetas)
 		for _, rec := range table.Value.Members() {
-			if k := rec.Value.Kind(); k != value.Object && k != value.Null {
-				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object", where, strconv.Quote(rec.Key), kindOf(rec.Value))
+			// An entity's record is an object (null: deleted); a
+			// Collection's is its list of pks, an array (or, for a Values
+			// collection, an object).
+			if k := rec.Value.Kind(); k != value.Object && k != value.Null && k != value.Array {
+				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), kindOf(rec.Value))
 			}
 			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
 				return "entitiesMeta" + memberPath(table.Key) + "[" + strconv.Quote(rec.Key) + "]"

@@ -142,7 +142,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	if data.IsUndefined() && ep.Spec().Schema != nil {
 		return fmt.Errorf("%s: setResponse: data is undefined", key)
 	}
-	w, err := c.prepare(ep.Spec(), key, params, data, c.stamp())
+	w, err := c.prepare(ep.Spec(), key, params, nil, data, c.stamp())
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,8 @@ func (r *queryRig) get(t *testing.T, s schema.Schema, args ...value.Value) value
 	return v
 }
 
-func ids(v value.Value) []string {
+// idsJSON lists the ids of a list as JSON (numbers bare, strings quoted).
+func idsJSON(v value.Value) []string {
 	var out []string
 	for _, el := range v.Elems() {
 		out = append(out, el.Get("id").JSON())
@@ -95,7 +96,7 @@ func TestGetAll(t *testing.T) {
 	assert.Equal(t, 0, r.get(t, r.allArticles).Len(), "nothing stored")
 	r.set(t, r.articles, `{}`, `[{"id":"10","title":"b","author":{"id":"u1","name":"Ann"}},{"id":"2","title":"a"},{"id":"x","title":"c"}]`)
 	all := r.get(t, r.allArticles)
-	assert.Equal(t, []string{`"2"`, `"10"`, `"x"`}, ids(all), "numeric pks by number, then the others")
+	assert.Equal(t, []string{`"2"`, `"10"`, `"x"`}, idsJSON(all), "numeric pks by number, then the others")
 	assert.Equal(t, "Ann", all.Elems()[1].Get("author").Get("name").Str(), "nested entity read")
 	assert.True(t, value.Same(all, r.get(t, r.allArticles)), "unchanged: the same value")
 
@@ -107,7 +108,7 @@ func TestGetAll(t *testing.T) {
 	_, err := r.c.Fetch(context.Background(), r.deleteArticle, obj(`{"id":"2"}`), nil)
 	require.NoError(t, err)
 	after := r.get(t, r.allArticles)
-	assert.Equal(t, []string{`"10"`, `"x"`}, ids(after))
+	assert.Equal(t, []string{`"10"`, `"x"`}, idsJSON(after))
 	assert.True(t, value.Same(all.Elems()[1], after.Elems()[0]), "unchanged entities keep their identity")
 
 	// A reset empties it.
@@ -144,11 +145,11 @@ func TestGetAllOptimistic(t *testing.T) {
 		done <- err
 	}()
 	<-seen // the optimistic write is in
-	assert.Equal(t, []string{`"1"`, `"tmp"`}, ids(r.get(t, r.allArticles)))
+	assert.Equal(t, []string{`"1"`, `"tmp"`}, idsJSON(r.get(t, r.allArticles)))
 	close(release)
 	require.Error(t, <-done)
 	back := r.get(t, r.allArticles)
-	assert.Equal(t, []string{`"1"`}, ids(back))
+	assert.Equal(t, []string{`"1"`}, idsJSON(back))
 	assert.True(t, value.Same(before.Elems()[0], back.Elems()[0]), "the rolled-back table reads its entities as before")
 }
 
@@ -172,7 +173,7 @@ func TestGetQueryMemo(t *testing.T) {
 	assert.False(t, value.Same(first, second), "an article changed: derived again")
 	assert.EqualValues(t, 2, r.processCalls.Load())
 	assert.Equal(t, 3.0, number(second.Get("count")))
-	assert.Equal(t, []string{`"3"`, `"2"`, `"1"`}, ids(second.Get("articles")))
+	assert.Equal(t, []string{`"3"`, `"2"`, `"1"`}, idsJSON(second.Get("articles")))
 }
 
 func number(v value.Value) float64 {
@@ -186,8 +187,8 @@ func TestGetArgs(t *testing.T) {
 	r.set(t, r.articles, `{}`, `[{"id":"1","author":{"id":"a"}},{"id":"2","author":{"id":"b"}},{"id":"3","author":{"id":"a"}}]`)
 	byA := r.get(t, r.articlesForAuthor, obj(`{"author":"a"}`))
 	byB := r.get(t, r.articlesForAuthor, obj(`{"author":"b"}`))
-	assert.Equal(t, []string{`"1"`, `"3"`}, ids(byA))
-	assert.Equal(t, []string{`"2"`}, ids(byB))
+	assert.Equal(t, []string{`"1"`, `"3"`}, idsJSON(byA))
+	assert.Equal(t, []string{`"2"`}, idsJSON(byB))
 	assert.True(t, value.Same(byA, r.get(t, r.articlesForAuthor, obj(`{"author":"a"}`))))
 	assert.True(t, value.Same(byB, r.get(t, r.articlesForAuthor, obj(`{"author":"b"}`))))
 }

@@ -57,14 +57,15 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	}
 	var w *store.Write
 	if err == nil {
-		w, err = c.prepare(spec, key, params, raw, fetchedAt)
+		w, err = c.prepare(spec, key, params, body, raw, fetchedAt)
 	}
 	return c.finish(key, spec, gen, pend, cl, w, err)
 }
 
-// prepare normalizes a response into a store write.
-func (c *Controller) prepare(spec *endpoint.Spec, key string, params, raw value.Value, fetchedAt int64) (*store.Write, error) {
-	norm, err := schema.Normalize(spec.Schema, raw)
+// prepare normalizes a response into a store write. params and body are
+// the request's, which collections are stored by (endpoint.Spec.Args).
+func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt int64) (*store.Write, error) {
+	norm, err := schema.NormalizeArgs(spec.Schema, raw, normalizeArgs(spec, params, body))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", key, err)
 	}
@@ -84,7 +85,18 @@ func (c *Controller) prepare(spec *endpoint.Spec, key string, params, raw value.
 		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
 		MergeResult: merge,
 		Updates:     updates,
+		Collections: norm.Collections,
 	}, nil
+}
+
+// normalizeArgs returns the args a response is normalized with: the
+// endpoint's Args, or the params and a JSON body as they are.
+func normalizeArgs(spec *endpoint.Spec, params value.Value, body any) schema.Args {
+	if spec.Args != nil {
+		return spec.Args(params, body)
+	}
+	b, _ := body.(value.Value)
+	return schema.Args{Params: params, Body: b}
 }
 
 func (c *Controller) updates(spec *endpoint.Spec, key string, result, params value.Value) (map[string]func(value.Value) value.Value, error) {
@@ -109,7 +121,7 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 	if err != nil {
 		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
 	}
-	w, err := c.prepare(spec, key, params, v, fetchedAt)
+	w, err := c.prepare(spec, key, params, body, v, fetchedAt)
 	if err != nil {
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}

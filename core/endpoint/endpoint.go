@@ -82,6 +82,12 @@ type Spec struct {
 	// always replaces. The returned function must be pure: a rebase of the
 	// optimistic queue calls it again.
 	MergeResult func(params value.Value) func(existing, incoming value.Value) value.Value
+	// Args, when set, gives the args a response is normalized with (a
+	// schema.Collection is stored by them) from the request's params and
+	// body; nil takes the params and a value.Value body as they are. A
+	// paginated endpoint leaves its page param out, and asks a later page
+	// to be appended.
+	Args func(params value.Value, body any) schema.Args
 }
 
 // StatusError is implemented by errors of requests that reached (or tried

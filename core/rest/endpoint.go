@@ -90,6 +90,10 @@ type Options struct {
 	// Transport sends the requests of this endpoint; nil takes the one in
 	// the context (WithTransport), then DefaultTransport.
 	Transport Transport
+	// PaginationField names the param that selects a page of a list (as
+	// "cursor" or "page"): a Collection in the schema is stored without
+	// it, and GetPage returns the endpoint that appends a page to it.
+	PaginationField string
 }
 
 // RequestInit is what a request is built from, as fetch's init argument:
@@ -211,7 +215,17 @@ func (e *Endpoint) buildSpec() *endpoint.Spec {
 		RetryDelay:            e.opts.RetryDelay,
 		GetOptimisticResponse: e.opts.GetOptimisticResponse,
 		Update:                e.opts.Update,
+		Args:                  e.args(),
 	}
+}
+
+// args is the endpoint's Spec.Args: nil unless params are left out of
+// its collections' args.
+func (e *Endpoint) args() func(params value.Value, body any) schema.Args {
+	if e.opts.PaginationField == "" && e.cursor == "" {
+		return nil
+	}
+	return collectionArgs(e.opts.PaginationField, e.cursor)
 }
 
 // Name returns the endpoint's name: the Name option, or Path when unset.

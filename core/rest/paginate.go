@@ -33,6 +33,7 @@ func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 	n := *e
 	n.cursor = cursorParam
 	spec := *e.spec
+	spec.Args = n.args()
 	spec.MergeResult = func(params value.Value) func(existing, incoming value.Value) value.Value {
 		if isFirstPage(params.Get(cursorParam)) {
 			return nil // replace: the list starts again
@@ -73,9 +74,15 @@ func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Val
 	switch s := s.(type) {
 	case *schema.Array:
 		return appendPage, nil
+	case *schema.Collection:
+		// The result is the collection's pk, the same for every page: the
+		// collection appends the page itself (schema.Args.Append).
+		return appendPage, nil
 	case *schema.Object:
 		for _, f := range s.Fields {
-			if _, ok := f.Schema.(*schema.Array); !ok {
+			switch f.Schema.(type) {
+			case *schema.Array, *schema.Collection:
+			default:
 				continue
 			}
 			member := f.Name
@@ -98,40 +105,5 @@ func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Val
 // nothing is new the existing list itself is returned, so readers keep
 // their identical result.
 func appendPage(existing, incoming value.Value) value.Value {
-	if existing.Kind() != value.Array || incoming.Kind() != value.Array {
-		return incoming
-	}
-	seen := make(map[string]bool, existing.Len()+incoming.Len())
-	var others []value.Value // pks that have no text, as a union's {id, schema}
-	isNew := func(pk value.Value) bool {
-		if s, ok := pk.Text(); ok {
-			if seen[s] {
-				return false
-			}
-			seen[s] = true
-			return true
-		}
-		for _, o := range others {
-			if value.Equal(o, pk) {
-				return false
-			}
-		}
-		others = append(others, pk)
-		return true
-	}
-	for _, pk := range existing.Elems() {
-		isNew(pk)
-	}
-	var added []value.Value
-	for _, pk := range incoming.Elems() {
-		if isNew(pk) {
-			added = append(added, pk)
-		}
-	}
-	if len(added) == 0 {
-		return existing
-	}
-	out := make([]value.Value, 0, existing.Len()+len(added))
-	out = append(out, existing.Elems()...)
-	return value.Arr(append(out, added...)...)
+	return schema.AppendNew(existing, incoming)
 }

@@ -61,7 +61,7 @@ func NewResource(o ResourceOptions) (*Resource, error) {
 	list := listPath(o.Path)
 	return newResource(o.Name, o.Schema, o.URLPrefix, o.Options, []resourceEndpoint{
 		{name: "get", method: "GET", path: o.Path, schema: o.Schema},
-		{name: "getList", method: "GET", path: list, schema: schema.ArrayOf(o.Schema)},
+		{name: "getList", method: "GET", path: list, schema: schema.CollectionOf(schema.ArrayOf(o.Schema))},
 		{name: "create", method: "POST", path: list, schema: o.Schema},
 		{name: "update", method: "PUT", path: o.Path, schema: o.Schema},
 		{name: "partialUpdate", method: "PATCH", path: o.Path, schema: o.Schema},

@@ -44,7 +44,12 @@ func TestResource(t *testing.T) {
 			u, err := tt.e.URL(p)
 			require.NoError(t, err)
 			assert.Equal(t, tt.url, u)
-			assert.Equal(t, tt.schema, tt.e.Spec().Schema)
+			if c, ok := tt.e.Spec().Schema.(*schema.Collection); ok {
+				// getList's list is a Collection, stored per its args.
+				assert.Equal(t, tt.schema, c.Of)
+			} else {
+				assert.Equal(t, tt.schema, tt.e.Spec().Schema)
+			}
 			assert.Equal(t, tt.method != "GET", tt.e.Spec().SideEffect)
 		})
 	}
@@ -172,7 +177,8 @@ func TestResourceExtend(t *testing.T) {
 	assert.Equal(t, []string{"get", "getList", "create", "update", "partialUpdate", "delete", "current", "makeManager"}, ext.Names())
 	assert.Equal(t, []string{"get", "getList", "create", "update", "partialUpdate", "delete"}, r.Names(), "original unchanged")
 	assert.Nil(t, r.Endpoint("makeManager"))
-	assert.Equal(t, schema.ArrayOf(article), r.GetList.Spec().Schema, "original unchanged")
+	assert.IsType(t, &schema.Collection{}, r.GetList.Spec().Schema, "original unchanged")
+	assert.Equal(t, schema.ArrayOf(article), r.GetList.Spec().Schema.(*schema.Collection).Of)
 	assert.IsType(t, &schema.Object{}, ext.GetList.Spec().Schema)
 	assert.Same(t, ext.GetList, ext.Endpoint("getList"))
 	assert.Same(t, r.Get, ext.Get, "untouched endpoints are shared")

@@ -14,6 +14,9 @@ import (
 type Normalized struct {
 	Result   value.Value
 	Entities []EntityWrite
+	// Collections are the changes to stored collections (Collection's
+	// push and the rest, a later page) the response asks for.
+	Collections []CollectionWrite
 }
 
 // EntityWrite is one entity record produced by normalization.
@@ -46,6 +49,12 @@ type EntityWrite struct {
 // the offending value; on error nothing is returned to store, so a caller's
 // store stays as it was.
 func Normalize(s Schema, data value.Value) (*Normalized, error) {
+	return NormalizeArgs(s, data, Args{})
+}
+
+// NormalizeArgs is Normalize for a response to a request made with args,
+// which a Collection in s is stored by.
+func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 	if s == nil {
 		return &Normalized{Result: data}, nil
 	}
@@ -55,12 +64,12 @@ func Normalize(s Schema, data value.Value) (*Normalized, error) {
 		// a count), and reading it back would give nothing.
 		return nil, errorAt(nil, e, "expected a record (object), got %s", data.Kind())
 	}
-	n := &normalizer{}
+	n := &normalizer{args: args}
 	res, err := s.normalize(data, value.Undef, nil, n)
 	if err != nil {
 		return nil, err
 	}
-	return &Normalized{Result: res, Entities: n.writes}, nil
+	return &Normalized{Result: res, Entities: n.writes, Collections: n.collections}, nil
 }
 
 // Merged returns one write per entity, in order of first appearance, with
@@ -98,6 +107,10 @@ type normalizer struct {
 	paths []*pathElem
 	// slab is memory that normalized records are carved from.
 	slab memberSlab
+	// args are the request's, for Collection; collections the changes
+	// to stored collections found.
+	args        Args
+	collections []CollectionWrite
 }
 
 // child returns the path to the member key (index -1) or the element index
@@ -224,6 +237,8 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 		}
 	case *Invalidate:
 		return s != nil && hasProcess(s.Entity, seen)
+	case *Collection:
+		return s != nil && hasProcess(s.Of, seen)
 	}
 	return false
 }

@@ -225,6 +225,10 @@ func tooDeep(s Schema, depth int, seen map[*Entity]bool) bool {
 		return s != nil && tooDeep(s.Entity, depth, seen)
 	case *Query:
 		return s != nil && s.Schema != nil && tooDeep(s.Schema, depth, seen)
+	case *Collection:
+		return s != nil && tooDeep(s.Of, depth, seen)
+	case *CollectionAdd:
+		return s != nil && s.Collection != nil && tooDeep(s.Collection, depth, seen)
 	}
 	return false
 }
@@ -277,6 +281,13 @@ func check(s Schema, seen map[*Entity]bool) error {
 		return check(s.Entity, seen)
 	case *Query:
 		return check(s.Schema, seen)
+	case *Collection:
+		return s.check(seen)
+	case *CollectionAdd:
+		if s.Collection == nil {
+			return errors.New("collection operation has no collection")
+		}
+		return s.Collection.check(seen)
 	}
 	return nil
 }
@@ -289,7 +300,7 @@ func IsPlain(s Schema) bool {
 	switch s := s.(type) {
 	case nil:
 		return true
-	case *Entity, *Invalidate, *Union, *All, *Query:
+	case *Entity, *Invalidate, *Union, *All, *Query, *Collection, *CollectionAdd:
 		return false
 	case *Array:
 		return IsPlain(s.Of)

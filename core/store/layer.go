@@ -16,6 +16,9 @@ type layer interface {
 	setEntity(id entityID, r record, parsed value.Value)
 	result(key string) (result, bool)
 	setResult(key string, r result)
+	// entityPKs lists the pks of the entities of table key present in
+	// the layer (see collections.go).
+	entityPKs(key string) []string
 }
 
 // applyWrite merges one write into l, following each entity's merge rules.
@@ -58,6 +61,9 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		}
 		l.setEntity(id, rec, parsed)
 	}
+	if len(w.Collections) > 0 {
+		s.applyCollections(w, l)
+	}
 	if w.Key != "" {
 		s.applyResult(w, l)
 	}
@@ -70,6 +76,9 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		for _, k := range keys {
 			r, ok := l.result(k)
 			if !ok || r.val.IsUndefined() {
+				continue
+			}
+			if updateCollection(l, r, w.Updates[k], w.Meta) {
 				continue
 			}
 			r.val = w.Updates[k](r.val)

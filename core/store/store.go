@@ -42,8 +42,12 @@ type Write struct {
 	// MergeResult, when set, combines the stored result with Result.
 	MergeResult func(existing, incoming value.Value) value.Value
 	// Updates rewrites other stored results by key. The functions must be
-	// pure: a rebase calls them again.
+	// pure: a rebase calls them again. A result whose schema is a
+	// Collection is rewritten in its collection (see collections.go).
 	Updates map[string]func(value.Value) value.Value
+	// Collections change stored collections (a push, a later page), after
+	// Entities and before the result; see collections.go.
+	Collections []schema.CollectionWrite
 }
 
 // Pending is an optimistic write waiting for its request to finish.
@@ -218,7 +222,7 @@ func (s *Store) Apply(w *Write) {
 // (A rebase replays pending writes, whose hooks may panic too: Apply keeps
 // the log whenever writes are pending.)
 func mayPanic(w *Write) bool {
-	if w.MergeResult != nil || len(w.Updates) > 0 {
+	if w.MergeResult != nil || len(w.Updates) > 0 || len(w.Collections) > 0 {
 		return true
 	}
 	var last *schema.Entity

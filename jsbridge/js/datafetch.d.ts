@@ -186,6 +186,19 @@ export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = un
   readonly schema: S;
   readonly process: (entries: Denormalize<S>, ...args: A) => R;
 }
+/** `schema.Collection([E] | schema.Values(E), options)`: a list or map stored per its args. */
+export interface CollectionSchema<S = Schema> {
+  readonly [schemaKind]: { collection: S };
+}
+/** Options of `schema.Collection`. */
+export interface CollectionOptions {
+  /** The collection's args from the request's params and body. Default: the params (without `paginationField`). */
+  argsKey?(params: any, body: any): Record<string, unknown>;
+  /** The args of a collection nested in an entity's field, from that entity. */
+  nestKey?(parent: any, key: string): Record<string, unknown>;
+  /** The collections' table in `getState()`. Default `[Entity]`. */
+  key?: string;
+}
 
 /** A default value of a non-schema member of an object schema. */
 export type SchemaDefault = string | number | boolean | null | undefined | readonly [];
@@ -204,6 +217,7 @@ export type Schema =
   | UnionSchema<any>
   | InvalidateSchema<any>
   | AllSchema<any>
+  | CollectionSchema<any>
   | readonly [Schema]
   | readonly Schema[]
   | SchemaObjectDefinition;
@@ -222,29 +236,31 @@ export type Denormalize<S> = S extends DateConstructor
       ? Denormalize<E>[]
       : S extends InvalidateSchema<infer E>
         ? Denormalize<E> | undefined
-        : S extends ArraySchema<infer E>
-          ? Denormalize<E>[]
-          : S extends ValuesSchema<infer E>
-            ? { [key: string]: Denormalize<E> }
-            : S extends UnionSchema<infer M>
-              ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
-              : S extends ObjectSchema<infer M>
-                ? DenormalizeObject<M>
-                : S extends readonly []
-                  ? unknown[]
-                  : S extends readonly (infer E)[]
-                    ? Denormalize<E>[]
-                    : S extends string
-                      ? string | null
-                      : S extends number
-                        ? number | null
-                        : S extends boolean
-                          ? boolean | null
-                          : S extends null | undefined
-                            ? any
-                            : S extends object
-                              ? DenormalizeObject<S>
-                              : S;
+        : S extends CollectionSchema<infer E>
+          ? Denormalize<E>
+          : S extends ArraySchema<infer E>
+            ? Denormalize<E>[]
+            : S extends ValuesSchema<infer E>
+              ? { [key: string]: Denormalize<E> }
+              : S extends UnionSchema<infer M>
+                ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+                : S extends ObjectSchema<infer M>
+                  ? DenormalizeObject<M>
+                  : S extends readonly []
+                    ? unknown[]
+                    : S extends readonly (infer E)[]
+                      ? Denormalize<E>[]
+                      : S extends string
+                        ? string | null
+                        : S extends number
+                          ? number | null
+                          : S extends boolean
+                            ? boolean | null
+                            : S extends null | undefined
+                              ? any
+                              : S extends object
+                                ? DenormalizeObject<S>
+                                : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
@@ -315,6 +331,7 @@ export interface SchemaClasses {
     schema: S,
     process: (entries: Denormalize<S>, ...args: A) => R,
   ) => QuerySchema<S, R, A>;
+  Collection: new <S extends readonly [Schema] | ArraySchema<any> | ValuesSchema<any>>(schema: S, options?: CollectionOptions) => CollectionSchema<S>;
 }
 
 /** Normalized entity records: `entities[entityKey][pk]`. */
@@ -525,6 +542,8 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   errorExpiryLength?: number;
   /** Stale results are not used: reads wait for the refetch. Default false. */
   invalidIfStale?: boolean;
+  /** The param that selects a page of a list; gives `getPage`. */
+  paginationField?: string;
   /** Refetch interval of subscribed results, ms (a datafetch addition; data-client has none). */
   pollFrequency?: number;
   /** Marks a mutation. Default: true for every method but GET. */
@@ -562,6 +581,16 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
    * list over, as refreshing an infinite list should.
    */
   paginated<C extends string>(cursorParam: C): RestEndpoint<D, P & { readonly [K in C]?: ParamValue }, B>;
+  /** With a Collection in the schema: POST that appends the created record to every matching collection. */
+  readonly push?: RestEndpoint<any, P, B>;
+  /** As `push`, prepended. */
+  readonly unshift?: RestEndpoint<any, P, B>;
+  /** PATCH that takes the record(s) answered out of every matching collection. */
+  readonly remove?: RestEndpoint<any, P, B>;
+  /** With a `schema.Values` Collection: POST whose map is merged into every matching one. */
+  readonly assign?: RestEndpoint<any, P, B>;
+  /** With `paginationField`: fetches the page it names and appends it to the collection stored without it. */
+  readonly getPage?: RestEndpoint<D, P & { readonly [key: string]: ParamValue }, B>;
   readonly [endpointTypes]?: { data: D; params: P; body: B };
 }
 

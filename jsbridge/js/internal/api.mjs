@@ -7,7 +7,7 @@ import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
-import { AllSchema, ArraySchema, InvalidateSchema, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+import { AllSchema, ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
 import { makeSyncTabs } from './tabsync.mjs';
 
 const apis = new WeakMap();
@@ -55,6 +55,7 @@ function makeAPI(go, wasmExports, resume) {
       Invalidate: InvalidateSchema,
       All: AllSchema,
       Query: QuerySchema,
+      Collection: CollectionSchema,
     },
     normalize,
     denormalize,

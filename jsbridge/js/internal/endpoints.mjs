@@ -4,7 +4,7 @@
 
 import { AbortOptimistic, ours } from './errors.mjs';
 import { SCHEMA_NONE } from './protocol.mjs';
-import { InvalidateSchema } from './schemas.mjs';
+import { CollectionSchema, InvalidateSchema } from './schemas.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
@@ -14,6 +14,16 @@ const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'poll
 const EXPIRY_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength']);
 // Options that would hide the endpoint's methods are not copied onto it.
 const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor']);
+// The endpoints a Collection (or paginationField) derives, made by Go on
+// first use (jsbridge/collection.go): name, method.
+const COLLECTION_ENDPOINTS = [
+  ['push', 'POST'],
+  ['unshift', 'POST'],
+  ['remove', 'PATCH'],
+  ['assign', 'POST'],
+  ['getPage', undefined],
+];
+for (const [name] of COLLECTION_ENDPOINTS) METHODS.add(name);
 
 // makeEndpoints returns the endpoint half of an API instance over bridge
 // (see makeBridge) and schemas (see makeSchemas).
@@ -60,6 +70,9 @@ export function makeEndpoints(bridge, schemas) {
         json.retry = v !== undefined && n === 0 ? RETRY_NONE : n;
       } else if (name === 'invalidIfStale') {
         json.invalidIfStale = !!v;
+      } else if (name === 'paginationField') {
+        if (v !== undefined && (typeof v !== 'string' || v === '')) throw new TypeError(`${where}: paginationField must be a param name, got ${show(v)}`);
+        json.paginationField = v ?? '';
       } else if (name === 'sideEffect') {
         json.sideEffect = v === undefined ? null : !!v;
       } else if (name === 'signal') {
@@ -194,6 +207,28 @@ export function makeEndpoints(bridge, schemas) {
     }
   }
 
+  // Collection endpoints: getters on every endpoint, undefined where the
+  // endpoint has none (no Collection in its schema, a list's assign, no
+  // paginationField), made once per endpoint.
+  const derived = new WeakMap();
+  for (const [name, method] of COLLECTION_ENDPOINTS) {
+    Object.defineProperty(RestEndpoint.prototype, name, {
+      configurable: true,
+      get() {
+        if (this._h === undefined) return undefined; // the prototype itself
+        let made = derived.get(this);
+        if (made === undefined) derived.set(this, (made = {}));
+        if (!(name in made)) {
+          const h = call('endpointCollection', this._h, name);
+          const { paginationField, ...base } = this._options;
+          const options = method === undefined ? this._options : { ...base, method, name: `${this.name}.${name}` };
+          made[name] = h === 0 ? undefined : wrapEndpoint(h, options, {});
+        }
+        return made[name];
+      },
+    });
+  }
+
   function wrapEndpoint(h, options, box) {
     const ep = Object.create(RestEndpoint.prototype);
     setUp(ep, h, options, box);
@@ -212,9 +247,12 @@ export function makeEndpoints(bridge, schemas) {
     endpointRefs.set(h, ref);
   }
 
-  // resourceSchema is the schema of a built-in resource endpoint.
+  // resourceSchema is the schema of a built-in resource endpoint (as
+  // JavaScript shows it: Go makes its own). getList's is a Collection.
+  const listSchemas = new WeakMap();
   function resourceSchema(entity, name) {
-    if (name === 'getList' || name === 'list') return [entity];
+    if (name === 'getList') return listSchemas.get(entity) ?? listSchemas.set(entity, new CollectionSchema([entity])).get(entity);
+    if (name === 'list') return [entity];
     if (name === 'delete') return new InvalidateSchema(entity);
     return entity;
   }

@@ -26,6 +26,7 @@ function isSchema(s) {
     s instanceof UnionSchema ||
     s instanceof InvalidateSchema ||
     s instanceof AllSchema ||
+    s instanceof CollectionSchema ||
     isPlainObject(s) ||
     (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
   );
@@ -108,6 +109,30 @@ AllSchema.prototype[QUERYABLE] = true;
 
 export function isQueryable(s) {
   return isEntity(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
+}
+
+// CollectionSchema is df.schema.Collection: a list ([S]) or a Values map
+// of entities stored per its args (argsKey from the params and body, or
+// nestKey from the entity holding it). Its endpoints gain push, unshift,
+// remove (and assign for Values) through endpoints.mjs.
+export class CollectionSchema {
+  constructor(schema, options = {}) {
+    const list = Array.isArray(schema) || schema instanceof ArraySchema;
+    if (!list && !(schema instanceof ValuesSchema)) {
+      throw new TypeError(`schema.Collection: schema must be a list ([Entity] or schema.Array) or schema.Values, got ${show(schema)}`);
+    }
+    checkSchema(schema, 'schema.Collection');
+    if (!options || typeof options !== 'object') throw new TypeError(`schema.Collection: options must be an object, got ${show(options)}`);
+    const { argsKey, nestKey, key } = options;
+    for (const [name, fn] of Object.entries({ argsKey, nestKey })) {
+      if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`schema.Collection: ${name} must be a function, got ${show(fn)}`);
+    }
+    if (key !== undefined && typeof key !== 'string') throw new TypeError(`schema.Collection: key must be a string, got ${show(key)}`);
+    this.schema = schema;
+    this.argsKey = argsKey;
+    this.nestKey = nestKey;
+    this.key = key;
+  }
 }
 
 // makeSchemas returns the schema half of an API instance over bridge (see
@@ -229,6 +254,7 @@ export function makeSchemas(bridge) {
     if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
     if (s instanceof InvalidateSchema) return { i: entityHandle(s.schema, `${where} (schema.Invalidate)`) };
     if (s instanceof AllSchema) return { all: entityHandle(s.schema, `${where} (schema.All)`) };
+    if (s instanceof CollectionSchema) return { c: collectionHandle(s, `${where} (schema.Collection)`, depth) };
     if (s instanceof UnionSchema) {
       const u = {};
       for (const [name, e] of Object.entries(s.schemas)) u[name] = entityHandle(e, `${where} (schema.Union ${name})`);
@@ -260,6 +286,25 @@ export function makeSchemas(bridge) {
   function entityHandle(e, where) {
     if (!(e instanceof Entity)) throw new TypeError(`${where}: ${show(e)} is not an Entity`);
     return e._h;
+  }
+
+  // collectionHandle returns the Go Collection of s, made once per
+  // instance: its lists are stored under one table, whichever endpoint
+  // or entity holds it.
+  const collectionHandles = new WeakMap();
+  function collectionHandle(s, where, depth) {
+    let h = collectionHandles.get(s);
+    if (h !== undefined) return h;
+    const fns = [];
+    const of = describe(s.schema, where, fns, depth + 1);
+    const args = (fn, name) => (a, b) =>
+      jsonText(synchronous(fn(parse(a) ?? {}, name === 'argsKey' ? (parse(b) ?? {}) : b), `${where}: ${name}`) ?? {}, `${where}: ${name} result`);
+    if (s.argsKey) fns.argsKey = args(s.argsKey, 'argsKey');
+    if (s.nestKey) fns.nestKey = args(s.nestKey, 'nestKey');
+    h = call('collectionNew', JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
+    collectionHandles.set(s, h);
+    finalizer?.register(s, h);
+    return h;
   }
 
   const schemaHandles = new WeakMap();

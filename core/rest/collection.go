@@ -1,0 +1,95 @@
+package rest
+
+import (
+	"fmt"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// collectionOf returns the Collection an endpoint's schema is or holds as
+// a member (as {results: Collection, nextPage: ""}); nil when none.
+func collectionOf(s schema.Schema) *schema.Collection {
+	switch s := s.(type) {
+	case *schema.Collection:
+		return s
+	case *schema.Object:
+		for _, f := range s.Fields {
+			if c, ok := f.Schema.(*schema.Collection); ok {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// Collection returns the Collection the endpoint's schema is or holds;
+// nil when it has none (then Push and the others fail).
+func (e *Endpoint) Collection() *schema.Collection { return collectionOf(e.opts.Schema) }
+
+// Push returns the endpoint that creates a record (POST to this endpoint's
+// path, the record in the body) and appends it to every stored collection
+// of this endpoint's schema whose args match the request's params and body
+// (see schema.CollectionAdd), as data-client's endpoint.push: no Update
+// function and no refetch. Its result is the created record. Like any
+// mutation it may have a GetOptimisticResponse (extend it): the record
+// under a temporary id is appended at once, replaced by the server's on
+// success and taken out on error.
+func (e *Endpoint) Push() (*Endpoint, error) { return e.adder(schema.Push, "POST") }
+
+// Unshift is Push that prepends.
+func (e *Endpoint) Unshift() (*Endpoint, error) { return e.adder(schema.Unshift, "POST") }
+
+// Assign is Push for a Values collection: the response, a map of records,
+// is merged into the matching maps.
+func (e *Endpoint) Assign() (*Endpoint, error) { return e.adder(schema.Assign, "POST") }
+
+// Remove returns the endpoint (PATCH to this endpoint's path) whose
+// response, a record or a list of them, is taken out of every matching
+// collection; the record itself is stored as any response is.
+func (e *Endpoint) Remove() (*Endpoint, error) { return e.adder(schema.Remove, "PATCH") }
+
+func (e *Endpoint) adder(op schema.CollectionOp, method string) (*Endpoint, error) {
+	c := e.Collection()
+	if c == nil {
+		return nil, fmt.Errorf("%s: %s: the schema has no Collection (schema.Collection) to %s", e.name, op, op)
+	}
+	s, err := c.Adder(op)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.name, err)
+	}
+	o := e.Options()
+	o.Method, o.Schema, o.SideEffect = method, s, nil
+	o.Name = e.name + "." + op.String()
+	o.PaginationField = ""
+	return New(o)
+}
+
+// GetPage returns the endpoint of the next page of a list whose
+// PaginationField is set: it fetches the page named by that param and
+// appends its entities to the collection stored without it (each entity
+// once, pages in the order fetched). It is Paginated(PaginationField).
+func (e *Endpoint) GetPage() (*Endpoint, error) {
+	if e.opts.PaginationField == "" {
+		return nil, fmt.Errorf("%s: getPage: no paginationField option names the page param", e.name)
+	}
+	return e.Paginated(e.opts.PaginationField)
+}
+
+// collectionArgs is Spec.Args for an endpoint that leaves the param field
+// out of its collections' args (PaginationField, a Paginated cursor).
+// When cursor is set, a page named by it is appended to the collection.
+func collectionArgs(field, cursor string) func(params value.Value, body any) schema.Args {
+	return func(params value.Value, body any) schema.Args {
+		b, _ := body.(value.Value)
+		a := schema.Args{Params: params, Body: b}
+		if cursor != "" {
+			a.Append = !isFirstPage(params.Get(cursor))
+			a.Params = a.Params.Without(cursor)
+		}
+		if field != "" {
+			a.Params = a.Params.Without(field)
+		}
+		return a
+	}
+}

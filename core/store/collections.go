@@ -1,0 +1,105 @@
+package store
+
+import (
+	"sort"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Collections (schema.Collection) are records of an entity table whose
+// values are lists of pks. A write changes them in place (push, remove, a
+// later page) by schema.CollectionWrite, here, in whichever layer it is
+// applied to: a pending optimistic write's changes are replayed over the
+// collections as they are at each rebase, so a collection fetched while a
+// push is pending shows the pushed entity too, and a rollback drops it.
+
+// applyCollections applies w's collection changes to l. A changed
+// collection takes w's FetchedAt when it is newer, so that a list response
+// to a request started before the change does not undo it (the table's
+// entity keeps the newer record, as any entity does).
+func (s *Store) applyCollections(w *Write, l layer) {
+	for _, cw := range w.Collections {
+		pks := []string{cw.PK}
+		if cw.PK == "" {
+			pks = l.entityPKs(cw.Key)
+		}
+		for _, pk := range pks {
+			if cw.PK == "" && !cw.Match(pk) {
+				continue
+			}
+			id := entityID{cw.Key, pk}
+			rec, ok := l.entity(id)
+			if ok && rec.deleted {
+				continue
+			}
+			existing := value.Undef
+			if ok {
+				existing = rec.val
+			}
+			next := cw.Change(existing)
+			if ok && value.Same(next, existing) {
+				continue
+			}
+			meta := w.Meta
+			if ok {
+				meta = rec.meta
+				meta.FetchedAt = max(meta.FetchedAt, w.Meta.FetchedAt)
+			}
+			l.setEntity(id, record{val: next, meta: meta}, value.Undef)
+		}
+	}
+}
+
+// updateCollection applies an Update function to the collection that the
+// result r holds, when its schema is a Collection, and reports whether it
+// did: the function gets and returns the collection's pks, and every
+// result holding the collection sees the change.
+func updateCollection(l layer, r result, f func(value.Value) value.Value, meta schema.Meta) bool {
+	key, pk, ok := schema.CollectionRef(r.schema, r.val)
+	if !ok {
+		return false
+	}
+	id := entityID{key, pk}
+	rec, ok := l.entity(id)
+	if !ok || rec.deleted {
+		return true
+	}
+	next := f(rec.val)
+	if value.Same(next, rec.val) {
+		return true
+	}
+	rec.val = next
+	rec.meta.FetchedAt = max(rec.meta.FetchedAt, meta.FetchedAt)
+	rec.src, rec.srcBy = "", nil
+	l.setEntity(id, rec, value.Undef)
+	return true
+}
+
+func (b *baseLayer) entityPKs(key string) []string {
+	t := b.s.table(key)
+	pks := make([]string, 0, len(t))
+	for pk, e := range t {
+		if e.hasBase {
+			pks = append(pks, pk)
+		}
+	}
+	sort.Strings(pks)
+	return pks
+}
+
+func (r *replayLayer) entityPKs(key string) []string {
+	pks := r.base.entityPKs(key)
+	n := len(pks)
+	for id := range r.ents {
+		if id.key != key {
+			continue
+		}
+		if i := sort.SearchStrings(pks[:n], id.pk); i < n && pks[i] == id.pk {
+			continue
+		}
+		pks = append(pks, id.pk)
+	}
+	sort.Strings(pks)
+	return pks
+}

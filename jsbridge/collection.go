@@ -1,0 +1,132 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// The bridge functions of Collections join the synchronous entries.
+func init() {
+	syncEntries["collectionNew"] = collectionNew
+	syncEntries["endpointCollection"] = endpointCollection
+}
+
+// collectionNew(specJSON, fns) returns the handle of a new
+// schema.Collection. The spec is {of: descriptor, key, argsKey: bool,
+// nestKey: bool}; fns holds the descriptor's adapters and, by name, the
+// argsKey(paramsJSON, bodyJSON) and nestKey(parentJSON, key) adapters,
+// which return the args as JSON text.
+func collectionNew(args []safejs.Value) (any, error) {
+	spec, err := jsonArg(arg(args, 0), "collection")
+	if err != nil {
+		return nil, err
+	}
+	fns := arg(args, 1)
+	of, err := buildSchema(spec.Get("of"), fns)
+	if err != nil {
+		return nil, fmt.Errorf("schema.Collection: %w", err)
+	}
+	c := &schema.Collection{Of: of, Key: spec.Get("key").Str()}
+	if err := schema.Check(c); err != nil {
+		return nil, fmt.Errorf("schema.Collection: %w", err)
+	}
+	keyFn := func(name string) (func(a, b any) (value.Value, error), error) {
+		fn, err := fns.Get(name)
+		if err != nil {
+			return nil, err
+		}
+		return func(a, b any) (value.Value, error) {
+			out, err := invoke(fn, a, b)
+			if err != nil {
+				return value.Undef, fmt.Errorf("%s: %w", name, err)
+			}
+			return jsonArg(out, name+" result")
+		}, nil
+	}
+	if spec.Get("argsKey").Boolean() {
+		f, err := keyFn("argsKey")
+		if err != nil {
+			return nil, err
+		}
+		c.ArgsKey = func(params, body value.Value) (value.Value, error) { return f(params.JSON(), body.JSON()) }
+	}
+	if spec.Get("nestKey").Boolean() {
+		f, err := keyFn("nestKey")
+		if err != nil {
+			return nil, err
+		}
+		c.NestKey = func(parent value.Value, key string) (value.Value, error) { return f(parent.JSON(), key) }
+	}
+	return table.add(c), nil
+}
+
+// collectionByHandle returns the Collection of a descriptor's handle.
+func collectionByHandle(h value.Value) (*schema.Collection, error) {
+	id, ok := h.Float()
+	if !ok {
+		return nil, fmt.Errorf("schema: collection handle is %s", h.Kind())
+	}
+	x, _ := table.get(int(id))
+	c, ok := x.(*schema.Collection)
+	if !ok {
+		return nil, fmt.Errorf("schema: handle #%d is not a Collection", int(id))
+	}
+	return c, nil
+}
+
+// endpointCollection(handle, op) returns the handle of the endpoint's
+// push, unshift, remove or assign endpoint, or of getPage; 0 when the
+// endpoint has none (its schema holds no Collection, a list has no
+// assign, no paginationField is set), which JavaScript reads as
+// undefined.
+func endpointCollection(args []safejs.Value) (any, error) {
+	ep, err := lookup[*rest.Endpoint](arg(args, 0), "an endpoint")
+	if err != nil {
+		return nil, err
+	}
+	op, err := stringArg(arg(args, 1), "collection operation")
+	if err != nil {
+		return nil, err
+	}
+	c := ep.Collection()
+	var n *rest.Endpoint
+	switch op {
+	case "getPage":
+		if ep.Options().PaginationField == "" {
+			return 0, nil
+		}
+		n, err = ep.GetPage()
+	case "push", "unshift":
+		if c == nil || c.IsValues() {
+			return 0, nil
+		}
+		if op == "push" {
+			n, err = ep.Push()
+		} else {
+			n, err = ep.Unshift()
+		}
+	case "assign":
+		if c == nil || !c.IsValues() {
+			return 0, nil
+		}
+		n, err = ep.Assign()
+	case "remove":
+		if c == nil {
+			return 0, nil
+		}
+		n, err = ep.Remove()
+	default:
+		return nil, fmt.Errorf("unknown collection operation %q", op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return addEndpoint(n), nil
+}
