@@ -95,7 +95,7 @@ test('a malformed or unknown-version snapshot is an Error naming what is wrong; 
   const bad = [
     [{ ...good, version: 7 }, 'hydrate: version 7 is not known (this build reads 1)'],
     [{ entities: {} }, 'hydrate: version is missing (this build reads 1)'],
-    [{ ...good, entities: { Article: { 1: 'x' } } }, 'hydrate: entities.Article["1"]: a string, not an object'],
+    [{ ...good, entities: { Article: { 1: 'x' } } }, 'hydrate: entities.Article["1"]: a string, not an object or an array'],
     [
       { ...good, entitiesMeta: { ...good.entitiesMeta, Article: { 1: { fetchedAt: 'now', expiresAt: 1 } } } },
       'hydrate: entitiesMeta.Article["1"].fetchedAt: a string, not a number',
