@@ -75,6 +75,9 @@ type Options struct {
 	// for a snapshot from outside the program, call Hydrate, which returns
 	// the error.
 	InitialState value.Value
+	// GC, when set, sweeps the store every GC.Interval (see GC and
+	// GCOptions); nil: no periodic sweeps.
+	GC *GCOptions
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -125,6 +128,8 @@ type Controller struct {
 	// delivering them.
 	queue       []notification
 	dispatching bool
+
+	gc gcState // garbage collection (gc.go)
 }
 
 // call is one shared request in flight, under its request key in inflight.
@@ -168,6 +173,7 @@ func New(opts Options) *Controller {
 		resetCh:  make(chan struct{}),
 		closedCh: make(chan struct{}),
 	}
+	c.startGC()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
 			panic(fmt.Errorf("controller.New: InitialState: %w", err))
