@@ -320,3 +320,23 @@ func TestGCOptions(t *testing.T) {
 		})
 	}
 }
+
+// A result hydrated from a snapshot has no schema until an endpoint reads
+// it: while such a result is kept, no entity is removed (it could reach
+// any); once read, the sweep knows what it reaches.
+func TestGCHydratedResults(t *testing.T) {
+	clk := newClock()
+	a := controller.New(controller.Options{Now: clk.Now})
+	long := gcEndpoint("long", schema.ArrayOf(gcArticle), time.Hour)
+	short := gcEndpoint("short", gcArticle, time.Second)
+	require.NoError(t, a.SetResponse(long, value.Obj(), articles(1)))
+	require.NoError(t, a.SetResponse(short, params("5"), articles(5).Elems()[0]))
+	b := controller.New(controller.Options{Now: clk.Now, InitialState: a.Snapshot()})
+	clk.Advance(time.Minute)
+
+	assert.Equal(t, controller.GCStats{Results: 1}, b.GC(), "short 5 goes; article 5 stays while long's schema is unknown")
+	require.Equal(t, endpoint.Valid, b.GetResponse(long, value.Obj()).ExpiryStatus)
+	assert.Equal(t, controller.GCStats{Entities: 1}, b.GC(), "article 5 goes once long's schema is known")
+	ents, _ := stored(b)
+	assert.Equal(t, []string{"GCArticle/1", "GCAuthor/a1"}, ents)
+}

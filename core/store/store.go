@@ -66,6 +66,10 @@ type entityEntry struct {
 	slot    schema.Slot // what readers see
 	base    record
 	hasBase bool
+	// mark is the number of the last sweep that reached the entry, by the
+	// Entity markBy (sweep.go).
+	mark   uint64
+	markBy *schema.Entity
 }
 
 type result struct {
@@ -104,6 +108,8 @@ type Store struct {
 	// unschemed names the results Hydrate stored, which wait for Adopt to
 	// learn their schema.
 	unschemed map[string]bool
+	// sweeps numbers the sweeps (sweep.go), for entityEntry.mark.
+	sweeps uint64
 }
 
 // tableRef is one entry of Store.tables (nil table: empty).

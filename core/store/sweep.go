@@ -152,7 +152,8 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 
 	// Mark what the remaining results, the pending writes and the roots
 	// reach.
-	w := &reach{s: s, seen: map[entityRef]bool{}, kept: map[entityID]bool{}}
+	s.sweeps++
+	w := &reach{s: s, mark: s.sweeps}
 	unknown := false
 	for key, r := range s.results {
 		if s.unschemed[key] && ((r.hasBase && r.base.schema == nil && !r.base.val.IsUndefined()) ||
@@ -161,16 +162,14 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 			break
 		}
 		w.value(r.visible.schema, r.visible.val)
-		if r.hasBase {
+		if r.hasBase && !value.Same(r.base.val, r.visible.val) {
 			w.value(r.base.schema, r.base.val)
 		}
 	}
 	if !unknown {
 		for _, pw := range s.pending {
 			for i := range pw.Entities {
-				ew := &pw.Entities[i]
-				w.push(ew.Entity, ew.PK)
-				w.kept[entityID{ew.Entity.Key, ew.PK}] = true
+				w.push(pw.Entities[i].Entity, pw.Entities[i].PK)
 			}
 			w.value(pw.Schema, pw.Result)
 		}
@@ -189,7 +188,7 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 			w.value(vr.s, vr.v)
 		}
 		w.run()
-		st.Entities = s.sweepEntities(p, w.kept)
+		st.Entities = s.sweepEntities(p, w.mark)
 	}
 	if st.Results > 0 || st.Entities > 0 {
 		s.version++
@@ -197,14 +196,14 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 	return st
 }
 
-// sweepEntities removes the entities that kept does not list and that p
-// says are gone, and returns how many.
-func (s *Store) sweepEntities(p SweepPolicy, kept map[entityID]bool) int {
+// sweepEntities removes the entities that the mark phase numbered mark
+// did not reach and that p says are gone, and returns how many.
+func (s *Store) sweepEntities(p SweepPolicy, mark uint64) int {
 	n := 0
 	for key, byPK := range s.entities {
 		for pk, e := range byPK {
 			id := entityID{key, pk}
-			if kept[id] || s.overlaidEntities[id] {
+			if e.mark == mark || s.overlaidEntities[id] {
 				continue
 			}
 			m := e.slot.Meta
@@ -233,24 +232,43 @@ func (s *Store) sweepEntities(p SweepPolicy, kept map[entityID]bool) int {
 }
 
 // reach is the mark phase of a sweep: a worklist of entities to visit, each
-// (by its Entity and pk) once.
+// (by its Entity and entry) once. An entry reached is marked with the
+// sweep's number, which keeps it; the Entity that reached it is kept with
+// the mark, and the rare entry reached by two Entities of one key (two
+// declarations of a type) is visited by each, through others.
 type reach struct {
-	s    *Store
-	seen map[entityRef]bool
-	kept map[entityID]bool
-	work []entityRef
+	s      *Store
+	mark   uint64
+	work   []reached
+	others map[reached]bool
+}
+
+type reached struct {
+	e   *schema.Entity
+	ent *entityEntry
 }
 
 func (w *reach) push(e *schema.Entity, pk string) {
 	if e == nil {
 		return
 	}
-	ref := entityRef{e, pk}
-	if w.seen[ref] {
+	ent := w.s.table(e.Key)[pk]
+	if ent == nil {
 		return
 	}
-	w.seen[ref] = true
-	w.work = append(w.work, ref)
+	r := reached{e, ent}
+	switch {
+	case ent.mark != w.mark:
+		ent.mark, ent.markBy = w.mark, e
+	case ent.markBy == e || w.others[r]:
+		return
+	default:
+		if w.others == nil {
+			w.others = map[reached]bool{}
+		}
+		w.others[r] = true
+	}
+	w.work = append(w.work, r)
 }
 
 func (w *reach) value(s schema.Schema, v value.Value) {
@@ -260,22 +278,17 @@ func (w *reach) value(s schema.Schema, v value.Value) {
 	schema.Refs(s, v, w.push)
 }
 
-// run visits the worklist until it is empty: each entity found is kept, and
-// the entities its visible and base records name are visited in turn.
+// run visits the worklist until it is empty: the entities that each
+// entity's visible and base records name are visited in turn.
 func (w *reach) run() {
 	for len(w.work) > 0 {
-		ref := w.work[len(w.work)-1]
+		r := w.work[len(w.work)-1]
 		w.work = w.work[:len(w.work)-1]
-		e := w.s.entities[ref.e.Key][ref.pk]
-		if e == nil {
-			continue
+		if !r.ent.slot.Deleted {
+			r.e.RecordRefs(r.ent.slot.Value, w.push)
 		}
-		w.kept[entityID{ref.e.Key, ref.pk}] = true
-		if !e.slot.Deleted {
-			ref.e.RecordRefs(e.slot.Value, w.push)
-		}
-		if e.hasBase && !e.base.deleted && !value.Same(e.base.val, e.slot.Value) {
-			ref.e.RecordRefs(e.base.val, w.push)
+		if b := &r.ent.base; r.ent.hasBase && !b.deleted && !value.Same(b.val, r.ent.slot.Value) {
+			r.e.RecordRefs(b.val, w.push)
 		}
 	}
 }
