@@ -44,6 +44,9 @@ type subscription struct {
 // or OnNav, and again whenever params may have changed: it does nothing when
 // they name the result it already reads. Null params read nothing, as
 // useSuspense(endpoint, null) does. Use must be called on the UI goroutine.
+// While the query reads a result it is subscribed to it, so garbage
+// collection (controller.GC) keeps that result and the entities it reaches
+// until Close, or until Use moves on to other params.
 //
 // The query updates the component whose context it was given: pass the
 // component's own context (from OnMount, OnNav or OnUpdate). A later Use
