@@ -51,7 +51,8 @@ type ctrl struct {
 
 // ctrlNew(optionsJSON, fetch, objs, now, retryDelay, initialState) returns
 // the handle of a new controller. optionsJSON holds dataExpiryLength and
-// errorExpiryLength (ms, or "Infinity") and retry (a count); fetch is the
+// errorExpiryLength (ms, or "Infinity"), retry (a count) and gc
+// ({expiryMultiplier}, see gcOptions); fetch is the
 // fetch option or undefined; objs is the Map decode keeps the controller's
 // objects in; now is the controller's clock (the now option, checked by
 // datafetch.mjs) or undefined for Go's; retryDelay is the adapter of the
@@ -79,6 +80,9 @@ func ctrlNew(args []safejs.Value) (any, error) {
 			return nil, fmt.Errorf("retry must be a whole number of retries, got %s", v)
 		}
 		o.Retry = int(n)
+	}
+	if err := gcOptions(opts, &o); err != nil {
+		return nil, err
 	}
 	if delay := arg(args, 4); delay.Type() == safejs.TypeFunction {
 		o.RetryDelay = retryDelayHook(delay)

@@ -57,6 +57,7 @@ var syncEntries = map[string]entry{
 	"exchangeError":        exchangeError,
 	"ctrlGetState":         ctrlGetState,
 	"ctrlClose":            ctrlClose,
+	"ctrlGC":               ctrlGC,
 	"ctrlHydrate":          ctrlHydrate,
 	"ctrlSnapshot":         ctrlSnapshot,
 	"ctrlChangeCount":      ctrlChangeCount,

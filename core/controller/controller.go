@@ -75,6 +75,9 @@ type Options struct {
 	// for a snapshot from outside the program, call Hydrate, which returns
 	// the error.
 	InitialState value.Value
+	// GC, when set, sweeps the store every GC.Interval (see GC and
+	// GCOptions); nil: no periodic sweeps.
+	GC *GCOptions
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -135,6 +138,7 @@ type Controller struct {
 	listeners []*listener
 	// sync is the sinks of sync messages and their queue (sync.go).
 	sync syncState
+	gc   gcState // garbage collection (gc.go)
 }
 
 // call is one shared request in flight, under its request key in inflight.
@@ -181,6 +185,7 @@ func New(opts Options) *Controller {
 		resetCh:  make(chan struct{}),
 		closedCh: make(chan struct{}),
 	}
+	c.startGC()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
 			panic(fmt.Errorf("controller.New: InitialState: %w", err))

@@ -56,7 +56,8 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Close stops the controller's timers: every subscription's polling, and
+// Close stops the controller's timers: every subscription's polling, the
+// periodic garbage collection (Options.GC), and
 // the waits of requests waiting to retry, which fail with ErrClosed. After
 // it, no subscription polls and no request retries; reads, fetches and
 // subscriptions otherwise work as before. Calling it again does nothing.
@@ -69,6 +70,7 @@ func (c *Controller) Close() {
 	}
 	c.closed = true
 	close(c.closedCh)
+	c.stopGC()
 	for _, list := range c.subs {
 		for _, s := range list {
 			if s.stopPoll != nil {

@@ -70,6 +70,10 @@ type entityEntry struct {
 	slot    schema.Slot // what readers see
 	base    record
 	hasBase bool
+	// mark is the number of the last sweep that reached the entry, by the
+	// Entity markBy (sweep.go).
+	mark   uint64
+	markBy *schema.Entity
 }
 
 type result struct {
@@ -116,6 +120,8 @@ type Store struct {
 	// lastIdx is the entry of tableIdx that tableChanged met last.
 	lastIdx    *tableIndex
 	lastIdxKey string
+	// sweeps numbers the sweeps (sweep.go), for entityEntry.mark.
+	sweeps uint64
 }
 
 // tableRef is one entry of Store.tables (nil table: empty).

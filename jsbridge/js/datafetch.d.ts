@@ -763,6 +763,22 @@ export interface ControllerOptions {
   revalidateOnReconnect?: boolean;
   /** A snapshot (`getState()` of another controller, or a server's) to start from, as `hydrate` takes it. */
   initialState?: StoreState;
+  /** Periodic garbage collection (off when absent); see `Controller.gc`. */
+  gc?: GCOptions;
+}
+
+/** The `gc` option of a Controller. */
+export interface GCOptions {
+  /** ms between two sweeps. Default 300000. */
+  interval?: number;
+  /** A result or entity goes once `expiresAt + (expiryMultiplier − 1) × its expiry length` has passed. At least 1; default 2. */
+  expiryMultiplier?: number;
+}
+
+/** What a `gc()` sweep removed. */
+export interface GCStats {
+  results: number;
+  entities: number;
 }
 
 /** What a `subscribe` listener is given. */
@@ -848,7 +864,14 @@ export interface Controller {
   get<E extends Entity>(schema: AllSchema<E>): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
-  /** Removes the controller's listeners and stops its timers (polling, waits to retry). */
+  /**
+   * Runs one garbage collection sweep now: removes the results no
+   * subscription holds that expired long enough ago, then the entities no
+   * remaining result reaches that expired long enough ago. Held results read
+   * the same objects as before.
+   */
+  gc(): GCStats;
+  /** Removes the controller's listeners and stops its timers (polling, waits to retry, gc sweeps). */
   close(): void;
   /**
    * Merges a snapshot into the store as if fetched then; newer stored data

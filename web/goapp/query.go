@@ -56,6 +56,9 @@ type subscription[T any] struct {
 // reads nothing, as useSuspense(endpoint, null) does. Params that cannot be
 // encoded show as the query's error. Use must be called on the UI
 // goroutine.
+// While the query reads a result it is subscribed to it, so garbage
+// collection (controller.GC) keeps that result and the entities it reaches
+// until Close, or until Use moves on to other params.
 //
 // The query updates the component whose context it was given: pass the
 // component's own context (from OnMount, OnNav or OnUpdate). A later Use

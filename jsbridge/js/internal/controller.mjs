@@ -2,6 +2,7 @@
 // default one.
 
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
+import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
 import { QuerySchema, isQueryable } from './schemas.mjs';
@@ -67,6 +68,8 @@ export function makeController(bridge, endpoints, schemas) {
         if (v !== undefined) lengths[name] = duration(v, name, 'Controller', true);
       }
       if (retry !== undefined) lengths.retry = retryCount(retry, 'Controller');
+      const gc = gcOptions(options?.gc);
+      if (gc !== undefined) lengths.gc = { expiryMultiplier: gc.expiryMultiplier };
       if (retryDelay !== undefined && typeof retryDelay !== 'function') {
         throw new TypeError(`Controller: retryDelay must be a function, got ${show(retryDelay)}`);
       }
@@ -100,6 +103,7 @@ export function makeController(bridge, endpoints, schemas) {
       const delay = retryDelay && retryDelayAdapter(retryDelay, () => 'Controller: retryDelay');
       hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow, delay, state));
       this.#stopListening = listenLifecycle(this, options ?? {}, (c) => c.#revalidateInBackground());
+      this.#stopGC = gc && scheduleGC(this, gc.interval, (c) => c.gc());
       this.#objs = objs;
       this.#clock = clock;
       this.#checkClock = now !== undefined;
@@ -163,6 +167,7 @@ export function makeController(bridge, endpoints, schemas) {
     #objs;
     #reads;
     #stopListening;
+    #stopGC;
     #clock;
     #checkClock;
 
@@ -398,9 +403,18 @@ export function makeController(bridge, endpoints, schemas) {
       });
     }
 
-    /** Removes the controller's listeners and stops its timers (polling, waits to retry). */
+    // gc runs one garbage collection sweep now (docs/js-api.md 9.1) and
+    // returns what it removed, {results, entities}. It takes effect before
+    // it returns.
+    gc() {
+      this.#tick();
+      return call('ctrlGC', this._h);
+    }
+
+    /** Removes the controller's listeners and stops its timers (polling, waits to retry, gc sweeps). */
     close() {
       this.#stopListening();
+      this.#stopGC?.();
       call('ctrlClose', this._h);
     }
 

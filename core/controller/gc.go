@@ -1,0 +1,171 @@
+package controller
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/datafetch/datafetch/core/store"
+)
+
+// Garbage collection (spec 9.1). A sweep removes every stored result that
+// no subscription (or other holder, see Hold) holds and that expired long
+// enough ago, then every entity that no remaining result reaches and that
+// expired long enough ago; what "reaches" means is the schema's business,
+// so the sweep itself is the store's (store.Store.Sweep). Off by default:
+// without Options.GC nothing sweeps on its own, and GC sweeps only when
+// called.
+
+// Defaults of GCOptions.
+const (
+	DefaultGCInterval         = 5 * time.Minute
+	DefaultGCExpiryMultiplier = 2.0
+)
+
+// GCOptions turn on periodic garbage collection (Options.GC).
+type GCOptions struct {
+	// Interval is the time between two sweeps, on the controller's timers
+	// (Options.AfterFunc), until Close. 0 is DefaultGCInterval; a negative
+	// Interval sweeps only when GC is called, for a caller with timers of
+	// its own (the JavaScript bridge).
+	Interval time.Duration
+	// ExpiryMultiplier stretches expiry for the sweep: a result (an entity)
+	// goes once expiresAt + (ExpiryMultiplier − 1) × its expiry length is
+	// before the clock. 0 is DefaultGCExpiryMultiplier; it must be ≥ 1.
+	ExpiryMultiplier float64
+}
+
+// GCStats counts what a sweep removed.
+type GCStats = store.SweepStats
+
+// gcState is the controller's part in garbage collection.
+type gcState struct {
+	multiplier float64
+	stop       func() bool // the pending periodic sweep's timer; nil: none
+	holders    map[*holder]struct{}
+}
+
+// holder is one Hold: a reader's roots.
+type holder struct{ roots func(*store.Roots) }
+
+// checkGC checks and completes opts.GC; New panics with its error, as it
+// does for a malformed InitialState: the options are the program's own.
+func checkGC(g *GCOptions) (GCOptions, error) {
+	o := *g
+	if o.Interval == 0 {
+		o.Interval = DefaultGCInterval
+	}
+	if o.ExpiryMultiplier == 0 {
+		o.ExpiryMultiplier = DefaultGCExpiryMultiplier
+	}
+	if math.IsNaN(o.ExpiryMultiplier) || o.ExpiryMultiplier < 1 {
+		return o, fmt.Errorf("controller.New: GC.ExpiryMultiplier must be at least 1, got %v", g.ExpiryMultiplier)
+	}
+	return o, nil
+}
+
+// startGC schedules the periodic sweeps that opts.GC asks for. Called by
+// New.
+func (c *Controller) startGC() {
+	c.gc.multiplier = DefaultGCExpiryMultiplier
+	if c.opts.GC == nil {
+		return
+	}
+	o, err := checkGC(c.opts.GC)
+	if err != nil {
+		panic(err)
+	}
+	c.gc.multiplier = o.ExpiryMultiplier
+	if o.Interval < 0 {
+		return
+	}
+	var tick func()
+	tick = func() {
+		c.mu.Lock()
+		over := c.closed
+		c.mu.Unlock()
+		if over {
+			return
+		}
+		c.GC()
+		c.mu.Lock()
+		if !c.closed {
+			c.gc.stop = c.opts.AfterFunc(o.Interval, tick)
+		}
+		c.mu.Unlock()
+	}
+	c.gc.stop = c.opts.AfterFunc(o.Interval, tick)
+}
+
+// stopGC cancels the pending periodic sweep. Called by Close, c.mu held.
+func (c *Controller) stopGC() {
+	if c.gc.stop != nil {
+		c.gc.stop()
+		c.gc.stop = nil
+	}
+}
+
+// GC runs one sweep now, whether or not Options.GC is set (with its
+// ExpiryMultiplier, or DefaultGCExpiryMultiplier), and reports what it
+// removed. Kept, whatever their age: every result a subscription holds
+// (a go-app hooks.Query subscribes, so it holds its result) and every
+// entity it reaches, including the entity a subscription's inferred read
+// stands on; whatever a Hold names; and everything pending optimistic
+// writes touch. A removed result reads Missing afterwards and State no
+// longer lists it nor its entities; a held result reads the identical
+// value as before, and no subscriber is told anything.
+func (c *Controller) GC() GCStats {
+	c.mustNotReenter("GC")
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	roots := &store.Roots{}
+	for key, list := range c.subs {
+		roots.Result(key)
+		for _, s := range list {
+			if s.inf.entity != nil {
+				roots.Entity(s.inf.entity, s.inf.pk)
+			}
+		}
+	}
+	if len(c.gc.holders) > 0 {
+		c.markCallbacks()
+		func() {
+			defer c.unmarkCallbacks()
+			for h := range c.gc.holders {
+				h.roots(roots)
+			}
+		}()
+	}
+	stats := c.st.Sweep(store.SweepPolicy{Now: c.now(), ExpiryMultiplier: c.gc.multiplier}, roots)
+	if (stats.Results > 0 || stats.Entities > 0) && c.opts.OnChange != nil {
+		// What a held result reads did not change, so no subscriber is
+		// told (nor refetches); caches of reads kept outside learn that
+		// removed results are gone.
+		c.opts.OnChange()
+	}
+	return stats
+}
+
+// Hold makes every sweep keep what roots names, until release is called
+// (safe to call more than once). It is the hook for readers that hold
+// entities other than through a subscription to a stored result: a live
+// Query names the entities it read (store.Roots.Value, .Entity), a live
+// All the type it reads (store.Roots.Type). roots runs with the
+// controller's lock held, during GC: it must not call the controller (such
+// a call fails with ErrReentrant).
+func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
+	c.mustNotReenter("Hold")
+	h := &holder{roots: roots}
+	c.mu.Lock()
+	if c.gc.holders == nil {
+		c.gc.holders = map[*holder]struct{}{}
+	}
+	c.gc.holders[h] = struct{}{}
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.gc.holders, h)
+		c.mu.Unlock()
+	}
+}

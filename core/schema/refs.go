@@ -1,0 +1,74 @@
+package schema
+
+import "github.com/datafetch/datafetch/core/value"
+
+// Refs calls f for every entity that v, a value of s as Normalize returned
+// it (a stored result, or a stored record's nested field), names directly:
+// the entity and the pk under which a read of v would look it up. Entities
+// nested in those entities' own records are not followed: RecordRefs gives
+// them, so that a caller walking a graph of records (the store's garbage
+// collection) visits each record once. It reads what denormalize reads,
+// so an entity that Refs does not name is one that no read of v depends on.
+func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
+	switch s := s.(type) {
+	case *Entity:
+		if s == nil {
+			return
+		}
+		if pk, ok := v.Text(); ok && !v.IsNull() {
+			f(s, pk)
+		}
+	case *Invalidate:
+		if s != nil {
+			Refs(s.Entity, v, f)
+		}
+	case *Union:
+		if s == nil || v.Kind() != value.Object {
+			return
+		}
+		name, _ := v.Get("schema").Text()
+		if e := s.Schemas[name]; e != nil {
+			Refs(e, v.Get("id"), f)
+		}
+	case *Array:
+		if s == nil || v.Kind() != value.Array {
+			return
+		}
+		for _, el := range v.Elems() {
+			Refs(s.Of, el, f)
+		}
+	case *Values:
+		if s == nil || v.Kind() != value.Object {
+			return
+		}
+		for _, m := range v.Members() {
+			Refs(s.Of, m.Value, f)
+		}
+	case *Object:
+		if s == nil || v.Kind() != value.Object {
+			return
+		}
+		for _, fl := range s.Fields {
+			if fl.Schema == nil {
+				continue
+			}
+			if i, child := memberIndex(v, fl.Name); i >= 0 {
+				Refs(fl.Schema, child, f)
+			}
+		}
+	}
+}
+
+// RecordRefs calls f for every entity that rec, a stored (normalized)
+// record of e, names in its nested fields (e.Schema), as Refs does for a
+// result.
+func (e *Entity) RecordRefs(rec value.Value, f func(e *Entity, pk string)) {
+	if rec.Kind() != value.Object {
+		return
+	}
+	for _, fl := range e.nestedFields() {
+		if i, child := memberIndex(rec, fl.Name); i >= 0 {
+			Refs(fl.Schema, child, f)
+		}
+	}
+}
