@@ -60,7 +60,7 @@ const PEER = {
 // stores still hold exactly the response), and their targets: the ratio
 // of medians datafetch/data-client must be at most max (for the listed Ns
 // only, when given).
-const ALL_CASES = ['cold', 'reread', 'refetch', 'change1', 'changeUser', 'setOne', 'optimistic'];
+const ALL_CASES = ['cold', 'reread', 'refetch', 'change1', 'changeUser', 'setOne', 'optimistic', 'push', 'query'];
 const CASES = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : ALL_CASES;
 for (const name of CASES) if (!ALL_CASES.includes(name)) throw new Error(`BENCH_CASES: no case ${name} (cases: ${ALL_CASES.join(', ')})`);
 const LABELS = {
@@ -78,6 +78,9 @@ const LABELS = {
   'changeUser read': 'one shared user changed: re-read',
   setOne: 'setResponse of one record + read',
   optimistic: 'optimistic update applied + read',
+  push: 'push into a Collection + read',
+  'query first': 'Query: first read after a change',
+  'query reread': 'Query: re-read, nothing changed',
 };
 const TARGETS = {
   cold: { max: 1.0, ns: [1000, 10000] },

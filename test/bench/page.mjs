@@ -79,6 +79,21 @@ function respond() {
   return Promise.resolve(new Response(cur.bytes, { headers: JSON_HEADERS }));
 }
 
+// The server's answer to a create: the record sent, with the next id.
+let nextId = 1_000_000;
+function createdResponse(bodyText) {
+  const record = { ...JSON.parse(bodyText), id: nextId++ };
+  return Promise.resolve(new Response(JSON.stringify(record), { status: 201, headers: JSON_HEADERS }));
+}
+
+// The Query's process, the same function on both sides: the published
+// articles sorted by title (then id), with their count.
+function publishedByTitle(articles) {
+  const list = articles.filter((a) => a.published);
+  list.sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : Number(a.id) - Number(b.id)));
+  return { count: list.length, list };
+}
+
 // ------------------------------------------------------------ datafetch
 
 const D = {};
@@ -111,6 +126,17 @@ D.patch = new df.RestEndpoint({
 
 function dfController() {
   return new df.Controller({ fetch: respond });
+}
+
+// Collections and queries (issue 15). A Collection-backed list: its push
+// endpoint POSTs the new article, and the controller's fetch option answers
+// with the created record (createdResponse).
+D.coll = new df.RestEndpoint({ urlPrefix: PREFIX, path: '/articles', name: 'getArticleList', schema: new df.schema.Collection([D.Article]) });
+D.push = D.coll.push;
+D.published = new df.schema.Query(new df.schema.All(D.Article), publishedByTitle);
+
+function dfCollController() {
+  return new df.Controller({ fetch: (url, init) => (init?.method === 'POST' ? createdResponse(init.body) : respond()) });
 }
 
 function dfRead(ctrl) {
@@ -162,6 +188,19 @@ C.patch = new peer.RestEndpoint({
   },
 });
 
+// The same Collection-backed list: push's fetchResponse answers as the
+// controller's fetch option does on datafetch's side (createdResponse), so
+// both sides stringify the body, build a Response and parse it.
+C.coll = new peer.RestEndpoint({ urlPrefix: PREFIX, path: '/articles', schema: new peer.schema.Collection([Article]) });
+C.push = C.coll.push.extend({
+  fetchResponse(url, init) {
+    return createdResponse(init.body);
+  },
+});
+// data-client 0.10 reads a Query through getResponse (what its useCache
+// and useQuery do): Query is an endpoint-like object with a key and a schema.
+C.published = new peer.Query(new peer.schema.All(Article), publishedByTitle);
+
 // DCStore is what @data-client/react's CacheProvider sets up, without
 // React: a Controller, its reducer, the NetworkManager as middleware, and
 // the state that hooks read, with the optimistic updates applied
@@ -173,13 +212,20 @@ class DCStore {
     let state = peer.initialState;
     let dispatch;
     const api = { getState: () => state, dispatch: (action) => dispatch(action) };
+    // Waiters for the next state (what a subscribed component gets).
+    let waiters = [];
     const base = (action) => {
       state = reducer(state, action);
+      const w = waiters;
+      waiters = [];
+      for (const resolve of w) resolve();
       return Promise.resolve();
     };
+    this.nextState = () => new Promise((resolve) => waiters.push(resolve));
     const chain = peer.applyManager([new peer.NetworkManager()], controller).map((mw) => mw(api));
     dispatch = chain.reduceRight((next, mw) => mw(next), base);
     this.controller = controller;
+    this.memo = new Map();
     this.state = () => state;
     let seen;
     let view;
@@ -192,8 +238,21 @@ class DCStore {
     };
   }
 
-  read() {
-    return this.controller.getResponse(C.list, this.view()).data;
+  read(endpoint = C.list) {
+    return this.controller.getResponse(endpoint, this.view()).data;
+  }
+
+  // readMemo reads as @data-client/react's useCache (and so useQuery)
+  // does: getResponse in a useMemo keyed on the state, computed again only
+  // when the state changed. A Query's getResponse alone runs its process
+  // (and All's scan of the table) on every call, returning a new object.
+  readMemo(endpoint) {
+    const view = this.view();
+    const m = this.memo.get(endpoint);
+    if (m?.view === view) return m.data;
+    const data = this.controller.getResponse(endpoint, view).data;
+    this.memo.set(endpoint, { view, data });
+    return data;
   }
 }
 
@@ -465,7 +524,136 @@ const CASES = {
       return t1 - t0;
     },
   },
+  // push into a Collection of N articles (issue 15): the new article is
+  // POSTed, the server's answer (the record with its id, built by
+  // createdResponse on both sides) is appended to the stored list, and the
+  // list is read. No update function. The list grows by one a sample, in a
+  // store of its own, so the other cases keep N articles.
+  push: {
+    async df(i) {
+      const ctrl = (cur.dfColl ??= await loadCollection('df'));
+      const before = ctrl.getResponse(D.coll).data;
+      const body = newArticle(i, 'df');
+      const t0 = now();
+      await ctrl.fetch(D.push, {}, body);
+      const data = ctrl.getResponse(D.coll).data;
+      const t1 = now();
+      checkPushed(data, before, body, 'datafetch');
+      return t1 - t0;
+    },
+    async dc(i) {
+      const store = (cur.dcColl ??= await loadCollection('dc'));
+      const before = store.read(C.coll);
+      const body = newArticle(i, 'dc');
+      const t0 = now();
+      // controller.fetch resolves when the server has answered; the
+      // NetworkManager stores the answer right after: wait for that state.
+      let next = store.nextState();
+      await store.controller.fetch(C.push, {}, body);
+      let data = store.read(C.coll);
+      while (data.length === before.length) {
+        await next;
+        next = store.nextState();
+        data = store.read(C.coll);
+      }
+      const t1 = now();
+      checkPushed(data, before, body, 'data-client');
+      return t1 - t0;
+    },
+  },
+
+  // A Query over the N stored articles (issue 15): the published ones
+  // sorted by title, with their count (publishedByTitle, the same process
+  // on both sides). Untimed, one article changes (its title, and its
+  // published flag flips); then "first" is the first read of the query
+  // after that change, "reread" a read with nothing changed since (per
+  // read, over a batch): it must be the same object.
+  query: {
+    async df(i) {
+      const ctrl = cur.dfStore;
+      const change = queryChange(i, 'df');
+      await ctrl.setResponse(D.article, { id: change.id }, change.record);
+      const t0 = now();
+      const first = ctrl.get(D.published);
+      const t1 = now();
+      let again;
+      for (let r = 0; r < QUERY_REREADS; r++) again = ctrl.get(D.published);
+      const t2 = now();
+      checkQuery(first, change, 'datafetch');
+      check(again === first, 'datafetch: the unchanged query re-read returns the same object (===)');
+      return { first: t1 - t0, reread: (t2 - t1) / QUERY_REREADS };
+    },
+    async dc(i) {
+      const store = cur.dcStore;
+      const change = queryChange(i, 'dc');
+      await store.controller.setResponse(C.article, { id: change.id }, change.record);
+      const t0 = now();
+      const first = store.readMemo(C.published);
+      const t1 = now();
+      let again;
+      for (let r = 0; r < QUERY_REREADS; r++) again = store.readMemo(C.published);
+      const t2 = now();
+      checkQuery(first, change, 'data-client');
+      check(again === first, 'data-client: the unchanged query re-read returns the same object (===)');
+      return { first: t1 - t0, reread: (t2 - t1) / QUERY_REREADS };
+    },
+  },
 };
+
+// The query's unchanged re-reads are a few property reads on both sides:
+// timed over a batch this long, so the timer's 5 µs step does not hide them.
+const QUERY_REREADS = 200;
+
+// loadCollection makes the store the push case grows: the N articles
+// fetched through the Collection-backed list endpoint.
+async function loadCollection(side) {
+  if (side === 'df') {
+    const ctrl = dfCollController();
+    checkList(await ctrl.fetch(D.coll), 'datafetch collection load');
+    return ctrl;
+  }
+  const store = new DCStore();
+  await store.controller.setResponse(C.coll, JSON.parse(cur.text));
+  checkList(store.read(C.coll), 'data-client collection load');
+  return store;
+}
+
+// newArticle is the body of a create: an article of the first user.
+function newArticle(i, side) {
+  const src = cur.src[i % cur.N];
+  return { title: `pushed ${i} ${side}`, content: src.content, published: true, author: { id: 1, name: AUTHOR_NAMES[0] }, tags: src.tags };
+}
+
+function checkPushed(data, before, body, who) {
+  check(Array.isArray(data) && data.length === before.length + 1, `${who}: push appends one article (${data?.length} after ${before.length})`);
+  const last = data[data.length - 1];
+  check(last.title === body.title && last.author.id === 1 && Number(last.id) >= 1_000_000, `${who}: the pushed article, with the server's id, is last`);
+  check(data[cur.notAuthor1] === before[cur.notAuthor1], `${who}: an article of another user keeps its object`);
+}
+
+// queryChange picks the article the query case changes in sample i: a new
+// title, and the published flag flipped from what that side last stored.
+function queryChange(i, side) {
+  const id = pickArticle(i);
+  const pub = cur.published[side];
+  const published = !(pub.get(id) ?? cur.src[id - 1].published);
+  pub.set(id, published);
+  cur.publishedCount[side] += published ? 1 : -1;
+  return { id, record: { ...cur.src[id - 1], title: `query ${i} ${side}`, published }, count: cur.publishedCount[side] };
+}
+
+// checkQuery checks a read of publishedByTitle after a change: the count,
+// the order, and the changed article in the list exactly when published.
+function checkQuery(v, change, who) {
+  check(v && Array.isArray(v.list) && v.count === v.list.length, `${who}: the query reads {count, list}`);
+  check(v.count === change.count, `${who}: ${v.count} published articles, want ${change.count}`);
+  for (let j = 1; j < v.list.length; j++) check(v.list[j - 1].title <= v.list[j].title, `${who}: the list is sorted by title`);
+  const found = v.list.find((a) => String(a.id) === String(change.id));
+  check(
+    change.record.published ? found?.title === change.record.title : found === undefined,
+    `${who}: the changed article is in the list exactly when published`,
+  );
+}
 
 // ------------------------------------------------------------ driver API
 
@@ -483,6 +671,11 @@ async function prepare(N) {
   const otherAuthor = src.map((a) => src.findIndex((b) => b.author.id !== a.author.id));
   cur = { N, text, bytes: new TextEncoder().encode(text), src, byAuthor, otherAuthor, stable: {} };
   cur.reps = Math.max(5, Math.round(2000 / N) * 5);
+  // For the push and query cases.
+  cur.notAuthor1 = src.findIndex((a) => a.author.id !== 1);
+  cur.published = { df: new Map(), dc: new Map() };
+  const publishedCount = src.filter((a) => a.published).length;
+  cur.publishedCount = { df: publishedCount, dc: publishedCount };
 
   // A loaded store per library for the warm cases, and the full check of
   // what each returns against the source data.
@@ -551,7 +744,7 @@ async function profileRun(name, N, iterations) {
   const t0 = now();
   for (let i = 0; i < iterations; i++) {
     const r = await c.df(1000 + i);
-    timed += typeof r === 'number' ? r : r.read + r.set;
+    timed += typeof r === 'number' ? r : Object.values(r).reduce((a, b) => a + b, 0);
   }
   return { timed, wall: now() - t0 };
 }
