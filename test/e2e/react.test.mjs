@@ -71,6 +71,17 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   assert.equal(await page.locator('#articles .row-title').first().textContent(), articles[0].title);
   assert.equal(await page.textContent('#article-count'), `${articles.length} articles`);
 
+  // "Published, by title" is a useQuery of a Query over the stored
+  // articles: the published ones, sorted by title, with their count.
+  const published = (list) => list.filter((a) => a.published).sort((a, b) => a.title.localeCompare(b.title));
+  const shownPublished = () => page.locator('#published li .row-title').allTextContents();
+  const publishedBefore = published(articles);
+  await page.waitForSelector(`#published-count:text-is("${publishedBefore.length} published")`);
+  assert.deepEqual(
+    await shownPublished(),
+    publishedBefore.map((a) => a.title),
+  );
+
   // The detail opens on a click (another useSuspense read).
   const four = articles.find((a) => a.id === '4');
   assert.equal(four.published, false, 'the seed has article 4 as a draft');
@@ -85,6 +96,14 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   await page.click(`${row(4)} .toggle`);
   await page.waitForSelector(`${row(4)}[data-published="true"]`);
   await page.waitForSelector('#detail article[data-published="true"]');
+  // The query follows at once: one more published, 4 in title order.
+  const publishedWith4 = published(articles.map((a) => (a.id === '4' ? { ...a, published: true } : a)));
+  await page.waitForSelector(`#published-count:text-is("${publishedWith4.length} published")`);
+  assert.equal(publishedWith4.length, publishedBefore.length + 1);
+  assert.deepEqual(
+    await shownPublished(),
+    publishedWith4.map((a) => a.title),
+  );
   assert.deepEqual(
     (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['PATCH /articles/4'],
@@ -102,16 +121,23 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   await page.click(`${row(4)} .toggle`);
   await page.waitForSelector(`${row(4)}[data-published="false"]`);
   await page.waitForSelector('#detail article[data-published="false"]');
+  await page.waitForSelector(`#published-count:text-is("${publishedBefore.length} published")`);
   await held(server.url, 1);
   await control(server.url, 'unhold');
   await page.waitForSelector('#notice.bad:text-matches("rolled back")');
   await page.waitForSelector(`${row(4)}[data-published="true"]`);
   assert.equal(await page.getAttribute('#detail article', 'data-published'), 'true', 'the detail is rolled back too');
+  await page.waitForSelector(`#published-count:text-is("${publishedWith4.length} published")`);
+  assert.deepEqual(
+    await shownPublished(),
+    publishedWith4.map((a) => a.title),
+    'the query is rolled back too',
+  );
   assert.equal(await page.locator('#fail-next.armed').count(), 0, 'the failure was spent');
   assert.equal((await api(server.url, 'articles/4')).published, true, 'the server changed nothing');
 
-  // Create: the article is in the list at once under a temporary id, then
-  // under the id the server gave it.
+  // Create (getList.push): the article is in the list at once under a
+  // temporary id, then under the id the server gave it.
   const title = 'Written with datafetch/react';
   await page.fill('#new-title', title);
   await control(server.url, 'hold');
@@ -120,7 +146,12 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   assert.equal(await page.textContent('#articles .row[data-id^="tmp-"] .row-title'), title);
   assert.equal(await page.textContent('#articles .row[data-id^="tmp-"] .pk'), 'saving…');
   assert.equal(await page.textContent('#article-count'), `${articles.length + 1} articles`);
-  await held(server.url, 1);
+  assert.deepEqual(
+    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    ['POST /articles'],
+    'the push is shown while its request is held',
+  );
+  assert.equal(await page.textContent('#published-count'), `${publishedWith4.length} published`, 'a draft does not count');
   await page.screenshot({ path: join(OUT, 'react-articles-pending.png') });
   await control(server.url, 'unhold');
   await page.waitForSelector('#notice:text-matches("^Created")');
@@ -136,6 +167,12 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   await control(server.url, 'hold');
   await page.click(`${row(2)} .delete`);
   await page.waitForSelector(row(2), { state: 'detached' });
+  const publishedAfterDelete = publishedWith4.filter((a) => a.id !== '2');
+  await page.waitForSelector(`#published-count:text-is("${publishedAfterDelete.length} published")`);
+  assert.deepEqual(
+    await shownPublished(),
+    publishedAfterDelete.map((a) => a.title),
+  );
   assert.deepEqual(
     (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['DELETE /articles/2'],

@@ -1,13 +1,15 @@
 // Articles: the list and the detail are useSuspense reads inside
-// AsyncBoundaries; publish, create and delete are optimistic
-// controller.fetch calls (the endpoints in resources.js say what they
-// change at once), run through useLoading for their pending state.
+// AsyncBoundaries; publish, create (getList.push) and delete are
+// optimistic controller.fetch calls (the endpoints in resources.js say
+// what they change at once), run through useLoading for their pending
+// state. "Published" is a useQuery of a Query: derived from the cache,
+// with no request.
 
 import { memo, useEffect, useRef, useState } from 'react';
-import { AsyncBoundary, useController, useLoading, useSuspense } from 'datafetch/react';
+import { AsyncBoundary, useController, useLoading, useQuery, useSuspense } from 'datafetch/react';
 import { ErrorMessage, Skeleton } from './boundary.jsx';
 import { useNotices } from './notices.jsx';
-import { ArticleResource, isTemporary, temporaryId } from './resources.js';
+import { ArticleResource, createArticle, isTemporary, publishedByTitle, temporaryId } from './resources.js';
 
 export function ArticlesPage() {
   const [selected, setSelected] = useState(undefined);
@@ -29,6 +31,7 @@ export function ArticlesPage() {
         <AsyncBoundary fallback={<Skeleton lines={3} />} errorComponent={ErrorMessage}>
           <ArticleDetail id={selected} />
         </AsyncBoundary>
+        <Published onSelect={setSelected} />
       </section>
     </div>
   );
@@ -127,6 +130,33 @@ function ArticleDetail({ id }) {
   );
 }
 
+// Published: the Query publishedByTitle through useQuery. It reads what
+// the list stored (nothing is fetched for it) and follows every change:
+// a publish, an unpublish, a rollback.
+function Published({ onSelect }) {
+  const view = useQuery(publishedByTitle);
+  const count = view?.count ?? 0;
+  return (
+    <div id="published">
+      <div className="card-head">
+        <h2>Published, by title</h2>
+      </div>
+      <p className="count" id="published-count">
+        {count} published
+      </p>
+      <ol className="published">
+        {view?.list.map((a) => (
+          <li key={a.id} data-id={a.id}>
+            <button className="row-title" type="button" onClick={() => onSelect(a.id)}>
+              {a.title}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
 function CreateArticle() {
   const ctrl = useController();
   const { notify, disarm } = useNotices();
@@ -138,7 +168,7 @@ function CreateArticle() {
       const body = { id: temporaryId(), title: newTitle, content: 'Written in the React example.', published: false, tags: [] };
       notify(`Saving “${newTitle}”…`);
       try {
-        const created = await ctrl.fetch(ArticleResource.create, {}, body);
+        const created = await ctrl.fetch(createArticle, {}, body);
         notify(`Created “${created.title}” as #${created.id}.`);
       } catch (err) {
         notify(`Creating “${newTitle}” failed, so it was rolled back: ${err.message}`, true);
