@@ -37,6 +37,12 @@ func (s *states) listener(st controller.State) {
 	s.mu.Unlock()
 }
 
+func (s *states) first() controller.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seen[0]
+}
+
 func (s *states) last() controller.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -88,21 +94,30 @@ func TestSubscribeNoFetchOnlyListens(t *testing.T) {
 }
 
 func TestSubscribeNoPollFetchesButDoesNotPoll(t *testing.T) {
-	c := controller.New(controller.Options{})
+	timers := testkit.NewTimers()
+	c := controller.New(controller.Options{AfterFunc: timers.AfterFunc})
 	b := &books{}
-	ep := b.endpoint(endpoint.Spec{PollFrequency: time.Millisecond})
+	ep := b.endpoint(endpoint.Spec{PollFrequency: time.Minute})
 
 	rec := &states{}
 	unsub, err := c.SubscribeWith(ep, params("1"), rec.listener, controller.SubscribeOptions{NoPoll: true})
 	require.NoError(t, err)
 	defer unsub()
-	assert.True(t, rec.last().Loading, "it fetches the missing result, as Suspense would")
+	assert.True(t, rec.first().Loading, "it fetches the missing result, as Suspense would")
 	require.Eventually(t, func() bool { return rev(rec.last().Data) == 1 }, testkit.WaitLimit, time.Millisecond)
+	assert.Empty(t, timers.Pending(), "NoPoll starts no poll timer")
 
+	// A control subscription does poll: its timer, fired by hand, fetches.
+	// Each tick waits for the fetch before it: a tick while one is in
+	// flight joins it rather than fetching again.
 	ctl, err := c.Subscribe(ep, params("2"), func(controller.State) {})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return b.fetchesOf("2") >= 5 }, testkit.WaitLimit, time.Millisecond,
-		"the control subscription polls")
-	ctl()
+	defer ctl()
+	require.Eventually(t, func() bool { return b.fetchesOf("2") == 1 && len(c.Requests()) == 0 }, testkit.WaitLimit, time.Millisecond)
+	for i := 1; i <= 3; i++ {
+		require.True(t, timers.Next(t, "the control's poll timer").Fire())
+		require.Eventually(t, func() bool { return b.fetchesOf("2") == int64(i+1) && len(c.Requests()) == 0 }, testkit.WaitLimit, time.Millisecond,
+			"the control subscription polls")
+	}
 	assert.EqualValues(t, 1, b.fetchesOf("1"), "NoPoll fetched once and did not poll")
 }
