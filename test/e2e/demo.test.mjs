@@ -132,6 +132,13 @@ test('creating an article with 1 s latency shows it at once, then under its serv
   const pending = page.locator('.article-row[data-id^="tmp-"]');
   await pending.waitFor();
   const shownMs = performance.now() - start;
+  // getList.push: one POST to the list's path, no update function and no
+  // refetch of the list (the server holds it, so it has not run yet).
+  assert.deepEqual(
+    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    ['POST /articles'],
+    'the create is a push to the collection',
+  );
   assert.equal(await pending.locator('.row-title').textContent(), title);
   assert.equal(await pending.locator('.pk').textContent(), 'saving…');
   assert.ok(await pending.locator('.toggle-publish').isDisabled(), 'no pk-based actions on a temporary id');
@@ -155,6 +162,8 @@ test('creating an article with 1 s latency shows it at once, then under its serv
   await page.waitForSelector('#insp-optimistic strong:text-is("0")');
   const created = await api(server.url, 'articles/101');
   assert.equal(created.title, title);
+  const counts = await api(server.url, '_control/counts');
+  assert.equal(counts['GET /articles'], 1, `the list was not refetched: ${JSON.stringify(counts)}`);
   await shot(page, 'create-saved.png');
   assert.deepEqual(errors, []);
   await page.close();
@@ -307,6 +316,114 @@ test('the cache inspector shows the entities the pages stored', async () => {
   assert.equal(await page.locator('#insp-requests strong').textContent(), '0', 'nothing in flight');
   assert.equal(await page.locator('#insp-errors strong').textContent(), '0', 'no error');
   await shot(page, 'cache.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the author shows a placeholder on its line while the user loads', async () => {
+  const { page, errors } = await openDemo();
+  await page.waitForSelector('#articles .article-row[data-id="4"]');
+  const article = await api(server.url, 'articles/4');
+  assert.ok(article.author, 'article 4 has an author');
+  // The article comes from the list's entity; its author's GET is held.
+  await control(server.url, 'hold');
+  await page.click('.article-row[data-id="4"] .row-title');
+  await page.waitForSelector('#article[data-id="4"]');
+  assert.deepEqual(
+    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    [`GET /users/${article.author}`],
+    'only the author is fetched',
+  );
+  const placeholder = page.locator('#article .author-placeholder');
+  await placeholder.waitFor();
+  assert.equal(await placeholder.getAttribute('aria-busy'), 'true');
+  // The placeholder keeps the author's line: no gap of skeleton bars.
+  const line = await page.locator('#article .author').boundingBox();
+  const created = await page.locator('#article dd').nth(2).boundingBox();
+  assert.ok(line.height <= created.height * 2, `author line ${line.height}px, a line ${created.height}px`);
+  assert.equal(await page.locator('#article .skeleton').count(), 0, 'no block skeleton in the details');
+  await shot(page, 'author-loading.png');
+  await control(server.url, 'unhold');
+  const user = await api(server.url, `users/${article.author}`);
+  await page.waitForSelector(`#article .author-name:text-is("${user.name}")`);
+  assert.equal(await placeholder.count(), 0);
+  await shot(page, 'author-loaded.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a failed unpublish says unpublishing failed', async () => {
+  const { page, errors } = await openDemo();
+  const expected = (e) => !/status of 500/.test(e); // the injected failure itself
+  const published = (await api(server.url, 'articles')).find((a) => a.published);
+  assert.ok(published, 'the seed has a published article');
+  const row = page.locator(`.article-row[data-id="${published.id}"]`);
+  await row.waitFor();
+  assert.equal(await row.locator('.toggle-publish').textContent(), 'Unpublish');
+  await page.click('#fail-next');
+  await page.waitForSelector('#fail-next.armed');
+  await page.waitForSelector('.netctl[data-busy="false"]');
+  await row.locator('.toggle-publish').click();
+  const notice = page.locator('.notice-error');
+  await notice.waitFor();
+  const text = await notice.textContent();
+  assert.ok(text.includes(`Unpublishing “${published.title}” failed`), text);
+  assert.doesNotMatch(text, /(^|[^n])Publishing/, text);
+  await page.waitForSelector(`.article-row[data-id="${published.id}"][data-published="true"]`);
+  await shot(page, 'unpublish-failed.png');
+  assert.deepEqual(errors.filter(expected), []);
+  await page.close();
+});
+
+test('profile rows are reached with Tab and opened with Enter', async () => {
+  const { page, errors } = await openDemo('profiles');
+  await page.waitForSelector('.profile-row');
+  const profiles = await api(server.url, 'profiles');
+  const focused = () => page.evaluate(() => document.activeElement?.closest('.profile-row')?.dataset.id ?? null);
+  // Tab through the page (sidebar, controls) until a profile row has focus.
+  let id = null;
+  for (let i = 0; i < 100 && id === null; i++) {
+    await page.keyboard.press('Tab');
+    id = await focused();
+  }
+  assert.equal(id, profiles[0].id, 'the first profile row is the first one Tab reaches');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`#profile-detail h3:text-is("${profiles[0].fullName}")`);
+  await page.waitForSelector(`.profile-row[data-id="${profiles[0].id}"][aria-current="true"]`);
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), profiles[1].id, 'Tab moves to the next row');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`#profile-detail h3:text-is("${profiles[1].fullName}")`);
+  await shot(page, 'profiles-keyboard.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the published-by-title view is a query whose count follows a publish', async () => {
+  const { page, errors } = await openDemo();
+  await page.waitForSelector('#articles .article-row');
+  const articles = await api(server.url, 'articles');
+  const published = articles.filter((a) => a.published);
+  const want = (list) => list.map((a) => a.title).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  await page.waitForSelector(`#published-count:text-is("${published.length} articles")`);
+  assert.deepEqual(await page.locator('#published .row-title').allTextContents(), want(published), 'sorted by title');
+
+  const draft = articles.find((a) => !a.published);
+  await control(server.url, 'hold');
+  await page.click(`.article-row[data-id="${draft.id}"] .toggle-publish`);
+  // Optimistic: the count moves before the server has answered.
+  await page.waitForSelector(`#published-count:text-is("${published.length + 1} articles")`);
+  await page.waitForSelector(`#published .published-row[data-id="${draft.id}"]`);
+  assert.deepEqual(await page.locator('#published .row-title').allTextContents(), want([...published, draft]));
+  assert.deepEqual(
+    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    [`PATCH /articles/${draft.id}`],
+    'the view made no request of its own',
+  );
+  await shot(page, 'published-view.png');
+  await control(server.url, 'unhold');
+  await page.waitForSelector('#insp-optimistic strong:text-is("0")');
+  assert.equal(await page.locator('#published-count').textContent(), `${published.length + 1} articles`);
   assert.deepEqual(errors, []);
   await page.close();
 });

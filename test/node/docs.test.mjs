@@ -230,25 +230,30 @@ test('the link check finds broken links and headings', () => {
   assert.equal(relative(ROOT, dirname(REFERENCE)), 'docs');
 });
 
-// The Go guide's excerpts are lines of the Examples that go test compiles
-// and runs: each ```go block is preceded by a comment naming its file,
-// <!-- example: core/df/example_test.go -->, and every line of the block
-// must be a line of that file.
-test("the Go guide's examples are Examples that go test runs", () => {
-  const guide = readFileSync(join(ROOT, 'docs', 'go.md'), 'utf8');
-  const blocks = [...guide.matchAll(/^<!-- example: (\S+) -->\n+```go\n([\s\S]*?)^```$/gm)];
-  const all = [...guide.matchAll(/^```go$/gm)];
-  assert.ok(blocks.length >= 3, 'docs/go.md has the typed, the value and the go-app examples');
-  assert.equal(blocks.length, all.length, 'every Go block of docs/go.md names the example it is from');
-  for (const [, file, block] of blocks) {
-    const example = readFileSync(join(ROOT, file), 'utf8');
-    const lines = new Set(example.split('\n').map((l) => l.trim()));
-    const code = block
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l !== '');
-    assert.ok(code.length >= 10, `the example from ${file} is not empty`);
-    const stray = code.filter((l) => !lines.has(l));
-    assert.deepEqual(stray, [], `every line of the guide's example is a line of ${file}`);
-  }
-});
+// The Go excerpts of the Go guide and the README are lines of the
+// Examples that go test compiles and runs: each ```go block is preceded by
+// a comment naming its file, <!-- example: core/df/example_test.go -->,
+// and every line of the block must be a line of that file.
+for (const [doc, min, what] of [
+  ['docs/go.md', 3, 'the typed, the value and the go-app examples'],
+  ['README.md', 2, 'the Go and the go-app examples'],
+]) {
+  test(`the Go examples of ${doc} are Examples that go test compiles`, () => {
+    const guide = readFileSync(join(ROOT, doc), 'utf8');
+    const blocks = [...guide.matchAll(/^<!-- example: (\S+) -->\n+```go\n([\s\S]*?)^```$/gm)];
+    const all = [...guide.matchAll(/^```go$/gm)];
+    assert.ok(blocks.length >= min, `${doc} has ${what}`);
+    assert.equal(blocks.length, all.length, `every Go block of ${doc} names the example it is from`);
+    for (const [, file, block] of blocks) {
+      const example = readFileSync(join(ROOT, file), 'utf8');
+      const lines = new Set(example.split('\n').map((l) => l.trim()));
+      const code = block
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
+      assert.ok(code.length >= 10, `the example from ${file} is not empty`);
+      const stray = code.filter((l) => !lines.has(l));
+      assert.deepEqual(stray, [], `every line of ${doc}'s example is a line of ${file}`);
+    }
+  });
+}

@@ -44,7 +44,7 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 			var mu sync.Mutex
 			var seen []int
 			counts := make(chan int, 64)
-			unsub, err := c.Subscribe(a.Counter.Get, value.Obj(), func(s controller.State) {
+			unsub, err := c.Subscribe(a.Counter.Get.Endpoint(), value.Obj(), func(s controller.State) {
 				if s.Data.IsUndefined() {
 					return
 				}
@@ -65,7 +65,7 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 				clk.Advance(time.Second)
 				done[i] = make(chan error, 1)
 				go func() {
-					_, err := c.Fetch(t.Context(), a.Counter.Increment, value.Obj(), resources.IncrementBody(clk.Now()))
+					_, err := a.Counter.Increment.Fetch(t.Context(), c, nil, resources.IncrementBody(clk.Now()))
 					done[i] <- err
 				}()
 				f.WaitHeld(i + 1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
+	_ "github.com/datafetch/datafetch/core/rest/nethttp" // net/http transport
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -20,9 +21,7 @@ func Example_core() {
 		Defaults: value.MustParse(`{"id":null,"title":"","content":"","published":false}`),
 	}
 	articles, err := rest.NewResource(rest.ResourceOptions{
-		URLPrefix: "http://127.0.0.1:8080/rest",
-		Path:      "/articles/:id",
-		Schema:    Article,
+		URLPrefix: "http://127.0.0.1:8080/rest", Path: "/articles/:id", Schema: Article,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -31,7 +30,7 @@ func Example_core() {
 	ctrl := controller.New(controller.Options{})
 
 	// Read like useSuspense: from the cache when fresh, else fetched.
-	list, err := ctrl.Suspense(ctx, articles.GetList, value.Obj())
+	list, err := ctrl.Suspense(ctx, articles.GetList, value.Obj()) // like useSuspense
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -40,7 +39,7 @@ func Example_core() {
 	// Subscribe: called now and after every change of the result.
 	four := value.Obj(value.M("id", value.Str("4")))
 	unsubscribe, err := ctrl.Subscribe(articles.Get, four, func(st controller.State) {
-		fmt.Println("article 4 published:", st.Data.Get("published").Boolean(), "loading:", st.Loading)
+		fmt.Println(st.Data.Get("published").Boolean(), st.Loading)
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"github.com/datafetch/datafetch/core/df"
 	"net/url"
 	"time"
 
@@ -10,9 +11,19 @@ import (
 )
 
 // Post is a post of the paginated lists.
-var Post = &schema.Entity{
-	Key:      "Post",
-	Defaults: value.MustParse(`{"id":null,"title":"","content":"","userId":null}`),
+type Post struct {
+	ID      int    `df:"id,pk"`
+	Title   string `df:"title"`
+	Content string `df:"content"`
+	UserID  int    `df:"userId"`
+}
+
+// PostsPage is a page of posts: its posts and the tokens of the pages
+// around it ("" on the first and last pages).
+type PostsPage struct {
+	Results  []*Post `df:"results"`
+	NextPage string  `df:"nextPage"`
+	PrevPage string  `df:"prevPage"`
 }
 
 // Posts holds the endpoints of /posts, whose pages carry their tokens in
@@ -20,20 +31,23 @@ var Post = &schema.Entity{
 // "/rest/posts?page=2", or null on the first and last pages.
 type Posts struct {
 	// Page reads one page; params {page: token} (none for the first).
-	Page *rest.Endpoint
+	Page *df.Endpoint[*PostsPage]
 	// Infinite is Page made Paginated by "page": every page fetched is
 	// appended to one list, stored under the params without the token.
-	Infinite *rest.Endpoint
+	Infinite *df.Endpoint[*PostsPage]
 }
 
-// pageSchema is the shape of a page; non-entity members need defaults.
-var pageSchema = schema.ObjectOf(
-	schema.Nested("results", schema.ArrayOf(Post)),
-	schema.Default("nextPage", value.Str("")),
-	schema.Default("prevPage", value.Str("")),
-)
-
 func newPosts(prefix string) (*Posts, error) {
+	post, err := df.EntityOf[Post]()
+	if err != nil {
+		return nil, err
+	}
+	// The shape of a page; non-entity members need defaults.
+	pageSchema := schema.ObjectOf(
+		schema.Nested("results", schema.ArrayOf(post)),
+		schema.Default("nextPage", value.Str("")),
+		schema.Default("prevPage", value.Str("")),
+	)
 	page, err := rest.New(rest.Options{URLPrefix: prefix, Path: "/posts", Name: "getPosts", Schema: pageSchema})
 	if err != nil {
 		return nil, err
@@ -51,16 +65,23 @@ func newPosts(prefix string) (*Posts, error) {
 	if infinite, err = infinite.Paginated("page"); err != nil {
 		return nil, err
 	}
-	return &Posts{Page: page, Infinite: infinite}, nil
+	p := &Posts{}
+	if p.Page, err = df.Wrap[*PostsPage](page); err != nil {
+		return nil, err
+	}
+	if p.Infinite, err = df.Wrap[*PostsPage](infinite); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // PageParams returns the params of the page named by token; the empty
 // token is the first page.
-func PageParams(token string) value.Value {
+func PageParams(token string) map[string]string {
 	if token == "" {
-		return value.Obj()
+		return map[string]string{}
 	}
-	return value.Obj(value.M("page", value.Str(token)))
+	return map[string]string{"page": token}
 }
 
 // PageNumber returns the page number a token names, as "2" for

@@ -1,24 +1,24 @@
 package resources
 
 import (
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/rest"
-	"github.com/datafetch/datafetch/core/schema"
-	"github.com/datafetch/datafetch/core/value"
 )
 
 // Profile is a public profile; its id is a string.
-var Profile = &schema.Entity{
-	Key:      "Profile",
-	Defaults: value.MustParse(`{"id":null,"fullName":"","bio":""}`),
+type Profile struct {
+	ID       string `df:"id,pk"`
+	FullName string `df:"fullName"`
+	Bio      string `df:"bio"`
 }
 
 // Profiles is the profile resource on /profiles/:id.
 type Profiles struct {
-	*rest.Resource
+	*df.Resource[Profile]
 }
 
 func newProfiles(prefix string) (*Profiles, error) {
-	r, err := rest.NewResource(rest.ResourceOptions{URLPrefix: prefix, Path: "/profiles/:id", Schema: Profile})
+	r, err := df.NewResource[Profile](rest.ResourceOptions{URLPrefix: prefix, Path: "/profiles/:id"})
 	if err != nil {
 		return nil, err
 	}

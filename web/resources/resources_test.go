@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/df"
 	_ "github.com/datafetch/datafetch/core/rest/nethttp"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture/apitest"
 	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/resources"
@@ -35,125 +35,187 @@ func serve(t *testing.T, opts api.Options) (*apitest.Fixture[*api.Server], *reso
 	return f, a
 }
 
-func TestArticleCreateAppendsToList(t *testing.T) {
+func TestArticlePushAppendsToList(t *testing.T) {
 	srv, a, c := setup(t)
 	ctx := context.Background()
-	list, err := c.Suspense(ctx, a.Articles.GetList, resources.ListParams)
+	list, err := a.Articles.GetList.Suspense(ctx, c, resources.ListParams)
 	require.NoError(t, err)
-	n := list.Len()
+	n := len(list)
 
 	srv.SetDelay(200 * time.Millisecond)
 	draft := resources.Draft("Hello", "World")
-	done := make(chan value.Value, 1)
+	done := make(chan *resources.Article, 1)
 	go func() {
-		v, err := c.Fetch(ctx, a.Articles.Create, value.Obj(), draft)
+		v, err := a.Articles.Push.Fetch(ctx, c, resources.ListParams, draft)
 		assert.NoError(t, err)
 		done <- v
 	}()
-	require.Eventually(t, func() bool {
-		return c.GetResponse(a.Articles.GetList, resources.ListParams).Data.Len() == n+1
-	}, time.Second, 5*time.Millisecond, "the optimistic article is appended at once")
-	last := c.GetResponse(a.Articles.GetList, resources.ListParams).Data.Elems()[n]
-	assert.True(t, resources.IsTemporary(last.Get("id").Str()), "under its temporary id: %s", last.JSON())
+	read := func() []*resources.Article {
+		l, err := a.Articles.GetList.Decode(c.GetResponse(a.Articles.Rest.GetList, resources.ListParams).Data)
+		require.NoError(t, err)
+		return l
+	}
+	require.Eventually(t, func() bool { return len(read()) == n+1 },
+		time.Minute, 5*time.Millisecond, "the optimistic article is appended at once")
+	last := read()[n]
+	assert.True(t, resources.IsTemporary(last.ID), "under its temporary id: %+v", last)
+	assert.Equal(t, "Hello", last.Title)
 
 	created := <-done
-	assert.Equal(t, "101", created.Get("id").Str())
-	got := c.GetResponse(a.Articles.GetList, resources.ListParams).Data
-	require.Equal(t, n+1, got.Len())
-	assert.Equal(t, "101", got.Elems()[n].Get("id").Str(), "the server id replaces the temporary one")
+	assert.Equal(t, "101", created.ID)
+	got := read()
+	require.Len(t, got, n+1)
+	assert.Equal(t, "101", got[n].ID, "the server id replaces the temporary one")
+	assert.Same(t, got[0], list[0], "unchanged articles keep their pointers")
 	assert.Equal(t, 0, c.PendingOptimistic())
+}
+
+func TestPublishedQueryFollowsPublish(t *testing.T) {
+	_, a, c := setup(t)
+	ctx := context.Background()
+	none, err := a.Articles.Published(c)
+	require.NoError(t, err)
+	assert.Empty(t, none, "nothing stored, nothing read, no request")
+
+	list, err := a.Articles.GetList.Suspense(ctx, c, resources.ListParams)
+	require.NoError(t, err)
+	before, err := a.Articles.Published(c)
+	require.NoError(t, err)
+	again, err := a.Articles.Published(c)
+	require.NoError(t, err)
+	assert.True(t, df.Same(before, again), "memoized: the same list until an article changes")
+	want := 0
+	for _, x := range list {
+		if x.Published {
+			want++
+		}
+	}
+	require.Len(t, before, want)
+	for i := 1; i < len(before); i++ {
+		assert.LessOrEqual(t, before[i-1].Title, before[i].Title, "sorted by title")
+	}
+	var draft *resources.Article
+	for _, x := range list {
+		if !x.Published {
+			draft = x
+			break
+		}
+	}
+	require.NotNil(t, draft)
+
+	_, err = a.Articles.PartialUpdate.Fetch(ctx, c, resources.ID(draft.ID), map[string]bool{"published": true})
+	require.NoError(t, err)
+	after, err := a.Articles.Published(c)
+	require.NoError(t, err)
+	assert.Len(t, after, want+1)
+	assert.Contains(t, ids(after), draft.ID)
+}
+
+// ids returns the ids of articles.
+func ids(list []*resources.Article) []string {
+	out := make([]string, len(list))
+	for i, a := range list {
+		out[i] = a.ID
+	}
+	return out
 }
 
 func TestPublishRollsBack(t *testing.T) {
 	srv, a, c := setup(t)
 	ctx := context.Background()
-	art, err := c.Suspense(ctx, a.Articles.Get, resources.ID("4"))
+	art, err := a.Articles.Get.Suspense(ctx, c, resources.ID("4"))
 	require.NoError(t, err)
-	require.False(t, art.Get("published").Boolean())
+	require.False(t, art.Published)
 
 	srv.FailNext(1, 500)
 	srv.SetDelay(100 * time.Millisecond)
 	errc := make(chan error, 1)
 	go func() {
-		_, err := c.Fetch(ctx, a.Articles.PartialUpdate, resources.ID("4"), value.Obj(value.M("published", value.True)))
+		_, err := a.Articles.PartialUpdate.Fetch(ctx, c, resources.ID("4"), map[string]bool{"published": true})
 		errc <- err
 	}()
-	require.Eventually(t, func() bool {
-		return c.GetResponse(a.Articles.Get, resources.ID("4")).Data.Get("published").Boolean()
-	}, time.Second, 5*time.Millisecond, "optimistic")
+	published := func() bool {
+		r := a.Articles.Get.Response(c, resources.ID("4"))
+		require.NoError(t, r.Err)
+		return r.Data.Published
+	}
+	require.Eventually(t, published, time.Minute, 5*time.Millisecond, "optimistic")
 	require.Error(t, <-errc)
-	assert.False(t, c.GetResponse(a.Articles.Get, resources.ID("4")).Data.Get("published").Boolean(), "rolled back")
+	assert.False(t, published(), "rolled back")
 }
 
 func TestCounterEndsAtServerCount(t *testing.T) {
 	srv, a, c := setup(t)
 	ctx := context.Background()
-	_, err := c.Suspense(ctx, a.Counter.Get, value.Obj())
+	_, err := a.Counter.Get.Suspense(ctx, c, nil)
 	require.NoError(t, err)
 	srv.SetJitter(80 * time.Millisecond)
 	errc := make(chan error, 10)
 	for range 10 {
 		go func() {
-			_, err := c.Fetch(ctx, a.Counter.Increment, value.Obj(), resources.IncrementBody(time.Now()))
+			_, err := a.Counter.Increment.Fetch(ctx, c, nil, resources.IncrementBody(time.Now()))
 			errc <- err
 		}()
 	}
 	for range 10 {
 		require.NoError(t, <-errc)
 	}
-	got := c.GetResponse(a.Counter.Get, value.Obj()).Data
-	assert.Equal(t, "10", got.Get("count").Raw(), "%s", got.JSON())
+	got := a.Counter.Get.Response(c, nil).Data
+	assert.Equal(t, 10, got.Count, "%+v", got)
 }
 
 func TestPostsPages(t *testing.T) {
 	_, a, c := setup(t)
 	ctx := context.Background()
-	p1, err := c.Suspense(ctx, a.Posts.Page, resources.PageParams(""))
+	p1, err := a.Posts.Page.Suspense(ctx, c, resources.PageParams(""))
 	require.NoError(t, err)
-	assert.Equal(t, 5, p1.Get("results").Len())
-	next := p1.Get("nextPage").Str()
+	assert.Len(t, p1.Results, 5)
+	next := p1.NextPage
 	assert.Equal(t, "2", resources.PageNumber(next))
-	p2, err := c.Suspense(ctx, a.Posts.Page, resources.PageParams(next))
+	p2, err := a.Posts.Page.Suspense(ctx, c, resources.PageParams(next))
 	require.NoError(t, err)
-	assert.Equal(t, "6", p2.Get("results").Elems()[0].Get("id").Raw())
-	assert.Equal(t, "1", resources.PageNumber(p2.Get("prevPage").Str()))
+	assert.Equal(t, 6, p2.Results[0].ID)
+	assert.Equal(t, "1", resources.PageNumber(p2.PrevPage))
 
-	inf, err := c.Suspense(ctx, a.Posts.Infinite, resources.PageParams(""))
+	inf, err := a.Posts.Infinite.Suspense(ctx, c, resources.PageParams(""))
 	require.NoError(t, err)
-	_, err = c.Fetch(ctx, a.Posts.Infinite, resources.PageParams(inf.Get("nextPage").Str()), nil)
+	_, err = a.Posts.Infinite.Fetch(ctx, c, resources.PageParams(inf.NextPage), nil)
 	require.NoError(t, err)
-	all := c.GetResponse(a.Posts.Infinite, resources.PageParams("")).Data
-	assert.Equal(t, 10, all.Get("results").Len())
-	assert.Equal(t, "3", resources.PageNumber(all.Get("nextPage").Str()))
+	all := a.Posts.Infinite.Response(c, resources.PageParams("")).Data
+	assert.Len(t, all.Results, 10)
+	assert.Equal(t, "3", resources.PageNumber(all.NextPage))
 }
 
 func TestMakeManagerUpdatesCurrentUser(t *testing.T) {
 	_, a, c := setup(t)
 	ctx := context.Background()
-	me, err := c.Suspense(ctx, a.Users.Current, value.Obj())
+	me, err := a.Users.Current.Suspense(ctx, c, nil)
 	require.NoError(t, err)
-	require.False(t, me.Get("isManager").Boolean())
-	_, err = c.Fetch(ctx, a.Users.MakeManager, value.Obj(value.M("id", me.Get("id"))), nil)
+	require.False(t, me.IsManager)
+	_, err = a.Users.MakeManager.Fetch(ctx, c, resources.UserID(me.ID), nil)
 	require.NoError(t, err)
-	assert.True(t, c.GetResponse(a.Users.Current, value.Obj()).Data.Get("isManager").Boolean())
+	assert.True(t, a.Users.Current.Response(c, nil).Data.IsManager)
 }
 
 func TestOtherEndpoints(t *testing.T) {
 	_, a, c := setup(t)
 	ctx := context.Background()
-	up, err := c.Suspense(ctx, a.Birthdays.Upcoming, value.Obj())
+	up, err := a.Birthdays.Upcoming.Suspense(ctx, c, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 4, up.Get("withinSevenDays").Len())
-	assert.Equal(t, 4, up.Get("withinThirtyDays").Len())
-	assert.Equal(t, value.Number, up.Get("withinSevenDays").Elems()[0].Get("date").Kind(), "dates are epoch ms")
+	assert.Len(t, up.WithinSevenDays, 4)
+	assert.Len(t, up.WithinThirtyDays, 4)
+	assert.False(t, up.WithinSevenDays[0].Date.IsZero(), "dates decode as times")
 
-	plain, err := c.Suspense(ctx, a.Comments.List, value.Obj(value.M("postId", value.Int(1))))
+	postOne := map[string]int{"postId": 1}
+	plain, err := a.Comments.List.Suspense(ctx, c, postOne)
 	require.NoError(t, err)
-	wrapped, err := c.Suspense(ctx, a.Comments.Wrapped, value.Obj(value.M("postId", value.Int(1))))
+	wrapped, err := a.Comments.Wrapped.Suspense(ctx, c, postOne)
 	require.NoError(t, err)
-	assert.Equal(t, plain.JSON(), wrapped.Get("data").JSON(), "one entity table behind both shapes")
+	require.NotEmpty(t, plain)
+	assert.Equal(t, plain, wrapped.Data, "one entity table behind both shapes")
+	assert.Same(t, plain[0], wrapped.Data[0], "the same entity decodes to the same pointer")
 
-	profiles, err := c.Suspense(ctx, a.Profiles.GetList, value.Obj())
+	profiles, err := a.Profiles.GetList.Suspense(ctx, c, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 8, profiles.Len())
+	assert.Len(t, profiles, 8)
 }

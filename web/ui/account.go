@@ -3,8 +3,6 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -16,13 +14,14 @@ type accountPage struct {
 	app.Compo
 	d *Demo
 
-	me, team goapp.Query[value.Value]
-	act      goapp.Loading
+	me   goapp.Query[*resources.User]
+	team goapp.Query[[]*resources.User]
+	act  goapp.Loading
 }
 
 func (c *accountPage) OnMount(ctx app.Context) {
-	c.me.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Users.Current), value.Obj())
-	c.team.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Users.GetList), value.Obj())
+	c.me.Use(ctx, c.d.ctrl, c.d.api.Users.Current, nil)
+	c.team.Use(ctx, c.d.ctrl, c.d.api.Users.GetList, nil)
 }
 
 func (c *accountPage) OnDismount() {
@@ -30,10 +29,9 @@ func (c *accountPage) OnDismount() {
 	c.team.Close()
 }
 
-func (c *accountPage) makeManager(ctx app.Context, u value.Value) {
-	id, _ := u.Get("id").Text()
-	c.d.mutate(ctx, &c.act, "Making "+u.Get("name").Str()+" a manager",
-		c.d.api.Users.MakeManager, resources.ID(id), value.Undef, nil)
+func (c *accountPage) makeManager(ctx app.Context, u *resources.User) {
+	mutate(c.d, ctx, &c.act, "Making "+u.Name+" a manager",
+		c.d.api.Users.MakeManager, resources.UserID(u.ID), nil, nil)
 }
 
 func (c *accountPage) Render() app.UI {
@@ -50,17 +48,17 @@ func (c *accountPage) Render() app.UI {
 					app.H2().Text("Signed in as"),
 					refreshing(c.me.Refreshing()),
 				),
-				c.me.Render(d.boundary, func(u value.Value) app.UI {
-					manager := u.Get("isManager").Boolean()
+				c.me.Render(d.boundary, func(u *resources.User) app.UI {
+					manager := u.IsManager
 					return app.Div().Class("profile").DataSet("manager", manager).Body(
-						avatar(u.Get("name").Str()),
-						app.H3().Text(u.Get("name").Str()),
-						app.P().Class("muted").Text(u.Get("email").Str()),
+						avatar(u.Name),
+						app.H3().Text(u.Name),
+						app.P().Class("muted").Text(u.Email),
 						roleBadge(manager),
 						app.Div().Class("form-actions").Body(
 							app.Button().ID("make-me-manager").Class("btn btn-primary").Disabled(manager).
 								Text("Make me a manager").
-								OnClick(func(ctx app.Context, e app.Event) { c.makeManager(ctx, u) }, app.EventScope(u.Get("id").Raw())),
+								OnClick(func(ctx app.Context, e app.Event) { c.makeManager(ctx, u) }, app.EventScope(u.ID)),
 						),
 					)
 				}),
@@ -68,22 +66,22 @@ func (c *accountPage) Render() app.UI {
 			app.Section().Class("card").ID("team").Body(
 				app.Div().Class("card-head").Body(
 					app.H2().Text("Team"),
-					app.Span().Class("count").Text(countText(c.team.Data(), "person")),
+					app.Span().Class("count").Text(countText(c.team.State().Has, len(c.team.Data()), "person")),
 					refreshing(c.team.Refreshing()),
 				),
-				c.team.Render(d.boundary, func(list value.Value) app.UI {
-					return app.Ul().Class("rows").Body(app.Range(list.Elems()).Slice(func(i int) app.UI {
-						u := list.Elems()[i]
-						manager := u.Get("isManager").Boolean()
-						return app.Li().Class("row user-row").DataSet("id", u.Get("id").Raw()).Body(
-							avatar(u.Get("name").Str()),
+				c.team.Render(d.boundary, func(list []*resources.User) app.UI {
+					return app.Ul().Class("rows").Body(app.Range(list).Slice(func(i int) app.UI {
+						u := list[i]
+						manager := u.IsManager
+						return app.Li().Class("row user-row").DataSet("id", u.ID).Body(
+							avatar(u.Name),
 							app.Div().Class("row-main").Body(
-								app.Span().Class("row-title").Text(u.Get("name").Str()),
-								app.Div().Class("row-meta").Body(roleBadge(manager), app.Span().Text(u.Get("email").Str())),
+								app.Span().Class("row-title").Text(u.Name),
+								app.Div().Class("row-meta").Body(roleBadge(manager), app.Span().Text(u.Email)),
 							),
 							app.Div().Class("row-actions").Body(
 								app.Button().Class("btn btn-small make-manager").Disabled(manager).Text("Make manager").
-									OnClick(func(ctx app.Context, e app.Event) { c.makeManager(ctx, u) }, app.EventScope(u.Get("id").Raw())),
+									OnClick(func(ctx app.Context, e app.Event) { c.makeManager(ctx, u) }, app.EventScope(u.ID)),
 							),
 						)
 					}))

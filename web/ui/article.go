@@ -5,8 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -18,13 +16,13 @@ type articlePage struct {
 	d *Demo
 
 	id      string
-	article goapp.Query[value.Value]
+	article goapp.Query[*resources.Article]
 	act     goapp.Loading
 }
 
 func (c *articlePage) OnNav(ctx app.Context) {
 	c.id = path.Base(ctx.Page().URL().Path)
-	c.article.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Articles.Get), resources.ID(c.id))
+	c.article.Use(ctx, c.d.ctrl, c.d.api.Articles.Get, resources.ID(c.id))
 }
 
 func (c *articlePage) OnDismount() { c.article.Close() }
@@ -32,8 +30,8 @@ func (c *articlePage) OnDismount() { c.article.Close() }
 func (c *articlePage) Render() app.UI {
 	d := c.d
 	title := "Article"
-	if t := c.article.Data().Get("title").Str(); t != "" {
-		title = t
+	if a := c.article.Data(); a != nil && a.Title != "" {
+		title = a.Title
 	}
 	return d.frame(page{
 		path:  "/",
@@ -52,33 +50,31 @@ func (c *articlePage) Render() app.UI {
 	)
 }
 
-func (c *articlePage) renderArticle(a value.Value) app.UI {
+func (c *articlePage) renderArticle(a *resources.Article) app.UI {
 	d := c.d
-	published := a.Get("published").Boolean()
+	published := a.Published
 	toggle := "Publish"
 	if published {
 		toggle = "Unpublish"
 	}
-	author, _ := a.Get("author").Text()
 	return app.Article().ID("article").DataSet("id", c.id).DataSet("published", published).Body(
 		app.Dl().Class("facts").Body(
 			app.Dt().Text("Id"), app.Dd().Body(app.Code().Text(c.id)),
 			app.Dt().Text("State"), app.Dd().Body(publishedBadge(published)),
-			app.Dt().Text("Created"), app.Dd().Text(dateText(a.Get("createdAt"))),
-			app.Dt().Text("Tags"), app.Dd().Body(tags(a.Get("tags"))),
-			app.Dt().Text("Author"), app.Dd().Body(&authorCard{d: d, UserID: author}),
+			app.Dt().Text("Created"), app.Dd().Text(dateText(a.CreatedAt)),
+			app.Dt().Text("Tags"), app.Dd().Body(tags(a.Tags)),
+			app.Dt().Text("Author"), app.Dd().Body(&authorCard{d: d, UserID: a.Author}),
 		),
-		app.P().Class("article-content").Text(a.Get("content").Str()),
+		app.P().Class("article-content").Text(a.Content),
 		app.Div().Class("form-actions").Body(
 			app.Button().Class("btn toggle-publish").Text(toggle).OnClick(func(ctx app.Context, e app.Event) {
-				d.mutate(ctx, &c.act, "Publishing “"+a.Get("title").Str()+"”", d.api.Articles.PartialUpdate,
-					resources.ID(c.id), value.Obj(value.M("published", value.BoolV(!published))), nil)
+				togglePublished(d, ctx, &c.act, a)
 			}, app.EventScope(c.id, published)),
 			app.Button().Class("btn btn-danger delete").Text("Delete").OnClick(func(ctx app.Context, e app.Event) {
 				// Optimistic: the article is gone from the list at once,
 				// and comes back there if the server refuses.
-				d.mutate(ctx, &c.act, "Deleting “"+a.Get("title").Str()+"”", d.api.Articles.Delete,
-					resources.ID(c.id), value.Undef, nil)
+				mutate(d, ctx, &c.act, "Deleting “"+a.Title+"”", d.api.Articles.Delete,
+					resources.ID(c.id), nil, nil)
 				ctx.Navigate("/")
 			}, app.EventScope(c.id)),
 		),
@@ -86,15 +82,15 @@ func (c *articlePage) renderArticle(a value.Value) app.UI {
 }
 
 // authorCard shows a user by id: a read whose params come from another
-// read. Until the id is known its params are null, and it reads nothing.
+// read. Without an id it reads nothing.
 type authorCard struct {
 	app.Compo
 	d *Demo
 
-	// UserID is the user to show; "" for none.
-	UserID string
+	// UserID is the user to show; 0 for none.
+	UserID int
 
-	user goapp.Query[value.Value]
+	user goapp.Query[*resources.User]
 }
 
 func (c *authorCard) OnMount(ctx app.Context)  { c.use(ctx) }
@@ -102,24 +98,36 @@ func (c *authorCard) OnUpdate(ctx app.Context) { c.use(ctx) }
 func (c *authorCard) OnDismount()              { c.user.Close() }
 
 func (c *authorCard) use(ctx app.Context) {
-	params := value.NullV
-	if c.UserID != "" {
-		params = resources.ID(c.UserID)
+	if c.UserID == 0 {
+		c.user.Close() // no author: read nothing
+		return
 	}
-	c.user.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Users.Get), params)
+	c.user.Use(ctx, c.d.ctrl, c.d.api.Users.Get, resources.UserID(c.UserID))
 }
 
 func (c *authorCard) Render() app.UI {
-	if c.UserID == "" {
+	if c.UserID == 0 {
 		return app.Span().Class("muted").Text("no author")
 	}
+	b := goapp.Boundary{Fallback: authorPlaceholder, Error: c.d.boundary.Error}
 	return app.Span().Class("author").Body(
-		c.user.Render(c.d.boundary, func(u value.Value) app.UI {
+		c.user.Render(b, func(u *resources.User) app.UI {
 			return app.Span().Body(
-				avatar(u.Get("name").Str()),
-				app.Span().Class("author-name").Text(u.Get("name").Str()),
-				app.Span().Class("muted").Text(" · "+u.Get("email").Str()),
+				avatar(u.Name),
+				app.Span().Class("author-name").Text(u.Name),
+				app.Span().Class("muted").Text(" · "+u.Email),
 			)
 		}),
+	)
+}
+
+// authorPlaceholder stands in for the author while the user loads: an
+// avatar-sized circle and a name-sized bar on the author's line, so the
+// details keep their height instead of opening a gap.
+func authorPlaceholder() app.UI {
+	return app.Span().Class("author-placeholder").Aria("busy", "true").Body(
+		app.Span().Class("skeleton-dot"),
+		app.Span().Class("skeleton-bar"),
+		app.Span().Class("visually-hidden").Text("Loading the author…"),
 	)
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -17,7 +15,7 @@ type articlesPage struct {
 	app.Compo
 	d *Demo
 
-	list goapp.Query[value.Value]
+	list goapp.Query[[]*resources.Article]
 	// create runs creates; act runs the rows' publish and delete.
 	create, act goapp.Loading
 
@@ -25,7 +23,7 @@ type articlesPage struct {
 }
 
 func (c *articlesPage) OnMount(ctx app.Context) {
-	c.list.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Articles.GetList), resources.ListParams)
+	c.list.Use(ctx, c.d.ctrl, c.d.api.Articles.GetList, resources.ListParams)
 }
 
 func (c *articlesPage) OnDismount() { c.list.Close() }
@@ -42,40 +40,43 @@ func (c *articlesPage) Render() app.UI {
 			app.Section().Class("card").Body(
 				app.Div().Class("card-head").Body(
 					app.H2().Text("All articles"),
-					app.Span().Class("count").ID("article-count").Text(countText(c.list.Data(), "article")),
+					app.Span().Class("count").ID("article-count").Text(countText(c.list.State().Has, len(c.list.Data()), "article")),
 					refreshing(c.list.Refreshing()),
 					revalidateButtons(d, d.api.Articles.GetList, resources.ListParams),
 				),
 				c.list.Render(d.boundary, c.renderList),
 			),
-			c.renderForm(),
+			app.Div().Class("stack").Body(
+				c.renderForm(),
+				&publishedCard{d: d},
+			),
 		),
 	)
 }
 
-func (c *articlesPage) renderList(list value.Value) app.UI {
-	if list.Len() == 0 {
+func (c *articlesPage) renderList(list []*resources.Article) app.UI {
+	if len(list) == 0 {
 		return app.P().Class("muted").Text("No articles. Create one.")
 	}
 	return app.Ul().Class("rows article-list").ID("articles").Body(
-		app.Range(list.Elems()).Slice(func(i int) app.UI {
-			return c.renderRow(list.Elems()[i])
+		app.Range(list).Slice(func(i int) app.UI {
+			return c.renderRow(list[i])
 		}),
 	)
 }
 
-func (c *articlesPage) renderRow(a value.Value) app.UI {
+func (c *articlesPage) renderRow(a *resources.Article) app.UI {
 	d := c.d
-	id := a.Get("id").Str()
+	id := a.ID
 	temp := resources.IsTemporary(id)
-	published := a.Get("published").Boolean()
+	published := a.Published
 
 	var title, pk app.UI
 	if temp {
-		title = app.Span().Class("row-title").Text(a.Get("title").Str())
+		title = app.Span().Class("row-title").Text(a.Title)
 		pk = app.Span().Class("pk pk-temp").Title("Temporary id " + id + ": the server has not answered yet").Text("saving…")
 	} else {
-		title = app.A().Class("row-title").Href("/articles/" + id).Text(a.Get("title").Str())
+		title = app.A().Class("row-title").Href("/articles/" + id).Text(a.Title)
 		pk = app.Span().Class("pk").Text("#" + id)
 	}
 	toggleLabel := "Publish"
@@ -87,24 +88,22 @@ func (c *articlesPage) renderRow(a value.Value) app.UI {
 			title,
 			app.Div().Class("row-meta").Body(
 				pk,
-				app.If(!a.Get("createdAt").IsNullish(), func() app.UI {
-					return app.Span().Text(dateText(a.Get("createdAt")))
+				app.If(!a.CreatedAt.IsZero(), func() app.UI {
+					return app.Span().Text(dateText(a.CreatedAt))
 				}),
-				tags(a.Get("tags")),
+				tags(a.Tags),
 			),
 		),
 		app.Div().Class("row-actions").Body(
 			publishedBadge(published),
 			app.Button().Class("btn btn-small toggle-publish").Disabled(temp).Text(toggleLabel).
 				OnClick(func(ctx app.Context, e app.Event) {
-					d.mutate(ctx, &c.act, "Publishing “"+a.Get("title").Str()+"”",
-						d.api.Articles.PartialUpdate, resources.ID(id),
-						value.Obj(value.M("published", value.BoolV(!published))), nil)
+					togglePublished(d, ctx, &c.act, a)
 				}, app.EventScope(id, published)),
 			app.Button().Class("btn btn-small btn-danger delete").Disabled(temp).Text("Delete").
 				OnClick(func(ctx app.Context, e app.Event) {
-					d.mutate(ctx, &c.act, "Deleting “"+a.Get("title").Str()+"”",
-						d.api.Articles.Delete, resources.ID(id), value.Undef, nil)
+					mutate(d, ctx, &c.act, "Deleting “"+a.Title+"”",
+						d.api.Articles.Delete, resources.ID(id), nil, nil)
 				}, app.EventScope(id)),
 		),
 	)
@@ -151,7 +150,20 @@ func (c *articlesPage) onCreate(ctx app.Context, e app.Event) {
 			el.Set("value", "")
 		}
 	}
-	c.d.mutate(ctx, &c.create, "Creating “"+title+"”", c.d.api.Articles.Create, value.Obj(), body, nil)
+	// getList.push: the draft is appended to the list at once under its
+	// temporary id, which the server's replaces.
+	mutate(c.d, ctx, &c.create, "Creating “"+title+"”", c.d.api.Articles.Push, resources.ListParams, body, nil)
+}
+
+// togglePublished publishes a draft or unpublishes a published article,
+// optimistically; a failure's notice names which of the two failed.
+func togglePublished(d *Demo, ctx app.Context, l *goapp.Loading, a *resources.Article) {
+	what := "Publishing"
+	if a.Published {
+		what = "Unpublishing"
+	}
+	mutate(d, ctx, l, what+" “"+a.Title+"”", d.api.Articles.PartialUpdate,
+		resources.ID(a.ID), map[string]bool{"published": !a.Published}, nil)
 }
 
 // publishedBadge shows an article's state.
@@ -162,12 +174,68 @@ func publishedBadge(published bool) app.UI {
 	return app.Span().Class("badge badge-muted state").Text("draft")
 }
 
-// tags renders a list of tag strings.
-func tags(v value.Value) app.UI {
-	if v.Len() == 0 {
+// tags renders a list of tags.
+func tags(list []string) app.UI {
+	if len(list) == 0 {
 		return nil
 	}
-	return app.Span().Class("tags").Body(app.Range(v.Elems()).Slice(func(i int) app.UI {
-		return app.Span().Class("tag").Text(v.Elems()[i].Str())
+	return app.Span().Class("tags").Body(app.Range(list).Slice(func(i int) app.UI {
+		return app.Span().Class("tag").Text(list[i])
 	}))
+}
+
+// publishedCard is a derived view: the published articles sorted by
+// title, with their count, read with a Query (Controller.Get) from the
+// Article entities any page stored, with no request of its own. It reads
+// again after every change of the cache (Controller.Listen); the read is
+// memoized, so one that nothing changed costs a lookup.
+type publishedCard struct {
+	app.Compo
+	d *Demo
+
+	stop func()
+}
+
+func (c *publishedCard) OnMount(ctx app.Context) {
+	if goapp.OnServer {
+		return
+	}
+	c.stop = c.d.ctrl.Listen(func() {
+		ctx.Dispatch(func(app.Context) {}) // re-render
+	})
+}
+
+func (c *publishedCard) OnDismount() {
+	if c.stop != nil {
+		c.stop()
+		c.stop = nil
+	}
+}
+
+func (c *publishedCard) Render() app.UI {
+	list, err := c.d.api.Articles.Published(c.d.ctrl)
+	var body app.UI
+	switch {
+	case err != nil:
+		body = app.P().Class("error-text").Text(err.Error())
+	case len(list) == 0:
+		body = app.P().Class("muted").Text("Nothing published yet.")
+	default:
+		body = app.Ol().Class("rows published-list").ID("published").Body(
+			app.Range(list).Slice(func(i int) app.UI {
+				a := list[i]
+				return app.Li().Class("row published-row").DataSet("id", a.ID).Body(
+					app.A().Class("row-title").Href("/articles/" + a.ID).Text(a.Title),
+				)
+			}),
+		)
+	}
+	return app.Section().Class("card").ID("published-card").Body(
+		app.Div().Class("card-head").Body(
+			app.H2().Text("Published, by title"),
+			app.Span().Class("count").ID("published-count").Text(countText(true, len(list), "article")),
+		),
+		app.P().Class("hint").Text("A Query over every stored Article (schema.All): derived in the cache, no request."),
+		body,
+	)
 }

@@ -6,9 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
+	"github.com/datafetch/datafetch/web/resources"
 )
 
 // birthdaysPage shows the upcoming birthdays: one response holding two
@@ -17,11 +16,11 @@ type birthdaysPage struct {
 	app.Compo
 	d *Demo
 
-	upcoming goapp.Query[value.Value]
+	upcoming goapp.Query[*resources.UpcomingBirthdays]
 }
 
 func (c *birthdaysPage) OnMount(ctx app.Context) {
-	c.upcoming.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Birthdays.Upcoming), value.Obj())
+	c.upcoming.Use(ctx, c.d.ctrl, c.d.api.Birthdays.Upcoming, nil)
 }
 
 func (c *birthdaysPage) OnDismount() { c.upcoming.Close() }
@@ -34,25 +33,25 @@ func (c *birthdaysPage) Render() app.UI {
 		lede: "GET /api/birthdays/upcoming/ answers {withinSevenDays, withinThirtyDays}: " +
 			"an object schema with two lists of Birthday entities whose date field is a Date.",
 	},
-		c.upcoming.Render(d.boundary, func(v value.Value) app.UI {
+		c.upcoming.Render(d.boundary, func(v *resources.UpcomingBirthdays) app.UI {
 			return app.Div().Class("columns").Body(
-				birthdayCard("birthdays-7", "Within 7 days", v.Get("withinSevenDays")),
-				birthdayCard("birthdays-30", "Within 30 days", v.Get("withinThirtyDays")),
+				birthdayCard("birthdays-7", "Within 7 days", v.WithinSevenDays),
+				birthdayCard("birthdays-30", "Within 30 days", v.WithinThirtyDays),
 			)
 		}),
 	)
 }
 
-func birthdayCard(id, title string, list value.Value) app.UI {
+func birthdayCard(id, title string, list []*resources.Birthday) app.UI {
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	return app.Section().Class("card").ID(id).Body(
 		app.Div().Class("card-head").Body(
 			app.H2().Text(title),
-			app.Span().Class("count").Text(countText(list, "birthday")),
+			app.Span().Class("count").Text(countText(true, len(list), "birthday")),
 		),
-		app.Ul().Class("rows").Body(app.Range(list.Elems()).Slice(func(i int) app.UI {
-			b := list.Elems()[i]
-			born := timeOf(b.Get("date"))
+		app.Ul().Class("rows").Body(app.Range(list).Slice(func(i int) app.UI {
+			b := list[i]
+			born := b.Date.UTC()
 			next := time.Date(today.Year(), born.Month(), born.Day(), 0, 0, 0, 0, time.UTC)
 			if next.Before(today) {
 				next = next.AddDate(1, 0, 0)
@@ -65,14 +64,14 @@ func birthdayCard(id, title string, list value.Value) app.UI {
 			case 1:
 				when = "tomorrow"
 			}
-			return app.Li().Class("row birthday-row").DataSet("id", b.Get("id").Str()).Body(
-				avatar(b.Get("name").Str()),
+			return app.Li().Class("row birthday-row").DataSet("id", b.ID).Body(
+				avatar(b.Name),
 				app.Div().Class("row-main").Body(
-					app.Span().Class("row-title").Text(b.Get("name").Str()),
+					app.Span().Class("row-title").Text(b.Name),
 					app.Div().Class("row-meta").Body(
 						app.Span().Text(next.Format("Mon, Jan 2")),
 						app.Span().Text(fmt.Sprintf("turns %d", next.Year()-born.Year())),
-						app.Span().Class("tag").Text(b.Get("source").Str()),
+						app.Span().Class("tag").Text(b.Source),
 					),
 				),
 				app.Span().Class("badge badge-when").Text(when),

@@ -6,9 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
+	"github.com/datafetch/datafetch/web/resources"
 )
 
 // commentsPage reads the comments of a post in the two envelopes of the
@@ -19,8 +18,8 @@ type commentsPage struct {
 	d *Demo
 
 	postID  int
-	plain   goapp.Query[value.Value]
-	wrapped goapp.Query[value.Value]
+	plain   goapp.Query[[]*resources.Comment]
+	wrapped goapp.Query[*resources.WrappedComments]
 }
 
 // commentPosts are the posts that have comments.
@@ -39,9 +38,9 @@ func (c *commentsPage) OnDismount() {
 }
 
 func (c *commentsPage) use(ctx app.Context) {
-	params := value.Obj(value.M("postId", value.Int(int64(c.postID))))
-	c.plain.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Comments.List), params)
-	c.wrapped.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Comments.Wrapped), params)
+	params := map[string]int{"postId": c.postID}
+	c.plain.Use(ctx, c.d.ctrl, c.d.api.Comments.List, params)
+	c.wrapped.Use(ctx, c.d.ctrl, c.d.api.Comments.Wrapped, params)
 }
 
 func (c *commentsPage) Render() app.UI {
@@ -80,24 +79,25 @@ func (c *commentsPage) Render() app.UI {
 					app.Code().Class("schema").Text("{data: [Comment]}"),
 					refreshing(c.wrapped.Refreshing()),
 				),
-				c.wrapped.Render(d.boundary, func(v value.Value) app.UI { return commentList(v.Get("data")) }),
+				c.wrapped.Render(d.boundary, func(v *resources.WrappedComments) app.UI { return commentList(v.Data) }),
 			),
 		),
 	)
 }
 
 // commentList renders comments.
-func commentList(list value.Value) app.UI {
-	return app.Ul().Class("rows comment-list").Body(app.Range(list.Elems()).Slice(func(i int) app.UI {
-		cm := list.Elems()[i]
-		return app.Li().Class("row comment-row").DataSet("id", cm.Get("id").Raw()).Body(
+func commentList(list []*resources.Comment) app.UI {
+	return app.Ul().Class("rows comment-list").Body(app.Range(list).Slice(func(i int) app.UI {
+		cm := list[i]
+		id := strconv.Itoa(cm.ID)
+		return app.Li().Class("row comment-row").DataSet("id", id).Body(
 			app.Div().Class("row-main").Body(
-				app.Span().Class("row-title").Text(cm.Get("name").Str()),
+				app.Span().Class("row-title").Text(cm.Name),
 				app.Div().Class("row-meta").Body(
-					app.Span().Class("pk").Text("#"+cm.Get("id").Raw()),
-					app.Span().Text(cm.Get("email").Str()),
+					app.Span().Class("pk").Text("#"+id),
+					app.Span().Text(cm.Email),
 				),
-				app.P().Class("comment-body").Text(strings.ReplaceAll(cm.Get("body").Str(), "\n", " ")),
+				app.P().Class("comment-body").Text(strings.ReplaceAll(cm.Body, "\n", " ")),
 			),
 		)
 	}))

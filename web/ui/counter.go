@@ -3,13 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -23,7 +22,7 @@ type counterPage struct {
 	app.Compo
 	d *Demo
 
-	count goapp.Query[value.Value]
+	count goapp.Query[*resources.Count]
 
 	mu       sync.Mutex
 	sent     int
@@ -43,7 +42,7 @@ type counterEvent struct {
 const counterLogSize = 8
 
 func (c *counterPage) OnMount(ctx app.Context) {
-	c.count.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Counter.Get), value.Obj())
+	c.count.Use(ctx, c.d.ctrl, c.d.api.Counter.Get, nil)
 }
 
 func (c *counterPage) OnDismount() { c.count.Close() }
@@ -55,12 +54,15 @@ func (c *counterPage) onClick(ctx app.Context, e app.Event) {
 	click := c.sent
 	c.mu.Unlock()
 	ctx.Async(func() {
-		_, err := d.ctrl.Fetch(context.Background(), d.api.Counter.Increment, value.Obj(), resources.IncrementBody(time.Now()))
+		_, err := d.api.Counter.Increment.Fetch(context.Background(), d.ctrl, nil, resources.IncrementBody(time.Now()))
 		d.setFailArmed(false)
 		if err != nil {
 			d.notify(noticeError, fmt.Sprintf("Click #%d failed, so its +1 was rolled back. %s", click, errorText(err)))
 		}
-		shown := d.ctrl.GetResponse(d.api.Counter.Get, value.Obj()).Data.Get("count").Raw()
+		shown := "?"
+		if r := d.api.Counter.Get.Response(d.ctrl, nil); r.Data != nil {
+			shown = strconv.Itoa(r.Data.Count)
+		}
 		c.mu.Lock()
 		c.answered++
 		c.log = append(c.log, counterEvent{click: click, order: c.answered, shown: shown, err: err != nil})
@@ -90,12 +92,12 @@ func (c *counterPage) Render() app.UI {
 					app.H2().Text("Count"),
 					refreshing(c.count.Refreshing()),
 				),
-				c.count.Render(d.boundary, func(v value.Value) app.UI {
+				c.count.Render(d.boundary, func(v *resources.Count) app.UI {
 					return app.Div().Class("counter").Body(
-						app.Output().Class("counter-value").ID("count").Text(v.Get("count").Raw()),
+						app.Output().Class("counter-value").ID("count").Text(strconv.Itoa(v.Count)),
 						app.P().Class("muted").Body(
 							app.Text("updatedAt "),
-							app.Code().ID("count-updated").Text(clockText(v.Get("updatedAt"))),
+							app.Code().ID("count-updated").Text(clockText(v.UpdatedAt)),
 						),
 					)
 				}),

@@ -11,9 +11,8 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/core/controller"
-	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/rest"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -67,14 +66,15 @@ func New(apiPrefix string) (*Demo, error) {
 // mutate runs a mutation for the component of ctx through l: fetch ep
 // with params and body, then call done (when not nil) with the result on
 // the UI goroutine if the component is still mounted. A failure is
-// reported as a notice saying that the optimistic update was rolled back,
-// wherever the user is by then. A pending "fail next mutation" is spent
-// by any mutation, so the control is disarmed when one ends.
-func (d *Demo) mutate(ctx app.Context, l *goapp.Loading, what string, ep endpoint.Endpoint, params, body value.Value, done func(ctx app.Context, v value.Value)) {
-	var out value.Value
+// reported as a notice saying that what failed (as "Publishing “X”") was
+// rolled back, wherever the user is by then. A pending "fail next
+// mutation" is spent by any mutation, so the control is disarmed when one
+// ends.
+func mutate[R any](d *Demo, ctx app.Context, l *goapp.Loading, what string, ep *df.Endpoint[R], params, body any, done func(ctx app.Context, result R)) {
+	var out R
 	l.Run(ctx, func(c context.Context) error {
 		var err error
-		out, err = d.ctrl.Fetch(c, ep, params, body)
+		out, err = ep.Fetch(c, d.ctrl, params, body)
 		d.setFailArmed(false)
 		if err != nil {
 			d.notify(noticeError, what+" failed, so its optimistic update was rolled back. "+errorText(err))

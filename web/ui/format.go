@@ -3,33 +3,26 @@ package ui
 import (
 	"fmt"
 	"time"
-
-	"github.com/datafetch/datafetch/core/value"
 )
 
 // countText says how many items a list holds, as "24 articles"; "" while
-// the list is not loaded.
-func countText(list value.Value, noun string) string {
-	if list.Kind() != value.Array {
+// the list is not loaded (has false).
+func countText(has bool, n int, noun string) string {
+	if !has {
 		return ""
 	}
-	if list.Len() == 1 {
+	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", list.Len(), noun)
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// timeOf returns a date field, stored as epoch milliseconds, as a time.
-func timeOf(v value.Value) time.Time {
-	return time.UnixMilli(msOf(v)).UTC()
+// dateText formats a date as "Mar 1, 2024".
+func dateText(t time.Time) string {
+	return t.UTC().Format("Jan 2, 2006")
 }
 
-// dateText formats a date field as "Mar 1, 2024".
-func dateText(v value.Value) string {
-	return timeOf(v).Format("Jan 2, 2006")
-}
-
-// clockText formats a date field as a time of day with milliseconds.
-func clockText(v value.Value) string {
-	return timeOf(v).Local().Format("15:04:05.000")
+// clockText formats a time as a time of day with milliseconds.
+func clockText(t time.Time) string {
+	return t.Local().Format("15:04:05.000")
 }

@@ -2,11 +2,10 @@ package ui
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -20,15 +19,15 @@ type postsPage struct {
 	d *Demo
 
 	token string // the page shown; "" is the first
-	page  goapp.Query[value.Value]
+	page  goapp.Query[*resources.PostsPage]
 
-	all  goapp.Query[value.Value]
+	all  goapp.Query[*resources.PostsPage]
 	more goapp.Loading
 }
 
 func (c *postsPage) OnMount(ctx app.Context) {
-	c.page.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Posts.Page), resources.PageParams(c.token))
-	c.all.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Posts.Infinite), resources.PageParams(""))
+	c.page.Use(ctx, c.d.ctrl, c.d.api.Posts.Page, resources.PageParams(c.token))
+	c.all.Use(ctx, c.d.ctrl, c.d.api.Posts.Infinite, resources.PageParams(""))
 }
 
 func (c *postsPage) OnDismount() {
@@ -39,7 +38,7 @@ func (c *postsPage) OnDismount() {
 // goTo shows the page named by token.
 func (c *postsPage) goTo(ctx app.Context, token string) {
 	c.token = token
-	c.page.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Posts.Page), resources.PageParams(token))
+	c.page.Use(ctx, c.d.ctrl, c.d.api.Posts.Page, resources.PageParams(token))
 }
 
 func (c *postsPage) Render() app.UI {
@@ -62,7 +61,7 @@ func (c *postsPage) Render() app.UI {
 			app.Section().Class("card").ID("infinite").Body(
 				app.Div().Class("card-head").Body(
 					app.H2().Text("Infinite list"),
-					app.Span().Class("count").ID("infinite-count").Text(countText(c.all.Data().Get("results"), "post")),
+					app.Span().Class("count").ID("infinite-count").Text(postCount(c.all.Data())),
 					refreshing(c.all.Refreshing()),
 				),
 				c.all.Render(d.boundary, c.renderInfinite),
@@ -71,10 +70,10 @@ func (c *postsPage) Render() app.UI {
 	)
 }
 
-func (c *postsPage) renderPage(p value.Value) app.UI {
-	prev, next := p.Get("prevPage").Str(), p.Get("nextPage").Str()
+func (c *postsPage) renderPage(p *resources.PostsPage) app.UI {
+	prev, next := p.PrevPage, p.NextPage
 	return app.Div().Body(
-		postList(p.Get("results")),
+		postList(p.Results),
 		app.Div().Class("pager").Body(
 			app.Button().ID("prev-page").Class("btn").Disabled(prev == "").Text("← Previous").
 				OnClick(func(ctx app.Context, e app.Event) { c.goTo(ctx, prev) }, app.EventScope(prev)),
@@ -84,12 +83,12 @@ func (c *postsPage) renderPage(p value.Value) app.UI {
 	)
 }
 
-func (c *postsPage) renderInfinite(p value.Value) app.UI {
+func (c *postsPage) renderInfinite(p *resources.PostsPage) app.UI {
 	d := c.d
-	next := p.Get("nextPage").Str()
+	next := p.NextPage
 	busy := c.more.Busy() || c.all.State().Loading
 	return app.Div().Body(
-		app.Div().Class("scroll-list").Body(postList(p.Get("results"))),
+		app.Div().Class("scroll-list").Body(postList(p.Results)),
 		app.Div().Class("pager").Body(
 			app.If(next != "", func() app.UI {
 				label := "Load more"
@@ -99,7 +98,7 @@ func (c *postsPage) renderInfinite(p value.Value) app.UI {
 				return app.Button().ID("load-more").Class("btn").Disabled(busy).Text(label).
 					OnClick(func(ctx app.Context, e app.Event) {
 						c.more.Run(ctx, func(cx context.Context) error {
-							_, err := d.ctrl.Fetch(cx, d.api.Posts.Infinite, resources.PageParams(next), nil)
+							_, err := d.api.Posts.Infinite.Fetch(cx, d.ctrl, resources.PageParams(next), nil)
 							return err
 						}, func(ctx app.Context, err error) {
 							if err != nil {
@@ -114,16 +113,26 @@ func (c *postsPage) renderInfinite(p value.Value) app.UI {
 	)
 }
 
+// postCount says how many posts the infinite list holds; "" while it is
+// not loaded.
+func postCount(p *resources.PostsPage) string {
+	if p == nil {
+		return ""
+	}
+	return countText(true, len(p.Results), "post")
+}
+
 // postList renders posts.
-func postList(posts value.Value) app.UI {
-	return app.Ul().Class("rows post-list").Body(app.Range(posts.Elems()).Slice(func(i int) app.UI {
-		p := posts.Elems()[i]
-		return app.Li().Class("row post-row").DataSet("id", p.Get("id").Raw()).Body(
+func postList(posts []*resources.Post) app.UI {
+	return app.Ul().Class("rows post-list").Body(app.Range(posts).Slice(func(i int) app.UI {
+		p := posts[i]
+		id := strconv.Itoa(p.ID)
+		return app.Li().Class("row post-row").DataSet("id", id).Body(
 			app.Div().Class("row-main").Body(
-				app.Span().Class("row-title").Text(p.Get("title").Str()),
+				app.Span().Class("row-title").Text(p.Title),
 				app.Div().Class("row-meta").Body(
-					app.Span().Class("pk").Text("#"+p.Get("id").Raw()),
-					app.Span().Class("clamp").Text(p.Get("content").Str()),
+					app.Span().Class("pk").Text("#"+id),
+					app.Span().Class("clamp").Text(p.Content),
 				),
 			),
 		)

@@ -3,8 +3,6 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -15,13 +13,13 @@ type profilesPage struct {
 	app.Compo
 	d *Demo
 
-	list     goapp.Query[value.Value]
+	list     goapp.Query[[]*resources.Profile]
 	selected string
-	detail   goapp.Query[value.Value]
+	detail   goapp.Query[*resources.Profile]
 }
 
 func (c *profilesPage) OnMount(ctx app.Context) {
-	c.list.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Profiles.GetList), value.Obj())
+	c.list.Use(ctx, c.d.ctrl, c.d.api.Profiles.GetList, nil)
 	c.use(ctx)
 }
 
@@ -31,11 +29,11 @@ func (c *profilesPage) OnDismount() {
 }
 
 func (c *profilesPage) use(ctx app.Context) {
-	params := value.NullV // nothing selected: read nothing
-	if c.selected != "" {
-		params = resources.ID(c.selected)
+	if c.selected == "" {
+		c.detail.Close() // nothing selected: read nothing
+		return
 	}
-	c.detail.Use(ctx, c.d.ctrl, df.Raw(c.d.api.Profiles.Get), params)
+	c.detail.Use(ctx, c.d.ctrl, c.d.api.Profiles.Get, resources.ID(c.selected))
 }
 
 func (c *profilesPage) Render() app.UI {
@@ -49,7 +47,7 @@ func (c *profilesPage) Render() app.UI {
 			app.Section().Class("card").Body(
 				app.Div().Class("card-head").Body(
 					app.H2().Text("People"),
-					app.Span().Class("count").Text(countText(c.list.Data(), "profile")),
+					app.Span().Class("count").Text(countText(c.list.State().Has, len(c.list.Data()), "profile")),
 					refreshing(c.list.Refreshing()),
 				),
 				c.list.Render(d.boundary, c.renderList),
@@ -60,14 +58,14 @@ func (c *profilesPage) Render() app.UI {
 					refreshing(c.detail.Refreshing()),
 				),
 				app.If(c.selected == "", func() app.UI {
-					return app.P().Class("muted").Text("Select someone to read their profile (params are null until then).")
+					return app.P().Class("muted").Text("Select someone to read their profile (nothing is read until then).")
 				}).Else(func() app.UI {
-					return c.detail.Render(d.boundary, func(p value.Value) app.UI {
+					return c.detail.Render(d.boundary, func(p *resources.Profile) app.UI {
 						return app.Div().Class("profile").Body(
-							avatar(p.Get("fullName").Str()),
-							app.H3().Text(p.Get("fullName").Str()),
-							app.P().Text(p.Get("bio").Str()),
-							app.P().Class("muted").Body(app.Text("id "), app.Code().Text(p.Get("id").Str())),
+							avatar(p.FullName),
+							app.H3().Text(p.FullName),
+							app.P().Text(p.Bio),
+							app.P().Class("muted").Body(app.Text("id "), app.Code().Text(p.ID)),
 						)
 					})
 				}),
@@ -76,24 +74,26 @@ func (c *profilesPage) Render() app.UI {
 	)
 }
 
-func (c *profilesPage) renderList(list value.Value) app.UI {
-	return app.Ul().Class("rows profile-list").Body(app.Range(list.Elems()).Slice(func(i int) app.UI {
-		p := list.Elems()[i]
-		id := p.Get("id").Str()
-		row := app.Li().Class("row row-click profile-row").DataSet("id", id).
+// renderList shows a profile per row; each row is a button, so it is
+// reached with Tab and opened with Enter or Space as well as a click.
+func (c *profilesPage) renderList(list []*resources.Profile) app.UI {
+	return app.Ul().Class("rows profile-list").Body(app.Range(list).Slice(func(i int) app.UI {
+		p := list[i]
+		id := p.ID
+		btn := app.Button().Type("button").Class("row row-click profile-row").DataSet("id", id).
 			OnClick(func(ctx app.Context, e app.Event) {
 				c.selected = id
 				c.use(ctx)
 			}, app.EventScope(id)).Body(
-			avatar(p.Get("fullName").Str()),
-			app.Div().Class("row-main").Body(
-				app.Span().Class("row-title").Text(p.Get("fullName").Str()),
-				app.Div().Class("row-meta").Body(app.Span().Class("clamp").Text(p.Get("bio").Str())),
+			avatar(p.FullName),
+			app.Span().Class("row-main").Body(
+				app.Span().Class("row-title").Text(p.FullName),
+				app.Span().Class("row-meta").Body(app.Span().Class("clamp").Text(p.Bio)),
 			),
 		)
 		if id == c.selected {
-			row = row.Class("selected").Aria("current", true)
+			btn = btn.Class("selected").Aria("current", true)
 		}
-		return row
+		return app.Li().Body(btn)
 	}))
 }

@@ -3,15 +3,14 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/endpoint"
-	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/core/df"
 )
 
 // revalidateButtons are the two ways to refresh the result of ep for
 // params, side by side to show the difference: expiring it keeps the stale
 // value on screen while it refetches, invalidating it shows the
 // placeholder until the refetch is done.
-func revalidateButtons(d *Demo, ep endpoint.Endpoint, params value.Value) app.UI {
+func revalidateButtons[R any](d *Demo, ep *df.Endpoint[R], params any) app.UI {
 	key, err := ep.Key(params)
 	if err != nil {
 		return nil
