@@ -74,7 +74,8 @@ func newDemo(c config) (*demo, error) {
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, filepath.Join(c.root, "index.html"))
 	})))
-	s.mux.Handle("/", &app.Handler{
+	snap := &snapshotter{api: s.api, log: c.log}
+	s.mux.Handle("/", snap.withSnapshot(&app.Handler{
 		Name:            "datafetch demo",
 		ShortName:       "datafetch",
 		Title:           "datafetch · go-app demo",
@@ -91,7 +92,7 @@ func newDemo(c config) (*demo, error) {
 		// go-app's default worker caches every resource, app.wasm
 		// included, and would serve a stale build after a rebuild.
 		ServiceWorkerTemplate: serviceWorker,
-	})
+	}))
 	return s, nil
 }
 
