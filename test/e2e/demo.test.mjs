@@ -275,8 +275,31 @@ test('an article opened from the list shows at once, with no request for it', as
   await page.click('.article-row[data-id="4"] .row-title');
   await page.waitForSelector('#article[data-id="4"]');
   const counts = await api(server.url, '_control/counts');
-  assert.ok(counts['GET /articles'] >= 1, `the list was fetched: ${JSON.stringify(counts)}`);
+  assert.equal(counts['GET /articles'], undefined, `the list came with the page: ${JSON.stringify(counts)}`);
   assert.equal(counts['GET /articles/4'], undefined, `the detail was read from the list's entity: ${JSON.stringify(counts)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the first article rows come with the page: no request for the list, and the app runs', async () => {
+  await control(server.url, 'reset');
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  page.setDefaultTimeout(HANG_MS);
+  const errors = watchErrors(page);
+  const requested = [];
+  page.on('request', (r) => requested.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  await page.goto(server.url);
+  await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
+  const articles = await api(server.url, 'articles');
+  await page.waitForSelector('#articles .article-row');
+  assert.equal(await page.locator('#articles .article-row').count(), articles.length);
+  assert.equal(await page.locator('#articles .row-title').first().textContent(), articles[0].title);
+  // The app runs on the hydrated cache: a click is answered from it.
+  await page.click(`.article-row[data-id="${articles[0].id}"] .row-title`);
+  await page.waitForSelector(`#article[data-id="${articles[0].id}"]`);
+  assert.ok(!requested.includes('GET /rest/articles'), `the browser did not ask for the list: ${requested.join(', ')}`);
+  const counts = await api(server.url, '_control/counts');
+  assert.equal(counts['GET /articles'], 1, `only this test's own GET was counted: ${JSON.stringify(counts)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

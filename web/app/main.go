@@ -14,6 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	_ "github.com/datafetch/datafetch/core/rest/nethttp"
+	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/ui"
 )
 
@@ -27,8 +28,27 @@ func main() {
 	if err != nil {
 		panic(err) // go-app shows it in place of the loader
 	}
+	hydrate(d)
 	ui.Routes(d)
 	app.RunWhenOnBrowser()
+}
+
+// hydrate starts the cache from the snapshot the server rendered into the
+// page (ui.SnapshotElementID), when there is one, so the first page shows
+// its data without a request. A snapshot that cannot be read is logged
+// and left out: the page then fetches its data as it would without one.
+func hydrate(d *ui.Demo) {
+	el := app.Window().GetElementByID(ui.SnapshotElementID)
+	if !el.Truthy() {
+		return
+	}
+	snapshot, err := value.ParseString(el.Get("textContent").String())
+	if err == nil {
+		err = d.Hydrate(snapshot)
+	}
+	if err != nil {
+		app.Logf("datafetch demo: the page's snapshot is not used: %v", err)
+	}
 }
 
 // apiPrefix is the full URL of the REST API: the page's origin and the

@@ -38,8 +38,9 @@ var defaultReactDir = filepath.Join("web", "build", "react")
 
 // demo is the whole demo server as one http.Handler.
 type demo struct {
-	mux *http.ServeMux
-	api *api.Server
+	mux  *http.ServeMux
+	api  *api.Server
+	wasm *wasmCache
 }
 
 // newDemo builds the handler. A missing app.wasm, index.html, dist/ or
@@ -62,16 +63,19 @@ func newDemo(c config) (*demo, error) {
 	}
 	ui.Routes(d)
 
-	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath})}
+	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath}), wasm: newWasmCache(c.log)}
+	dist := filepath.Join(c.root, "dist")
+	s.wasm.warm(c.wasm, filepath.Join(dist, "datafetch.wasm"), filepath.Join(c.react, "datafetch.wasm"))
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
-	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", http.FileServer(http.Dir(filepath.Join(c.root, "dist"))))))
+	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", s.wasm.wasmFiles(dist, http.FileServer(http.Dir(dist))))))
 	// The React example (web/react), built by ./build.sh. Its
 	// index.html is served at /react/ itself.
-	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, http.FileServer(http.Dir(c.react)))))
+	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, s.wasm.wasmFiles(c.react, http.FileServer(http.Dir(c.react))))))
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, filepath.Join(c.root, "index.html"))
 	})))
-	s.mux.Handle("/", &app.Handler{
+	snap := &snapshotter{api: s.api, log: c.log}
+	s.mux.Handle("/", snap.withSnapshot(&app.Handler{
 		Name:            "datafetch demo",
 		ShortName:       "datafetch",
 		Title:           "datafetch · go-app demo",
@@ -83,12 +87,12 @@ func newDemo(c config) (*demo, error) {
 		LoadingLabel:    "Loading the datafetch demo… {progress}%",
 		Styles:          []string{"/web/style.css"},
 		Env:             map[string]string{ui.APIPathEnv: apiPath},
-		Resources:       assets{wasm: c.wasm, static: http.FileServerFS(static.FS)},
+		Resources:       assets{wasm: c.wasm, cache: s.wasm, static: http.FileServerFS(static.FS)},
 		Version:         version(c.wasm),
 		// go-app's default worker caches every resource, app.wasm
 		// included, and would serve a stale build after a rebuild.
 		ServiceWorkerTemplate: serviceWorker,
-	})
+	}))
 	return s, nil
 }
 
@@ -147,12 +151,21 @@ func version(wasm string) string {
 // everything else from the embedded static files.
 type assets struct {
 	wasm   string
+	cache  *wasmCache
 	static http.Handler
 }
 
-// Resolve keeps local /web/ paths as they are, as app.LocalDir("") does.
+// Resolve keeps local /web/ paths as they are, as app.LocalDir("") does,
+// and versions app.wasm's URL with a hash of its content, so browsers
+// may keep it for good (go-app's app.js, which holds the URL, is
+// revalidated on every load).
 func (a assets) Resolve(location string) string {
 	switch {
+	case location == "/web/app.wasm":
+		if v := a.cache.version(a.wasm); v != "" {
+			return location + "?" + versionParam + "=" + v
+		}
+		return location
 	case location == "" || location == "/":
 		return "/"
 	case strings.HasPrefix(location, "http://"), strings.HasPrefix(location, "https://"):
@@ -165,8 +178,7 @@ func (a assets) Resolve(location string) string {
 
 func (a assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/web/app.wasm" {
-		w.Header().Set("Content-Type", "application/wasm")
-		http.ServeFile(w, r, a.wasm)
+		a.cache.serve(w, r, a.wasm)
 		return
 	}
 	http.StripPrefix("/web", a.static).ServeHTTP(w, r)

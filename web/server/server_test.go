@@ -19,13 +19,22 @@ import (
 // index.html, dist/ and app.wasm.
 func newTestDemo(t *testing.T) *httptest.Server {
 	t.Helper()
+	ts, _ := newTestDemoRoot(t)
+	return ts
+}
+
+// newTestDemoRoot is newTestDemo that also returns the root directory.
+func newTestDemoRoot(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{
-		"index.html":                 "<!doctype html><title>plain JS</title>",
-		"dist/datafetch.mjs":         "export function load() {}",
-		"web/build/app.wasm":         "\x00asm\x01\x00\x00\x00",
-		"web/build/react/index.html": "<!doctype html><title>datafetch · React</title>",
-		"web/build/react/app.js":     "export {};",
+		"index.html":                     "<!doctype html><title>plain JS</title>",
+		"dist/datafetch.mjs":             "export function load() {}",
+		"web/build/app.wasm":             "\x00asm\x01\x00\x00\x00" + fakeWasm("app"),
+		"dist/datafetch.wasm":            "\x00asm\x01\x00\x00\x00" + fakeWasm("datafetch"),
+		"web/build/react/datafetch.wasm": "\x00asm\x01\x00\x00\x00" + fakeWasm("react"),
+		"web/build/react/index.html":     "<!doctype html><title>datafetch · React</title>",
+		"web/build/react/app.js":         "export {};",
 	}
 	for name, body := range files {
 		p := filepath.Join(root, name)
@@ -39,7 +48,7 @@ func newTestDemo(t *testing.T) *httptest.Server {
 	ts := httptest.NewServer(d)
 	t.Cleanup(ts.Close)
 	t.Cleanup(d.api.Close)
-	return ts
+	return ts, root
 }
 
 func get(t *testing.T, url string) (*http.Response, string) {

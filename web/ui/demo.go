@@ -111,3 +111,15 @@ func errorText(err error) string {
 	}
 	return err.Error()
 }
+
+// SnapshotElementID is the id of the element in which the demo server
+// renders a snapshot of the first page's data (controller.Snapshot, as
+// JSON in a <script type="application/json">), for the app to start from
+// (Hydrate) instead of fetching it.
+const SnapshotElementID = "datafetch-snapshot"
+
+// Hydrate merges a snapshot into the demo's cache (controller.Hydrate).
+// Call it before the pages mount, so the first render reads from it.
+func (d *Demo) Hydrate(snapshot value.Value) error {
+	return d.ctrl.Hydrate(snapshot)
+}
