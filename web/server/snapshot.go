@@ -64,7 +64,7 @@ func (s *snapshotter) snapshot(r *http.Request) (string, error) {
 	ctrl := controller.New(controller.Options{RequestContext: func(ctx context.Context) context.Context {
 		return rest.WithTransport(api.Internal(ctx), inProcess{s.api})
 	}})
-	if _, err := ctrl.Fetch(r.Context(), a.Articles.GetList, resources.ListParams, nil); err != nil {
+	if _, err := a.Articles.GetList.Fetch(r.Context(), ctrl, resources.ListParams, nil); err != nil {
 		return "", fmt.Errorf("reading the article list: %w", err)
 	}
 	return ctrl.Snapshot().JSON(), nil

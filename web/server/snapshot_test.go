@@ -47,14 +47,14 @@ func TestArticlesPageCarriesSnapshot(t *testing.T) {
 	}})
 	a, err := resources.New(ts.URL + "/rest")
 	require.NoError(t, err)
-	list, err := ctrl.FetchIfStale(context.Background(), a.Articles.GetList, resources.ListParams)
+	list, err := a.Articles.GetList.FetchIfStale(context.Background(), ctrl, resources.ListParams)
 	require.NoError(t, err, "the list is read from the snapshot")
 
 	_, body := get(t, ts.URL+"/rest/articles")
 	var want []struct{ ID, Title string }
 	require.NoError(t, json.Unmarshal([]byte(body), &want))
-	require.Equal(t, len(want), list.Len())
-	assert.Equal(t, want[0].Title, list.Elems()[0].Get("title").Str())
+	require.Equal(t, len(want), len(list))
+	assert.Equal(t, want[0].Title, list[0].Title)
 
 	_, counts := get(t, ts.URL+"/rest/_control/counts")
 	var c map[string]int
