@@ -362,3 +362,45 @@ func TestCollectionGetPageInObject(t *testing.T) {
 	assert.Equal(t, []string{"1", "2", "3"}, ids(got.Get("results")))
 	assert.Equal(t, "", got.Get("next").Str(), "the other members come from the newest page")
 }
+
+// A Collection is queryable: Get reads the list stored for the params it
+// is given, a Query derives from it, and a push changes both.
+func TestGetCollection(t *testing.T) {
+	s, _ := todoServer(t, 0)
+	list := todoList(t, s, rest.Options{})
+	c := controller.New(controller.Options{})
+	ctx := context.Background()
+	_, err := c.Fetch(ctx, list, args(`{"userId":1}`), nil)
+	require.NoError(t, err)
+	coll := list.Spec().Schema
+
+	got, err := c.Get(coll, args(`{"userId":"1"}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1", "3"}, ids(got), "the list stored for {userId: 1} (args compare as strings)")
+	assert.True(t, value.Same(got, c.GetResponse(list, args(`{"userId":1}`)).Data), "the very list the endpoint reads")
+	none, err := c.Get(coll, args(`{"userId":9}`))
+	require.NoError(t, err)
+	assert.True(t, none.IsUndefined(), "nothing stored for other args")
+
+	titles := schema.QueryOf(coll, func(entries value.Value, _ []value.Value) value.Value {
+		var out []value.Value
+		for _, e := range entries.Elems() {
+			out = append(out, e.Get("title"))
+		}
+		return value.Arr(out...)
+	})
+	first, err := c.Get(titles, args(`{"userId":1}`))
+	require.NoError(t, err)
+	again, err := c.Get(titles, args(`{"userId":1}`))
+	require.NoError(t, err)
+	assert.True(t, value.Same(first, again), "memoized while nothing changed")
+
+	push, err := list.Push()
+	require.NoError(t, err)
+	_, err = c.Fetch(ctx, push, value.Undef, args(`{"userId":1,"title":"new"}`))
+	require.NoError(t, err)
+	after, err := c.Get(titles, args(`{"userId":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, first.Len()+1, after.Len(), "the pushed todo is read")
+	assert.Equal(t, "new", after.Elems()[after.Len()-1].Str())
+}

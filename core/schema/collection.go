@@ -582,3 +582,21 @@ func assignMembers(existing, incoming value.Value) value.Value {
 	}
 	return out
 }
+
+// queryInput makes a Collection queryable: a read with params args[0]
+// (none: {}) reads the list stored for the args a request with those
+// params would store it under.
+func (c *Collection) queryInput(args []value.Value) (value.Value, bool, error) {
+	params := value.Obj()
+	if len(args) > 0 && !args[0].IsNullish() {
+		params = args[0]
+	}
+	pk, err := c.PK(Args{Params: params})
+	if err != nil {
+		return value.Undef, false, err
+	}
+	return value.Str(pk), true, nil
+}
+
+// readSchema is the Collection itself: its read is the stored list.
+func (c *Collection) readSchema() Schema { return c }

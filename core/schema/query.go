@@ -20,8 +20,8 @@ import (
 // its own, so a query's read keeps its identity until an entity it read
 // changes, as a result's read does.
 
-// queryable is a schema that a Query can read from the cache alone.
-// Further schemas (a Collection) plug in by implementing it.
+// queryable is a schema that a Query can read from the cache alone: an
+// Entity, All, and a Collection (collection.go).
 type queryable interface {
 	Schema
 	// queryInput returns the normalized value the read of the schema with
@@ -41,7 +41,8 @@ var ErrNotQueryable = errors.New("not queryable")
 // QueryInput returns what a read of s with args starts from: the schema to
 // denormalize, and the normalized input to denormalize by it (ok false:
 // nothing to read, the read is Undefined). s is an Entity (args[0] are
-// params naming its pk, as {id: 5}), an All, or a Query over one of them,
+// params naming its pk, as {id: 5}), an All, a Collection (args[0] are the
+// params its list is stored for), or a Query over one of them,
 // whose own schema is read. It may call an Entity's PKFunc: callers must
 // not hold locks that function may need.
 func QueryInput(s Schema, args []value.Value) (read Schema, input value.Value, ok bool, err error) {

@@ -178,8 +178,8 @@ export interface InvalidateSchema<E = Entity> {
 export interface AllSchema<E = Entity> {
   readonly [schemaKind]: { all: E };
 }
-/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`. */
-export type QueryableSchema = Entity | AllSchema<any>;
+/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`. */
+export type QueryableSchema = Entity | AllSchema<any> | CollectionSchema<any>;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
 export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> {
   readonly [schemaKind]: { query: S };

@@ -133,6 +133,33 @@ test('ctrl.get of an Entity by pk, directly and through a Query', async () => {
   assert.equal(calls, 1);
 });
 
+test('ctrl.get of a Collection: the list stored for the params given, and a Query over it', async () => {
+  const { df, ctrl, Article } = await rig();
+  const todos = new df.schema.Collection([Article]);
+  const byUser = new df.RestEndpoint({ urlPrefix: BASE, path: '/by-user', schema: todos });
+  await ctrl.setResponse(byUser, { userId: 1 }, [
+    { id: 1, title: 'b' },
+    { id: 2, title: 'a' },
+  ]);
+  const list = ctrl.get(todos, { userId: '1' });
+  assert.deepEqual(
+    list.map((a) => a.id),
+    [1, 2],
+    'the list stored for {userId: 1} (args compare as strings)',
+  );
+  assert.equal(list, ctrl.getResponse(byUser, { userId: 1 }).data, 'the very list the endpoint reads');
+  assert.equal(ctrl.get(todos, { userId: 2 }), undefined, 'nothing stored for other args');
+  let calls = 0;
+  const sorted = new df.schema.Query(todos, (entries) => {
+    calls++;
+    return entries.map((a) => a.title).sort();
+  });
+  const first = ctrl.get(sorted, { userId: 1 });
+  assert.deepEqual(first, ['a', 'b']);
+  assert.equal(ctrl.get(sorted, { userId: 1 }), first, 'memoized');
+  assert.equal(calls, 1);
+});
+
 test('bad input: a schema that is not queryable is a TypeError naming it; a bad process; an entity read without params', async () => {
   const { df, ctrl, Article } = await rig();
   assert.throws(() => ctrl.get([Article]), { name: 'TypeError', message: /get: .*is not queryable/ });

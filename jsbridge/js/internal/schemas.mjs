@@ -102,8 +102,8 @@ export class QuerySchema {
 }
 
 // QUERYABLE is the symbol by which a schema class says that a Query and
-// ctrl.get can read it from the cache (schema.All does; a Collection
-// class does the same).
+// ctrl.get can read it from the cache (schema.All and schema.Collection
+// do).
 export const QUERYABLE = Symbol('datafetch.queryable');
 AllSchema.prototype[QUERYABLE] = true;
 
@@ -134,6 +134,7 @@ export class CollectionSchema {
     this.key = key;
   }
 }
+CollectionSchema.prototype[QUERYABLE] = true;
 
 // makeSchemas returns the schema half of an API instance over bridge (see
 // makeBridge): Entity, and the Go schema of any shape.
