@@ -13,8 +13,12 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 )
 
+// node holds a pointer (Name) so that it is not carved from the tiny
+// allocator's shared 16-byte blocks: a dropped struct sharing a block with
+// a kept one would stay reachable, and the test would count it.
 type node struct {
-	ID int `df:"id"`
+	ID   int    `df:"id"`
+	Name string `df:"name"`
 }
 
 // TestCacheForgetsWhatNoReaderHolds decodes many values, keeps a few of
