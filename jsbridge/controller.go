@@ -222,6 +222,8 @@ func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, h wire.Head
 // last fetch is kept. With them JavaScript can keep a read, still report
 // its status as time passes (no other status changes with time alone), and
 // answer useSuspense for fresh data without calling Go.
+//
+//go:noinline
 func responseHeader(r endpoint.Response, spec *endpoint.Spec) wire.Header {
 	h := wire.Header{
 		Response:  true,

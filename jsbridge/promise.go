@@ -46,6 +46,7 @@ func thrown(err error) error {
 	return err
 }
 
+//go:noinline
 func newJSError(v safejs.Value) *jsError {
 	return &jsError{Value: v, msg: describeThrown(v)}
 }
@@ -257,6 +258,8 @@ func watchWithFuncs(v safejs.Value) (chan settled, error) {
 }
 
 // arg returns args[i], or undefined when there are fewer arguments.
+//
+//go:noinline
 func arg(args []safejs.Value, i int) safejs.Value {
 	if i < len(args) {
 		return args[i]

@@ -376,6 +376,8 @@ func (c *Controller) await(ctx context.Context, key string, cl *call) error {
 
 // startShared returns the call in flight for key, starting it if needed.
 // The request runs detached from any one waiter's context.
+//
+//go:noinline
 func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.Value) *call {
 	return c.startUnless(ep, key, params, nil)
 }

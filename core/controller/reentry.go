@@ -34,6 +34,8 @@ func (c *Controller) reentered(method string) error {
 // mustNotReenter is reentered for the methods that return no error: the
 // misuse is a programming error, so it panics. Inside a request the panic
 // fails the request with the error wrapped (see run).
+//
+//go:noinline
 func (c *Controller) mustNotReenter(method string) {
 	if err := c.reentered(method); err != nil {
 		panic(err)

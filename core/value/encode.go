@@ -130,6 +130,8 @@ func AppendString(dst []byte, s string) []byte {
 }
 
 // JSON returns v as compact JSON, as AppendJSON writes it; "" for Undefined.
+//
+//go:noinline
 func (v Value) JSON() string {
 	b := AppendJSON(nil, v)
 	// b is never written again, so it can back the string without a copy.

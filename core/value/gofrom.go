@@ -77,6 +77,7 @@ func FromGo(x any) (Value, error) {
 	return Undef, fmt.Errorf("value.FromGo: unsupported type %T", x)
 }
 
+//go:noinline
 func uintValue(u uint64) Value {
 	return Value{kind: Number, raw: strconv.FormatUint(u, 10)}
 }

@@ -113,6 +113,8 @@ func (v Value) IsNullish() bool { return v.kind <= Null }
 func (v Value) Boolean() bool { return v.kind == Bool && v.raw == "true" }
 
 // Float returns a Number as float64; ok is false for other kinds.
+//
+//go:noinline
 func (v Value) Float() (f float64, ok bool) {
 	if v.kind != Number {
 		return 0, false
@@ -148,6 +150,8 @@ func (v Value) Source() string {
 // (as WTF-8 has it) rather than to U+FFFD, so that decoded strings compare
 // as JavaScript strings do; Str, object keys and AppendString write it back
 // as the escape.
+//
+//go:noinline
 func (v Value) Str() string {
 	if v.kind != String {
 		return ""
@@ -200,6 +204,8 @@ func (v Value) Members() []Member {
 }
 
 // Get returns the member of an Object named key; Undefined when absent.
+//
+//go:noinline
 func (v Value) Get(key string) Value {
 	ms := v.Members()
 	for i := range ms {
@@ -211,6 +217,8 @@ func (v Value) Get(key string) Value {
 }
 
 // Has reports whether an Object has a member named key.
+//
+//go:noinline
 func (v Value) Has(key string) bool {
 	ms := v.Members()
 	for i := range ms {
@@ -224,6 +232,8 @@ func (v Value) Has(key string) bool {
 // Same reports whether a and b are the identical value: the same scalar, or
 // the same Array or Object (one backing list). It is the Go side of
 // JavaScript's ===, and what memoized reads guarantee for unchanged data.
+//
+//go:noinline
 func Same(a, b Value) bool {
 	if a.kind != b.kind {
 		return false
@@ -265,6 +275,8 @@ func Num(f float64) Value {
 }
 
 // Int makes a Number value from an integer.
+//
+//go:noinline
 func Int(i int64) Value { return Value{kind: Number, raw: strconv.FormatInt(i, 10)} }
 
 // BoolV makes a Bool value.
@@ -277,6 +289,8 @@ func BoolV(b bool) Value {
 
 // Arr makes an Array value that owns elems. An empty one gets storage of
 // its own all the same, so that Same and Identity tell two empty arrays apart.
+//
+//go:noinline
 func Arr(elems ...Value) Value {
 	if len(elems) == 0 {
 		elems = make([]Value, 0, 1)
@@ -286,6 +300,8 @@ func Arr(elems ...Value) Value {
 
 // Obj makes an Object value that owns members. Keys must be unique. An
 // empty one gets storage of its own, as with Arr.
+//
+//go:noinline
 func Obj(members ...Member) Value {
 	if len(members) == 0 {
 		members = make([]Member, 0, 1)
