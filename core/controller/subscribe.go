@@ -62,6 +62,11 @@ type subscription struct {
 	listener func(State)
 	last     State
 	closed   bool
+	// started is set once the listener's first call (in Subscribe) is
+	// done: notifications queued before it are dropped, and Subscribe
+	// queues the latest state instead, so the listener never sees an older
+	// state after a newer one.
+	started bool
 	// settled is the store version right after a fetch of key finished; a
 	// result still unusable at that version is not fetched again, which
 	// would only loop.
@@ -120,6 +125,14 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	}
 	c.mu.Unlock()
 	listener(first)
+	c.mu.Lock()
+	s.started = true
+	// A change delivered to others while the first call ran: this
+	// listener gets its state now, after the first, in queue order.
+	if !s.closed && !s.last.same(first) {
+		c.queue = append(c.queue, notification{sub: s, state: s.last})
+	}
+	c.mu.Unlock()
 	c.dispatch()
 	return func() { c.unsubscribe(s) }, nil
 }
@@ -198,7 +211,7 @@ func (c *Controller) ensureFresh(s *subscription) {
 	if s.aborted && s.abortedAt == c.st.Version() {
 		return
 	}
-	cl := &call{key: s.rkey, ep: s.ep, done: make(chan struct{})}
+	cl := &call{key: s.rkey, ep: s.ep, done: make(chan struct{}), startedAt: c.now()}
 	c.inflight[s.rkey] = cl
 	ep, key, params := s.ep, s.key, s.params
 	c.spawn(func() {
@@ -246,7 +259,7 @@ func (c *Controller) dispatch() {
 				continue
 			}
 			n.listen.queued = false
-		} else if n.sub.closed {
+		} else if n.sub.closed || !n.sub.started {
 			continue
 		}
 		c.mu.Unlock()

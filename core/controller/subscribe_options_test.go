@@ -121,3 +121,63 @@ func TestSubscribeNoPollFetchesButDoesNotPoll(t *testing.T) {
 	}
 	assert.EqualValues(t, 1, b.fetchesOf("1"), "NoPoll fetched once and did not poll")
 }
+
+// A change that lands while a new subscriber's first listener call runs
+// reaches that listener after the first call, never before: a listener
+// that sets what it is given (as a UI does) ends on the newest state.
+func TestSubscribeFirstCallComesFirst(t *testing.T) {
+	c := controller.New(controller.Options{})
+	b := &books{gate: make(chan struct{})}
+	ep := b.endpoint(endpoint.Spec{})
+
+	// A's subscription starts the fetch, held at the gate.
+	gotData := make(chan struct{})
+	var once sync.Once
+	unsubA, err := c.Subscribe(ep, params("1"), func(st controller.State) {
+		if rev(st.Data) == 1 {
+			once.Do(func() { close(gotData) })
+		}
+	})
+	require.NoError(t, err)
+	defer unsubA()
+	reqs := c.Requests()
+	require.Len(t, reqs, 1, "the subscription's fetch is in flight")
+	assert.Positive(t, reqs[0].StartedAt, "and says when it started (the inspector shows its age)")
+
+	// B's first call lets the fetch finish and waits until A has been told
+	// of the data; only then does it take the state it was given.
+	var mu sync.Mutex
+	var final []controller.State
+	first := true
+	unsubB, err := c.Subscribe(ep, params("1"), func(st controller.State) {
+		mu.Lock()
+		isFirst := first
+		first = false
+		mu.Unlock()
+		if isFirst {
+			close(b.gate)
+			testkit.Wait(t, gotData, "A told of the data")
+		}
+		mu.Lock()
+		final = append(final, st)
+		mu.Unlock()
+	})
+	require.NoError(t, err)
+	defer unsubB()
+
+	// The data reaches B after its first call: at once, or from the
+	// dispatch of the goroutine that stored it, if that one is still
+	// delivering.
+	last := func() controller.State {
+		mu.Lock()
+		defer mu.Unlock()
+		return final[len(final)-1]
+	}
+	require.Eventually(t, func() bool { return rev(last().Data) == 1 }, testkit.WaitLimit, time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.True(t, final[0].Loading, "the first call took the state at subscribe time")
+	for i := 1; i < len(final); i++ {
+		assert.False(t, final[i].Loading && rev(final[i-1].Data) == 1, "no older state after the data: %+v", final)
+	}
+}
