@@ -41,14 +41,19 @@ func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 			return
 		}
 	}
-	// The room for the output is reserved at once: grown by append, a
-	// large output would leave behind each smaller buffer, several times
-	// the output in all, and in wasm that is memory the page never gets
-	// back.
-	w.Grow(value.SizeHint(v))
 	e := &encoder{t: t, w: w, held: &held}
 	if t != nil {
 		e.prevTop, e.prevTopID = t.lastRoot(slot)
+	}
+	if e.prevTopID == 0 {
+		// The room for the output is reserved at once: grown by append, a
+		// large output would leave behind each smaller buffer, several
+		// times the output in all, and in wasm that is memory the page
+		// never gets back. Not when JavaScript holds the slot's previous
+		// emission: then the output is what changed since (kept lists,
+		// refs), and sizing the whole value would walk all of it, a tenth
+		// of a re-read after one shared entity changed (issue 11).
+		w.Grow(value.SizeHint(v))
 	}
 	if isIdentified(s) {
 		e.value(v, s)

@@ -57,6 +57,23 @@ func BenchmarkPipeline(b *testing.B) {
 				at++
 			}
 		})
+		// One shared user changes (stored by its own endpoint, as
+		// setResponse of a user does), then the list is read and emitted:
+		// about N/20 articles change, the rest are kept.
+		b.Run(fmt.Sprintf("changeUser/N=%d", n), func(b *testing.B) {
+			st, ids := store.New(), newIdentities()
+			buf := pipelineFetch(b, st, ids, nil, s, body, 1)
+			user := s.(*schema.Array).Of.(*schema.Entity).Schema["author"]
+			b.ReportAllocs()
+			at := int64(2)
+			for b.Loop() {
+				u := 1 + at%valuetest.Authors
+				storetest.Apply(b, st, fmt.Sprintf("user%d", u), user, fmt.Appendf(nil, `{"id":%d,"name":"u %d"}`, u, at), at)
+				out, _, _, _ := st.Read("list")
+				buf = ids.output(buf, wire.Header{}, "list", s, out)
+				at++
+			}
+		})
 		b.Run(fmt.Sprintf("encode-cold/N=%d", n), func(b *testing.B) {
 			st := store.New()
 			pipelineFetch(b, st, newIdentities(), nil, s, body, 1)
