@@ -452,3 +452,86 @@ test('the published-by-title view is a query whose count follows a publish', asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// countsOf returns the API's request counts.
+const countsOf = () => api(server.url, '_control/counts');
+
+test('a read survives "fail next 2 GETs": it retries and shows the data, the API counted 3 attempts', async () => {
+  const { page, errors } = await openDemo();
+  const expected = (e) => !/status of 503/.test(e); // the injected failures themselves
+  await page.waitForSelector('#articles .article-row');
+  await page.click('#fail-gets');
+  await page.waitForSelector('.notice:has-text("The next 2 reads fail")');
+  await page.waitForSelector('.netctl[data-busy="false"]');
+  // A page whose list is not in the cache: its read fails twice, the page
+  // keeps loading through the retries, then shows the data.
+  await page.click('.sidebar a[href="/profiles"]');
+  await page.waitForSelector('.notice:has-text("retry 1 of 2")');
+  await page.waitForSelector('.notice:has-text("retry 2 of 2")');
+  await page.waitForSelector('.profile-row');
+  const counts = await countsOf();
+  assert.equal(counts['GET /profiles'], 3, `two failed attempts and the one that succeeded: ${JSON.stringify(counts)}`);
+  const profiles = await api(server.url, 'profiles');
+  assert.equal(await page.locator('.profile-row').count(), profiles.length);
+  assert.equal(await page.locator('.notice-error').count(), 0, 'no error shown: the retries cured it');
+  await shot(page, 'retry.png');
+  assert.deepEqual(errors.filter(expected), []);
+  await page.close();
+});
+
+test('with "Keep cache" on, a reload shows the data with no request', async () => {
+  const { page, errors } = await openDemo('posts');
+  await page.waitForSelector('#paged .post-row');
+  assert.equal(await page.isChecked('#persist'), false, 'off by default');
+  await page.check('#persist');
+  // The snapshot is written (throttled) after the toggle: wait until the
+  // posts are in it.
+  await page.waitForFunction(() => (localStorage.getItem('datafetch-goapp-demo') ?? '').includes('"Post"'));
+  await control(server.url, 'reset'); // the counts from zero; the same seed
+  await page.reload();
+  await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
+  await page.waitForSelector('#paged .post-row[data-id="1"]');
+  assert.equal(await page.isChecked('#persist'), true, 'the toggle is remembered');
+  assert.equal(await page.locator('#paged .post-row').count(), 5);
+  const counts = await countsOf();
+  assert.deepEqual(counts, {}, `nothing was asked of the API: ${JSON.stringify(counts)}`);
+  await shot(page, 'persisted-reload.png');
+
+  // Off: what was kept is forgotten, and a reload asks the API again.
+  await page.uncheck('#persist');
+  assert.equal(await page.evaluate(() => localStorage.getItem('datafetch-goapp-demo')), null);
+  await page.reload();
+  await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
+  await page.waitForSelector('#paged .post-row[data-id="1"]');
+  assert.ok((await countsOf())['GET /posts'] >= 1, 'fetched again without the kept cache');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('two tabs stay in sync: a publish in one shows in the other with no request', async () => {
+  await control(server.url, 'reset');
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const open = async () => {
+    const page = await context.newPage();
+    page.setDefaultTimeout(HANG_MS);
+    const errors = watchErrors(page);
+    await page.goto(server.url);
+    await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
+    await page.waitForSelector('#articles .article-row');
+    return { page, errors };
+  };
+  const a = await open();
+  const b = await open();
+  const draft = (await api(server.url, 'articles')).find((x) => !x.published);
+  await control(server.url, 'reset'); // counts from zero
+  await a.page.click(`.article-row[data-id="${draft.id}"] .toggle-publish`);
+  await a.page.waitForSelector('#insp-optimistic strong:text-is("0")');
+  await b.page.waitForSelector(`.article-row[data-id="${draft.id}"][data-published="true"]`);
+  const counts = await countsOf();
+  assert.deepEqual(counts, { [`PATCH /articles/${draft.id}`]: 1 }, `only the publish reached the API: ${JSON.stringify(counts)}`);
+  await b.page.bringToFront();
+  await b.page.locator(`.article-row[data-id="${draft.id}"]`).scrollIntoViewIfNeeded();
+  await shot(b.page, 'tabs-synced.png');
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await context.close();
+});

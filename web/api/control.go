@@ -43,6 +43,21 @@ func (s *Server) FailNext(n, status int) {
 	s.mu.Unlock()
 }
 
+// FailNextGets makes the next n GET requests to the data routes answer
+// status with a JSON error, as a flaky network or an overloaded server
+// would, so a client's retries can be watched; a status outside 400-599,
+// such as zero, means 503. Mutations are not failed by it, nor the
+// in-process requests of [Internal]. Like FailNext, failures are spent
+// when a request runs.
+func (s *Server) FailNextGets(n, status int) {
+	if status < 400 || status > 599 {
+		status = http.StatusServiceUnavailable
+	}
+	s.mu.Lock()
+	s.getFailLeft, s.getFailStatus = max(n, 0), status
+	s.mu.Unlock()
+}
+
 // Hold makes every API request that arrives from now on wait, before it
 // runs, until it is released. A released request runs against the state as
 // it is at release time, so mutations apply in release order.
@@ -104,6 +119,7 @@ func (s *Server) Reset() {
 		fn()
 	}
 	s.failLeft, s.failStatus = 0, 0
+	s.getFailLeft, s.getFailStatus = 0, 0
 	s.mu.Unlock()
 	s.countMu.Lock()
 	clear(s.counts)
@@ -172,6 +188,20 @@ func (s *Server) controlRoutes() {
 			return
 		}
 		s.FailNext(n, status)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	m.HandleFunc("POST /_control/fail-next-get", func(w http.ResponseWriter, r *http.Request) {
+		n, err := queryInt(r, "count", 1)
+		if err != nil || n < 0 {
+			badControl(w, r, err)
+			return
+		}
+		status, err := queryInt(r, "status", http.StatusServiceUnavailable)
+		if err != nil || status < 400 || status > 599 {
+			badControl(w, r, err)
+			return
+		}
+		s.FailNextGets(n, status)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	m.HandleFunc("POST /_control/hold", func(w http.ResponseWriter, r *http.Request) {

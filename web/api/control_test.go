@@ -55,6 +55,34 @@ func TestFailNextOverHTTP(t *testing.T) {
 	}
 }
 
+// TestFailNextGets checks the control behind the demo's "fail the next 2
+// GETs": reads fail, with a retryable status, until the budget is spent;
+// mutations and the counts are unaffected, and a reset disarms it.
+func TestFailNextGets(t *testing.T) {
+	f := newFixture(t, api.Options{})
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/fail-next-get?count=2", nil).Status)
+	r := f.Do(http.MethodPatch, "/articles/1", map[string]any{"title": "kept"})
+	assert.Equal(t, http.StatusOK, r.Status, "mutations are not failed")
+	for i := range 2 {
+		r := f.Do(http.MethodGet, "/articles/1", nil)
+		require.Equal(t, http.StatusServiceUnavailable, r.Status, "GET %d: default status 503", i+1)
+		assert.Contains(t, apitest.ErrorMessage(t, r), "injected failure (fail-next-get)")
+	}
+	assert.Equal(t, "kept", apitest.Decode[api.Article](t, f.Do(http.MethodGet, "/articles/1", nil)).Title, "the budget is spent")
+	assert.Equal(t, 3, f.API.Count("GET /articles/1"), "failed reads are counted like any")
+
+	require.Equal(t, http.StatusNoContent, f.Do(http.MethodPost, "/_control/fail-next-get?count=1&status=500", nil).Status)
+	assert.Equal(t, http.StatusInternalServerError, f.Do(http.MethodGet, "/posts", nil).Status)
+
+	f.API.FailNextGets(1, 0)
+	f.API.Reset()
+	assert.Equal(t, http.StatusOK, f.Do(http.MethodGet, "/posts", nil).Status, "a reset disarms it")
+
+	for _, q := range []string{"count=x", "status=200", "status=600", "count=-1"} {
+		assert.Equal(t, http.StatusBadRequest, f.Do(http.MethodPost, "/_control/fail-next-get?"+q, nil).Status, q)
+	}
+}
+
 // TestFailNextIsSpentAtRelease checks that held mutations spend failures in
 // the order they are released, not the order they arrived.
 func TestFailNextIsSpentAtRelease(t *testing.T) {

@@ -45,6 +45,9 @@ type Server struct {
 	st         *state
 	failLeft   int
 	failStatus int
+	// getFailLeft and getFailStatus are the FailNextGets budget.
+	getFailLeft   int
+	getFailStatus int
 
 	delay  atomic.Int64 // time.Duration added before each API request
 	jitter atomic.Int64 // up to this much more, at random, per request
@@ -135,6 +138,7 @@ func (s *Server) routes() {
 //
 //	POST /_control/delay?ms=N&jitter=J          SetDelay and SetJitter (J defaults to 0)
 //	POST /_control/fail-next?count=N&status=S   FailNext (count 1, status 500 by default)
+//	POST /_control/fail-next-get?count=N//	POST /_control/fail-next?count=N&status=S   FailNext (count 1, status 500 by default)status=S  FailNextGets (count 1, status 503 by default)
 //	POST /_control/hold                         Hold (?mode=response: HoldResponses)
 //	GET  /_control/held                         Held (?wait=N&timeout=MS: WaitHeld first)
 //	POST /_control/release?seq=N                Release; 404 if N is not held
@@ -295,6 +299,10 @@ func (s *Server) failOrRun(r *http.Request, fn apiFunc) reply {
 	if isMutation(r.Method) && s.failLeft > 0 {
 		s.failLeft--
 		return errorReply(s.failStatus, "%s %s: injected failure (fail-next)", r.Method, r.URL.Path)
+	}
+	if r.Method == http.MethodGet && s.getFailLeft > 0 && !isInternal(r) {
+		s.getFailLeft--
+		return errorReply(s.getFailStatus, "%s %s: injected failure (fail-next-get)", r.Method, r.URL.Path)
 	}
 	return fn(r)
 }

@@ -29,6 +29,7 @@ func main() {
 		panic(err) // go-app shows it in place of the loader
 	}
 	hydrate(d)
+	connect(d)
 	ui.Routes(d)
 	app.RunWhenOnBrowser()
 }

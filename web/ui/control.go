@@ -56,6 +56,12 @@ func (c *controlClient) failNext(ctx context.Context) error {
 	return c.post(ctx, "fail-next", url.Values{"count": {"1"}, "status": {"500"}})
 }
 
+// failNextGets makes the next n reads fail with a 503, which the
+// controller retries.
+func (c *controlClient) failNextGets(ctx context.Context, n int) error {
+	return c.post(ctx, "fail-next-get", url.Values{"count": {strconv.Itoa(n)}, "status": {"503"}})
+}
+
 // reset restores the API's seed data and clears its controls.
 func (c *controlClient) reset(ctx context.Context) error {
 	return c.post(ctx, "reset", nil)

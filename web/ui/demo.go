@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -45,7 +46,39 @@ type Demo struct {
 	// noticeArea is the notice area on screen, and noticeCtx its context.
 	noticeArea *notices
 	noticeCtx  app.Context
+
+	// persistence is the top bar's persistence toggle's backing, set by
+	// the browser side (SetPersistence); nil hides the toggle.
+	persistence Persistence
 }
+
+// Retries of the demo's reads: a read that fails with a status a retry may
+// cure (the network controls' "fail the next 2 GETs" answers 503) is tried
+// again readRetries times, readRetryDelay apart, while its page keeps
+// showing it loading; each retry is announced in a notice.
+const (
+	readRetries    = 2
+	readRetryDelay = 500 * time.Millisecond
+)
+
+// Persistence keeps the cache across page loads (web/browser/persist, in
+// the browser): the top bar's toggle turns it on and off.
+type Persistence interface {
+	// Enabled reports whether the cache is kept.
+	Enabled() bool
+	// SetEnabled starts keeping the cache (writing it now and after
+	// changes) or stops and forgets what was kept; the choice is
+	// remembered for the next page load.
+	SetEnabled(on bool) error
+}
+
+// SetPersistence gives the demo the persistence its toggle drives. Call it
+// before the pages mount.
+func (d *Demo) SetPersistence(p Persistence) { d.persistence = p }
+
+// Controller returns the demo's controller, for the browser side to
+// connect its adapters (tab sync, persistence, revalidation on focus).
+func (d *Demo) Controller() *controller.Controller { return d.ctrl }
 
 // New returns a demo whose endpoints call the REST API mounted at
 // apiPrefix, a full URL such as "http://127.0.0.1:8080/rest".
@@ -59,7 +92,11 @@ func New(apiPrefix string) (*Demo, error) {
 		control:       &controlClient{prefix: a.Prefix},
 		showInspector: true,
 	}
-	d.ctrl = controller.New(controller.Options{OnChange: func() { d.changes.Add(1) }})
+	d.ctrl = controller.New(controller.Options{
+		OnChange:   func() { d.changes.Add(1) },
+		Retry:      readRetries,
+		RetryDelay: d.retryDelay,
+	})
 	d.boundary = goapp.Boundary{Fallback: skeleton, Error: errorBox}
 	return d, nil
 }
@@ -86,6 +123,16 @@ func mutate[R any](d *Demo, ctx app.Context, l *goapp.Loading, what string, ep *
 			done(ctx, out)
 		}
 	})
+}
+
+// retryDelay is the controller's RetryDelay: a fixed wait, and a notice
+// saying which read failed and which retry comes, so the network controls'
+// failures can be watched being retried. It runs on the request's
+// goroutine, outside the controller's lock.
+func (d *Demo) retryDelay(attempt int, err error) (time.Duration, error) {
+	d.notify(noticeInfo, fmt.Sprintf("A read failed (%s); retry %d of %d in %.1f s.",
+		errorText(err), attempt+1, readRetries, readRetryDelay.Seconds()))
+	return readRetryDelay, nil
 }
 
 // armed reports whether a "fail next mutation" waits to be spent.

@@ -44,6 +44,7 @@ func (d *Demo) frame(p page, content ...app.UI) app.UI {
 			),
 			&netControls{d: d, Armed: d.armed()},
 			app.Div().Class("topbar-links").Body(
+				app.If(d.persistence != nil, func() app.UI { return &persistToggle{d: d} }),
 				// A full page load, not go-app's in-app navigation: the
 				// inline handler keeps the click from go-app's listener.
 				app.A().Class("toplink").Href("/index.html").Attr("onclick", "event.stopPropagation()").

@@ -53,6 +53,9 @@ func (c *netControls) Render() app.UI {
 			app.Text("random"),
 		),
 		fail,
+		app.Button().ID("fail-gets").Class("btn btn-warn").
+			Title(fmt.Sprintf("The server answers the next %d GETs with a 503; reads retry up to %d times", failedGets, readRetries)).
+			Text(fmt.Sprintf("Fail next %d GETs", failedGets)).OnClick(c.onFailGets),
 		app.Button().ID("reset-data").Class("btn btn-ghost").
 			Title("Restore the server's seed data and empty the cache").
 			Text("Reset data").OnClick(c.onReset),
@@ -106,6 +109,23 @@ func (c *netControls) onFailNext(ctx app.Context, e app.Event) {
 			c.d.setFailArmed(false)
 			c.d.notify(noticeError, "Could not arm the failure: "+err.Error())
 		}
+	})
+}
+
+// failedGets is how many reads "fail the next GETs" fails: as many as the
+// demo's reads retry, so a read survives it (readRetries).
+const failedGets = readRetries
+
+func (c *netControls) onFailGets(ctx app.Context, e app.Event) {
+	d := c.d
+	c.busy.Run(ctx, func(cx context.Context) error {
+		return d.control.failNextGets(cx, failedGets)
+	}, func(ctx app.Context, err error) {
+		if err != nil {
+			d.notify(noticeError, "Could not arm the failures: "+err.Error())
+			return
+		}
+		d.notify(noticeInfo, fmt.Sprintf("The next %d reads fail with a 503: refresh a result to watch it retry.", failedGets))
 	})
 }
 

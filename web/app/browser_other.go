@@ -1,0 +1,8 @@
+//go:build !(js && wasm)
+
+package main
+
+import "github.com/datafetch/datafetch/web/ui"
+
+// connect has nothing to connect outside a browser: main exits there.
+func connect(*ui.Demo) {}
