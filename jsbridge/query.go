@@ -9,6 +9,7 @@ import (
 	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
@@ -24,22 +25,10 @@ const queryKeyPrefix = "\x00get "
 
 // ctrlGet(ctrl, schemaHandle, argsJSON) returns the read of the schema
 // with args (a JSON array), undefined when it finds nothing. The schema is
-// an Entity (args[0] are params naming its pk) or an All.
+// an Entity (args[0] are params naming its pk), an All or a Collection
+// (args[0] are the params its list is stored for).
 func ctrlGet(args []safejs.Value) (any, error) {
-	c, err := lookup[*ctrl](arg(args, 0), "a controller")
-	if err != nil {
-		return nil, err
-	}
-	h, err := arg(args, 1).Int()
-	if err != nil {
-		return nil, fmt.Errorf("get: schema handle: %w", err)
-	}
-	x, _ := table.get(h)
-	s, ok := x.(schema.Schema)
-	if !ok {
-		return nil, fmt.Errorf("get: handle #%d is not a schema", h)
-	}
-	list, err := jsonArg(arg(args, 2), "get: args")
+	c, h, s, list, err := queryArgs(args, "get")
 	if err != nil {
 		return nil, err
 	}
@@ -87,4 +76,41 @@ func ctrlListen(args []safejs.Value) (any, error) {
 		stop()
 		c.subs.Add(-1)
 	}), nil
+}
+
+// queryArgs reads the (ctrl, schemaHandle, argsJSON) arguments of ctrlGet
+// and ctrlHoldQuery: the controller, the schema's handle and the schema,
+// and the args (a JSON array).
+func queryArgs(args []safejs.Value, call string) (c *ctrl, h int, s schema.Schema, list value.Value, err error) {
+	if c, err = lookup[*ctrl](arg(args, 0), "a controller"); err != nil {
+		return nil, 0, nil, value.Undef, err
+	}
+	if h, err = arg(args, 1).Int(); err != nil {
+		return nil, 0, nil, value.Undef, fmt.Errorf("%s: schema handle: %w", call, err)
+	}
+	x, _ := table.get(h)
+	s, ok := x.(schema.Schema)
+	if !ok {
+		return nil, 0, nil, value.Undef, fmt.Errorf("%s: handle #%d is not a schema", call, h)
+	}
+	if list, err = jsonArg(arg(args, 2), call+": args"); err != nil {
+		return nil, 0, nil, value.Undef, err
+	}
+	return c, h, s, list, nil
+}
+
+// ctrlHoldQuery(ctrl, schemaHandle, argsJSON) keeps what a read of the
+// schema with args reads through garbage collection
+// (controller.HoldQuery): useQuery holds its query while mounted. It
+// returns the handle of the hold, which ctrlUnsubscribe ends.
+func ctrlHoldQuery(args []safejs.Value) (any, error) {
+	c, _, s, list, err := queryArgs(args, "useQuery")
+	if err != nil {
+		return nil, err
+	}
+	release, err := c.c.HoldQuery(s, list.Elems()...)
+	if err != nil {
+		return nil, err
+	}
+	return table.add(release), nil
 }

@@ -48,6 +48,7 @@ var syncEntries = map[string]entry{
 	"ctrlUnsubscribe":      ctrlUnsubscribe,
 	"ctrlGet":              ctrlGet,
 	"ctrlListen":           ctrlListen,
+	"ctrlHoldQuery":        ctrlHoldQuery,
 	"ctrlInvalidate":       ctrlInvalidate,
 	"ctrlInvalidateAll":    ctrlInvalidateAll,
 	"ctrlExpireAll":        ctrlExpireAll,

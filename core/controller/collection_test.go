@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -403,4 +404,63 @@ func TestGetCollection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, first.Len()+1, after.Len(), "the pushed todo is read")
 	assert.Equal(t, "new", after.Elems()[after.Len()-1].Str())
+}
+
+// GC follows a Collection: a held result backed by one keeps the
+// collection's list and its entities through a sweep, whatever their age,
+// and reads the very same value after it; unheld, they go.
+func TestGCKeepsHeldCollections(t *testing.T) {
+	s, _ := todoServer(t, 0)
+	list := todoList(t, s, rest.Options{DataExpiryLength: time.Second})
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	_, err := c.Fetch(context.Background(), list, args(`{}`), nil)
+	require.NoError(t, err)
+	unsubscribe, err := c.Subscribe(list, args(`{}`), func(controller.State) {})
+	require.NoError(t, err)
+	before := c.GetResponse(list, args(`{}`)).Data
+
+	clk.Advance(time.Hour)
+	assert.Equal(t, controller.GCStats{}, c.GC(), "the held result reaches its collection and todos")
+	after := c.GetResponse(list, args(`{}`))
+	assert.True(t, value.Same(before, after.Data), "a sweep never changes what a held result reads")
+	assert.Equal(t, []string{"1", "2", "3"}, ids(after.Data))
+
+	unsubscribe()
+	stats := c.GC()
+	assert.Equal(t, 1, stats.Results)
+	assert.Equal(t, 4, stats.Entities, "the collection's list and its three todos")
+}
+
+// HoldQuery keeps what a held Query or All reads through a sweep, and lets
+// it go once released.
+func TestHoldQueryKeepsWhatItReads(t *testing.T) {
+	s, _ := todoServer(t, 0)
+	list := todoList(t, s, rest.Options{DataExpiryLength: time.Second})
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	_, err := c.Fetch(context.Background(), list, args(`{}`), nil)
+	require.NoError(t, err)
+	all := schema.QueryOf(schema.AllOf(todo), func(entries value.Value, _ []value.Value) value.Value { return entries })
+	release, err := c.HoldQuery(all)
+	require.NoError(t, err)
+	before, err := c.Get(all)
+	require.NoError(t, err)
+
+	clk.Advance(time.Hour)
+	stats := c.GC()
+	assert.Equal(t, 1, stats.Results, "the unheld list result goes")
+	got, err := c.Get(all)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1", "2", "3"}, ids(got), "the todos the held All reads stay")
+	assert.True(t, value.Same(before, got), "and read the same")
+
+	release()
+	c.GC()
+	got, err = c.Get(all)
+	require.NoError(t, err)
+	assert.Equal(t, 0, got.Len(), "released: they go")
+
+	_, err = c.HoldQuery(schema.ArrayOf(todo))
+	assert.ErrorIs(t, err, schema.ErrNotQueryable)
 }

@@ -5,7 +5,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
 )
 
 // Garbage collection (spec 9.1). A sweep removes every stored result that
@@ -168,4 +170,26 @@ func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
 		delete(c.gc.holders, h)
 		c.mu.Unlock()
 	}
+}
+
+// HoldQuery keeps, through every sweep until release, what a read of s
+// with args reads: a held Query or All counts as a holder (spec 9.1), as a
+// subscription does for a result. s is what Get takes: an All (its whole
+// table), an Entity (the one its params name), a Collection (the list
+// stored for its params) or a Query over one of them. It may call an
+// Entity's PKFunc, so it must not be called with the controller's lock.
+func (c *Controller) HoldQuery(s schema.Schema, args ...value.Value) (release func(), err error) {
+	read, input, ok, err := schema.QueryInput(s, args)
+	if err != nil {
+		return nil, err
+	}
+	return c.Hold(func(r *store.Roots) {
+		if a, isAll := read.(*schema.All); isAll {
+			r.Type(a.Entity)
+			return
+		}
+		if ok {
+			r.Value(read, input)
+		}
+	}), nil
 }

@@ -77,7 +77,7 @@ func (c *Collection) entity() *Entity {
 			key = "[" + elemName(c.Of) + "]"
 		}
 		c.table = &Entity{Key: key, Defaults: value.Obj(),
-			Merge: func(_, incoming value.Value) value.Value { return incoming }}
+			Merge: func(_, incoming value.Value) value.Value { return incoming }, collection: c}
 	})
 	return c.table
 }

@@ -54,6 +54,9 @@ type Entity struct {
 	shape atomic.Pointer[fillShape]
 	// stability caches stable: 0 not known yet, 1 stable, 2 not.
 	stability atomic.Int32
+	// collection is set on the table entity of a Collection, whose records
+	// are lists (or maps) of pks, not objects (see RecordRefs).
+	collection *Collection
 }
 
 // ErrNoPK is wrapped by the error for a record that has no primary key.

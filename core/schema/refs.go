@@ -44,6 +44,16 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 		for _, m := range v.Members() {
 			Refs(s.Of, m.Value, f)
 		}
+	case *Collection:
+		// The result holds the collection's pk; its record, the list,
+		// is followed by RecordRefs of the collection's table entity.
+		if pk, ok := v.Text(); ok && s != nil && !v.IsNull() {
+			f(s.entity(), pk)
+		}
+	case *CollectionAdd:
+		if s != nil && s.Collection != nil {
+			Refs(s.elem(), v, f)
+		}
 	case *Object:
 		if s == nil || v.Kind() != value.Object {
 			return
@@ -63,6 +73,11 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 // record of e, names in its nested fields (e.Schema), as Refs does for a
 // result.
 func (e *Entity) RecordRefs(rec value.Value, f func(e *Entity, pk string)) {
+	if e.collection != nil {
+		// A Collection's record is its list (or map) of pks.
+		Refs(e.collection.Of, rec, f)
+		return
+	}
 	if rec.Kind() != value.Object {
 		return
 	}

@@ -125,3 +125,25 @@ test('a bad gc option is a TypeError naming it', T, async () => {
     );
   }
 });
+
+test('a held Query keeps what it reads through gc() (the hold useQuery makes while mounted); released, it goes', T, async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const ctrl = new df.Controller({ now: clock.now, dataExpiryLength: MINUTE });
+  await ctrl.setResponse(fx.listArticles, {}, [article('1', writer('a')), article('2', writer('b'))]);
+  const titles = new df.schema.Query(new df.schema.All(fx.Article), (entries) => entries.map((a) => a.title));
+  const release = ctrl[Symbol.for('datafetch.controller.hold')](titles);
+  const before = ctrl.get(titles);
+  assert.deepEqual(before, ['t1', 't2']);
+
+  clock.advance(60 * MINUTE);
+  assert.deepEqual(ctrl.gc(), { results: 1, entities: 0 }, 'the unheld list result goes; the articles the held Query reads stay');
+  assert.equal(ctrl.get(titles), before, 'the same derived object');
+
+  release();
+  release(); // again: nothing
+  assert.deepEqual(ctrl.gc(), { results: 0, entities: 4 }, 'released: the articles and their authors go');
+  assert.deepEqual(ctrl.get(titles), []);
+  assert.throws(() => ctrl[Symbol.for('datafetch.controller.hold')]([fx.Article]), TypeError);
+  ctrl.close();
+});

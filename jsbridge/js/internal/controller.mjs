@@ -30,6 +30,12 @@ const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
 // of its own).
 export const LISTEN = Symbol.for('datafetch.controller.listen');
 
+// HOLD names the Controller method that keeps what a read of a queryable
+// schema with args reads through garbage collection, until the function
+// it returns is called: useQuery holds its query while mounted (a held
+// Query or All counts as a holder). A registered symbol, as LISTEN.
+export const HOLD = Symbol.for('datafetch.controller.hold');
+
 // How many args of one query ctrl.get keeps derived data for; past it,
 // that query's memo starts afresh (identity is lost once).
 const MAX_QUERY_ARGS = 256;
@@ -112,6 +118,18 @@ export function makeController(bridge, endpoints, schemas) {
       const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
       this.#changes = changes;
       controllerInternals.set(this, { handle: this._h, clock, changes });
+    }
+
+    [HOLD](schema, ...args) {
+      const read = schema instanceof QuerySchema ? schema.schema : schema;
+      if (!isQueryable(read)) throw new TypeError(`hold: ${show(schema)} is not queryable`);
+      const h = call('ctrlHoldQuery', this._h, schemaHandle(read, 'hold: schema'), jsonText(args, 'hold: args'));
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        call('ctrlUnsubscribe', h);
+      };
     }
 
     [LISTEN](fn) {

@@ -11,6 +11,9 @@ import { useController } from './provider.mjs';
 // The controller's listen method (internal/controller.mjs, LISTEN): a
 // registered symbol, the same in any copy of that module.
 const LISTEN = Symbol.for('datafetch.controller.listen');
+// And its hold method (HOLD there): while mounted, the query's entities are
+// held against garbage collection.
+const HOLD = Symbol.for('datafetch.controller.hold');
 
 /**
  * useQuery(schema, ...args): ctrl.get(schema, ...args), re-rendering when
@@ -22,7 +25,15 @@ export function useQuery(schema, ...args) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: argsKey stands for args (equal args, equal key), which are a new array each render
   const source = useMemo(() => {
     const getSnapshot = () => ctrl.get(schema, ...args);
-    return { subscribe: (onChange) => ctrl[LISTEN](onChange), getSnapshot };
+    const subscribe = (onChange) => {
+      const stop = ctrl[LISTEN](onChange);
+      const release = ctrl[HOLD](schema, ...args);
+      return () => {
+        release();
+        stop();
+      };
+    };
+    return { subscribe, getSnapshot };
   }, [ctrl, schema, argsKey]);
   return useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
 }
