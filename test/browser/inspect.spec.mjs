@@ -12,14 +12,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { server as fixture, fixtureURL } from '../node/harness.mjs';
-import { launchChromium } from './launch.mjs';
-import { serveFiles } from './serve.mjs';
+import { server as fixture } from '../node/harness.mjs';
+import { pageRig } from './rig.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist');
 const outDir = join(here, 'output');
 
 // Waits are hang guards, never speed bounds.
@@ -67,24 +65,14 @@ const PAGE = `<!doctype html>
 </script>
 </html>`;
 
-let browser;
-let web;
-let fixtureBase;
-
-before(async () => {
-  fixtureBase = await fixtureURL();
-  web = await serveFiles({ pages: { '/': PAGE, '/favicon.ico': ['', '.html'] }, dirs: { '/dist/': dist } });
-  browser = await launchChromium();
-});
+const rig = pageRig(PAGE);
 
 after(async () => {
-  await browser?.close();
-  await web?.close();
   await fixture.reset();
 });
 
 async function openPage() {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+  const page = await rig.browser.newPage({ viewport: { width: 1000, height: 760 } });
   page.setDefaultTimeout(HANG_MS);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -92,7 +80,7 @@ async function openPage() {
     // The test asks for /articles/999 on purpose; Chromium logs the 404.
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(`console: ${m.text()}`);
   });
-  await page.goto(`${web.url}?fixture=${encodeURIComponent(fixtureBase)}`);
+  await page.goto(rig.pageURL());
   await page.waitForFunction(() => window.__ready || window.__error);
   assert.equal(await page.evaluate(() => window.__error), undefined);
   return { page, errors };

@@ -5,15 +5,10 @@
 // Run: node --test test/browser/persist.spec.mjs (the fixture server from
 // FIXTURE_URL, or started here, as in test/node/harness.mjs).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium } from './launch.mjs';
-import { serveFiles } from './serve.mjs';
-import { fixtureURL, server as fixture } from '../node/harness.mjs';
-
-const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist');
+import { pageRig } from './rig.mjs';
+import { server as fixture } from '../node/harness.mjs';
 
 // The page persists its controller to IndexedDB, reports whether the list
 // was there before it read it, reads it, and flushes.
@@ -38,24 +33,11 @@ const PAGE = `<!doctype html>
   }
 </script>`;
 
-let browser;
-let web;
-let fixtureBase;
-
-before(async () => {
-  fixtureBase = await fixtureURL();
-  web = await serveFiles({ pages: { '/': PAGE, '/favicon.ico': ['', '.html'] }, dirs: { '/dist/': dist } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await web?.close();
-});
+const rig = pageRig(PAGE);
 
 test('IndexedDB persistence across a reload: restored with no request', { timeout: 300_000 }, async () => {
   await fixture.reset();
-  const context = await browser.newContext();
+  const context = await rig.browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(120_000); // hang guards, not speed bounds
   const pageErrors = [];
@@ -67,7 +49,7 @@ test('IndexedDB persistence across a reload: restored with no request', { timeou
     return page.evaluate(() => window.__result);
   };
   try {
-    await page.goto(`http://127.0.0.1:${web.port}/?fixture=${encodeURIComponent(fixtureBase)}`);
+    await page.goto(rig.pageURL());
     const first = await outcome();
     assert.equal(first.before, 'missing', 'nothing stored at first');
     assert.equal(first.n, 24);

@@ -8,15 +8,10 @@
 // Run: node --test test/browser/tabsync.spec.mjs (the fixture server from
 // FIXTURE_URL, or started here, as in test/node/harness.mjs).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium } from './launch.mjs';
-import { serveFiles } from './serve.mjs';
-import { fixtureURL, server as fixture } from '../node/harness.mjs';
-
-const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist');
+import { pageRig } from './rig.mjs';
+import { server as fixture } from '../node/harness.mjs';
 
 // The page syncs its controller and records every change of the list that
 // a subscription without fetching sees: window.__changes, each {n, status}.
@@ -47,30 +42,17 @@ const PAGE = `<!doctype html>
   }
 </script>`;
 
-let browser;
-let web;
-let fixtureBase;
-
-before(async () => {
-  fixtureBase = await fixtureURL();
-  web = await serveFiles({ pages: { '/': PAGE, '/favicon.ico': ['', '.html'] }, dirs: { '/dist/': dist } });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await web?.close();
-});
+const rig = pageRig(PAGE);
 
 test('two pages of one browser context stay in sync, with no request in the receiver', { timeout: 300_000 }, async () => {
   await fixture.reset();
-  const context = await browser.newContext();
+  const context = await rig.browser.newContext();
   const pageErrors = [];
   const open = async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(120_000); // hang guards, not speed bounds
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`http://127.0.0.1:${web.port}/?fixture=${encodeURIComponent(fixtureBase)}`);
+    await page.goto(rig.pageURL());
     await page.waitForFunction(() => window.__ready || window.__error);
     assert.equal(await page.evaluate(() => window.__error), undefined);
     return page;
