@@ -2,14 +2,9 @@ package controller_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +14,7 @@ import (
 	_ "github.com/datafetch/datafetch/core/rest/nethttp" // the net/http Transport
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/articleapi"
 )
 
 // The example of docs/go.md: articles with their author, read, subscribed
@@ -26,7 +22,11 @@ import (
 // back, then accepted), and gone stale on a controller clock moved by hand.
 func Example() {
 	var refuse atomic.Bool
-	api := articleAPI(&refuse)
+	ada := articleapi.Record{"id": 7, "name": "Ada"}
+	api := articleapi.New(&refuse,
+		articleapi.Record{"id": "1", "title": "Hello", "published": false, "author": ada},
+		articleapi.Record{"id": "2", "title": "Again", "published": false, "author": ada},
+	)
 	defer api.Close()
 
 	// Schemas: an Article embeds its author, a User.
@@ -116,48 +116,4 @@ func Example() {
 	// published: false → true → false
 	// published: true
 	// after 2 minutes: stale
-}
-
-// articleAPI serves /articles and /articles/:id (GET and PATCH) from
-// memory; a PATCH fails with 500 while refuse is set.
-func articleAPI(refuse *atomic.Bool) *httptest.Server {
-	type record = map[string]any
-	ada := record{"id": 7, "name": "Ada"}
-	var mu sync.Mutex
-	articles := []record{
-		{"id": "1", "title": "Hello", "published": false, "author": ada},
-		{"id": "2", "title": "Again", "published": false, "author": ada},
-	}
-	reply := func(w http.ResponseWriter, status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		if r.URL.Path == "/articles" {
-			reply(w, http.StatusOK, articles)
-			return
-		}
-		id := strings.TrimPrefix(r.URL.Path, "/articles/")
-		for _, a := range articles {
-			if a["id"] != id {
-				continue
-			}
-			if r.Method == http.MethodPatch {
-				if refuse.Load() {
-					reply(w, http.StatusInternalServerError, record{"error": "refused"})
-					return
-				}
-				if err := json.NewDecoder(r.Body).Decode(&a); err != nil {
-					reply(w, http.StatusBadRequest, record{"error": err.Error()})
-					return
-				}
-			}
-			reply(w, http.StatusOK, a)
-			return
-		}
-		reply(w, http.StatusNotFound, record{"error": "no such article"})
-	}))
 }

@@ -2,14 +2,9 @@ package df_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,6 +13,7 @@ import (
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/articleapi"
 )
 
 // The typed example of docs/go.md: the articles of core/controller's
@@ -25,7 +21,11 @@ import (
 // published optimistically (refused once, so rolled back, then accepted).
 func Example() {
 	var refuse atomic.Bool
-	api := exampleAPI(&refuse)
+	ada := articleapi.Record{"id": 7, "name": "Ada"}
+	api := articleapi.New(&refuse,
+		articleapi.Record{"id": "1", "title": "Hello", "published": false, "author": ada, "createdAt": "2026-01-02T10:00:00Z", "rating": 5},
+		articleapi.Record{"id": "2", "title": "Again", "published": false, "author": ada},
+	)
 	defer api.Close()
 
 	// Entities are structs: tags name the members and the pk.
@@ -114,47 +114,4 @@ func Example() {
 	// published: true → false
 	// published: true true
 	// Article.create: body: field ["onSave"]: cannot encode func()
-}
-
-// exampleAPI serves /articles and /articles/:id (GET and PATCH) from
-// memory; a PATCH fails with 500 while refuse is set.
-func exampleAPI(refuse *atomic.Bool) *httptest.Server {
-	ada := record{"id": 7, "name": "Ada"}
-	var mu sync.Mutex
-	articles := []record{
-		{"id": "1", "title": "Hello", "published": false, "author": ada, "createdAt": "2026-01-02T10:00:00Z", "rating": 5},
-		{"id": "2", "title": "Again", "published": false, "author": ada},
-	}
-	reply := func(w http.ResponseWriter, status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		if r.URL.Path == "/articles" {
-			reply(w, http.StatusOK, articles)
-			return
-		}
-		id := strings.TrimPrefix(r.URL.Path, "/articles/")
-		for _, a := range articles {
-			if a["id"] != id {
-				continue
-			}
-			if r.Method == http.MethodPatch {
-				if refuse.Load() {
-					reply(w, http.StatusInternalServerError, record{"error": "refused"})
-					return
-				}
-				if err := json.NewDecoder(r.Body).Decode(&a); err != nil {
-					reply(w, http.StatusBadRequest, record{"error": err.Error()})
-					return
-				}
-			}
-			reply(w, http.StatusOK, a)
-			return
-		}
-		reply(w, http.StatusNotFound, record{"error": "no such article"})
-	}))
 }

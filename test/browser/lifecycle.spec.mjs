@@ -7,20 +7,10 @@
 //
 // Run: node --test test/browser/lifecycle.spec.mjs (after ./build.sh build)
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium } from './launch.mjs';
-import { fixtureURL, server as fixture } from '../node/harness.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../../dist');
-
-// How long a wait for an event may take before it counts as a hang.
-const HANG_GUARD = 120_000;
+import { HANG_GUARD, server as fixture, waitFor } from '../node/harness.mjs';
+import { pageRig } from './rig.mjs';
 
 // The page: two controllers listening for both events, each with a clock
 // of its own (window.clocks), and functions for the test to call.
@@ -63,38 +53,10 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>datafetch lifecycle</t
   }
 </script>`;
 
-function serveStatic() {
-  const srv = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(PAGE);
-      return;
-    }
-    if (url.pathname.startsWith('/dist/')) {
-      const file = normalize(join(dist, decodeURIComponent(url.pathname.slice('/dist/'.length))));
-      if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {
-        const type = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' }[extname(file)];
-        res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' });
-        res.end(readFileSync(file));
-        return;
-      }
-    }
-    res.writeHead(404);
-    res.end();
-  });
-  return new Promise((resolve) => srv.listen(0, '127.0.0.1', () => resolve(srv)));
-}
-
-// waitForCount polls the fixture server until GET /articles/{id} reached n.
-async function waitForCount(id, n) {
-  const deadline = Date.now() + HANG_GUARD;
-  for (;;) {
-    const got = await fixture.count(`GET /articles/${id}`);
-    if (got >= n) return got;
-    if (Date.now() > deadline) throw new Error(`GET /articles/${id}: ${got} requests, waited for ${n}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+// waitForCount waits until GET /articles/{id} reached n at the fixture
+// server (HANG_GUARD bounds the wait; it is not a speed bound).
+function waitForCount(id, n) {
+  return waitFor(async () => (await fixture.count(`GET /articles/${id}`)) >= n, { message: `GET /articles/${id}: waited for ${n} requests` });
 }
 
 async function counts() {
@@ -102,32 +64,17 @@ async function counts() {
   return Object.fromEntries(['1', '2', '3', '4'].map((id) => [id, all[`GET /articles/${id}`] ?? 0]));
 }
 
-let browser;
-let web;
-let origin;
-let fixtureBase;
-
-before(async () => {
-  fixtureBase = await fixtureURL();
-  web = await serveStatic();
-  origin = `http://127.0.0.1:${web.address().port}`;
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((r) => (web ? web.close(r) : r()));
-});
+const rig = pageRig(PAGE);
 
 test('Chromium: visibilitychange and online refetch only held stale results; close() removes the listeners', { timeout: 600_000 }, async () => {
   await fixture.reset();
-  const context = await browser.newContext();
+  const context = await rig.browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(HANG_GUARD);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   try {
-    await page.goto(`${origin}/?fixture=${encodeURIComponent(fixtureBase)}`);
+    await page.goto(rig.pageURL());
     await page.waitForFunction(() => window.__ready || window.__error);
     assert.equal(await page.evaluate(() => window.__error), undefined);
     assert.deepEqual(await counts(), { 1: 1, 2: 1, 3: 1, 4: 1 });
