@@ -192,20 +192,9 @@ func (c *Collection) denormalize(v value.Value, d *denormalizer) (value.Value, S
 		return v, Found
 	}
 	e := c.entity()
-	slot := d.slot(e.Key, pk)
-	if slot == nil {
-		r := d.deps.more()
-		r.absent = append(r.absent, entityRef{e.Key, pk})
-		return value.Undef, Missing
-	}
-	if m := &slot.memo; m.fits(e, d) {
-		d.deps.kids = append(d.deps.kids, m.deps)
-		return m.val, m.st
-	}
-	if p := slot.prev; p != nil && p.fits(e, d) {
-		slot.memo, *p = *p, slot.memo
-		d.deps.kids = append(d.deps.kids, slot.memo.deps)
-		return slot.memo.val, slot.memo.st
+	slot, read, st, done := d.memoized(e, pk)
+	if done {
+		return read, st
 	}
 	if slot.building == d.pass || d.depth >= MaxDepth {
 		// A cycle back to this collection (an entity in it holding it):

@@ -310,26 +310,40 @@ func (d *denormalizer) slot(key, pk string) *Slot {
 	return s
 }
 
+// memoized finds the slot of e's record pk and answers from its memo, or
+// from its previous memo, when that still fits (done: read and st are the
+// answer). A missing slot is answered too, as Missing, with the dependency
+// on its absence recorded. Otherwise slot is the record to build from.
+// Entities and Collections (whose lists are records of a table entity)
+// share it.
+func (d *denormalizer) memoized(e *Entity, pk string) (slot *Slot, read value.Value, st Status, done bool) {
+	slot = d.slot(e.Key, pk)
+	if slot == nil {
+		r := d.deps.more()
+		r.absent = append(r.absent, entityRef{e.Key, pk})
+		return nil, value.Undef, Missing, true
+	}
+	if m := &slot.memo; m.fits(e, d) {
+		d.deps.kids = append(d.deps.kids, m.deps)
+		return slot, m.val, m.st, true
+	}
+	if p := slot.prev; p != nil && p.fits(e, d) {
+		slot.memo, *p = *p, slot.memo
+		d.deps.kids = append(d.deps.kids, slot.memo.deps)
+		return slot, slot.memo.val, slot.memo.st, true
+	}
+	return slot, value.Undef, st, false
+}
+
 func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
 	pk, ok := v.Text()
 	if !ok || v.IsNull() {
 		// null stays null; an inline record (never normalized) is read as is.
 		return v, Found
 	}
-	slot := d.slot(e.Key, pk)
-	if slot == nil {
-		r := d.deps.more()
-		r.absent = append(r.absent, entityRef{e.Key, pk})
-		return value.Undef, Missing
-	}
-	if m := &slot.memo; m.fits(e, d) {
-		d.deps.kids = append(d.deps.kids, m.deps)
-		return m.val, m.st
-	}
-	if p := slot.prev; p != nil && p.fits(e, d) {
-		slot.memo, *p = *p, slot.memo
-		d.deps.kids = append(d.deps.kids, slot.memo.deps)
-		return slot.memo.val, slot.memo.st
+	slot, read, st, done := d.memoized(e, pk)
+	if done {
+		return read, st
 	}
 	if slot.Deleted {
 		r := d.deps.more()
