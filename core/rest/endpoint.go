@@ -491,7 +491,7 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	}
 	// The body is the Response's own (see Response.Body), so the value
 	// may share it: the store then holds the body once, not twice.
-	v, err := value.ParseOwned(body)
+	v, err := value.ParseLazyOwned(body)
 	if err != nil {
 		// Text that is not JSON is a string to an endpoint without a
 		// schema. JSON nested too deep to parse is JSON all the same:

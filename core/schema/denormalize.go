@@ -532,15 +532,15 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
 	out, members := e.fillOwned(rec, &d.slab)
 	parsed := slot.Parsed
-	var inline []value.Member // parsed's members while it can stand for out
-	if members == nil && parsed.Kind() == value.Object && parsed.Len() == rec.Len() {
-		inline = parsed.Members()
-	}
+	// inline is set while parsed can stand for out. Its members are
+	// looked up one by one, not listed: a lazy record (value.ParseLazy)
+	// then reads them off its tape and is never built.
+	inline := members == nil && parsed.Kind() == value.Object && parsed.Len() == rec.Len()
 	slot.Parsed = value.Undef // put back below if it fits
 	copied := false           // members are out's own until a copy is made
 	st := Found
 	for _, f := range e.nestedFields() {
-		i, child := memberIndex(out, f.Name)
+		i, child := out.Find(f.Name)
 		if i < 0 {
 			continue
 		}
@@ -548,23 +548,23 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 		if cst == Deleted {
 			st = Deleted
 		}
-		if inline != nil {
-			if inline[i].Key == f.Name && value.Same(inline[i].Value, v) {
+		if inline {
+			if j, x := parsed.Find(f.Name); j == i && value.Same(x, v) {
 				continue // parsed still fits: no copy yet
 			}
 			// It does not: copy it, whose members are out's but for the
 			// nested ones, which so far hold the values read.
-			members = d.slab.copyOf(inline)
+			members = d.slab.copyOf(parsed)
 			copied = true
-			inline = nil
+			inline = false
 		}
 		if members == nil {
-			members = d.slab.copyOf(out.Members())
+			members = d.slab.copyOf(out)
 			copied = true
 		}
 		members[i].Value = v
 	}
-	if inline != nil {
+	if inline {
 		slot.Parsed = parsed
 		return parsed, st
 	}
@@ -600,7 +600,7 @@ func (o *Object) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	members := append(make([]value.Member, 0, v.Len()+len(o.Fields)), v.Members()...)
 	st := Found
 	for _, f := range o.Fields {
-		i, child := memberIndex(v, f.Name)
+		i, child := v.Find(f.Name)
 		if f.Schema == nil {
 			if i < 0 && !f.Default.IsUndefined() {
 				members = append(members, value.M(f.Name, f.Default))

@@ -156,7 +156,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	}
 	var members []value.Member // copied on the first nested change
 	for _, f := range e.nestedFields() {
-		i, child := memberIndex(rec, f.Name)
+		i, child := rec.Find(f.Name)
 		if i < 0 {
 			continue
 		}
@@ -165,7 +165,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 			return value.Undef, err
 		}
 		if members == nil {
-			members = n.slab.copyOf(rec.Members())
+			members = n.slab.copyOf(rec)
 		}
 		members[i].Value = out
 	}
@@ -293,15 +293,6 @@ func (e *Entity) prepare() {
 	})
 }
 
-func memberIndex(v value.Value, key string) (int, value.Value) {
-	for i, m := range v.Members() {
-		if m.Key == key {
-			return i, m.Value
-		}
-	}
-	return -1, value.Undef
-}
-
 func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
 	if in.IsNullish() {
 		return in, nil
@@ -341,7 +332,7 @@ func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		if f.Schema == nil {
 			continue
 		}
-		i, child := memberIndex(in, f.Name)
+		i, child := in.Find(f.Name)
 		if i < 0 {
 			continue
 		}
@@ -350,7 +341,7 @@ func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer
 			return value.Undef, err
 		}
 		if members == nil {
-			members = n.slab.copyOf(in.Members())
+			members = n.slab.copyOf(in)
 		}
 		members[i].Value = out
 	}

@@ -62,7 +62,7 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 			if fl.Schema == nil {
 				continue
 			}
-			if i, child := memberIndex(v, fl.Name); i >= 0 {
+			if i, child := v.Find(fl.Name); i >= 0 {
 				Refs(fl.Schema, child, f)
 			}
 		}
@@ -82,7 +82,7 @@ func (e *Entity) RecordRefs(rec value.Value, f func(e *Entity, pk string)) {
 		return
 	}
 	for _, fl := range e.nestedFields() {
-		if i, child := memberIndex(rec, fl.Name); i >= 0 {
+		if i, child := rec.Find(fl.Name); i >= 0 {
 			Refs(fl.Schema, child, f)
 		}
 	}

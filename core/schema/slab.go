@@ -39,9 +39,9 @@ func (sl *memberSlab) carve(n int) []value.Member {
 	return s
 }
 
-// copyOf returns a carved copy of ms, which must not be empty.
-func (sl *memberSlab) copyOf(ms []value.Member) []value.Member {
-	out := sl.carve(len(ms))
-	copy(out, ms)
-	return out
+// copyOf returns a carved copy of the members of obj, an Object that must
+// not be empty. A lazy object's are copied off its tape, not built first.
+func (sl *memberSlab) copyOf(obj value.Value) []value.Member {
+	return obj.AppendMembers(sl.carve(obj.Len())[:0])
 }
+

@@ -42,6 +42,45 @@ func BenchmarkParseString(b *testing.B) {
 	}
 }
 
+// BenchmarkParseLazy is BenchmarkParseString onto a tape: "scan" only
+// parses, "walk" also builds every container, as a reader of all of it
+// would.
+func BenchmarkParseLazy(b *testing.B) {
+	for _, n := range benchSizes {
+		data := string(valuetest.Articles(n, 1))
+		b.Run("scan/N="+strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseLazy(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("walk/N="+strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				v, err := ParseLazy(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				walkAll(v)
+			}
+		})
+	}
+}
+
+// walkAll builds every container of v.
+func walkAll(v Value) {
+	for _, e := range v.Elems() {
+		walkAll(e)
+	}
+	for _, m := range v.Members() {
+		walkAll(m.Value)
+	}
+}
+
 // BenchmarkEncodingJSON is the yardstick for BenchmarkParse: the standard
 // library decoding the same bytes into any.
 func BenchmarkEncodingJSON(b *testing.B) {

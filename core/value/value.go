@@ -42,7 +42,9 @@ func (k Kind) String() string {
 // Value is one immutable JSON value. The zero Value is Undefined.
 type Value struct {
 	kind Kind
-	// esc is set when raw (a String) contains backslash escapes.
+	// esc is set when raw (a String) contains backslash escapes. On an
+	// Array or Object it marks a lazy one: kids points at its node on a
+	// tape (see tape.go), not at its children.
 	esc bool
 	// n is the number of an Array's elements or an Object's members.
 	n uint32
@@ -59,10 +61,26 @@ type Value struct {
 }
 
 // elems returns an Array's elements; v must be an Array.
-func (v Value) elems() []Value { return unsafe.Slice((*Value)(v.kids), v.n) }
+func (v Value) elems() []Value {
+	if v.esc {
+		if v.n == 0 {
+			return nil
+		}
+		return unsafe.Slice((*Value)(v.lazyKids()), v.n)
+	}
+	return unsafe.Slice((*Value)(v.kids), v.n)
+}
 
 // members returns an Object's members; v must be an Object.
-func (v Value) members() []Member { return unsafe.Slice((*Member)(v.kids), v.n) }
+func (v Value) members() []Member {
+	if v.esc {
+		if v.n == 0 {
+			return nil
+		}
+		return unsafe.Slice((*Member)(v.lazyKids()), v.n)
+	}
+	return unsafe.Slice((*Member)(v.kids), v.n)
+}
 
 // arrayOf makes an Array that owns elems.
 func arrayOf(elems []Value) Value {
@@ -207,26 +225,55 @@ func (v Value) Members() []Member {
 //
 //go:noinline
 func (v Value) Get(key string) Value {
-	ms := v.Members()
-	for i := range ms {
-		if ms[i].Key == key {
-			return ms[i].Value
-		}
-	}
-	return Undef
+	_, x := v.Find(key)
+	return x
 }
 
 // Has reports whether an Object has a member named key.
 //
 //go:noinline
 func (v Value) Has(key string) bool {
-	ms := v.Members()
-	for i := range ms {
-		if ms[i].Key == key {
-			return true
+	i, _ := v.Find(key)
+	return i >= 0
+}
+
+// Find returns the position of an Object's member named key and its
+// value; -1 and Undefined when absent. On a lazy object (see ParseLazy)
+// it reads the keys off the tape rather than building the members.
+//
+//go:noinline
+func (v Value) Find(key string) (int, Value) {
+	if v.kind != Object {
+		return -1, Undef
+	}
+	if v.esc && v.n > 0 {
+		if i, x, ok := (*node)(v.kids).find(key); ok {
+			return i, x
 		}
 	}
-	return false
+	ms := v.members()
+	for i := range ms {
+		if ms[i].Key == key {
+			return i, ms[i].Value
+		}
+	}
+	return -1, Undef
+}
+
+// AppendMembers appends an Object's members to dst and returns it; dst
+// unchanged for other kinds. On a lazy object it copies them off the tape
+// without building them, for a caller that makes an object of its own
+// from them.
+func (v Value) AppendMembers(dst []Member) []Member {
+	if v.kind != Object {
+		return dst
+	}
+	if v.esc && v.n > 0 {
+		if out, ok := (*node)(v.kids).appendMembers(dst); ok {
+			return out
+		}
+	}
+	return append(dst, v.members()...)
 }
 
 // Same reports whether a and b are the identical value: the same scalar, or

@@ -14,7 +14,7 @@ import (
 // at and fresh for a minute. It fails tb on bad input.
 func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []byte, at int64) {
 	tb.Helper()
-	v, err := value.Parse(body)
+	v, err := value.ParseLazy(string(body))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,0 +1,437 @@
+package value
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// A tape is a parse kept as offsets: one pointer-free entry per token of
+// the document (each object key, each value), in document order, over the
+// text they were scanned from. Arrays and objects parsed onto a tape are
+// lazy: their Value points at a node of the tape, and their elements or
+// members are built from the entries the first time something asks for
+// them, then kept. Parts of a response that nothing looks at one by one
+// (a record's plain fields that are only read back whole, a list of tags)
+// so cost one scan and a few words of tape each, and no Go pointers for
+// the collector to trace; see ParseLazy.
+type tape struct {
+	src  string
+	ents []tapeEntry
+	// conts and nodes have an element per array or object, in the order
+	// they open: their extent on the tape and their node.
+	conts []tapeContainer
+	nodes []node
+
+	// mu guards the slabs that built children are carved from: values
+	// are shared between goroutines, and two may build at once.
+	mu      sync.Mutex
+	valSlab slab[Value]
+	memSlab slab[Member]
+}
+
+// tapeEntry is one token, 16 bytes. Text offsets are into tape.src.
+type tapeEntry struct {
+	// start and end delimit a string's contents (without the quotes), a
+	// number's or word's literal, or a container's text from its opening
+	// bracket to its closing one, inclusive.
+	start, end uint32
+	// c is, for an array or object, its index in tape.conts and tape.nodes.
+	c    uint32
+	kind Kind
+	// esc is set on a string or key with escapes.
+	esc bool
+}
+
+// tapeContainer is the extent of an array or object on the tape.
+type tapeContainer struct {
+	// skip is the index of the entry after its last descendant; n its
+	// count of elements or members.
+	skip, n uint32
+}
+
+// node is the identity of one lazy container, and where its children go
+// once built. Its address is the container's Identity.
+type node struct {
+	t  *tape
+	at uint32 // the container's entry
+	// kids points at the built elements or members; nil until built.
+	kids unsafe.Pointer
+}
+
+// isLazy reports whether v is a container on a tape. The esc flag, which
+// only strings use otherwise, marks it.
+func (v Value) isLazy() bool { return v.esc && (v.kind == Array || v.kind == Object) }
+
+// lazyKids returns the built children of the lazy container v, building
+// them on first use.
+//
+//go:noinline
+func (v Value) lazyKids() unsafe.Pointer {
+	nd := (*node)(v.kids)
+	if p := atomic.LoadPointer(&nd.kids); p != nil {
+		return p
+	}
+	return nd.build()
+}
+
+// build makes a node's children from the tape and keeps them. Under the
+// tape's lock, so that two goroutines asking at once get the same
+// children (and each child its one node).
+func (nd *node) build() unsafe.Pointer {
+	t := nd.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p := atomic.LoadPointer(&nd.kids); p != nil {
+		return p
+	}
+	e, c := &t.ents[nd.at], &t.conts[t.ents[nd.at].c]
+	var p unsafe.Pointer
+	if e.kind == Array {
+		elems := t.valSlab.carve(int(c.n))
+		for i, at := 0, nd.at+1; i < len(elems); i++ {
+			elems[i], at = t.value(at)
+		}
+		p = unsafe.Pointer(unsafe.SliceData(elems[:cap(elems)]))
+	} else {
+		ms := t.memSlab.carve(int(c.n))
+		for i, at := 0, nd.at+1; i < len(ms); i++ {
+			ms[i].Key = t.key(at)
+			ms[i].Value, at = t.value(at + 1)
+		}
+		p = unsafe.Pointer(unsafe.SliceData(ms[:cap(ms)]))
+	}
+	atomic.StorePointer(&nd.kids, p)
+	return p
+}
+
+// built reports whether nd's children are built, after which they, not
+// the tape, are what readers use (a deduplicated object's count differs
+// from its tape's).
+func (nd *node) built() bool { return atomic.LoadPointer(&nd.kids) != nil }
+
+// find looks key up among the members of an object not built yet,
+// straight off the tape; ok is false when it is built, for the caller to
+// look in its members.
+func (nd *node) find(key string) (i int, v Value, ok bool) {
+	if nd.built() {
+		return 0, Undef, false
+	}
+	t := nd.t
+	n := t.conts[t.ents[nd.at].c].n
+	for at := nd.at + 1; i < int(n); i++ {
+		k := &t.ents[at]
+		if k.esc && t.key(at) == key || !k.esc && t.src[k.start:k.end] == key {
+			v, _ = t.value(at + 1)
+			return i, v, true
+		}
+		at = t.skipValue(at + 1)
+	}
+	return -1, Undef, true
+}
+
+// appendMembers appends the members of an object not built yet to dst,
+// straight off the tape; ok is false when it is built.
+func (nd *node) appendMembers(dst []Member) ([]Member, bool) {
+	if nd.built() {
+		return dst, false
+	}
+	t := nd.t
+	n := t.conts[t.ents[nd.at].c].n
+	for i, at := uint32(0), nd.at+1; i < n; i++ {
+		m := Member{Key: t.key(at)}
+		m.Value, at = t.value(at + 1)
+		dst = append(dst, m)
+	}
+	return dst, true
+}
+
+// key returns the decoded key at entry at.
+func (t *tape) key(at uint32) string {
+	e := &t.ents[at]
+	k := t.src[e.start:e.end]
+	if e.esc {
+		return unescape(k)
+	}
+	return k
+}
+
+// value returns the value whose entry is at and the index of the entry
+// after it.
+func (t *tape) value(at uint32) (Value, uint32) {
+	e := &t.ents[at]
+	switch e.kind {
+	case String:
+		return Value{kind: String, raw: t.src[e.start:e.end], esc: e.esc}, at + 1
+	case Number:
+		return Value{kind: Number, raw: t.src[e.start:e.end]}, at + 1
+	case Bool:
+		if t.src[e.start] == 't' {
+			return True, at + 1
+		}
+		return False, at + 1
+	case Null:
+		return NullV, at + 1
+	}
+	c := &t.conts[e.c]
+	v := Value{kind: e.kind, esc: true, n: c.n, kids: unsafe.Pointer(&t.nodes[e.c])}
+	if c.n > 0 {
+		// Like Parse, an empty container has no Source.
+		v.raw = t.src[e.start:e.end]
+	}
+	return v, c.skip
+}
+
+// ParseLazy parses one JSON document as Parse does, accepting and
+// refusing exactly what it does with the same errors, but keeps the parse
+// as a tape of offsets over the text (see tape): arrays and objects are
+// built member by member only when first asked for. The result keeps s
+// alive, as ParseString's does.
+func ParseLazy(s string) (Value, error) {
+	if surrogateAt(s) >= 0 || len(s) >= 1<<32-1 {
+		// The replacement and its error offsets are the eager parser's
+		// business; such bodies are rare.
+		return ParseString(s)
+	}
+	t, ok := scanTape(s)
+	if !ok {
+		// Errors are rare: the eager parser says what and where.
+		return ParseString(s)
+	}
+	v, _ := t.value(0)
+	return v, nil
+}
+
+// ParseLazyOwned is ParseLazy of data's bytes without a copy; data is
+// handed over, as with ParseOwned.
+func ParseLazyOwned(data []byte) (Value, error) {
+	return ParseLazy(unsafe.String(unsafe.SliceData(data), len(data)))
+}
+
+// tapeFrame is an open container during a scan.
+type tapeFrame struct {
+	at  uint32 // its entry
+	n   uint32 // its children so far
+	obj bool
+}
+
+var tapeStacks = sync.Pool{New: func() any { s := make([]tapeFrame, 0, 32); return &s }}
+
+// scanTape scans s onto a new tape; ok is false when s is not valid JSON
+// (or nests deeper than MaxDepth).
+func scanTape(s string) (t *tape, ok bool) {
+	t = &tape{src: s}
+	// About one token per 24 bytes of a typical response, a container
+	// per 8 tokens.
+	t.ents = make([]tapeEntry, 0, len(s)/24+4)
+	t.conts = make([]tapeContainer, 0, len(s)/192+4)
+	stackp := tapeStacks.Get().(*[]tapeFrame)
+	stack := (*stackp)[:0]
+	defer func() {
+		if cap(stack) <= maxPooledScratch {
+			*stackp = stack[:0]
+			tapeStacks.Put(stackp)
+		}
+	}()
+	var dups []uint32 // objects that may hold a key twice
+
+	i := skipSpace(s, 0)
+	if i == len(s) {
+		return nil, false
+	}
+next:
+	for {
+		if i >= len(s) {
+			return nil, false
+		}
+		switch c := s[i]; c {
+		case '"':
+			j, esc := scanString(s, i+1)
+			if j < 0 {
+				return nil, false
+			}
+			t.ents = append(t.ents, tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
+			i = j + 1
+		case '{', '[':
+			if len(stack) == MaxDepth {
+				return nil, false
+			}
+			obj := c == '{'
+			kind := Array
+			if obj {
+				kind = Object
+			}
+			at := uint32(len(t.ents))
+			t.ents = append(t.ents, tapeEntry{kind: kind, start: uint32(i), c: uint32(len(t.conts))})
+			t.conts = append(t.conts, tapeContainer{})
+			i = skipSpace(s, i+1)
+			if i < len(s) && (obj && s[i] == '}' || !obj && s[i] == ']') {
+				e := &t.ents[at]
+				e.end, t.conts[e.c].skip = uint32(i+1), at+1
+				i++
+				break
+			}
+			stack = append(stack, tapeFrame{at: at, obj: obj})
+			if obj {
+				j, ok := t.scanKey(s, i)
+				if !ok {
+					return nil, false
+				}
+				i = j
+			}
+			continue next
+		case 't', 'f', 'n':
+			word, kind := "null", Null
+			switch c {
+			case 't':
+				word, kind = "true", Bool
+			case 'f':
+				word, kind = "false", Bool
+			}
+			if !hasWord(s, i, word) {
+				return nil, false
+			}
+			t.ents = append(t.ents, tapeEntry{kind: kind, start: uint32(i), end: uint32(i + len(word))})
+			i += len(word)
+		default:
+			if c != '-' && c-'0' > 9 {
+				return nil, false
+			}
+			j := scanNumber(s, i)
+			if j < 0 {
+				return nil, false
+			}
+			t.ents = append(t.ents, tapeEntry{kind: Number, start: uint32(i), end: uint32(j)})
+			i = j
+		}
+
+		// A value is complete: count it in the innermost open container
+		// and close containers for as long as closing brackets follow.
+		for {
+			if i < len(s) && s[i] <= ' ' {
+				i = skipSpace(s, i)
+			}
+			if len(stack) == 0 {
+				if i != len(s) {
+					return nil, false
+				}
+				break next
+			}
+			top := &stack[len(stack)-1]
+			top.n++
+			if i >= len(s) {
+				return nil, false
+			}
+			c := s[i]
+			if c == ',' {
+				i = skipSpace(s, i+1)
+				if top.obj {
+					j, ok := t.scanKey(s, i)
+					if !ok {
+						return nil, false
+					}
+					i = j
+				}
+				continue next
+			}
+			if top.obj && c != '}' || !top.obj && c != ']' {
+				return nil, false
+			}
+			e := &t.ents[top.at]
+			e.end, t.conts[e.c] = uint32(i+1), tapeContainer{skip: uint32(len(t.ents)), n: top.n}
+			if top.obj && top.n > 1 && t.mayRepeatKey(top.at) {
+				dups = append(dups, top.at)
+			}
+			stack = stack[:len(stack)-1]
+			i++
+		}
+	}
+
+	t.nodes = make([]node, len(t.conts))
+	for at := range t.ents {
+		if e := &t.ents[at]; e.kind >= Array {
+			t.nodes[e.c] = node{t: t, at: uint32(at)}
+		}
+	}
+	// An object with a key twice is built at once, keeping the last value
+	// at the first key's place as JSON.parse does, so its count is known.
+	for _, at := range dups {
+		t.dedupe(at)
+	}
+	return t, true
+}
+
+// scanKey scans an object key and the colon after it at s[i] onto the
+// tape, returning the index of the member's value, whitespace skipped.
+func (t *tape) scanKey(s string, i int) (int, bool) {
+	if i >= len(s) || s[i] != '"' {
+		return 0, false
+	}
+	j, esc := scanString(s, i+1)
+	if j < 0 {
+		return 0, false
+	}
+	t.ents = append(t.ents, tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
+	j = skipSpace(s, j+1)
+	if j >= len(s) || s[j] != ':' {
+		return 0, false
+	}
+	return skipSpace(s, j+1), true
+}
+
+// mayRepeatKey reports whether the object at entry at may hold a key
+// twice: two keys with the same text, or, where telling needs decoding
+// (escapes) or many comparisons (a large object), maybe.
+func (t *tape) mayRepeatKey(at uint32) bool {
+	n := t.conts[t.ents[at].c].n
+	if n > smallObject {
+		return true
+	}
+	var keys [smallObject]string
+	k := at + 1
+	for i := uint32(0); i < n; i++ {
+		ke := &t.ents[k]
+		if ke.esc {
+			return true
+		}
+		keys[i] = t.src[ke.start:ke.end]
+		for j := uint32(0); j < i; j++ {
+			if keys[j] == keys[i] {
+				return true
+			}
+		}
+		k = t.skipValue(k + 1)
+	}
+	return false
+}
+
+// skipValue returns the index of the entry after the value at entry at.
+func (t *tape) skipValue(at uint32) uint32 {
+	if e := &t.ents[at]; e.kind >= Array {
+		return t.conts[e.c].skip
+	}
+	return at + 1
+}
+
+// dedupe builds the object at entry at with each key once and sets its
+// count to the members kept.
+func (t *tape) dedupe(at uint32) {
+	c := &t.conts[t.ents[at].c]
+	ms := t.memSlab.carve(int(c.n))
+	seen := make(map[string]int, c.n)
+	n := 0
+	for i, k := uint32(0), at+1; i < c.n; i++ {
+		key := t.key(k)
+		var v Value
+		v, k = t.value(k + 1)
+		if j, ok := seen[key]; ok {
+			ms[j].Value = v
+			continue
+		}
+		seen[key] = n
+		ms[n] = Member{Key: key, Value: v}
+		n++
+	}
+	c.n = uint32(n)
+	t.nodes[t.ents[at].c].kids = unsafe.Pointer(unsafe.SliceData(ms[:cap(ms)]))
+}
