@@ -44,4 +44,3 @@ func (sl *memberSlab) carve(n int) []value.Member {
 func (sl *memberSlab) copyOf(obj value.Value) []value.Member {
 	return obj.AppendMembers(sl.carve(obj.Len())[:0])
 }
-
