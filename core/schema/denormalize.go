@@ -424,7 +424,15 @@ func (e *Entity) fill(rec value.Value) value.Value {
 // (a fillShape) and then applied with a comparison of keys per member.
 // The members are carved from slab when it is not nil.
 func (e *Entity) fillOwned(rec value.Value, slab *memberSlab) (value.Value, []value.Member) {
-	rm := rec.Members()
+	var rm []value.Member
+	if slab != nil && rec.Unbuilt() {
+		// Read off the tape: the stored record stays unbuilt, costing no
+		// memory but its tape.
+		slab.scratch = rec.AppendMembers(slab.scratch[:0])
+		rm = slab.scratch
+	} else {
+		rm = rec.Members()
+	}
 	sh := e.shape.Load()
 	if sh == nil || !sh.matches(rm) {
 		sh = e.newShape(rm)

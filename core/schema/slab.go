@@ -19,6 +19,9 @@ const (
 
 // memberSlab is memory that records are carved from.
 type memberSlab struct {
+	// scratch holds the members of a lazy record while a record is made
+	// from them (see fillOwned), so the lazy one need not be built.
+	scratch []value.Member
 	free []value.Member // the unused rest of the current slab
 	size int            // the current slab's size, which the next one doubles
 }

@@ -16,8 +16,12 @@ import (
 // so cost one scan and a few words of tape each, and no Go pointers for
 // the collector to trace; see ParseLazy.
 type tape struct {
-	src  string
-	ents []tapeEntry
+	src string
+	// chunks hold the entries, tapeChunk a chunk (the first may have
+	// less room): a tape takes what its document needs, however many
+	// tokens its bytes hold, and never moves what it holds.
+	chunks [][]tapeEntry
+	n      uint32 // entries so far
 	// conts and nodes have an element per array or object, in the order
 	// they open: their extent on the tape and their node.
 	conts []tapeContainer
@@ -45,9 +49,33 @@ type tapeEntry struct {
 
 // tapeContainer is the extent of an array or object on the tape.
 type tapeContainer struct {
-	// skip is the index of the entry after its last descendant; n its
+	// at is its entry, skip the entry after its last descendant, n its
 	// count of elements or members.
-	skip, n uint32
+	at, skip, n uint32
+}
+
+// tapeChunkBits sizes the chunks of a tape's entries: 1,024 entries,
+// 16 KiB.
+const (
+	tapeChunkBits = 10
+	tapeChunk     = 1 << tapeChunkBits
+)
+
+// ent returns entry at.
+func (t *tape) ent(at uint32) *tapeEntry {
+	return &t.chunks[at>>tapeChunkBits][at&(tapeChunk-1)]
+}
+
+// push appends e and returns its index.
+func (t *tape) push(e tapeEntry) uint32 {
+	last := &t.chunks[len(t.chunks)-1]
+	if len(*last) == tapeChunk {
+		t.chunks = append(t.chunks, make([]tapeEntry, 0, tapeChunk))
+		last = &t.chunks[len(t.chunks)-1]
+	}
+	*last = append(*last, e)
+	t.n++
+	return t.n - 1
 }
 
 // node is the identity of one lazy container, and where its children go
@@ -85,7 +113,8 @@ func (nd *node) build() unsafe.Pointer {
 	if p := atomic.LoadPointer(&nd.kids); p != nil {
 		return p
 	}
-	e, c := &t.ents[nd.at], &t.conts[t.ents[nd.at].c]
+	e := t.ent(nd.at)
+	c := &t.conts[e.c]
 	var p unsafe.Pointer
 	if e.kind == Array {
 		elems := t.valSlab.carve(int(c.n))
@@ -118,9 +147,9 @@ func (nd *node) find(key string) (i int, v Value, ok bool) {
 		return 0, Undef, false
 	}
 	t := nd.t
-	n := t.conts[t.ents[nd.at].c].n
+	n := t.conts[t.ent(nd.at).c].n
 	for at := nd.at + 1; i < int(n); i++ {
-		k := &t.ents[at]
+		k := t.ent(at)
 		if k.esc && t.key(at) == key || !k.esc && t.src[k.start:k.end] == key {
 			v, _ = t.value(at + 1)
 			return i, v, true
@@ -137,7 +166,7 @@ func (nd *node) appendMembers(dst []Member) ([]Member, bool) {
 		return dst, false
 	}
 	t := nd.t
-	n := t.conts[t.ents[nd.at].c].n
+	n := t.conts[t.ent(nd.at).c].n
 	for i, at := uint32(0), nd.at+1; i < n; i++ {
 		m := Member{Key: t.key(at)}
 		m.Value, at = t.value(at + 1)
@@ -146,9 +175,25 @@ func (nd *node) appendMembers(dst []Member) ([]Member, bool) {
 	return dst, true
 }
 
+// appendElems appends the elements of an array not built yet to dst,
+// straight off the tape; ok is false when it is built.
+func (nd *node) appendElems(dst []Value) ([]Value, bool) {
+	if nd.built() {
+		return dst, false
+	}
+	t := nd.t
+	n := t.conts[t.ent(nd.at).c].n
+	for i, at := uint32(0), nd.at+1; i < n; i++ {
+		var v Value
+		v, at = t.value(at)
+		dst = append(dst, v)
+	}
+	return dst, true
+}
+
 // key returns the decoded key at entry at.
 func (t *tape) key(at uint32) string {
-	e := &t.ents[at]
+	e := t.ent(at)
 	k := t.src[e.start:e.end]
 	if e.esc {
 		return unescape(k)
@@ -159,7 +204,7 @@ func (t *tape) key(at uint32) string {
 // value returns the value whose entry is at and the index of the entry
 // after it.
 func (t *tape) value(at uint32) (Value, uint32) {
-	e := &t.ents[at]
+	e := t.ent(at)
 	switch e.kind {
 	case String:
 		return Value{kind: String, raw: t.src[e.start:e.end], esc: e.esc}, at + 1
@@ -223,7 +268,7 @@ func scanTape(s string) (t *tape, ok bool) {
 	t = &tape{src: s}
 	// About one token per 24 bytes of a typical response, a container
 	// per 8 tokens.
-	t.ents = make([]tapeEntry, 0, len(s)/24+4)
+	t.chunks = [][]tapeEntry{make([]tapeEntry, 0, min(len(s)/24+4, tapeChunk))}
 	t.conts = make([]tapeContainer, 0, len(s)/192+4)
 	stackp := tapeStacks.Get().(*[]tapeFrame)
 	stack := (*stackp)[:0]
@@ -250,7 +295,7 @@ next:
 			if j < 0 {
 				return nil, false
 			}
-			t.ents = append(t.ents, tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
+			t.push(tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
 			i = j + 1
 		case '{', '[':
 			if len(stack) == MaxDepth {
@@ -261,12 +306,11 @@ next:
 			if obj {
 				kind = Object
 			}
-			at := uint32(len(t.ents))
-			t.ents = append(t.ents, tapeEntry{kind: kind, start: uint32(i), c: uint32(len(t.conts))})
-			t.conts = append(t.conts, tapeContainer{})
+			at := t.push(tapeEntry{kind: kind, start: uint32(i), c: uint32(len(t.conts))})
+			t.conts = append(t.conts, tapeContainer{at: at})
 			i = skipSpace(s, i+1)
 			if i < len(s) && (obj && s[i] == '}' || !obj && s[i] == ']') {
-				e := &t.ents[at]
+				e := t.ent(at)
 				e.end, t.conts[e.c].skip = uint32(i+1), at+1
 				i++
 				break
@@ -291,7 +335,7 @@ next:
 			if !hasWord(s, i, word) {
 				return nil, false
 			}
-			t.ents = append(t.ents, tapeEntry{kind: kind, start: uint32(i), end: uint32(i + len(word))})
+			t.push(tapeEntry{kind: kind, start: uint32(i), end: uint32(i + len(word))})
 			i += len(word)
 		default:
 			if c != '-' && c-'0' > 9 {
@@ -301,7 +345,7 @@ next:
 			if j < 0 {
 				return nil, false
 			}
-			t.ents = append(t.ents, tapeEntry{kind: Number, start: uint32(i), end: uint32(j)})
+			t.push(tapeEntry{kind: Number, start: uint32(i), end: uint32(j)})
 			i = j
 		}
 
@@ -337,8 +381,8 @@ next:
 			if top.obj && c != '}' || !top.obj && c != ']' {
 				return nil, false
 			}
-			e := &t.ents[top.at]
-			e.end, t.conts[e.c] = uint32(i+1), tapeContainer{skip: uint32(len(t.ents)), n: top.n}
+			e := t.ent(top.at)
+			e.end, t.conts[e.c] = uint32(i+1), tapeContainer{at: top.at, skip: t.n, n: top.n}
 			if top.obj && top.n > 1 && t.mayRepeatKey(top.at) {
 				dups = append(dups, top.at)
 			}
@@ -348,10 +392,8 @@ next:
 	}
 
 	t.nodes = make([]node, len(t.conts))
-	for at := range t.ents {
-		if e := &t.ents[at]; e.kind >= Array {
-			t.nodes[e.c] = node{t: t, at: uint32(at)}
-		}
+	for c := range t.conts {
+		t.nodes[c] = node{t: t, at: t.conts[c].at}
 	}
 	// An object with a key twice is built at once, keeping the last value
 	// at the first key's place as JSON.parse does, so its count is known.
@@ -371,7 +413,7 @@ func (t *tape) scanKey(s string, i int) (int, bool) {
 	if j < 0 {
 		return 0, false
 	}
-	t.ents = append(t.ents, tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
+	t.push(tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
 	j = skipSpace(s, j+1)
 	if j >= len(s) || s[j] != ':' {
 		return 0, false
@@ -383,14 +425,14 @@ func (t *tape) scanKey(s string, i int) (int, bool) {
 // twice: two keys with the same text, or, where telling needs decoding
 // (escapes) or many comparisons (a large object), maybe.
 func (t *tape) mayRepeatKey(at uint32) bool {
-	n := t.conts[t.ents[at].c].n
+	n := t.conts[t.ent(at).c].n
 	if n > smallObject {
 		return true
 	}
 	var keys [smallObject]string
 	k := at + 1
 	for i := uint32(0); i < n; i++ {
-		ke := &t.ents[k]
+		ke := t.ent(k)
 		if ke.esc {
 			return true
 		}
@@ -407,7 +449,7 @@ func (t *tape) mayRepeatKey(at uint32) bool {
 
 // skipValue returns the index of the entry after the value at entry at.
 func (t *tape) skipValue(at uint32) uint32 {
-	if e := &t.ents[at]; e.kind >= Array {
+	if e := t.ent(at); e.kind >= Array {
 		return t.conts[e.c].skip
 	}
 	return at + 1
@@ -416,7 +458,7 @@ func (t *tape) skipValue(at uint32) uint32 {
 // dedupe builds the object at entry at with each key once and sets its
 // count to the members kept.
 func (t *tape) dedupe(at uint32) {
-	c := &t.conts[t.ents[at].c]
+	c := &t.conts[t.ent(at).c]
 	ms := t.memSlab.carve(int(c.n))
 	seen := make(map[string]int, c.n)
 	n := 0
@@ -433,5 +475,5 @@ func (t *tape) dedupe(at uint32) {
 		n++
 	}
 	c.n = uint32(n)
-	t.nodes[t.ents[at].c].kids = unsafe.Pointer(unsafe.SliceData(ms[:cap(ms)]))
+	t.nodes[t.ent(at).c].kids = unsafe.Pointer(unsafe.SliceData(ms[:cap(ms)]))
 }

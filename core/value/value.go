@@ -260,6 +260,29 @@ func (v Value) Find(key string) (int, Value) {
 	return -1, Undef
 }
 
+// Unbuilt reports whether v is an Array or Object parsed onto a tape (see
+// ParseLazy) whose children are not built yet: AppendMembers and
+// AppendElems then copy them off the tape, where Members and Elems would
+// build and keep them.
+func (v Value) Unbuilt() bool {
+	return v.esc && v.n > 0 && (v.kind == Array || v.kind == Object) && !(*node)(v.kids).built()
+}
+
+// AppendElems appends an Array's elements to dst and returns it; dst
+// unchanged for other kinds. Like AppendMembers, it leaves a lazy array
+// unbuilt.
+func (v Value) AppendElems(dst []Value) []Value {
+	if v.kind != Array {
+		return dst
+	}
+	if v.esc && v.n > 0 {
+		if out, ok := (*node)(v.kids).appendElems(dst); ok {
+			return out
+		}
+	}
+	return append(dst, v.elems()...)
+}
+
 // AppendMembers appends an Object's members to dst and returns it; dst
 // unchanged for other kinds. On a lazy object it copies them off the tape
 // without building them, for a caller that makes an object of its own
