@@ -22,8 +22,8 @@ type memberSlab struct {
 	// scratch holds the members of a lazy record while a record is made
 	// from them (see fillOwned), so the lazy one need not be built.
 	scratch []value.Member
-	free []value.Member // the unused rest of the current slab
-	size int            // the current slab's size, which the next one doubles
+	free    []value.Member // the unused rest of the current slab
+	size    int            // the current slab's size, which the next one doubles
 }
 
 // carve returns n zeroed members with capacity n, so that appending to them
