@@ -29,7 +29,7 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	var keys []string
 	records := map[string][]value.Member{}
 	for _, w := range n.Merged() {
-		rec := w.Value
+		rec := w.Record()
 		if w.Deleted {
 			rec = value.NullV
 		}

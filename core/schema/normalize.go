@@ -23,7 +23,8 @@ type Normalized struct {
 type EntityWrite struct {
 	Entity *Entity
 	PK     string
-	// Value is the record with nested entities replaced by their keys.
+	// Value is the record with nested entities replaced by their keys;
+	// read it with Record, as normalize may leave it to be made.
 	Value value.Value
 	// Parsed is the record Value was made from, with its nested entities
 	// still inline, when normalizing replaced some of them by keys
@@ -42,6 +43,33 @@ type EntityWrite struct {
 	// with the text of the record it holds to see at once that a record
 	// fetched again is unchanged.
 	Source string
+
+	// keys, when set, are the members of Parsed that Value replaces (the
+	// keys of its nested entities), and Value is not made yet: a record
+	// fetched again with the same Source is never made (see Record).
+	// slab is the normalizer's, which Record carves it from.
+	keys []nestedKey
+	slab *memberSlab
+}
+
+// nestedKey is a member of a parsed record that its normalized record
+// replaces: at, its position, holds key instead.
+type nestedKey struct {
+	at  int
+	key value.Value
+}
+
+// Record returns the record to store, Value, making it first from Parsed
+// when normalize left it to be made. It is made once and kept.
+func (w *EntityWrite) Record() value.Value {
+	if w.keys != nil {
+		members := w.slab.copyOf(w.Parsed)
+		for _, k := range w.keys {
+			members[k.at].Value = k.key
+		}
+		w.Value, w.keys, w.slab = value.Obj(members...), nil, nil
+	}
+	return w.Value
 }
 
 // Normalize takes data apart by s. A nil schema leaves data as the result
@@ -91,7 +119,7 @@ func (n *Normalized) Merged() []EntityWrite {
 		if prev := &out[i]; w.Deleted || prev.Deleted {
 			*prev = w
 		} else {
-			prev.Value = w.Entity.merge(prev.Value, w.Value)
+			prev.Value = w.Entity.merge(prev.Record(), w.Record())
 			prev.Source = ""
 		}
 	}
@@ -105,8 +133,10 @@ type normalizer struct {
 	// that Process and PKFunc get), and passed through an interface it
 	// would otherwise be allocated for every record.
 	paths []*pathElem
-	// slab is memory that normalized records are carved from.
+	// slab is memory that normalized records are carved from, keys the
+	// nested keys of records left to be made (EntityWrite.Record).
 	slab memberSlab
+	keys []nestedKey
 	// args are the request's, for Collection; collections the changes
 	// to stored collections found.
 	args        Args
@@ -154,7 +184,10 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	if err != nil {
 		return value.Undef, err
 	}
-	var members []value.Member // copied on the first nested change
+	// The members the nested entities' keys replace, gathered here and
+	// then kept together (nested records add theirs meanwhile).
+	var own [4]nestedKey
+	keys := own[:0]
 	for _, f := range e.nestedFields() {
 		i, child := rec.Find(f.Name)
 		if i < 0 {
@@ -164,20 +197,24 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		if err != nil {
 			return value.Undef, err
 		}
-		if members == nil {
-			members = n.slab.copyOf(rec)
-		}
-		members[i].Value = out
+		keys = append(keys, nestedKey{at: i, key: out})
 	}
-	var src string
+	w := EntityWrite{Entity: e, PK: pk, Value: rec}
 	if e.stable() {
-		src = in.Source()
+		w.Source = in.Source()
 	}
-	var parsed value.Value
-	if members != nil {
-		parsed, rec = rec, value.Obj(members...)
+	if len(keys) > 0 {
+		start := len(n.keys)
+		n.keys = append(n.keys, keys...)
+		w.Value, w.Parsed = value.Undef, rec
+		w.keys, w.slab = n.keys[start:len(n.keys):len(n.keys)], &n.slab
+		if w.Source == "" {
+			// No store can tell it unchanged without it: make it now,
+			// while the slab is warm.
+			w.Record()
+		}
 	}
-	n.add(EntityWrite{Entity: e, PK: pk, Value: rec, Parsed: parsed, Source: src})
+	n.add(w)
 	return value.Str(pk), nil
 }
 
@@ -301,7 +338,7 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		return value.Undef, errorAt(path, a, "expected an array, got %s", in.Kind())
 	}
 	out := make([]value.Value, in.Len())
-	before := len(n.writes)
+	writes, keys := len(n.writes), len(n.keys)
 	for i, el := range in.Elems() {
 		v, err := a.Of.normalize(el, in, n.child(path, "", i), n)
 		if err != nil {
@@ -310,10 +347,13 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		out[i] = v
 		if i == 0 && len(out) > 1 {
 			// Elements of a list are usually alike: reserve room for as
-			// many writes again for each of the others, so a large list
-			// does not grow the list of writes by doubling.
-			if k := len(n.writes) - before; k > 0 {
+			// many writes (and nested keys) again for each of the others,
+			// so a large list does not grow them by doubling.
+			if k := len(n.writes) - writes; k > 0 {
 				n.writes = slices.Grow(n.writes, k*(len(out)-1))
+			}
+			if k := len(n.keys) - keys; k > 0 {
+				n.keys = slices.Grow(n.keys, k*(len(out)-1))
 			}
 		}
 	}

@@ -47,7 +47,7 @@ func TestRefs(t *testing.T) {
 	var got []string
 	for _, ew := range n.Entities {
 		if ew.Entity == article {
-			article.RecordRefs(ew.Value, func(e *schema.Entity, pk string) { got = append(got, e.Key+"/"+pk) })
+			article.RecordRefs(ew.Record(), func(e *schema.Entity, pk string) { got = append(got, e.Key+"/"+pk) })
 		}
 	}
 	assert.Equal(t, []string{"User/u"}, got)

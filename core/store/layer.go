@@ -23,7 +23,8 @@ type layer interface {
 
 // applyWrite merges one write into l, following each entity's merge rules.
 func (s *Store) applyWrite(w *Write, l layer) {
-	for _, ew := range w.Entities {
+	for i := range w.Entities {
+		ew := &w.Entities[i]
 		id := entityID{ew.Entity.Key, ew.PK}
 		if ew.Deleted {
 			l.setEntity(id, record{deleted: true, meta: w.Meta}, value.Undef)
@@ -38,12 +39,16 @@ func (s *Store) applyWrite(w *Write, l layer) {
 			}
 			ok = false
 		}
-		incoming := ew.Value
+		var incoming value.Value
+		fresh := false // incoming is the write's own record
 		if ok && ew.Source != "" && ew.Entity == existing.srcBy && ew.Source == existing.src && ew.Entity.Merge == nil {
 			// The very text the stored record was normalized from: the
 			// incoming record equals it, so resolve with the stored record
-			// itself, which the merge and the comparisons see at once.
+			// itself, which the merge and the comparisons see at once, and
+			// the write's own record is never made.
 			incoming = existing.val
+		} else {
+			incoming, fresh = ew.Record(), true
 		}
 		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
 		rec := record{val: merged, meta: meta}
@@ -53,7 +58,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 			// The stored record stays, and so does its parsed record
 			// where the slot has it.
 			rec.src, rec.srcBy = existing.src, existing.srcBy
-		case value.Same(merged, ew.Value):
+		case fresh && value.Same(merged, incoming):
 			parsed = ew.Parsed
 			if ew.Source != "" {
 				rec.src, rec.srcBy = ew.Source, ew.Entity
