@@ -137,6 +137,9 @@ type normalizer struct {
 	// nested keys of records left to be made (EntityWrite.Record).
 	slab memberSlab
 	keys []nestedKey
+	// elems holds the elements of the lists being normalized (see
+	// Array.normalize).
+	elems []value.Value
 	// args are the request's, for Collection; collections the changes
 	// to stored collections found.
 	args        Args
@@ -339,7 +342,19 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	}
 	out := make([]value.Value, in.Len())
 	writes, keys := len(n.writes), len(n.keys)
-	for i, el := range in.Elems() {
+	var elems []value.Value
+	if !in.Unbuilt() {
+		elems = in.Elems()
+	} else {
+		// Read off the tape into scratch, used as a stack (nested lists
+		// push theirs above): the parsed list is not built, which would
+		// keep a copy of it alive with its tape.
+		start := len(n.elems)
+		n.elems = in.AppendElems(n.elems)
+		elems = n.elems[start:]
+		defer func() { n.elems = n.elems[:start] }()
+	}
+	for i, el := range elems {
 		v, err := a.Of.normalize(el, in, n.child(path, "", i), n)
 		if err != nil {
 			return value.Undef, err
