@@ -6,6 +6,11 @@
 // input, so parsing allocates little and re-encoding is a copy. Values are
 // immutable: two Values that share a backing list are the same value, which
 // is how memoized reads prove identity (see Same).
+//
+// Parse builds the whole tree at once. ParseLazy, which responses go
+// through, keeps the parse as a tape of offsets and builds each array or
+// object only when it is first asked for (see tape.go); the two give
+// values that no caller can tell apart.
 package value
 
 import (
