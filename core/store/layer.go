@@ -302,12 +302,25 @@ func (s *Store) entityEntry(id entityID) *entityEntry {
 	return e
 }
 
+// The sizes of the slabs entity entries are carved from (newEntry).
+const (
+	minSlab = 16
+	maxSlab = 256
+)
+
 // newEntry adds an entry for id, which its table byPK lacks.
 func (s *Store) newEntry(byPK map[string]*entityEntry, id entityID) *entityEntry {
 	// Entries come from slabs: a response of a thousand records makes a
-	// few allocations, not a thousand.
+	// few allocations, not a thousand. A slab is as large as all before it
+	// together, from minSlab up to maxSlab, so that the room carved and
+	// left unused stays below half, and a store holding a few records (a
+	// new controller's first small response, an optimistic update) does
+	// not carve a whole maxSlab: 80 KB that every cold fetch allocated,
+	// zeroed and left to the collector to scan.
 	if len(s.slab) == cap(s.slab) {
-		s.slab = make([]entityEntry, 0, 256)
+		n := min(max(s.slabbed, minSlab), maxSlab)
+		s.slab = make([]entityEntry, 0, n)
+		s.slabbed += n
 	}
 	s.slab = s.slab[:len(s.slab)+1]
 	e := &s.slab[len(s.slab)-1]

@@ -102,6 +102,7 @@ type Store struct {
 	version          uint64
 	seq              uint64
 	slab             []entityEntry
+	slabbed          int     // entries in the slabs carved since the last reset
 	undo             undoLog // of the Apply running, reused
 	// tables caches the entity tables looked up last: lookups come in
 	// runs over a few entity types (articles and their authors), and
@@ -331,7 +332,7 @@ func (s *Store) Reset() {
 	// The entries of the slab being filled hold records, whose strings
 	// share the text of the response they came from: kept, a single one
 	// would keep that whole response alive.
-	s.slab = nil
+	s.slab, s.slabbed = nil, 0
 	s.version++
 	s.tableIdx, s.tableFloor, s.lastIdx = nil, s.version, nil
 }

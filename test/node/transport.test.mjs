@@ -89,6 +89,37 @@ test('transport: the fetch option returning a Response, and an error status, are
   assert.equal(failed.d.datafetchWake, 1);
 });
 
+test('transport: a cold fetch whose fetch option answers at once settles in the task that started it: no timer or macrotask between', async () => {
+  // Every step from fetch to the caller's await (start, the option's
+  // Response, its body, the report to Go, Go's resume, the result) is a
+  // synchronous call or a promise job. A timer hop anywhere (a Go timer, a
+  // setTimeout(0) to let JavaScript run first) would cost the caller a
+  // macrotask, a millisecond or more in a browser when nested: then the
+  // immediate and the timer queued below run first.
+  const { df, snapshot } = await countedInstance();
+  const User = new df.Entity({ key: 'HopUser', defaults: { id: undefined, name: '' } });
+  const users = new df.RestEndpoint({ urlPrefix: 'http://hop.invalid', path: '/users', name: 'hopUsers', schema: [User] });
+  const text = JSON.stringify([
+    { id: 1, name: 'Ada' },
+    { id: 2, name: 'Grace' },
+  ]);
+  for (let i = 0; i < 3; i++) {
+    const ctrl = new df.Controller({ fetch: () => Promise.resolve(new Response(text, { headers: { 'Content-Type': 'application/json' } })) });
+    const ran = [];
+    const timer = setTimeout(() => ran.push('setTimeout(0)'), 0);
+    setImmediate(() => ran.push('setImmediate'));
+    const { result, d } = await delta(snapshot, () => ctrl.fetch(users));
+    clearTimeout(timer);
+    assert.deepEqual(
+      result.map((u) => u.name),
+      ['Ada', 'Grace'],
+    );
+    assert.deepEqual(ran, [], `macrotasks that ran before fetch #${i} settled`);
+    assert.equal(d.resumes, 2, JSON.stringify(d));
+    assert.equal(d.func, 0, JSON.stringify(d));
+  }
+});
+
 test('transport: the promise of parseResponse is awaited without the js.FuncOf settle', async () => {
   const { df, fx, snapshot } = await countedInstance();
   const parsed = fx.getArticle.extend({ parseResponse: async (response) => ({ ...(await response.json()), title: 'parsed here' }) });
