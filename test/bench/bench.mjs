@@ -24,6 +24,7 @@
 // Environment:
 //   BENCH_QUICK=1     few samples, one N (1,000): a smoke run
 //   BENCH_NS=100,1000 the sizes to run (default 100,1000,10000)
+//   BENCH_WARMUP=40   untimed rounds of every case at N=1000 first (0: none)
 //   BENCH_PROFILE=0   no profiles; BENCH_PROFILE=all profiles every case
 //   BENCH_LOADS=7     fresh page loads for load()
 //   BENCH_CASES=setOne  the cases to run (default all, in CASES order)
@@ -189,8 +190,29 @@ async function openPage(browser, base, wasm, extra = {}) {
 
 // ------------------------------------------------------------ measuring
 
+// warmUp runs every case untimed, both libraries, at WARMUP_N before
+// anything is measured. V8 runs a wasm function in its baseline compiler
+// (Liftoff) until it has run a lot, and JavaScript in its interpreter and
+// baseline tiers likewise; without this, the first N measured (N=100)
+// would time code that has not tiered up yet, on both sides, while later
+// N time optimized code. BENCH_WARMUP=0 skips it, to time first use.
+const WARMUP_N = 1000;
+const WARMUP_ROUNDS = Number(process.env.BENCH_WARMUP ?? (QUICK ? 3 : 40));
+
+async function warmUp(page, errors) {
+  if (!WARMUP_ROUNDS) return;
+  const t = Date.now();
+  await page.evaluate((n) => window.bench.prepare(n), WARMUP_N);
+  for (const name of CASES) {
+    await page.evaluate(([c, n, o]) => window.bench.run(c, n, o), [name, WARMUP_N, { warmup: WARMUP_ROUNDS, iterations: 0 }]);
+    if (errors.length) throw new Error(`page error warming up ${name}:\n${errors.join('\n')}`);
+  }
+  log(`warmed up (${WARMUP_ROUNDS} rounds of every case at N=${WARMUP_N}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
 async function measure(page, errors) {
   const results = [];
+  await warmUp(page, errors);
   for (const N of NS) {
     const t = Date.now();
     const prep = await page.evaluate((n) => window.bench.prepare(n), N);
