@@ -37,8 +37,6 @@ type identities struct {
 	// shapes is Go's half of the shape table of the outputs (see package
 	// wire), which lives and is reset with the identities.
 	shapes wire.Shapes
-	// w writes the outputs; it keeps its string buffer between them.
-	w wire.Writer
 	// free is the unused rest of the slab that entries are carved from, so
 	// that a read of a thousand objects does not allocate a thousand
 	// entries; chunk is that slab's size, which the next one doubles.
@@ -190,17 +188,18 @@ func (t *identities) takeDropped() []uintptr {
 
 // output writes the read of v, the result under slot by schema s, with
 // header h into buf (emptied first) and returns it; see writeRead. A nil t
-// writes it with no identity and shapes of its own.
+// writes it with no identity and shapes of its own. The writer comes from
+// the process's scratch (scratch.go) and goes back to it.
 func (t *identities) output(buf []byte, h wire.Header, slot string, s schema.Schema, v value.Value) []byte {
+	w := takeWriter()
+	defer putWriter(w)
 	if t == nil {
-		var w wire.Writer
 		w.Begin(buf, h, nil)
-		t.writeRead(&w, slot, s, v)
-		return w.Finish()
+	} else {
+		w.Begin(buf, h, &t.shapes)
 	}
-	t.w.Begin(buf, h, &t.shapes)
-	t.writeRead(&t.w, slot, s, v)
-	return t.w.Finish()
+	t.writeRead(w, slot, s, v)
+	return w.Finish()
 }
 
 // reset forgets everything, as ResetEntireStore does on both sides.

@@ -69,10 +69,13 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 
 // Grow reserves room for about n more bytes of ops and strings, so that a
 // large output is not grown by doubling (each smaller buffer left behind
-// is memory a wasm page never gets back).
+// is memory a wasm page never gets back). The output buffer gets room for
+// both, which Finish puts together: n is the value's JSON size (SizeHint),
+// and ops and strings together are smaller than that but for rare values
+// (numbers with few digits, invalid UTF-8).
 func (w *Writer) Grow(n int) {
-	if cap(w.buf)-len(w.buf) < n/2 {
-		w.buf = append(w.buf, make([]byte, n/2)...)[:len(w.buf)]
+	if cap(w.buf)-len(w.buf) < n {
+		w.buf = append(w.buf, make([]byte, n)...)[:len(w.buf)]
 	}
 	if cap(w.strs)-len(w.strs) < n {
 		w.strs = append(w.strs, make([]byte, n)...)[:len(w.strs)]
