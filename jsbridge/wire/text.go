@@ -16,43 +16,35 @@ func hasBackslash(raw string) bool { return strings.IndexByte(raw, '\\') >= 0 }
 // it is; each maximal invalid subpart becomes U+FFFD. JavaScript decodes
 // the string area once and slices it by these counts, so they must be the
 // decoder's exactly.
+//
+// Valid text is checked and counted in one pass, ASCII eight bytes at a
+// time: most strings are ASCII with a few other characters, and checking
+// with utf8.ValidString, then counting byte by byte, read them twice.
 func appendText(dst []byte, s string) ([]byte, int) {
-	i := asciiPrefix(s)
-	if i == len(s) {
-		return append(dst, s...), len(s)
-	}
-	if utf8.ValidString(s[i:]) {
-		n := i
-		for j := i; j < len(s); j++ {
-			c := s[j]
-			if c&0xC0 != 0x80 { // not a continuation byte
-				n++
-				if c >= 0xF0 { // four bytes: a surrogate pair
-					n++
-				}
-			}
+	n := 0
+	p := unsafe.StringData(s)
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && *(*uint64)(unsafe.Add(unsafe.Pointer(p), i))&0x8080808080808080 == 0 {
+			i += 8
+			n += 8
+			continue
 		}
-		return append(dst, s...), n
-	}
-	return appendReplaced(dst, s)
-}
-
-// asciiPrefix returns the length of the longest prefix of s that is ASCII,
-// eight bytes at a time.
-func asciiPrefix(s string) int {
-	i := 0
-	if len(s) >= 8 {
-		p := unsafe.StringData(s)
-		for ; i+8 <= len(s); i += 8 {
-			if *(*uint64)(unsafe.Add(unsafe.Pointer(p), i))&0x8080808080808080 != 0 {
-				break
-			}
+		if s[i] < utf8.RuneSelf {
+			i++
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return appendReplaced(dst, s)
+		}
+		i += size
+		n++
+		if size == 4 { // a surrogate pair in UTF-16
+			n++
 		}
 	}
-	for i < len(s) && s[i] < utf8.RuneSelf {
-		i++
-	}
-	return i
+	return append(dst, s...), n
 }
 
 // appendReplaced is appendText for s that is not valid UTF-8: each maximal

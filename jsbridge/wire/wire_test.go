@@ -156,6 +156,12 @@ func TestAppendTextCountsUnitsAsTextDecoder(t *testing.T) {
 		{"\xc0\xaf", "\uFFFD\uFFFD"},                     // an overlong form
 		{"\xf4\x90\x80\x80", "\uFFFD\uFFFD\uFFFD\uFFFD"}, // beyond U+10FFFF
 		{"\x80\x80", "\uFFFD\uFFFD"},
+		// Non-ASCII between and after runs of eight ASCII bytes, valid and
+		// not: the one-pass check must resume its fast path and still see
+		// an ill-formed byte late in the string.
+		{"01234567é01234567✓0123456789😀x", ""},
+		{"01234567é01234567\xff01234567", "01234567é01234567\uFFFD01234567"},
+		{"0123456789abcdef\xe2\x82", "0123456789abcdef\uFFFD"},
 	} {
 		want := c.out
 		if want == "" {
