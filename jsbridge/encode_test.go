@@ -8,8 +8,11 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/store/storetest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/core/value/valuetest"
 	"github.com/datafetch/datafetch/jsbridge/wire"
+	"github.com/stretchr/testify/assert"
 )
 
 // decoder simulates decode in datafetch.mjs with the reference decoder of
@@ -378,5 +381,18 @@ func TestEncodeResetForgetsEverything(t *testing.T) {
 	_, out := f.read(t, "list", f.list)
 	if out.Counts[wire.OpRegister] == 0 || out.Counts[wire.OpDefineShape] == 0 {
 		t.Errorf("read after reset did not send data and shapes: %s", out)
+	}
+}
+
+// sizeEstimate stays near value.SizeHint (writeRead reserves what it
+// says), also for a long array it measures by samples.
+func TestSizeEstimate(t *testing.T) {
+	for _, n := range []int{1, 16, 17, 1000} {
+		st := store.New()
+		storetest.Apply(t, st, "list", pipelineSchema(), valuetest.Articles(n, 1), 1)
+		v, _, _, _ := st.Read("list")
+		exact, est := value.SizeHint(v), sizeEstimate(v)
+		assert.GreaterOrEqual(t, est, exact*9/10, "N=%d", n)
+		assert.LessOrEqual(t, est, exact*13/10, "N=%d", n)
 	}
 }

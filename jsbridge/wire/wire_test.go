@@ -113,9 +113,9 @@ func TestDictionariesAndLargeObjectsAreNotShapes(t *testing.T) {
 }
 
 func TestShapeTableIsBounded(t *testing.T) {
-	shapes := Shapes{ids: map[string]uint32{}}
+	shapes := Shapes{ids: map[string]*shape{}}
 	for i := range MaxShapes {
-		shapes.ids[string(rune(i+0x100))] = uint32(i)
+		shapes.ids[string(rune(i+0x100))] = &shape{id: uint32(i)}
 	}
 	var w Writer
 	w.Begin(nil, Header{}, &shapes)
