@@ -1,6 +1,8 @@
 package jsbridge
 
 import (
+	"slices"
+
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/wire"
@@ -224,7 +226,10 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 		return
 	}
 	if e.t != nil && isIdentified(of) {
+		// Room for an entry and a reference per element at once, rather
+		// than by doubling.
 		e.t.grow(v.Len())
+		*e.held = slices.Grow(*e.held, v.Len())
 	}
 	elems := v.Elems()
 	e.w.Array(len(elems))
