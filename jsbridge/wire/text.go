@@ -10,41 +10,67 @@ import (
 // escape.
 func hasBackslash(raw string) bool { return strings.IndexByte(raw, '\\') >= 0 }
 
+// Eight bytes at a time: the high bit of each byte, the byte 0x01 in each,
+// and a backslash in each.
+const (
+	highBits   = 0x8080808080808080
+	lowBits    = 0x0101010101010101
+	backslashs = '\\' * lowBits
+)
+
 // appendText appends s to dst as TextDecoder (the WHATWG UTF-8 decoder,
 // with replacement) would decode it, re-encoded as UTF-8, and returns the
 // number of UTF-16 code units that decoding gives: for valid UTF-8, s as
 // it is; each maximal invalid subpart becomes U+FFFD. JavaScript decodes
 // the string area once and slices it by these counts, so they must be the
 // decoder's exactly.
-//
-// Valid text is checked and counted in one pass, ASCII eight bytes at a
-// time: most strings are ASCII with a few other characters, and checking
-// with utf8.ValidString, then counting byte by byte, read them twice.
 func appendText(dst []byte, s string) ([]byte, int) {
-	n := 0
+	n, _, ok := scanText(s)
+	if !ok {
+		return appendReplaced(dst, s)
+	}
+	return append(dst, s...), n
+}
+
+// scanText reads s once: when it is valid UTF-8 (ok), it returns the
+// number of UTF-16 code units it decodes to and whether it holds a
+// backslash (for a string's JSON contents, an escape). ASCII goes eight
+// bytes at a time: most strings are ASCII with a few other characters, and
+// checking them with utf8.ValidString, counting them byte by byte and
+// looking for an escape with strings.IndexByte read them three times.
+func scanText(s string) (units int, backslash, ok bool) {
 	p := unsafe.StringData(s)
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && *(*uint64)(unsafe.Add(unsafe.Pointer(p), i))&0x8080808080808080 == 0 {
-			i += 8
-			n += 8
-			continue
+		if i+8 <= len(s) {
+			x := *(*uint64)(unsafe.Add(unsafe.Pointer(p), i))
+			if x&highBits == 0 {
+				// ASCII: a byte of x^backslashs is zero where x has a
+				// backslash, which sets its high bit here.
+				t := x ^ backslashs
+				backslash = backslash || (t-lowBits)&^t&highBits != 0
+				i += 8
+				units += 8
+				continue
+			}
 		}
-		if s[i] < utf8.RuneSelf {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			backslash = backslash || c == '\\'
 			i++
-			n++
+			units++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			return appendReplaced(dst, s)
+			return 0, false, false
 		}
 		i += size
-		n++
+		units++
 		if size == 4 { // a surrogate pair in UTF-16
-			n++
+			units++
 		}
 	}
-	return append(dst, s...), n
+	return units, backslash, true
 }
 
 // appendReplaced is appendText for s that is not valid UTF-8: each maximal

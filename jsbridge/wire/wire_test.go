@@ -191,3 +191,29 @@ func TestDecodeRejectsCorruptOutput(t *testing.T) {
 		assert.Error(t, err, "truncated at %d", n)
 	}
 }
+
+// A string's escapes are found wherever they are (scanText reads ASCII
+// eight bytes at a time): escaped strings go to JavaScript as JSON
+// literals, the others as they are.
+func TestStringsFindEscapesAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		src string
+		op  Op
+	}{
+		{`"\n"`, OpStringJSON},
+		{`"0123456\n"`, OpStringJSON},                   // in the first eight bytes
+		{`"01234567\"89abcdef"`, OpStringJSON},          // in the second eight
+		{`"0123456789abcdef01\\"`, OpStringJSON},        // in the tail
+		{`"é0123456789abcdef\u00e9"`, OpStringJSON},     // after non-ASCII
+		{`"01234567é\t"`, OpStringJSON},                 // just after non-ASCII
+		{`"[]{}|^_ÜÜ]]]]]]]]]]]]]]]]\\"`, OpStringJSON}, // lookalikes, then one
+		{`"[]{}|^_ÜÜ]]]]]]]]]]]]]]]]]]"`, OpString},     // lookalikes only
+		{`"plain ascii text, long enough"`, OpString},
+		{`"café crème ✓ 😀 and more text"`, OpString},
+	} {
+		t.Run(c.src, func(t *testing.T) {
+			out := roundTrip(t, value.MustParse(c.src), nil, nil)
+			assert.Equal(t, c.op, Op(out[HeaderSize]))
+		})
+	}
+}

@@ -243,11 +243,21 @@ func smallInt(lit string) (int32, bool) {
 // as it is, escaped text as a JSON literal for JavaScript to parse, which
 // keeps lone surrogates (\udc00) exact.
 func (w *Writer) String(raw string) {
-	if hasBackslash(raw) {
-		w.quoted(raw)
-		return
+	n, escaped, ok := scanText(raw)
+	switch {
+	case !ok: // not UTF-8: replaced as TextDecoder does (text)
+		if hasBackslash(raw) {
+			w.quoted(raw)
+		} else {
+			w.opUint(OpString, uint64(w.text(raw)))
+		}
+	case escaped:
+		w.strs = append(append(append(w.strs, '"'), raw...), '"')
+		w.opUint(OpStringJSON, uint64(n+2))
+	default:
+		w.strs = append(w.strs, raw...)
+		w.opUint(OpString, uint64(n))
 	}
-	w.opUint(OpString, uint64(w.text(raw)))
 }
 
 // Text writes the Go string s (decoded, as value.Member keys are; a lone
