@@ -33,10 +33,10 @@ func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 	}
 	var held []uintptr
 	if t != nil {
-		if id, ok := t.lookup(v); ok {
+		if id, ent := t.find(v); ent != nil {
 			// The whole result is unchanged: JavaScript returns the object
 			// it has, with nothing else to build.
-			t.retain(id)
+			ent.refs++
 			t.setSlot(slot, append(held, id), id)
 			w.Ref(uint64(id))
 			wire.Drop(w, t.takeDropped())

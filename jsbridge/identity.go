@@ -73,12 +73,22 @@ func newIdentities() *identities {
 // value at the same address (a prefix of the same backing list) has no id,
 // which only costs it its identity.
 func (t *identities) lookup(v value.Value) (uintptr, bool) {
+	id, ent := t.find(v)
+	return id, ent != nil
+}
+
+// find returns the id of v and its entry when the table holds v itself
+// (see lookup); a nil entry otherwise.
+func (t *identities) find(v value.Value) (uintptr, *identity) {
 	id := value.Identity(v)
 	if id == 0 {
-		return 0, false
+		return 0, nil
 	}
 	ent := t.entries[id]
-	return id, ent != nil && value.Same(ent.v, v)
+	if ent == nil || !value.Same(ent.v, v) {
+		return id, nil
+	}
+	return id, ent
 }
 
 // add enters v, which must have a non-zero identity the table lacks, with no
