@@ -313,7 +313,7 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 	if id == 0 {
 		return saved, false
 	}
-	ent := e.t.entries[id]
+	ent := e.t.entries.get(id)
 	switch {
 	case ent == nil:
 		ent = e.t.insert(id, v)

@@ -75,7 +75,7 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 		return false
 	}
 	id := value.Identity(el)
-	if id == 0 || e.t.entries[id] != nil {
+	if id == 0 || e.t.entries.get(id) != nil {
 		return false
 	}
 	now, was := el.Members(), before.Members()
