@@ -217,3 +217,15 @@ func TestStringsFindEscapesAnywhere(t *testing.T) {
 		})
 	}
 }
+
+// A finished Writer, which the bridge keeps for the next output, holds on
+// to neither the output nor the shape table it wrote with.
+func TestFinishLetsGoOfOutputAndTable(t *testing.T) {
+	var shapes Shapes
+	var w Writer
+	w.Begin(nil, Header{}, &shapes)
+	w.Value(value.MustParse(`{"a":1}`))
+	w.Finish()
+	assert.Nil(t, w.buf)
+	assert.Nil(t, w.shapes)
+}

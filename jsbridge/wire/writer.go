@@ -155,11 +155,15 @@ func (w *Writer) Grow(n int) {
 
 // Finish appends the string area after the ops, completes the header and
 // returns the output. The Writer keeps its string buffer for the next
-// output (up to maxKept bytes) but not the returned one.
+// output (up to maxKept bytes) but not the returned one, nor the shape
+// table.
 func (w *Writer) Finish() []byte {
 	binary.LittleEndian.PutUint32(w.buf[4:], uint32(len(w.strs)))
 	out := append(w.buf, w.strs...)
 	w.buf = nil
+	// A Writer kept for the next output must not keep the table alive
+	// (a controller's, through its identities).
+	w.shapes = nil
 	if cap(w.strs) > maxKept {
 		w.strs = nil
 	}
