@@ -229,3 +229,19 @@ func TestFinishLetsGoOfOutputAndTable(t *testing.T) {
 	assert.Nil(t, w.buf)
 	assert.Nil(t, w.shapes)
 }
+
+// Objects of more shapes than Shapes keeps recent, in turn, and objects
+// whose keys differ from a recent shape's only in order, count or an
+// undefined member, each get their own shape, defined once.
+func TestRecentShapes(t *testing.T) {
+	var shapes Shapes
+	var table Table
+	src := `[{"a":1},{"a":1,"b":2},{"b":2,"a":1},{"c":3},{"d":4},{"e":5},{"f":6},{"a":1},{"e":5},{"b":2,"a":1}]`
+	roundTrip(t, value.MustParse(src), &shapes, &table)
+	assert.Equal(t, 7, shapes.Len())
+	withUndefined := value.Arr(value.Obj(value.M("a", value.Int(1)), value.M("b", value.Undef)))
+	out := roundTrip(t, withUndefined, &shapes, &table)
+	assert.NotContains(t, string(out[HeaderSize:]), string([]byte{byte(OpDefineShape)}), "{a} is known")
+	roundTrip(t, value.MustParse(src), &shapes, &table)
+	assert.Equal(t, 7, shapes.Len())
+}
