@@ -34,9 +34,6 @@ type ctrl struct {
 	ids *identities
 	// objs is the JavaScript half: a Map from id to object.
 	objs safejs.Value
-	// buf is the output buffer, reused: JavaScript decodes an output before
-	// Go runs again.
-	buf []byte
 	// changes counts the controller's OnChange calls. JavaScript reads it
 	// straight from linear memory (ctrlChanges gives its address): while it
 	// stays the same, a read it has made already is still what Go would
@@ -156,6 +153,7 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	for try := 0; try < 2; try++ {
 		out := c.output(key, s, v, h)
 		r, err = handOver(decoder, c.objs, out)
+		putOutput(out)
 		// Text handed over as a string stays alive in JavaScript while
 		// Go's handle does; either way the collection returns what the
 		// read left as garbage to the Go heap.
@@ -201,19 +199,20 @@ func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 }
 
 // output writes the read of v for decode or response, entering its
-// identities in c.ids, and returns it. It must be decoded before the next
-// output, which reuses the buffer. Called with c.mu held.
+// identities in c.ids, and returns it, in a buffer of the process's
+// scratch (scratch.go) for the caller to put back (putOutput) once
+// JavaScript has decoded it. Called with c.mu held.
 func (c *ctrl) output(key string, s schema.Schema, v value.Value, h wire.Header) []byte {
-	out := c.ids.output(c.buf, h, key, s, v)
-	c.buf = keepScratch(out)
-	return out
+	return c.ids.output(takeOutput(), h, key, s, v)
 }
 
 // emitPlain hands v to JavaScript without identities (Date ops only), for
 // reads outside a controller's table: snapshots and denormalize.
 func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
 	var none *identities
-	return handOver(decoder, safejs.Null(), none.output(nil, h, "", s, v))
+	out := none.output(takeOutput(), h, "", s, v)
+	defer putOutput(out)
+	return handOver(decoder, safejs.Null(), out)
 }
 
 // responseHeader is the header of a getResponse output: the status and

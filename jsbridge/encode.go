@@ -1,6 +1,8 @@
 package jsbridge
 
 import (
+	"slices"
+
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/wire"
@@ -31,10 +33,10 @@ func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 	}
 	var held []uintptr
 	if t != nil {
-		if id, ok := t.lookup(v); ok {
+		if id, ent := t.find(v); ent != nil {
 			// The whole result is unchanged: JavaScript returns the object
 			// it has, with nothing else to build.
-			t.retain(id)
+			ent.refs++
 			t.setSlot(slot, append(held, id), id)
 			w.Ref(uint64(id))
 			wire.Drop(w, t.takeDropped())
@@ -53,7 +55,7 @@ func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 		// emission: then the output is what changed since (kept lists,
 		// refs), and sizing the whole value would walk all of it, a tenth
 		// of a re-read after one shared entity changed (issue 11).
-		w.Grow(value.SizeHint(v))
+		w.Grow(sizeEstimate(v))
 	}
 	if isIdentified(s) {
 		e.value(v, s)
@@ -73,6 +75,41 @@ func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 	}
 	t.setSlot(slot, held, root)
 	wire.Drop(w, t.takeDropped())
+}
+
+// sampledElems is the number of elements of a long array sizeEstimate
+// measures.
+const sampledElems = 16
+
+// sizeEstimate returns about value.SizeHint(v), the room writeRead
+// reserves, measuring a long array by sampledElems of its elements spread
+// over it, and an eighth more for what those miss. SizeHint walks every
+// denormalized record, an eighth of a cold read's encoding at N=1,000, for
+// a figure that only sizes a buffer; should the estimate fall short, the
+// buffer grows once.
+func sizeEstimate(v value.Value) int {
+	switch v.Kind() {
+	case value.Array:
+		elems := v.Elems()
+		if len(elems) <= sampledElems {
+			break
+		}
+		n := 0
+		for i := range sampledElems {
+			n += sizeEstimate(elems[i*len(elems)/sampledElems]) + 1 // and a comma
+		}
+		n = n / sampledElems * len(elems)
+		return n + n/8
+	case value.Object:
+		n := 2 // {}
+		for _, m := range v.Members() {
+			if !m.Value.IsUndefined() {
+				n += len(m.Key) + 4 + sizeEstimate(m.Value) // "key":value,
+			}
+		}
+		return n
+	}
+	return value.SizeHint(v)
 }
 
 // maxKeptBuffer bounds the scratch memory kept between emissions, so one
@@ -189,7 +226,10 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 		return
 	}
 	if e.t != nil && isIdentified(of) {
+		// Room for an entry and a reference per element at once, rather
+		// than by doubling.
 		e.t.grow(v.Len())
+		*e.held = slices.Grow(*e.held, v.Len())
 	}
 	elems := v.Elems()
 	e.w.Array(len(elems))
@@ -273,7 +313,7 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 	if id == 0 {
 		return saved, false
 	}
-	ent := e.t.entries[id]
+	ent := e.t.entries.get(id)
 	switch {
 	case ent == nil:
 		ent = e.t.insert(id, v)

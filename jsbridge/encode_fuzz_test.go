@@ -266,8 +266,8 @@ func (m *protocolModel) read(t *testing.T, key string, s schema.Schema) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s decodes to\n%v\nwant\n%v\noutput %s", key, got, want, out)
 	}
-	if m.f.dec.held() != len(m.f.ids.entries) {
-		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", m.f.dec.held(), len(m.f.ids.entries), out)
+	if m.f.dec.held() != m.f.ids.entries.len() {
+		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", m.f.dec.held(), m.f.ids.entries.len(), out)
 	}
 	if prev, ok := m.lastV[key]; ok {
 		now, before := elems(v, key), elems(prev, key)

@@ -8,8 +8,11 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/store/storetest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/core/value/valuetest"
 	"github.com/datafetch/datafetch/jsbridge/wire"
+	"github.com/stretchr/testify/assert"
 )
 
 // decoder simulates decode in datafetch.mjs with the reference decoder of
@@ -183,8 +186,8 @@ func TestEncodeFirstReadRegistersAndMarksDates(t *testing.T) {
 	if n := out.Counts[wire.OpRegister]; n != 4 {
 		t.Errorf("%d register ops, want 4: %s", n, out)
 	}
-	if len(f.ids.entries) != 4 {
-		t.Errorf("table holds %d ids, want 4", len(f.ids.entries))
+	if f.ids.entries.len() != 4 {
+		t.Errorf("table holds %d ids, want 4", f.ids.entries.len())
 	}
 }
 
@@ -199,8 +202,8 @@ func TestEncodeUnchangedReadIsOneRef(t *testing.T) {
 	if !same(first, second) {
 		t.Error("unchanged re-read is a new object")
 	}
-	if len(f.ids.entries) != 4 {
-		t.Errorf("table holds %d ids after re-read, want 4", len(f.ids.entries))
+	if f.ids.entries.len() != 4 {
+		t.Errorf("table holds %d ids after re-read, want 4", f.ids.entries.len())
 	}
 }
 
@@ -231,8 +234,8 @@ func TestEncodeOneChangedEntity(t *testing.T) {
 	if out.Counts[wire.OpDrop] != 0 {
 		t.Errorf("ids dropped while the previous emission is kept: %s", out)
 	}
-	if len(f.ids.entries) != 6 {
-		t.Errorf("table holds %d ids, want 6 (2 roots, 3 articles, author)", len(f.ids.entries))
+	if f.ids.entries.len() != 6 {
+		t.Errorf("table holds %d ids, want 6 (2 roots, 3 articles, author)", f.ids.entries.len())
 	}
 	// A third version pushes the first out: its root and its article 2 go.
 	f.store(t, "one", f.article, `{"id":"2","title":"two, edited again"}`, 3)
@@ -240,11 +243,11 @@ func TestEncodeOneChangedEntity(t *testing.T) {
 	if out.Counts[wire.OpDrop] == 0 {
 		t.Errorf("no ids dropped: %s", out)
 	}
-	if len(f.ids.entries) != 6 {
-		t.Errorf("table holds %d ids, want 6", len(f.ids.entries))
+	if f.ids.entries.len() != 6 {
+		t.Errorf("table holds %d ids, want 6", f.ids.entries.len())
 	}
-	if f.dec.held() != len(f.ids.entries) {
-		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
+	if f.dec.held() != f.ids.entries.len() {
+		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
 	}
 }
 
@@ -295,11 +298,11 @@ func TestEncodeSharedEntityOutlivesOneSlot(t *testing.T) {
 	if !same(one, again) {
 		t.Errorf("article 1 lost its identity: %s", out)
 	}
-	if len(f.ids.entries) != 4 { // two list roots, article 1, its author
-		t.Errorf("table holds %d ids, want 4", len(f.ids.entries))
+	if f.ids.entries.len() != 4 { // two list roots, article 1, its author
+		t.Errorf("table holds %d ids, want 4", f.ids.entries.len())
 	}
-	if f.dec.held() != len(f.ids.entries) {
-		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
+	if f.dec.held() != f.ids.entries.len() {
+		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
 	}
 }
 
@@ -378,5 +381,18 @@ func TestEncodeResetForgetsEverything(t *testing.T) {
 	_, out := f.read(t, "list", f.list)
 	if out.Counts[wire.OpRegister] == 0 || out.Counts[wire.OpDefineShape] == 0 {
 		t.Errorf("read after reset did not send data and shapes: %s", out)
+	}
+}
+
+// sizeEstimate stays near value.SizeHint (writeRead reserves what it
+// says), also for a long array it measures by samples.
+func TestSizeEstimate(t *testing.T) {
+	for _, n := range []int{1, 16, 17, 1000} {
+		st := store.New()
+		storetest.Apply(t, st, "list", pipelineSchema(), valuetest.Articles(n, 1), 1)
+		v, _, _, _ := st.Read("list")
+		exact, est := value.SizeHint(v), sizeEstimate(v)
+		assert.GreaterOrEqual(t, est, exact*9/10, "N=%d", n)
+		assert.LessOrEqual(t, est, exact*13/10, "N=%d", n)
 	}
 }

@@ -83,6 +83,7 @@ func exportOutput() uint32 {
 //
 //go:wasmexport datafetchRelease
 func exportRelease() {
+	putOutput(exchange.out) // decoded: its memory serves the next output
 	exchange.out = nil
 }
 

@@ -1,8 +1,6 @@
 package jsbridge
 
 import (
-	"maps"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/wire"
@@ -31,14 +29,12 @@ import (
 // An identities is not safe for concurrent use; its controller serializes
 // emissions.
 type identities struct {
-	entries map[uintptr]*identity
+	entries idTable
 	slots   map[string]*slotIDs
 	dropped []uintptr
 	// shapes is Go's half of the shape table of the outputs (see package
 	// wire), which lives and is reset with the identities.
 	shapes wire.Shapes
-	// w writes the outputs; it keeps its string buffer between them.
-	w wire.Writer
 	// free is the unused rest of the slab that entries are carved from, so
 	// that a read of a thousand objects does not allocate a thousand
 	// entries; chunk is that slab's size, which the next one doubles.
@@ -68,26 +64,36 @@ type identity struct {
 const maxIdentitySlab = 128
 
 func newIdentities() *identities {
-	return &identities{entries: map[uintptr]*identity{}, slots: map[string]*slotIDs{}}
+	return &identities{slots: map[string]*slotIDs{}}
 }
 
 // lookup returns the id of v when the table holds v itself. A different
 // value at the same address (a prefix of the same backing list) has no id,
 // which only costs it its identity.
 func (t *identities) lookup(v value.Value) (uintptr, bool) {
+	id, ent := t.find(v)
+	return id, ent != nil
+}
+
+// find returns the id of v and its entry when the table holds v itself
+// (see lookup); a nil entry otherwise.
+func (t *identities) find(v value.Value) (uintptr, *identity) {
 	id := value.Identity(v)
 	if id == 0 {
-		return 0, false
+		return 0, nil
 	}
-	ent := t.entries[id]
-	return id, ent != nil && value.Same(ent.v, v)
+	ent := t.entries.get(id)
+	if ent == nil || !value.Same(ent.v, v) {
+		return id, nil
+	}
+	return id, ent
 }
 
 // add enters v, which must have a non-zero identity the table lacks, with no
 // references yet, and returns its entry.
 func (t *identities) add(v value.Value) (uintptr, *identity, bool) {
 	id := value.Identity(v)
-	if id == 0 || t.entries[id] != nil {
+	if id == 0 || t.entries.get(id) != nil {
 		return 0, nil, false
 	}
 	return id, t.insert(id, v), true
@@ -103,30 +109,28 @@ func (t *identities) insert(id uintptr, v value.Value) *identity {
 	t.free = t.free[1:]
 	ent.v = v
 	ent.children = ent.child0[:0]
-	t.entries[id] = ent
+	t.entries.set(id, ent)
 	return ent
 }
 
 // grow makes room for n more entries when the table holds fewer than that:
 // a large first read would otherwise rehash the table at every doubling.
 func (t *identities) grow(n int) {
-	if n <= len(t.entries) {
+	if n <= t.entries.len() {
 		return
 	}
-	m := make(map[uintptr]*identity, len(t.entries)+n)
-	maps.Copy(m, t.entries)
-	t.entries = m
+	t.entries.reserve(n)
 }
 
 // retain counts one more reference to id.
 func (t *identities) retain(id uintptr) {
-	t.entries[id].refs++
+	t.entries.get(id).refs++
 }
 
 // release drops one reference to id, removing the entry (and releasing its
 // children) when none is left.
 func (t *identities) release(id uintptr) {
-	ent := t.entries[id]
+	ent := t.entries.get(id)
 	if ent == nil {
 		return
 	}
@@ -134,7 +138,7 @@ func (t *identities) release(id uintptr) {
 	if ent.refs > 0 {
 		return
 	}
-	delete(t.entries, id)
+	t.entries.del(id)
 	t.dropped = append(t.dropped, id)
 	for _, c := range ent.children {
 		t.release(c)
@@ -174,7 +178,7 @@ func (t *identities) lastRoot(slot string) (value.Value, uintptr) {
 	if st == nil || st.root == 0 {
 		return value.Undef, 0
 	}
-	ent := t.entries[st.root]
+	ent := t.entries.get(st.root)
 	if ent == nil {
 		return value.Undef, 0
 	}
@@ -190,22 +194,23 @@ func (t *identities) takeDropped() []uintptr {
 
 // output writes the read of v, the result under slot by schema s, with
 // header h into buf (emptied first) and returns it; see writeRead. A nil t
-// writes it with no identity and shapes of its own.
+// writes it with no identity and shapes of its own. The writer comes from
+// the process's scratch (scratch.go) and goes back to it.
 func (t *identities) output(buf []byte, h wire.Header, slot string, s schema.Schema, v value.Value) []byte {
+	w := takeWriter()
+	defer putWriter(w)
 	if t == nil {
-		var w wire.Writer
 		w.Begin(buf, h, nil)
-		t.writeRead(&w, slot, s, v)
-		return w.Finish()
+	} else {
+		w.Begin(buf, h, &t.shapes)
 	}
-	t.w.Begin(buf, h, &t.shapes)
-	t.writeRead(&t.w, slot, s, v)
-	return t.w.Finish()
+	t.writeRead(w, slot, s, v)
+	return w.Finish()
 }
 
 // reset forgets everything, as ResetEntireStore does on both sides.
 func (t *identities) reset() {
-	clear(t.entries)
+	t.entries.clear()
 	clear(t.slots)
 	t.dropped = nil
 	// JavaScript's shapes are cleared with its objects (the Map's clear).

@@ -34,8 +34,8 @@ func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
 	kept := 0
 	for i, el := range elems {
 		if i < len(prev) && value.Same(el, prev[i]) {
-			if id, ok := e.t.lookup(el); ok {
-				e.t.retain(id)
+			if id, ent := e.t.find(el); ent != nil {
+				ent.refs++ // retained: one lookup for both
 				*e.held = append(*e.held, id)
 				kept++
 				continue
@@ -75,7 +75,7 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 		return false
 	}
 	id := value.Identity(el)
-	if id == 0 || e.t.entries[id] != nil {
+	if id == 0 || e.t.entries.get(id) != nil {
 		return false
 	}
 	now, was := el.Members(), before.Members()

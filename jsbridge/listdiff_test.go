@@ -61,8 +61,8 @@ func TestKeptListSendsOneOpForUnchangedElements(t *testing.T) {
 			if n := out.Counts[wire.OpRef]; n > len(tt.changed) {
 				t.Errorf("%d ref ops for %d changed elements: %s", n, len(tt.changed), out)
 			}
-			if f.dec.held() != len(f.ids.entries) {
-				t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
+			if f.dec.held() != f.ids.entries.len() {
+				t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
 			}
 			// A rollback-like return to the first version is still "r".
 			again, out := f.read(t, "list", f.list)
@@ -119,8 +119,8 @@ func TestKeptListInAnEnvelope(t *testing.T) {
 	if out.Counts[wire.OpKeptList] != 1 || out.Counts[wire.OpKeep] != 2 || out.Kept != 29 || out.Counts[wire.OpRef] > 1 {
 		t.Errorf("want one kept list of results, 2 runs keeping 29: %s (kept %d)", out, out.Kept)
 	}
-	if f.dec.held() != len(f.ids.entries) {
-		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
+	if f.dec.held() != f.ids.entries.len() {
+		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
 	}
 }
 
@@ -157,8 +157,8 @@ func TestKeptEntitySendsOnlyChangedMembers(t *testing.T) {
 			t.Errorf("article %d has another author object", i)
 		}
 	}
-	if f.dec.held() != len(f.ids.entries) {
-		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
+	if f.dec.held() != f.ids.entries.len() {
+		t.Errorf("JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
 	}
 	// The next change pushes the first version out; what is held balances.
 	f.store(t, "one", f.user, `{"id":7,"name":"Renamed again"}`, 3)
@@ -166,7 +166,7 @@ func TestKeptEntitySendsOnlyChangedMembers(t *testing.T) {
 	if got := third.([]any)[5].(map[string]any)["author"].(map[string]any)["name"]; got != "Renamed again" {
 		t.Errorf("author name %v", got)
 	}
-	if f.dec.held() != len(f.ids.entries) {
-		t.Errorf("after a third version JavaScript holds %d ids, Go %d", f.dec.held(), len(f.ids.entries))
+	if f.dec.held() != f.ids.entries.len() {
+		t.Errorf("after a third version JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
 	}
 }

@@ -10,6 +10,14 @@ import (
 // escape.
 func hasBackslash(raw string) bool { return strings.IndexByte(raw, '\\') >= 0 }
 
+// Eight bytes at a time: the high bit of each byte, the byte 0x01 in each,
+// and a backslash in each.
+const (
+	highBits   = 0x8080808080808080
+	lowBits    = 0x0101010101010101
+	backslashs = '\\' * lowBits
+)
+
 // appendText appends s to dst as TextDecoder (the WHATWG UTF-8 decoder,
 // with replacement) would decode it, re-encoded as UTF-8, and returns the
 // number of UTF-16 code units that decoding gives: for valid UTF-8, s as
@@ -17,42 +25,52 @@ func hasBackslash(raw string) bool { return strings.IndexByte(raw, '\\') >= 0 }
 // the string area once and slices it by these counts, so they must be the
 // decoder's exactly.
 func appendText(dst []byte, s string) ([]byte, int) {
-	i := asciiPrefix(s)
-	if i == len(s) {
-		return append(dst, s...), len(s)
+	n, _, ok := scanText(s)
+	if !ok {
+		return appendReplaced(dst, s)
 	}
-	if utf8.ValidString(s[i:]) {
-		n := i
-		for j := i; j < len(s); j++ {
-			c := s[j]
-			if c&0xC0 != 0x80 { // not a continuation byte
-				n++
-				if c >= 0xF0 { // four bytes: a surrogate pair
-					n++
-				}
-			}
-		}
-		return append(dst, s...), n
-	}
-	return appendReplaced(dst, s)
+	return append(dst, s...), n
 }
 
-// asciiPrefix returns the length of the longest prefix of s that is ASCII,
-// eight bytes at a time.
-func asciiPrefix(s string) int {
-	i := 0
-	if len(s) >= 8 {
-		p := unsafe.StringData(s)
-		for ; i+8 <= len(s); i += 8 {
-			if *(*uint64)(unsafe.Add(unsafe.Pointer(p), i))&0x8080808080808080 != 0 {
-				break
+// scanText reads s once: when it is valid UTF-8 (ok), it returns the
+// number of UTF-16 code units it decodes to and whether it holds a
+// backslash (for a string's JSON contents, an escape). ASCII goes eight
+// bytes at a time: most strings are ASCII with a few other characters, and
+// checking them with utf8.ValidString, counting them byte by byte and
+// looking for an escape with strings.IndexByte read them three times.
+func scanText(s string) (units int, backslash, ok bool) {
+	p := unsafe.StringData(s)
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			x := *(*uint64)(unsafe.Add(unsafe.Pointer(p), i))
+			if x&highBits == 0 {
+				// ASCII: a byte of x^backslashs is zero where x has a
+				// backslash, which sets its high bit here.
+				t := x ^ backslashs
+				backslash = backslash || (t-lowBits)&^t&highBits != 0
+				i += 8
+				units += 8
+				continue
 			}
 		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			backslash = backslash || c == '\\'
+			i++
+			units++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return 0, false, false
+		}
+		i += size
+		units++
+		if size == 4 { // a surrogate pair in UTF-16
+			units++
+		}
 	}
-	for i < len(s) && s[i] < utf8.RuneSelf {
-		i++
-	}
-	return i
+	return units, backslash, true
 }
 
 // appendReplaced is appendText for s that is not valid UTF-8: each maximal

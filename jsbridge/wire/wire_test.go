@@ -113,9 +113,9 @@ func TestDictionariesAndLargeObjectsAreNotShapes(t *testing.T) {
 }
 
 func TestShapeTableIsBounded(t *testing.T) {
-	shapes := Shapes{ids: map[string]uint32{}}
+	shapes := Shapes{ids: map[string]*shape{}}
 	for i := range MaxShapes {
-		shapes.ids[string(rune(i+0x100))] = uint32(i)
+		shapes.ids[string(rune(i+0x100))] = &shape{id: uint32(i)}
 	}
 	var w Writer
 	w.Begin(nil, Header{}, &shapes)
@@ -156,6 +156,12 @@ func TestAppendTextCountsUnitsAsTextDecoder(t *testing.T) {
 		{"\xc0\xaf", "\uFFFD\uFFFD"},                     // an overlong form
 		{"\xf4\x90\x80\x80", "\uFFFD\uFFFD\uFFFD\uFFFD"}, // beyond U+10FFFF
 		{"\x80\x80", "\uFFFD\uFFFD"},
+		// Non-ASCII between and after runs of eight ASCII bytes, valid and
+		// not: the one-pass check must resume its fast path and still see
+		// an ill-formed byte late in the string.
+		{"01234567é01234567✓0123456789😀x", ""},
+		{"01234567é01234567\xff01234567", "01234567é01234567\uFFFD01234567"},
+		{"0123456789abcdef\xe2\x82", "0123456789abcdef\uFFFD"},
 	} {
 		want := c.out
 		if want == "" {
@@ -184,4 +190,58 @@ func TestDecodeRejectsCorruptOutput(t *testing.T) {
 		_, err := Decode(good[:n], nil)
 		assert.Error(t, err, "truncated at %d", n)
 	}
+}
+
+// A string's escapes are found wherever they are (scanText reads ASCII
+// eight bytes at a time): escaped strings go to JavaScript as JSON
+// literals, the others as they are.
+func TestStringsFindEscapesAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		src string
+		op  Op
+	}{
+		{`"\n"`, OpStringJSON},
+		{`"0123456\n"`, OpStringJSON},                   // in the first eight bytes
+		{`"01234567\"89abcdef"`, OpStringJSON},          // in the second eight
+		{`"0123456789abcdef01\\"`, OpStringJSON},        // in the tail
+		{`"é0123456789abcdef\u00e9"`, OpStringJSON},     // after non-ASCII
+		{`"01234567é\t"`, OpStringJSON},                 // just after non-ASCII
+		{`"[]{}|^_ÜÜ]]]]]]]]]]]]]]]]\\"`, OpStringJSON}, // lookalikes, then one
+		{`"[]{}|^_ÜÜ]]]]]]]]]]]]]]]]]]"`, OpString},     // lookalikes only
+		{`"plain ascii text, long enough"`, OpString},
+		{`"café crème ✓ 😀 and more text"`, OpString},
+	} {
+		t.Run(c.src, func(t *testing.T) {
+			out := roundTrip(t, value.MustParse(c.src), nil, nil)
+			assert.Equal(t, c.op, Op(out[HeaderSize]))
+		})
+	}
+}
+
+// A finished Writer, which the bridge keeps for the next output, holds on
+// to neither the output nor the shape table it wrote with.
+func TestFinishLetsGoOfOutputAndTable(t *testing.T) {
+	var shapes Shapes
+	var w Writer
+	w.Begin(nil, Header{}, &shapes)
+	w.Value(value.MustParse(`{"a":1}`))
+	w.Finish()
+	assert.Nil(t, w.buf)
+	assert.Nil(t, w.shapes)
+}
+
+// Objects of more shapes than Shapes keeps recent, in turn, and objects
+// whose keys differ from a recent shape's only in order, count or an
+// undefined member, each get their own shape, defined once.
+func TestRecentShapes(t *testing.T) {
+	var shapes Shapes
+	var table Table
+	src := `[{"a":1},{"a":1,"b":2},{"b":2,"a":1},{"c":3},{"d":4},{"e":5},{"f":6},{"a":1},{"e":5},{"b":2,"a":1}]`
+	roundTrip(t, value.MustParse(src), &shapes, &table)
+	assert.Equal(t, 7, shapes.Len())
+	withUndefined := value.Arr(value.Obj(value.M("a", value.Int(1)), value.M("b", value.Undef)))
+	out := roundTrip(t, withUndefined, &shapes, &table)
+	assert.NotContains(t, string(out[HeaderSize:]), string([]byte{byte(OpDefineShape)}), "{a} is known")
+	roundTrip(t, value.MustParse(src), &shapes, &table)
+	assert.Equal(t, 7, shapes.Len())
 }

@@ -15,12 +15,83 @@ import (
 // empty and ready to use.
 type Shapes struct {
 	// ids maps a key list, each key as its length (uvarint) and bytes, to
-	// its shape id.
-	ids map[string]uint32
+	// its shape.
+	ids map[string]*shape
+	// recent are the shapes objects were last written with, tried before
+	// ids: the objects of a read are nearly all of a few shapes (one per
+	// entity), so most find theirs by comparing keys, without building
+	// their key list and hashing it. next is the entry to replace.
+	recent [recentShapes]*shape
+	next   int
+}
+
+// recentShapes is the number of Shapes.recent.
+const recentShapes = 4
+
+// shape is a key list of a shape table and its id.
+type shape struct {
+	id   uint32
+	keys []string
+}
+
+// matches reports whether the members of ms that are not undefined, n of
+// them, have the keys of sh in its order.
+func (sh *shape) matches(ms []value.Member, n int) bool {
+	if sh == nil || len(sh.keys) != n {
+		return false
+	}
+	j := 0
+	for i := range ms {
+		if ms[i].Value.IsUndefined() {
+			continue
+		}
+		if ms[i].Key != sh.keys[j] {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// find returns the shape of key list key; nil when the table lacks it.
+func (s *Shapes) find(key []byte) *shape {
+	sh := s.ids[string(key)]
+	if sh != nil {
+		s.remember(sh)
+	}
+	return sh
+}
+
+// remember makes sh one of the recent shapes.
+func (s *Shapes) remember(sh *shape) {
+	s.recent[s.next] = sh
+	s.next = (s.next + 1) % recentShapes
+}
+
+// define enters the key list key, of n keys, as a new shape and returns it.
+func (s *Shapes) define(key []byte, n int) *shape {
+	if s.ids == nil {
+		s.ids = map[string]*shape{}
+	}
+	k := string(key)
+	sh := &shape{id: uint32(len(s.ids)), keys: make([]string, 0, n)}
+	// The keys are slices of k, which the table keeps anyway.
+	for rest := k; rest != ""; {
+		l, w := binary.Uvarint([]byte(rest[:min(len(rest), binary.MaxVarintLen64)]))
+		sh.keys = append(sh.keys, rest[w:w+int(l)])
+		rest = rest[w+int(l):]
+	}
+	s.ids[k] = sh
+	s.remember(sh)
+	return sh
 }
 
 // Reset forgets every shape.
-func (s *Shapes) Reset() { clear(s.ids) }
+func (s *Shapes) Reset() {
+	clear(s.ids)
+	s.recent = [recentShapes]*shape{}
+	s.next = 0
+}
 
 // Len returns the number of shapes defined.
 func (s *Shapes) Len() int { return len(s.ids) }
@@ -69,10 +140,13 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 
 // Grow reserves room for about n more bytes of ops and strings, so that a
 // large output is not grown by doubling (each smaller buffer left behind
-// is memory a wasm page never gets back).
+// is memory a wasm page never gets back). The output buffer gets room for
+// both, which Finish puts together: n is the value's JSON size (SizeHint),
+// and ops and strings together are smaller than that but for rare values
+// (numbers with few digits, invalid UTF-8).
 func (w *Writer) Grow(n int) {
-	if cap(w.buf)-len(w.buf) < n/2 {
-		w.buf = append(w.buf, make([]byte, n/2)...)[:len(w.buf)]
+	if cap(w.buf)-len(w.buf) < n {
+		w.buf = append(w.buf, make([]byte, n)...)[:len(w.buf)]
 	}
 	if cap(w.strs)-len(w.strs) < n {
 		w.strs = append(w.strs, make([]byte, n)...)[:len(w.strs)]
@@ -81,11 +155,15 @@ func (w *Writer) Grow(n int) {
 
 // Finish appends the string area after the ops, completes the header and
 // returns the output. The Writer keeps its string buffer for the next
-// output (up to maxKept bytes) but not the returned one.
+// output (up to maxKept bytes) but not the returned one, nor the shape
+// table.
 func (w *Writer) Finish() []byte {
 	binary.LittleEndian.PutUint32(w.buf[4:], uint32(len(w.strs)))
 	out := append(w.buf, w.strs...)
 	w.buf = nil
+	// A Writer kept for the next output must not keep the table alive
+	// (a controller's, through its identities).
+	w.shapes = nil
 	if cap(w.strs) > maxKept {
 		w.strs = nil
 	}
@@ -169,11 +247,21 @@ func smallInt(lit string) (int32, bool) {
 // as it is, escaped text as a JSON literal for JavaScript to parse, which
 // keeps lone surrogates (\udc00) exact.
 func (w *Writer) String(raw string) {
-	if hasBackslash(raw) {
-		w.quoted(raw)
-		return
+	n, escaped, ok := scanText(raw)
+	switch {
+	case !ok: // not UTF-8: replaced as TextDecoder does (text)
+		if hasBackslash(raw) {
+			w.quoted(raw)
+		} else {
+			w.opUint(OpString, uint64(w.text(raw)))
+		}
+	case escaped:
+		w.strs = append(append(append(w.strs, '"'), raw...), '"')
+		w.opUint(OpStringJSON, uint64(n+2))
+	default:
+		w.strs = append(w.strs, raw...)
+		w.opUint(OpString, uint64(n))
 	}
-	w.opUint(OpString, uint64(w.text(raw)))
 }
 
 // Text writes the Go string s (decoded, as value.Member keys are; a lone
@@ -228,6 +316,12 @@ func (w *Writer) Object(ms []value.Member, dict bool) (inline bool) {
 		w.opUint(OpObject, uint64(n))
 		return true
 	}
+	for _, sh := range w.shapes.recent {
+		if sh.matches(ms, n) {
+			w.opUint(OpShaped, uint64(sh.id))
+			return false
+		}
+	}
 	key := w.key[:0]
 	for i := range ms {
 		if !ms[i].Value.IsUndefined() {
@@ -236,27 +330,23 @@ func (w *Writer) Object(ms []value.Member, dict bool) (inline bool) {
 		}
 	}
 	w.key = key
-	if id, ok := w.shapes.ids[string(key)]; ok {
-		w.opUint(OpShaped, uint64(id))
+	if sh := w.shapes.find(key); sh != nil {
+		w.opUint(OpShaped, uint64(sh.id))
 		return false
 	}
-	if len(w.shapes.ids) >= MaxShapes {
+	if w.shapes.Len() >= MaxShapes {
 		w.opUint(OpObject, uint64(n))
 		return true
 	}
-	if w.shapes.ids == nil {
-		w.shapes.ids = map[string]uint32{}
-	}
-	id := uint32(len(w.shapes.ids))
-	w.shapes.ids[string(key)] = id
-	w.opUint(OpDefineShape, uint64(id))
+	sh := w.shapes.define(key, n)
+	w.opUint(OpDefineShape, uint64(sh.id))
 	w.uint(uint64(n))
 	for i := range ms {
 		if !ms[i].Value.IsUndefined() {
 			w.Text(ms[i].Key)
 		}
 	}
-	w.opUint(OpShaped, uint64(id))
+	w.opUint(OpShaped, uint64(sh.id))
 	return false
 }
 
