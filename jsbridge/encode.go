@@ -88,6 +88,9 @@ const sampledElems = 16
 // a figure that only sizes a buffer; should the estimate fall short, the
 // buffer grows once.
 func sizeEstimate(v value.Value) int {
+	if v.Unbuilt() {
+		return value.SizeHint(v) // its text's length, without building it
+	}
 	switch v.Kind() {
 	case value.Array:
 		elems := v.Elems()
@@ -231,13 +234,14 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 		e.t.grow(v.Len())
 		*e.held = slices.Grow(*e.held, v.Len())
 	}
-	elems := v.Elems()
+	elems, mark := e.w.ElemsOf(v)
 	e.w.Array(len(elems))
 	e.inList++
 	for _, el := range elems {
 		e.element(el, of)
 	}
 	e.inList--
+	e.w.PopElems(mark)
 }
 
 // element writes el, an element of the array being written, by schema of.
@@ -275,7 +279,7 @@ func (ms memberSchemas) of(key string) schema.Schema {
 // schema), which are not worth a shape. Undefined members are left out, as
 // in JSON.
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
-	members := v.Members()
+	members, mark := e.w.MembersOf(v)
 	inline := e.w.Object(members, dict)
 	for _, m := range members {
 		if m.Value.IsUndefined() {
@@ -286,6 +290,7 @@ func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
 		}
 		e.member(m, ms.of(m.Key))
 	}
+	e.w.PopMembers(mark)
 }
 
 // member writes the value of m, a member of an object being written, by

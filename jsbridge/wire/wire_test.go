@@ -40,6 +40,25 @@ func TestValueRoundTrip(t *testing.T) {
 	}
 }
 
+// TestLazyValuesAreWrittenUnbuilt checks that a value parsed onto a tape
+// (as responses are) is written as the same ops as its eager parse, off
+// the tape: writing it builds none of its arrays or objects.
+func TestLazyValuesAreWrittenUnbuilt(t *testing.T) {
+	for _, src := range []string{
+		`[{"id":1,"tags":["a","b"],"o":{"x":[[]],"y":{}}},{"id":2,"tags":[],"o":{"y":{"z":"\u00e9"}}}]`,
+		`{"a":{"a":{"a":[1,2,{"b":null}]}}}`,
+	} {
+		lazy, err := value.ParseLazy(src)
+		require.NoError(t, err)
+		var w Writer
+		w.Begin(nil, Header{}, nil)
+		w.Value(lazy)
+		got := w.Finish()
+		assert.True(t, lazy.Unbuilt(), "%s: written without being built", src)
+		assert.Equal(t, roundTrip(t, value.MustParse(src), nil, nil), got, "%s: the same ops as the eager parse", src)
+	}
+}
+
 func TestUndefinedMembersAndElements(t *testing.T) {
 	v := value.Obj(value.M("a", value.Undef), value.M("b", value.Arr(value.Undef, value.Int(1))))
 	var w Writer

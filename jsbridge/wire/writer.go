@@ -107,6 +107,47 @@ type Writer struct {
 	// nil shapes): its shapes are defined for that output only.
 	own Shapes
 	key []byte // scratch for a key list
+	// vals and mems are stacks of the children of unbuilt arrays and
+	// objects being written (see ElemsOf).
+	vals []value.Value
+	mems []value.Member
+}
+
+// ElemsOf returns the elements of v, an Array, for writing them. Those of
+// an array parsed onto a tape and not built yet (value.Value.Unbuilt) are
+// read off the tape onto the Writer's scratch, so writing it builds
+// nothing. Pass mark to PopElems when done with them.
+func (w *Writer) ElemsOf(v value.Value) (elems []value.Value, mark int) {
+	mark = len(w.vals)
+	if !v.Unbuilt() {
+		return v.Elems(), mark
+	}
+	w.vals = v.AppendElems(w.vals)
+	return w.vals[mark:], mark
+}
+
+// PopElems lets go of the elements ElemsOf returned with mark (and of
+// any it returned since).
+func (w *Writer) PopElems(mark int) {
+	clear(w.vals[mark:]) // a kept Writer must not keep a response alive
+	w.vals = w.vals[:mark]
+}
+
+// MembersOf is ElemsOf for the members of an Object; pass mark to
+// PopMembers.
+func (w *Writer) MembersOf(v value.Value) (ms []value.Member, mark int) {
+	mark = len(w.mems)
+	if !v.Unbuilt() {
+		return v.Members(), mark
+	}
+	w.mems = v.AppendMembers(w.mems)
+	return w.mems[mark:], mark
+}
+
+// PopMembers lets go of the members MembersOf returned with mark.
+func (w *Writer) PopMembers(mark int) {
+	clear(w.mems[mark:])
+	w.mems = w.mems[:mark]
 }
 
 // Begin starts an output with header h in buf (emptied; its room is
@@ -366,7 +407,7 @@ func (w *Writer) Value(v value.Value) {
 	case value.String:
 		w.String(v.Raw())
 	case value.Array:
-		elems := v.Elems()
+		elems, mark := w.ElemsOf(v)
 		w.Array(len(elems))
 		for i := range elems {
 			if elems[i].IsUndefined() {
@@ -375,8 +416,9 @@ func (w *Writer) Value(v value.Value) {
 				w.Value(elems[i])
 			}
 		}
+		w.PopElems(mark)
 	case value.Object:
-		ms := v.Members()
+		ms, mark := w.MembersOf(v)
 		inline := w.Object(ms, false)
 		for i := range ms {
 			if ms[i].Value.IsUndefined() {
@@ -387,6 +429,7 @@ func (w *Writer) Value(v value.Value) {
 			}
 			w.Value(ms[i].Value)
 		}
+		w.PopMembers(mark)
 	}
 }
 
