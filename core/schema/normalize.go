@@ -47,27 +47,16 @@ type EntityWrite struct {
 	// keys, when set, are the members of Parsed that Value replaces (the
 	// keys of its nested entities), and Value is not made yet: a record
 	// fetched again with the same Source is never made (see Record).
-	// slab is the normalizer's, which Record carves it from.
-	keys []nestedKey
-	slab *memberSlab
-}
-
-// nestedKey is a member of a parsed record that its normalized record
-// replaces: at, its position, holds key instead.
-type nestedKey struct {
-	at  int
-	key value.Value
+	keys []value.Patch
 }
 
 // Record returns the record to store, Value, making it first from Parsed
-// when normalize left it to be made. It is made once and kept.
+// when normalize left it to be made: Parsed patched with the keys of its
+// nested entities (value.Patched), which for a response on a tape is
+// offsets into it, not a copy. It is made once and kept.
 func (w *EntityWrite) Record() value.Value {
 	if w.keys != nil {
-		members := w.slab.copyOf(w.Parsed)
-		for _, k := range w.keys {
-			members[k.at].Value = k.key
-		}
-		w.Value, w.keys, w.slab = value.Obj(members...), nil, nil
+		w.Value, w.keys = value.Patched(w.Parsed, w.keys), nil
 	}
 	return w.Value
 }
@@ -136,7 +125,7 @@ type normalizer struct {
 	// slab is memory that normalized records are carved from, keys the
 	// nested keys of records left to be made (EntityWrite.Record).
 	slab memberSlab
-	keys []nestedKey
+	keys []value.Patch
 	// elems holds the elements of the lists being normalized (see
 	// Array.normalize).
 	elems []value.Value
@@ -189,7 +178,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	}
 	// The members the nested entities' keys replace, gathered here and
 	// then kept together (nested records add theirs meanwhile).
-	var own [4]nestedKey
+	var own [4]value.Patch
 	keys := own[:0]
 	for _, f := range e.nestedFields() {
 		i, child := rec.Find(f.Name)
@@ -200,7 +189,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		if err != nil {
 			return value.Undef, err
 		}
-		keys = append(keys, nestedKey{at: i, key: out})
+		keys = append(keys, value.Patch{At: i, V: out})
 	}
 	w := EntityWrite{Entity: e, PK: pk, Value: rec}
 	if e.stable() {
@@ -210,10 +199,9 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		start := len(n.keys)
 		n.keys = append(n.keys, keys...)
 		w.Value, w.Parsed = value.Undef, rec
-		w.keys, w.slab = n.keys[start:len(n.keys):len(n.keys)], &n.slab
+		w.keys = n.keys[start:len(n.keys):len(n.keys)]
 		if w.Source == "" {
-			// No store can tell it unchanged without it: make it now,
-			// while the slab is warm.
+			// No store can tell it unchanged without it: make it now.
 			w.Record()
 		}
 	}

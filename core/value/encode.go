@@ -94,6 +94,10 @@ func SizeHint(v Value) int {
 		if v.raw != "" {
 			return len(v.raw)
 		}
+		if v.esc && v.n > 0 {
+			// A patched object (see Patched): about its base's text.
+			return (*node)(v.kids).textLen()
+		}
 		n := 2 // {}
 		first := true
 		members := v.members()

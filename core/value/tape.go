@@ -32,6 +32,10 @@ type tape struct {
 	mu      sync.Mutex
 	valSlab slab[Value]
 	memSlab slab[Member]
+	// patched is the rest of the current slab of patched nodes (see
+	// Patched), patchedSize its size, which the next one doubles.
+	patched     []patchedNode
+	patchedSize int
 }
 
 // tapeEntry is one token, 16 bytes. Text offsets are into tape.src.
@@ -83,13 +87,77 @@ func (t *tape) push(e tapeEntry) uint32 {
 type node struct {
 	t  *tape
 	at uint32 // the container's entry
+	// patched is set on the node of a patched object (see Patched), which
+	// it is the start of.
+	patched bool
 	// kids points at the built elements or members; nil until built.
 	kids unsafe.Pointer
 }
 
-// isLazy reports whether v is a container on a tape. The esc flag, which
-// only strings use otherwise, marks it.
-func (v Value) isLazy() bool { return v.esc && (v.kind == Array || v.kind == Object) }
+// Patch replaces one member of an object: the member at position At gets
+// the value V.
+type Patch struct {
+	At int
+	V  Value
+}
+
+// patchedNode is the node of an object that Patched made from one on a
+// tape: the object's members, read off the same tape, with patches
+// applied.
+type patchedNode struct {
+	node
+	patches []Patch
+}
+
+// patches returns the patches of a patched node; nil for any other.
+func (nd *node) patches() []Patch {
+	if !nd.patched {
+		return nil
+	}
+	return (*patchedNode)(unsafe.Pointer(nd)).patches
+}
+
+// Patched returns an Object like obj, but for the members that patches
+// replace, each at its position in obj's members. obj must be an Object
+// and each position one of its members'. The result keeps patches, which
+// the caller must not change. Of an object parsed onto a tape and not
+// built yet (Unbuilt), it is made without building either: it reads its
+// members off the tape, applying the patches, until something asks for
+// them all (Members), and has no Source, its text being obj's. This is
+// how a normalized record, its nested entities replaced by their keys,
+// stays offsets into its response.
+func Patched(obj Value, patches []Patch) Value {
+	if len(patches) == 0 {
+		return obj
+	}
+	if !obj.Unbuilt() || (*node)(obj.kids).patched {
+		ms := make([]Member, obj.n)
+		copy(ms, obj.members())
+		for _, p := range patches {
+			ms[p.At].Value = p.V
+		}
+		return objectOf(ms)
+	}
+	base := (*node)(obj.kids)
+	p := base.t.newPatched()
+	*p = patchedNode{node: node{t: base.t, at: base.at, patched: true}, patches: patches}
+	return Value{kind: Object, esc: true, n: obj.n, kids: unsafe.Pointer(&p.node)}
+}
+
+// newPatched returns a node for Patched, carved from the tape's slab of
+// them: a response's records are patched one by one, a thousand of them
+// for a list of a thousand.
+func (t *tape) newPatched() *patchedNode {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.patched) == 0 {
+		t.patchedSize = min(max(2*t.patchedSize, minSlab), maxSlab)
+		t.patched = make([]patchedNode, t.patchedSize)
+	}
+	p := &t.patched[0]
+	t.patched = t.patched[1:]
+	return p
+}
 
 // lazyKids returns the built children of the lazy container v, building
 // them on first use.
@@ -128,6 +196,9 @@ func (nd *node) build() unsafe.Pointer {
 			ms[i].Key = t.key(at)
 			ms[i].Value, at = t.value(at + 1)
 		}
+		for _, p := range nd.patches() {
+			ms[p.At].Value = p.V
+		}
 		p = unsafe.Pointer(unsafe.SliceData(ms[:cap(ms)]))
 	}
 	atomic.StorePointer(&nd.kids, p)
@@ -152,6 +223,11 @@ func (nd *node) find(key string) (i int, v Value, ok bool) {
 		k := t.ent(at)
 		if k.esc && t.key(at) == key || !k.esc && t.src[k.start:k.end] == key {
 			v, _ = t.value(at + 1)
+			for _, p := range nd.patches() {
+				if p.At == i {
+					v = p.V
+				}
+			}
 			return i, v, true
 		}
 		at = t.skipValue(at + 1)
@@ -167,12 +243,22 @@ func (nd *node) appendMembers(dst []Member) ([]Member, bool) {
 	}
 	t := nd.t
 	n := t.conts[t.ent(nd.at).c].n
+	start := len(dst)
 	for i, at := uint32(0), nd.at+1; i < n; i++ {
 		m := Member{Key: t.key(at)}
 		m.Value, at = t.value(at + 1)
 		dst = append(dst, m)
 	}
+	for _, p := range nd.patches() {
+		dst[start+p.At].Value = p.V
+	}
 	return dst, true
+}
+
+// textLen returns the length of the text of nd's container.
+func (nd *node) textLen() int {
+	e := nd.t.ent(nd.at)
+	return int(e.end - e.start)
 }
 
 // appendElems appends the elements of an array not built yet to dst,
