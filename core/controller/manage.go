@@ -139,10 +139,25 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	if err != nil {
 		return err
 	}
+	return c.setResponse(ep, key, params, data)
+}
+
+// SetResponseKeyed is SetResponse for a caller that has worked out key as
+// ep.Key(params) already (see GetResponseKeyed).
+func (c *Controller) SetResponseKeyed(ep endpoint.Endpoint, key string, params, data value.Value) error {
+	if err := c.reentered("SetResponse"); err != nil {
+		return err
+	}
+	return c.setResponse(ep, key, params, data)
+}
+
+func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data value.Value) error {
 	if data.IsUndefined() && ep.Spec().Schema != nil {
 		return fmt.Errorf("%s: setResponse: data is undefined", key)
 	}
-	w, err := c.prepare(ep.Spec(), key, params, nil, data, c.stamp())
+	// One read of the clock: the write's fetchedAt, Date and expiry.
+	now := c.now()
+	w, err := c.prepare(ep.Spec(), key, params, nil, data, c.stampAt(now), now)
 	if err != nil {
 		return err
 	}

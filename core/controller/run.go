@@ -57,14 +57,17 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	}
 	var w *store.Write
 	if err == nil {
-		w, err = c.prepare(spec, key, params, body, raw, fetchedAt)
+		// The response arrived now: its Date, and its expiry counted from it.
+		w, err = c.prepare(spec, key, params, body, raw, fetchedAt, c.now())
 	}
 	return c.finish(key, spec, gen, pend, cl, w, err)
 }
 
 // prepare normalizes a response into a store write. params and body are
-// the request's, which collections are stored by (endpoint.Spec.Args).
-func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt int64) (*store.Write, error) {
+// the request's, which collections are stored by (endpoint.Spec.Args); now
+// is the time it is stored at (its Date; it expires a data expiry length
+// later), read by the caller so that an operation reads the clock once.
+func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) (*store.Write, error) {
 	norm, err := schema.NormalizeArgs(spec.Schema, raw, normalizeArgs(spec, params, body))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", key, err)
@@ -79,7 +82,6 @@ func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value
 	if spec.MergeResult != nil {
 		merge = spec.MergeResult(params)
 	}
-	now := c.now()
 	return &store.Write{
 		Key: key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
 		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
@@ -121,7 +123,7 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 	if err != nil {
 		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
 	}
-	w, err := c.prepare(spec, key, params, body, v, fetchedAt)
+	w, err := c.prepare(spec, key, params, body, v, fetchedAt, c.now())
 	if err != nil {
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}
