@@ -107,15 +107,11 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	if !ok {
 		return -1
 	}
-	params, ok := inputJSON(0, paramsLen)
+	params, key, ok := keyedParams(ep, paramsLen)
 	if !ok || params.IsNull() {
 		return -1
 	}
-	key, err := ep.Key(params)
-	if err != nil {
-		return -1
-	}
-	r := c.c.GetResponse(ep, params)
+	r := c.c.GetResponseKeyed(ep, key, params)
 	if errors.Is(r.Err, controller.ErrReentrant) {
 		return -1
 	}
@@ -151,6 +147,53 @@ func inputJSON(from, n int32) (v value.Value, ok bool) {
 	return v, err == nil
 }
 
+// lastParams is the params text an exported entry was last given, with
+// the endpoint it was for, parsed and with its store key. A page sets a
+// record and reads it back, or reads the same params on every render: the
+// same text comes again and again, and parsing it and making its key
+// (the endpoint's URL) each time was a good part of a small call's cost.
+// Only exports use it, and they run one at a time on the one thread.
+var lastParams struct {
+	ep     *rest.Endpoint
+	text   string
+	params value.Value
+	key    string
+}
+
+// maxKeptParams is the longest params text lastParams keeps.
+const maxKeptParams = 1 << 10
+
+// keyedParams returns the params of paramsLen bytes at the start of the
+// input buffer and ep's key for them, from lastParams when the text is
+// the same. ok is false when the params are not JSON or have no key (the
+// js.FuncOf entry reports why).
+func keyedParams(ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool) {
+	if paramsLen < 0 || int(paramsLen) > len(exchange.in) {
+		return value.Undef, "", false
+	}
+	in := exchange.in[:paramsLen]
+	if ep == lastParams.ep && string(in) == lastParams.text {
+		return lastParams.params, lastParams.key, true
+	}
+	params, ok = inputJSON(0, paramsLen)
+	if !ok {
+		return value.Undef, "", false
+	}
+	key, err := ep.Key(params)
+	if err != nil {
+		return value.Undef, "", false
+	}
+	if paramsLen <= maxKeptParams {
+		// The parsed value may share its text: keep that one.
+		lastParams.ep, lastParams.params, lastParams.key = ep, params, key
+		lastParams.text = params.Source()
+		if lastParams.text != string(in) {
+			lastParams.text = string(in)
+		}
+	}
+	return params, key, true
+}
+
 // quiet returns the controller behind ctrlID if a change to it calls no
 // JavaScript and starts no goroutine: it has no subscription open.
 func quiet(ctrlID int32) (*ctrl, bool) {
@@ -184,7 +227,15 @@ func writeArgs(ctrlID, epID, paramsLen int32) (c *ctrl, ep *rest.Endpoint, param
 //go:wasmexport datafetchSetResponse
 func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	defer declineOnPanic(&r)
-	c, ep, params, ok := writeArgs(ctrlID, epID, paramsLen)
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	ep, ok := handle[*rest.Endpoint](epID)
+	if !ok {
+		return declined
+	}
+	params, key, ok := keyedParams(ep, paramsLen)
 	if !ok {
 		return declined
 	}
@@ -192,7 +243,7 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	if err := c.c.SetResponse(ep, params, data); err != nil {
+	if err := c.c.SetResponseKeyed(ep, key, params, data); err != nil {
 		// Nothing was stored. Normalizing may have run the caller's hooks
 		// (pk, process): the error is reported, not met again.
 		exchange.err = err

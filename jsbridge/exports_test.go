@@ -1,0 +1,94 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// putInput writes texts one after the other into the exported input
+// buffer, as Exchange does, and returns their lengths in bytes.
+func putInput(texts ...string) []int32 {
+	size := 0
+	for _, s := range texts {
+		size += len(s)
+	}
+	exportInput(int32(size))
+	lens := make([]int32, len(texts))
+	off := 0
+	for i, s := range texts {
+		off += copy(exchange.in[off:], s)
+		lens[i] = int32(len(s))
+	}
+	return lens
+}
+
+// The params an exported entry was last given are kept with their key:
+// the same text for the same endpoint gives the same params and key, and
+// anything else (other text, another endpoint) is parsed and keyed afresh.
+func TestKeyedParamsKeepsTheLastParams(t *testing.T) {
+	article, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article"})
+	require.NoError(t, err)
+	user, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/users/:id", Name: "user"})
+	require.NoError(t, err)
+
+	tests := []struct {
+		name string
+		ep   *rest.Endpoint
+		text string
+		key  string
+		ok   bool
+	}{
+		{"first", article, `{"id":7}`, "article GET http://x.test/articles/7", true},
+		{"same text again", article, `{"id":7}`, "article GET http://x.test/articles/7", true},
+		{"other endpoint, same text", user, `{"id":7}`, "user GET http://x.test/users/7", true},
+		{"other text", user, `{"id":8}`, "user GET http://x.test/users/8", true},
+		{"a query param", user, `{"id":8,"q":"a b"}`, "user GET http://x.test/users/8?q=a+b", true},
+		{"a prefix of the kept text", user, `{"id":8}`, "user GET http://x.test/users/8", true},
+		{"not JSON", user, `{"id":`, "", false},
+		{"no key: a missing token", user, `{}`, "", false},
+		{"after a failure", user, `{"id":8}`, "user GET http://x.test/users/8", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lens := putInput(tt.text)
+			params, key, ok := keyedParams(tt.ep, lens[0])
+			require.Equal(t, tt.ok, ok)
+			if !ok {
+				return
+			}
+			assert.Equal(t, tt.key, key)
+			assert.True(t, value.Equal(value.MustParse(tt.text), params), "params %s", params.JSON())
+		})
+	}
+}
+
+// exportSetResponse stores under the key kept from the params, and a read
+// of other params right after it is not answered with the kept key.
+func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
+	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
+	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
+	require.NoError(t, err)
+	c := &ctrl{c: controller.New(controller.Options{}), ids: newIdentities()}
+	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
+	defer table.release(int(ctrlID))
+	defer table.release(int(epID))
+
+	for _, id := range []string{"1", "2", "1"} {
+		lens := putInput(`{"id":`+id+`}`, `{"id":`+id+`,"title":"t`+id+`"}`)
+		require.Equal(t, int32(done), exportSetResponse(ctrlID, epID, lens[0], lens[1]))
+	}
+	for _, id := range []string{"1", "2"} {
+		r := c.c.GetResponse(ep, value.MustParse(`{"id":`+id+`}`))
+		require.NoError(t, r.Err)
+		assert.Equal(t, "t"+id, r.Data.Get("title").Str())
+	}
+}
