@@ -34,6 +34,9 @@ import (
 // are here: reads, key and url, and the changes setResponse, invalidate and
 // resetEntireStore of a controller with no subscription open (a change
 // would call the subscribers' JavaScript listeners and may start refetches).
+// Entries for a controller read its clock from the time JavaScript passes
+// in the controller's shared memory (ctrlShared.now), when it passes one.
+//
 // An entry that meets anything unusual (an error, a panic, a subscription)
 // returns -1, declined, for JavaScript to make the same call through its
 // js.FuncOf entry, which reports errors as the rest of the bridge does.
@@ -103,12 +106,13 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	if !ok {
 		return -1
 	}
+	defer c.pinClock()()
 	ep, ok := handle[*rest.Endpoint](epID)
 	if !ok {
 		return -1
 	}
-	params, key, ok := keyedParams(ep, paramsLen)
-	if !ok || params.IsNull() {
+	params, key, ok, err := keyedParams(ep, paramsLen)
+	if !ok || err != nil || params.IsNull() {
 		return -1
 	}
 	r := c.c.GetResponseKeyed(ep, key, params)
@@ -165,23 +169,23 @@ const maxKeptParams = 1 << 10
 
 // keyedParams returns the params of paramsLen bytes at the start of the
 // input buffer and ep's key for them, from lastParams when the text is
-// the same. ok is false when the params are not JSON or have no key (the
-// js.FuncOf entry reports why).
-func keyedParams(ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool) {
+// the same. ok is false when the params are not there or not JSON (the
+// js.FuncOf entry reports that); err is why the params have no key.
+func keyedParams(ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool, err error) {
 	if paramsLen < 0 || int(paramsLen) > len(exchange.in) {
-		return value.Undef, "", false
+		return value.Undef, "", false, nil
 	}
 	in := exchange.in[:paramsLen]
 	if ep == lastParams.ep && string(in) == lastParams.text {
-		return lastParams.params, lastParams.key, true
+		return lastParams.params, lastParams.key, true, nil
 	}
 	params, ok = inputJSON(0, paramsLen)
 	if !ok {
-		return value.Undef, "", false
+		return value.Undef, "", false, nil
 	}
-	key, err := ep.Key(params)
+	key, err = ep.Key(params)
 	if err != nil {
-		return value.Undef, "", false
+		return params, "", true, err
 	}
 	if paramsLen <= maxKeptParams {
 		// The parsed value may share its text: keep that one.
@@ -191,7 +195,7 @@ func keyedParams(ep *rest.Endpoint, paramsLen int32) (params value.Value, key st
 			lastParams.text = string(in)
 		}
 	}
-	return params, key, true
+	return params, key, true, nil
 }
 
 // quiet returns the controller behind ctrlID if a change to it calls no
@@ -231,11 +235,12 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
+	defer c.pinClock()()
 	ep, ok := handle[*rest.Endpoint](epID)
 	if !ok {
 		return declined
 	}
-	params, key, ok := keyedParams(ep, paramsLen)
+	params, key, ok, err := keyedParams(ep, paramsLen)
 	if !ok {
 		return declined
 	}
@@ -243,7 +248,10 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	if err := c.c.SetResponseKeyed(ep, key, params, data); err != nil {
+	if err == nil {
+		err = c.c.SetResponseKeyed(ep, key, params, data)
+	}
+	if err != nil {
 		// Nothing was stored. Normalizing may have run the caller's hooks
 		// (pk, process): the error is reported, not met again.
 		exchange.err = err
@@ -264,6 +272,7 @@ func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
+	defer c.pinClock()()
 	if c.c.Invalidate(ep, params) != nil {
 		return declined
 	}
@@ -324,6 +333,7 @@ func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
 	if !ok {
 		return declined
 	}
+	defer c.pinClock()()
 	list, ok := inputJSON(0, keysLen)
 	if !ok || list.Kind() != value.Array {
 		return declined

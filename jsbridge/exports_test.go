@@ -3,7 +3,9 @@
 package jsbridge
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,9 +62,9 @@ func TestKeyedParamsKeepsTheLastParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lens := putInput(tt.text)
-			params, key, ok := keyedParams(tt.ep, lens[0])
-			require.Equal(t, tt.ok, ok)
-			if !ok {
+			params, key, ok, err := keyedParams(tt.ep, lens[0])
+			require.Equal(t, tt.ok, ok && err == nil)
+			if !tt.ok {
 				return
 			}
 			assert.Equal(t, tt.key, key)
@@ -77,7 +79,7 @@ func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
 	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
 	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
 	require.NoError(t, err)
-	c := &ctrl{c: controller.New(controller.Options{}), ids: newIdentities()}
+	c := &ctrl{c: controller.New(controller.Options{}), ids: newIdentities(), shared: &ctrlShared{now: math.NaN()}}
 	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
 	defer table.release(int(ctrlID))
 	defer table.release(int(epID))
@@ -90,5 +92,45 @@ func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
 		r := c.c.GetResponse(ep, value.MustParse(`{"id":`+id+`}`))
 		require.NoError(t, r.Err)
 		assert.Equal(t, "t"+id, r.Data.Get("title").Str())
+	}
+}
+
+// An exported entry takes the controller's time from the shared memory
+// when JavaScript gives one (ctrlShared.now), for that call only; with NaN
+// there it reads the controller's own clock.
+func TestExportTakesTheTimeGiven(t *testing.T) {
+	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
+	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
+	require.NoError(t, err)
+	own := time.UnixMilli(5_000_000)
+	shared := &ctrlShared{now: math.NaN()}
+	c := &ctrl{ids: newIdentities(), shared: shared}
+	c.c = controller.New(controller.Options{Now: c.clock(func() time.Time { return own })})
+	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
+	defer table.release(int(ctrlID))
+	defer table.release(int(epID))
+	expiry := controller.DefaultDataExpiryLength.Milliseconds()
+
+	tests := []struct {
+		name  string
+		given float64
+		at    int64
+	}{
+		{"a time given", 1_000_000.7, 1_000_000},
+		{"none given", math.NaN(), own.UnixMilli()},
+		{"out of a Date's range", 9e15, own.UnixMilli()},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := string(rune('1' + i))
+			shared.now = tt.given
+			lens := putInput(`{"id":`+id+`}`, `{"id":`+id+`}`)
+			require.Equal(t, int32(done), exportSetResponse(ctrlID, epID, lens[0], lens[1]))
+			assert.False(t, c.pinSet, "unpinned after the call")
+			shared.now = math.NaN()
+			r := c.c.GetResponse(ep, value.MustParse(`{"id":`+id+`}`))
+			require.NoError(t, r.Err)
+			assert.Equal(t, tt.at+expiry, r.ExpiresAt)
+		})
 	}
 }

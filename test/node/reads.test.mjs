@@ -423,3 +423,33 @@ test('reads: long text goes through the js.FuncOf entry, so Go keeps no large in
   assert.equal(calls('datafetchSetResponse'), viaExport + 1);
   assert.equal(calls('ctrlSetResponse'), viaFunc + 1);
 });
+
+test('reads: a synchronous call through the exported entries reads the now option once, and Go takes that time', async () => {
+  const { kept, base, fx, calls } = await countedInstance();
+  const clock = fakeClock();
+  let nows = 0;
+  const ctrl = new kept.Controller({
+    now: () => {
+      nows++;
+      return clock.now();
+    },
+  });
+  const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'timedComment', schema: fx.Comment, dataExpiryLength: 500 });
+  const viaFunc = calls('ctrlSetResponse') + calls('ctrlGetResponse');
+  nows = 0;
+  await ctrl.setResponse(short, { id: 1 }, { id: 1, body: 'one' });
+  assert.equal(nows, 1, 'setResponse called now once');
+  nows = 0;
+  const r = ctrl.getResponse(short, { id: 1 });
+  assert.equal(nows, 1, 'getResponse called now once');
+  assert.equal(r.expiryStatus, 'valid');
+  assert.equal(r.expiresAt, clock.t + 500, 'stored at the time given');
+  assert.equal(calls('ctrlSetResponse') + calls('ctrlGetResponse'), viaFunc, 'both through the exported entries');
+
+  // Later calls take their own time, not the last one given: a change
+  // (another record) makes the read ask Go, which must see the clock moved.
+  clock.advance(500);
+  await ctrl.setResponse(short, { id: 2 }, { id: 2, body: 'two' });
+  assert.equal(ctrl.getResponse(short, { id: 1 }).expiryStatus, 'stale', 'Go read the time of this call');
+  assert.equal(ctrl.getResponse(short, { id: 2 }).expiresAt, clock.t + 500);
+});
