@@ -139,20 +139,26 @@ type ctrlShared struct {
 }
 
 // pinClock pins the controller's clock, for the exported call about to
-// run, to the time JavaScript gave in c.shared.now, if it gave one; the
-// function it returns unpins it. Pins do not nest: a call inside a call
-// (from a hook) keeps the outer call's time.
-func (c *ctrl) pinClock() (unpin func()) {
+// run, to the time JavaScript gave in c.shared.now, if it gave one, and
+// reports whether it did; the call then unpins it (defer
+// c.unpin(c.pinClock())). Pins do not nest: a call inside a call (from a
+// hook) keeps the outer call's time.
+func (c *ctrl) pinClock() bool {
 	ms := c.shared.now
 	// ±8.64e15 ms is the range of a JavaScript Date; NaN fails both.
 	if c.pinSet || !(math.Abs(ms) <= 8.64e15) {
-		return func() {}
+		return false
 	}
 	c.pinned, c.pinSet = time.UnixMilli(int64(math.Floor(ms))), true
-	return c.unpin
+	return true
 }
 
-func (c *ctrl) unpin() { c.pinSet = false }
+// unpin undoes pinClock when pinned says it pinned the clock.
+func (c *ctrl) unpin(pinned bool) {
+	if pinned {
+		c.pinSet = false
+	}
+}
 
 // clock returns the controller's clock: the time pinned for an exported
 // call, else base (nil: Go's).

@@ -106,12 +106,12 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	if !ok {
 		return -1
 	}
-	defer c.pinClock()()
+	defer c.unpin(c.pinClock())
 	ep, ok := handle[*rest.Endpoint](epID)
 	if !ok {
 		return -1
 	}
-	params, key, ok, err := keyedParams(ep, paramsLen)
+	params, key, ok, err := keyedParams(epID, ep, paramsLen)
 	if !ok || err != nil || params.IsNull() {
 		return -1
 	}
@@ -151,33 +151,44 @@ func inputJSON(from, n int32) (v value.Value, ok bool) {
 	return v, err == nil
 }
 
-// lastParams is the params text an exported entry was last given, with
-// the endpoint it was for, parsed and with its store key. A page sets a
+// keptParams maps endpoint handles and params texts that exported entries
+// were given to the params parsed and their store key. A page sets a
 // record and reads it back, or reads the same params on every render: the
-// same text comes again and again, and parsing it and making its key
-// (the endpoint's URL) each time was a good part of a small call's cost.
-// Only exports use it, and they run one at a time on the one thread.
-var lastParams struct {
-	ep     *rest.Endpoint
-	text   string
+// same text comes again and again, and parsing it and making its key (the
+// endpoint's URL) each time was a good part of a small call's cost. Handles
+// are never reused, so a released endpoint's entries are only garbage until
+// the next clearing. Only exports use it, one at a time on the one thread.
+var keptParams = struct {
+	byEndpoint map[int32]map[string]paramsKey
+	n          int
+}{byEndpoint: map[int32]map[string]paramsKey{}}
+
+// paramsKey is params as parsed, and an endpoint's key for them.
+type paramsKey struct {
 	params value.Value
 	key    string
 }
 
-// maxKeptParams is the longest params text lastParams keeps.
-const maxKeptParams = 1 << 10
+const (
+	// maxKeptParams is how many params keptParams holds; past it, it
+	// starts afresh.
+	maxKeptParams = 1024
+	// maxKeptParamsText is the longest params text it keeps.
+	maxKeptParamsText = 256
+)
 
 // keyedParams returns the params of paramsLen bytes at the start of the
-// input buffer and ep's key for them, from lastParams when the text is
-// the same. ok is false when the params are not there or not JSON (the
-// js.FuncOf entry reports that); err is why the params have no key.
-func keyedParams(ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool, err error) {
+// input buffer and the key of ep (handle epID) for them, from keptParams
+// when it has them. ok is false when the params are not there or not JSON
+// (the js.FuncOf entry reports that); err is why the params have no key.
+func keyedParams(epID int32, ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool, err error) {
 	if paramsLen < 0 || int(paramsLen) > len(exchange.in) {
 		return value.Undef, "", false, nil
 	}
 	in := exchange.in[:paramsLen]
-	if ep == lastParams.ep && string(in) == lastParams.text {
-		return lastParams.params, lastParams.key, true, nil
+	kept := keptParams.byEndpoint[epID]
+	if k, found := kept[string(in)]; found {
+		return k.params, k.key, true, nil
 	}
 	params, ok = inputJSON(0, paramsLen)
 	if !ok {
@@ -187,13 +198,23 @@ func keyedParams(ep *rest.Endpoint, paramsLen int32) (params value.Value, key st
 	if err != nil {
 		return params, "", true, err
 	}
-	if paramsLen <= maxKeptParams {
-		// The parsed value may share its text: keep that one.
-		lastParams.ep, lastParams.params, lastParams.key = ep, params, key
-		lastParams.text = params.Source()
-		if lastParams.text != string(in) {
-			lastParams.text = string(in)
+	if paramsLen <= maxKeptParamsText {
+		if keptParams.n >= maxKeptParams {
+			clear(keptParams.byEndpoint)
+			keptParams.n = 0
+			kept = nil
 		}
+		if kept == nil {
+			kept = map[string]paramsKey{}
+			keptParams.byEndpoint[epID] = kept
+		}
+		// The parsed value may share its text (Source): keep that one.
+		text := params.Source()
+		if text != string(in) {
+			text = string(in)
+		}
+		kept[text] = paramsKey{params: params, key: key}
+		keptParams.n++
 	}
 	return params, key, true, nil
 }
@@ -235,12 +256,12 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	defer c.pinClock()()
+	defer c.unpin(c.pinClock())
 	ep, ok := handle[*rest.Endpoint](epID)
 	if !ok {
 		return declined
 	}
-	params, key, ok, err := keyedParams(ep, paramsLen)
+	params, key, ok, err := keyedParams(epID, ep, paramsLen)
 	if !ok {
 		return declined
 	}
@@ -272,7 +293,7 @@ func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	defer c.pinClock()()
+	defer c.unpin(c.pinClock())
 	if c.c.Invalidate(ep, params) != nil {
 		return declined
 	}
@@ -333,7 +354,7 @@ func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	defer c.pinClock()()
+	defer c.unpin(c.pinClock())
 	list, ok := inputJSON(0, keysLen)
 	if !ok || list.Kind() != value.Array {
 		return declined

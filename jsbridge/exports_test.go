@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -33,14 +34,17 @@ func putInput(texts ...string) []int32 {
 	return lens
 }
 
-// The params an exported entry was last given are kept with their key:
-// the same text for the same endpoint gives the same params and key, and
+// The params exported entries were given are kept with their key: the
+// same text for the same endpoint gives the same params and key, and
 // anything else (other text, another endpoint) is parsed and keyed afresh.
-func TestKeyedParamsKeepsTheLastParams(t *testing.T) {
+func TestKeyedParamsKeepsParams(t *testing.T) {
 	article, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article"})
 	require.NoError(t, err)
 	user, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/users/:id", Name: "user"})
 	require.NoError(t, err)
+	ids := map[*rest.Endpoint]int32{article: int32(table.add(article)), user: int32(table.add(user))}
+	defer table.release(int(ids[article]))
+	defer table.release(int(ids[user]))
 
 	tests := []struct {
 		name string
@@ -54,15 +58,17 @@ func TestKeyedParamsKeepsTheLastParams(t *testing.T) {
 		{"other endpoint, same text", user, `{"id":7}`, "user GET http://x.test/users/7", true},
 		{"other text", user, `{"id":8}`, "user GET http://x.test/users/8", true},
 		{"a query param", user, `{"id":8,"q":"a b"}`, "user GET http://x.test/users/8?q=a+b", true},
-		{"a prefix of the kept text", user, `{"id":8}`, "user GET http://x.test/users/8", true},
+		{"a prefix of a kept text", user, `{"id":8}`, "user GET http://x.test/users/8", true},
+		{"the first again", article, `{"id":7}`, "article GET http://x.test/articles/7", true},
 		{"not JSON", user, `{"id":`, "", false},
 		{"no key: a missing token", user, `{}`, "", false},
+		{"no key again", user, `{}`, "", false},
 		{"after a failure", user, `{"id":8}`, "user GET http://x.test/users/8", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lens := putInput(tt.text)
-			params, key, ok, err := keyedParams(tt.ep, lens[0])
+			params, key, ok, err := keyedParams(ids[tt.ep], tt.ep, lens[0])
 			require.Equal(t, tt.ok, ok && err == nil)
 			if !tt.ok {
 				return
@@ -70,6 +76,17 @@ func TestKeyedParamsKeepsTheLastParams(t *testing.T) {
 			assert.Equal(t, tt.key, key)
 			assert.True(t, value.Equal(value.MustParse(tt.text), params), "params %s", params.JSON())
 		})
+	}
+
+	// What is kept is bounded: past maxKeptParams it starts afresh, and
+	// still answers right.
+	for i := range maxKeptParams + 10 {
+		lens := putInput(`{"id":` + strconv.Itoa(i) + `}`)
+		_, key, ok, err := keyedParams(ids[user], user, lens[0])
+		require.True(t, ok)
+		require.NoError(t, err)
+		require.Equal(t, "user GET http://x.test/users/"+strconv.Itoa(i), key)
+		require.LessOrEqual(t, keptParams.n, maxKeptParams)
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // stores the response, so no subscriber sees data without loading cleared.
 func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, cl *call) (out value.Value, err error) {
 	spec := ep.Spec()
-	fetchedAt := c.stamp()
+	started := c.now()
+	fetchedAt := c.stampAt(started)
 	c.mu.Lock()
 	gen := c.gen
 	c.mu.Unlock()
@@ -39,7 +40,7 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	}()
 
 	if spec.GetOptimisticResponse != nil {
-		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt)
+		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt, started)
 		if err != nil {
 			c.finish(key, spec, gen, nil, cl, nil, err)
 			return value.Undef, err
@@ -114,7 +115,9 @@ func (c *Controller) updates(spec *endpoint.Spec, key string, result, params val
 
 // applyOptimistic queues the endpoint's optimistic response. ErrAbortOptimistic
 // queues nothing and is not an error.
-func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params value.Value, body any, fetchedAt int64) (*store.Pending, error) {
+// now is the time the request started (the clock's reading fetchedAt was
+// stamped from): the optimistic data expires counted from it.
+func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params value.Value, body any, fetchedAt, now int64) (*store.Pending, error) {
 	spec := ep.Spec()
 	v, err := spec.GetOptimisticResponse(&snapshot{c: c, fetchedAt: fetchedAt}, params, body)
 	if errors.Is(err, endpoint.ErrAbortOptimistic) {
@@ -123,7 +126,7 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 	if err != nil {
 		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
 	}
-	w, err := c.prepare(spec, key, params, body, v, fetchedAt, c.now())
+	w, err := c.prepare(spec, key, params, body, v, fetchedAt, now)
 	if err != nil {
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}

@@ -1,6 +1,7 @@
 package controller_test
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -133,4 +134,28 @@ func TestSmallWriteCallCosts(t *testing.T) {
 	// The keyed and plain entries name the same result.
 	require.NoError(t, c.SetResponseKeyed(one, "article {\"id\":7}", params, value.MustParse(`{"id":7,"title":"keyed"}`)))
 	assert.Equal(t, "keyed", c.GetResponse(one, params).Data.Get("title").Str())
+}
+
+// An optimistic mutation reads the clock when it is tracked, when it
+// starts (its fetchedAt, and the optimistic data's Date and expiry) and
+// when the answer is stored: three reads, none for the optimistic write on
+// its own (issue 11).
+func TestOptimisticFetchClockReads(t *testing.T) {
+	_, article, _ := benchSchema()
+	reads := 0
+	c := controller.New(controller.Options{Now: func() time.Time {
+		reads++
+		return time.UnixMilli(1000)
+	}})
+	patch := &funcEndpoint{name: "patch", spec: endpoint.Spec{Name: "patch", Schema: article, SideEffect: true,
+		GetOptimisticResponse: func(_ endpoint.Snapshot, params value.Value, _ any) (value.Value, error) {
+			return value.Obj(value.M("id", params.Get("id")), value.M("title", value.Str("optimistic"))), nil
+		}},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return value.MustParse(`{"id":7,"title":"saved"}`), nil
+		}}
+	v, err := c.Fetch(context.Background(), patch, value.Obj(value.M("id", value.Int(7))), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "saved", v.Get("title").Str())
+	assert.Equal(t, 3, reads, "clock reads of an optimistic mutation")
 }
