@@ -157,15 +157,15 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	}
 	// One read of the clock: the write's fetchedAt, Date and expiry.
 	now := c.now()
-	w, err := c.prepare(ep.Spec(), key, params, nil, data, c.stampAt(now), now)
-	if err != nil {
+	var w store.Write
+	if err := c.prepareInto(&w, ep.Spec(), key, params, nil, data, c.stampAt(now), now); err != nil {
 		return err
 	}
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.apply(w)
-	c.syncStored(w)
+	c.apply(&w)
+	c.syncStored(&w)
 	c.changed()
 	return nil
 }

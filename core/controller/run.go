@@ -69,13 +69,23 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 // is the time it is stored at (its Date; it expires a data expiry length
 // later), read by the caller so that an operation reads the clock once.
 func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) (*store.Write, error) {
+	w := new(store.Write)
+	if err := c.prepareInto(w, spec, key, params, body, raw, fetchedAt, now); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// prepareInto is prepare into w, which a caller that applies the write at
+// once can keep on its stack.
+func (c *Controller) prepareInto(w *store.Write, spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) error {
 	norm, err := schema.NormalizeArgs(spec.Schema, raw, normalizeArgs(spec, params, body))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", key, err)
+		return fmt.Errorf("%s: %w", key, err)
 	}
 	updates, err := c.updates(spec, key, norm.Result, params)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The endpoint decides by params whether this result is merged into the
 	// stored one (a later page) or replaces it (the first page).
@@ -83,13 +93,14 @@ func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value
 	if spec.MergeResult != nil {
 		merge = spec.MergeResult(params)
 	}
-	return &store.Write{
+	*w = store.Write{
 		Key: key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
 		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
 		MergeResult: merge,
 		Updates:     updates,
 		Collections: norm.Collections,
-	}, nil
+	}
+	return nil
 }
 
 // normalizeArgs returns the args a response is normalized with: the
