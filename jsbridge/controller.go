@@ -198,8 +198,10 @@ func jsClock(now safejs.Value) func() time.Time {
 }
 
 // ctrlChanges(ctrl) returns the address in linear memory of the
-// controller's change counter, a little-endian uint32. Go's heap objects do
-// not move, so the address holds for the controller's life.
+// controller's shared memory (ctrlShared): its change counter, a
+// little-endian uint32, then at the address plus 8 the time of an exported
+// call. Go's heap objects do not move, so the address holds for the
+// controller's life.
 func ctrlChanges(args []safejs.Value) (any, error) {
 	c, err := lookup[*ctrl](arg(args, 0), "a controller")
 	if err != nil {
