@@ -453,3 +453,38 @@ test('reads: a synchronous call through the exported entries reads the now optio
   assert.equal(ctrl.getResponse(short, { id: 1 }).expiryStatus, 'stale', 'Go read the time of this call');
   assert.equal(ctrl.getResponse(short, { id: 2 }).expiresAt, clock.t + 500);
 });
+
+test('reads: after exported calls, Go is resumed once, in a later task, so the collector can finish', async () => {
+  // Goroutines an exported call makes runnable (the collector's mark
+  // workers) run only when Go next gets control; a page that only reads and
+  // sets through the exports would never give it any, and the module's
+  // memory would grow with every call.
+  const { mod, go, bridge, exports, calls } = await countingInstance();
+  let resumes = 0;
+  const countedGo = {
+    _resume: () => {
+      resumes++;
+      go._resume();
+    },
+  };
+  const df = mod.attach(bridge(), exports, countedGo);
+  const fx = fixtures(df, await fixtureURL());
+  const ctrl = new df.Controller();
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  await tick();
+  resumes = 0;
+  const before = calls.datafetchSetResponse ?? 0;
+  for (let i = 0; i < 3; i++) {
+    await ctrl.setResponse(fx.getComment, { id: i }, { id: i, body: `c${i}` });
+    assert.equal(ctrl.getResponse(fx.getComment, { id: i }).data.body, `c${i}`);
+  }
+  assert.equal(calls.datafetchSetResponse - before, 3, 'through the exported entry');
+  assert.equal(resumes, 0, 'not during the caller’s task');
+  await tick();
+  assert.equal(resumes, 1, 'once after it');
+  await tick();
+  assert.equal(resumes, 1, 'and not again without a call');
+  await ctrl.setResponse(fx.getComment, { id: 9 }, { id: 9, body: 'again' });
+  await tick();
+  assert.equal(resumes, 2);
+});
