@@ -39,6 +39,14 @@ type ctrl struct {
 	// stays the same, a read it has made already is still what Go would
 	// answer, so re-reading costs no call into Go.
 	changes *uint32
+	// shared is the memory JavaScript reads and writes directly: changes
+	// points at its counter.
+	shared *ctrlShared
+	// pinned, while pinSet, is the time the controller's clock gives: an
+	// exported entry pins the time JavaScript passed for the call (see
+	// pinClock), so the call reads no clock through JavaScript.
+	pinned time.Time
+	pinSet bool
 	// subs counts the subscriptions open on the controller. While there are
 	// any, a change calls JavaScript listeners and may start refetches
 	// (goroutines), which the exported entries (exports.go) must not do:
@@ -93,11 +101,15 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	// Shared requests run on kept goroutines, whose stacks have grown
 	// already (workers.go).
 	o.Go = asyncWorkers.run
-	changes := new(uint32)
+	shared := &ctrlShared{now: math.NaN()}
+	changes := &shared.changes
 	// Called with the controller's lock held: a store to memory, no call
 	// into JavaScript.
 	o.OnChange = func() { *changes++ }
+	c := &ctrl{ids: newIdentities(), objs: arg(args, 2), changes: changes, shared: shared}
+	o.Now = c.clock(o.Now)
 	cc := controller.New(o)
+	c.c = cc
 	// initialState (JSON text, or undefined): checked here, where a bad
 	// one is an error, rather than through Options.InitialState.
 	if st := arg(args, 5); !st.IsUndefined() {
@@ -105,7 +117,58 @@ func ctrlNew(args []safejs.Value) (any, error) {
 			return nil, fmt.Errorf("Controller: initialState: %w", err)
 		}
 	}
-	return table.add(&ctrl{c: cc, ids: newIdentities(), objs: arg(args, 2), changes: changes}), nil
+	return table.add(c), nil
+}
+
+// ctrlShared is the memory of a controller that JavaScript reads and
+// writes in place (ctrlChanges gives its address): changes, the change
+// counter (a little-endian uint32 at the address), and now, at the address
+// plus 8, a float64 of epoch milliseconds that JavaScript sets to the
+// controller's time just before it calls an exported entry for the
+// controller and to NaN just after (NaN: no time given). Reading Go's
+// clock costs two calls into JavaScript (runtime.nanotime1 and
+// runtime.walltime); a call with the time given reads none, and with a now
+// option it does not call the caller's function from Go at all.
+type ctrlShared struct {
+	changes uint32
+	_       uint32
+	now     float64
+}
+
+// pinClock pins the controller's clock, for the exported call about to
+// run, to the time JavaScript gave in c.shared.now, if it gave one, and
+// reports whether it did; the call then unpins it (defer
+// c.unpin(c.pinClock())). Pins do not nest: a call inside a call (from a
+// hook) keeps the outer call's time.
+func (c *ctrl) pinClock() bool {
+	ms := c.shared.now
+	// ±8.64e15 ms is the range of a JavaScript Date; NaN fails both.
+	if c.pinSet || !(math.Abs(ms) <= 8.64e15) {
+		return false
+	}
+	c.pinned, c.pinSet = time.UnixMilli(int64(math.Floor(ms))), true
+	return true
+}
+
+// unpin undoes pinClock when pinned says it pinned the clock.
+func (c *ctrl) unpin(pinned bool) {
+	if pinned {
+		c.pinSet = false
+	}
+}
+
+// clock returns the controller's clock: the time pinned for an exported
+// call, else base (nil: Go's).
+func (c *ctrl) clock(base func() time.Time) func() time.Time {
+	if base == nil {
+		base = time.Now
+	}
+	return func() time.Time {
+		if c.pinSet {
+			return c.pinned
+		}
+		return base()
+	}
 }
 
 // jsClock returns a clock that reads the JavaScript function now (epoch
@@ -132,8 +195,10 @@ func jsClock(now safejs.Value) func() time.Time {
 }
 
 // ctrlChanges(ctrl) returns the address in linear memory of the
-// controller's change counter, a little-endian uint32. Go's heap objects do
-// not move, so the address holds for the controller's life.
+// controller's shared memory (ctrlShared): its change counter, a
+// little-endian uint32, then at the address plus 8 the time of an exported
+// call. Go's heap objects do not move, so the address holds for the
+// controller's life.
 func ctrlChanges(args []safejs.Value) (any, error) {
 	c, err := lookup[*ctrl](arg(args, 0), "a controller")
 	if err != nil {

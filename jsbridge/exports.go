@@ -34,6 +34,9 @@ import (
 // are here: reads, key and url, and the changes setResponse, invalidate and
 // resetEntireStore of a controller with no subscription open (a change
 // would call the subscribers' JavaScript listeners and may start refetches).
+// Entries for a controller read its clock from the time JavaScript passes
+// in the controller's shared memory (ctrlShared.now), when it passes one.
+//
 // An entry that meets anything unusual (an error, a panic, a subscription)
 // returns -1, declined, for JavaScript to make the same call through its
 // js.FuncOf entry, which reports errors as the rest of the bridge does.
@@ -104,19 +107,16 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	if !ok {
 		return -1
 	}
+	defer c.unpin(c.pinClock())
 	ep, ok := handle[*rest.Endpoint](epID)
 	if !ok {
 		return -1
 	}
-	params, ok := inputJSON(0, paramsLen)
-	if !ok || params.IsNull() {
+	params, key, ok, err := keyedParams(epID, ep, paramsLen)
+	if !ok || err != nil || params.IsNull() {
 		return -1
 	}
-	key, err := ep.Key(params)
-	if err != nil {
-		return -1
-	}
-	r := c.c.GetResponse(ep, params)
+	r := c.c.GetResponseKeyed(ep, key, params)
 	if errors.Is(r.Err, controller.ErrReentrant) {
 		return -1
 	}
@@ -152,6 +152,74 @@ func inputJSON(from, n int32) (v value.Value, ok bool) {
 	return v, err == nil
 }
 
+// keptParams maps endpoint handles and params texts that exported entries
+// were given to the params parsed and their store key. A page sets a
+// record and reads it back, or reads the same params on every render: the
+// same text comes again and again, and parsing it and making its key (the
+// endpoint's URL) each time was a good part of a small call's cost. Handles
+// are never reused, so a released endpoint's entries are only garbage until
+// the next clearing. Only exports use it, one at a time on the one thread.
+var keptParams = struct {
+	byEndpoint map[int32]map[string]paramsKey
+	n          int
+}{byEndpoint: map[int32]map[string]paramsKey{}}
+
+// paramsKey is params as parsed, and an endpoint's key for them.
+type paramsKey struct {
+	params value.Value
+	key    string
+}
+
+const (
+	// maxKeptParams is how many params keptParams holds; past it, it
+	// starts afresh.
+	maxKeptParams = 1024
+	// maxKeptParamsText is the longest params text it keeps.
+	maxKeptParamsText = 256
+)
+
+// keyedParams returns the params of paramsLen bytes at the start of the
+// input buffer and the key of ep (handle epID) for them, from keptParams
+// when it has them. ok is false when the params are not there or not JSON
+// (the js.FuncOf entry reports that); err is why the params have no key.
+func keyedParams(epID int32, ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool, err error) {
+	if paramsLen < 0 || int(paramsLen) > len(exchange.in) {
+		return value.Undef, "", false, nil
+	}
+	in := exchange.in[:paramsLen]
+	kept := keptParams.byEndpoint[epID]
+	if k, found := kept[string(in)]; found {
+		return k.params, k.key, true, nil
+	}
+	params, ok = inputJSON(0, paramsLen)
+	if !ok {
+		return value.Undef, "", false, nil
+	}
+	key, err = ep.Key(params)
+	if err != nil {
+		return params, "", true, err
+	}
+	if paramsLen <= maxKeptParamsText {
+		if keptParams.n >= maxKeptParams {
+			clear(keptParams.byEndpoint)
+			keptParams.n = 0
+			kept = nil
+		}
+		if kept == nil {
+			kept = map[string]paramsKey{}
+			keptParams.byEndpoint[epID] = kept
+		}
+		// The parsed value may share its text (Source): keep that one.
+		text := params.Source()
+		if text != string(in) {
+			text = string(in)
+		}
+		kept[text] = paramsKey{params: params, key: key}
+		keptParams.n++
+	}
+	return params, key, true, nil
+}
+
 // quiet returns the controller behind ctrlID if a change to it calls no
 // JavaScript and starts no goroutine: it has no subscription open.
 func quiet(ctrlID int32) (*ctrl, bool) {
@@ -185,7 +253,16 @@ func writeArgs(ctrlID, epID, paramsLen int32) (c *ctrl, ep *rest.Endpoint, param
 //go:wasmexport datafetchSetResponse
 func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	defer declineOnPanic(&r)
-	c, ep, params, ok := writeArgs(ctrlID, epID, paramsLen)
+	c, ok := quiet(ctrlID)
+	if !ok {
+		return declined
+	}
+	defer c.unpin(c.pinClock())
+	ep, ok := handle[*rest.Endpoint](epID)
+	if !ok {
+		return declined
+	}
+	params, key, ok, err := keyedParams(epID, ep, paramsLen)
 	if !ok {
 		return declined
 	}
@@ -193,7 +270,10 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
-	if err := c.c.SetResponse(ep, params, data); err != nil {
+	if err == nil {
+		err = c.c.SetResponseKeyed(ep, key, params, data)
+	}
+	if err != nil {
 		// Nothing was stored. Normalizing may have run the caller's hooks
 		// (pk, process): the error is reported, not met again.
 		exchange.err = err
@@ -214,6 +294,7 @@ func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
 	if !ok {
 		return declined
 	}
+	defer c.unpin(c.pinClock())
 	if c.c.Invalidate(ep, params) != nil {
 		return declined
 	}
@@ -274,6 +355,7 @@ func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
 	if !ok {
 		return declined
 	}
+	defer c.unpin(c.pinClock())
 	list, ok := inputJSON(0, keysLen)
 	if !ok || list.Kind() != value.Array {
 		return declined

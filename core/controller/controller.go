@@ -198,8 +198,12 @@ func (c *Controller) now() int64 { return c.opts.Now().UnixMilli() }
 
 // stamp returns the fetchedAt of a request starting now: the clock, or one
 // past the previous stamp when the clock has not moved on.
-func (c *Controller) stamp() int64 {
-	now := c.now()
+func (c *Controller) stamp() int64 { return c.stampAt(c.now()) }
+
+// stampAt is stamp for the clock reading now, for a caller that needs the
+// time itself too: one read of the clock per operation (each is two calls
+// into JavaScript under js/wasm).
+func (c *Controller) stampAt(now int64) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if now <= c.lastStamp {
@@ -302,6 +306,21 @@ func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpo
 	if err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
 	}
+	return c.getResponse(ep, key, params)
+}
+
+// GetResponseKeyed is GetResponse for a caller that has worked out key as
+// ep.Key(params) already (the JavaScript bridge keeps the key of the params
+// it was last given): the key is not made again. A key that is not
+// ep.Key(params) reads another result.
+func (c *Controller) GetResponseKeyed(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
+	if err := c.reentered("GetResponse"); err != nil {
+		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
+	}
+	return c.getResponse(ep, key, params)
+}
+
+func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
 	inf := inferFor(ep, params)
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -139,18 +139,33 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 	if err != nil {
 		return err
 	}
+	return c.setResponse(ep, key, params, data)
+}
+
+// SetResponseKeyed is SetResponse for a caller that has worked out key as
+// ep.Key(params) already (see GetResponseKeyed).
+func (c *Controller) SetResponseKeyed(ep endpoint.Endpoint, key string, params, data value.Value) error {
+	if err := c.reentered("SetResponse"); err != nil {
+		return err
+	}
+	return c.setResponse(ep, key, params, data)
+}
+
+func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data value.Value) error {
 	if data.IsUndefined() && ep.Spec().Schema != nil {
 		return fmt.Errorf("%s: setResponse: data is undefined", key)
 	}
-	w, err := c.prepare(ep.Spec(), key, params, nil, data, c.stamp())
-	if err != nil {
+	// One read of the clock: the write's fetchedAt, Date and expiry.
+	now := c.now()
+	var w store.Write
+	if err := c.prepareInto(&w, ep.Spec(), key, params, nil, data, c.stampAt(now), now); err != nil {
 		return err
 	}
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.apply(w)
-	c.syncStored(w)
+	c.apply(&w)
+	c.syncStored(&w)
 	c.changed()
 	return nil
 }

@@ -251,6 +251,11 @@ var controllerCalls = []struct {
 	{"SetResponse", func(c *controller.Controller) error {
 		return c.SetResponse(plain(), value.Obj(), value.MustParse(`{"id":"2"}`))
 	}},
+	// The keyed entries report the method they stand for.
+	{"GetResponse", func(c *controller.Controller) error { return c.GetResponseKeyed(plain(), "plain {}", value.Obj()).Err }},
+	{"SetResponse", func(c *controller.Controller) error {
+		return c.SetResponseKeyed(plain(), "plain {}", value.Obj(), value.MustParse(`{"id":"2"}`))
+	}},
 	{"SetError", func(c *controller.Controller) error {
 		return c.SetError(plain(), value.Obj(), errors.New("set by a hook"))
 	}},

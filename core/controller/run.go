@@ -17,7 +17,8 @@ import (
 // stores the response, so no subscriber sees data without loading cleared.
 func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, cl *call) (out value.Value, err error) {
 	spec := ep.Spec()
-	fetchedAt := c.stamp()
+	started := c.now()
+	fetchedAt := c.stampAt(started)
 	c.mu.Lock()
 	gen := c.gen
 	c.mu.Unlock()
@@ -39,7 +40,7 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	}()
 
 	if spec.GetOptimisticResponse != nil {
-		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt)
+		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt, started)
 		if err != nil {
 			c.finish(key, spec, gen, nil, cl, nil, err)
 			return value.Undef, err
@@ -57,21 +58,34 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	}
 	var w *store.Write
 	if err == nil {
-		w, err = c.prepare(spec, key, params, body, raw, fetchedAt)
+		// The response arrived now: its Date, and its expiry counted from it.
+		w, err = c.prepare(spec, key, params, body, raw, fetchedAt, c.now())
 	}
 	return c.finish(key, spec, gen, pend, cl, w, err)
 }
 
 // prepare normalizes a response into a store write. params and body are
-// the request's, which collections are stored by (endpoint.Spec.Args).
-func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt int64) (*store.Write, error) {
+// the request's, which collections are stored by (endpoint.Spec.Args); now
+// is the time it is stored at (its Date; it expires a data expiry length
+// later), read by the caller so that an operation reads the clock once.
+func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) (*store.Write, error) {
+	w := new(store.Write)
+	if err := c.prepareInto(w, spec, key, params, body, raw, fetchedAt, now); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// prepareInto is prepare into w, which a caller that applies the write at
+// once can keep on its stack.
+func (c *Controller) prepareInto(w *store.Write, spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) error {
 	norm, err := schema.NormalizeArgs(spec.Schema, raw, normalizeArgs(spec, params, body))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", key, err)
+		return fmt.Errorf("%s: %w", key, err)
 	}
 	updates, err := c.updates(spec, key, norm.Result, params)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The endpoint decides by params whether this result is merged into the
 	// stored one (a later page) or replaces it (the first page).
@@ -79,14 +93,14 @@ func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value
 	if spec.MergeResult != nil {
 		merge = spec.MergeResult(params)
 	}
-	now := c.now()
-	return &store.Write{
+	*w = store.Write{
 		Key: key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
 		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
 		MergeResult: merge,
 		Updates:     updates,
 		Collections: norm.Collections,
-	}, nil
+	}
+	return nil
 }
 
 // normalizeArgs returns the args a response is normalized with: the
@@ -112,7 +126,9 @@ func (c *Controller) updates(spec *endpoint.Spec, key string, result, params val
 
 // applyOptimistic queues the endpoint's optimistic response. ErrAbortOptimistic
 // queues nothing and is not an error.
-func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params value.Value, body any, fetchedAt int64) (*store.Pending, error) {
+// now is the time the request started (the clock's reading fetchedAt was
+// stamped from): the optimistic data expires counted from it.
+func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params value.Value, body any, fetchedAt, now int64) (*store.Pending, error) {
 	spec := ep.Spec()
 	v, err := spec.GetOptimisticResponse(&snapshot{c: c, fetchedAt: fetchedAt}, params, body)
 	if errors.Is(err, endpoint.ErrAbortOptimistic) {
@@ -121,7 +137,7 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 	if err != nil {
 		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
 	}
-	w, err := c.prepare(spec, key, params, body, v, fetchedAt)
+	w, err := c.prepare(spec, key, params, body, v, fetchedAt, now)
 	if err != nil {
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}

@@ -1,6 +1,7 @@
 package controller_test
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -64,4 +65,97 @@ func TestSmallWriteMemory(t *testing.T) {
 		limit += 700
 	}
 	assert.LessOrEqual(t, perOp, limit, "heap bytes per one-record setResponse + getResponse")
+}
+
+// countingEndpoint is a funcEndpoint that counts how often its key is made.
+type countingEndpoint struct {
+	funcEndpoint
+	keys int
+}
+
+func (e *countingEndpoint) Key(params value.Value) (string, error) {
+	e.keys++
+	return e.funcEndpoint.Key(params)
+}
+
+// TestSmallWriteCallCosts pins the fixed costs of a small synchronous write
+// and its read back (issue 11): each reads the clock once (under js/wasm a
+// read is two calls into JavaScript), and the keyed entries, which the
+// JavaScript bridge uses with the key it kept, do not make the key again.
+func TestSmallWriteCallCosts(t *testing.T) {
+	_, article, _ := benchSchema()
+	reads := 0
+	c := controller.New(controller.Options{Now: func() time.Time {
+		reads++
+		return time.UnixMilli(1000)
+	}})
+	one := &countingEndpoint{funcEndpoint: funcEndpoint{name: "article", spec: endpoint.Spec{Name: "article", Schema: article}}}
+	params := value.Obj(value.M("id", value.Int(7)))
+	record := value.MustParse(`{"id":7,"title":"seven","author":{"id":1,"name":"u"}}`)
+
+	tests := []struct {
+		name       string
+		set        func() error
+		get        func() endpoint.Response
+		keysPerSet int
+		keysPerGet int
+	}{
+		{
+			name:       "plain",
+			set:        func() error { return c.SetResponse(one, params, record) },
+			get:        func() endpoint.Response { return c.GetResponse(one, params) },
+			keysPerSet: 1, keysPerGet: 1,
+		},
+		{
+			name:       "keyed",
+			set:        func() error { return c.SetResponseKeyed(one, "article {\"id\":7}", params, record) },
+			get:        func() endpoint.Response { return c.GetResponseKeyed(one, "article {\"id\":7}", params) },
+			keysPerSet: 0, keysPerGet: 0,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c.ResetEntireStore()
+			reads, one.keys = 0, 0
+			require.NoError(t, tt.set())
+			assert.Equal(t, 1, reads, "clock reads of a setResponse")
+			assert.Equal(t, tt.keysPerSet, one.keys, "keys made by a setResponse")
+
+			reads, one.keys = 0, 0
+			r := tt.get()
+			require.NoError(t, r.Err)
+			assert.Equal(t, 1, reads, "clock reads of a getResponse")
+			assert.Equal(t, tt.keysPerGet, one.keys, "keys made by a getResponse")
+			assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
+			assert.Equal(t, "seven", r.Data.Get("title").Str())
+			assert.Equal(t, int64(1000+controller.DefaultDataExpiryLength.Milliseconds()), r.ExpiresAt, "expiry counted from the one clock read")
+		})
+	}
+	// The keyed and plain entries name the same result.
+	require.NoError(t, c.SetResponseKeyed(one, "article {\"id\":7}", params, value.MustParse(`{"id":7,"title":"keyed"}`)))
+	assert.Equal(t, "keyed", c.GetResponse(one, params).Data.Get("title").Str())
+}
+
+// An optimistic mutation reads the clock when it is tracked, when it
+// starts (its fetchedAt, and the optimistic data's Date and expiry) and
+// when the answer is stored: three reads, none for the optimistic write on
+// its own (issue 11).
+func TestOptimisticFetchClockReads(t *testing.T) {
+	_, article, _ := benchSchema()
+	reads := 0
+	c := controller.New(controller.Options{Now: func() time.Time {
+		reads++
+		return time.UnixMilli(1000)
+	}})
+	patch := &funcEndpoint{name: "patch", spec: endpoint.Spec{Name: "patch", Schema: article, SideEffect: true,
+		GetOptimisticResponse: func(_ endpoint.Snapshot, params value.Value, _ any) (value.Value, error) {
+			return value.Obj(value.M("id", params.Get("id")), value.M("title", value.Str("optimistic"))), nil
+		}},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return value.MustParse(`{"id":7,"title":"saved"}`), nil
+		}}
+	v, err := c.Fetch(context.Background(), patch, value.Obj(value.M("id", value.Int(7))), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "saved", v.Get("title").Str())
+	assert.Equal(t, 3, reads, "clock reads of an optimistic mutation")
 }

@@ -228,6 +228,11 @@ func (c *Controller) changed() {
 		c.opts.OnChange()
 	}
 	c.queueListeners()
+	if len(c.subs) == 0 {
+		// Most changes come with no subscription open (the JavaScript
+		// bridge's exported entries only make those): no map to walk.
+		return
+	}
 	for _, list := range c.subs {
 		for _, s := range list {
 			c.ensureFresh(s)

@@ -280,11 +280,18 @@ func (e *Endpoint) Key(params value.Value) (string, error) {
 	if e.cursor != "" {
 		params = params.Without(e.cursor)
 	}
-	u, err := e.URL(params)
-	if err != nil {
+	// One string, written in one buffer: the key is made on every call
+	// (twice for a setResponse and the read after it).
+	var b strings.Builder
+	b.Grow(len(e.name) + len(e.method) + 2 + e.urlSize())
+	b.WriteString(e.name)
+	b.WriteByte(' ')
+	b.WriteString(e.method)
+	b.WriteByte(' ')
+	if err := e.writeURL(&b, params); err != nil {
 		return "", err
 	}
-	return e.name + " " + e.method + " " + u, nil
+	return b.String(), nil
 }
 
 // Fetch runs the endpoint: the Fetch option when set; otherwise it sends the

@@ -101,14 +101,37 @@ func (t *pathTemplate) hasToken(name string) bool { return slices.Contains(t.tok
 // array repeats its key). Params must be an object, or null or undefined
 // for a path without tokens.
 func (e *Endpoint) URL(params value.Value) (string, error) {
+	var b strings.Builder
+	b.Grow(e.urlSize())
+	if err := e.writeURL(&b, params); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// urlSize is room for most URLs of the endpoint: its prefix and path, and a
+// few bytes for each token's value.
+func (e *Endpoint) urlSize() int {
+	const perToken = 8
+	return len(e.opts.URLPrefix) + len(e.path.raw) + perToken*len(e.path.tokens)
+}
+
+// maxInlineTokens is how many filled tokens writeURL tracks without an
+// allocation.
+const maxInlineTokens = 4
+
+// writeURL writes URL's result for params to b, after what b holds: Key
+// writes the URL after the name and method, into the one string.
+func (e *Endpoint) writeURL(b *strings.Builder, params value.Value) error {
 	switch params.Kind() {
 	case value.Undefined, value.Null, value.Object:
 	default:
-		return "", fmt.Errorf("%s: params must be an object, got %s", e.name, params.Kind())
+		return fmt.Errorf("%s: params must be an object, got %s", e.name, params.Kind())
 	}
-	var b strings.Builder
+	from := b.Len()
 	b.WriteString(e.opts.URLPrefix)
-	var filled []filledToken
+	var inline [maxInlineTokens]filledToken
+	filled := inline[:0]
 	for _, p := range e.path.parts {
 		if p.token == "" {
 			b.WriteString(p.lit)
@@ -116,31 +139,31 @@ func (e *Endpoint) URL(params value.Value) (string, error) {
 		}
 		v := params.Get(p.token)
 		if v.IsNullish() {
-			return "", fmt.Errorf("%s: params missing path token :%s for %s", e.name, p.token, e.path.raw)
+			return fmt.Errorf("%s: params missing path token :%s for %s", e.name, p.token, e.path.raw)
 		}
 		s, ok := v.Text()
 		if !ok {
-			return "", fmt.Errorf("%s: path token :%s for %s must be a string, number or boolean, got %s",
+			return fmt.Errorf("%s: path token :%s for %s must be a string, number or boolean, got %s",
 				e.name, p.token, e.path.raw, v.Kind())
 		}
 		if value.HasLoneSurrogate(s) {
 			// encodeURIComponent throws a URIError for these.
-			return "", fmt.Errorf("%s: path token :%s for %s holds a lone surrogate (%s), which a URL cannot carry",
+			return fmt.Errorf("%s: path token :%s for %s holds a lone surrogate (%s), which a URL cannot carry",
 				e.name, p.token, e.path.raw, value.Str(s).JSON())
 		}
-		if isDotSegment(s) && !strings.ContainsAny(b.String(), "?#") {
-			return "", fmt.Errorf("%s: path token :%s for %s is %q, a dot segment that would move the request out of its path",
+		if isDotSegment(s) && !strings.ContainsAny(b.String()[from:], "?#") {
+			return fmt.Errorf("%s: path token :%s for %s is %q, a dot segment that would move the request out of its path",
 				e.name, p.token, e.path.raw, s)
 		}
-		filled = append(filled, filledToken{name: p.token, value: s, start: b.Len()})
+		filled = append(filled, filledToken{name: p.token, value: s, start: b.Len() - from})
 		b.WriteString(encodeURIComponent(s))
 	}
-	if err := e.checkSegments(b.String(), filled); err != nil {
-		return "", err
+	if err := e.checkSegments(b.String()[from:], filled); err != nil {
+		return err
 	}
 	q, err := e.query(params)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if q != "" {
 		if strings.Contains(e.path.raw, "?") {
@@ -150,7 +173,7 @@ func (e *Endpoint) URL(params value.Value) (string, error) {
 		}
 		b.WriteString(q)
 	}
-	return b.String(), nil
+	return nil
 }
 
 // filledToken is a token as URL wrote it: its value, and where its text

@@ -104,6 +104,9 @@ type Store struct {
 	slab             []entityEntry
 	slabbed          int     // entries in the slabs carved since the last reset
 	undo             undoLog // of the Apply running, reused
+	// applying is the base layer of the Apply running, reused: Apply never
+	// nests (hooks cannot reach the store), and one is made per write.
+	applying baseLayer
 	// tables caches the entity tables looked up last: lookups come in
 	// runs over a few entity types (articles and their authors), and
 	// comparing a key, usually the very string of an earlier lookup, is
@@ -207,14 +210,17 @@ func (s *Store) Normalized(key string) (value.Value, bool) {
 // an Update function) panics, the store is put back as it was before the
 // panic goes on.
 func (s *Store) Apply(w *Write) {
+	b := &s.applying
+	*b = baseLayer{s: s}
 	defer func() {
+		// Nothing of this write stays reachable from the layer.
+		*b = baseLayer{}
 		if p := recover(); p != nil {
 			s.rollback(&s.undo)
 			panic(p)
 		}
 		s.undo.reset()
 	}()
-	b := &baseLayer{s: s}
 	if len(s.pending) > 0 || mayPanic(w) {
 		b.undo = &s.undo
 	}

@@ -423,3 +423,68 @@ test('reads: long text goes through the js.FuncOf entry, so Go keeps no large in
   assert.equal(calls('datafetchSetResponse'), viaExport + 1);
   assert.equal(calls('ctrlSetResponse'), viaFunc + 1);
 });
+
+test('reads: a synchronous call through the exported entries reads the now option once, and Go takes that time', async () => {
+  const { kept, base, fx, calls } = await countedInstance();
+  const clock = fakeClock();
+  let nows = 0;
+  const ctrl = new kept.Controller({
+    now: () => {
+      nows++;
+      return clock.now();
+    },
+  });
+  const short = new kept.RestEndpoint({ urlPrefix: base, path: '/comments/:id', name: 'timedComment', schema: fx.Comment, dataExpiryLength: 500 });
+  const viaFunc = calls('ctrlSetResponse') + calls('ctrlGetResponse');
+  nows = 0;
+  await ctrl.setResponse(short, { id: 1 }, { id: 1, body: 'one' });
+  assert.equal(nows, 1, 'setResponse called now once');
+  nows = 0;
+  const r = ctrl.getResponse(short, { id: 1 });
+  assert.equal(nows, 1, 'getResponse called now once');
+  assert.equal(r.expiryStatus, 'valid');
+  assert.equal(r.expiresAt, clock.t + 500, 'stored at the time given');
+  assert.equal(calls('ctrlSetResponse') + calls('ctrlGetResponse'), viaFunc, 'both through the exported entries');
+
+  // Later calls take their own time, not the last one given: a change
+  // (another record) makes the read ask Go, which must see the clock moved.
+  clock.advance(500);
+  await ctrl.setResponse(short, { id: 2 }, { id: 2, body: 'two' });
+  assert.equal(ctrl.getResponse(short, { id: 1 }).expiryStatus, 'stale', 'Go read the time of this call');
+  assert.equal(ctrl.getResponse(short, { id: 2 }).expiresAt, clock.t + 500);
+});
+
+test('reads: after exported calls, Go is resumed once, in a later task, so the collector can finish', async () => {
+  // Goroutines an exported call makes runnable (the collector's mark
+  // workers) run only when Go next gets control; a page that only reads and
+  // sets through the exports would never give it any, and the module's
+  // memory would grow with every call.
+  const { mod, go, bridge, exports, calls } = await countingInstance();
+  let resumes = 0;
+  const countedGo = {
+    _resume: () => {
+      resumes++;
+      go._resume();
+    },
+  };
+  const df = mod.attach(bridge(), exports, countedGo);
+  const fx = fixtures(df, await fixtureURL());
+  const ctrl = new df.Controller();
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  await tick();
+  resumes = 0;
+  const before = calls.datafetchSetResponse ?? 0;
+  for (let i = 0; i < 3; i++) {
+    await ctrl.setResponse(fx.getComment, { id: i }, { id: i, body: `c${i}` });
+    assert.equal(ctrl.getResponse(fx.getComment, { id: i }).data.body, `c${i}`);
+  }
+  assert.equal(calls.datafetchSetResponse - before, 3, 'through the exported entry');
+  assert.equal(resumes, 0, 'not during the caller’s task');
+  await tick();
+  assert.equal(resumes, 1, 'once after it');
+  await tick();
+  assert.equal(resumes, 1, 'and not again without a call');
+  await ctrl.setResponse(fx.getComment, { id: 9 }, { id: 9, body: 'again' });
+  await tick();
+  assert.equal(resumes, 2);
+});

@@ -27,9 +27,28 @@ export function markExited() {
 export function makeBridge(go, wasmExports, resume) {
   const memory = wasmExports?.mem;
   const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
+  // Goroutines an exported call leaves runnable, the collector's mark
+  // workers above all, run only when Go next gets control (a js.FuncOf
+  // call, a Go timer, a resume: jsbridge/wake.go). A page that only reads
+  // and sets through exports for a while would give it none: no collection
+  // could finish, and the module's memory would grow with every call
+  // (4 KB a one-record setResponse). So a resume follows exported calls,
+  // once per task, after the caller's code has run.
+  let resumeQueued = false;
+  const resumeAfter = () => {
+    resumeQueued = false;
+    if (!exited) resume();
+  };
   // A call through an exported entry, or undefined when there is none or
   // the program has exited (then call reports it).
-  const exported = () => (exited ? undefined : exchange);
+  const exported = () => {
+    if (exited || exchange === undefined) return undefined;
+    if (resume !== undefined && !resumeQueued) {
+      resumeQueued = true;
+      setTimeout(resumeAfter, 0);
+    }
+    return exchange;
+  };
 
   // call runs a synchronous Go entry, which returns its error as an Error.
   function call(name, ...args) {

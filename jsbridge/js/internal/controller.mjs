@@ -40,6 +40,11 @@ export const HOLD = Symbol.for('datafetch.controller.hold');
 // that query's memo starts afresh (identity is lost once).
 const MAX_QUERY_ARGS = 256;
 
+// Where, after the address ctrlChanges gives, Go's exported entries read
+// the controller's time for the call (ctrlShared.now in
+// jsbridge/controller.go: a float64 of epoch ms, NaN for none).
+const SHARED_TIME_OFFSET = 8;
+
 // makeController returns the controller part of an API instance over
 // bridge (see makeBridge), endpoints (see makeEndpoints) and schemas (see
 // makeSchemas).
@@ -112,8 +117,12 @@ export function makeController(bridge, endpoints, schemas) {
       this.#stopGC = gc && scheduleGC(this, gc.interval, (c) => c.gc());
       this.#objs = objs;
       this.#clock = clock;
-      this.#checkClock = now !== undefined;
-      this.#reads = memory && new Reads(memory, call('ctrlChanges', this._h), clock);
+      const shared = memory && call('ctrlChanges', this._h);
+      this.#reads = memory && new Reads(memory, shared, clock);
+      if (memory) {
+        this.#timeAddr = shared + SHARED_TIME_OFFSET;
+        this.#timeCell = new Float64Array(memory.buffer, this.#timeAddr, 1);
+      }
       const reads = this.#reads;
       const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
       this.#changes = changes;
@@ -187,19 +196,37 @@ export function makeController(bridge, endpoints, schemas) {
     #stopListening;
     #stopGC;
     #clock;
-    #checkClock;
+    #timeAddr;
+    #timeCell;
 
-    // #tick reads a caller's clock (the now option) so that one that throws
-    // or returns a non-number is reported by the call that met it.
+    // #tick reads the controller's clock (the now option, or Date.now) and
+    // returns the time, the one the call that follows passes to Go (see
+    // #give): a now option that throws or returns a non-number is reported
+    // by the call that met it.
     #tick() {
-      if (this.#checkClock) this.#clock();
+      return this.#clock();
     }
 
-    // #read is getResponse without the kept reads: through the exported
-    // entry when there is one, else (or when it declines) the js.FuncOf one.
-    #read(h, p) {
+    // #give sets the time Go's exported entries read for the controller
+    // (SHARED_TIME_OFFSET): the time of the call just before it enters Go,
+    // NaN (none: Go reads its clock) just after, so that no later call
+    // takes a stale one. Go reading its own clock costs two calls into
+    // JavaScript; with a now option, a call of the caller's function.
+    #give(t) {
+      let cell = this.#timeCell;
+      if (cell === undefined) return;
+      // A grown memory detaches the old buffer, which leaves the view empty.
+      if (cell.length === 0) cell = this.#timeCell = new Float64Array(memory.buffer, this.#timeAddr, 1);
+      cell[0] = t;
+    }
+
+    // #read is getResponse without the kept reads, at time t (see #tick):
+    // through the exported entry when there is one, else (or when it
+    // declines) the js.FuncOf one.
+    #read(h, p, t) {
       const x = exported();
       if (x !== undefined) {
+        this.#give(t);
         try {
           const answer = x.getResponse(this._h, h, p, this.#objs);
           if (answer !== undefined) return answer;
@@ -208,9 +235,25 @@ export function makeController(bridge, endpoints, schemas) {
           // halves of the identity table afresh when that happens, and
           // answers in full. Anything else is a fault to report.
           if (!(err instanceof UnknownObject)) throw err;
+        } finally {
+          this.#give(Number.NaN);
         }
       }
       return call('ctrlGetResponse', this._h, h, p);
+    }
+
+    // #exportedAt runs fn with the exported entries (an Exchange), at time
+    // t (see #give), and returns what it returns; undefined when there are
+    // none.
+    #exportedAt(t, fn) {
+      const x = exported();
+      if (x === undefined) return undefined;
+      this.#give(t);
+      try {
+        return fn(x);
+      } finally {
+        this.#give(Number.NaN);
+      }
     }
 
     useSuspense(endpoint, params) {
@@ -276,19 +319,16 @@ export function makeController(bridge, endpoints, schemas) {
 
     #response(h, p) {
       const reads = this.#reads;
-      if (reads === undefined) {
-        this.#tick();
-        return this.#read(h, p);
-      }
+      if (reads === undefined) return this.#read(h, p, this.#tick());
       // Reads the clock (through the kept answer, or first), so a broken
       // now option is reported here.
       const kept = reads.get(h, p);
       if (kept !== undefined) return kept;
-      this.#tick();
+      const t = this.#tick();
       const v = reads.version;
       lastRead.afterExpiry = undefined;
       lastRead.errorKept = false;
-      const answer = this.#read(h, p);
+      const answer = this.#read(h, p, t);
       reads.keep(reads.changes() === v ? v : NO_VERSION, h, p, answer, lastRead.afterExpiry, lastRead.errorKept);
       return answer;
     }
@@ -312,32 +352,31 @@ export function makeController(bridge, endpoints, schemas) {
       return promised(() => {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'invalidate', endpoint);
-        this.#tick();
+        const t = this.#tick();
         // Through the exported entry, which declines what it cannot do
         // (an error, a subscription to tell): the js.FuncOf entry does it.
-        if (exported()?.invalidate(this._h, h, p)) return;
+        if (this.#exportedAt(t, (x) => x.invalidate(this._h, h, p))) return;
         call('ctrlInvalidate', this._h, h, p);
       });
     }
 
     invalidateAll(testKey) {
       return promised(() => {
-        this.#tick();
-        this.#updateAll(keyTest(testKey, 'invalidateAll'), 'ctrlInvalidateAll', false);
+        this.#updateAll(keyTest(testKey, 'invalidateAll'), 'ctrlInvalidateAll', false, this.#tick());
       });
     }
 
     expireAll(testKey) {
       return promised(() => {
-        this.#tick();
-        this.#updateAll(keyTest(testKey, 'expireAll'), 'ctrlExpireAll', true);
+        this.#updateAll(keyTest(testKey, 'expireAll'), 'ctrlExpireAll', true, this.#tick());
       });
     }
 
-    // #updateAll is invalidateAll (or expireAll, with expire): Go hands over
-    // the stored keys, test chooses here, Go updates the chosen ones. When Go
-    // declines, the js.FuncOf entry (entry) runs test itself.
-    #updateAll(test, entry, expire) {
+    // #updateAll is invalidateAll (or expireAll, with expire) at time t:
+    // Go hands over the stored keys, test chooses here, Go updates the
+    // chosen ones. When Go declines, the js.FuncOf entry (entry) runs test
+    // itself.
+    #updateAll(test, entry, expire, t) {
       const x = exported();
       const keys = x?.keys(this._h);
       if (keys !== undefined) {
@@ -353,7 +392,7 @@ export function makeController(bridge, endpoints, schemas) {
           });
           throw err; // only if Go found no key to test any more
         }
-        if (x.updateKeys(this._h, chosen, expire)) return;
+        if (this.#exportedAt(t, (xt) => xt.updateKeys(this._h, chosen, expire))) return;
       }
       call(entry, this._h, test);
     }
@@ -375,8 +414,17 @@ export function makeController(bridge, endpoints, schemas) {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'setResponse', endpoint);
         const d = jsonText(data, `setResponse ${endpoint.name}: data`);
-        this.#tick();
-        const r = exported()?.setResponse(this._h, h, p, d);
+        const t = this.#tick();
+        const x = exported();
+        let r;
+        if (x !== undefined) {
+          this.#give(t);
+          try {
+            r = x.setResponse(this._h, h, p, d);
+          } finally {
+            this.#give(Number.NaN);
+          }
+        }
         if (r === EXPORT_DONE) return;
         // Failed: Go ran the call (and any pk or process hook), so it only
         // reports the error; running it again would call the hooks twice.
