@@ -24,7 +24,7 @@ func jsonArg(v safejs.Value, what string) (value.Value, error) {
 		if err != nil || s == "" {
 			return value.Undef, err
 		}
-		parsed, err := value.ParseString(s)
+		parsed, err := value.ParseLazy(s)
 		if err != nil {
 			return value.Undef, fmt.Errorf("%s: %w", what, err)
 		}
