@@ -321,7 +321,11 @@ func TestRetryIsOneRequestInFlight(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	_, err = c.Suspense(done, ep, itemParams("1"))
 	require.ErrorIs(t, err, context.Canceled)
-	second := start(func() (value.Value, error) { return c.Fetch(context.Background(), ep, itemParams("1"), nil) })
+	// The second caller joins before the request may finish: it waits on
+	// its context once it has joined.
+	joined := testkit.NewWaitingContext(context.Background())
+	second := start(func() (value.Value, error) { return c.Fetch(joined, ep, itemParams("1"), nil) })
+	testkit.Wait(t, joined.Waiting, "the second caller joining")
 	assert.Equal(t, 1, s.count(), "no request besides the one retrying")
 
 	tm.Fire()

@@ -84,11 +84,7 @@ func (e *countingEndpoint) Key(params value.Value) (string, error) {
 // JavaScript bridge uses with the key it kept, do not make the key again.
 func TestSmallWriteCallCosts(t *testing.T) {
 	_, article, _ := benchSchema()
-	reads := 0
-	c := controller.New(controller.Options{Now: func() time.Time {
-		reads++
-		return time.UnixMilli(1000)
-	}})
+	c, reads := countingClock()
 	one := &countingEndpoint{funcEndpoint: funcEndpoint{name: "article", spec: endpoint.Spec{Name: "article", Schema: article}}}
 	params := value.Obj(value.M("id", value.Int(7)))
 	record := value.MustParse(`{"id":7,"title":"seven","author":{"id":1,"name":"u"}}`)
@@ -116,15 +112,15 @@ func TestSmallWriteCallCosts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c.ResetEntireStore()
-			reads, one.keys = 0, 0
+			*reads, one.keys = 0, 0
 			require.NoError(t, tt.set())
-			assert.Equal(t, 1, reads, "clock reads of a setResponse")
+			assert.Equal(t, 1, *reads, "clock reads of a setResponse")
 			assert.Equal(t, tt.keysPerSet, one.keys, "keys made by a setResponse")
 
-			reads, one.keys = 0, 0
+			*reads, one.keys = 0, 0
 			r := tt.get()
 			require.NoError(t, r.Err)
-			assert.Equal(t, 1, reads, "clock reads of a getResponse")
+			assert.Equal(t, 1, *reads, "clock reads of a getResponse")
 			assert.Equal(t, tt.keysPerGet, one.keys, "keys made by a getResponse")
 			assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
 			assert.Equal(t, "seven", r.Data.Get("title").Str())
@@ -142,11 +138,7 @@ func TestSmallWriteCallCosts(t *testing.T) {
 // its own (issue 11).
 func TestOptimisticFetchClockReads(t *testing.T) {
 	_, article, _ := benchSchema()
-	reads := 0
-	c := controller.New(controller.Options{Now: func() time.Time {
-		reads++
-		return time.UnixMilli(1000)
-	}})
+	c, reads := countingClock()
 	patch := &funcEndpoint{name: "patch", spec: endpoint.Spec{Name: "patch", Schema: article, SideEffect: true,
 		GetOptimisticResponse: func(_ endpoint.Snapshot, params value.Value, _ any) (value.Value, error) {
 			return value.Obj(value.M("id", params.Get("id")), value.M("title", value.Str("optimistic"))), nil
@@ -157,5 +149,15 @@ func TestOptimisticFetchClockReads(t *testing.T) {
 	v, err := c.Fetch(context.Background(), patch, value.Obj(value.M("id", value.Int(7))), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "saved", v.Get("title").Str())
-	assert.Equal(t, 3, reads, "clock reads of an optimistic mutation")
+	assert.Equal(t, 3, *reads, "clock reads of an optimistic mutation")
+}
+
+// countingClock returns a controller whose clock stands at 1000 ms and
+// counts its reads.
+func countingClock() (*controller.Controller, *int) {
+	reads := 0
+	return controller.New(controller.Options{Now: func() time.Time {
+		reads++
+		return time.UnixMilli(1000)
+	}}), &reads
 }

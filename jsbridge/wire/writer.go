@@ -118,36 +118,41 @@ type Writer struct {
 // read off the tape onto the Writer's scratch, so writing it builds
 // nothing. Pass mark to PopElems when done with them.
 func (w *Writer) ElemsOf(v value.Value) (elems []value.Value, mark int) {
-	mark = len(w.vals)
 	if !v.Unbuilt() {
-		return v.Elems(), mark
+		return v.Elems(), len(w.vals)
 	}
-	w.vals = v.AppendElems(w.vals)
-	return w.vals[mark:], mark
+	return pushChildren(&w.vals, v, value.Value.AppendElems)
 }
 
 // PopElems lets go of the elements ElemsOf returned with mark (and of
 // any it returned since).
-func (w *Writer) PopElems(mark int) {
-	clear(w.vals[mark:]) // a kept Writer must not keep a response alive
-	w.vals = w.vals[:mark]
-}
+func (w *Writer) PopElems(mark int) { popChildren(&w.vals, mark) }
 
 // MembersOf is ElemsOf for the members of an Object; pass mark to
 // PopMembers.
 func (w *Writer) MembersOf(v value.Value) (ms []value.Member, mark int) {
-	mark = len(w.mems)
 	if !v.Unbuilt() {
-		return v.Members(), mark
+		return v.Members(), len(w.mems)
 	}
-	w.mems = v.AppendMembers(w.mems)
-	return w.mems[mark:], mark
+	return pushChildren(&w.mems, v, value.Value.AppendMembers)
 }
 
 // PopMembers lets go of the members MembersOf returned with mark.
-func (w *Writer) PopMembers(mark int) {
-	clear(w.mems[mark:])
-	w.mems = w.mems[:mark]
+func (w *Writer) PopMembers(mark int) { popChildren(&w.mems, mark) }
+
+// pushChildren copies v's children onto stack with add and returns them
+// and where they start.
+func pushChildren[T any](stack *[]T, v value.Value, add func(value.Value, []T) []T) ([]T, int) {
+	mark := len(*stack)
+	*stack = add(v, *stack)
+	return (*stack)[mark:], mark
+}
+
+// popChildren drops what stack holds from mark on, cleared: a Writer kept
+// for the next output must not keep a response alive.
+func popChildren[T any](stack *[]T, mark int) {
+	clear((*stack)[mark:])
+	*stack = (*stack)[:mark]
 }
 
 // Begin starts an output with header h in buf (emptied; its room is
