@@ -344,6 +344,17 @@ type tapeFrame struct {
 	at  uint32 // its entry
 	n   uint32 // its children so far
 	obj bool
+	// keys has a bit set per key of an object so far (keyBit); clash is
+	// set once two keys may be the same (a bit set twice, or an escaped
+	// key), when closing it checks them (mayRepeatKey).
+	keys  uint64
+	clash bool
+}
+
+// add records a key of an open object, bit from scanKey.
+func (f *tapeFrame) add(bit uint64) {
+	f.clash = f.clash || bit == 0 || f.keys&bit != 0
+	f.keys |= bit
 }
 
 var tapeStacks = sync.Pool{New: func() any { s := make([]tapeFrame, 0, 32); return &s }}
@@ -403,10 +414,11 @@ next:
 			}
 			stack = append(stack, tapeFrame{at: at, obj: obj})
 			if obj {
-				j, ok := t.scanKey(s, i)
+				j, bit, ok := t.scanKey(s, i)
 				if !ok {
 					return nil, false
 				}
+				stack[len(stack)-1].add(bit)
 				i = j
 			}
 			continue next
@@ -456,10 +468,11 @@ next:
 			if c == ',' {
 				i = skipSpace(s, i+1)
 				if top.obj {
-					j, ok := t.scanKey(s, i)
+					j, bit, ok := t.scanKey(s, i)
 					if !ok {
 						return nil, false
 					}
+					top.add(bit)
 					i = j
 				}
 				continue next
@@ -469,7 +482,7 @@ next:
 			}
 			e := t.ent(top.at)
 			e.end, t.conts[e.c] = uint32(i+1), tapeContainer{at: top.at, skip: t.n, n: top.n}
-			if top.obj && top.n > 1 && t.mayRepeatKey(top.at) {
+			if top.clash && t.mayRepeatKey(top.at) {
 				dups = append(dups, top.at)
 			}
 			stack = stack[:len(stack)-1]
@@ -490,21 +503,42 @@ next:
 }
 
 // scanKey scans an object key and the colon after it at s[i] onto the
-// tape, returning the index of the member's value, whitespace skipped.
-func (t *tape) scanKey(s string, i int) (int, bool) {
+// tape, returning the index of the member's value, whitespace skipped, and
+// the key's bit (keyBit; 0 for a key with escapes, whose text is not its
+// value).
+func (t *tape) scanKey(s string, i int) (int, uint64, bool) {
 	if i >= len(s) || s[i] != '"' {
-		return 0, false
+		return 0, 0, false
 	}
 	j, esc := scanString(s, i+1)
 	if j < 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	t.push(tapeEntry{kind: String, start: uint32(i + 1), end: uint32(j), esc: esc})
+	var bit uint64
+	if !esc {
+		bit = keyBit(s[i+1 : j])
+	}
 	j = skipSpace(s, j+1)
 	if j >= len(s) || s[j] != ':' {
-		return 0, false
+		return 0, 0, false
 	}
-	return skipSpace(s, j+1), true
+	return skipSpace(s, j+1), bit, true
+}
+
+// keyBit maps a key to one of 64 bits, from its length and three of its
+// bytes: equal keys get the same bit, so an object whose keys all got
+// different bits has no key twice, and only the rare one with a clash
+// needs its keys compared.
+func keyBit(k string) uint64 {
+	h := uint64(len(k))
+	if len(k) > 0 {
+		h = h*31 + uint64(k[0])
+		h = h*31 + uint64(k[len(k)-1])
+		h = h*31 + uint64(k[len(k)/2])
+	}
+	h *= 0x9E3779B97F4A7C15
+	return 1 << (h >> 58)
 }
 
 // mayRepeatKey reports whether the object at entry at may hold a key
