@@ -44,6 +44,7 @@ export PATH="$TOOLS_BIN:$PATH"
 # 1.27). FUZZ_SHORT_TIME overrides them all.
 FUZZ_BUDGETS=(
   "FuzzParse ./core/value 300000x"
+  "FuzzParseLazy ./core/value 100000x"
   "FuzzNormalize ./core/schema 200000x"
   "FuzzNormalizeSchema ./core/schema 100000x"
   "FuzzURL ./core/rest 100000x"
