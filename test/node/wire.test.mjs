@@ -150,6 +150,11 @@ test('a corrupt output is an Error saying where, not a wrong value', () => {
   const badOp = good.slice();
   badOp[16] = 200; // the first op
   assert.throws(() => wire.decode(null, badOp), /op 200 where a value belongs at byte 16/);
+  // An array longer than the bytes left for its elements.
+  const long = new Uint8Array(ops.HEADER_SIZE + 4);
+  long[0] = ops.VERSION;
+  long.set([ops.OP_ARRAY, 0xe8, 0x07, ops.OP_NULL], ops.HEADER_SIZE); // 1000 elements
+  assert.throws(() => wire.decode(null, long), /an array of 1000 elements in 1 bytes at byte 18/);
 });
 
 test('clearing the identity table clears its shapes with its objects', () => {
