@@ -38,16 +38,16 @@ func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 			// it has, with nothing else to build.
 			ent.refs++
 			t.setSlot(slot, append(held, id), id)
-			w.Ref(uint64(id))
+			w.Ref(uint64(ent.wire))
 			wire.Drop(w, t.takeDropped())
 			return
 		}
 	}
 	e := &encoder{t: t, w: w, held: &held}
 	if t != nil {
-		e.prevTop, e.prevTopID = t.lastRoot(slot)
+		e.prevTop, e.prevTopEnt = t.lastRoot(slot)
 	}
-	if e.prevTopID == 0 {
+	if e.prevTopEnt == nil {
 		// The room for the output is reserved at once: grown by append, a
 		// large output would leave behind each smaller buffer, several
 		// times the output in all, and in wasm that is memory the page
@@ -150,9 +150,9 @@ type encoder struct {
 	// the top, by the innermost registered object below it.
 	held *[]uintptr
 	// prevTop is the top-level value of the result's previous emission,
-	// which JavaScript holds as prevTopID (0: none); see keptList.
-	prevTop   value.Value
-	prevTopID uintptr
+	// which JavaScript holds as prevTopEnt (nil: none); see keptList.
+	prevTop    value.Value
+	prevTopEnt *identity
 	// shared is keptEntity's scratch list of ids.
 	shared []uintptr
 }
@@ -325,7 +325,7 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 	case value.Same(ent.v, v):
 		ent.refs++
 		*e.held = append(*e.held, id)
-		e.w.Ref(uint64(id))
+		e.w.Ref(uint64(ent.wire))
 		return saved, true
 	default:
 		// Another value at the same address (see lookup): no identity.
@@ -333,7 +333,7 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 	}
 	ent.refs++
 	*e.held = append(*e.held, id)
-	e.w.Register(uint64(id))
+	e.w.Register(uint64(ent.wire))
 	e.held = &ent.children
 	return saved, false
 }
@@ -354,7 +354,7 @@ func (e *encoder) register(v value.Value) (saved *[]uintptr) {
 	*e.held = append(*e.held, id)
 	// The op comes before v: JavaScript registers the object once it has
 	// built it.
-	e.w.Register(uint64(id))
+	e.w.Register(uint64(ent.wire))
 	e.held = &ent.children
 	return saved
 }

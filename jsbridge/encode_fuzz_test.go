@@ -269,6 +269,7 @@ func (m *protocolModel) read(t *testing.T, key string, s schema.Schema) {
 	if m.f.dec.held() != m.f.ids.entries.len() {
 		t.Fatalf("JavaScript holds %d ids, Go %d, after %s", m.f.dec.held(), m.f.ids.entries.len(), out)
 	}
+	checkWireIDs(t, m.f.ids)
 	if prev, ok := m.lastV[key]; ok {
 		now, before := elems(v, key), elems(prev, key)
 		gotList, beforeList := decodedElems(got, key), decodedElems(m.lastOut[key], key)

@@ -251,6 +251,70 @@ func TestEncodeOneChangedEntity(t *testing.T) {
 	}
 }
 
+// Wire ids are dense: an id dropped is handed out again, so JavaScript's
+// array of held objects stays as long as the most objects it held at once,
+// however many versions of a list were read.
+func TestEncodeWireIDsAreDenseAndReused(t *testing.T) {
+	f := newFixture()
+	f.store(t, "list", f.list, twoArticles, 1)
+	f.read(t, "list", f.list)
+	checkWireIDs(t, f.ids)
+	dropped := 0
+	for i := range 50 {
+		f.store(t, "one", f.article, fmt.Sprintf(`{"id":"2","title":"edit %d"}`, i), int64(2+i))
+		got, out := f.read(t, "list", f.list)
+		dropped += out.Counts[wire.OpDrop]
+		if title := got.([]any)[1].(map[string]any)["title"]; title != fmt.Sprintf("edit %d", i) {
+			t.Fatalf("version %d reads title %v", i, title)
+		}
+		checkWireIDs(t, f.ids)
+		if f.dec.held() != f.ids.entries.len() {
+			t.Fatalf("JavaScript holds %d ids, Go %d", f.dec.held(), f.ids.entries.len())
+		}
+	}
+	if dropped == 0 {
+		t.Fatal("no version was dropped")
+	}
+	// 6 held (see TestEncodeOneChangedEntity), and the 2 registered by a
+	// read before its release of the version it pushes out.
+	if f.ids.nextWire > 8 {
+		t.Errorf("50 versions took wire ids up to %d, want at most 8", f.ids.nextWire)
+	}
+	f.ids.reset()
+	f.dec.table.Reset()
+	f.read(t, "list", f.list)
+	checkWireIDs(t, f.ids)
+	if int(f.ids.nextWire) != f.ids.entries.len() {
+		t.Errorf("after a reset the ids run to %d for %d entries", f.ids.nextWire, f.ids.entries.len())
+	}
+}
+
+// checkWireIDs fails t unless the wire ids of ids' entries are distinct,
+// below nextWire, and with the free ones exactly the ids handed out.
+func checkWireIDs(t *testing.T, ids *identities) {
+	t.Helper()
+	seen := map[uint32]bool{}
+	for _, s := range ids.entries.slots {
+		if s.id == 0 {
+			continue
+		}
+		w := s.ent.wire
+		if w >= ids.nextWire || seen[w] {
+			t.Fatalf("wire id %d is past %d or held twice", w, ids.nextWire)
+		}
+		seen[w] = true
+	}
+	for _, w := range ids.freeWire {
+		if w >= ids.nextWire || seen[w] {
+			t.Fatalf("free wire id %d is past %d, held or free twice", w, ids.nextWire)
+		}
+		seen[w] = true
+	}
+	if len(seen) != int(ids.nextWire) {
+		t.Fatalf("%d wire ids held or free, %d handed out", len(seen), ids.nextWire)
+	}
+}
+
 func TestEncodeRollbackIsTheOldObject(t *testing.T) {
 	f := newFixture()
 	f.store(t, "list", f.list, twoArticles, 1)

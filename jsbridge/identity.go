@@ -7,11 +7,25 @@ import (
 )
 
 // identities is the Go half of the identity protocol between a controller
-// and datafetch.mjs. JavaScript keeps a Map from id to the object it built
-// for a denormalized value; this table keeps the same ids, each with the
-// value it stands for, so a later read can send "the object you already
-// have" instead of the value. Ids are value.Identity of the value: while the
-// table holds the value, its memory cannot be reused, so the id stays unique.
+// and datafetch.mjs. JavaScript keeps the objects it built for denormalized
+// values in an array indexed by id; this table keeps the same ids, each with
+// the value it stands for, so a later read can send "the object you already
+// have" instead of the value.
+//
+// An entry is found by value.Identity of its value (its address: while the
+// table holds the value, its memory cannot be reused, so it stays unique),
+// but the id on the wire is the entry's own: a small number handed out
+// densely (the next unused one, or one dropped earlier), so that JavaScript
+// can index a plain array by it rather than hash addresses in a Map, a
+// tenth of its decoding of a cold read. Internally (slots, children) entries
+// are still named by their addresses.
+//
+// A dropped wire id is only handed out again in a later output than the
+// one whose DROP tells JavaScript to forget it (releases happen after the
+// value is written), so JavaScript never sees an id stand for two objects
+// within an output. Should an output not be decoded to its end (its DROP
+// unread), JavaScript empties its half (see wire.mjs): an id it then lacks
+// is UnknownObject, which resets both, never an old object.
 //
 // Entries are reference counted. A slot (one result key) holds the ids at
 // the top of its last two emissions; an entry holds the ids at the
@@ -31,7 +45,12 @@ import (
 type identities struct {
 	entries idTable
 	slots   map[string]*slotIDs
-	dropped []uintptr
+	// dropped are the wire ids released since the last output.
+	dropped []uint64
+	// nextWire is the least wire id never handed out since the last reset;
+	// freeWire the ids handed out and dropped since, for reuse.
+	nextWire uint32
+	freeWire []uint32
 	// shapes is Go's half of the shape table of the outputs (see package
 	// wire), which lives and is reset with the identities.
 	shapes wire.Shapes
@@ -51,8 +70,10 @@ type slotIDs struct {
 }
 
 type identity struct {
-	v        value.Value
-	refs     int
+	v    value.Value
+	refs int
+	// wire is the id JavaScript holds the value's object under.
+	wire     uint32
 	children []uintptr
 	// child0 is storage for the first child: most objects hold one or none.
 	child0 [1]uintptr
@@ -109,6 +130,13 @@ func (t *identities) insert(id uintptr, v value.Value) *identity {
 	t.free = t.free[1:]
 	ent.v = v
 	ent.children = ent.child0[:0]
+	if n := len(t.freeWire); n > 0 {
+		ent.wire = t.freeWire[n-1]
+		t.freeWire = t.freeWire[:n-1]
+	} else {
+		ent.wire = t.nextWire
+		t.nextWire++
+	}
 	t.entries.set(id, ent)
 	return ent
 }
@@ -139,7 +167,8 @@ func (t *identities) release(id uintptr) {
 		return
 	}
 	t.entries.del(id)
-	t.dropped = append(t.dropped, id)
+	t.dropped = append(t.dropped, uint64(ent.wire))
+	t.freeWire = append(t.freeWire, ent.wire)
 	for _, c := range ent.children {
 		t.release(c)
 	}
@@ -171,22 +200,22 @@ func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
 	}
 }
 
-// lastRoot returns the top-level value of slot's last emission and its id,
-// when JavaScript still holds it; 0 otherwise.
-func (t *identities) lastRoot(slot string) (value.Value, uintptr) {
+// lastRoot returns the top-level value of slot's last emission and its
+// entry, when JavaScript still holds it; nil otherwise.
+func (t *identities) lastRoot(slot string) (value.Value, *identity) {
 	st := t.slots[slot]
 	if st == nil || st.root == 0 {
-		return value.Undef, 0
+		return value.Undef, nil
 	}
 	ent := t.entries.get(st.root)
 	if ent == nil {
-		return value.Undef, 0
+		return value.Undef, nil
 	}
-	return ent.v, st.root
+	return ent.v, ent
 }
 
-// takeDropped returns the ids dropped since the last call.
-func (t *identities) takeDropped() []uintptr {
+// takeDropped returns the wire ids dropped since the last call.
+func (t *identities) takeDropped() []uint64 {
 	d := t.dropped
 	t.dropped = nil
 	return d
@@ -213,6 +242,7 @@ func (t *identities) reset() {
 	t.entries.clear()
 	clear(t.slots)
 	t.dropped = nil
+	t.nextWire, t.freeWire = 0, t.freeWire[:0]
 	// JavaScript's shapes are cleared with its objects (the Map's clear).
 	t.shapes.Reset()
 	// The entries dropped uncleared live in the slabs: let them go.

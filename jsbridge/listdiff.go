@@ -17,7 +17,7 @@ import (
 // reports whether it wrote v; it does not when there is no previous array
 // there.
 func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
-	if e.prevTopID == 0 || e.inList > 0 || !isIdentified(of) {
+	if e.prevTopEnt == nil || e.inList > 0 || !isIdentified(of) {
 		return false
 	}
 	before := e.prevTop
@@ -29,7 +29,7 @@ func (e *encoder) keptList(v value.Value, of schema.Schema) bool {
 	}
 	prev := before.Elems()
 	elems := v.Elems()
-	e.w.KeptList(uint64(e.prevTopID), e.path, len(elems))
+	e.w.KeptList(uint64(e.prevTopEnt.wire), e.path, len(elems))
 	e.inList++
 	kept := 0
 	for i, el := range elems {
@@ -70,8 +70,8 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 	if !ok || el.Kind() != value.Object || before.Kind() != value.Object {
 		return false
 	}
-	prevID, ok := e.t.lookup(before)
-	if !ok {
+	_, prevEnt := e.t.find(before)
+	if prevEnt == nil {
 		return false
 	}
 	id := value.Identity(el)
@@ -114,7 +114,7 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 		e.t.retain(child)
 		*e.held = append(*e.held, child)
 	}
-	e.w.Over(uint64(prevID), uint64(id), bits.OnesCount64(differ))
+	e.w.Over(uint64(prevEnt.wire), uint64(entry.wire), bits.OnesCount64(differ))
 	for k := range now {
 		if differ&(1<<k) == 0 {
 			continue

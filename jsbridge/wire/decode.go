@@ -80,36 +80,6 @@ type Output struct {
 	// number of elements its OpKeep runs took.
 	Counts [NumOps]int
 	Kept   int
-	// IDs are where the output holds ids, in order: what Renumber
-	// rewrites.
-	IDs []IDAt
-}
-
-// IDAt is an id operand of an output: its value and the bytes [At, End)
-// that hold it.
-type IDAt struct {
-	ID      uint64
-	At, End int
-}
-
-// Renumber returns out with its ids replaced by the ones ids maps them to
-// (an id it lacks is given the next number, counting from 1). o must be
-// out decoded. Ids are addresses in Go's memory, different from run to
-// run; renumbered, outputs are the same every time (the test corpus).
-func Renumber(out []byte, o Output, ids map[uint64]uint64) []byte {
-	var b []byte
-	last := 0
-	for _, at := range o.IDs {
-		n, ok := ids[at.ID]
-		if !ok {
-			n = uint64(len(ids) + 1)
-			ids[at.ID] = n
-		}
-		b = append(b, out[last:at.At]...)
-		b = binary.AppendUvarint(b, n)
-		last = at.End
-	}
-	return append(b, out[last:]...)
 }
 
 // ErrUnknown is the error of an output that names an object or a shape
@@ -197,15 +167,8 @@ func (d *decoder) byte() (byte, error) {
 	return c, nil
 }
 
-// id reads an id operand, noting where it is.
-func (d *decoder) id() (uint64, error) {
-	at := d.pos
-	x, err := d.uint()
-	if err == nil {
-		d.o.IDs = append(d.o.IDs, IDAt{ID: x, At: at, End: d.pos})
-	}
-	return x, err
-}
+// id reads an id operand.
+func (d *decoder) id() (uint64, error) { return d.uint() }
 
 func (d *decoder) uint() (uint64, error) {
 	x, n := binary.Uvarint(d.b[d.pos:])

@@ -150,6 +150,11 @@ test('a corrupt output is an Error saying where, not a wrong value', () => {
   const badOp = good.slice();
   badOp[16] = 200; // the first op
   assert.throws(() => wire.decode(null, badOp), /op 200 where a value belongs at byte 16/);
+  // An array longer than the bytes left for its elements.
+  const long = new Uint8Array(ops.HEADER_SIZE + 4);
+  long[0] = ops.VERSION;
+  long.set([ops.OP_ARRAY, 0xe8, 0x07, ops.OP_NULL], ops.HEADER_SIZE); // 1000 elements
+  assert.throws(() => wire.decode(null, long), /an array of 1000 elements in 1 bytes at byte 18/);
 });
 
 test('clearing the identity table clears its shapes with its objects', () => {
@@ -160,4 +165,20 @@ test('clearing the identity table clears its shapes with its objects', () => {
   objs.clear();
   assert.equal(objs.size, 0);
   assert.equal(objs.shapes.length, 0);
+});
+
+test('an output not decoded to its end leaves no object held: a later reference is UnknownObject, never a stale object', () => {
+  const s = sessions.find((x) => x.name === 'articles');
+  const objs = new wire.IdentityTable();
+  wire.decode(objs, bytesOf(s.steps[0].stream));
+  assert.ok(objs.size > 0);
+  const corrupt = bytesOf(s.steps[1].stream).slice();
+  corrupt[ops.HEADER_SIZE] = 200; // its first op
+  assert.throws(() => wire.decode(objs, corrupt), /op 200 where a value belongs/);
+  assert.equal(objs.size, 0);
+  // The unchanged re-read (one REF to the first step's result) now names an
+  // object this side has forgotten.
+  const again = s.steps.findIndex((st, i) => i > 0 && bytesOf(st.stream)[ops.HEADER_SIZE] === ops.OP_REF);
+  assert.ok(again > 0, 'the articles session has no step that starts with a REF');
+  assert.throws(() => wire.decode(objs, bytesOf(s.steps[again].stream)), wire.UnknownObject);
 });

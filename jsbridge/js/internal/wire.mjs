@@ -48,12 +48,26 @@ const MAX_INPUT = 1 << 16;
  * objects it holds by id, and the shapes the outputs defined
  * (SPEC.md section 5). Clearing it clears both, as Go resets its half.
  */
-export class IdentityTable extends Map {
+export class IdentityTable {
+  /**
+   * Id → the object held under it; undefined where none is. Go hands out
+   * ids densely (the least unused, or one dropped earlier), so a plain
+   * array indexed by id holds them, which V8 reads and writes several times
+   * faster than a Map.
+   */
+  objects = [];
   /** Shape id → constructor of an object of that shape (see shapeOf). */
   shapes = [];
 
+  /** The number of objects held. */
+  get size() {
+    let n = 0;
+    for (const obj of this.objects) if (obj !== undefined) n++;
+    return n;
+  }
+
   clear() {
-    super.clear();
+    this.objects.length = 0;
     this.shapes.length = 0;
   }
 }
@@ -289,7 +303,7 @@ let opsEnd = 0;
 /** The string area, decoded once, and the next code unit in it. */
 let strs = '';
 let cur = 0;
-/** The identity table (null: none) and its shape constructors. */
+/** The identity table's objects (null: none) and its shape constructors. */
 let held = null;
 let shapes = [];
 
@@ -304,21 +318,28 @@ function begin(objs, bytes) {
   strs = strLen === 0 ? '' : text.decode(bytes.subarray(opsEnd));
   cur = 0;
   pos = HEADER_SIZE;
-  held = objs;
+  held = objs === null ? null : objs.objects;
   shapes = objs === null ? [] : objs.shapes;
 }
 
 // end reads the value and the ids to forget after it, and lets the
-// output's bytes go.
+// output's bytes go. An output not decoded to its end leaves this side's
+// objects out of step with Go's (its registrations half done, its drops
+// undone, and Go may hand a dropped id out again): they are forgotten, so
+// that an id Go sends next is one this side lacks (UnknownObject, which
+// resets both halves), never a stale object.
 function end() {
   try {
     const data = value();
     if (pos < opsEnd) {
       if (buf[pos++] !== OP_DROP) throw fault('an op after the value');
-      for (let n = uint(); n > 0; n--) held.delete(uint());
+      for (let n = uint(); n > 0; n--) held[uint()] = undefined;
     }
     if (pos !== opsEnd) throw fault('the ops end inside an op');
     return data;
+  } catch (err) {
+    if (held !== null) held.length = 0;
+    throw err;
   } finally {
     buf = EMPTY;
     strs = '';
@@ -392,12 +413,16 @@ function value() {
     case OP_REGISTER: {
       const id = uint();
       const v = value();
-      held.set(id, v);
+      held[id] = v;
       return v;
     }
     case OP_ARRAY: {
-      const a = [];
-      for (let n = uint(); n > 0; n--) a.push(value());
+      // Allocated at its length rather than grown by push: a tenth of
+      // decoding a list of entities. Every element takes a byte at least.
+      const n = uint();
+      if (n > opsEnd - pos) throw fault(`an array of ${n} elements in ${opsEnd - pos} bytes`);
+      const a = new Array(n);
+      for (let i = 0; i < n; i++) a[i] = value();
       return a;
     }
     case OP_NULL:
@@ -433,7 +458,7 @@ function value() {
       const obj = { ...known(uint()) };
       const id = uint();
       for (let n = uint(); n > 0; n--) put(obj, key(), value());
-      held.set(id, obj);
+      held[id] = obj;
       return obj;
     }
     case OP_UNDEFINED:
@@ -450,23 +475,29 @@ function keptList() {
   for (let depth = uint(); depth > 0; depth--) prev = prev?.[key()];
   if (!Array.isArray(prev)) throw new UnknownObject('datafetch: a kept list has no previous array');
   const n = uint();
-  const a = [];
-  while (a.length < n) {
+  // Each element not kept takes a byte at least.
+  if (n > prev.length + (opsEnd - pos)) throw fault(`a kept list of ${n} elements in ${opsEnd - pos} bytes`);
+  const a = new Array(n);
+  let i = 0;
+  while (i < n) {
     if (buf[pos] !== OP_KEEP) {
-      a.push(value());
+      a[i++] = value();
       continue;
     }
     pos++;
-    const to = a.length + uint();
-    if (to > prev.length) throw fault('a kept run past the previous array');
-    for (let i = a.length; i < to; i++) a.push(prev[i]);
+    const to = i + uint();
+    if (to > prev.length || to > n) throw fault('a kept run past the previous array');
+    while (i < to) {
+      a[i] = prev[i];
+      i++;
+    }
   }
   return a;
 }
 
 // known returns the object this side holds as id.
 function known(id) {
-  const obj = held?.get(id);
+  const obj = held?.[id];
   // Go resets both halves and sends the value in full when this throws.
   if (obj === undefined) throw new UnknownObject(`datafetch: object ${id} is unknown`);
   return obj;
