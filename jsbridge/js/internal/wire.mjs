@@ -417,12 +417,14 @@ function value() {
       return v;
     }
     case OP_ARRAY: {
-      // Allocated at its length rather than grown by push: a tenth of
-      // decoding a list of entities. Every element takes a byte at least.
+      // Grown by push, not allocated at its length: new Array(n) would be
+      // a holey array for good, which every later read of it pays for,
+      // where JSON.parse gives a packed one. Every element takes a byte
+      // at least.
       const n = uint();
       if (n > opsEnd - pos) throw fault(`an array of ${n} elements in ${opsEnd - pos} bytes`);
-      const a = new Array(n);
-      for (let i = 0; i < n; i++) a[i] = value();
+      const a = [];
+      for (let i = 0; i < n; i++) a.push(value());
       return a;
     }
     case OP_NULL:
@@ -477,20 +479,16 @@ function keptList() {
   const n = uint();
   // Each element not kept takes a byte at least.
   if (n > prev.length + (opsEnd - pos)) throw fault(`a kept list of ${n} elements in ${opsEnd - pos} bytes`);
-  const a = new Array(n);
-  let i = 0;
-  while (i < n) {
+  const a = [];
+  while (a.length < n) {
     if (buf[pos] !== OP_KEEP) {
-      a[i++] = value();
+      a.push(value());
       continue;
     }
     pos++;
-    const to = i + uint();
+    const to = a.length + uint();
     if (to > prev.length || to > n) throw fault('a kept run past the previous array');
-    while (i < to) {
-      a[i] = prev[i];
-      i++;
-    }
+    for (let i = a.length; i < to; i++) a.push(prev[i]);
   }
   return a;
 }
