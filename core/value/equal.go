@@ -41,7 +41,11 @@ func Equal(a, b Value) bool {
 		if sameSource(a, b) {
 			return true
 		}
-		ae, be := a.elems(), b.elems()
+		// Read lazy ones off their tapes rather than build them: what
+		// is compared is usually a value set again with the stored one,
+		// which nothing else may ever read element by element.
+		var abuf, bbuf [peekBuf]Value
+		ae, be := a.PeekElems(abuf[:0]), b.PeekElems(bbuf[:0])
 		for i := range ae {
 			if !Equal(ae[i], be[i]) {
 				return false
@@ -55,10 +59,16 @@ func Equal(a, b Value) bool {
 		if a.n == b.n && sameSource(a, b) {
 			return true
 		}
-		return equalMembers(a.members(), b.members())
+		var abuf, bbuf [peekBuf]Member
+		return equalMembers(a.PeekMembers(abuf[:0]), b.PeekMembers(bbuf[:0]))
 	}
 	return false
 }
+
+// peekBuf is the room Equal keeps on its stack for the children of a lazy
+// array or object it reads off the tape (PeekElems, PeekMembers): a
+// record's members fit, a larger one's go to the heap.
+const peekBuf = 8
 
 // sameSource reports whether containers a and b were parsed from the same
 // text, which makes them equal: one comparison of bytes instead of a walk,
