@@ -82,11 +82,13 @@ func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 		return nil, errorAt(nil, e, "expected a record (object), got %s", data.Kind())
 	}
 	n := &normalizer{args: args}
+	n.paths, n.writes = n.ownPaths[:0], n.ownWrites[:0]
 	res, err := s.normalize(data, value.Undef, nil, n)
 	if err != nil {
 		return nil, err
 	}
-	return &Normalized{Result: res, Entities: n.writes, Collections: n.collections}, nil
+	n.out = Normalized{Result: res, Entities: n.writes, Collections: n.collections}
+	return &n.out, nil
 }
 
 // Merged returns one write per entity, in order of first appearance, with
@@ -133,7 +135,19 @@ type normalizer struct {
 	// to stored collections found.
 	args        Args
 	collections []CollectionWrite
+
+	// out is what NormalizeArgs returns, and the own arrays the first
+	// room for paths and writes, all in the normalizer's one allocation:
+	// a write of one record and its nested one (a record set, a detail
+	// fetched) needs no other for them.
+	out          Normalized
+	ownPaths     [ownPaths]*pathElem
+	ownPathElems [ownPaths]pathElem
+	ownWrites    [2]EntityWrite
 }
+
+// ownPaths is the depth of path the normalizer has room for in itself.
+const ownPaths = 2
 
 // child returns the path to the member key (index -1) or the element index
 // of the value at path. It stays valid until the next child of path is
@@ -144,7 +158,13 @@ func (n *normalizer) child(path *pathElem, key string, index int) *pathElem {
 		d = path.depth + 1
 	}
 	if d == len(n.paths) {
-		n.paths = append(n.paths, new(pathElem))
+		var p *pathElem
+		if d < len(n.ownPathElems) {
+			p = &n.ownPathElems[d]
+		} else {
+			p = new(pathElem)
+		}
+		n.paths = append(n.paths, p)
 	}
 	p := n.paths[d]
 	*p = pathElem{parent: path, key: key, index: index, depth: d}
