@@ -41,11 +41,13 @@ func Equal(a, b Value) bool {
 		if sameSource(a, b) {
 			return true
 		}
-		// Read lazy ones off their tapes rather than build them: what
-		// is compared is usually a value set again with the stored one,
-		// which nothing else may ever read element by element.
-		var abuf, bbuf [peekBuf]Value
-		ae, be := a.PeekElems(abuf[:0]), b.PeekElems(bbuf[:0])
+		if lazyUnbuilt(a) || lazyUnbuilt(b) {
+			// Read off their tapes rather than built: what is compared is
+			// usually a value set again with the stored one, which nothing
+			// else may ever read element by element.
+			return equalElems(a, b)
+		}
+		ae, be := a.elems(), b.elems()
 		for i := range ae {
 			if !Equal(ae[i], be[i]) {
 				return false
@@ -56,11 +58,18 @@ func Equal(a, b Value) bool {
 		if Same(a, b) {
 			return true
 		}
-		if a.n == b.n && sameSource(a, b) {
+		if a.n != b.n {
+			return false // keys are unique: the counts of equal objects match
+		}
+		if sameSource(a, b) {
 			return true
 		}
-		var abuf, bbuf [peekBuf]Member
-		return equalMembers(a.PeekMembers(abuf[:0]), b.PeekMembers(bbuf[:0]))
+		if lazyUnbuilt(a) || lazyUnbuilt(b) {
+			// As for arrays, and in order, stopping at the first member
+			// that differs, as a record set again most often does.
+			return equalInOrder(a, b)
+		}
+		return equalMembers(a.members(), b.members())
 	}
 	return false
 }
