@@ -105,3 +105,39 @@ func TestPeekMembers(t *testing.T) {
 	assert.True(t, arr.Unbuilt())
 	assert.Nil(t, lazy.PeekElems(nil))
 }
+
+// FuzzEqualLazy checks Equal of values parsed onto tapes, read off them
+// (in order, or all members when keys come in another order), against
+// Equal of the same documents parsed eagerly, and that it builds neither.
+func FuzzEqualLazy(f *testing.F) {
+	for _, a := range lazySeeds {
+		f.Add(a, a)
+	}
+	f.Add(`{"a":1,"b":[1,2]}`, `{"a":1.0,"b":[1,2.0]}`)
+	f.Add(`{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1}`)
+	f.Add(`{"a":{"x":"\u0041"},"b":2}`, `{"a":{"x":"A"},"b":3}`)
+	f.Add(`[{"a":1},[true,null]]`, `[{"a":1},[true,false]]`)
+	f.Fuzz(func(t *testing.T, sa, sb string) {
+		ea, err := Parse([]byte(sa))
+		if err != nil {
+			return
+		}
+		eb, err := Parse([]byte(sb))
+		if err != nil {
+			return
+		}
+		la, err := ParseLazy(sa)
+		require.NoError(t, err)
+		lb, err := ParseLazy(sb)
+		require.NoError(t, err)
+		want := Equal(ea, eb)
+		before := unbuiltAll(la) && unbuiltAll(lb)
+		assert.Equal(t, want, Equal(la, lb))
+		assert.Equal(t, want, Equal(lb, la))
+		if before {
+			assert.True(t, unbuiltAll(la) && unbuiltAll(lb), "compared without building")
+		}
+		assert.Equal(t, want, Equal(la, eb))
+		assert.Equal(t, want, Equal(eb, la))
+	})
+}
