@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/datafetch/datafetch/core/value"
@@ -81,14 +82,71 @@ func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 		// a count), and reading it back would give nothing.
 		return nil, errorAt(nil, e, "expected a record (object), got %s", data.Kind())
 	}
-	n := &normalizer{args: args}
-	n.paths, n.writes = n.ownPaths[:0], n.ownWrites[:0]
+	n := normalizers.Get().(*normalizer)
+	n.args = args
 	res, err := s.normalize(data, value.Undef, nil, n)
 	if err != nil {
+		n.release()
 		return nil, err
 	}
-	n.out = Normalized{Result: res, Entities: n.writes, Collections: n.collections}
-	return &n.out, nil
+	out := &normalized{}
+	out.Normalized = Normalized{Result: res, Collections: n.collections}
+	switch w := n.writes; {
+	case len(w) > len(out.own):
+		// A large response's writes are handed over, not copied.
+		out.Entities, n.writes = w, nil
+	case len(w) > 0:
+		out.Entities = append(out.own[:0], w...)
+	}
+	n.release()
+	return &out.Normalized, nil
+}
+
+// normalized is a Normalized with room for the writes of a small
+// response, a record set with its nested one, in the same allocation.
+type normalized struct {
+	Normalized
+	own [2]EntityWrite
+}
+
+// normalizers are reused between normalizations: what a normalizer has
+// for one (its paths, scratch, the rest of its slab) is what the next
+// needs, and a small write (a record set) would otherwise allocate it
+// all again each time.
+var normalizers = sync.Pool{New: func() any {
+	n := new(normalizer)
+	n.paths = n.ownPaths[:0]
+	return n
+}}
+
+// release puts n back in normalizers, keeping no value of the
+// normalization done: what stays is memory for the next one. keys are
+// never reused, records keeping them (value.Patched), nor is the slab's
+// memory already carved; writes, elements and scratch larger than a small
+// response needs are dropped rather than kept idle.
+func (n *normalizer) release() {
+	const keep = 64
+	clear(n.writes)
+	n.writes = n.writes[:0]
+	if cap(n.writes) > keep {
+		n.writes = nil
+	}
+	n.keys = nil
+	for _, p := range n.paths {
+		*p = pathElem{}
+	}
+	clear(n.elems[:cap(n.elems)])
+	n.elems = n.elems[:0]
+	if cap(n.elems) > keep {
+		n.elems = nil
+	}
+	clear(n.slab.scratch[:cap(n.slab.scratch)])
+	n.slab.scratch = n.slab.scratch[:0]
+	if cap(n.slab.scratch) > keep {
+		n.slab.scratch = nil
+	}
+	n.args, n.collections = Args{}, nil
+	normalizers.Put(n)
 }
 
 // Merged returns one write per entity, in order of first appearance, with
@@ -136,14 +194,10 @@ type normalizer struct {
 	args        Args
 	collections []CollectionWrite
 
-	// out is what NormalizeArgs returns, and the own arrays the first
-	// room for paths and writes, all in the normalizer's one allocation:
-	// a write of one record and its nested one (a record set, a detail
-	// fetched) needs no other for them.
-	out          Normalized
+	// ownPaths and ownPathElems are the first room for paths, in the
+	// normalizer itself.
 	ownPaths     [ownPaths]*pathElem
 	ownPathElems [ownPaths]pathElem
-	ownWrites    [2]EntityWrite
 }
 
 // ownPaths is the depth of path the normalizer has room for in itself.
