@@ -141,6 +141,12 @@ func (e *Entity) merge(older, newer value.Value) value.Value {
 // the key, followed by b's new members in b's order. It takes time linear in
 // the two objects' sizes: a record of 40,000 fields fetched again must cost
 // about what its first fetch did.
+//
+// When b has exactly a's keys in a's order, as a record set or fetched
+// again whole has, that object is b's members themselves, and b is the
+// result, not a copy of it; when b changes nothing in a, a is. Either way
+// neither is built: lazy records (value.ParseLazy, value.Patched) are
+// read off their tapes (value.PeekMembers).
 func ShallowMerge(a, b value.Value) value.Value {
 	if value.Same(a, b) {
 		return a
@@ -154,13 +160,23 @@ func ShallowMerge(a, b value.Value) value.Value {
 	if b.Kind() != value.Object || b.Len() == 0 {
 		return a
 	}
-	f := memberFinder{ms: a.Members()}
-	if covers(&f, b) {
+	var abuf, bbuf [peekBuf]value.Member
+	am, bm := a.PeekMembers(abuf[:0]), b.PeekMembers(bbuf[:0])
+	if sameKeys(am, bm) {
+		for i := range am {
+			if !value.Equal(am[i].Value, bm[i].Value) {
+				return b
+			}
+		}
 		return a
 	}
-	out := make([]value.Member, a.Len(), a.Len()+b.Len())
-	copy(out, f.ms)
-	for j, m := range b.Members() {
+	f := memberFinder{ms: am}
+	if covers(&f, bm) {
+		return a
+	}
+	out := make([]value.Member, len(am), len(am)+len(bm))
+	copy(out, am)
+	for j, m := range bm {
 		if i := f.find(m.Key, j); i >= 0 {
 			out[i].Value = m.Value
 		} else {
@@ -170,11 +186,28 @@ func ShallowMerge(a, b value.Value) value.Value {
 	return value.Obj(out...)
 }
 
+// peekBuf is the room ShallowMerge keeps on its stack for the members of
+// a lazy record it reads off the tape: a typical record's fit.
+const peekBuf = 8
+
+// sameKeys reports whether a and b have the same keys in the same order.
+func sameKeys(a, b []value.Member) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Key != b[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
 // covers reports whether every member of b is in f's object with an equal
 // value, so that merging b into it changes nothing: the common case of a
 // refetch, and of one entity repeated within a response.
-func covers(f *memberFinder, b value.Value) bool {
-	for j, m := range b.Members() {
+func covers(f *memberFinder, b []value.Member) bool {
+	for j, m := range b {
 		i := f.find(m.Key, j)
 		if i < 0 || !value.Equal(f.ms[i].Value, m.Value) {
 			return false

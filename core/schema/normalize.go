@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/datafetch/datafetch/core/value"
@@ -81,12 +82,71 @@ func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 		// a count), and reading it back would give nothing.
 		return nil, errorAt(nil, e, "expected a record (object), got %s", data.Kind())
 	}
-	n := &normalizer{args: args}
+	n := normalizers.Get().(*normalizer)
+	n.args = args
 	res, err := s.normalize(data, value.Undef, nil, n)
 	if err != nil {
+		n.release()
 		return nil, err
 	}
-	return &Normalized{Result: res, Entities: n.writes, Collections: n.collections}, nil
+	out := &normalized{}
+	out.Normalized = Normalized{Result: res, Collections: n.collections}
+	switch w := n.writes; {
+	case len(w) > len(out.own):
+		// A large response's writes are handed over, not copied.
+		out.Entities, n.writes = w, nil
+	case len(w) > 0:
+		out.Entities = append(out.own[:0], w...)
+	}
+	n.release()
+	return &out.Normalized, nil
+}
+
+// normalized is a Normalized with room for the writes of a small
+// response, a record set with its nested one, in the same allocation.
+type normalized struct {
+	Normalized
+	own [2]EntityWrite
+}
+
+// normalizers are reused between normalizations: what a normalizer has
+// for one (its paths, scratch, the rest of its slab) is what the next
+// needs, and a small write (a record set) would otherwise allocate it
+// all again each time.
+var normalizers = sync.Pool{New: func() any {
+	n := new(normalizer)
+	n.paths = n.ownPaths[:0]
+	return n
+}}
+
+// release puts n back in normalizers, keeping no value of the
+// normalization done: what stays is memory for the next one. keys are
+// never reused, records keeping them (value.Patched), nor is the slab's
+// memory already carved; writes, elements and scratch larger than a small
+// response needs are dropped rather than kept idle.
+func (n *normalizer) release() {
+	const keep = 64
+	clear(n.writes)
+	n.writes = n.writes[:0]
+	if cap(n.writes) > keep {
+		n.writes = nil
+	}
+	n.keys = nil
+	for _, p := range n.paths {
+		*p = pathElem{}
+	}
+	clear(n.elems[:cap(n.elems)])
+	n.elems = n.elems[:0]
+	if cap(n.elems) > keep {
+		n.elems = nil
+	}
+	clear(n.slab.scratch[:cap(n.slab.scratch)])
+	n.slab.scratch = n.slab.scratch[:0]
+	if cap(n.slab.scratch) > keep {
+		n.slab.scratch = nil
+	}
+	n.args, n.collections = Args{}, nil
+	normalizers.Put(n)
 }
 
 // Merged returns one write per entity, in order of first appearance, with
@@ -133,7 +193,15 @@ type normalizer struct {
 	// to stored collections found.
 	args        Args
 	collections []CollectionWrite
+
+	// ownPaths and ownPathElems are the first room for paths, in the
+	// normalizer itself.
+	ownPaths     [ownPaths]*pathElem
+	ownPathElems [ownPaths]pathElem
 }
+
+// ownPaths is the depth of path the normalizer has room for in itself.
+const ownPaths = 2
 
 // child returns the path to the member key (index -1) or the element index
 // of the value at path. It stays valid until the next child of path is
@@ -144,7 +212,13 @@ func (n *normalizer) child(path *pathElem, key string, index int) *pathElem {
 		d = path.depth + 1
 	}
 	if d == len(n.paths) {
-		n.paths = append(n.paths, new(pathElem))
+		var p *pathElem
+		if d < len(n.ownPathElems) {
+			p = &n.ownPathElems[d]
+		} else {
+			p = new(pathElem)
+		}
+		n.paths = append(n.paths, p)
 	}
 	p := n.paths[d]
 	*p = pathElem{parent: path, key: key, index: index, depth: d}

@@ -41,6 +41,12 @@ func Equal(a, b Value) bool {
 		if sameSource(a, b) {
 			return true
 		}
+		if lazyUnbuilt(a) || lazyUnbuilt(b) {
+			// Read off their tapes rather than built: what is compared is
+			// usually a value set again with the stored one, which nothing
+			// else may ever read element by element.
+			return equalElems(a, b)
+		}
 		ae, be := a.elems(), b.elems()
 		for i := range ae {
 			if !Equal(ae[i], be[i]) {
@@ -52,13 +58,26 @@ func Equal(a, b Value) bool {
 		if Same(a, b) {
 			return true
 		}
-		if a.n == b.n && sameSource(a, b) {
+		if a.n != b.n {
+			return false // keys are unique: the counts of equal objects match
+		}
+		if sameSource(a, b) {
 			return true
+		}
+		if lazyUnbuilt(a) || lazyUnbuilt(b) {
+			// As for arrays, and in order, stopping at the first member
+			// that differs, as a record set again most often does.
+			return equalInOrder(a, b)
 		}
 		return equalMembers(a.members(), b.members())
 	}
 	return false
 }
+
+// peekBuf is the room Equal keeps on its stack for the children of a lazy
+// array or object it reads off the tape (PeekElems, PeekMembers): a
+// record's members fit, a larger one's go to the heap.
+const peekBuf = 8
 
 // sameSource reports whether containers a and b were parsed from the same
 // text, which makes them equal: one comparison of bytes instead of a walk,

@@ -151,7 +151,9 @@ func (t *tape) newPatched() *patchedNode {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.patched) == 0 {
-		t.patchedSize = min(max(2*t.patchedSize, minSlab), maxSlab)
+		// No more than the tape has containers: a record set alone
+		// (three of them, say) takes a few nodes, not a slab of minSlab.
+		t.patchedSize = min(max(2*t.patchedSize, minSlab), maxSlab, max(len(t.conts), 1))
 		t.patched = make([]patchedNode, t.patchedSize)
 	}
 	p := &t.patched[0]

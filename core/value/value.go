@@ -304,6 +304,34 @@ func (v Value) AppendMembers(dst []Member) []Member {
 	return append(dst, v.members()...)
 }
 
+// PeekMembers returns an Object's members, for a caller that only reads
+// them, without building a lazy one: of an object that is Unbuilt, they
+// are read off its tape into scratch (reused from its start, grown when
+// short) and it stays unbuilt; of any other object, they are its members,
+// and scratch is not used. Nil for other kinds. Comparing a record set
+// again with the stored one (Equal, a merge) so leaves both as offsets
+// into their texts.
+func (v Value) PeekMembers(scratch []Member) []Member {
+	if v.kind != Object {
+		return nil
+	}
+	if v.Unbuilt() {
+		return v.AppendMembers(scratch[:0])
+	}
+	return v.members()
+}
+
+// PeekElems is PeekMembers for an Array's elements.
+func (v Value) PeekElems(scratch []Value) []Value {
+	if v.kind != Array {
+		return nil
+	}
+	if v.Unbuilt() {
+		return v.AppendElems(scratch[:0])
+	}
+	return v.elems()
+}
+
 // Same reports whether a and b are the identical value: the same scalar, or
 // the same Array or Object (one backing list). It is the Go side of
 // JavaScript's ===, and what memoized reads guarantee for unchanged data.
