@@ -299,6 +299,18 @@ func TestOpsAndStringsMeetAndMove(t *testing.T) {
 		roundTrip(t, stringsValue(n), nil, nil)
 		roundTrip(t, stringsValue(n), &Shapes{}, &Table{})
 	}
+	// Mostly ops: they outgrow the buffer by append, and the strings
+	// follow them to the larger array (or both move, when it lacks room).
+	for _, every := range []int{7, 500} {
+		elems := make([]value.Value, 3000)
+		for i := range elems {
+			elems[i] = value.Num(float64(i) + 0.25)
+			if i%every == 0 {
+				elems[i] = value.Str(strings.Repeat("s", i%300))
+			}
+		}
+		roundTrip(t, value.Arr(elems...), nil, nil)
+	}
 	// Text that is not UTF-8 is put replaced, its length known once
 	// written.
 	var w Writer

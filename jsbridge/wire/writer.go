@@ -103,12 +103,13 @@ func (s *Shapes) Len() int { return len(s.ids) }
 type Writer struct {
 	// mem is the output's buffer, all of its capacity: the header and ops
 	// from its start, the strings from its end down. buf is its header
-	// and ops, capped at strs (where the strings start), so that an
-	// append never writes over a string nor moves the ops away from them:
-	// every write makes room first (room), which moves both to a larger
-	// buffer when they meet. One buffer holds both, so a large output
-	// takes its size once (issue 11: a separate string area, copied after
-	// the ops at the end, took it twice).
+	// and ops, capped at strs (where the strings start), so that an op's
+	// append never writes over a string: where the ops reach the strings,
+	// append moves the ops alone to a larger array, and the next string
+	// (or Grow, or Finish) brings the strings after them (settle). Ops so
+	// stay plain appends, small enough to inline. One buffer holds both,
+	// so a large output takes its size once (issue 11: a separate string
+	// area, copied after the ops at the end, took it twice).
 	mem    []byte
 	buf    []byte
 	strs   int
@@ -203,10 +204,6 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 // minOutput is the least room Begin starts an output with.
 const minOutput = 256
 
-// maxOp is the longest op with its fixed operands: a code and a LEB128
-// operand, or a code and an f64.
-const maxOp = 1 + binary.MaxVarintLen64
-
 // Grow reserves room for about n more bytes of ops and strings, so that a
 // large output is not grown by doubling (each smaller buffer left behind
 // is memory a wasm page never gets back until the collector runs, and a
@@ -214,14 +211,36 @@ const maxOp = 1 + binary.MaxVarintLen64
 // together are smaller than that but for rare values (numbers with few
 // digits, invalid UTF-8).
 func (w *Writer) Grow(n int) {
-	if w.strs-len(w.buf) < n {
+	w.settle()
+	if cap(w.buf)-len(w.buf) < n {
 		w.move(n)
 	}
 }
 
-// room makes room for n more bytes between the ops and the strings.
+// settle brings the strings after the ops when an op's append moved the
+// ops to an array of their own: to the end of that array when it has the
+// room, or both to a larger buffer.
+func (w *Writer) settle() {
+	if unsafe.SliceData(w.buf) == unsafe.SliceData(w.mem) {
+		return
+	}
+	strLen := len(w.mem) - w.strs
+	if cap(w.buf)-len(w.buf) < strLen+minOutput {
+		w.move(max(len(w.mem), len(w.buf)))
+		return
+	}
+	mem := w.buf[:cap(w.buf)]
+	strs := len(mem) - strLen
+	copy(mem[strs:], w.mem[w.strs:])
+	w.buf = mem[:len(w.buf):strs]
+	w.mem, w.strs = mem, strs
+}
+
+// room makes room for a string of n bytes between the ops and the
+// strings.
 func (w *Writer) room(n int) {
-	if w.strs-len(w.buf) < n {
+	w.settle()
+	if cap(w.buf)-len(w.buf) < n {
 		w.move(max(n, len(w.mem)))
 	}
 }
@@ -240,7 +259,7 @@ func (w *Writer) move(n int) {
 
 // put puts s before the strings written so far.
 func (w *Writer) put(s string) {
-	w.room(len(s) + maxOp) // and the op that comes with it
+	w.room(len(s))
 	w.strs -= len(s)
 	copy(w.mem[w.strs:], s)
 	w.buf = w.buf[:len(w.buf):w.strs]
@@ -250,6 +269,7 @@ func (w *Writer) put(s string) {
 // header and returns the output, in the buffer Begin was given when it
 // had the room. The Writer keeps neither it nor the shape table.
 func (w *Writer) Finish() []byte {
+	w.settle()
 	strLen := len(w.mem) - w.strs
 	binary.LittleEndian.PutUint32(w.buf[4:], uint32(strLen))
 	n := len(w.buf)
@@ -269,17 +289,14 @@ func (w *Writer) Finish() []byte {
 const maxKept = 1 << 20
 
 func (w *Writer) op(o Op) {
-	w.room(maxOp)
 	w.buf = append(w.buf, byte(o))
 }
 
 func (w *Writer) uint(x uint64) {
-	w.room(maxOp)
 	w.buf = binary.AppendUvarint(w.buf, x)
 }
 
 func (w *Writer) opUint(o Op, x uint64) {
-	w.room(maxOp)
 	w.buf = binary.AppendUvarint(append(w.buf, byte(o)), x)
 }
 
@@ -313,7 +330,6 @@ func (w *Writer) Number(lit string) {
 
 // Float writes the number f.
 func (w *Writer) Float(f float64) {
-	w.room(maxOp)
 	w.buf = binary.LittleEndian.AppendUint64(append(w.buf, byte(OpFloat)), math.Float64bits(f))
 }
 
@@ -360,7 +376,7 @@ func (w *Writer) String(raw string) {
 		}
 	case escaped:
 		// The literal with its quotes, put before the strings as a whole.
-		w.room(len(raw) + 2 + maxOp)
+		w.room(len(raw) + 2)
 		w.strs -= len(raw) + 2
 		w.mem[w.strs] = '"'
 		copy(w.mem[w.strs+1:], raw)
