@@ -8,7 +8,9 @@ import (
 
 // scratch is the memory the outputs are written in, shared by every
 // controller of the process: free lists of wire.Writers (each keeps its
-// string area and key scratch between outputs) and of output buffers.
+// key scratch between outputs) and of output buffers (a Writer writes ops
+// and strings in the one buffer it is given, moving to a larger one only
+// when they meet).
 //
 // A page makes a controller per app, and the browser bench's cold case one
 // per sample; with the buffers kept per controller, each new one allocated

@@ -119,6 +119,7 @@ func Decode(out []byte, t *Table) (Output, error) {
 		units: utf16.Encode([]rune(string(out[len(out)-strLen:]))),
 		t:     t,
 	}
+	d.cur = len(d.units)
 	if t == nil {
 		d.t = &Table{}
 		d.plain = true
@@ -137,8 +138,8 @@ func Decode(out []byte, t *Table) (Output, error) {
 	if d.pos != len(d.b) {
 		return o, d.errorf("%d bytes after the value", len(d.b)-d.pos)
 	}
-	if d.cur != len(d.units) {
-		return o, fmt.Errorf("wire: %d of the string area's %d code units unused", len(d.units)-d.cur, len(d.units))
+	if d.cur != 0 {
+		return o, fmt.Errorf("wire: %d of the string area's %d code units unused", d.cur, len(d.units))
 	}
 	return o, nil
 }
@@ -148,7 +149,7 @@ type decoder struct {
 	pos   int
 	at    int // where the op being decoded starts
 	units []uint16
-	cur   int // the next code unit of the string area
+	cur   int // where the strings taken so far start in the string area
 	t     *Table
 	plain bool // no table: identity ops are faults
 	o     *Output
@@ -215,14 +216,14 @@ func (d *decoder) register(id uint64, n *Node) error {
 	return nil
 }
 
-// text takes the next n code units of the string area.
+// text takes the n code units of the string area before those taken so
+// far: the strings are in it last first.
 func (d *decoder) text(n uint64) (string, error) {
-	if n > uint64(len(d.units)-d.cur) {
-		return "", d.errorf("string of %d code units past the string area's end", n)
+	if n > uint64(d.cur) {
+		return "", d.errorf("string of %d code units past the string area's start", n)
 	}
-	u := d.units[d.cur : d.cur+int(n)]
-	d.cur += int(n)
-	return unitsToString(u), nil
+	d.cur -= int(n)
+	return unitsToString(d.units[d.cur : d.cur+int(n)]), nil
 }
 
 // unitsToString returns code units as UTF-8, lone surrogates in their

@@ -99,7 +99,7 @@ func (o Op) String() string {
 // Header layout: HeaderSize bytes before the ops.
 const (
 	// Version is the format's version, the header's first byte.
-	Version = 1
+	Version = 2
 	// HeaderSize is the length of the header in bytes.
 	HeaderSize = 16
 )

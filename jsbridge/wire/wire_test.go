@@ -2,9 +2,11 @@ package wire
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -263,4 +265,99 @@ func TestRecentShapes(t *testing.T) {
 	assert.NotContains(t, string(out[HeaderSize:]), string([]byte{byte(OpDefineShape)}), "{a} is known")
 	roundTrip(t, value.MustParse(src), &shapes, &table)
 	assert.Equal(t, 7, shapes.Len())
+}
+
+// stringsValue is an array of n elements, mostly strings (plain, escaped,
+// not UTF-8) with numbers and objects between them: a value whose output
+// is mostly its string area, as a large read's is. (Text that is not UTF-8
+// decodes replaced, which Match does not take: see
+// TestOpsAndStringsMeetAndMove.)
+func stringsValue(n int) value.Value {
+	pad := strings.Repeat("a comment body that pads the record ", 8)
+	elems := make([]value.Value, 0, n)
+	for i := range n {
+		switch i % 5 {
+		case 0:
+			elems = append(elems, value.Str(pad))
+		case 1:
+			elems = append(elems, value.MustParse(`"line\nbreak é \udc00"`))
+		case 2:
+			elems = append(elems, value.Str("ünïcödé ✓ 😀 "+pad[:i%len(pad)]))
+		case 3:
+			elems = append(elems, value.Int(int64(i)), value.Num(float64(i)+0.5))
+		default:
+			elems = append(elems, value.Obj(value.M("id", value.Int(int64(i))), value.M("name", value.Str(pad[:i%len(pad)]))))
+		}
+	}
+	return value.Arr(elems...)
+}
+
+// Ops and strings share one buffer, from its two ends: writing from a
+// small buffer, they meet many times, and each move keeps both.
+func TestOpsAndStringsMeetAndMove(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 37, 3000} {
+		roundTrip(t, stringsValue(n), nil, nil)
+		roundTrip(t, stringsValue(n), &Shapes{}, &Table{})
+	}
+	// Mostly ops: they outgrow the buffer by append, and the strings
+	// follow them to the larger array (or both move, when it lacks room).
+	for _, every := range []int{7, 500} {
+		elems := make([]value.Value, 3000)
+		for i := range elems {
+			elems[i] = value.Num(float64(i) + 0.25)
+			if i%every == 0 {
+				elems[i] = value.Str(strings.Repeat("s", i%300))
+			}
+		}
+		roundTrip(t, value.Arr(elems...), nil, nil)
+	}
+	// Text that is not UTF-8 is put replaced, its length known once
+	// written.
+	var w Writer
+	w.Begin(nil, Header{}, nil)
+	w.Array(300)
+	for i := range 300 {
+		w.String(strings.Repeat("x", i) + "\xff")
+	}
+	o, err := Decode(w.Finish(), nil)
+	require.NoError(t, err)
+	for i := range 300 {
+		require.Equal(t, strings.Repeat("x", i)+"\uFFFD", o.Value.Elems[i].Str, "element %d", i)
+	}
+}
+
+// A large output written after Grow takes its room once: no second buffer
+// for the string area, none left behind by growing (issue 11: memory of a
+// large read).
+func TestGrowTakesTheOutputsRoomOnce(t *testing.T) {
+	v := stringsValue(20000)
+	n := value.SizeHint(v)
+	var w Writer
+	w.Begin(nil, Header{}, nil)
+	w.Value(v) // the first output defines its shape and fills w.key
+	w.Finish()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	w.Begin(nil, Header{}, nil)
+	w.Grow(n)
+	w.Value(v)
+	out := w.Finish()
+	runtime.ReadMemStats(&after)
+	require.Greater(t, len(out), n/2, "the output is most of the value's JSON")
+	allocated := int(after.TotalAlloc - before.TotalAlloc)
+	assert.Less(t, allocated, n+n/8, "allocated %d bytes for an output of %d (JSON %d)", allocated, len(out), n)
+	o, err := Decode(out, nil)
+	require.NoError(t, err)
+	require.NoError(t, Match(o.Value, v))
+}
+
+// Begin writes in the buffer it is given when it has room, so that the
+// bridge's scratch buffers serve output after output.
+func TestBeginReusesItsBuffer(t *testing.T) {
+	buf := make([]byte, 0, 4096)
+	var w Writer
+	w.Begin(buf, Header{}, nil)
+	w.Value(value.MustParse(`["abc",{"x":"\n"},1.5]`))
+	out := w.Finish()
+	assert.Same(t, unsafe.SliceData(buf[:1]), unsafe.SliceData(out))
 }

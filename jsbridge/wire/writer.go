@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -100,13 +101,24 @@ func (s *Shapes) Len() int { return len(s.ids) }
 // Drop, Finish. It is not safe for concurrent use; a zero Writer is ready
 // for Begin.
 type Writer struct {
-	buf    []byte // header and ops
-	strs   []byte // the string area
+	// mem is the output's buffer, all of its capacity: the header and ops
+	// from its start, the strings from its end down. buf is its header
+	// and ops, capped at strs (where the strings start), so that an op's
+	// append never writes over a string: where the ops reach the strings,
+	// append moves the ops alone to a larger array, and the next string
+	// (or Grow, or Finish) brings the strings after them (settle). Ops so
+	// stay plain appends, small enough to inline. One buffer holds both,
+	// so a large output takes its size once (issue 11: a separate string
+	// area, copied after the ops at the end, took it twice).
+	mem    []byte
+	buf    []byte
+	strs   int
 	shapes *Shapes
 	// own is the shape table of an output written without one (Begin with
 	// nil shapes): its shapes are defined for that output only.
 	own Shapes
-	key []byte // scratch for a key list
+	key []byte // scratch for a key list, and for a string whose length
+	// is known once written (text not UTF-8, quoted)
 	// vals and mems are stacks of the children of unbuilt arrays and
 	// objects being written (see ElemsOf).
 	vals []value.Value
@@ -164,9 +176,14 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 		shapes = &w.own
 	}
 	w.shapes = shapes
-	w.buf = append(buf[:0], make([]byte, HeaderSize)...)
-	w.strs = w.strs[:0]
+	if cap(buf) < minOutput {
+		buf = make([]byte, minOutput)
+	}
+	w.mem = buf[:cap(buf)]
+	w.strs = len(w.mem)
+	w.buf = w.mem[:HeaderSize:w.strs]
 	b := w.buf
+	clear(b)
 	b[0] = Version
 	var flags byte
 	if h.Response {
@@ -184,44 +201,100 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 	binary.LittleEndian.PutUint64(b[8:], math.Float64bits(h.ExpiresAt))
 }
 
+// minOutput is the least room Begin starts an output with.
+const minOutput = 256
+
 // Grow reserves room for about n more bytes of ops and strings, so that a
 // large output is not grown by doubling (each smaller buffer left behind
-// is memory a wasm page never gets back). The output buffer gets room for
-// both, which Finish puts together: n is the value's JSON size (SizeHint),
-// and ops and strings together are smaller than that but for rare values
-// (numbers with few digits, invalid UTF-8).
+// is memory a wasm page never gets back until the collector runs, and a
+// read runs none). n is the value's JSON size (SizeHint): ops and strings
+// together are smaller than that but for rare values (numbers with few
+// digits, invalid UTF-8).
 func (w *Writer) Grow(n int) {
+	w.settle()
 	if cap(w.buf)-len(w.buf) < n {
-		w.buf = append(w.buf, make([]byte, n)...)[:len(w.buf)]
-	}
-	if cap(w.strs)-len(w.strs) < n {
-		w.strs = append(w.strs, make([]byte, n)...)[:len(w.strs)]
+		w.move(n)
 	}
 }
 
-// Finish appends the string area after the ops, completes the header and
-// returns the output. The Writer keeps its string buffer for the next
-// output (up to maxKept bytes) but not the returned one, nor the shape
-// table.
+// settle brings the strings after the ops when an op's append moved the
+// ops to an array of their own: to the end of that array when it has the
+// room, or both to a larger buffer.
+func (w *Writer) settle() {
+	if unsafe.SliceData(w.buf) == unsafe.SliceData(w.mem) {
+		return
+	}
+	strLen := len(w.mem) - w.strs
+	if cap(w.buf)-len(w.buf) < strLen+minOutput {
+		w.move(max(len(w.mem), len(w.buf)))
+		return
+	}
+	mem := w.buf[:cap(w.buf)]
+	strs := len(mem) - strLen
+	copy(mem[strs:], w.mem[w.strs:])
+	w.buf = mem[:len(w.buf):strs]
+	w.mem, w.strs = mem, strs
+}
+
+// room makes room for a string of n bytes between the ops and the
+// strings.
+func (w *Writer) room(n int) {
+	w.settle()
+	if cap(w.buf)-len(w.buf) < n {
+		w.move(max(n, len(w.mem)))
+	}
+}
+
+// move moves the output to a buffer with n more bytes between the ops and
+// the strings than they take.
+func (w *Writer) move(n int) {
+	strLen := len(w.mem) - w.strs
+	mem := make([]byte, len(w.buf)+n+strLen)
+	copy(mem, w.buf)
+	strs := len(mem) - strLen
+	copy(mem[strs:], w.mem[w.strs:])
+	w.buf = mem[:len(w.buf):strs]
+	w.mem, w.strs = mem, strs
+}
+
+// put puts s before the strings written so far.
+func (w *Writer) put(s string) {
+	w.room(len(s))
+	w.strs -= len(s)
+	copy(w.mem[w.strs:], s)
+	w.buf = w.buf[:len(w.buf):w.strs]
+}
+
+// Finish moves the string area to just after the ops, completes the
+// header and returns the output, in the buffer Begin was given when it
+// had the room. The Writer keeps neither it nor the shape table.
 func (w *Writer) Finish() []byte {
-	binary.LittleEndian.PutUint32(w.buf[4:], uint32(len(w.strs)))
-	out := append(w.buf, w.strs...)
-	w.buf = nil
+	w.settle()
+	strLen := len(w.mem) - w.strs
+	binary.LittleEndian.PutUint32(w.buf[4:], uint32(strLen))
+	n := len(w.buf)
+	copy(w.mem[n:], w.mem[w.strs:])
+	out := w.mem[:n+strLen]
+	w.mem, w.buf, w.strs = nil, nil, 0
 	// A Writer kept for the next output must not keep the table alive
 	// (a controller's, through its identities).
 	w.shapes = nil
-	if cap(w.strs) > maxKept {
-		w.strs = nil
+	if cap(w.key) > maxKept {
+		w.key = nil
 	}
 	return out
 }
 
-// maxKept bounds the string buffer a Writer keeps between outputs.
+// maxKept bounds the scratch a Writer keeps between outputs.
 const maxKept = 1 << 20
 
-func (w *Writer) op(o Op) { w.buf = append(w.buf, byte(o)) }
+func (w *Writer) op(o Op) {
+	w.buf = append(w.buf, byte(o))
+}
 
-func (w *Writer) uint(x uint64) { w.buf = binary.AppendUvarint(w.buf, x) }
+func (w *Writer) uint(x uint64) {
+	w.buf = binary.AppendUvarint(w.buf, x)
+}
 
 func (w *Writer) opUint(o Op, x uint64) {
 	w.buf = binary.AppendUvarint(append(w.buf, byte(o)), x)
@@ -299,13 +372,19 @@ func (w *Writer) String(raw string) {
 		if hasBackslash(raw) {
 			w.quoted(raw)
 		} else {
-			w.opUint(OpString, uint64(w.text(raw)))
+			w.replaced(raw)
 		}
 	case escaped:
-		w.strs = append(append(append(w.strs, '"'), raw...), '"')
+		// The literal with its quotes, put before the strings as a whole.
+		w.room(len(raw) + 2)
+		w.strs -= len(raw) + 2
+		w.mem[w.strs] = '"'
+		copy(w.mem[w.strs+1:], raw)
+		w.mem[w.strs+1+len(raw)] = '"'
+		w.buf = w.buf[:len(w.buf):w.strs]
 		w.opUint(OpStringJSON, uint64(n+2))
 	default:
-		w.strs = append(w.strs, raw...)
+		w.put(raw)
 		w.opUint(OpString, uint64(n))
 	}
 }
@@ -320,23 +399,31 @@ func (w *Writer) Text(s string) {
 		w.quoted(string(q[1 : len(q)-1]))
 		return
 	}
-	w.opUint(OpString, uint64(w.text(s)))
+	n, _, ok := scanText(s)
+	if !ok {
+		w.replaced(s)
+		return
+	}
+	w.put(s)
+	w.opUint(OpString, uint64(n))
 }
 
-// quoted writes the JSON string literal with contents raw.
-func (w *Writer) quoted(raw string) {
-	w.strs = append(w.strs, '"')
-	n := w.text(raw)
-	w.strs = append(w.strs, '"')
-	w.opUint(OpStringJSON, uint64(n+2))
-}
-
-// text appends s to the string area and returns its length in UTF-16 code
-// units as TextDecoder decodes it (see appendText).
-func (w *Writer) text(s string) int {
+// replaced writes s, not UTF-8, as TextDecoder decodes it (appendText).
+func (w *Writer) replaced(s string) {
 	var n int
-	w.strs, n = appendText(w.strs, s)
-	return n
+	w.key, n = appendText(w.key[:0], s)
+	w.put(unsafe.String(unsafe.SliceData(w.key), len(w.key)))
+	w.opUint(OpString, uint64(n))
+}
+
+// quoted writes the JSON string literal with contents raw, as TextDecoder
+// decodes it (appendText).
+func (w *Writer) quoted(raw string) {
+	var n int
+	w.key, n = appendText(append(w.key[:0], '"'), raw)
+	w.key = append(w.key, '"')
+	w.put(unsafe.String(unsafe.SliceData(w.key), len(w.key)))
+	w.opUint(OpStringJSON, uint64(n+2))
 }
 
 // Key writes an object key in an OpObject or OpOver member list.

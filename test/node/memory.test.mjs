@@ -4,12 +4,13 @@
 // in a process of its own).
 //
 // - The wasm linear memory, which only grows and never shrinks, must grow
-//   by less than 6 times the body (it grew 8.5 times when the body was
-//   copied once more to be parsed and the read's output grew by append;
-//   test/bench/bodymem.mjs prints the figures, about 3.7 times now). The
-//   bound is generous on purpose: wasm runs Go on one thread, so for the
-//   same input the collector runs at the same points and the growth is the
-//   same from run to run (it moves in 4 MB steps).
+//   by at most 4 times the body, issue 11's target (it grew 8.5 times when
+//   the body was copied once more to be parsed and the read's output grew
+//   by append, 4.8 times while the output took its size twice, for its
+//   string area and for the room reserved for it; test/bench/bodymem.mjs
+//   prints the figures, 3.7 times now). wasm runs Go on one thread, so for
+//   the same input the collector runs at the same points and the growth is
+//   the same from run to run (it moves in 4 MB steps, 0.2 times here).
 // - Once the read has resolved, Go holds neither the ArrayBuffer the body
 //   came in (nor the Uint8Array over it) nor the string the read was handed
 //   over as, each as large as the body: JavaScript values Go has held stay
@@ -26,6 +27,9 @@ import { DIST, env, setup, test, waitFor } from './harness.mjs';
 setup();
 
 const MB = 20;
+
+/** The most wasm memory may grow per body byte. */
+const MAX_GROWTH = 4;
 
 // The Go instance datafetch.mjs makes: it imports this same wasm_exec.js,
 // which is evaluated once, so it makes its Go with the class set here.
@@ -56,7 +60,7 @@ function largeBuffersHeld(n) {
     .map((v) => `${v.constructor.name} of ${v.byteLength} bytes`);
 }
 
-test(`a ${MB} MB list grows wasm memory by less than 6 times the body, and Go lets the body and the text go`, async (t) => {
+test(`a ${MB} MB list grows wasm memory by at most ${MAX_GROWTH} times the body, and Go lets the body and the text go`, async (t) => {
   const { df, base, fx } = await env();
   assert.ok(go, 'the test sees the Go instance that datafetch.mjs made');
   const memory = go._inst.exports.mem;
@@ -76,8 +80,8 @@ test(`a ${MB} MB list grows wasm memory by less than 6 times the body, and Go le
   const ratio = growth / bytes;
   t.diagnostic(`wasm memory grew ${(growth / 2 ** 20).toFixed(1)} MiB for ${(bytes / 2 ** 20).toFixed(1)} MiB: ${ratio.toFixed(2)} times`);
   assert.ok(
-    ratio < 6,
-    `wasm memory grew by ${(growth / 2 ** 20).toFixed(1)} MiB for a ${(bytes / 2 ** 20).toFixed(1)} MiB body: ${ratio.toFixed(2)} times, want less than 6`,
+    ratio <= MAX_GROWTH,
+    `wasm memory grew by ${(growth / 2 ** 20).toFixed(1)} MiB for a ${(bytes / 2 ** 20).toFixed(1)} MiB body: ${ratio.toFixed(2)} times, want at most ${MAX_GROWTH}`,
   );
   // The buffer is detached before the read resolves, so it is empty now
   // whatever the table holds; the text goes with a collection the bridge

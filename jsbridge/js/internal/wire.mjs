@@ -300,7 +300,10 @@ let buf = EMPTY;
 let view = new DataView(EMPTY.buffer);
 let pos = 0;
 let opsEnd = 0;
-/** The string area, decoded once, and the next code unit in it. */
+/**
+ * The string area, decoded once, and where the strings taken so far start
+ * in it: they are in it last first (SPEC.md section 1).
+ */
 let strs = '';
 let cur = 0;
 /** The identity table's objects (null: none) and its shape constructors. */
@@ -316,7 +319,7 @@ function begin(objs, bytes) {
   const strLen = view.getUint32(4, true);
   opsEnd = bytes.length - strLen;
   strs = strLen === 0 ? '' : text.decode(bytes.subarray(opsEnd));
-  cur = 0;
+  cur = strs.length;
   pos = HEADER_SIZE;
   held = objs === null ? null : objs.objects;
   shapes = objs === null ? [] : objs.shapes;
@@ -368,11 +371,11 @@ function uint() {
   }
 }
 
-// str takes the next n code units of the string area.
+// str takes the n code units of the string area before those taken so far.
 function str(n) {
-  const from = cur;
-  cur += n;
-  return strs.slice(from, cur);
+  const to = cur;
+  cur -= n;
+  return strs.slice(cur, to);
 }
 
 // key reads an object key: a string op.

@@ -22,7 +22,7 @@ export const OP_OVER = 17;
 export const OP_DROP = 18;
 
 /** The format's version, the header's first byte. */
-export const VERSION = 1;
+export const VERSION = 2;
 /** The header's length in bytes; the ops follow it. */
 export const HEADER_SIZE = 16;
 /** Header flags (byte 1). */
