@@ -38,45 +38,34 @@ func (s *Store) forget() {
 }
 
 // remember records w, just applied, for Reapply when storing its text
-// again would be a fixed point: the write has no hook that could decide
-// differently (merges, reorders, MergeResult, Updates, Collections), every
-// entity it wrote now holds the very record normalized from its text, and
-// its result was stored. Otherwise it forgets.
+// again would be a fixed point, and otherwise forgets. Apply calls it only
+// for a write with no hook that could decide differently (an entity's
+// Merge, UseIncoming or ShouldReorder, MergeResult, Updates, Collections:
+// see mayPanic) and no write pending, with ents the entries its entity
+// writes reached, in order. It is a fixed point when every entity write
+// reached its entry (none was skipped as deleted by a newer request), none
+// deletes, every entry now holds the very record of this text, and the
+// result was stored (not kept as newer).
 //
-// Every entity it wrote holds the very record of this text when the
-// record's source is this text (record.src); otherwise the two records are
-// compared.
-func (s *Store) remember(w *Write) {
-	s.forget()
-	if w.Text == "" || w.Key == "" || len(s.pending) > 0 || w.MergeResult != nil ||
-		len(w.Updates) > 0 || len(w.Collections) > 0 {
-		return
-	}
+// An entry holds the record of this text when the record's source is this
+// text (record.src); otherwise, as for a record kept from other text that
+// normalizes the same (the same data formatted otherwise), the two records
+// are compared, once: after that the text is remembered.
+func (s *Store) remember(w *Write, ents []*entityEntry) {
+	s.again.ents = ents // its room, reused
 	r := s.results[w.Key]
-	if r == nil || !r.hasBase || r.base.schema != w.Schema || !value.Same(r.base.val, w.Result) ||
-		r.base.meta.FetchedAt != w.Meta.FetchedAt {
-		// An older response than the result stored: it was not taken.
+	if len(ents) != len(w.Entities) || r == nil || !r.hasBase || r.base.schema != w.Schema ||
+		!value.Same(r.base.val, w.Result) || r.base.meta.FetchedAt != w.Meta.FetchedAt {
+		clear(ents)
 		return
 	}
-	ents := s.again.ents[:0]
-	for i := range w.Entities {
+	for i, e := range ents {
 		ew := &w.Entities[i]
-		en := ew.Entity
-		if ew.Deleted || ew.Source == "" || en.Merge != nil || en.UseIncoming != nil || en.ShouldReorder != nil {
+		if ew.Deleted || ew.Source == "" || e.base.deleted ||
+			((e.base.srcBy != ew.Entity || e.base.src != ew.Source) && !value.Equal(e.base.val, ew.Record())) {
 			clear(ents)
 			return
 		}
-		e := s.table(en.Key)[ew.PK]
-		if e == nil || !e.hasBase || e.base.deleted ||
-			((e.base.srcBy != en || e.base.src != ew.Source) && !value.Equal(e.base.val, ew.Record())) {
-			// Its record is not (only) this text's: stored again, the
-			// text would change it. (A record kept from other text that
-			// normalizes to the same, as the same data formatted
-			// otherwise, is compared once, here.)
-			clear(ents)
-			return
-		}
-		ents = append(ents, e)
 	}
 	s.again = reapply{key: w.Key, text: w.Text, schema: w.Schema, ents: ents}
 }

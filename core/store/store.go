@@ -234,9 +234,20 @@ func (s *Store) Apply(w *Write) {
 		b.undo = &s.undo
 	}
 	s.forget()
+	// A write that may be stored again from its text (see remember) has
+	// the entries it writes listed as it goes, not looked up after.
+	track := w.Text != "" && w.Key != "" && len(s.pending) == 0 && !mayPanic(w)
+	if track {
+		b.tracking, b.tracked = true, s.again.ents[:0]
+		if cap(b.tracked) < len(w.Entities) {
+			b.tracked = make([]*entityEntry, 0, len(w.Entities))
+		}
+	}
 	s.applyWrite(w, b)
 	s.rebase()
-	s.remember(w)
+	if track {
+		s.remember(w, b.tracked)
+	}
 }
 
 // mayPanic reports whether applying w runs code of the caller's that could
