@@ -124,6 +124,13 @@ func TestReapplyRefuses(t *testing.T) {
 			storetest.ApplyText(t, st, "list", list, reapplyBody, 9)
 			return "list", reapplyBody, list
 		}},
+		{"an entity with a Process hook", func(st *store.Store) (string, string, schema.Schema) {
+			processed := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`),
+				Process: func(rec, _ value.Value, _ string) (value.Value, error) { return rec, nil }}
+			body := `{"id":1,"title":"a"}`
+			storetest.ApplyText(t, st, "one", processed, body, 10)
+			return "one", body, processed
+		}},
 		{"an entity with a Merge hook", func(st *store.Store) (string, string, schema.Schema) {
 			body := `{"id":1,"title":"a"}`
 			storetest.ApplyText(t, st, "one", merging, body, 10)
