@@ -51,11 +51,11 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 		ctx = c.opts.RequestContext(ctx)
 	}
 	reuse := c.mayReuse(spec, body)
-	raw, text, parse, err := c.fetchText(ctx, ep, key, params, body, gen, reuse)
+	raw, text, token, parse, err := c.fetchText(ctx, ep, key, params, body, gen, reuse)
 	if err == nil && parse != nil {
 		// The text the store holds under key already: stored again
 		// without being parsed, when nothing changed the store since.
-		if out, ok := c.finishAgain(key, spec, gen, cl, text, fetchedAt, c.now()); ok {
+		if out, ok := c.finishAgain(key, spec, gen, cl, token, fetchedAt, c.now()); ok {
 			return out, nil
 		}
 		raw, err = parse()
@@ -88,21 +88,22 @@ func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
 }
 
 // mayReapply reports whether the store would take text under key again
-// without it being parsed (a hint: finishAgain decides).
-func (c *Controller) mayReapply(key, text string) bool {
+// without it being parsed, and its token for finishAgain, which decides.
+func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.MayReapply(key, text)
 }
 
-// finishAgain is finish of a response whose text is the one stored under
-// key, stored again by store.Reapply without being parsed or normalized;
-// false when the store cannot (it changed since, or was reset), and the
-// caller parses the text and stores it as usual.
-func (c *Controller) finishAgain(key string, spec *endpoint.Spec, gen uint64, cl *call, text string, fetchedAt, now int64) (out value.Value, ok bool) {
+// finishAgain is finish of a response whose text mayReapply found is the
+// one stored under key (token), stored again by store.Reapply without
+// being parsed or normalized; false when the store cannot (it changed
+// since, or was reset), and the caller parses the text and stores it as
+// usual.
+func (c *Controller) finishAgain(key string, spec *endpoint.Spec, gen uint64, cl *call, token uint64, fetchedAt, now int64) (out value.Value, ok bool) {
 	c.mu.Lock()
 	m := schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)}
-	if gen != c.gen || c.syncing() || !c.st.Reapply(key, text, spec.Schema, m) {
+	if gen != c.gen || c.syncing() || !c.st.Reapply(key, token, spec.Schema, m) {
 		c.mu.Unlock()
 		return value.Undef, false
 	}

@@ -13,6 +13,9 @@ import (
 // UpdateMeta, AddPending, RemovePending, Reset, a Sweep or Hydrate that
 // removes or takes something, an Adopt that gives a schema) forgets it.
 type reapply struct {
+	// seq numbers the remembered write (Store.remembered), for the token
+	// MayReapply hands out.
+	seq    uint64
 	key    string
 	text   string
 	schema schema.Schema
@@ -67,39 +70,47 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 			return
 		}
 	}
-	s.again = reapply{key: w.Key, text: w.Text, schema: w.Schema, ents: ents}
+	s.remembered++
+	s.again = reapply{seq: s.remembered, key: w.Key, text: w.Text, schema: w.Schema, ents: ents}
 }
 
-// MayReapply reports whether Reapply of text under key may store it: it is
-// the text the last Apply stored there and no write is pending.
-func (s *Store) MayReapply(key, text string) bool {
+// MayReapply reports whether Reapply may store text under key: it is the
+// text the last Apply stored there and no write is pending. Its token
+// names what it found, for Reapply: the text is compared once, here (a
+// whole response's bytes), and Reapply needs only to know that the store
+// has forgotten nothing since.
+func (s *Store) MayReapply(key, text string) (token uint64, ok bool) {
 	a := &s.again
-	return a.text != "" && a.key == key && len(s.pending) == 0 && a.text == text
+	if a.text == "" || a.key != key || len(s.pending) > 0 || a.text != text {
+		return 0, false
+	}
+	return a.seq, true
 }
 
-// Reapply stores, under key, a response whose text is the one the last
-// Apply stored there, when nothing has changed the store since (see
-// reapply), with meta m; it reports whether it did. It leaves the store as
-// Apply of that response normalized again would: every record it wrote
-// stays as it is (the same text, so an equal record) with its meta resolved
-// as Entity.Resolve does for an equal record (m, unless the stored one was
-// fetched later), and the result keeps its value and takes m, its error and
-// invalidation cleared. Values keep their identity. When it reports false
-// the caller applies the response as usual.
-func (s *Store) Reapply(key, text string, sc schema.Schema, m schema.Meta) bool {
+// Reapply stores again, under key, the response whose text MayReapply
+// found the last Apply stored there (token is what it returned), when
+// nothing has changed the store since, with meta m; it reports whether it
+// did. It leaves the store as Apply of that response normalized again
+// would: every record it wrote stays as it is (the same text, so an equal
+// record) with its meta resolved as Entity.Resolve does for an equal
+// record (m, unless the stored one was fetched later), and the result
+// keeps its value and takes m, its error and invalidation cleared. Values
+// keep their identity. When it reports false the caller applies the
+// response as usual.
+func (s *Store) Reapply(key string, token uint64, sc schema.Schema, m schema.Meta) bool {
 	a := &s.again
-	if !s.MayReapply(key, text) || a.schema != sc {
+	if a.text == "" || a.seq != token || a.key != key || a.schema != sc || len(s.pending) > 0 {
 		return false
 	}
+	// With no write pending, the last rebase left nothing overlaid: the
+	// visible state is the base's.
 	for _, e := range a.ents {
 		// Entity.Resolve of an equal record: the stored record stays, with
 		// the incoming meta unless the stored one is newer (reordered).
 		if m.FetchedAt >= e.base.meta.FetchedAt {
 			e.base.meta = m
 		}
-		if !s.overlaidEntities[entityID{e.slot.Key, e.slot.PK}] {
-			e.slot.Meta = e.base.meta
-		}
+		e.slot.Meta = e.base.meta
 	}
 	r := s.results[key]
 	if r.base.meta.FetchedAt > m.FetchedAt {
@@ -111,8 +122,6 @@ func (s *Store) Reapply(key, text string, sc schema.Schema, m schema.Meta) bool 
 	res := r.base
 	res.meta = ResultMeta{Date: m.Date, FetchedAt: m.FetchedAt, ExpiresAt: m.ExpiresAt}
 	r.base = res
-	if !s.overlaidResults[key] {
-		s.setVisibleResult(key, res, true)
-	}
+	s.setVisibleResult(key, res, true)
 	return true
 }

@@ -32,7 +32,7 @@ func TestReapplyOlderMeta(t *testing.T) {
 	storetest.ApplyText(t, slow, "list", list, reapplyBody, 10)
 
 	older := schema.Meta{Date: 12, FetchedAt: 5, ExpiresAt: 60_012}
-	require.True(t, fast.Reapply("list", reapplyBody, list, older))
+	require.True(t, reapply(fast, "list", reapplyBody, list, older))
 	storetest.ApplyText(t, slow, "list", list, reapplyBody, 5)
 	assert.Equal(t, slow.State().JSON(), fast.State().JSON())
 	assert.Equal(t, slow.Snapshot().JSON(), fast.Snapshot().JSON())
@@ -89,12 +89,28 @@ func TestReapplyForgets(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.New()
 			storetest.ApplyText(t, st, "list", list, reapplyBody, 10)
-			require.True(t, st.MayReapply("list", reapplyBody))
+			token, ok := st.MayReapply("list", reapplyBody)
+			require.True(t, ok)
 			tt.change(st)
-			assert.Equal(t, tt.keeps, st.MayReapply("list", reapplyBody))
-			assert.Equal(t, tt.keeps, st.Reapply("list", reapplyBody, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
+			// The token taken before the change, as the controller takes
+			// it before it locks the store again.
+			assert.Equal(t, tt.keeps, st.Reapply("list", token, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
+			_, ok = st.MayReapply("list", reapplyBody)
+			assert.Equal(t, tt.keeps, ok)
 		})
 	}
+	t.Run("the same text applied again", func(t *testing.T) {
+		st := store.New()
+		storetest.ApplyText(t, st, "list", list, reapplyBody, 10)
+		token, ok := st.MayReapply("list", reapplyBody)
+		require.True(t, ok)
+		storetest.ApplyText(t, st, "list", list, reapplyBody, 20)
+		assert.False(t, st.Reapply("list", token, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}),
+			"a token of what was remembered before the change")
+		again, ok := st.MayReapply("list", reapplyBody)
+		require.True(t, ok, "remembered anew")
+		assert.True(t, st.Reapply("list", again, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
+	})
 }
 
 // TestReapplyRefuses lists writes whose text is not remembered, since
@@ -141,8 +157,13 @@ func TestReapplyRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.New()
 			key, text, sc := tt.setup(st)
-			assert.False(t, st.MayReapply(key, text))
-			assert.False(t, st.Reapply(key, text, sc, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
+			assert.False(t, reapply(st, key, text, sc, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
 		})
 	}
+}
+
+// reapply is Reapply of text under key when MayReapply finds it.
+func reapply(st *store.Store, key, text string, sc schema.Schema, m schema.Meta) bool {
+	token, ok := st.MayReapply(key, text)
+	return ok && st.Reapply(key, token, sc, m)
 }

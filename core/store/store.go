@@ -133,8 +133,10 @@ type Store struct {
 	lastIdxKey string
 	// sweeps numbers the sweeps (sweep.go), for entityEntry.mark.
 	sweeps uint64
-	// again is the last Apply, for Reapply (reapply.go).
-	again reapply
+	// again is the last Apply, for Reapply (reapply.go); remembered
+	// counts the writes it remembered.
+	again      reapply
+	remembered uint64
 }
 
 // tableRef is one entry of Store.tables (nil table: empty).
