@@ -123,6 +123,12 @@ type Controller struct {
 	// runs; shared requests are in inflight.
 	mutations map[*call]struct{}
 
+	// noReapply turns off storing a response whose text the store holds
+	// again without parsing it (finishAgain), for tests that compare the
+	// two ways; reapplied counts the responses stored that way.
+	noReapply atomic.Bool
+	reapplied int
+
 	// lastStamp is the last fetchedAt handed out; stamps strictly increase
 	// so that requests started in the same millisecond still have an order.
 	lastStamp int64

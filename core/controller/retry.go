@@ -157,27 +157,65 @@ func parseRetryAfter(h string, now time.Time) (d time.Duration, ok bool) {
 // fetch runs ep's request, retrying as the policy says (see above). gen is
 // the store generation the request started in: a reset stops the retries.
 func (c *Controller) fetch(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, gen uint64) (value.Value, error) {
+	raw, _, _, _, err := c.fetchText(ctx, ep, key, params, body, gen, false)
+	return raw, err
+}
+
+// bodyFetcher is implemented by endpoints that can hand over a response's
+// JSON text before parsing it (rest.Endpoint.FetchBody): text is "" when
+// their value is not the plain parse of a text; parse gives the value as
+// Fetch would.
+type bodyFetcher interface {
+	FetchBody(ctx context.Context, params value.Value, body any) (text string, parse func() (value.Value, error), err error)
+}
+
+// fetchText is fetch for a caller that may skip parsing a response whose
+// text the store holds already. When reuse is set and ep is a bodyFetcher
+// that hands over the response's text, it returns that text too, and when
+// mayReapply says the store may take that text again, it returns it
+// unparsed (raw Undefined) with its parse, not called, and the store's
+// token for it; otherwise parse is nil and raw the value, parsed.
+func (c *Controller) fetchText(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, gen uint64, reuse bool) (raw value.Value, text string, token uint64, parse func() (value.Value, error), err error) {
 	spec := ep.Spec()
 	limit := c.retries(spec)
+	bf, _ := ep.(bodyFetcher)
+	if !reuse {
+		bf = nil
+	}
 	for attempt := 0; ; attempt++ {
-		raw, err := ep.Fetch(ctx, params, body)
-		if err == nil || limit == 0 {
-			return raw, err
+		if bf != nil {
+			text, parse, err = bf.FetchBody(ctx, params, body)
+			if err == nil {
+				if text != "" {
+					if token, ok := c.mayReapply(key, text); ok {
+						return value.Undef, text, token, parse, nil
+					}
+				}
+				raw, err = parse()
+			}
+		} else {
+			raw, err = ep.Fetch(ctx, params, body)
+		}
+		if err == nil {
+			return raw, text, 0, nil, nil
+		}
+		if limit == 0 {
+			return raw, "", 0, nil, err
 		}
 		if attempt == limit || !retryable(err) {
-			return value.Undef, &RetryError{Err: err, Retries: attempt}
+			return value.Undef, "", 0, nil, &RetryError{Err: err, Retries: attempt}
 		}
 		d, derr := c.retryDelay(spec, attempt, err)
 		if derr != nil {
-			return value.Undef, &RetryError{Err: fmt.Errorf("%s: retryDelay: %w (retrying after: %w)", key, derr, err), Retries: attempt}
+			return value.Undef, "", 0, nil, &RetryError{Err: fmt.Errorf("%s: retryDelay: %w (retrying after: %w)", key, derr, err), Retries: attempt}
 		}
 		if stop := c.waitRetry(ctx, ep, d, gen); stop != nil {
 			if _, abort := stop.(*abortedWait); abort {
 				// An abort, named as one (AbortError), not as the error
 				// it interrupted the retries of; that one is only told.
-				return value.Undef, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %v)", key, stop, err), Retries: attempt}
+				return value.Undef, "", 0, nil, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %v)", key, stop, err), Retries: attempt}
 			}
-			return value.Undef, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %w)", key, stop, err), Retries: attempt}
+			return value.Undef, "", 0, nil, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %w)", key, stop, err), Retries: attempt}
 		}
 	}
 }

@@ -50,7 +50,16 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	if c.opts.RequestContext != nil {
 		ctx = c.opts.RequestContext(ctx)
 	}
-	raw, err := c.fetch(ctx, ep, key, params, body, gen)
+	reuse := c.mayReuse(spec, body)
+	raw, text, token, parse, err := c.fetchText(ctx, ep, key, params, body, gen, reuse)
+	if err == nil && parse != nil {
+		// The text the store holds under key already: stored again
+		// without being parsed, when nothing changed the store since.
+		if out, ok := c.finishAgain(key, spec, gen, cl, token, fetchedAt, c.now()); ok {
+			return out, nil
+		}
+		raw, err = parse()
+	}
 	if err == nil && raw.IsUndefined() && spec.Schema != nil {
 		// No parsed body is undefined (an empty one is null): a fetch,
 		// parseResponse or process callback returned nothing.
@@ -60,8 +69,56 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	if err == nil {
 		// The response arrived now: its Date, and its expiry counted from it.
 		w, err = c.prepare(spec, key, params, body, raw, fetchedAt, c.now())
+		if err == nil && reuse {
+			w.Text = text
+		}
 	}
 	return c.finish(key, spec, gen, pend, cl, w, err)
+}
+
+// mayReuse reports whether a response of spec's endpoint to a request with
+// body may be stored again from its text alone, unparsed, when it is the
+// text the store holds (store.Reapply): when its value is the text's
+// normalization and nothing else, with no hook between (an optimistic
+// response, Update, MergeResult or a side effect take the usual path), and
+// no request body (which the normalization's args could read).
+func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
+	return !c.noReapply.Load() && body == nil && !spec.SideEffect && spec.GetOptimisticResponse == nil &&
+		spec.Update == nil && spec.MergeResult == nil
+}
+
+// mayReapply reports whether the store would take text under key again
+// without it being parsed, and its token for finishAgain, which decides.
+func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.MayReapply(key, text)
+}
+
+// finishAgain is finish of a response whose text mayReapply found is the
+// one stored under key (token), stored again by store.Reapply without
+// being parsed or normalized; false when the store cannot (it changed
+// since, or was reset), and the caller parses the text and stores it as
+// usual.
+func (c *Controller) finishAgain(key string, spec *endpoint.Spec, gen uint64, cl *call, token uint64, fetchedAt, now int64) (out value.Value, ok bool) {
+	c.mu.Lock()
+	m := schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)}
+	if gen != c.gen || c.syncing() || !c.st.Reapply(key, token, spec.Schema, m) {
+		c.mu.Unlock()
+		return value.Undef, false
+	}
+	defer c.dispatch()
+	defer c.mu.Unlock()
+	defer c.changed()
+	c.reapplied++
+	if cl != nil && c.inflight[cl.key] == cl {
+		delete(c.inflight, cl.key)
+	}
+	for _, s := range c.subs[key] {
+		s.settled = c.st.Version()
+	}
+	out, _, _, _ = c.st.Read(key)
+	return out, true
 }
 
 // prepare normalizes a response into a store write. params and body are

@@ -85,6 +85,7 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 		took = true
 	}
 	if took {
+		s.forget()
 		s.rebase()
 	}
 	return took
@@ -102,6 +103,7 @@ func (s *Store) Adopt(key string, sc schema.Schema) {
 	if r == nil {
 		return
 	}
+	s.forget()
 	if r.base.schema == nil {
 		r.base.schema = sc
 	}

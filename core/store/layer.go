@@ -119,6 +119,10 @@ type baseLayer struct {
 	last      *entityEntry
 	lastTable map[string]*entityEntry
 	lastID    entityID
+	// tracked lists the entries setEntity wrote, in order, when tracking
+	// (for Store.remember).
+	tracking bool
+	tracked  []*entityEntry
 }
 
 // undoLog lists the base records and results a write replaced, in order.
@@ -206,6 +210,9 @@ func (b *baseLayer) setEntity(id entityID, r record, parsed value.Value) {
 		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
 	}
 	e.base, e.hasBase = r, true
+	if b.tracking {
+		b.tracked = append(b.tracked, e)
+	}
 	if !b.s.overlaidEntities[id] {
 		b.s.setVisibleEntry(e, r, parsed)
 	}

@@ -48,6 +48,13 @@ type Write struct {
 	// Collections change stored collections (a push, a later page), after
 	// Entities and before the result; see collections.go.
 	Collections []schema.CollectionWrite
+	// Text, when set, is the JSON text Result and Entities were normalized
+	// from, by a normalization that gives an equal write for the same text
+	// (no hook of the caller's between the text and the schema). The store
+	// remembers it so that the same text stored again under Key, with
+	// nothing else changed since, is stored without being normalized
+	// (Reapply).
+	Text string
 }
 
 // Pending is an optimistic write waiting for its request to finish.
@@ -126,6 +133,10 @@ type Store struct {
 	lastIdxKey string
 	// sweeps numbers the sweeps (sweep.go), for entityEntry.mark.
 	sweeps uint64
+	// again is the last Apply, for Reapply (reapply.go); remembered
+	// counts the writes it remembered.
+	again      reapply
+	remembered uint64
 }
 
 // tableRef is one entry of Store.tables (nil table: empty).
@@ -224,8 +235,21 @@ func (s *Store) Apply(w *Write) {
 	if len(s.pending) > 0 || mayPanic(w) {
 		b.undo = &s.undo
 	}
+	s.forget()
+	// A write that may be stored again from its text (see remember) has
+	// the entries it writes listed as it goes, not looked up after.
+	track := w.Text != "" && w.Key != "" && len(s.pending) == 0 && !mayPanic(w)
+	if track {
+		b.tracking, b.tracked = true, s.again.ents[:0]
+		if cap(b.tracked) < len(w.Entities) {
+			b.tracked = make([]*entityEntry, 0, len(w.Entities))
+		}
+	}
 	s.applyWrite(w, b)
 	s.rebase()
+	if track {
+		s.remember(w, b.tracked)
+	}
 }
 
 // mayPanic reports whether applying w runs code of the caller's that could
@@ -255,6 +279,7 @@ func mayPanic(w *Write) bool {
 // UpdateMeta changes the base meta of the result under key (creating an
 // empty entry if needed) and makes it visible.
 func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
+	s.forget()
 	r := s.results[key]
 	if r == nil {
 		r = &resultEntry{}
@@ -282,6 +307,7 @@ func (s *Store) Keys() []string {
 // panics while the queue is replayed, the write is not queued (and nothing
 // visible changed) before the panic goes on.
 func (s *Store) AddPending(w Write) *Pending {
+	s.forget()
 	s.seq++
 	p := &Pending{Write: w, seq: s.seq}
 	s.pending = append(s.pending, p)
@@ -298,6 +324,7 @@ func (s *Store) AddPending(w Write) *Pending {
 // RemovePending drops an optimistic write, as on success (after its
 // response was applied) or on error (a rollback).
 func (s *Store) RemovePending(p *Pending) {
+	s.forget()
 	for i, q := range s.pending {
 		if q == p {
 			s.pending = append(s.pending[:i:i], s.pending[i+1:]...)
@@ -323,6 +350,7 @@ func (s *Store) PendingCount() int { return len(s.pending) }
 
 // Reset empties both layers.
 func (s *Store) Reset() {
+	s.forget()
 	for _, byPK := range s.entities {
 		for _, e := range byPK {
 			e.slot.Version++

@@ -192,6 +192,7 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 		st.Entities, swept = s.sweepEntities(p, w.mark)
 	}
 	if st.Results > 0 || st.Entities > 0 {
+		s.forget()
 		s.version++
 	}
 	// The tables that lost entities changed: a read listing one (schema.All)

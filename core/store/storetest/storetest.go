@@ -25,3 +25,20 @@ func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []b
 	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities,
 		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
 }
+
+// ApplyText is Apply with the write's Text set to body, as the controller
+// stores a response it parsed from text (see store.Write.Text), which
+// store.Reapply may then store again.
+func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) {
+	tb.Helper()
+	v, err := value.ParseLazy(body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n, err := schema.Normalize(s, v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body,
+		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+}

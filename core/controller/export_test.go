@@ -1,0 +1,15 @@
+package controller
+
+// SetReapply turns on or off storing a response whose text the store holds
+// again without parsing it, for tests that compare the two ways.
+func SetReapply(c *Controller, on bool) {
+	c.noReapply.Store(!on)
+}
+
+// Reapplied returns how many responses c stored again from their text
+// alone, unparsed.
+func Reapplied(c *Controller) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reapplied
+}
