@@ -43,7 +43,11 @@ func TestSmallWriteAllocatesLittle(t *testing.T) {
 	// 1,020 entries (1,000 articles, 20 users): slabs of 16, 16, 32, 64,
 	// 128, then 256s: as few allocations and no more room than slabs of
 	// 256 from the start.
-	assert.LessOrEqual(t, large.AllocsPerOp()-small.AllocsPerOp(), int64(40), "allocations of a new store taking 1,020 records")
+	limit := int64(40)
+	if raceEnabled {
+		limit = 80 // still far below a slab per record or per 16
+	}
+	assert.LessOrEqual(t, large.AllocsPerOp()-small.AllocsPerOp(), limit, "allocations of a new store taking 1,020 records")
 	t.Logf("one record: %d B, %d allocations; 1,020 records: %d B, %d allocations",
 		small.AllocedBytesPerOp(), small.AllocsPerOp(), large.AllocedBytesPerOp(), large.AllocsPerOp())
 }
