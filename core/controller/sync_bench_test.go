@@ -13,17 +13,44 @@ import (
 
 // shelfOf returns a response of n Books, each with an Author (one per 10
 // books), as JSON text.
-func shelfOf(n int) string {
+func shelfOf(n int) string { return bookShelf(n, func(i int) int { return i / 10 }) }
+
+// bookShelf returns a response of n Books as JSON text, book i by the Author
+// author(i).
+func bookShelf(n int, author func(i int) int) string {
 	var sb strings.Builder
 	sb.WriteByte('[')
 	for i := range n {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
-		fmt.Fprintf(&sb, `{"id":"%d","title":"book number %d","rev":%d,"author":{"id":"a%d","name":"author %d"}}`, i, i, i, i/10, i/10)
+		a := author(i)
+		fmt.Fprintf(&sb, `{"id":"%d","title":"book number %d","rev":%d,"author":{"id":"a%d","name":"author %d"}}`, i, i, i, a, a)
 	}
 	sb.WriteByte(']')
 	return sb.String()
+}
+
+// benchReceive times what a controller pays to take text (a snapshot, a
+// sync message) into a new controller with take, and to read the shelf
+// back once, which must hold want books.
+func benchReceive(b *testing.B, text string, take func(*controller.Controller, value.Value) error, want int) {
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		v, err := value.ParseString(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := controller.New(controller.Options{Now: newClock().Now})
+		if err := take(c, v); err != nil {
+			b.Fatal(err)
+		}
+		if r := c.GetResponse(shelfEndpoint(""), value.Obj()); r.Data.Len() != want {
+			b.Fatalf("read %d books, want %d", r.Data.Len(), want)
+		}
+	}
 }
 
 // BenchmarkSyncSend: what storing a response of 1,000 Books (1,100
@@ -59,19 +86,5 @@ func BenchmarkSyncApply(b *testing.B) {
 	var text string
 	sender.OnSync(func(msg value.Value) { text = msg.JSON() })
 	require.NoError(b, sender.SetResponse(shelfEndpoint(""), value.Obj(), value.MustParse(shelfOf(1000))))
-	b.SetBytes(int64(len(text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		v, err := value.ParseString(text)
-		if err != nil {
-			b.Fatal(err)
-		}
-		c := controller.New(controller.Options{Now: newClock().Now})
-		if err := c.ApplySync(v); err != nil {
-			b.Fatal(err)
-		}
-		if r := c.GetResponse(shelfEndpoint(""), value.Obj()); r.Data.Len() != 1000 {
-			b.Fatalf("read %d books", r.Data.Len())
-		}
-	}
+	benchReceive(b, text, (*controller.Controller).ApplySync, 1000)
 }

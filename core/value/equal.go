@@ -41,7 +41,7 @@ func Equal(a, b Value) bool {
 		if sameSource(a, b) {
 			return true
 		}
-		if lazyUnbuilt(a) || lazyUnbuilt(b) {
+		if a.Unbuilt() || b.Unbuilt() {
 			// Read off their tapes rather than built: what is compared is
 			// usually a value set again with the stored one, which nothing
 			// else may ever read element by element.
@@ -64,7 +64,7 @@ func Equal(a, b Value) bool {
 		if sameSource(a, b) {
 			return true
 		}
-		if lazyUnbuilt(a) || lazyUnbuilt(b) {
+		if a.Unbuilt() || b.Unbuilt() {
 			// As for arrays, and in order, stopping at the first member
 			// that differs, as a record set again most often does.
 			return equalInOrder(a, b)

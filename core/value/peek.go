@@ -41,12 +41,6 @@ func (c *memberCursor) next() (string, Value) {
 	return k, v
 }
 
-// lazyUnbuilt reports whether v is an Array or Object on a tape that is
-// not built.
-func lazyUnbuilt(v Value) bool {
-	return v.esc && v.n > 0 && !(*node)(v.kids).built()
-}
-
 // equalInOrder is Equal of two objects of n members each, one at least
 // not built: members compared in order off their tapes, as far as the
 // first that differs. Keys in another order (rare: a record is usually

@@ -1,7 +1,6 @@
 package value
 
 import (
-	"strings"
 	"sync"
 	"testing"
 
@@ -212,6 +211,6 @@ func TestParseLazyDuplicateKeys(t *testing.T) {
 		v, err := ParseLazy(tc.doc)
 		require.NoError(t, err, tc.doc)
 		assert.Equal(t, tc.want, v.JSON(), tc.doc)
-		assert.Equal(t, strings.Count(tc.want, ":") > 0, v.Len() > 0)
+		assert.Equal(t, MustParse(tc.want).Len(), v.Len(), "%s: its count, the keys kept once", tc.doc)
 	}
 }

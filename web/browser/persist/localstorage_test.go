@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/bookshelf"
 	"github.com/datafetch/datafetch/web/browser/persist"
 )
 
@@ -24,7 +25,7 @@ func TestLocalStorageRoundTrip(t *testing.T) {
 	t.Cleanup(func() { js.Global().Get("localStorage").Call("removeItem", key) })
 
 	r := newRig()
-	ep := &books{}
+	ep := &bookshelf.Endpoint{}
 	opts := r.options()
 	opts.Storage, opts.Key = ls, key
 	c1 := r.controller()
@@ -44,7 +45,7 @@ func TestLocalStorageRoundTrip(t *testing.T) {
 	defer p2.Stop()
 	_, err = c2.Suspense(context.Background(), ep, value.Obj())
 	require.NoError(t, err)
-	assert.Equal(t, 1, ep.calls, "restored from localStorage: no second request")
+	assert.Equal(t, 1, ep.Calls, "restored from localStorage: no second request")
 
 	require.NoError(t, p2.Clear())
 	assert.Equal(t, js.TypeNull, js.Global().Get("localStorage").Call("getItem", key).Type())

@@ -11,25 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/datafetch/datafetch/core/controller"
-	"github.com/datafetch/datafetch/core/endpoint"
-	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/bookshelf"
 	"github.com/datafetch/datafetch/web/browser/persist"
 )
-
-var book = &schema.Entity{Key: "Book", Defaults: value.MustParse(`{"id":null,"title":""}`)}
-
-// books is an endpoint whose fetch counts its calls.
-type books struct{ calls int }
-
-func (b *books) Key(params value.Value) (string, error) { return "books " + params.JSON(), nil }
-func (b *books) Fetch(context.Context, value.Value, any) (value.Value, error) {
-	b.calls++
-	return value.MustParse(`[{"id":"1","title":"one"},{"id":"2","title":"two"}]`), nil
-}
-func (b *books) Spec() *endpoint.Spec {
-	return &endpoint.Spec{Name: "books", Schema: schema.ArrayOf(book)}
-}
 
 // memory is a Storage in a map; fail, when set, fails every call.
 type memory struct {
@@ -122,7 +107,7 @@ func (r *rig) options() persist.Options {
 
 func TestRoundTripServesWithoutRequest(t *testing.T) {
 	r := newRig()
-	ep := &books{}
+	ep := &bookshelf.Endpoint{}
 	c1 := r.controller()
 	p1, err := persist.Start(c1, r.options())
 	require.NoError(t, err)
@@ -142,13 +127,13 @@ func TestRoundTripServesWithoutRequest(t *testing.T) {
 	defer p2.Stop()
 	got, err := c2.Suspense(context.Background(), ep, value.Obj())
 	require.NoError(t, err)
-	assert.Equal(t, 1, ep.calls, "the restored result is read with no request")
+	assert.Equal(t, 1, ep.Calls, "the restored result is read with no request")
 	assert.Equal(t, "two", got.Elems()[1].Get("title").Str())
 }
 
 func TestWritesAreThrottled(t *testing.T) {
 	r := newRig()
-	ep := &books{}
+	ep := &bookshelf.Endpoint{}
 	c := r.controller()
 	p, err := persist.Start(c, r.options())
 	require.NoError(t, err)
@@ -179,7 +164,7 @@ func TestOutdatedSnapshotsAreDropped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRig()
-			ep := &books{}
+			ep := &bookshelf.Endpoint{}
 			c1 := r.controller()
 			p1, err := persist.Start(c1, r.options())
 			require.NoError(t, err)
@@ -206,7 +191,7 @@ func TestUnreadableSnapshotIsAnErrorStoreIntact(t *testing.T) {
 		r := newRig()
 		r.store.items["k"] = text
 		c := r.controller()
-		ep := &books{}
+		ep := &bookshelf.Endpoint{}
 		require.NoError(t, c.SetResponse(ep, value.Obj(), value.MustParse(`[{"id":"9","title":"kept"}]`)))
 		p, err := persist.Start(c, r.options())
 		require.Error(t, err, text)
@@ -228,7 +213,7 @@ func TestStorageErrorsAreReported(t *testing.T) {
 	p, err := persist.Start(c, opts)
 	require.ErrorIs(t, err, boom)
 	defer p.Stop()
-	require.NoError(t, c.SetResponse(&books{}, value.Obj(), value.MustParse(`[]`)))
+	require.NoError(t, c.SetResponse(&bookshelf.Endpoint{}, value.Obj(), value.MustParse(`[]`)))
 	r.timers.fire()
 	require.Len(t, reported, 1)
 	assert.ErrorIs(t, reported[0], boom)
@@ -244,12 +229,12 @@ func TestStopAndClear(t *testing.T) {
 	c := r.controller()
 	p, err := persist.Start(c, r.options())
 	require.NoError(t, err)
-	require.NoError(t, c.SetResponse(&books{}, value.Obj(), value.MustParse(`[]`)))
+	require.NoError(t, c.SetResponse(&bookshelf.Endpoint{}, value.Obj(), value.MustParse(`[]`)))
 	require.NoError(t, p.Flush())
 	require.Contains(t, r.store.items, "k")
 	require.NoError(t, p.Clear())
 	assert.NotContains(t, r.store.items, "k")
-	require.NoError(t, c.SetResponse(&books{}, value.Obj(), value.MustParse(`[{"id":"1"}]`)))
+	require.NoError(t, c.SetResponse(&bookshelf.Endpoint{}, value.Obj(), value.MustParse(`[{"id":"1"}]`)))
 	assert.Empty(t, r.timers.fire(), "stopped: no write armed")
 	assert.NotContains(t, r.store.items, "k")
 }

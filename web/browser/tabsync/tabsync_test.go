@@ -15,28 +15,14 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
-	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/bookshelf"
 	"github.com/datafetch/datafetch/web/browser/tabsync"
 )
 
 // hangGuard bounds every wait: the waits are for events, this only stops
 // a hang.
 const hangGuard = 2 * time.Minute
-
-var book = &schema.Entity{Key: "Book", Defaults: value.MustParse(`{"id":null,"title":""}`)}
-
-// books is an endpoint whose fetch counts its calls.
-type books struct{ calls int }
-
-func (b *books) Key(params value.Value) (string, error) { return "books " + params.JSON(), nil }
-func (b *books) Fetch(context.Context, value.Value, any) (value.Value, error) {
-	b.calls++
-	return value.MustParse(`[{"id":"1","title":"one"},{"id":"2","title":"two"}]`), nil
-}
-func (b *books) Spec() *endpoint.Spec {
-	return &endpoint.Spec{Name: "books", Schema: schema.ArrayOf(book)}
-}
 
 // watch subscribes to ep on c without fetching and returns the channel of
 // its states.
@@ -74,7 +60,7 @@ func TestSync(t *testing.T) {
 	require.NoError(t, err)
 	defer stopB()
 
-	epA, epB := &books{}, &books{}
+	epA, epB := &bookshelf.Endpoint{}, &bookshelf.Endpoint{}
 	states := watch(t, b, epB)
 	_, err = a.Fetch(context.Background(), epA, value.Obj(), nil)
 	require.NoError(t, err)
@@ -84,7 +70,7 @@ func TestSync(t *testing.T) {
 	assert.Equal(t, a.Snapshot().JSON(), b.Snapshot().JSON(), "with its metadata")
 	_, err = b.Suspense(context.Background(), epB, value.Obj())
 	require.NoError(t, err)
-	assert.Equal(t, 0, epB.calls, "b made no request")
+	assert.Equal(t, 0, epB.Calls, "b made no request")
 
 	// Bad messages from a third party on the channel.
 	other := js.Global().Get("BroadcastChannel").New("go-test")
