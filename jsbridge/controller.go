@@ -443,13 +443,7 @@ func ctrlSubscribe(args []safejs.Value) (any, error) {
 	var lastErr error
 	lastErrJS := safejs.Undefined()
 	deliver := func(st controller.State) {
-		// Listeners run in the controller's goroutines too, where a panic
-		// would end the instance.
-		defer func() {
-			if p := recover(); p != nil {
-				reportError(panicError("subscribe", p))
-			}
-		}()
+		defer recoverHook("subscribe")
 		data, err := c.emit(lib.decode, key, s, st.Data, wire.Header{})
 		if err != nil {
 			reportError(err)
@@ -473,12 +467,29 @@ func ctrlSubscribe(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.hook(unsubscribe), nil
+}
+
+// hook registers stop, which ends a JavaScript callback the controller
+// now calls on a change (a subscription, a listener, a sync sink), and
+// returns its handle, which ctrlUnsubscribe or ctrlSyncStop end once.
+// While one is registered, the exported entries leave changes to the
+// js.FuncOf ones (exports.go, quiet).
+func (c *ctrl) hook(stop func()) int {
 	c.subs.Add(1)
-	// ctrlUnsubscribe calls this once: it releases the handle after.
 	return table.add(func() {
-		unsubscribe()
+		stop()
 		c.subs.Add(-1)
-	}), nil
+	})
+}
+
+// recoverHook, deferred by a JavaScript callback that runs on the
+// controller's goroutines, reports a panic there, which would otherwise
+// end the instance.
+func recoverHook(what string) {
+	if p := recover(); p != nil {
+		reportError(panicError(what, p))
+	}
 }
 
 // ctrlUnsubscribe(subscription) ends a subscription.

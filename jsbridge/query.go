@@ -58,24 +58,13 @@ func ctrlListen(args []safejs.Value) (any, error) {
 		return nil, fmt.Errorf("listen: listener is not a function")
 	}
 	stop := c.c.Listen(func() {
-		// Listeners run in the controller's goroutines too, where a panic
-		// would end the instance.
-		defer func() {
-			if p := recover(); p != nil {
-				reportError(panicError("listen", p))
-			}
-		}()
+		defer recoverHook("listen")
 		if _, err := invoke(listener); err != nil {
 			reportError(err)
 		}
 	})
-	// Like a subscription, a listener is JavaScript called on a change,
-	// which the exported entries leave to the js.FuncOf ones.
-	c.subs.Add(1)
-	return table.add(func() {
-		stop()
-		c.subs.Add(-1)
-	}), nil
+	// Like a subscription, a listener is JavaScript called on a change.
+	return c.hook(stop), nil
 }
 
 // queryArgs reads the (ctrl, schemaHandle, argsJSON) arguments of ctrlGet

@@ -38,26 +38,13 @@ func ctrlSyncStart(args []safejs.Value) (any, error) {
 		return nil, errors.New("syncTabs: post must be a function")
 	}
 	stop := c.c.OnSync(func(msg value.Value) {
-		// Called on the controller's goroutines too, where a panic would
-		// end the instance.
-		defer func() {
-			if p := recover(); p != nil {
-				reportError(panicError("syncTabs", p))
-			}
-		}()
+		defer recoverHook("syncTabs")
 		if _, err := invoke(post, msg.JSON()); err != nil {
 			reportError(err)
 		}
 	})
-	// A change now calls JavaScript: the exported entries, which must not,
-	// leave changes to the js.FuncOf ones while the sink is there, as they
-	// do while a subscription is open (exports.go, quiet).
-	c.subs.Add(1)
-	// ctrlSyncStop calls this once: it releases the handle after.
-	return table.add(func() {
-		stop()
-		c.subs.Add(-1)
-	}), nil
+	// A change now calls JavaScript, as with a subscription.
+	return c.hook(stop), nil
 }
 
 // ctrlSyncStop(handle) removes a sink ctrlSyncStart added; a second call
