@@ -28,7 +28,7 @@ func pipelineSchema() schema.Schema {
 
 // pipelineFetch stores body under "list" and emits the read, as a fetch
 // through a bridge controller does.
-func pipelineFetch(b *testing.B, st *store.Store, ids *identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
+func pipelineFetch(b testing.TB, st *store.Store, ids *identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
 	storetest.Apply(b, st, "list", s, body, at)
 	out, _, _, _ := st.Read("list")
 	return ids.output(buf, wire.Header{}, "list", s, out)
