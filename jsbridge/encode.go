@@ -210,6 +210,9 @@ func (e *encoder) entity(v value.Value, ent *schema.Entity) {
 	var fields []schema.Field
 	if ent != nil {
 		fields = ent.Fields()
+		if c := entityClass(ent); c != 0 && v.Kind() == value.Object {
+			e.w.Class(c)
+		}
 	}
 	if v.Kind() != value.Object || len(fields) == 0 {
 		e.raw(v)

@@ -27,10 +27,11 @@ var syncEntries = map[string]entry{
 	"release":    releaseHandle,
 	"settle":     settleWatched,
 
-	"schemaNew":   schemaNew,
-	"entityNew":   entityNew,
-	"normalize":   normalizeEntry,
-	"denormalize": denormalizeEntry,
+	"schemaNew":    schemaNew,
+	"entityNew":    entityNew,
+	"entitySchema": entitySchema,
+	"normalize":    normalizeEntry,
+	"denormalize":  denormalizeEntry,
 
 	"endpointNew":       endpointNew,
 	"endpointExtend":    endpointExtend,

@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/hack-pad/safejs"
 
@@ -174,7 +175,8 @@ func entityByHandle(h value.Value) (*schema.Entity, error) {
 
 // entityNew(specJSON, fns) returns the handle of a new Entity. The spec is
 // {key, pk, defaults, schema: {field: descriptor}, hooks: [names],
-// pkParent, processParent}: pk names the key field (the fast path: no
+// pkParent, processParent, cls}: cls, when set, is the number of the
+// JavaScript class its reads are instances of (see entityClasses); pk names the key field (the fast path: no
 // callback per record) unless hooks names "pk". fns holds the adapters
 // named in hooks, which take and return JSON text:
 //
@@ -201,17 +203,8 @@ func entityNew(args []safejs.Value) (any, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	if fields := spec.Get("schema"); fields.Len() > 0 {
-		e.Schema = make(map[string]schema.Schema, fields.Len())
-		for _, m := range fields.Members() {
-			s, err := buildSchema(m.Value, fns)
-			if err != nil {
-				return nil, fmt.Errorf("entity %s: schema.%s: %w", e.Key, m.Key, err)
-			}
-			if s != nil {
-				e.Schema[m.Key] = s
-			}
-		}
+	if err := setFieldSchemas(e, spec.Get("schema"), fns); err != nil {
+		return nil, err
 	}
 	for _, h := range spec.Get("hooks").Elems() {
 		name := h.Str()
@@ -223,7 +216,50 @@ func entityNew(args []safejs.Value) (any, error) {
 			return nil, err
 		}
 	}
+	if c, ok := spec.Get("cls").Float(); ok && c > 0 && c <= math.MaxUint32 {
+		setEntityClass(e, uint32(c))
+	}
 	return table.add(e), nil
+}
+
+// setFieldSchemas sets e.Schema from fields, an object of descriptors by
+// field name.
+func setFieldSchemas(e *schema.Entity, fields value.Value, fns safejs.Value) error {
+	if fields.Len() == 0 {
+		return nil
+	}
+	m := make(map[string]schema.Schema, fields.Len())
+	for _, f := range fields.Members() {
+		s, err := buildSchema(f.Value, fns)
+		if err != nil {
+			return fmt.Errorf("entity %s: schema.%s: %w", e.Key, f.Key, err)
+		}
+		if s != nil {
+			m[f.Key] = s
+		}
+	}
+	e.Schema = m
+	return nil
+}
+
+// entitySchema(handle, fieldsJSON, fns) sets the field schemas of an
+// entity made by entityNew with none, before anything has used it: a class
+// declares them in a static schema read when first used, which may name
+// entities that name it (User.posts → Post.author → User), so such an
+// entity is made first and given its fields once those it names exist.
+func entitySchema(args []safejs.Value) (any, error) {
+	e, err := lookup[*schema.Entity](arg(args, 0), "an Entity")
+	if err != nil {
+		return nil, err
+	}
+	if len(e.Schema) > 0 {
+		return nil, fmt.Errorf("entity %s: its schema is set already", e.Key)
+	}
+	fields, err := jsonArg(arg(args, 1), "entity schema")
+	if err != nil {
+		return nil, err
+	}
+	return nil, setFieldSchemas(e, fields, arg(args, 2))
 }
 
 func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Value) error {

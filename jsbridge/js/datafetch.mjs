@@ -22,5 +22,17 @@
 // file reading to load()): what it exports is the public API.
 
 export { attach } from './internal/api.mjs';
+export { Entity, EntityMixin } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
+export { schema } from './internal/schemas.mjs';
+// The schema classes by name too, as data-client exports them (all but
+// Array and Object, which would shadow the globals).
+export {
+  AllSchema as All,
+  CollectionSchema as Collection,
+  InvalidateSchema as Invalidate,
+  QuerySchema as Query,
+  UnionSchema as Union,
+  ValuesSchema as Values,
+} from './internal/schemas.mjs';

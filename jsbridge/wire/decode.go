@@ -45,6 +45,8 @@ type Node struct {
 	Vals []*Node
 	// Of is a Date's argument: the number or string given to new Date.
 	Of *Node
+	// Class is an Object's class (OpClass): 0 for a plain object.
+	Class uint64
 }
 
 // Get returns the value of an Object's member key; nil when it has none.
@@ -170,6 +172,15 @@ func (d *decoder) byte() (byte, error) {
 
 // id reads an id operand.
 func (d *decoder) id() (uint64, error) { return d.uint() }
+
+// peekOp returns the op at the read position without taking it; NumOps
+// past the end.
+func (d *decoder) peekOp() Op {
+	if d.pos >= len(d.b) {
+		return NumOps
+	}
+	return Op(d.b[d.pos])
+}
 
 func (d *decoder) uint() (uint64, error) {
 	x, n := binary.Uvarint(d.b[d.pos:])
@@ -432,6 +443,25 @@ func (d *decoder) value() (*Node, error) {
 		return &Node{Kind: Date, Of: v}, nil
 	case OpKeptList:
 		return d.keptList()
+	case OpClass:
+		c, err := d.uint()
+		if err != nil {
+			return nil, err
+		}
+		if c == 0 {
+			return nil, d.errorf("CLASS 0")
+		}
+		switch next := d.peekOp(); next {
+		case OpShaped, OpDefineShape, OpObject:
+		default:
+			return nil, d.errorf("CLASS before %s, not an object", next)
+		}
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		v.Class = c
+		return v, nil
 	case OpOver:
 		prev, err := d.id()
 		if err != nil {
@@ -452,7 +482,7 @@ func (d *decoder) value() (*Node, error) {
 		if p.Kind != Object {
 			return nil, d.errorf("OVER of object %d, which is not an object", prev)
 		}
-		obj := &Node{Kind: Object, Keys: append([]string(nil), p.Keys...), Vals: append([]*Node(nil), p.Vals...)}
+		obj := &Node{Kind: Object, Keys: append([]string(nil), p.Keys...), Vals: append([]*Node(nil), p.Vals...), Class: p.Class}
 		if err := d.members(obj, n); err != nil {
 			return nil, err
 		}

@@ -61,6 +61,11 @@ const (
 	OpOver
 	// OpDrop n, then n ids: forget those ids (after the value).
 	OpDrop
+	// OpClass c, then an object value (OpShaped, OpDefineShape, OpObject):
+	// the object is built as an instance of class c, a number JavaScript
+	// gave an entity class when it declared it (its prototype is the
+	// class's).
+	OpClass
 
 	// NumOps is the number of ops; not an op.
 	NumOps
@@ -86,6 +91,7 @@ var opNames = [NumOps]string{
 	OpKeep:        "KEEP",
 	OpOver:        "OVER",
 	OpDrop:        "DROP",
+	OpClass:       "CLASS",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).
@@ -99,7 +105,7 @@ func (o Op) String() string {
 // Header layout: HeaderSize bytes before the ops.
 const (
 	// Version is the format's version, the header's first byte.
-	Version = 2
+	Version = 3
 	// HeaderSize is the length of the header in bytes.
 	HeaderSize = 16
 )

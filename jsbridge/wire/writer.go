@@ -558,6 +558,10 @@ func (w *Writer) Over(prev, id uint64, n int) {
 	w.uint(uint64(n))
 }
 
+// Class marks the object written next as an instance of class c (not 0):
+// an entity's class, as JavaScript numbered it.
+func (w *Writer) Class(c uint32) { w.opUint(OpClass, uint64(c)) }
+
 // Drop tells the decoder to forget ids, after the value.
 func Drop[T ~uint64 | ~uintptr](w *Writer, ids []T) {
 	if len(ids) == 0 {

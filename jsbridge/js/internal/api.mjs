@@ -7,7 +7,7 @@ import { makeEndpoints } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
-import { AllSchema, ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema, makeSchemas } from './schemas.mjs';
+import { makeSchemas, schema } from './schemas.mjs';
 import { makeSyncTabs } from './tabsync.mjs';
 
 const apis = new WeakMap();
@@ -47,16 +47,7 @@ function makeAPI(go, wasmExports, resume) {
   return {
     version: go.version,
     Entity,
-    schema: {
-      Array: ArraySchema,
-      Object: ObjectSchema,
-      Values: ValuesSchema,
-      Union: UnionSchema,
-      Invalidate: InvalidateSchema,
-      All: AllSchema,
-      Query: QuerySchema,
-      Collection: CollectionSchema,
-    },
+    schema,
     normalize,
     denormalize,
     RestEndpoint,

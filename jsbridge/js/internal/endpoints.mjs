@@ -4,7 +4,7 @@
 
 import { AbortOptimistic, ours } from './errors.mjs';
 import { SCHEMA_NONE } from './protocol.mjs';
-import { CollectionSchema, InvalidateSchema } from './schemas.mjs';
+import { CollectionSchema, InvalidateSchema, isEntity } from './schemas.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
@@ -260,7 +260,7 @@ export function makeEndpoints(bridge, schemas) {
   function resource(options) {
     if (!options || typeof options !== 'object') throw new TypeError(`resource: options must be an object with path and schema, got ${show(options)}`);
     const { schema } = options;
-    if (!(schema instanceof Entity)) throw new TypeError(`resource ${options.path}: schema must be an Entity, got ${show(schema)}`);
+    if (!isEntity(schema)) throw new TypeError(`resource ${options.path}: schema must be an Entity, got ${show(schema)}`);
     const desc = JSON.parse(call('resourceNew', ...encodeOptions(options, `resource ${options.path}`, {})));
     const shared = { ...options };
     delete shared.name;

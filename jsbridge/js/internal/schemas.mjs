@@ -2,6 +2,8 @@
 // instance's Entity is recognised), and per instance the Entity class and
 // the conversion of shapes to Go schemas (makeSchemas).
 
+import { classNumber } from './classes.mjs';
+import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
@@ -12,8 +14,9 @@ import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJS
 // shapes can be checked where they are made.
 const entities = new WeakSet();
 
-function isEntity(s) {
-  return entities.has(s);
+/** Reports whether s is an Entity: a class, or the factory's (df.Entity). */
+export function isEntity(s) {
+  return entities.has(s) || isEntityClass(s);
 }
 
 function isSchema(s) {
@@ -136,12 +139,141 @@ export class CollectionSchema {
 }
 CollectionSchema.prototype[QUERYABLE] = true;
 
+/**
+ * The schema namespace, as data-client exports it: the shape classes, and
+ * Entity (data-client's schema.Entity is its EntityMixin).
+ */
+export const schema = Object.freeze({
+  Entity: EntityMixin,
+  Array: ArraySchema,
+  Object: ObjectSchema,
+  Values: ValuesSchema,
+  Union: UnionSchema,
+  Invalidate: InvalidateSchema,
+  All: AllSchema,
+  Query: QuerySchema,
+  Collection: CollectionSchema,
+});
+
 // makeSchemas returns the schema half of an API instance over bridge (see
-// makeBridge): Entity, and the Go schema of any shape.
+// makeBridge): Entity (the factory form), and the Go schema of any shape,
+// entity classes registered the first time a shape names them.
 export function makeSchemas(bridge) {
   const { call, hold, finalizer } = bridge;
 
+  // register makes the Go entity of a declaration (the factory's options
+  // or declarationOf's result, with schema its field schemas) and returns
+  // its handle. cls is the class whose instances reads are (0: plain
+  // objects). With lateSchema, the entity is made without fields and
+  // given them after onHandle has the handle: fields may name entities
+  // that name this one.
+  function register(decl, schema, cls, onHandle) {
+    const { key, pk, defaults, hooks, process, where } = decl;
+    const dates = [];
+    for (const [field, s] of Object.entries(schema)) if (s === Date) dates.push(field);
+    // readForm gives hooks a stored record as a reader sees it.
+    const readForm = (text) => {
+      if (text === '') return undefined;
+      const rec = { ...defaults, ...JSON.parse(text) };
+      for (const f of dates) if (rec[f] !== null && rec[f] !== undefined) rec[f] = new Date(rec[f]);
+      return rec;
+    };
+    const meta = (date, fetchedAt, expiresAt) => ({ date, fetchedAt, expiresAt });
+    // fns holds the adapters Go calls: by index for union schemas in
+    // fields, by name for the hooks.
+    const fns = [];
+    const names = [];
+    if (typeof pk === 'function') {
+      names.push('pk');
+      fns.pk = (rec, parent, k) => {
+        const id = synchronous(pk(JSON.parse(rec), parse(parent), k), `${where}: pk`);
+        // As JSON text: a lone surrogate would not survive the trip to Go.
+        return id === undefined || id === null ? null : JSON.stringify(String(id));
+      };
+    }
+    if (process) {
+      names.push('process');
+      fns.process = (rec, parent, k) => jsonText(synchronous(process(JSON.parse(rec), parse(parent), k), `${where}: process`), `${where}: process result`);
+    }
+    if (hooks.merge) {
+      names.push('merge');
+      fns.merge = (a, b) => toStoreJSON(synchronous(hooks.merge(readForm(a), readForm(b)), `${where}: merge`));
+    }
+    for (const [name, label] of [
+      ['useIncoming', hooks.useIncomingName ?? 'useIncoming'],
+      ['shouldReorder', 'shouldReorder'],
+    ]) {
+      const fn = hooks[name];
+      if (!fn) continue;
+      names.push(name);
+      fns[name] = (d1, f1, e1, d2, f2, e2, a, b) => !!synchronous(fn(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: ${label}`);
+    }
+    checkJSON(defaults, `${where}: defaults`);
+    const spec = {
+      key,
+      pk: typeof pk === 'string' ? pk : '',
+      defaults,
+      schema: {},
+      hooks: names,
+      // Parents are serialized only for functions that take them.
+      pkParent: typeof pk === 'function' && pk.length >= 2,
+      processParent: typeof process === 'function' && process.length >= 2,
+      cls,
+    };
+    if (onHandle === undefined) {
+      spec.schema = fieldDescriptors(schema, where, fns);
+      return call('entityNew', JSON.stringify(spec), fns);
+    }
+    const h = call('entityNew', JSON.stringify(spec), fns);
+    onHandle(h);
+    const fieldFns = [];
+    const fields = fieldDescriptors(schema, where, fieldFns);
+    if (Object.keys(fields).length > 0) call('entitySchema', h, JSON.stringify(fields), fieldFns);
+    return h;
+  }
+
+  function fieldDescriptors(schema, where, fns) {
+    const fields = {};
+    for (const [field, s] of Object.entries(schema)) {
+      if (s === undefined) continue;
+      if (!isSchema(s)) throw new TypeError(`${where}: schema.${field}: ${show(s)} is not a schema`);
+      fields[field] = describe(s, `${where}: schema.${field}`, fns);
+    }
+    return fields;
+  }
+
+  // classHandles holds the handle of each entity class registered with
+  // this instance. A class is registered the first time a shape names it;
+  // the classes a failed registration made are forgotten with it, so a
+  // corrected declaration registers afresh.
+  const classHandles = new WeakMap();
+  let registering;
+  function classHandle(cls) {
+    const h = classHandles.get(cls);
+    if (h !== undefined) return h;
+    const outer = registering === undefined;
+    if (outer) registering = [];
+    try {
+      const decl = declarationOf(cls);
+      const schema = cls.schema ?? {};
+      if (!isPlainObject(schema)) throw new TypeError(`${decl.where}: static schema must be an object of field schemas, got ${show(schema)}`);
+      return register(decl, schema, classNumber(cls), (made) => {
+        classHandles.set(cls, made);
+        registering.push(cls);
+        finalizer?.register(cls, made);
+      });
+    } catch (err) {
+      if (outer) for (const c of registering) classHandles.delete(c);
+      throw err;
+    } finally {
+      if (outer) registering = undefined;
+    }
+  }
+
   function Entity(options) {
+    // A class: made an entity class (as EntityMixin does), registered when
+    // first used.
+    if (typeof options === 'function') return isEntityClass(options) ? options : EntityMixin(options);
     if (!(this instanceof Entity)) return new Entity(options);
     if (!options || typeof options !== 'object') {
       throw new TypeError(`df.Entity: options must be an object with key and defaults, got ${show(options)}`);
@@ -162,66 +294,8 @@ export function makeSchemas(bridge) {
     for (const [name, fn] of Object.entries({ process, merge, useIncoming, shouldReorder })) {
       if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`${where}: ${name} must be a function, got ${show(fn)}`);
     }
-
-    // fns holds the adapters Go calls: by index for union schemas in
-    // fields, by name for the hooks.
-    const fns = [];
-    const fields = {};
-    const dates = [];
-    for (const [field, s] of Object.entries(schema)) {
-      if (s === undefined) continue;
-      if (!isSchema(s)) throw new TypeError(`${where}: schema.${field}: ${show(s)} is not a schema`);
-      if (s === Date) dates.push(field);
-      fields[field] = describe(s, `${where}: schema.${field}`, fns);
-    }
-    // readForm gives hooks a stored record as a reader sees it.
-    const readForm = (text) => {
-      if (text === '') return undefined;
-      const rec = { ...defaults, ...JSON.parse(text) };
-      for (const f of dates) if (rec[f] !== null && rec[f] !== undefined) rec[f] = new Date(rec[f]);
-      return rec;
-    };
-    const meta = (date, fetchedAt, expiresAt) => ({ date, fetchedAt, expiresAt });
-    const hooks = [];
-    if (typeof pk === 'function') {
-      hooks.push('pk');
-      fns.pk = (rec, parent, k) => {
-        const id = synchronous(pk(JSON.parse(rec), parse(parent), k), `${where}: pk`);
-        // As JSON text: a lone surrogate would not survive the trip to Go.
-        return id === undefined || id === null ? null : JSON.stringify(String(id));
-      };
-    }
-    if (process) {
-      hooks.push('process');
-      fns.process = (rec, parent, k) => jsonText(synchronous(process(JSON.parse(rec), parse(parent), k), `${where}: process`), `${where}: process result`);
-    }
-    if (merge) {
-      hooks.push('merge');
-      fns.merge = (a, b) => toStoreJSON(synchronous(merge(readForm(a), readForm(b)), `${where}: merge`));
-    }
-    if (useIncoming) {
-      hooks.push('useIncoming');
-      const name = options.useIncoming !== undefined ? 'useIncoming' : 'shouldUpdate';
-      fns.useIncoming = (d1, f1, e1, d2, f2, e2, a, b) =>
-        !!synchronous(useIncoming(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: ${name}`);
-    }
-    if (shouldReorder) {
-      hooks.push('shouldReorder');
-      fns.shouldReorder = (d1, f1, e1, d2, f2, e2, a, b) =>
-        !!synchronous(shouldReorder(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: shouldReorder`);
-    }
-    const spec = {
-      key,
-      pk: typeof pk === 'string' ? pk : '',
-      defaults,
-      schema: fields,
-      hooks,
-      // Parents are serialized only for functions that take them.
-      pkParent: typeof pk === 'function' && pk.length >= 2,
-      processParent: typeof process === 'function' && process.length >= 2,
-    };
-    checkJSON(defaults, `${where}: defaults`);
-    hold(this, call('entityNew', JSON.stringify(spec), fns));
+    const hooks = { merge, useIncoming, shouldReorder, useIncomingName: options.useIncoming !== undefined ? 'useIncoming' : 'shouldUpdate' };
+    hold(this, register({ key, pk, defaults, hooks, process, where }, schema, 0));
     entities.add(this);
     this.key = key;
     this.defaults = defaults;
@@ -247,6 +321,7 @@ export function makeSchemas(bridge) {
     const inner = (x, at) => describe(x, at, fns, depth + 1);
     if (s === Date) return 'date';
     if (s instanceof Entity) return { e: s._h };
+    if (isEntityClass(s)) return { e: classHandle(s) };
     if (Array.isArray(s)) {
       if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
       return { a: inner(s[0], `${where}[0]`) };
@@ -285,6 +360,7 @@ export function makeSchemas(bridge) {
   }
 
   function entityHandle(e, where) {
+    if (isEntityClass(e)) return classHandle(e);
     if (!(e instanceof Entity)) throw new TypeError(`${where}: ${show(e)} is not an Entity`);
     return e._h;
   }
@@ -314,6 +390,7 @@ export function makeSchemas(bridge) {
   // schemaHandle returns the Go schema of a shape, made once per object.
   function schemaHandle(s, where) {
     if (s instanceof Entity) return s._h;
+    if (isEntityClass(s)) return classHandle(s);
     if (s === Date) return (dateHandle ??= call('schemaNew', '"date"', []));
     const cacheable = typeof s === 'object' && s !== null;
     if (cacheable) {

@@ -8,6 +8,7 @@ import {
   FLAG_ERROR_KEPT,
   HEADER_SIZE,
   OP_ARRAY,
+  OP_CLASS,
   OP_DATE,
   OP_DEFINE_SHAPE,
   OP_DROP,
@@ -29,6 +30,7 @@ import {
   STATUS_NAMES,
   VERSION,
 } from './wireops.mjs';
+import { classPrototypes } from './classes.mjs';
 import { EXPORT_DECLINED as DECLINED } from './protocol.mjs';
 
 /** Reads.version before any read; given to Reads.keep, it keeps nothing. */
@@ -459,8 +461,10 @@ function value() {
     }
     case OP_KEPT_LIST:
       return keptList();
+    case OP_CLASS:
+      return instance();
     case OP_OVER: {
-      const obj = { ...known(uint()) };
+      const obj = copyOf(known(uint()));
       const id = uint();
       for (let n = uint(); n > 0; n--) put(obj, key(), value());
       held[id] = obj;
@@ -471,6 +475,112 @@ function value() {
     default:
       throw fault(`op ${op} where a value belongs`);
   }
+}
+
+// instance reads an OP_CLASS's operand and the object after it, built as
+// an instance of that class: with its prototype from the start (by a
+// constructor per class and shape), never changed after, which would cost
+// every later access to the object.
+function instance() {
+  const proto = classPrototypes[uint()];
+  if (proto === undefined) throw fault('a class this side does not have');
+  for (;;) {
+    const op = buf[pos++];
+    switch (op) {
+      case OP_SHAPED: {
+        const id = uint();
+        const make = shapes[id];
+        if (make === undefined) throw new UnknownObject(`datafetch: shape ${id} is unknown`);
+        return classMake(proto, make)(value);
+      }
+      case OP_DEFINE_SHAPE: {
+        const id = uint();
+        const keys = [];
+        for (let n = uint(); n > 0; n--) keys.push(key());
+        shapes[id] = shapeOf(keys);
+        continue; // the object follows
+      }
+      case OP_OBJECT: {
+        const obj = Object.create(proto);
+        for (let n = uint(); n > 0; n--) defineOwn(obj, key(), value());
+        return obj;
+      }
+      default:
+        throw fault(`op ${op} after a class, not an object`);
+    }
+  }
+}
+
+// copyOf returns a shallow copy of obj with obj's prototype (an entity's
+// class, or Object's).
+function copyOf(obj) {
+  const proto = Object.getPrototypeOf(obj);
+  if (proto === Object.prototype) return { ...obj };
+  return Object.defineProperties(Object.create(proto), Object.getOwnPropertyDescriptors(obj));
+}
+
+// The last classMake looked up: a list's entities are of one class and
+// shape, so most lookups are this one.
+let lastProto;
+let lastShape;
+let lastMake;
+
+// classMakes holds, per prototype, the constructor of each shape's
+// instances.
+const classMakes = new WeakMap();
+
+// classMake returns the function that builds an object of shape (a
+// shapeOf result) as an instance with prototype proto.
+function classMake(proto, shape) {
+  if (proto === lastProto && shape === lastShape) return lastMake;
+  let byShape = classMakes.get(proto);
+  if (byShape === undefined) classMakes.set(proto, (byShape = new Map()));
+  let make = byShape.get(shape);
+  if (make === undefined) byShape.set(shape, (make = instanceShapeOf(proto, shape.keys)));
+  lastProto = proto;
+  lastShape = shape;
+  lastMake = make;
+  return make;
+}
+
+// instanceShapeOf returns the function that builds an object with keys as
+// an instance with prototype proto: a compiled constructor when the page
+// allows compiling code and an assignment to each key makes an own data
+// property (not so for __proto__, or a key the class has an accessor for:
+// data read under a getter's name shadows the getter, as an own property
+// of JSON.parse's would), members defined in order otherwise.
+function instanceShapeOf(proto, keys) {
+  if (shaping.compile && !keys.some((k) => k === PROTO || hasAccessor(proto, k))) {
+    try {
+      const Ctor = new Function('v', keys.map((k) => `this[${JSON.stringify(k)}]=v();`).join(''));
+      Ctor.prototype = proto;
+      return (v) => new Ctor(v);
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      shaping.compile = false;
+    }
+  }
+  return (v) => {
+    const obj = Object.create(proto);
+    for (let i = 0; i < keys.length; i++) defineOwn(obj, keys[i], v());
+    return obj;
+  };
+}
+
+// hasAccessor reports whether proto or its prototypes define k as an
+// accessor (get or set).
+function hasAccessor(proto, k) {
+  for (let p = proto; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, k);
+    if (d !== undefined) return d.get !== undefined || d.set !== undefined;
+  }
+  return false;
+}
+
+// defineOwn sets obj[k] = v as an own data property, whatever obj's
+// prototype defines under k (a getter of its class, __proto__).
+function defineOwn(obj, k, v) {
+  Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
 }
 
 // keptList reads an OP_KEPT_LIST: an array whose runs of OP_KEEP take the
@@ -530,6 +640,7 @@ function shapeOf(keys) {
     const members = keys.map((k) => `${k === PROTO ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:v()`);
     try {
       make = new Function('v', `return {${members.join(',')}};`);
+      make.keys = keys;
       if (compiled.size < MAX_COMPILED) compiled.set(id, make);
       return make;
     } catch (err) {
@@ -537,11 +648,13 @@ function shapeOf(keys) {
       shaping.compile = false; // forbidden here: build them by hand
     }
   }
-  return (v) => {
+  const make = (v) => {
     const obj = {};
     for (let i = 0; i < keys.length; i++) put(obj, keys[i], v());
     return obj;
   };
+  make.keys = keys;
+  return make;
 }
 
 // The most constructors kept compiled for reuse (each table holds at most

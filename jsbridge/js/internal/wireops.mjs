@@ -20,9 +20,10 @@ export const OP_KEPT_LIST = 15;
 export const OP_KEEP = 16;
 export const OP_OVER = 17;
 export const OP_DROP = 18;
+export const OP_CLASS = 19;
 
 /** The format's version, the header's first byte. */
-export const VERSION = 2;
+export const VERSION = 3;
 /** The header's length in bytes; the ops follow it. */
 export const HEADER_SIZE = 16;
 /** Header flags (byte 1). */

@@ -1,0 +1,243 @@
+// Entity classes, declared as data-client declares them:
+//
+//   class Todo extends Entity {
+//     id = 0;
+//     title = '';
+//     static key = 'Todo';
+//     static schema = { author: User };
+//   }
+//
+// A class is plain JavaScript: nothing here needs the engine, so classes
+// are declared at module top level before load(). What the engine needs of
+// a class (its declaration: key, pk, defaults, hooks) is read the first
+// time a loaded instance uses it (schemas.mjs registers it then); its
+// static schema is read then too, so it may be assigned after the class
+// and may name classes that name it back.
+
+import { show } from './values.mjs';
+
+// ENTITY_CLASS marks a class as an entity class: every class that extends
+// Entity or comes from EntityMixin inherits it (statics are inherited).
+const ENTITY_CLASS = Symbol.for('datafetch.entityClass');
+
+// DEFAULTS holds a class's own instance of defaults (see defaults below).
+const DEFAULTS = Symbol('datafetch.defaults');
+
+/** Reports whether s is an entity class (extends Entity, or EntityMixin's). */
+export function isEntityClass(s) {
+  return typeof s === 'function' && s[ENTITY_CLASS] === true;
+}
+
+// The static members every entity class gets, with data-client's
+// defaults. A class overrides any of them; the engine calls back into
+// JavaScript only for those overridden (declarationOf).
+const statics = {
+  /** The primary key of value (a record), from the instance method pk. */
+  pk(value, parent, key, args) {
+    return this.prototype.pk.call(value, parent, key, args);
+  },
+  /** false keeps the stored entity and drops incoming data. */
+  shouldUpdate(existingMeta, incomingMeta, existing, incoming) {
+    return true;
+  },
+  /** true makes the stored entity's fields win the merge. */
+  shouldReorder(existingMeta, incomingMeta, existing, incoming) {
+    return incomingMeta.fetchedAt < existingMeta.fetchedAt;
+  },
+  /** Combines the stored record with incoming data: a shallow merge. */
+  merge(existing, incoming) {
+    return { ...existing, ...incoming };
+  },
+  /** Transforms a raw record before it is stored. */
+  process(input, parent, key, args) {
+    return { ...input };
+  },
+  /** Returns a message when a processed record is not valid (status 400). */
+  validate(processed) {
+    return undefined;
+  },
+  /** An instance with props set over the defaults. */
+  fromJS(props = {}) {
+    const instance = new this(props);
+    Object.assign(instance, props);
+    return instance;
+  },
+  toString() {
+    return this.key;
+  },
+  toJSON() {
+    return { key: this.key, schema: this.schema };
+  },
+};
+
+// defineEntityStatics gives cls the static members an entity class has,
+// keeping those it defines itself.
+function defineEntityStatics(cls) {
+  for (const [name, fn] of Object.entries(statics)) {
+    if (!Object.hasOwn(cls, name)) Object.defineProperty(cls, name, { value: fn, writable: true, configurable: true });
+  }
+  Object.defineProperty(cls, ENTITY_CLASS, { value: true });
+  if (!Object.hasOwn(cls, 'schema')) cls.schema = {};
+  Object.defineProperty(cls, 'defaults', {
+    configurable: true,
+    /** An instance made with no arguments: its fields are the defaults. */
+    get() {
+      if (!Object.hasOwn(this, DEFAULTS)) Object.defineProperty(this, DEFAULTS, { value: new this(), configurable: true });
+      return this[DEFAULTS];
+    },
+  });
+  if (!Object.hasOwn(cls, 'key')) {
+    // The class's name, read when asked (a subclass has its own), until a
+    // key is assigned.
+    Object.defineProperty(cls, 'key', {
+      configurable: true,
+      enumerable: true,
+      get() {
+        if (this.name === '') throw new TypeError('Entity: a class without a name must define static key');
+        return this.name;
+      },
+      set(value) {
+        Object.defineProperty(this, 'key', { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
+  }
+}
+
+/**
+ * The base class of entity classes: a record type with a primary key,
+ * stored once per key however many responses hold it, and read as an
+ * instance of its class.
+ */
+export class Entity {
+  static {
+    defineEntityStatics(Entity);
+  }
+
+  /** The primary key of this record: its id field by default. */
+  pk(parent, key, args) {
+    return this.id;
+  }
+}
+
+/**
+ * Turns any class into an entity class (data-client's EntityMixin):
+ * options may set pk (a field name or a function of the record), key,
+ * schema and any static member.
+ */
+export function EntityMixin(Base, options = {}) {
+  if (typeof Base !== 'function') throw new TypeError(`EntityMixin: Base must be a class, got ${show(Base)}`);
+  if (options === null || typeof options !== 'object') throw new TypeError(`EntityMixin: options must be an object, got ${show(options)}`);
+  const { pk, key, schema, ...rest } = options;
+  const Mixed = class extends Base {};
+  Object.defineProperty(Mixed, 'name', { value: Base.name });
+  Object.assign(Mixed, rest);
+  if (schema !== undefined) Mixed.schema = schema;
+  if (key !== undefined) Object.defineProperty(Mixed, 'key', { value: key, writable: true, enumerable: true, configurable: true });
+  defineEntityStatics(Mixed);
+  if (typeof pk === 'function') {
+    Mixed.prototype.pk = function (parent, k) {
+      return pk(this, parent, k);
+    };
+  } else if (typeof pk === 'string') {
+    Mixed.prototype.pk = fieldPK(pk);
+  } else if (pk !== undefined) {
+    throw new TypeError(`EntityMixin ${Base.name}: pk must be a field name or a function, got ${show(pk)}`);
+  } else if (typeof Mixed.prototype.pk !== 'function') {
+    Mixed.prototype.pk = Entity.prototype.pk;
+  }
+  return Mixed;
+}
+
+// fieldPKs keeps the pk method made for each field name, so that
+// declarationOf recognizes it (no call into JavaScript per record).
+const fieldPKs = new Map();
+const pkFields = new WeakMap([[Entity.prototype.pk, 'id']]);
+
+function fieldPK(field) {
+  let fn = fieldPKs.get(field);
+  if (fn === undefined) {
+    fn = function () {
+      return this[field];
+    };
+    fieldPKs.set(field, fn);
+    pkFields.set(fn, field);
+  }
+  return fn;
+}
+
+// A pk method that returns one field of its record, written as
+// data-client's docs write one: pk() { return this.username; }.
+const FIELD_PK_SOURCE = /^pk\s*\(\s*\)\s*\{\s*return\s+this\.([A-Za-z_$][\w$]*)\s*;?\s*\}$/;
+
+// pkField returns the field that cls's pk returns as it is, or undefined
+// when pk computes something (then the engine calls it for each record).
+function pkField(cls) {
+  if (cls.pk !== statics.pk) return undefined;
+  const method = cls.prototype.pk;
+  const known = pkFields.get(method);
+  if (known !== undefined) return known;
+  const m = FIELD_PK_SOURCE.exec(Function.prototype.toString.call(method));
+  return m?.[1];
+}
+
+// The hooks a class may override, by the name the engine knows them
+// under (jsbridge/schema.go entityNew).
+const HOOKS = [
+  ['merge', 'merge'],
+  ['shouldUpdate', 'useIncoming'],
+  ['shouldReorder', 'shouldReorder'],
+];
+
+const declarations = new WeakMap();
+
+/**
+ * The declaration of an entity class as the engine takes it, read once
+ * per class: {key, pk (a field name, or a function of (record, parent,
+ * key)), defaults (a plain object), hooks ({engine name: function}),
+ * process (undefined, or a function of (record, parent, key) that also
+ * validates)}. Its schema is not part of it: that is read when the class
+ * is registered.
+ */
+export function declarationOf(cls) {
+  let d = declarations.get(cls);
+  if (d !== undefined) return d;
+  const key = cls.key;
+  if (typeof key !== 'string' || key === '') throw new TypeError(`Entity ${cls.name}: static key must be a non-empty string, got ${show(key)}`);
+  const where = `Entity ${key}`;
+  let instance;
+  try {
+    instance = cls.defaults;
+  } catch (err) {
+    throw new TypeError(`${where}: constructing it with no arguments, to read its field defaults, failed: ${err?.message ?? err}`, { cause: err });
+  }
+  const defaults = {};
+  for (const [field, v] of Object.entries(instance)) {
+    if (typeof v !== 'function' && typeof v !== 'symbol' && typeof v !== 'bigint') defaults[field] = v;
+  }
+  const field = pkField(cls);
+  const pk = field ?? ((record, parent, k) => cls.pk(record, parent, k));
+  const hooks = { useIncomingName: 'shouldUpdate' };
+  for (const [name, engineName] of HOOKS) {
+    if (cls[name] !== statics[name]) hooks[engineName] = (...args) => cls[name](...args);
+  }
+  let process;
+  const processes = cls.process !== statics.process;
+  const validates = cls.validate !== statics.validate;
+  if (processes || validates) {
+    process = (record, parent, k) => {
+      const out = processes ? cls.process(record, parent, k, []) : record;
+      if (validates && out !== undefined) {
+        const message = cls.validate(out);
+        if (message) {
+          const err = new Error(`${where}: ${message}`);
+          err.status = 400;
+          throw err;
+        }
+      }
+      return out;
+    };
+  }
+  d = { key, pk, defaults, hooks, process, where };
+  declarations.set(cls, d);
+  return d;
+}
