@@ -80,6 +80,9 @@ var asyncEntries = map[string]entry{
 	"ctrlFetchIfStale": ctrlFetchIfStale,
 
 	"ctrlRevalidateActive": ctrlRevalidateActive,
+
+	"endpointRequestInit":   endpointRequestInit,
+	"endpointParseResponse": endpointParseResponse,
 }
 
 var registerOnce sync.Once

@@ -167,12 +167,17 @@ func describeRequest(req *rest.Request) (string, any, error) {
 }
 
 // initDescription is fetch's init as Go makes it: method and headers.
-// Headers are a plain object, as a controller's fetch option may expect
-// from data-client; repeated names are joined with ", " as Headers would.
 func initDescription(req *rest.Request) value.Value {
+	return value.Obj(value.M("method", value.Str(req.Method)), value.M("headers", headerObject(req.Header)))
+}
+
+// headerObject returns h as a plain object, as a controller's fetch option
+// may expect from data-client; repeated names are joined with ", " as
+// Headers would.
+func headerObject(h rest.Header) value.Value {
 	var headers []value.Member
 	index := map[string]int{}
-	for _, f := range req.Header {
+	for _, f := range h {
 		name := strings.ToLower(f.Name)
 		if i, ok := index[name]; ok {
 			headers[i].Value = value.Str(headers[i].Value.Str() + ", " + f.Value)
@@ -181,7 +186,7 @@ func initDescription(req *rest.Request) value.Value {
 		index[name] = len(headers)
 		headers = append(headers, value.M(f.Name, value.Str(f.Value)))
 	}
-	return value.Obj(value.M("method", value.Str(req.Method)), value.M("headers", value.Obj(headers...)))
+	return value.Obj(headers...)
 }
 
 // requestInit builds fetch's init: method and headers from JSON in one

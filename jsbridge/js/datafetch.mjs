@@ -22,6 +22,7 @@
 // file reading to load()): what it exports is the public API.
 
 export { attach } from './internal/api.mjs';
+export { RestEndpoint, resource, resource as createResource } from './internal/endpoints.mjs';
 export { Entity, EntityMixin } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';

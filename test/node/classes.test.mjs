@@ -414,7 +414,7 @@ test('entity classes in Union, All, Query, Collection and resource()', async () 
 
 // ---------------------------------------------------------------- bad declarations
 
-test('bad declarations are clear errors that name the class, and the instance keeps working', async () => {
+test('bad declarations are clear errors that name the class where first used, and the instance keeps working', async () => {
   const { df } = await env();
   class Broken extends Entity {
     id = 0;
@@ -424,17 +424,19 @@ test('bad declarations are clear errors that name the class, and the instance ke
     }
   }
   const ctrl = new df.Controller();
-  assert.throws(() => local(df, Broken), /Broken.*no defaults here/);
+  const broken = local(df, Broken);
+  assert.throws(() => ctrl.getResponse(broken, { id: 1 }), /Broken.*no defaults here/);
+  await assert.rejects(ctrl.fetch(broken, { id: 1 }), /Broken.*no defaults here/);
   class BadSchema extends Entity {
     id = 0;
     static schema = { child: 42 };
   }
-  assert.throws(() => local(df, BadSchema), /BadSchema: schema\.child: 42 is not a schema/);
+  const bad = local(df, BadSchema);
+  await assert.rejects(ctrl.setResponse(bad, { id: 1 }, { id: 1 }), /BadSchema: schema\.child: 42 is not a schema/);
   // Corrected, it registers afresh.
   BadSchema.schema = {};
-  const ep = local(df, BadSchema);
-  await ctrl.setResponse(ep, { id: 1 }, { id: 1 });
-  assert.ok(ctrl.getResponse(ep, { id: 1 }).data instanceof BadSchema);
+  await ctrl.setResponse(bad, { id: 1 }, { id: 1 });
+  assert.ok(ctrl.getResponse(bad, { id: 1 }).data instanceof BadSchema);
   const Anonymous = (() => class extends Entity {})();
-  assert.throws(() => local(df, Anonymous), /without a name must define static key/);
+  assert.throws(() => ctrl.getResponse(local(df, Anonymous), { id: 1 }), /without a name must define static key/);
 });

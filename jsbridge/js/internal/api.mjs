@@ -3,7 +3,8 @@
 
 import { makeBridge } from './bridge.mjs';
 import { makeController } from './controller.mjs';
-import { makeEndpoints } from './endpoints.mjs';
+import { offerEngine } from './engine.mjs';
+import { RestEndpoint, makeEndpoints, resource } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
@@ -39,7 +40,8 @@ function makeAPI(go, wasmExports, resume) {
   const schemas = makeSchemas(bridge);
   const { Entity, normalize, denormalize } = schemas;
   const endpoints = makeEndpoints(bridge, schemas);
-  const { RestEndpoint, resource, Resource } = endpoints;
+  const { Resource } = endpoints;
+  offerEngine(endpoints.engine);
   const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints, schemas);
   const { persist, indexedDBStorage } = makePersist(bridge);
   const { syncTabs } = makeSyncTabs(bridge);

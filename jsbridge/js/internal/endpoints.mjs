@@ -1,21 +1,44 @@
-// Endpoints: RestEndpoint, resource() and the legacy Resource, whose
-// options are split into what crosses to Go as JSON and the callbacks Go
-// calls (adapted to take and give JSON text).
+// Endpoints: RestEndpoint and resource(), declared as data-client declares
+// them (at module top level, subclassed, extended) with no engine, and
+// registered with an API instance's engine the first time that instance
+// runs them (makeEndpoints). An endpoint's options are its own properties
+// (endpoint.path, endpoint.schema, ...), class fields and overridden
+// methods of a subclass included; what crosses to Go is split into JSON and
+// the callbacks Go calls (adapted to take and give JSON text).
 
-import { AbortOptimistic, ours } from './errors.mjs';
-import { SCHEMA_NONE } from './protocol.mjs';
-import { CollectionSchema, InvalidateSchema, isEntity } from './schemas.mjs';
+import { AbortOptimistic, ours as ownError } from './errors.mjs';
+import { engine } from './engine.mjs';
+import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
+import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, ValuesSchema, checkShape, isEntity } from './schemas.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
-const FUNCTION_OPTIONS = new Set(['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update', 'retryDelay']);
+const FUNCTION_OPTIONS = ['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update', 'retryDelay'];
 const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'pollFrequency', 'timeout']);
 // Expiry lengths may be Infinity: never stale, an error kept until invalidated.
 const EXPIRY_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength']);
-// Options that would hide the endpoint's methods are not copied onto it.
-const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor']);
-// The endpoints a Collection (or paginationField) derives, made by Go on
-// first use (jsbridge/collection.go): name, method.
+// The options an endpoint's own properties may hold, as the engine takes
+// them (encodeOptions).
+const OPTIONS = [
+  'urlPrefix',
+  'path',
+  'method',
+  'name',
+  'schema',
+  'body',
+  'dataExpiryLength',
+  'errorExpiryLength',
+  'pollFrequency',
+  'timeout',
+  'retry',
+  'invalidIfStale',
+  'paginationField',
+  'sideEffect',
+  'signal',
+  ...FUNCTION_OPTIONS,
+];
+// The endpoints a Collection (or paginationField) derives: name, method
+// (undefined: the endpoint's own).
 const COLLECTION_ENDPOINTS = [
   ['push', 'POST'],
   ['unshift', 'POST'],
@@ -23,85 +46,438 @@ const COLLECTION_ENDPOINTS = [
   ['assign', 'POST'],
   ['getPage', undefined],
 ];
-for (const [name] of COLLECTION_ENDPOINTS) METHODS.add(name);
+// Options that would hide the endpoint's methods are not copied onto it.
+const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor', ...COLLECTION_ENDPOINTS.map(([name]) => name)]);
+
+// RECIPE is how an endpoint is made in an engine (see makeEndpoints'
+// register): {} from its own options; {base, changes} an extend of base;
+// {resource, member} a member of a resource; {paginatedOf, cursor};
+// {collectionOf, op}; {handles} made by one engine only (a legacy
+// Resource).
+const RECIPE = Symbol('datafetch.recipe');
+
+// ---------------------------------------------------------------- RestEndpoint
+
+/**
+ * A REST endpoint (docs/js-api.md, Endpoints). Its options become its own
+ * properties; a subclass may set them as class fields and override the
+ * function options as methods (getRequestInit, parseResponse, process,
+ * getHeaders, fetch...), calling super for the defaults. Nothing is asked
+ * of the engine until an instance runs it.
+ */
+export class RestEndpoint {
+  constructor(options) {
+    if (!options || typeof options !== 'object') {
+      throw new TypeError(`RestEndpoint: options must be an object with at least a path, got ${show(options)}`);
+    }
+    encodeOptions(options, `RestEndpoint ${options.name ?? options.path ?? ''}`, undefined, checking);
+    setOptions(this, options);
+    Object.defineProperty(this, RECIPE, { value: {}, writable: true });
+  }
+
+  /** The HTTP method: GET unless set. */
+  get method() {
+    return 'GET';
+  }
+
+  set method(v) {
+    own(this, 'method', typeof v === 'string' ? v.toUpperCase() : v);
+  }
+
+  /** The endpoint's name, in keys and errors: its path unless set. */
+  get name() {
+    return this.path;
+  }
+
+  set name(v) {
+    own(this, 'name', v);
+  }
+
+  /** Whether the endpoint changes data on the server: all but GET, unless set. */
+  get sideEffect() {
+    return this.method !== 'GET';
+  }
+
+  set sideEffect(v) {
+    own(this, 'sideEffect', v);
+  }
+
+  /** The request URL for params. */
+  url(params) {
+    const e = engineOf(this, 'url()');
+    const h = e.endpointHandle(this);
+    const p = e.paramsText(params, 'url', this);
+    return e.exported()?.url(h, p) ?? e.call('endpointURL', h, p);
+  }
+
+  /** The store key for params. */
+  key(params) {
+    const e = engineOf(this, 'key()');
+    const h = e.endpointHandle(this);
+    const p = e.paramsText(params, 'key', this);
+    return e.exported()?.key(h, p) ?? e.call('endpointKey', h, p);
+  }
+
+  /** A new endpoint with those options replaced; this one is unchanged. */
+  extend(options) {
+    if (!options || typeof options !== 'object') throw new TypeError(`${this.name}: extend: options must be an object, got ${show(options)}`);
+    encodeOptions(options, `${this.name}: extend`, undefined, checking);
+    return derive(this, options, { base: this, changes: options });
+  }
+
+  /** An endpoint whose pages, named by cursorParam, append to one list. */
+  paginated(cursorParam) {
+    if (typeof cursorParam !== 'string' || cursorParam === '') {
+      throw new TypeError(`${this.name}: paginated: cursorParam must be a param name, got ${show(cursorParam)}`);
+    }
+    return derive(this, {}, { paginatedOf: this, cursor: cursorParam });
+  }
+
+  /**
+   * The request init the endpoint would send for body (method, headers
+   * with getHeaders applied, the body encoded): what an override of
+   * getRequestInit gets from super.getRequestInit(body).
+   */
+  getRequestInit(body) {
+    const e = engineOf(this, 'getRequestInit()');
+    return e.callAsync('endpointRequestInit', e.endpointHandle(this), ...encodeBody(body, `${this.name}: getRequestInit: body`)).then(([desc, raw]) => {
+      const init = JSON.parse(desc);
+      if (raw !== undefined) init.body = raw;
+      return init;
+    });
+  }
+
+  /** The headers to send: these, unchanged. */
+  getHeaders(headers) {
+    return headers;
+  }
+
+  /**
+   * The response parsed as the endpoint would parse it (JSON, null for an
+   * empty body, a NetworkError for a failure status): what an override of
+   * parseResponse gets from super.parseResponse(response).
+   */
+  parseResponse(response) {
+    const e = engineOf(this, 'parseResponse()');
+    return e.callAsync('endpointParseResponse', e.endpointHandle(this), response).then((text) => parse(text));
+  }
+
+  /** The value to normalize: the parsed response, unchanged. */
+  process(value, ...args) {
+    return value;
+  }
+}
+
+// engines holds, per endpoint, the engine that registered it last: its
+// url(), key() and defaults ask that engine, or load()'s when none has.
+const engines = new WeakMap();
+
+function engineOf(ep, what) {
+  return engines.get(ep) ?? engine(what);
+}
+
+// The function options' defaults, which are not options the engine gets:
+// an endpoint whose getRequestInit is RestEndpoint's has none of its own.
+const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process'].map((name) => RestEndpoint.prototype[name]));
+
+// own sets obj[k] = v as an own data property, whatever the prototype
+// defines under k.
+function own(obj, k, v) {
+  Object.defineProperty(obj, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
+function setOptions(ep, options) {
+  for (const [k, v] of Object.entries(options)) {
+    if (METHODS.has(k)) continue;
+    own(ep, k, k === 'method' && typeof v === 'string' ? v.toUpperCase() : v);
+  }
+}
+
+// derive returns an endpoint of ep's class with ep's own properties and
+// options over them, made in an engine by recipe.
+function derive(ep, options, recipe) {
+  const d = Object.create(Object.getPrototypeOf(ep));
+  for (const k of Object.keys(ep)) own(d, k, ep[k]);
+  setOptions(d, options);
+  Object.defineProperty(d, RECIPE, { value: recipe, writable: true });
+  return d;
+}
+
+// optionsOf returns the options an endpoint made from its own options
+// has: its properties (own or inherited: class fields, getters) and the
+// function options it overrides.
+function optionsOf(ep) {
+  const o = {};
+  for (const name of OPTIONS) {
+    const v = ep[name];
+    if (v === undefined || DEFAULTS.has(v)) continue;
+    if (name === 'name' && !Object.hasOwn(ep, 'name') && v === ep.path) continue;
+    if (name === 'sideEffect' && !Object.hasOwn(ep, 'sideEffect')) continue;
+    o[name] = v;
+  }
+  return o;
+}
+
+// Collection endpoints: getters on every endpoint, undefined where the
+// endpoint has none (no Collection in its schema, a list's assign, no
+// paginationField), made once per endpoint.
+const derived = new WeakMap();
+for (const [name, method] of COLLECTION_ENDPOINTS) {
+  Object.defineProperty(RestEndpoint.prototype, name, {
+    configurable: true,
+    get() {
+      if (this[RECIPE] === undefined) return undefined; // the prototype itself
+      let made = derived.get(this);
+      if (made === undefined) derived.set(this, (made = {}));
+      if (!(name in made)) made[name] = hasCollectionEndpoint(this, name) ? collectionEndpoint(this, name, method) : undefined;
+      return made[name];
+    },
+  });
+}
+
+function collectionEndpoint(ep, op, method) {
+  const d = derive(ep, {}, { collectionOf: ep, op });
+  if (method !== undefined) {
+    delete d.paginationField;
+    own(d, 'method', method);
+    own(d, 'name', `${ep.name}.${op}`);
+  }
+  return d;
+}
+
+// hasCollectionEndpoint tells, as the engine does (jsbridge/collection.go),
+// whether ep has the collection endpoint op.
+function hasCollectionEndpoint(ep, op) {
+  if (op === 'getPage') return typeof ep.paginationField === 'string' && ep.paginationField !== '';
+  const c = collectionIn(ep.schema);
+  if (c === undefined) return false;
+  const values = c.schema instanceof ValuesSchema;
+  return op === 'remove' || (op === 'assign' ? values : !values);
+}
+
+// collectionIn returns the Collection an endpoint's schema is or holds as
+// a member of an object shape.
+function collectionIn(s) {
+  if (s instanceof CollectionSchema) return s;
+  const members = s instanceof ObjectSchema ? s.schema : isPlainObject(s) ? s : undefined;
+  if (members === undefined) return undefined;
+  for (const m of Object.values(members)) if (m instanceof CollectionSchema) return m;
+  return undefined;
+}
+
+// ---------------------------------------------------------------- resource
+
+// The endpoints of a resource, as the engine makes them (core/rest
+// NewResource): name, method, and whether its path is the list path.
+const RESOURCE_ENDPOINTS = [
+  ['get', 'GET', false],
+  ['getList', 'GET', true],
+  ['create', 'POST', true],
+  ['update', 'PUT', false],
+  ['partialUpdate', 'PATCH', false],
+  ['delete', 'DELETE', false],
+];
+
+// RESOURCE holds how a resource is made in an engine: {options} or
+// {base, changes}.
+const RESOURCE = Symbol('datafetch.resource');
+
+/**
+ * The endpoints of a REST resource (docs/js-api.md, Resources): get,
+ * getList, create, update, partialUpdate, delete; options.Endpoint, a
+ * RestEndpoint subclass, is the class of each.
+ */
+export function resource(options) {
+  if (!options || typeof options !== 'object') throw new TypeError(`resource: options must be an object with path and schema, got ${show(options)}`);
+  const { schema, Endpoint = RestEndpoint, ...rest } = options;
+  if (!isEntity(schema)) throw new TypeError(`resource ${options.path}: schema must be an Entity, got ${show(schema)}`);
+  if (typeof options.path !== 'string') throw new TypeError(`resource: path must be a string, got ${show(options.path)}`);
+  if (Endpoint !== RestEndpoint && !(Endpoint?.prototype instanceof RestEndpoint)) {
+    throw new TypeError(`resource ${options.path}: Endpoint must be RestEndpoint or a subclass of it, got ${show(Endpoint)}`);
+  }
+  const res = {};
+  const prefix = rest.name ?? schema.key;
+  const shared = { ...rest };
+  delete shared.name;
+  for (const [name, method, list] of RESOURCE_ENDPOINTS) {
+    const ep = new Endpoint({
+      ...shared,
+      path: list ? listPath(options.path) : options.path,
+      method,
+      name: `${prefix}.${name}`,
+      schema: resourceSchema(schema, name),
+    });
+    ep[RECIPE] = { resource: res, member: name };
+    res[name] = ep;
+  }
+  return finishResource(res, { options: { ...shared, schema, name: rest.name }, Endpoint });
+}
+
+function finishResource(res, recipe) {
+  Object.defineProperty(res, RESOURCE, { value: recipe });
+  Object.defineProperty(res, 'extend', {
+    value(changes, more) {
+      if (typeof changes === 'string') changes = { [changes]: more };
+      else if (typeof changes === 'function') changes = changes(res);
+      if (!isPlainObject(changes)) throw new TypeError(`resource extend: expected {name: options}, got ${show(changes)}`);
+      const next = {};
+      for (const k of Object.keys(res)) next[k] = res[k];
+      for (const [name, opts] of Object.entries(changes)) {
+        if (!opts || typeof opts !== 'object') throw new TypeError(`resource extend ${name}: options must be an object, got ${show(opts)}`);
+        const from = res[name] ?? res.get;
+        const ep = derive(from, res[name] ? opts : { name: `${prefixOf(res)}.${name}`, method: 'GET', ...opts }, { resource: next, member: name });
+        next[name] = ep;
+      }
+      return finishResource(next, { base: res, changes });
+    },
+  });
+  return res;
+}
+
+function prefixOf(res) {
+  for (let r = res; ; r = r[RESOURCE].base) {
+    const o = r[RESOURCE].options;
+    if (o !== undefined) return o.name ?? o.schema.key;
+  }
+}
+
+// listPath is the path of a resource's list: path without its last
+// /:token (a trailing slash kept), as core/rest's listPath makes it.
+function listPath(path) {
+  const m = /^(.*?)\/:[A-Za-z0-9_]+(\/?)$/.exec(path);
+  if (m === null) return path;
+  return m[1] === '' ? '/' : m[1] + m[2];
+}
+
+// resourceSchema is the schema of a built-in resource endpoint (as
+// JavaScript shows it: Go makes its own). getList's is a Collection.
+const listSchemas = new WeakMap();
+function resourceSchema(entity, name) {
+  if (name === 'getList' || name === 'list') {
+    let c = listSchemas.get(entity);
+    if (c === undefined) listSchemas.set(entity, (c = new CollectionSchema([entity])));
+    return name === 'getList' ? c : new ArraySchema(entity);
+  }
+  if (name === 'delete') return new InvalidateSchema(entity);
+  return entity;
+}
+
+// ---------------------------------------------------------------- bodies
+
+function encodeBody(body, where) {
+  if (body === undefined) return [BODY_NONE, undefined];
+  return sendsAsJSON(body, where) ? [BODY_JSON, jsonText(body, where)] : [BODY_RAW, body];
+}
+
+// ---------------------------------------------------------------- options
+
+// encodeOptions splits endpoint options into what crosses as JSON and
+// the rest (jsbridge/endpoint.go, endpointOptions), refusing what the
+// engine cannot take with an Error naming the option. self is the
+// endpoint, `this` in callbacks that Go does not name one for. to gives
+// the engine's forms of a schema (to.schemaHandle) and of a function
+// option (to.adapt); checking's make nothing, to check options with no
+// engine.
+function encodeOptions(options, where, self, to) {
+  const json = {};
+  const fns = {};
+  const hooks = [];
+  const unset = [];
+  let raw;
+  let signal;
+  for (const [name, v] of Object.entries(options)) {
+    if (name === 'urlPrefix' || name === 'path' || name === 'method' || name === 'name') {
+      if (v === undefined) continue;
+      if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${show(v)}`);
+      json[name] = v;
+    } else if (name === 'schema') {
+      json.schema = v === undefined ? SCHEMA_NONE : to.schemaHandle(v, `${where}: schema`);
+    } else if (name === 'body') {
+      if (v === undefined || v === null) json.body = null;
+      else if (sendsAsJSON(v, `${where}: body`)) {
+        checkJSON(v, `${where}: body`);
+        json.body = v;
+      } else {
+        json.rawBody = true;
+        raw = v;
+      }
+    } else if (DURATION_OPTIONS.has(name)) {
+      json[name] = v === undefined ? 0 : duration(v, name, where, EXPIRY_OPTIONS.has(name));
+    } else if (name === 'retry') {
+      // 0 here means none, whatever the controller's: Go's 0 means the
+      // controller's (undefined), its -1 none.
+      const n = v === undefined ? 0 : retryCount(v, where);
+      json.retry = v !== undefined && n === 0 ? RETRY_NONE : n;
+    } else if (name === 'invalidIfStale') {
+      json.invalidIfStale = !!v;
+    } else if (name === 'paginationField') {
+      if (v !== undefined && (typeof v !== 'string' || v === '')) throw new TypeError(`${where}: paginationField must be a param name, got ${show(v)}`);
+      json.paginationField = v ?? '';
+    } else if (name === 'sideEffect') {
+      json.sideEffect = v === undefined ? null : !!v;
+    } else if (name === 'signal') {
+      if (v !== undefined && v !== null && !(typeof AbortSignal === 'function' && v instanceof AbortSignal)) {
+        throw new TypeError(`${where}: signal must be an AbortSignal, got ${show(v)}`);
+      }
+      json.signal = v !== undefined && v !== null;
+      signal = v ?? undefined;
+    } else if (FUNCTION_OPTIONS.includes(name)) {
+      if (v === undefined) {
+        unset.push(name);
+      } else if (typeof v !== 'function') {
+        throw new TypeError(`${where}: ${name} must be a function, got ${show(v)}`);
+      } else {
+        fns[name] = to.adapt(name, v, self);
+        hooks.push(name);
+      }
+    }
+    // Other members are the caller's own; they stay on the object.
+  }
+  json.hooks = hooks;
+  json.unset = unset;
+  return [JSON.stringify(json), fns, raw, signal];
+}
+
+// checking is encodeOptions' target that makes nothing: options are
+// checked where they are given, before any engine runs them.
+const checking = {
+  schemaHandle(s, where) {
+    checkShape(s, where);
+    return 0;
+  },
+  adapt: () => undefined,
+};
+
+// ---------------------------------------------------------------- per engine
 
 // makeEndpoints returns the endpoint half of an API instance over bridge
-// (see makeBridge) and schemas (see makeSchemas).
+// (see makeBridge) and schemas (see makeSchemas): endpointHandle (an
+// endpoint's Go handle, registering it the first time), paramsText, and
+// the legacy Resource.
 export function makeEndpoints(bridge, schemas) {
-  const { call, hold, endpointRefs, exported } = bridge;
+  const { call, finalizer, endpointRefs } = bridge;
   const { Entity, schemaHandle } = schemas;
 
   function thisOf(h) {
     return endpointRefs.get(h)?.deref();
   }
 
-  // encodeOptions splits endpoint options into what crosses as JSON and
-  // the rest (jsbridge/endpoint.go, endpointOptions). box.ref will name the
-  // endpoint, for `this` in callbacks that Go does not name one for.
-  function encodeOptions(options, where, box) {
-    const json = {};
-    const fns = {};
-    const hooks = [];
-    const unset = [];
-    let raw;
-    let signal;
-    for (const [name, v] of Object.entries(options)) {
-      if (name === 'urlPrefix' || name === 'path' || name === 'method' || name === 'name') {
-        if (v === undefined) continue;
-        if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${show(v)}`);
-        json[name] = v;
-      } else if (name === 'schema') {
-        json.schema = v === undefined ? SCHEMA_NONE : schemaHandle(v, `${where}: schema`);
-      } else if (name === 'body') {
-        if (v === undefined || v === null) json.body = null;
-        else if (sendsAsJSON(v, `${where}: body`)) {
-          checkJSON(v, `${where}: body`);
-          json.body = v;
-        } else {
-          json.rawBody = true;
-          raw = v;
-        }
-      } else if (DURATION_OPTIONS.has(name)) {
-        json[name] = v === undefined ? 0 : duration(v, name, where, EXPIRY_OPTIONS.has(name));
-      } else if (name === 'retry') {
-        // 0 here means none, whatever the controller's: Go's 0 means the
-        // controller's (undefined), its -1 none.
-        const n = v === undefined ? 0 : retryCount(v, where);
-        json.retry = v !== undefined && n === 0 ? RETRY_NONE : n;
-      } else if (name === 'invalidIfStale') {
-        json.invalidIfStale = !!v;
-      } else if (name === 'paginationField') {
-        if (v !== undefined && (typeof v !== 'string' || v === '')) throw new TypeError(`${where}: paginationField must be a param name, got ${show(v)}`);
-        json.paginationField = v ?? '';
-      } else if (name === 'sideEffect') {
-        json.sideEffect = v === undefined ? null : !!v;
-      } else if (name === 'signal') {
-        if (v !== undefined && v !== null && !(typeof AbortSignal === 'function' && v instanceof AbortSignal)) {
-          throw new TypeError(`${where}: signal must be an AbortSignal, got ${show(v)}`);
-        }
-        json.signal = v !== undefined && v !== null;
-        signal = v ?? undefined;
-      } else if (FUNCTION_OPTIONS.has(name)) {
-        if (v === undefined) {
-          unset.push(name);
-        } else if (typeof v !== 'function') {
-          throw new TypeError(`${where}: ${name} must be a function, got ${show(v)}`);
-        } else {
-          fns[name] = adapt(name, v, box);
-          hooks.push(name);
-        }
-      }
-      // Other members are the caller's own; they stay on the object.
-    }
-    json.hooks = hooks;
-    json.unset = unset;
-    return [JSON.stringify(json), fns, raw, signal];
-  }
+  // ours is this engine as declarations use it (engine.mjs).
+  const ours = {
+    endpointHandle: (ep) => endpointHandle(ep),
+    paramsText: (...a) => paramsText(...a),
+    call,
+    callAsync: bridge.callAsync,
+    exported: bridge.exported,
+  };
+
+  // to is encodeOptions' target for this engine.
+  const to = { schemaHandle, adapt: (name, fn, self) => adapt(name, fn, self) };
 
   // adapt wraps a function option in the form Go calls it in: JSON text in
-  // and out (jsbridge/endpoint.go documents each).
-  function adapt(name, fn, box) {
-    const self = () => box.ref?.deref();
+  // and out (jsbridge/endpoint.go documents each). self() is the endpoint
+  // the option was given to.
+  function adapt(name, fn, self) {
     // hook names this option of the endpoint, for errors.
     const hook = (sub = '') => `${self()?.name ?? 'endpoint'}: ${name}${sub}`;
     switch (name) {
@@ -139,7 +515,7 @@ export function makeEndpoints(bridge, schemas) {
           const keys = Object.keys(updates);
           const fs = keys.map((k) => updates[k]);
           for (let i = 0; i < keys.length; i++) {
-            if (typeof fs[i] !== 'function') throw ours(new TypeError(`${hook()}: the update for ${keys[i]} must be a function, got ${show(fs[i])}`));
+            if (typeof fs[i] !== 'function') throw ownError(new TypeError(`${hook()}: the update for ${keys[i]} must be a function, got ${show(fs[i])}`));
           }
           return [JSON.stringify(keys), (i, stored) => jsonText(synchronous(fs[i](parse(stored)), hook(` for ${keys[i]}`)), hook(` for ${keys[i]} result`))];
         };
@@ -166,132 +542,90 @@ export function makeEndpoints(bridge, schemas) {
     return [JSON.stringify(d), raw, Object.keys(extra).length > 0 ? extra : undefined];
   }
 
+  // handles holds the handle of each endpoint registered with this
+  // engine; resources holds each resource's {h, members: {name: handle}}.
+  const handles = new WeakMap();
+  const resources = new WeakMap();
+
+  // endpointHandle returns the Go handle of endpoint, registering it (and
+  // what it derives from) the first time this engine meets it.
   function endpointHandle(endpoint) {
-    if (!(endpoint instanceof RestEndpoint)) throw ours(new TypeError(`expected an endpoint (df.RestEndpoint), got ${show(endpoint)}`));
-    return endpoint._h;
-  }
-
-  class RestEndpoint {
-    constructor(options) {
-      if (!options || typeof options !== 'object') {
-        throw new TypeError(`RestEndpoint: options must be an object with at least a path, got ${show(options)}`);
-      }
-      const box = {};
-      const h = call('endpointNew', ...encodeOptions(options, `RestEndpoint ${options.name ?? options.path ?? ''}`, box));
-      setUp(this, h, options, box);
+    if (!(endpoint instanceof RestEndpoint)) throw ownError(new TypeError(`expected an endpoint (a RestEndpoint), got ${show(endpoint)}`));
+    let h = handles.get(endpoint);
+    if (h === undefined) {
+      h = register(endpoint);
+      // A resource's registration remembers its members itself.
+      if (!handles.has(endpoint)) remember(endpoint, h);
     }
+    return h;
+  }
 
-    /** The request URL for params. */
-    url(params) {
-      const p = paramsText(params, 'url', this);
-      return exported()?.url(this._h, p) ?? call('endpointURL', this._h, p);
+  function remember(ep, h) {
+    handles.set(ep, h);
+    engines.set(ep, ours);
+    endpointRefs.set(h, new WeakRef(ep));
+    finalizer?.register(ep, h);
+  }
+
+  function register(ep) {
+    const recipe = ep[RECIPE];
+    const self = () => ep;
+    if (recipe === undefined) throw ownError(new TypeError(`${ep.name}: not an endpoint made by RestEndpoint, extend or resource`));
+    if (recipe.resource !== undefined) {
+      const h = resourceHandles(recipe.resource).members[recipe.member];
+      if (h === undefined) throw new Error(`datafetch: resource member ${recipe.member} has no endpoint`);
+      return h;
     }
-
-    /** The store key for params. */
-    key(params) {
-      const p = paramsText(params, 'key', this);
-      return exported()?.key(this._h, p) ?? call('endpointKey', this._h, p);
+    if (recipe.base !== undefined) {
+      return call('endpointExtend', endpointHandle(recipe.base), ...encodeOptions(recipe.changes, `${ep.name}: extend`, self, to));
     }
-
-    /** A new endpoint with those options replaced; this one is unchanged. */
-    extend(options) {
-      if (!options || typeof options !== 'object') throw new TypeError(`${this.name}: extend: options must be an object, got ${show(options)}`);
-      const box = {};
-      const h = call('endpointExtend', this._h, ...encodeOptions(options, `${this.name}: extend`, box));
-      return wrapEndpoint(h, { ...this._options, ...options }, box);
+    if (recipe.paginatedOf !== undefined) return call('endpointPaginated', endpointHandle(recipe.paginatedOf), recipe.cursor);
+    if (recipe.collectionOf !== undefined) {
+      const h = call('endpointCollection', endpointHandle(recipe.collectionOf), recipe.op);
+      if (h === 0) throw ownError(new Error(`${ep.name}: the engine has no ${recipe.op} for this endpoint`));
+      return h;
     }
-
-    /** An endpoint whose pages, named by cursorParam, append to one list. */
-    paginated(cursorParam) {
-      return wrapEndpoint(call('endpointPaginated', this._h, cursorParam), this._options, {});
+    if (recipe.handles !== undefined) {
+      throw ownError(new Error(`${ep.name}: a legacy Resource's endpoint runs only with the instance that made it`));
     }
+    return call('endpointNew', ...encodeOptions(optionsOf(ep), `RestEndpoint ${ep.name ?? ''}`, self, to));
   }
 
-  // Collection endpoints: getters on every endpoint, undefined where the
-  // endpoint has none (no Collection in its schema, a list's assign, no
-  // paginationField), made once per endpoint.
-  const derived = new WeakMap();
-  for (const [name, method] of COLLECTION_ENDPOINTS) {
-    Object.defineProperty(RestEndpoint.prototype, name, {
-      configurable: true,
-      get() {
-        if (this._h === undefined) return undefined; // the prototype itself
-        let made = derived.get(this);
-        if (made === undefined) derived.set(this, (made = {}));
-        if (!(name in made)) {
-          const h = call('endpointCollection', this._h, name);
-          const { paginationField, ...base } = this._options;
-          const options = method === undefined ? this._options : { ...base, method, name: `${this.name}.${name}` };
-          made[name] = h === 0 ? undefined : wrapEndpoint(h, options, {});
-        }
-        return made[name];
-      },
-    });
+  // resourceHandles returns res's handles in this engine, registering it.
+  function resourceHandles(res) {
+    let r = resources.get(res);
+    if (r !== undefined) return r;
+    const recipe = res[RESOURCE];
+    let desc;
+    if (recipe.options !== undefined) {
+      // The options every member shares, as the Endpoint class has them
+      // (class fields, overridden methods), with the resource's own path,
+      // name and schema.
+      const probe = res.get;
+      const shared = recipe.Endpoint === RestEndpoint ? {} : optionsOf(probe);
+      for (const k of ['path', 'method', 'name', 'schema']) delete shared[k];
+      const options = { ...recipe.options, ...shared, schema: recipe.options.schema };
+      if (recipe.options.name === undefined) delete options.name;
+      desc = JSON.parse(call('resourceNew', ...encodeOptions(options, `resource ${options.path}`, () => probe, to)));
+    } else {
+      const base = resourceHandles(recipe.base);
+      const list = Object.entries(recipe.changes).map(([name, opts]) => [name, ...encodeOptions(opts, `resource extend ${name}`, () => res[name], to)]);
+      desc = JSON.parse(call('resourceExtend', base.h, list));
+      desc.inherited = base.members;
+    }
+    const members = {};
+    for (const e of desc.endpoints) {
+      members[e.name] = e.h === 0 ? desc.inherited[e.name] : e.h;
+      if (e.h !== 0 && res[e.name] !== undefined) remember(res[e.name], e.h);
+    }
+    r = { h: desc.h, members };
+    resources.set(res, r);
+    finalizer?.register(res, desc.h);
+    return r;
   }
 
-  function wrapEndpoint(h, options, box) {
-    const ep = Object.create(RestEndpoint.prototype);
-    setUp(ep, h, options, box);
-    return ep;
-  }
-
-  function setUp(ep, h, options, box) {
-    for (const [k, v] of Object.entries(options)) if (!METHODS.has(k)) ep[k] = v;
-    ep.method = (options.method ?? 'GET').toUpperCase();
-    ep.name = options.name ?? options.path;
-    ep.sideEffect = options.sideEffect ?? ep.method !== 'GET';
-    Object.defineProperty(ep, '_options', { value: options });
-    hold(ep, h);
-    const ref = new WeakRef(ep);
-    box.ref ??= ref;
-    endpointRefs.set(h, ref);
-  }
-
-  // resourceSchema is the schema of a built-in resource endpoint (as
-  // JavaScript shows it: Go makes its own). getList's is a Collection.
-  const listSchemas = new WeakMap();
-  function resourceSchema(entity, name) {
-    if (name === 'getList') return listSchemas.get(entity) ?? listSchemas.set(entity, new CollectionSchema([entity])).get(entity);
-    if (name === 'list') return [entity];
-    if (name === 'delete') return new InvalidateSchema(entity);
-    return entity;
-  }
-
-  function resource(options) {
-    if (!options || typeof options !== 'object') throw new TypeError(`resource: options must be an object with path and schema, got ${show(options)}`);
-    const { schema } = options;
-    if (!isEntity(schema)) throw new TypeError(`resource ${options.path}: schema must be an Entity, got ${show(schema)}`);
-    const desc = JSON.parse(call('resourceNew', ...encodeOptions(options, `resource ${options.path}`, {})));
-    const shared = { ...options };
-    delete shared.name;
-    return makeResource(desc, (e) => ({ ...shared, path: e.path, method: e.method, name: e.fullName, schema: resourceSchema(schema, e.name) }), {});
-  }
-
-  // makeResource wraps a resource described by Go. optionsOf gives the
-  // options of each new endpoint; old holds the endpoints of the resource
-  // it extends, kept where Go reports them unchanged.
-  function makeResource(desc, optionsOf, old) {
-    const res = {};
-    for (const e of desc.endpoints) res[e.name] = e.h === 0 ? old[e.name] : wrapEndpoint(e.h, optionsOf(e), {});
-    hold(res, desc.h);
-    Object.defineProperty(res, 'extend', {
-      value(changes, more) {
-        if (typeof changes === 'string') changes = { [changes]: more };
-        else if (typeof changes === 'function') changes = changes(res);
-        if (!isPlainObject(changes)) throw new TypeError(`resource extend: expected {name: options}, got ${show(changes)}`);
-        const list = Object.entries(changes).map(([name, opts]) => {
-          if (!opts || typeof opts !== 'object') throw new TypeError(`resource extend ${name}: options must be an object, got ${show(opts)}`);
-          return [name, ...encodeOptions(opts, `resource extend ${name}`, {})];
-        });
-        const next = JSON.parse(call('resourceExtend', res._h, list));
-        const base = (res.get ?? res.detail)?._options ?? {};
-        return makeResource(next, (e) => ({ ...(res[e.name]?._options ?? base), ...changes[e.name], path: e.path, method: e.method, name: e.fullName }), res);
-      },
-    });
-    return res;
-  }
-
-  // Resource is the legacy (6.0) form: an entity with endpoint methods.
+  // Resource is the legacy (6.0) form: an entity with endpoint methods,
+  // made by this engine at once.
   function Resource(options) {
     if (!options || typeof options !== 'object') throw new TypeError(`df.Resource: options must be an object with urlRoot, got ${show(options)}`);
     const { urlRoot, ...rest } = options;
@@ -300,7 +634,10 @@ export function makeEndpoints(bridge, schemas) {
     const desc = JSON.parse(call('legacyResource', entity._h, urlRoot));
     const endpoints = {};
     for (const e of desc.endpoints) {
-      endpoints[e.name] = wrapEndpoint(e.h, { path: e.path, method: e.method, name: e.fullName, schema: resourceSchema(entity, e.name) }, {});
+      const ep = new RestEndpoint({ path: e.path, method: e.method, name: e.fullName, schema: resourceSchema(entity, e.name) });
+      ep[RECIPE] = { handles: true };
+      remember(ep, e.h);
+      endpoints[e.name] = ep;
     }
     endpoints.listShape = endpoints.list;
     for (const name of ['detail', 'list', 'listShape', 'create', 'update', 'partialUpdate', 'delete']) {
@@ -314,5 +651,5 @@ export function makeEndpoints(bridge, schemas) {
     return jsonText(params, `${call} ${endpoint.name}: params`);
   }
 
-  return { RestEndpoint, endpointHandle, paramsText, resource, Resource };
+  return { endpointHandle, paramsText, Resource, engine: ours };
 }

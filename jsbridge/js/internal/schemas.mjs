@@ -155,6 +155,80 @@ export const schema = Object.freeze({
   Collection: CollectionSchema,
 });
 
+// describe converts a schema shape to the descriptor jsbridge/schema.go
+// reads, naming where in the caller's schema anything is wrong. reg gives
+// the handles of what the engine holds by handle: reg.entity(e, where) of
+// an entity (a class is registered then), reg.collection(s, where,
+// depth) of a Collection; checkShape's reg registers nothing. Depth is
+// bounded here as core bounds it (256 levels), so a runaway schema is an
+// Error that names its place, not a stack overflow.
+const MAX_SCHEMA_DEPTH = 256;
+// How much of a runaway schema's place the error quotes.
+const WHERE_MAX_CHARS = 200;
+function describe(s, where, reg, fns, depth = 0) {
+  if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, WHERE_MAX_CHARS)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  const inner = (x, at) => describe(x, at, reg, fns, depth + 1);
+  if (s === Date) return 'date';
+  if (isEntity(s)) return { e: reg.entity(s, where) };
+  if (Array.isArray(s)) {
+    if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
+    return { a: inner(s[0], `${where}[0]`) };
+  }
+  if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
+  if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
+  if (s instanceof InvalidateSchema) return { i: reg.entity(s.schema, `${where} (schema.Invalidate)`) };
+  if (s instanceof AllSchema) return { all: reg.entity(s.schema, `${where} (schema.All)`) };
+  if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
+  if (s instanceof UnionSchema) {
+    const u = {};
+    for (const [name, e] of Object.entries(s.schemas)) u[name] = reg.entity(e, `${where} (schema.Union ${name})`);
+    const attr = s.schemaAttribute;
+    if (typeof attr === 'string') return { u, k: attr };
+    fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
+    return { u, f: fns.length - 1, fp: attr.length >= 2 };
+  }
+  if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
+  if (isPlainObject(s)) return objectDescriptor(s, where, reg, fns, depth);
+  throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+}
+
+function objectDescriptor(def, where, reg, fns, depth = 0) {
+  const o = [];
+  for (const [key, m] of Object.entries(def)) {
+    if (m === undefined) continue;
+    if (isSchema(m)) {
+      o.push([key, describe(m, `${where}.${key}`, reg, fns, depth + 1)]);
+    } else if (typeof m === 'function' || typeof m === 'symbol' || typeof m === 'bigint') {
+      throw new TypeError(`${where}.${key}: ${show(m)} is neither a schema nor a default value`);
+    } else {
+      o.push([key, MEMBER_DEFAULT, m]);
+    }
+  }
+  return { o };
+}
+
+// checking is describe's reg for checkShape: it registers nothing, and
+// stops at entities (a class's schema is read when it is registered).
+const checking = {
+  entity(e, where) {
+    if (!isEntity(e)) throw new TypeError(`${where}: ${show(e)} is not an Entity`);
+    return 0;
+  },
+  collection(s, where, depth) {
+    describe(s.schema, where, checking, [], depth + 1);
+    return 0;
+  },
+};
+
+/**
+ * Checks a schema shape as the engine will take it, with no engine: what
+ * is wrong is a TypeError naming where, at once rather than when the shape
+ * is first used.
+ */
+export function checkShape(s, where) {
+  describe(s, where, checking, []);
+}
+
 // makeSchemas returns the schema half of an API instance over bridge (see
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
@@ -237,7 +311,7 @@ export function makeSchemas(bridge) {
     for (const [field, s] of Object.entries(schema)) {
       if (s === undefined) continue;
       if (!isSchema(s)) throw new TypeError(`${where}: schema.${field}: ${show(s)} is not a schema`);
-      fields[field] = describe(s, `${where}: schema.${field}`, fns);
+      fields[field] = describe(s, `${where}: schema.${field}`, registering, fns);
     }
     return fields;
   }
@@ -247,26 +321,26 @@ export function makeSchemas(bridge) {
   // the classes a failed registration made are forgotten with it, so a
   // corrected declaration registers afresh.
   const classHandles = new WeakMap();
-  let registering;
+  let inRegistration;
   function classHandle(cls) {
     const h = classHandles.get(cls);
     if (h !== undefined) return h;
-    const outer = registering === undefined;
-    if (outer) registering = [];
+    const outer = inRegistration === undefined;
+    if (outer) inRegistration = [];
     try {
       const decl = declarationOf(cls);
       const schema = cls.schema ?? {};
       if (!isPlainObject(schema)) throw new TypeError(`${decl.where}: static schema must be an object of field schemas, got ${show(schema)}`);
       return register(decl, schema, classNumber(cls), (made) => {
         classHandles.set(cls, made);
-        registering.push(cls);
+        inRegistration.push(cls);
         finalizer?.register(cls, made);
       });
     } catch (err) {
-      if (outer) for (const c of registering) classHandles.delete(c);
+      if (outer) for (const c of inRegistration) classHandles.delete(c);
       throw err;
     } finally {
-      if (outer) registering = undefined;
+      if (outer) inRegistration = undefined;
     }
   }
 
@@ -309,61 +383,15 @@ export function makeSchemas(bridge) {
     return id === undefined || id === null ? undefined : String(id);
   };
 
-  // describe converts a schema shape to the descriptor jsbridge/schema.go
-  // reads, naming where in the caller's schema anything is wrong. Depth is
-  // bounded here as core bounds it (256 levels), so a runaway schema is an
-  // Error that names its place, not a stack overflow.
-  const MAX_SCHEMA_DEPTH = 256;
-  // How much of a runaway schema's place the error quotes.
-  const WHERE_MAX_CHARS = 200;
-  function describe(s, where, fns, depth = 0) {
-    if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, WHERE_MAX_CHARS)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
-    const inner = (x, at) => describe(x, at, fns, depth + 1);
-    if (s === Date) return 'date';
-    if (s instanceof Entity) return { e: s._h };
-    if (isEntityClass(s)) return { e: classHandle(s) };
-    if (Array.isArray(s)) {
-      if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
-      return { a: inner(s[0], `${where}[0]`) };
-    }
-    if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
-    if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
-    if (s instanceof InvalidateSchema) return { i: entityHandle(s.schema, `${where} (schema.Invalidate)`) };
-    if (s instanceof AllSchema) return { all: entityHandle(s.schema, `${where} (schema.All)`) };
-    if (s instanceof CollectionSchema) return { c: collectionHandle(s, `${where} (schema.Collection)`, depth) };
-    if (s instanceof UnionSchema) {
-      const u = {};
-      for (const [name, e] of Object.entries(s.schemas)) u[name] = entityHandle(e, `${where} (schema.Union ${name})`);
-      const attr = s.schemaAttribute;
-      if (typeof attr === 'string') return { u, k: attr };
-      fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
-      return { u, f: fns.length - 1, fp: attr.length >= 2 };
-    }
-    if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, fns, depth);
-    if (isPlainObject(s)) return objectDescriptor(s, where, fns, depth);
-    throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
-  }
-
-  function objectDescriptor(def, where, fns, depth = 0) {
-    const o = [];
-    for (const [key, m] of Object.entries(def)) {
-      if (m === undefined) continue;
-      if (isSchema(m)) {
-        o.push([key, describe(m, `${where}.${key}`, fns, depth + 1)]);
-      } else if (typeof m === 'function' || typeof m === 'symbol' || typeof m === 'bigint') {
-        throw new TypeError(`${where}.${key}: ${show(m)} is neither a schema nor a default value`);
-      } else {
-        o.push([key, MEMBER_DEFAULT, m]);
-      }
-    }
-    return { o };
-  }
-
   function entityHandle(e, where) {
     if (isEntityClass(e)) return classHandle(e);
-    if (!(e instanceof Entity)) throw new TypeError(`${where}: ${show(e)} is not an Entity`);
+    if (!(e instanceof Entity)) throw new TypeError(`${where}: ${show(e)} is not an Entity of this instance`);
     return e._h;
   }
+
+  // registering is describe's reg for this instance: it registers what a
+  // shape names.
+  const registering = { entity: entityHandle, collection: (s, where, depth) => collectionHandle(s, where, depth) };
 
   // collectionHandle returns the Go Collection of s, made once per
   // instance: its lists are stored under one table, whichever endpoint
@@ -373,7 +401,7 @@ export function makeSchemas(bridge) {
     let h = collectionHandles.get(s);
     if (h !== undefined) return h;
     const fns = [];
-    const of = describe(s.schema, where, fns, depth + 1);
+    const of = describe(s.schema, where, registering, fns, depth + 1);
     const args = (fn, name) => (a, b) =>
       jsonText(synchronous(fn(parse(a) ?? {}, name === 'argsKey' ? (parse(b) ?? {}) : b), `${where}: ${name}`) ?? {}, `${where}: ${name} result`);
     if (s.argsKey) fns.argsKey = args(s.argsKey, 'argsKey');
@@ -398,7 +426,7 @@ export function makeSchemas(bridge) {
       if (h !== undefined) return h;
     }
     const fns = [];
-    const h = call('schemaNew', JSON.stringify(describe(s, where, fns)), fns);
+    const h = call('schemaNew', JSON.stringify(describe(s, where, registering, fns)), fns);
     if (cacheable) {
       schemaHandles.set(s, h);
       finalizer?.register(s, h);
