@@ -26,6 +26,7 @@ export { RestEndpoint, resource, resource as createResource } from './internal/e
 export { Entity, EntityMixin } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
+export { Controller } from './internal/pending.mjs';
 export { schema } from './internal/schemas.mjs';
 // The schema classes by name too, as data-client exports them (all but
 // Array and Object, which would shadow the globals).

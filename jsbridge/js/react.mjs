@@ -14,3 +14,4 @@ export { useLoading } from './internal/react/loading.mjs';
 export { DataProvider, useController } from './internal/react/provider.mjs';
 export { useQuery } from './internal/react/query.mjs';
 export { useCache, useDLE, useLive, useSubscription, useSuspense } from './internal/react/result.mjs';
+export { Controller } from './internal/pending.mjs';

@@ -30,12 +30,24 @@ let loading;
 export function load(source) {
   if (!loading) {
     loading = start(source);
-    // A failed load may be retried; callers of this one still see the error.
-    loading.catch(() => {
-      loading = undefined;
-    });
+    loading.then(
+      (api) => {
+        loaded = api;
+      },
+      // A failed load may be retried; callers of this one still see the error.
+      () => {
+        loading = undefined;
+      },
+    );
   }
   return loading;
+}
+
+let loaded;
+
+/** The API load() resolved to; undefined until it has. */
+export function loadedAPI() {
+  return loaded;
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { createContext, createElement, useContext } from 'react';
 import { load } from '../../datafetch.mjs';
+import { PendingController } from '../pending.mjs';
 
 const ControllerContext = createContext(undefined);
 ControllerContext.displayName = 'datafetch.Controller';
@@ -38,5 +39,17 @@ function defaultController() {
  * nearest error boundary).
  */
 export function useController() {
-  return useContext(ControllerContext) ?? defaultController();
+  const given = useContext(ControllerContext);
+  if (given === undefined) return defaultController();
+  // A controller made before the module was loaded: its users suspend
+  // until it is in, and then use it.
+  if (given instanceof PendingController) {
+    if (given.failed !== undefined) throw given.failed;
+    return given.loaded ?? suspendOn(given.ready);
+  }
+  return given;
+}
+
+function suspendOn(promise) {
+  throw promise;
 }
