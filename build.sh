@@ -258,18 +258,21 @@ build_demo_wasm() {
   GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
 }
 
-# The React example (web/react) as web/build/react/, which the demo
-# server serves at /react/: esbuild bundles it with React and with
-# datafetch from dist/, imported by its name as an installed package
-# would be (web/react/build.mjs). Needs dist/ and the npm packages;
-# about a second.
+# The React examples as web/build/react/ and web/build/todos/, which the
+# demo server serves at /react/ and /todos/: esbuild bundles each with
+# React and with datafetch from dist/, imported by its name as an
+# installed package would be (web/react/build.mjs). web/react is the
+# React example; web/todos the todo app written the data-client way.
+# Needs dist/ and the npm packages; about a second each.
 REACT_EXAMPLE=$ROOT/web/build/react
+TODOS_EXAMPLE=$ROOT/web/build/todos
 build_react_example() {
   [[ -f web/react/build.mjs ]] || die "web/react/build.mjs is missing: the React example cannot be built"
   [[ -f $DIST/datafetch.mjs && -f $DIST/react.mjs && -f $DIST/datafetch.wasm ]] || die "dist/ is not built: the React example bundles it (./build.sh build)"
   ensure_npm
-  log "building web/build/react/ (the React example)"
+  log "building web/build/react/ (the React example) and web/build/todos/ (the todo app)"
   node web/react/build.mjs --dist "$DIST" --out "$REACT_EXAMPLE"
+  node web/react/build.mjs --app web/todos --dist "$DIST" --out "$TODOS_EXAMPLE"
 }
 
 # ---------------------------------------------------------------- stages

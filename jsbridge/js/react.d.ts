@@ -3,6 +3,7 @@
 // app's own.
 
 import type { ComponentType, ReactElement, ReactNode } from 'react';
+import { Component } from 'react';
 import type {
   AllSchema,
   AnyEndpoint,
@@ -62,6 +63,9 @@ export function useDLE<E extends AnyEndpoint>(endpoint: E, ...params: NullablePa
 /** The cached data (valid or stale), else `undefined`; never fetches. */
 export function useCache<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): EndpointData<E> | undefined;
 
+/** `useFetch(endpoint, params)`: fetches a missing, stale or invalid result without suspending; the Promise of that fetch, or `undefined` when nothing needed fetching. */
+export function useFetch<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): Promise<EndpointData<E>> | undefined;
+
 /** `ctrl.get(schema, ...args)` (a Query, an Entity by pk, a `schema.All`), re-rendering when it changes; the same object while it does not. Never fetches. */
 export function useQuery<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
 export function useQuery<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
@@ -96,3 +100,6 @@ export interface AsyncBoundaryProps {
 
 /** A Suspense boundary and an error boundary in one. */
 export function AsyncBoundary(props: AsyncBoundaryProps): ReactElement;
+
+/** `<ErrorBoundary errorComponent={C}>`: the error boundary of `AsyncBoundary`, alone. */
+export class ErrorBoundary extends Component<{ errorComponent?: ComponentType<ErrorComponentProps>; children?: ReactNode }> {}

@@ -9,9 +9,9 @@
 // DataProvider's or the loaded module's default one
 // (internal/react/provider.mjs).
 
-export { AsyncBoundary } from './internal/react/boundary.mjs';
+export { AsyncBoundary, ErrorBoundary } from './internal/react/boundary.mjs';
 export { useLoading } from './internal/react/loading.mjs';
 export { DataProvider, useController } from './internal/react/provider.mjs';
 export { useQuery } from './internal/react/query.mjs';
-export { useCache, useDLE, useLive, useSubscription, useSuspense } from './internal/react/result.mjs';
+export { useCache, useDLE, useFetch, useLive, useSubscription, useSuspense } from './internal/react/result.mjs';
 export { Controller } from './internal/pending.mjs';

@@ -110,7 +110,7 @@ function pageTest(name, fn) {
 
 /** React reports errors caught by an error boundary on the console: those the tests cause are expected. */
 function expectedReactError(text) {
-  return /The above error occurred in the <\w+> component|NetworkError|404/.test(text);
+  return /The above error occurred in the <\w+> component|NetworkError|404|broken on purpose/.test(text);
 }
 
 /** Waits until the element `#id` has exactly `text`. */
@@ -479,6 +479,57 @@ pageTest('useDLE: loading, then data; an error without suspending or throwing', 
   assert.equal(await page.evaluate(() => document.getElementById('b-fallback')), null, 'never suspended');
   assert.equal(await page.evaluate(() => document.getElementById('b-error')), null, 'the error is not thrown');
   assert.equal(await fixture.count('GET /articles/997'), 1);
+});
+
+pageTest('useFetch: fetches a missing result once without suspending, returns its promise; nothing when it is fresh', async (page) => {
+  await fixture.hold();
+  await page.evaluate(async () => {
+    const { h, setup, mount, Boundary, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx, promises: [] };
+    function Prefetch() {
+      const promise = bindings.useFetch(fx.articles.get, { id: '1' });
+      T.state.promises.push(promise);
+      return h('p', { id: 'f' }, promise === undefined ? 'none' : 'fetching');
+    }
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Boundary, { name: 'b' }, h(Prefetch))));
+  });
+  await textIs(page, 'f', 'fetching');
+  assert.equal(await page.evaluate(() => document.getElementById('b-fallback')), null, 'it does not suspend');
+  await releaseWhere('GET', '/articles/1');
+  await page.waitForFunction(() => T.state.ctrl.getResponse(T.state.fx.articles.get, { id: '1' }).expiryStatus === 'valid');
+  assert.equal(await fixture.count('GET /articles/1'), 1, 'one request, StrictMode and all');
+  // Rendered again with the result fresh: nothing to fetch.
+  await page.evaluate(() => {
+    const { h, mount, bindings } = T;
+    function Again() {
+      const promise = bindings.useFetch(T.state.fx.articles.get, { id: '1' });
+      return h('p', { id: 'g' }, promise === undefined ? 'none' : 'fetching');
+    }
+    mount(h(bindings.DataProvider, { controller: T.state.ctrl }, h(Again)));
+  });
+  await textIs(page, 'g', 'none');
+  assert.equal(await fixture.count('GET /articles/1'), 1);
+});
+
+pageTest('ErrorBoundary: an error below renders errorComponent; resetErrorBoundary renders the children again', async (page) => {
+  await page.evaluate(() => {
+    const { h, mount, bindings } = T;
+    T.state = { fail: true };
+    function Risky() {
+      if (T.state.fail) throw new Error('broken on purpose');
+      return h('p', { id: 'ok' }, 'fine');
+    }
+    const retry = (reset) => () => {
+      T.state.fail = false;
+      reset();
+    };
+    const errorComponent = ({ error, resetErrorBoundary }) => h('button', { id: 'reset', onClick: retry(resetErrorBoundary) }, error.message);
+    mount(h(bindings.ErrorBoundary, { errorComponent }, h(Risky)));
+  });
+  await textIs(page, 'reset', 'broken on purpose');
+  await page.click('#reset');
+  await textIs(page, 'ok', 'fine');
 });
 
 pageTest('useCache: the cached data or undefined, never fetching', async (page) => {

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 )
 
 // CollectionSpec says what is particular to one kind of record served by a
@@ -25,6 +26,10 @@ type CollectionSpec[T any] struct {
 	// Apply copies the editable members present in fields onto r; a
 	// member it cannot decode is a 400 reply (see [DecodeField]).
 	Apply func(r *T, fields map[string]json.RawMessage) *Reply
+	// Filter, when set, selects the records a list answers from its query
+	// (as ?userId=3); a query it cannot read is a 400 reply. Nil lists
+	// every record whatever the query.
+	Filter func(rows []T, q url.Values) ([]T, *Reply)
 }
 
 // Collection is an in-memory resource of records of one kind, served by the
@@ -69,9 +74,16 @@ func (c *Collection[T]) record(r *http.Request) (T, *Reply) {
 	return v, nil
 }
 
-// List answers every record.
-func (c *Collection[T]) List(*http.Request) Reply {
-	return jsonReply(http.StatusOK, c.rows.all())
+// List answers every record, or those the spec's Filter selects.
+func (c *Collection[T]) List(r *http.Request) Reply {
+	rows := c.rows.all()
+	if c.spec.Filter != nil {
+		var rp *Reply
+		if rows, rp = c.spec.Filter(rows, r.URL.Query()); rp != nil {
+			return *rp
+		}
+	}
+	return jsonReply(http.StatusOK, rows)
 }
 
 // Get answers the record {id}.

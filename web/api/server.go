@@ -129,6 +129,7 @@ func (s *Server) routes() {
 		s.HandleState(r.pattern, r.fn)
 	}
 	HandleCollection(s, "/articles", st.articles, false)
+	HandleCollection(s, "/todos", st.todos, false)
 	s.HandleRaw("/", notFound)
 }
 

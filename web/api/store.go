@@ -66,6 +66,7 @@ type state struct {
 	profiles     []Profile
 	users        *table[User]
 	articles     *Collection[Article]
+	todos        *Collection[Todo]
 	posts        []Post
 	birthdays    []Birthday
 	count        Count
@@ -85,8 +86,10 @@ func (st *state) reseed() {
 	}
 	if st.articles == nil {
 		st.articles = NewCollection(articleSpec(st.now))
+		st.todos = NewCollection(todoSpec())
 	} else {
 		st.articles.Reset()
+		st.todos.Reset()
 	}
 	st.posts = seedPosts()
 	st.birthdays = seedBirthdays(now)

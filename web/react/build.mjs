@@ -1,8 +1,9 @@
-// Builds the React example into a folder the demo server serves at
-// /react/: index.html, style.css, app.js (the app, React and datafetch
-// bundled by esbuild) and datafetch.wasm.
+// Builds a React example into a folder the demo server serves: the React
+// example (web/react, at /react/) or the todo app written the data-client
+// way (web/todos, at /todos/): index.html, style.css, app.js (the app,
+// React and datafetch bundled by esbuild) and datafetch.wasm.
 //
-//   node web/react/build.mjs [--dist DIR] [--out DIR] [--dev]
+//   node web/react/build.mjs [--app DIR] [--dist DIR] [--out DIR] [--dev]
 //
 // datafetch is imported by its name ('datafetch', 'datafetch/react') and
 // resolved as an installed package would be, through its package.json
@@ -21,11 +22,14 @@ const root = resolve(here, '..', '..');
 
 const { values: args } = parseArgs({
   options: {
+    app: { type: 'string', default: here },
     dist: { type: 'string', default: join(root, 'dist') },
     out: { type: 'string', default: join(root, 'web', 'build', 'react') },
     dev: { type: 'boolean', default: false },
   },
 });
+// The app's folder: src/main.jsx, index.html and style.css.
+const app = resolve(args.app);
 const dist = resolve(args.dist);
 const out = resolve(args.out);
 
@@ -42,7 +46,7 @@ try {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: { app: join(here, 'src', 'main.jsx') },
+    entryPoints: { app: join(app, 'src', 'main.jsx') },
     outdir: out,
     bundle: true,
     format: 'esm',
@@ -61,9 +65,9 @@ try {
 
 // esbuild does not copy the files modules find through
 // new URL(..., import.meta.url): datafetch.wasm goes beside the bundle,
-// where resources.js loads it from.
+// where load() looks for it by default.
 copyFileSync(join(dist, 'datafetch.wasm'), join(out, 'datafetch.wasm'));
-for (const f of ['index.html', 'style.css']) copyFileSync(join(here, f), join(out, f));
+for (const f of ['index.html', 'style.css']) copyFileSync(join(app, f), join(out, f));
 
 const kib = (f) => `${Math.round(statSync(join(out, f)).size / 1024)} KiB`;
-console.log(`React example built in ${out}: app.js ${kib('app.js')}, datafetch.wasm ${kib('datafetch.wasm')}`);
+console.log(`${app} built in ${out}: app.js ${kib('app.js')}, datafetch.wasm ${kib('datafetch.wasm')}`);

@@ -32,6 +32,12 @@ type config struct {
 // reactPath is where the React example is served.
 const reactPath = "/react/"
 
+// todosPath is where the todo app written the data-client way (web/todos)
+// is served, from todosDir under the repository root.
+const todosPath = "/todos/"
+
+var todosDir = filepath.Join("web", "build", "todos")
+
 // defaultReactDir is where web/react/build.mjs writes the React
 // example, under the repository root.
 var defaultReactDir = filepath.Join("web", "build", "react")
@@ -71,6 +77,8 @@ func newDemo(c config) (*demo, error) {
 	// The React example (web/react), built by ./build.sh. Its
 	// index.html is served at /react/ itself.
 	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, s.wasm.wasmFiles(c.react, http.FileServer(http.Dir(c.react))))))
+	todos := filepath.Join(c.root, todosDir)
+	s.mux.Handle(todosPath, noCache(http.StripPrefix(todosPath, s.wasm.wasmFiles(todos, http.FileServer(http.Dir(todos))))))
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, filepath.Join(c.root, "index.html"))
 	})))

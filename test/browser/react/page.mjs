@@ -11,9 +11,35 @@
 import * as React from 'react';
 import { createRoot } from 'react-dom/client';
 import { load } from 'datafetch';
-import { AsyncBoundary, DataProvider, useCache, useController, useDLE, useLive, useLoading, useQuery, useSubscription, useSuspense } from 'datafetch/react';
+import {
+  AsyncBoundary,
+  DataProvider,
+  ErrorBoundary,
+  useCache,
+  useController,
+  useDLE,
+  useFetch,
+  useLive,
+  useLoading,
+  useQuery,
+  useSubscription,
+  useSuspense,
+} from 'datafetch/react';
 
-const bindings = { AsyncBoundary, DataProvider, useCache, useController, useDLE, useLive, useLoading, useQuery, useSubscription, useSuspense };
+const bindings = {
+  AsyncBoundary,
+  DataProvider,
+  ErrorBoundary,
+  useCache,
+  useController,
+  useDLE,
+  useFetch,
+  useLive,
+  useLoading,
+  useQuery,
+  useSubscription,
+  useSuspense,
+};
 // The hooks Show can read with, by name.
 const READS = { useSuspense, useLive, useDLE, useCache };
 

@@ -12,7 +12,7 @@ function DefaultError({ error }) {
  * errorComponent({error, resetErrorBoundary}) instead of its children;
  * resetErrorBoundary() renders the children again.
  */
-class ErrorBoundary extends Component {
+export class ErrorBoundary extends Component {
   constructor(props) {
     super(props);
     this.state = { error: undefined };

@@ -175,6 +175,20 @@ export function useCache(endpoint, params) {
   return snapshot.usable ? snapshot.data : undefined;
 }
 
+/**
+ * useFetch(endpoint, params): fetches the result when it is missing,
+ * stale or invalid, without suspending or re-rendering; returns the
+ * Promise of that fetch (shared with any identical request in flight), or
+ * undefined when nothing needed fetching. null params fetch nothing.
+ */
+export function useFetch(endpoint, params) {
+  const ctrl = useController();
+  const key = params === null ? null : endpoint.key(params);
+  const status = key === null ? VALID : ctrl.getResponse(endpoint, params).expiryStatus;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
+  return useMemo(() => (status === VALID ? undefined : ctrl.fetchIfStale(endpoint, params)), [ctrl, endpoint, key, status]);
+}
+
 /** useSubscription(endpoint, params): fetches and polls while mounted; returns nothing. */
 export function useSubscription(endpoint, params) {
   const ctrl = useController();
