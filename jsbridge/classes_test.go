@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
@@ -82,4 +83,17 @@ func TestDecodeClassFaults(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+func TestEncodeMarksConversions(t *testing.T) {
+	f := newFixture()
+	f.user.Schema = map[string]schema.Schema{"name": schema.ScalarOf(5)}
+	f.store(t, "list", f.list, `[
+		{"id":"1","title":"one","author":{"id":7,"name":"Ann"}},
+		{"id":"2","title":"two","author":{"id":8,"name":null}}
+	]`, 1)
+	_, out := f.read(t, "list", f.list)
+	assert.Equal(t, 1, out.Counts[wire.OpConvert], "a null is not converted: %s", out)
+	assert.Equal(t, uint64(5), out.Value.Elems[0].Get("author").Get("name").Convert)
+	assert.Equal(t, uint64(0), out.Value.Elems[1].Get("author").Get("name").Convert)
 }

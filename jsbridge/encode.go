@@ -175,6 +175,11 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 	case *schema.CollectionAdd:
 		// The record pushed (or the list of them; the map assigned).
 		e.value(v, s.ReadSchema(v))
+	case *schema.Scalar:
+		if !v.IsNullish() {
+			e.w.Convert(s.ID)
+		}
+		e.raw(v)
 	case *schema.Values:
 		if v.Kind() != value.Object || !needsWalk(s.Of) {
 			e.raw(v)

@@ -136,7 +136,8 @@ func (e *encoder) compareMember(a, b value.Member, s schema.Schema) (kept bool, 
 	if a.Key != b.Key || a.Value.IsUndefined() != b.Value.IsUndefined() {
 		return false, 0, false
 	}
-	plain := s == nil || schema.IsDate(s)
+	_, scalar := s.(*schema.Scalar)
+	plain := s == nil || schema.IsDate(s) || scalar
 	switch {
 	case value.Same(a.Value, b.Value):
 		if plain || a.Value.IsNullish() {

@@ -27,6 +27,9 @@ import (
 //	                             that are schemas, and defaults
 //	{"u": {name: handle...}, "k": attribute}
 //	{"c": handle}                a schema.Collection (made by collectionNew)
+//	{"cv": n}                    a class or function converting a field's
+//	                             value when read (schema.Scalar; n is
+//	                             JavaScript's number for it)
 //	{"u": {name: handle...}, "f": index, "fp": bool}
 //	                             schema.Union, chosen by a field or by the
 //	                             function fns[index] (given the parent
@@ -104,6 +107,12 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		return schema.AllOf(e), nil
 	case d.Has("o"):
 		return buildObject(d.Get("o"), fns)
+	case d.Has("cv"):
+		f, ok := d.Get("cv").Float()
+		if !ok || f < 1 || f > math.MaxUint32 || f != math.Trunc(f) {
+			return nil, fmt.Errorf("schema: bad conversion %s", d.Get("cv"))
+		}
+		return schema.ScalarOf(uint32(f)), nil
 	case d.Has("u"):
 		return buildUnion(d, fns)
 	}

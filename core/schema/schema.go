@@ -300,7 +300,7 @@ func IsPlain(s Schema) bool {
 	switch s := s.(type) {
 	case nil:
 		return true
-	case *Entity, *Invalidate, *Union, *All, *Query, *Collection, *CollectionAdd:
+	case *Entity, *Invalidate, *Union, *All, *Query, *Collection, *CollectionAdd, *Scalar:
 		return false
 	case *Array:
 		return IsPlain(s.Of)

@@ -47,6 +47,9 @@ type Node struct {
 	Of *Node
 	// Class is an Object's class (OpClass): 0 for a plain object.
 	Class uint64
+	// Convert is the conversion JavaScript applies to the value
+	// (OpConvert): 0 for none.
+	Convert uint64
 }
 
 // Get returns the value of an Object's member key; nil when it has none.
@@ -462,6 +465,22 @@ func (d *decoder) value() (*Node, error) {
 		}
 		v.Class = c
 		return v, nil
+	case OpConvert:
+		f, err := d.uint()
+		if err != nil {
+			return nil, err
+		}
+		if f == 0 {
+			return nil, d.errorf("CONVERT 0")
+		}
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		// A copy: a converted value is a new value, even of a node held.
+		c := *v
+		c.Convert = f
+		return &c, nil
 	case OpOver:
 		prev, err := d.id()
 		if err != nil {

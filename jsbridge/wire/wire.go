@@ -66,6 +66,10 @@ const (
 	// gave an entity class when it declared it (its prototype is the
 	// class's).
 	OpClass
+	// OpConvert f, then a value: the value as JavaScript's conversion f
+	// makes it (a field schema that is a class or function: Number, a
+	// class with fromJSON, Temporal.Instant.from).
+	OpConvert
 
 	// NumOps is the number of ops; not an op.
 	NumOps
@@ -92,6 +96,7 @@ var opNames = [NumOps]string{
 	OpOver:        "OVER",
 	OpDrop:        "DROP",
 	OpClass:       "CLASS",
+	OpConvert:     "CONVERT",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).

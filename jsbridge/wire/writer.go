@@ -562,6 +562,10 @@ func (w *Writer) Over(prev, id uint64, n int) {
 // an entity's class, as JavaScript numbered it.
 func (w *Writer) Class(c uint32) { w.opUint(OpClass, uint64(c)) }
 
+// Convert marks the value written next as one JavaScript converts with its
+// conversion f (not 0).
+func (w *Writer) Convert(f uint32) { w.opUint(OpConvert, uint64(f)) }
+
 // Drop tells the decoder to forget ids, after the value.
 func Drop[T ~uint64 | ~uintptr](w *Writer, ids []T) {
 	if len(ids) == 0 {

@@ -440,3 +440,70 @@ test('bad declarations are clear errors that name the class where first used, an
   const Anonymous = (() => class extends Entity {})();
   assert.throws(() => ctrl.getResponse(local(df, Anonymous), { id: 1 }), /without a name must define static key/);
 });
+
+// ---------------------------------------------------------------- field conversions
+
+test('field schemas that are classes or functions convert the value when read', async () => {
+  const { df } = await env();
+  class Money {
+    constructor(cents) {
+      this.cents = cents;
+    }
+    static fromJSON(text) {
+      return new Money(Math.round(Number(text) * 100));
+    }
+  }
+  class Tag {
+    constructor(name) {
+      this.name = name;
+    }
+  }
+  const parseDay = (s) => ({ day: s.slice(8, 10) });
+  class Order extends Entity {
+    id = 0;
+    total = null;
+    count = null;
+    tag = null;
+    day = null;
+    scores = [];
+    static schema = { total: Money, count: Number, tag: Tag, day: parseDay, scores: [Number] };
+  }
+  const ctrl = new df.Controller();
+  const ep = local(df, Order);
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, total: '12.50', count: '3', tag: 'rush', day: '2024-03-07', scores: ['1', '2'] });
+  const o = ctrl.getResponse(ep, { id: 1 }).data;
+  assert.ok(o.total instanceof Money, 'fromJSON');
+  assert.equal(o.total.cents, 1250);
+  assert.equal(o.count, 3, 'Number(value)');
+  assert.ok(o.tag instanceof Tag, 'new Class(value) for a class without fromJSON');
+  assert.equal(o.tag.name, 'rush');
+  assert.deepEqual(o.day, { day: '07' }, 'a function is called with the value');
+  assert.deepEqual(o.scores, [1, 2], 'each element of a list');
+  assert.equal(ctrl.getResponse(ep, { id: 1 }).data.total, o.total, 'unchanged, the same converted object');
+  assert.deepEqual(ctrl.getState().entities.Order['1'].total, '12.50', 'the store keeps the value as it came');
+
+  await ctrl.setResponse(ep, { id: 2 }, { id: 2, total: null });
+  const empty = ctrl.getResponse(ep, { id: 2 }).data;
+  assert.equal(empty.total, null, 'null is not converted');
+  assert.equal(empty.tag, null, 'nor a default of null');
+});
+
+test('a conversion that throws fails the read with its error; the instance keeps working', async () => {
+  const { df } = await env();
+  class Strict extends Entity {
+    id = 0;
+    code = null;
+    static schema = {
+      code: (v) => {
+        if (typeof v !== 'string') throw new TypeError(`code must be a string, got ${typeof v}`);
+        return v.toUpperCase();
+      },
+    };
+  }
+  const ctrl = new df.Controller();
+  const ep = local(df, Strict);
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, code: 5 });
+  assert.throws(() => ctrl.getResponse(ep, { id: 1 }), /code must be a string/);
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, code: 'ok' });
+  assert.equal(ctrl.getResponse(ep, { id: 1 }).data.code, 'OK');
+});

@@ -10,6 +10,33 @@ export const classPrototypes = [undefined];
 
 const numbers = new WeakMap();
 
+/** Conversion number → the function that converts a value read; 0 is none. */
+export const converters = [undefined];
+
+const conversions = new WeakMap();
+
+/**
+ * Returns the number of the conversion a field schema fn stands for,
+ * giving it one the first time: fn.fromJSON(value) for a class with a
+ * static fromJSON, new fn(value) for another class, fn(value) for a
+ * function (Number, Temporal.Instant.from).
+ */
+export function converterNumber(fn) {
+  let n = conversions.get(fn);
+  if (n === undefined) {
+    n = converters.length;
+    converters.push(conversionOf(fn));
+    conversions.set(fn, n);
+  }
+  return n;
+}
+
+function conversionOf(fn) {
+  if (typeof fn.fromJSON === 'function') return (v) => fn.fromJSON(v);
+  if (/^class\b/.test(Function.prototype.toString.call(fn))) return (v) => new fn(v);
+  return (v) => fn(v);
+}
+
 /** Returns the number of cls, giving it one the first time. */
 export function classNumber(cls) {
   let n = numbers.get(cls);

@@ -2,7 +2,7 @@
 // instance's Entity is recognised), and per instance the Entity class and
 // the conversion of shapes to Go schemas (makeSchemas).
 
-import { classNumber } from './classes.mjs';
+import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
@@ -14,6 +14,14 @@ import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJS
 // shapes can be checked where they are made.
 const entities = new WeakSet();
 
+// isConversion reports whether a field schema s is a class or function
+// that converts the field's value when read (Number, a class with
+// fromJSON, Temporal.Instant.from): any function but Date and an entity
+// class.
+function isConversion(s) {
+  return typeof s === 'function' && s !== Date && !isEntityClass(s);
+}
+
 /** Reports whether s is an Entity: a class, or the factory's (df.Entity). */
 export function isEntity(s) {
   return entities.has(s) || isEntityClass(s);
@@ -22,6 +30,7 @@ export function isEntity(s) {
 function isSchema(s) {
   return (
     s === Date ||
+    isConversion(s) ||
     isEntity(s) ||
     s instanceof ArraySchema ||
     s instanceof ObjectSchema ||
@@ -170,6 +179,9 @@ function describe(s, where, reg, fns, depth = 0) {
   const inner = (x, at) => describe(x, at, reg, fns, depth + 1);
   if (s === Date) return 'date';
   if (isEntity(s)) return { e: reg.entity(s, where) };
+  // A conversion is a field's (or a member's, or an element's): a whole
+  // result converted by a function is not a schema.
+  if (isConversion(s) && depth > 0) return { cv: converterNumber(s) };
   if (Array.isArray(s)) {
     if (s.length !== 1) throw new TypeError(`${where}: a list schema is [S] with exactly one schema, got an array of ${s.length}`);
     return { a: inner(s[0], `${where}[0]`) };
@@ -311,7 +323,7 @@ export function makeSchemas(bridge) {
     for (const [field, s] of Object.entries(schema)) {
       if (s === undefined) continue;
       if (!isSchema(s)) throw new TypeError(`${where}: schema.${field}: ${show(s)} is not a schema`);
-      fields[field] = describe(s, `${where}: schema.${field}`, registering, fns);
+      fields[field] = describe(s, `${where}: schema.${field}`, registering, fns, 1);
     }
     return fields;
   }

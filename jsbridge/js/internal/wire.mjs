@@ -9,6 +9,7 @@ import {
   HEADER_SIZE,
   OP_ARRAY,
   OP_CLASS,
+  OP_CONVERT,
   OP_DATE,
   OP_DEFINE_SHAPE,
   OP_DROP,
@@ -30,7 +31,7 @@ import {
   STATUS_NAMES,
   VERSION,
 } from './wireops.mjs';
-import { classPrototypes } from './classes.mjs';
+import { classPrototypes, converters } from './classes.mjs';
 import { EXPORT_DECLINED as DECLINED } from './protocol.mjs';
 
 /** Reads.version before any read; given to Reads.keep, it keeps nothing. */
@@ -463,6 +464,11 @@ function value() {
       return keptList();
     case OP_CLASS:
       return instance();
+    case OP_CONVERT: {
+      const convert = converters[uint()];
+      if (convert === undefined) throw fault('a conversion this side does not have');
+      return convert(value());
+    }
     case OP_OVER: {
       const obj = copyOf(known(uint()));
       const id = uint();

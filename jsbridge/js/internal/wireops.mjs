@@ -21,6 +21,7 @@ export const OP_KEEP = 16;
 export const OP_OVER = 17;
 export const OP_DROP = 18;
 export const OP_CLASS = 19;
+export const OP_CONVERT = 20;
 
 /** The format's version, the header's first byte. */
 export const VERSION = 3;
