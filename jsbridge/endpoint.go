@@ -65,8 +65,9 @@ func endpointHandle(ep *rest.Endpoint) int {
 //	        errorExpiryLength, pollFrequency, timeout (ms), invalidIfStale,
 //	        retry (a count; -1 for none, 0 for the controller's),
 //	        sideEffect, signal (true: the signal argument), hooks (names of
-//	        the adapters in fns) and unset (function options set to
-//	        undefined, which an extend removes)
+//	        the adapters in fns), unset (function options set to
+//	        undefined, which an extend removes) and optimistic (a
+//	        resource's option, read by resourceNew; an endpoint has none)
 //	fns     the adapters of the function options, which take and return
 //	        JSON text (see the hook methods below)
 //	raw     a body JSON cannot carry (FormData, Blob, ...)
@@ -115,6 +116,10 @@ func (eo endpointOptions) apply(o *rest.Options) error {
 			o.Timeout, err = millis(v, m.Key)
 		case "invalidIfStale":
 			o.InvalidIfStale = v.Boolean()
+		case "optimistic":
+			// resource()'s option (resourceNew reads it): not one of an
+			// endpoint, which keeps it as a member of its own, as
+			// data-client's RestEndpoint does.
 		case "paginationField":
 			o.PaginationField = v.Str()
 		case "retry":

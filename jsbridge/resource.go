@@ -26,7 +26,9 @@ import (
 
 // resourceNew(optsJSON, fns, raw, signal) makes the six endpoints of a
 // resource (docs/js-api.md, Resources) for {urlPrefix, path, schema, ...options}; name, when
-// given, prefixes the endpoint names instead of the entity's key.
+// given, prefixes the endpoint names instead of the entity's key, and
+// optimistic gives the mutations data-client's optimistic responses
+// (rest.ResourceOptions.Optimistic).
 func resourceNew(args []safejs.Value) (any, error) {
 	eo, err := endpointOptionsArgs(args, 0)
 	if err != nil {
@@ -40,7 +42,8 @@ func resourceNew(args []safejs.Value) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("resource %s: schema must be an Entity", o.Path)
 	}
-	r, err := rest.NewResource(rest.ResourceOptions{URLPrefix: o.URLPrefix, Path: o.Path, Schema: e, Name: o.Name, Options: o})
+	r, err := rest.NewResource(rest.ResourceOptions{URLPrefix: o.URLPrefix, Path: o.Path, Schema: e, Name: o.Name, Options: o,
+		Optimistic: eo.json.Get("optimistic").Boolean()})
 	if err != nil {
 		return nil, err
 	}

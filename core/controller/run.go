@@ -39,7 +39,10 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 		}
 	}()
 
-	if spec.GetOptimisticResponse != nil {
+	if spec.SideEffect && spec.GetOptimisticResponse != nil {
+		// Only a mutation guesses its answer, as in data-client: a read
+		// has nothing to guess, and a getOptimisticResponse it inherited
+		// (a resource's shared options) would only break it.
 		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt, started)
 		if err != nil {
 			c.finish(key, spec, gen, nil, cl, nil, err)
@@ -79,11 +82,12 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 // mayReuse reports whether a response of spec's endpoint to a request with
 // body may be stored again from its text alone, unparsed, when it is the
 // text the store holds (store.Reapply): when its value is the text's
-// normalization and nothing else, with no hook between (an optimistic
-// response, Update, MergeResult or a side effect take the usual path), and
-// no request body (which the normalization's args could read).
+// normalization and nothing else, with no hook between (Update,
+// MergeResult or a side effect, which alone has an optimistic response,
+// take the usual path), and no request body (which the normalization's
+// args could read).
 func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
-	return !c.noReapply.Load() && body == nil && !spec.SideEffect && spec.GetOptimisticResponse == nil &&
+	return !c.noReapply.Load() && body == nil && !spec.SideEffect &&
 		spec.Update == nil && spec.MergeResult == nil
 }
 
@@ -136,7 +140,15 @@ func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value
 // prepareInto is prepare into w, which a caller that applies the write at
 // once can keep on its stack.
 func (c *Controller) prepareInto(w *store.Write, spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) error {
-	norm, err := schema.NormalizeArgs(spec.Schema, raw, normalizeArgs(spec, params, body))
+	return c.prepareArgs(w, spec, key, params, body, raw, false, fetchedAt, now)
+}
+
+// prepareArgs is prepareInto of an optimistic response (raw) when
+// optimistic is set: its records may lack a pk (schema.Args.Optimistic).
+func (c *Controller) prepareArgs(w *store.Write, spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, optimistic bool, fetchedAt, now int64) error {
+	args := normalizeArgs(spec, params, body)
+	args.Optimistic = optimistic
+	norm, err := schema.NormalizeArgs(spec.Schema, raw, args)
 	if err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
@@ -194,8 +206,8 @@ func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params va
 	if err != nil {
 		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
 	}
-	w, err := c.prepare(spec, key, params, body, v, fetchedAt, now)
-	if err != nil {
+	w := new(store.Write)
+	if err := c.prepareArgs(w, spec, key, params, body, v, true, fetchedAt, now); err != nil {
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}
 	w.Meta.Date = fetchedAt
@@ -292,6 +304,10 @@ type snapshot struct {
 
 func (s *snapshot) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
 	return s.c.GetResponse(ep, params)
+}
+
+func (s *snapshot) Get(sch schema.Schema, args ...value.Value) (value.Value, error) {
+	return s.c.Get(sch, args...)
 }
 
 func (s *snapshot) FetchedAt() int64 { return s.fetchedAt }

@@ -3,6 +3,7 @@ package df_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -402,4 +403,66 @@ func TestRawAndValueFields(t *testing.T) {
 	got, err := ep.Decode(data)
 	require.NoError(t, err)
 	assert.True(t, value.Same(data, got))
+}
+
+// TestOptimisticResource: NewResource with Optimistic gives the typed
+// mutations data-client's optimistic responses: a partial update shows the
+// stored article with the body over it, and a push of a body without an
+// id shows at once (under a temporary pk), replaced by the server's.
+func TestOptimisticResource(t *testing.T) {
+	a := newAPI(t)
+	arts, err := df.NewResource[Article](rest.ResourceOptions{URLPrefix: a.URL, Path: "/articles/:id", Optimistic: true})
+	require.NoError(t, err)
+	ctrl := newController()
+	ctx := context.Background()
+	list, err := arts.GetList.Suspense(ctx, ctrl, nil)
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+
+	// whileHeld runs fetch with its request held at the server, and
+	// returns the list as it reads then, before the server answers.
+	whileHeld := func(method string, fetch func() error) []*Article {
+		gate := make(chan struct{})
+		a.mu.Lock()
+		a.gate = gate
+		a.mu.Unlock()
+		done := make(chan error, 1)
+		go func() { done <- fetch() }()
+		assert.Equal(t, method, testkit.Wait(t, a.held, "the request at the server"))
+		shown := arts.GetList.Response(ctrl, nil)
+		close(gate)
+		require.NoError(t, testkit.Wait(t, done, "the mutation"))
+		require.NoError(t, shown.Err)
+		return shown.Data
+	}
+
+	shown := whileHeld(http.MethodPatch, func() error {
+		_, err := arts.PartialUpdate.Fetch(ctx, ctrl, map[string]string{"id": "1"}, map[string]bool{"published": true})
+		return err
+	})
+	require.Len(t, shown, 2)
+	assert.True(t, shown[0].Published, "the body")
+	assert.Equal(t, "Hello", shown[0].Title, "over the stored article")
+	assert.Equal(t, list[0].CreatedAt, shown[0].CreatedAt)
+	assert.Same(t, list[1], shown[1])
+
+	rawPush, err := arts.Rest.GetList.Push()
+	require.NoError(t, err)
+	push, err := df.Wrap[*Article](rawPush)
+	require.NoError(t, err)
+	type draft struct {
+		Title string `df:"title"`
+	}
+	shown = whileHeld(http.MethodPost, func() error {
+		_, err := push.Fetch(ctx, ctrl, nil, draft{"Draft"})
+		return err
+	})
+	require.Len(t, shown, 3, "the pushed article is in the list")
+	assert.Equal(t, "Draft", shown[2].Title)
+	assert.Empty(t, shown[2].ID, "no id until the server gives one")
+	after, err := arts.GetList.Suspense(ctx, ctrl, nil)
+	require.NoError(t, err)
+	require.Len(t, after, 3)
+	assert.Equal(t, "3", after[2].ID)
+	assert.Equal(t, int64(3), a.requests.Load(), "the list, a PATCH and a POST: nothing refetched")
 }

@@ -46,8 +46,9 @@ type Article struct {
 type record = map[string]any
 
 // api serves /articles and /articles/:id (GET, POST, PATCH, DELETE) from
-// memory, counting requests. A PATCH fails with 500 while refuse is set and
-// waits for a value on gate while gate is not nil.
+// memory, counting requests. A PATCH fails with 500 while refuse is set;
+// a PATCH or POST waits for a value on gate while gate is not nil, and
+// tells held that it does.
 type api struct {
 	*httptest.Server
 	mu       sync.Mutex
@@ -57,12 +58,14 @@ type api struct {
 	gate     chan struct{}
 	// patched receives every PATCH body as the server read it.
 	patched chan record
+	// held receives the method of every request that waits on gate.
+	held chan string
 }
 
 func newAPI(t *testing.T) *api {
 	t.Helper()
 	ada := record{"id": 7, "name": "Ada"}
-	a := &api{patched: make(chan record, 16), articles: []record{
+	a := &api{patched: make(chan record, 16), held: make(chan string, 16), articles: []record{
 		{"id": "1", "title": "Hello", "published": false, "author": ada, "tags": []string{"go"},
 			"createdAt": "2026-01-02T03:04:05.678Z", "stats": record{"views": 3}, "rating": 5},
 		{"id": "2", "title": "Again", "published": false, "author": ada, "tags": []string{}},
@@ -74,11 +77,12 @@ func newAPI(t *testing.T) *api {
 	}
 	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.requests.Add(1)
-		if r.Method == http.MethodPatch {
+		if r.Method == http.MethodPatch || r.Method == http.MethodPost {
 			a.mu.Lock()
 			gate := a.gate
 			a.mu.Unlock()
 			if gate != nil {
+				a.held <- r.Method
 				select { // the test releases it; the limit only stops a hang
 				case <-gate:
 				case <-time.After(testkit.WaitLimit):

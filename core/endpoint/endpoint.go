@@ -67,7 +67,11 @@ type Spec struct {
 	RetryDelay func(attempt int, err error) (time.Duration, error)
 	// GetOptimisticResponse returns the value to apply before the network
 	// answers, as if it were the response. Returning ErrAbortOptimistic
-	// applies nothing; the request still runs.
+	// applies nothing; the request still runs. Only a SideEffect endpoint
+	// runs it, as in data-client: a read ignores one it has (inherited
+	// from options shared with mutations). Its records may lack a pk (a
+	// create): each is stored under a schema.TemporaryPK until the
+	// answer replaces it.
 	GetOptimisticResponse func(snap Snapshot, params value.Value, body any) (value.Value, error)
 	// Update names other results (by key) to rewrite once this endpoint's
 	// result is stored: each function gets that result's stored pks and
@@ -146,6 +150,11 @@ type Response struct {
 // every earlier pending optimistic update applied.
 type Snapshot interface {
 	GetResponse(e Endpoint, params value.Value) Response
+	// Get reads s from the cache with args, with no request, as the
+	// controller's Get does (data-client's snap.get): an Entity by the
+	// params naming its pk, a schema.All, a schema.Query over them.
+	// Nothing found is Undefined.
+	Get(s schema.Schema, args ...value.Value) (value.Value, error)
 	// FetchedAt is when the fetch was triggered, epoch ms.
 	FetchedAt() int64
 }

@@ -32,9 +32,10 @@ func (e *Endpoint) Collection() *schema.Collection { return collectionOf(e.opts.
 // of this endpoint's schema whose args match the request's params and body
 // (see schema.CollectionAdd), as data-client's endpoint.push: no Update
 // function and no refetch. Its result is the created record. Like any
-// mutation it may have a GetOptimisticResponse (extend it): the record
-// under a temporary id is appended at once, replaced by the server's on
-// success and taken out on error.
+// mutation it may have a GetOptimisticResponse (extend it, or make the
+// resource Optimistic, whose push appends the params and body): the
+// record, under a temporary id when it has none, is appended at once,
+// replaced by the server's on success and taken out on error.
 func (e *Endpoint) Push() (*Endpoint, error) { return e.adder(schema.Push, "POST") }
 
 // Unshift is Push that prepends.

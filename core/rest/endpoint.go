@@ -56,7 +56,7 @@ type Options struct {
 	// Process transforms the parsed response before it is normalized.
 	Process func(v, params value.Value) (value.Value, error)
 	// GetOptimisticResponse returns the data to apply before the network
-	// answers; see endpoint.Spec.
+	// answers; see endpoint.Spec. Only mutations (SideEffect) run it.
 	GetOptimisticResponse func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error)
 	// Update rewrites other stored results once this one is stored; see
 	// endpoint.Spec.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -25,6 +26,17 @@ type ResourceOptions struct {
 	// Options are shared by every endpoint; NewResource sets their
 	// URLPrefix, Path, Method, Name and Schema.
 	Options Options
+	// Optimistic gives the mutations the optimistic responses of
+	// data-client's resource({optimistic: true}), in place of any
+	// GetOptimisticResponse in Options: create, update, and the endpoints
+	// getList derives (Push, Unshift, Assign, Remove) apply the params
+	// merged with the body; partialUpdate the stored record merged with
+	// the params and the body (nothing when no record is stored); delete
+	// the params. A record without its pk (a create) is stored under a
+	// temporary one until the server answers. A body that is not a JSON
+	// object (a string, a raw body) applies nothing. Each is an ordinary
+	// GetOptimisticResponse: Extend replaces it.
+	Optimistic bool
 }
 
 // Resource is a set of endpoints for one entity. The six fields are the
@@ -44,6 +56,9 @@ type resourceEndpoint struct {
 	name, method, path string
 	schema             schema.Schema
 	delete             bool
+	// optimistic is its GetOptimisticResponse when the resource is
+	// optimistic; nil for get.
+	optimistic func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error)
 }
 
 // NewResource returns the built-in endpoints of a resource, as data-client's
@@ -54,19 +69,80 @@ type resourceEndpoint struct {
 // Name + "." + endpoint name. Delete's Process falls back to the params when
 // the response has no record, so the deleted entity is known without a
 // body; extending delete with a Process of its own replaces that fallback.
+// With o.Optimistic the mutations apply their answers at once (see
+// ResourceOptions.Optimistic).
 func NewResource(o ResourceOptions) (*Resource, error) {
 	if err := o.Schema.Validate(); err != nil {
 		return nil, fmt.Errorf("rest: resource %s: %w", o.Path, err)
 	}
 	list := listPath(o.Path)
-	return newResource(o.Name, o.Schema, o.URLPrefix, o.Options, []resourceEndpoint{
+	defs := []resourceEndpoint{
 		{name: "get", method: "GET", path: o.Path, schema: o.Schema},
-		{name: "getList", method: "GET", path: list, schema: schema.CollectionOf(schema.ArrayOf(o.Schema))},
-		{name: "create", method: "POST", path: list, schema: o.Schema},
-		{name: "update", method: "PUT", path: o.Path, schema: o.Schema},
-		{name: "partialUpdate", method: "PATCH", path: o.Path, schema: o.Schema},
-		{name: "delete", method: "DELETE", path: o.Path, schema: schema.InvalidateOf(o.Schema), delete: true},
-	})
+		// getList never runs its optimistic response (a GET does not);
+		// the endpoints it derives (push...) inherit it, as in data-client.
+		{name: "getList", method: "GET", path: list, schema: schema.CollectionOf(schema.ArrayOf(o.Schema)), optimistic: optimisticUpdate},
+		{name: "create", method: "POST", path: list, schema: o.Schema, optimistic: optimisticUpdate},
+		{name: "update", method: "PUT", path: o.Path, schema: o.Schema, optimistic: optimisticUpdate},
+		{name: "partialUpdate", method: "PATCH", path: o.Path, schema: o.Schema, optimistic: optimisticPartial(o.Schema)},
+		{name: "delete", method: "DELETE", path: o.Path, schema: schema.InvalidateOf(o.Schema), delete: true, optimistic: optimisticDelete},
+	}
+	if !o.Optimistic {
+		for i := range defs {
+			defs[i].optimistic = nil
+		}
+	}
+	return newResource(o.Name, o.Schema, o.URLPrefix, o.Options, defs)
+}
+
+// optimisticUpdate is the optimistic response of a resource's create and
+// update: the params with the body's members over them.
+func optimisticUpdate(_ endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
+	b, err := optimisticBody(body)
+	if err != nil {
+		return value.Undef, err
+	}
+	return schema.ShallowMerge(params, b), nil
+}
+
+// optimisticPartial returns the optimistic response of a resource's
+// partialUpdate: the params, then the stored record of e they name, then
+// the body. With no record stored it applies nothing: a partial body
+// alone is not the record.
+func optimisticPartial(e *schema.Entity) func(endpoint.Snapshot, value.Value, any) (value.Value, error) {
+	return func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
+		b, err := optimisticBody(body)
+		if err != nil {
+			return value.Undef, err
+		}
+		stored, err := snap.Get(e, params)
+		if err != nil {
+			return value.Undef, err
+		}
+		if stored.IsUndefined() {
+			return value.Undef, endpoint.ErrAbortOptimistic
+		}
+		return schema.ShallowMerge(schema.ShallowMerge(params, stored), b), nil
+	}
+}
+
+// optimisticDelete is the optimistic response of a resource's delete: the
+// params, which name the record deleted.
+func optimisticDelete(_ endpoint.Snapshot, params value.Value, _ any) (value.Value, error) {
+	return params, nil
+}
+
+// optimisticBody returns the body an optimistic response merges: a JSON
+// object, or none (Undefined) when there is no body. Any other body (a
+// string, an array, a raw body such as FormData) says nothing a record
+// can be guessed from, and applies nothing.
+func optimisticBody(body any) (value.Value, error) {
+	if isNoBody(body) {
+		return value.Undef, nil
+	}
+	if b, ok := body.(value.Value); ok && (b.Kind() == value.Object || b.IsNull()) {
+		return b, nil
+	}
+	return value.Undef, endpoint.ErrAbortOptimistic
 }
 
 // LegacyResource returns the endpoints of a data-client 6.0 Resource class
@@ -121,6 +197,9 @@ func newResource(prefix string, e *schema.Entity, urlPrefix string, shared Optio
 			o.URLPrefix = urlPrefix
 		}
 		o.Path, o.Method, o.Name, o.Schema = d.path, d.method, prefix+"."+d.name, d.schema
+		if d.optimistic != nil {
+			o.GetOptimisticResponse = d.optimistic
+		}
 		if d.delete {
 			o.Process = deleteProcess(o.Process)
 		}

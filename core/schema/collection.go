@@ -43,10 +43,12 @@ func CollectionOf(of Schema) *Collection { return &Collection{Of: of} }
 // Args are what a request was made with, for the schemas that store by
 // them (Collection). Append asks a Collection to append the response's
 // entities to the collection stored under the args (a later page) instead
-// of replacing it.
+// of replacing it. Optimistic marks the normalization of an optimistic
+// response, whose records may lack a primary key (see TemporaryPK).
 type Args struct {
 	Params, Body value.Value
 	Append       bool
+	Optimistic   bool
 }
 
 // CollectionWrite changes stored collections, as push or remove do: every

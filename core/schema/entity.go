@@ -3,6 +3,8 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -61,6 +63,26 @@ type Entity struct {
 
 // ErrNoPK is wrapped by the error for a record that has no primary key.
 var ErrNoPK = errors.New("record has no primary key")
+
+// temporaryPrefix starts every TemporaryPK; data-client's are "MISS-"
+// and a random number.
+const temporaryPrefix = "MISS-"
+
+// temporaryPKs counts the TemporaryPKs handed out in this process.
+var temporaryPKs atomic.Uint64
+
+// TemporaryPK returns a new primary key, unlike any other it returned,
+// for a record of an optimistic response that has none yet (a record
+// being created, whose pk the server gives): the record is stored under
+// it until the server answers, and its pending write is dropped then.
+// The record itself is not changed: its pk field stays absent.
+func TemporaryPK() string {
+	return temporaryPrefix + strconv.FormatUint(temporaryPKs.Add(1), 10)
+}
+
+// IsTemporaryPK reports whether pk has the form of a TemporaryPK (a
+// server's pk of that form would be taken for one).
+func IsTemporaryPK(pk string) bool { return strings.HasPrefix(pk, temporaryPrefix) }
 
 func (e *Entity) describe() string { return e.Key }
 

@@ -246,7 +246,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		pk, _ := in.Text()
 		return value.Str(pk), nil
 	}
-	rec, pk, err := e.record(in, parent, path)
+	rec, pk, err := e.record(in, parent, path, n.args.Optimistic)
 	if err != nil {
 		return value.Undef, err
 	}
@@ -345,8 +345,10 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 	return false
 }
 
-// record applies Process and finds the primary key of a raw record.
-func (e *Entity) record(in, parent value.Value, path *pathElem) (value.Value, string, error) {
+// record applies Process and finds the primary key of a raw record. A
+// record without one is an error, unless temporary is set: then it gets a
+// new TemporaryPK.
+func (e *Entity) record(in, parent value.Value, path *pathElem, temporary bool) (value.Value, string, error) {
 	if e.Process != nil {
 		out, err := e.Process(in, parent, path.fieldKey())
 		if err != nil {
@@ -362,6 +364,9 @@ func (e *Entity) record(in, parent value.Value, path *pathElem) (value.Value, st
 		return value.Undef, "", errorAt(path, e, "%v", err)
 	}
 	if !ok || pk == "" {
+		if temporary {
+			return in, TemporaryPK(), nil
+		}
 		// An empty key is no key, as in data-client: it cannot tell
 		// records apart.
 		return value.Undef, "", &Error{Path: path.String(), Schema: e.Key,
@@ -528,7 +533,9 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		pk, _ = in.Text()
 	case value.Object:
 		var err error
-		if _, pk, err = i.Entity.record(in, parent, path); err != nil {
+		// Deleting needs the record's own pk, optimistic or not: a
+		// temporary one would delete nothing.
+		if _, pk, err = i.Entity.record(in, parent, path, false); err != nil {
 			return value.Undef, err
 		}
 	default:

@@ -657,6 +657,13 @@ export interface ResourceOptions<S extends Schema, P extends object = Params> ex
    * Without it `getList` takes any other param.
    */
   searchParams?: object;
+  /**
+   * data-client's optimistic resource: every mutation applies its answer at
+   * once (create, update, getList.push/unshift/remove: params and body;
+   * partialUpdate: the stored record, params and body; delete: the params),
+   * replaced by the server's and rolled back on failure. Default false.
+   */
+  optimistic?: boolean;
 }
 
 /** A body a resource does not check: what fetch sends as it is (a string, FormData, binary...). */

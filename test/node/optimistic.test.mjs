@@ -399,3 +399,200 @@ test('optimistic data reaches getResponse of the mutation endpoint itself', asyn
   await server.unhold();
   await p;
 });
+
+// ---------------------------------------------------------------- resource({optimistic: true})
+
+// sentWhileHeld waits until n requests are held at the server and returns
+// them; it fails at once when `p`, the call that should send the last of
+// them, ends first (its request never went out).
+async function sentWhileHeld(p, n = 1) {
+  const ended = p.then(
+    () => ({ ended: 'resolved' }),
+    (err) => ({ ended: `rejected: ${err?.message ?? err}` }),
+  );
+  const first = await Promise.race([server.held(n).then((held) => ({ held })), ended]);
+  if (first.ended) assert.fail(`the call ended before its request reached the server (${first.ended})`);
+  return first.held;
+}
+
+// What a reader sees of the articles: the list (getList, a Collection)
+// and every stored article (schema.All), which shows a create no list
+// holds.
+function articleViews(df, ctrl, r, fx) {
+  return { list: ctrl.getResponse(r.getList, {}).data, all: ctrl.get(new df.schema.All(fx.Article)) };
+}
+
+const brief = (articles) => articles.map((a) => `${a.id ?? '?'}:${a.title}`);
+
+// The mutations of resource({optimistic: true}), with what data-client's
+// resource applies for each: `shows` checks the views while the request is
+// held at the server, `saved` once the server answered.
+const OPTIMISTIC_RESOURCE = [
+  {
+    name: 'partialUpdate applies the stored record with the params and body over it',
+    ep: (r) => r.partialUpdate,
+    params: { id: '1' },
+    body: { title: 'Patched' },
+    request: 'PATCH /articles/1',
+    shows: ({ list }, before) => {
+      assert.equal(list[0].title, 'Patched');
+      assert.equal(list[0].content, before.list[0].content, 'the stored fields stay');
+      assert.equal(list[0].createdAt.getTime(), before.list[0].createdAt.getTime());
+      assert.equal(list[1], before.list[1], 'the other records are the same objects');
+    },
+    saved: ({ list }) => assert.equal(list[0].title, 'Patched'),
+  },
+  {
+    name: 'update applies the params and body',
+    ep: (r) => r.update,
+    params: { id: '2' },
+    body: { title: 'Put' },
+    request: 'PUT /articles/2',
+    shows: ({ list }) => assert.equal(list[1].title, 'Put'),
+    saved: ({ list }) => assert.equal(list[1].title, 'Put'),
+  },
+  {
+    name: 'delete applies the params',
+    ep: (r) => r.delete,
+    params: { id: '3' },
+    request: 'DELETE /articles/3',
+    shows: ({ list, all }) => {
+      assert.equal(list.length, 23);
+      assert.ok(!list.some((a) => a.id === '3') && !all.some((a) => a.id === '3'), 'gone at once');
+    },
+    saved: ({ list }) => assert.ok(!list.some((a) => a.id === '3')),
+  },
+  {
+    name: 'create applies the body, under a temporary pk while it has no id',
+    ep: (r) => r.create,
+    params: {},
+    body: { title: 'Draft' },
+    request: 'POST /articles',
+    shows: ({ list, all }, before) => {
+      assert.equal(list, before.list, 'create is in no list');
+      assert.deepEqual(brief(all).slice(24), ['?:Draft']);
+      assert.equal(all[24].published, false, 'with the defaults');
+    },
+    saved: ({ all }) => assert.deepEqual(brief(all).slice(24), ['101:Draft']),
+  },
+  {
+    name: 'getList.push appends the body',
+    ep: (r) => r.getList.push,
+    params: {},
+    body: { title: 'Pushed' },
+    request: 'POST /articles',
+    shows: ({ list }, before) => {
+      assert.deepEqual(brief(list).slice(23), [brief(before.list)[23], '?:Pushed']);
+      assert.equal(list[0], before.list[0]);
+    },
+    saved: ({ list }) => assert.deepEqual(brief(list).slice(24), ['101:Pushed']),
+  },
+  {
+    name: 'getList.unshift prepends the body',
+    ep: (r) => r.getList.unshift,
+    params: {},
+    body: { title: 'First' },
+    request: 'POST /articles',
+    shows: ({ list }) => assert.deepEqual(brief(list).slice(0, 2), ['?:First', '1:' + list[1].title]),
+    saved: ({ list }) => assert.deepEqual(brief(list)[0], '101:First'),
+  },
+];
+
+for (const m of OPTIMISTIC_RESOURCE) {
+  for (const fails of [false, true]) {
+    test(`resource({optimistic: true}): ${m.name}, before the server answers; ${fails ? 'a failure takes it back' : 'the answer replaces it'}`, async () => {
+      const { df, base, fx } = await env();
+      const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article, optimistic: true });
+      const ctrl = new df.Controller();
+      await ctrl.useSuspense(r.getList, {});
+      const before = articleViews(df, ctrl, r, fx);
+      assert.equal(before.list.length, 24);
+
+      await server.hold();
+      if (fails) await server.failNext(1, 500);
+      const p = quiet(ctrl.fetch(m.ep(r), m.params, m.body));
+      m.shows(articleViews(df, ctrl, r, fx), before); // applied before fetch returned its Promise
+      const held = await sentWhileHeld(p);
+      assert.equal(`${held[0].method} ${held[0].path}`, m.request, 'the request went out');
+      m.shows(articleViews(df, ctrl, r, fx), before);
+      assert.equal(optimisticCount(ctrl), 1);
+
+      await server.unhold();
+      if (fails) {
+        const err = await failureOf(() => p);
+        assert.equal(err.status, 500);
+        const after = articleViews(df, ctrl, r, fx);
+        assert.deepEqual(brief(after.list), brief(before.list), 'the list is as it was');
+        assert.deepEqual(brief(after.all), brief(before.all), 'every article is as it was');
+      } else {
+        await p;
+        m.saved(articleViews(df, ctrl, r, fx));
+      }
+      assert.equal(optimisticCount(ctrl), 0);
+      assert.equal(await server.count('GET /articles'), 1, 'nothing refetched');
+    });
+  }
+}
+
+test('resource({optimistic: true}): partialUpdate of a record not in the cache applies nothing; its request still goes', async () => {
+  const { df, base, fx } = await env();
+  const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article, optimistic: true });
+  const ctrl = new df.Controller();
+  await server.hold();
+  const p = ctrl.fetch(r.partialUpdate, { id: '4' }, { title: 'Four' });
+  assert.equal(optimisticCount(ctrl), 0);
+  assert.deepEqual(ctrl.getState().entities, {});
+  await sentWhileHeld(p);
+  await server.unhold();
+  assert.equal((await p).title, 'Four');
+});
+
+test('getOptimisticResponse given to a whole resource never runs for a GET: lists and records read as usual', async () => {
+  const { df, base, fx } = await env();
+  const calls = [];
+  const r = df.resource({
+    urlPrefix: base,
+    path: '/articles/:id',
+    schema: fx.Article,
+    getOptimisticResponse: (snap, params, body) => {
+      calls.push(params);
+      return { id: params.id, ...body };
+    },
+  });
+  const ctrl = new df.Controller();
+  const list = await ctrl.useSuspense(r.getList, {});
+  assert.equal(list.length, 24);
+  assert.equal((await ctrl.fetch(r.getList, {})).length, 24);
+  assert.equal((await ctrl.useSuspense(r.get, { id: '2' })).id, '2');
+  const extended = r.extend({ getList: { dataExpiryLength: 5000 } });
+  assert.equal((await ctrl.fetch(extended.getList, {})).length, 24);
+  assert.deepEqual(calls, [], 'no GET ran it');
+
+  await server.hold();
+  const p = ctrl.fetch(r.partialUpdate, { id: '1' }, { title: 'Mutated' });
+  assert.deepEqual(calls, [{ id: '1' }], 'the mutation ran it');
+  assert.equal(ctrl.getResponse(r.get, { id: '1' }).data.title, 'Mutated');
+  await sentWhileHeld(p);
+  await server.unhold();
+  await p;
+});
+
+test('an optimistic record without an id is applied under a temporary pk, and its request goes out', async () => {
+  const { df, base, fx } = await env();
+  const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article });
+  const push = r.getList.push.extend({ getOptimisticResponse: (snap, params, body) => body });
+  const ctrl = new df.Controller();
+  await ctrl.useSuspense(r.getList, {});
+  await server.hold();
+  const p = ctrl.fetch(push, {}, { title: 'No id yet' });
+  const during = ctrl.getResponse(r.getList, {}).data;
+  assert.deepEqual(brief(during.slice(24)), ['?:No id yet']);
+  const temp = Object.keys(ctrl.getState().entities.Article).filter((pk) => !/^\d+$/.test(pk));
+  assert.equal(temp.length, 1, 'stored under one temporary pk');
+  const held = await sentWhileHeld(p);
+  assert.equal(`${held[0].method} ${held[0].path}`, 'POST /articles');
+  await server.unhold();
+  assert.equal((await p).id, '101');
+  assert.deepEqual(brief(ctrl.getResponse(r.getList, {}).data.slice(24)), ['101:No id yet']);
+  assert.equal(ctrl.getState().entities.Article[temp[0]], undefined, 'the temporary record is gone');
+});

@@ -66,6 +66,13 @@ export async function bodies(df: DataFetch, ctrl: Controller): Promise<void> {
   // @ts-expect-error: an extended partialUpdate keeps its body type
   await ctrl.fetch(more.partialUpdate, { id: 1 }, { titel: 'x' });
 
+  // optimistic: true (data-client's resource option) keeps every type.
+  const optimistic = df.resource({ path: '/articles/:id', schema: Article, optimistic: true });
+  type _b6 = Expect<Equal<EndpointBody<typeof optimistic.partialUpdate>, EndpointBody<typeof articles.partialUpdate>>>;
+  await ctrl.fetch(optimistic.create, {}, { title: 'New' });
+  // @ts-expect-error: optimistic is a boolean
+  df.resource({ path: '/articles/:id', schema: Article, optimistic: 'yes' });
+
   // A RestEndpoint's body is what its `body` option's type says, else any
   // body fetch can send.
   const publish = new df.RestEndpoint({ path: '/articles/:id/publish', method: 'POST', body: { published: true }, schema: Article });

@@ -408,8 +408,9 @@ function encodeOptions(options, where, self, to) {
       // controller's (undefined), its -1 none.
       const n = v === undefined ? 0 : retryCount(v, where);
       json.retry = v !== undefined && n === 0 ? RETRY_NONE : n;
-    } else if (name === 'invalidIfStale') {
-      json.invalidIfStale = !!v;
+    } else if (name === 'invalidIfStale' || name === 'optimistic') {
+      // optimistic is resource()'s (jsbridge/resource.go).
+      json[name] = !!v;
     } else if (name === 'paginationField') {
       if (v !== undefined && (typeof v !== 'string' || v === '')) throw new TypeError(`${where}: paginationField must be a param name, got ${show(v)}`);
       json.paginationField = v ?? '';
