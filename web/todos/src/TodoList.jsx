@@ -5,7 +5,7 @@
 
 import { useState } from 'react';
 import { useController, useLoading, useQuery, useSuspense } from 'datafetch/react';
-import { TodoResource, remainingTodos } from './resources.js';
+import { TodoResource, isTemporary, remainingTodos, temporaryId } from './resources.js';
 
 export function TodoList({ userId }) {
   const todos = useSuspense(TodoResource.getList, { userId });
@@ -29,13 +29,15 @@ function TodoItem({ todo }) {
   const ctrl = useController();
   const [toggle, toggling] = useLoading(() => ctrl.fetch(TodoResource.partialUpdate, { id: todo.id }, { completed: !todo.completed }), [todo]);
   const [remove, removing] = useLoading(() => ctrl.fetch(TodoResource.delete, { id: todo.id }), [todo]);
+  // A todo the server has not created yet has no id to change it by.
+  const creating = isTemporary(todo);
   return (
-    <li className={todo.completed ? 'todo done' : 'todo'} data-todo={todo.id} data-pending={toggling || removing || undefined}>
+    <li className={todo.completed ? 'todo done' : 'todo'} data-todo={todo.id} data-pending={creating || toggling || removing || undefined}>
       <label>
-        <input type="checkbox" checked={todo.completed} onChange={toggle} />
+        <input type="checkbox" checked={todo.completed} onChange={toggle} disabled={creating} />
         <span className="title">{todo.title}</span>
       </label>
-      <button type="button" className="delete" aria-label={`Delete ${todo.title}`} onClick={remove}>
+      <button type="button" className="delete" aria-label={`Delete ${todo.title}`} onClick={remove} disabled={creating}>
         ×
       </button>
     </li>
@@ -50,7 +52,9 @@ function NewTodo({ userId }) {
       event.preventDefault();
       if (title.trim() === '') return;
       setTitle('');
-      await ctrl.fetch(TodoResource.getList.unshift, { userId }, { userId, title: title.trim(), completed: false });
+      // The temporary id is the todo's place in the list until the server
+      // answers with its own (the server ignores an id in the body).
+      await ctrl.fetch(TodoResource.getList.unshift, { userId }, { id: temporaryId(), userId, title: title.trim(), completed: false });
     },
     [title, userId],
   );

@@ -69,5 +69,15 @@ export const TodoResource = demoResource({
 
 export const UserResource = demoResource({ path: '/users/:id', schema: User });
 
+/** Ids of todos the server has not answered for yet start with this. */
+const TEMPORARY = 'tmp-';
+let temporaryIds = 0;
+
+/** A temporary id for a todo being created: its place until the server's answer. */
+export const temporaryId = () => `${TEMPORARY}${++temporaryIds}`;
+
+/** Whether todo is still waiting for the server to create it. */
+export const isTemporary = (todo) => String(todo.id).startsWith(TEMPORARY);
+
 /** How many of a user's todos are left: derived from the cache, no request. */
 export const remainingTodos = new Query(TodoResource.getList.schema, (todos) => todos.filter((todo) => !todo.completed).length);
