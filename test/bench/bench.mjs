@@ -174,6 +174,7 @@ async function openPage(browser, base, wasm, extra = {}) {
   const q = new URLSearchParams();
   if (wasm) q.set('wasm', wasm);
   if (process.env.BENCH_GC) q.set('gc', process.env.BENCH_GC);
+  if (process.env.BENCH_CLASSES === '1') q.set('classes', '1');
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   const url = `${base}bench/page.html${q.size ? `?${q}` : ''}`;
   await page.goto(url);

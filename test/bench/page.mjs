@@ -97,12 +97,34 @@ function publishedByTitle(articles) {
 // ------------------------------------------------------------ datafetch
 
 const D = {};
-D.User = new df.Entity({ key: 'User', defaults: { id: undefined, name: '' } });
-D.Article = new df.Entity({
-  key: 'Article',
-  defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] },
-  schema: { author: D.User },
-});
+if (query.get('classes') === '1') {
+  // The entities as classes (?classes=1, BENCH_CLASSES=1): reads are
+  // instances of them.
+  D.User = df.Entity(
+    class User {
+      id = undefined;
+      name = '';
+    },
+  );
+  D.Article = df.Entity(
+    class Article {
+      id = undefined;
+      title = '';
+      content = '';
+      published = false;
+      author = null;
+      tags = [];
+      static schema = { author: D.User };
+    },
+  );
+} else {
+  D.User = new df.Entity({ key: 'User', defaults: { id: undefined, name: '' } });
+  D.Article = new df.Entity({
+    key: 'Article',
+    defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] },
+    schema: { author: D.User },
+  });
+}
 D.list = new df.RestEndpoint({ urlPrefix: PREFIX, path: '/articles', name: 'getArticles', schema: [D.Article] });
 D.article = new df.RestEndpoint({ urlPrefix: PREFIX, path: '/articles/:id', name: 'getArticle', schema: D.Article });
 D.user = new df.RestEndpoint({ urlPrefix: PREFIX, path: '/users/:id', name: 'getUser', schema: D.User });

@@ -507,3 +507,21 @@ test('a conversion that throws fails the read with its error; the instance keeps
   await ctrl.setResponse(ep, { id: 1 }, { id: 1, code: 'ok' });
   assert.equal(ctrl.getResponse(ep, { id: 1 }).data.code, 'OK');
 });
+
+test("EntityMixin keeps the base class's static schema unless options give one", async () => {
+  const { df } = await env();
+  class Author extends Entity {
+    id = 0;
+  }
+  class Plain {
+    id = 0;
+    author = null;
+    static schema = { author: Author };
+  }
+  const Book = EntityMixin(Plain, { key: 'MixedBook' });
+  assert.equal(Book.schema.author, Author);
+  const ctrl = new df.Controller();
+  const ep = local(df, Book);
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, author: { id: 2 } });
+  assert.ok(ctrl.getResponse(ep, { id: 1 }).data.author instanceof Author);
+});

@@ -77,7 +77,9 @@ function defineEntityStatics(cls) {
     if (!Object.hasOwn(cls, name)) Object.defineProperty(cls, name, { value: fn, writable: true, configurable: true });
   }
   Object.defineProperty(cls, ENTITY_CLASS, { value: true });
-  if (!Object.hasOwn(cls, 'schema')) cls.schema = {};
+  // A class has its base's schema unless it declares one; none at all is
+  // no nested field.
+  if (cls.schema === undefined) cls.schema = {};
   Object.defineProperty(cls, 'defaults', {
     configurable: true,
     /** An instance made with no arguments: its fields are the defaults. */
