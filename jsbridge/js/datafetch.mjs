@@ -21,6 +21,12 @@
 // the package's browser entry (datafetch.node.mjs, its Node.js entry, adds
 // file reading to load()): what it exports is the public API.
 
+import { setDefaultSource } from './internal/load.mjs';
+
+// load()'s default: datafetch.wasm beside this module, or beside the
+// bundle that holds it (the literal form bundlers follow to emit the file).
+setDefaultSource(new URL('./datafetch.wasm', import.meta.url));
+
 export { attach } from './internal/api.mjs';
 export { RestEndpoint, resource, resource as createResource } from './internal/endpoints.mjs';
 export { Entity, EntityMixin } from './internal/entity.mjs';

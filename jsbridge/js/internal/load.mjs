@@ -53,13 +53,39 @@ export function loadedAPI() {
 /**
  * setFileReader makes load() read paths and file: URLs with read (a
  * function of a path or URL to the file's bytes); the package's Node.js
- * entry calls it.
+ * entry calls it. Without it, under Node.js, load() reads them with
+ * node:fs, reached through process.getBuiltinModule (not an import, which
+ * a browser bundle would meet).
  */
 export function setFileReader(read) {
   readFile = read;
 }
 
 let readFile;
+
+/**
+ * setDefaultSource sets where load() finds datafetch.wasm when given no
+ * source: the package's entry (datafetch.mjs) gives the file beside
+ * itself, which is beside the bundle once a bundler has put the entry in
+ * one (esbuild copies no file: the app copies datafetch.wasm there), and
+ * the file the bundler emitted when it follows new URL(..., import.meta.url)
+ * (Vite, webpack).
+ */
+export function setDefaultSource(url) {
+  defaultWasm ??= url;
+}
+
+let defaultWasm;
+
+// nodeFileReader reads a path or file: URL with node:fs under Node.js
+// (20.16 and later have process.getBuiltinModule); undefined elsewhere.
+function nodeFileReader() {
+  const builtin = globalThis.process?.getBuiltinModule;
+  if (typeof builtin !== 'function') return undefined;
+  const fs = builtin('node:fs/promises');
+  const { fileURLToPath } = builtin('node:url');
+  return (source) => fs.readFile(source instanceof URL ? fileURLToPath(source) : source);
+}
 
 async function start(source) {
   const go = new globalThis.Go();
@@ -82,25 +108,23 @@ function isNode() {
   return typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 }
 
-// defaultSource is datafetch.wasm beside the package's modules. The
-// expression new URL('literal', import.meta.url) is the one bundlers
-// (Vite's build, webpack 5, Parcel) recognize: they emit the file and put
-// its URL in. Vite's dev server is the exception: its pre-bundler copies
-// the module into node_modules/.vite/deps, where that URL answers the
-// app's HTML (vitejs/vite#8427), so a module that finds itself moved under
-// a node_modules folder also tries the package's own folder there.
+// defaultSource is datafetch.wasm beside the package's entry (see
+// setDefaultSource), or beside the package's modules when the entry did
+// not say. Vite's dev server is the exception: its pre-bundler copies the
+// entry into node_modules/.vite/deps, where that URL answers the app's
+// HTML (vitejs/vite#8427), so a default that finds itself under a
+// node_modules folder but not in the package's own also tries the
+// package's folder there.
 function defaultSource() {
-  const beside = new URL('../datafetch.wasm', import.meta.url);
-  const here = import.meta.url;
-  if (here.endsWith(MODULE_PATH)) return beside;
-  const at = here.lastIndexOf(NODE_MODULES);
+  const beside = defaultWasm ?? new URL('../datafetch.wasm', import.meta.url);
+  const at = beside.href.lastIndexOf(NODE_MODULES);
   if (at < 0) return beside;
-  return [beside, new URL(`${here.slice(0, at + NODE_MODULES.length)}${PACKAGE_NAME}/datafetch.wasm`)];
+  const own = new URL(`${beside.href.slice(0, at + NODE_MODULES.length)}${PACKAGE_NAME}/datafetch.wasm`);
+  return own.href === beside.href ? beside : [beside, own];
 }
 
-// Where this module is in the package, and the package's name: what
-// defaultSource needs to tell whether a bundler moved it.
-const MODULE_PATH = '/internal/load.mjs';
+// The folder packages are installed in, and the package's name: what
+// defaultSource needs to tell whether a bundler moved the entry.
 const NODE_MODULES = '/node_modules/';
 const PACKAGE_NAME = 'datafetch';
 
@@ -119,6 +143,7 @@ async function instantiate(source, imports) {
     if (isNode()) {
       const url = nodeURL(source);
       if (url === undefined || url.protocol === 'file:') {
+        readFile ??= nodeFileReader();
         if (readFile === undefined) {
           throw new Error(
             `datafetch load: cannot read ${source} here: under Node.js, import the package by its name (its "node" entry, datafetch.node.mjs, reads files), or pass datafetch.wasm's bytes`,

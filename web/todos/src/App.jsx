@@ -2,24 +2,25 @@
 // back to a user shows it from the cache), the user's todos with a form
 // to add one, and how many are left.
 
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { AsyncBoundary, useSuspense } from 'datafetch/react';
-import { ErrorMessage } from './ErrorMessage.jsx';
+import { ErrorMessage, retrying } from './ErrorMessage.jsx';
 import { TodoList } from './TodoList.jsx';
-import { UserResource } from './resources.js';
+import { TodoResource, UserResource } from './resources.js';
 
 /** How many users get a tab. */
 const USERS_SHOWN = 4;
 
 export function App() {
   const [userId, setUserId] = useState(1);
+  const todosFailed = useMemo(() => retrying(TodoResource.getList, { userId }), [userId]);
   return (
     <main>
       <h1>Todos</h1>
       <AsyncBoundary fallback={<p className="loading">Loading users…</p>} errorComponent={ErrorMessage}>
         <UserTabs userId={userId} onSelect={setUserId} />
       </AsyncBoundary>
-      <AsyncBoundary key={userId} fallback={<p className="loading">Loading todos…</p>} errorComponent={ErrorMessage}>
+      <AsyncBoundary key={userId} fallback={<p className="loading">Loading todos…</p>} errorComponent={todosFailed}>
         <TodoList userId={userId} />
       </AsyncBoundary>
     </main>
