@@ -420,6 +420,33 @@ func snapGetResponse(args []safejs.Value) (any, error) {
 	return emitPlain(lib.response, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 }
 
+// snapGet(snapshot, schemaHandle, argsJSON) is snap.get in
+// getOptimisticResponse: schema read from the snapshot with args, with no
+// request (endpoint.Snapshot.Get), as ctrl.get reads the store; undefined
+// when nothing is found.
+func snapGet(args []safejs.Value) (any, error) {
+	snap, err := lookup[endpoint.Snapshot](arg(args, 0), "a snapshot (snap is only valid during getOptimisticResponse)")
+	if err != nil {
+		return nil, err
+	}
+	s, err := lookup[schema.Schema](arg(args, 1), "a schema")
+	if err != nil {
+		return nil, err
+	}
+	list, err := jsonArg(arg(args, 2), "snap.get: args")
+	if err != nil {
+		return nil, err
+	}
+	v, err := snap.Get(s, list.Elems()...)
+	if err != nil {
+		return nil, err
+	}
+	if v.IsUndefined() {
+		return safejs.Undefined(), nil
+	}
+	return emitPlain(lib.decode, schema.ReadSchema(s), v, wire.Header{})
+}
+
 // ctrlSubscribe(ctrl, endpoint, paramsJSON, listener, noFetch, noPoll)
 // subscribes; listener is called as listener(data, loading, error), now and
 // after every change. noFetch and noPoll (booleans, absent = false) are the

@@ -66,6 +66,7 @@ var syncEntries = map[string]entry{
 	"snapshotVersion":      snapshotVersion,
 	"ctrlInspect":          ctrlInspect,
 	"snapGetResponse":      snapGetResponse,
+	"snapGet":              snapGet,
 	"ctrlSyncStart":        ctrlSyncStart,
 	"ctrlSyncStop":         ctrlSyncStop,
 	"ctrlSyncApply":        ctrlSyncApply,

@@ -4,7 +4,7 @@
 // network answers, and fails mutations on demand (/_control/fail-next).
 
 import assert from 'node:assert/strict';
-import { env, failureOf, promiseState, quiet, recorder, server, setup, test, waitFor } from './harness.mjs';
+import { env, failureOf, importModule, promiseState, quiet, recorder, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -595,4 +595,37 @@ test('an optimistic record without an id is applied under a temporary pk, and it
   assert.equal((await p).id, '101');
   assert.deepEqual(brief(ctrl.getResponse(r.getList, {}).data.slice(24)), ['101:No id yet']);
   assert.equal(ctrl.getState().entities.Article[temp[0]], undefined, 'the temporary record is gone');
+});
+
+test('snap.get in getOptimisticResponse reads the cache as ctrl.get does: an entity by pk (an instance of its class), a Query', async () => {
+  const { df, base } = await env();
+  const mod = await importModule();
+  class Article extends mod.Entity {
+    id = '';
+    title = '';
+    published = false;
+    get status() {
+      return this.published ? 'live' : 'draft';
+    }
+  }
+  const drafts = new mod.Query(new mod.All(Article), (all) => all.filter((a) => !a.published).length);
+  const seen = [];
+  const articles = mod.resource({ urlPrefix: base, path: '/articles/:id', schema: Article }).extend({
+    partialUpdate: {
+      getOptimisticResponse(snap, params, body) {
+        const stored = snap.get(Article, { id: params.id });
+        seen.push({ isInstance: stored instanceof Article, status: stored?.status, drafts: snap.get(drafts) });
+        return { ...stored, ...body };
+      },
+    },
+  });
+  const ctrl = new df.Controller();
+  const four = await ctrl.useSuspense(articles.get, { id: '4' });
+  assert.equal(four.published, false);
+  await server.hold();
+  const done = ctrl.fetch(articles.partialUpdate, { id: '4' }, { published: true });
+  assert.equal(ctrl.getResponse(articles.get, { id: '4' }).data.status, 'live', 'applied before the server answers');
+  assert.deepEqual(seen, [{ isInstance: true, status: 'draft', drafts: 1 }]);
+  await server.unhold();
+  await done;
 });

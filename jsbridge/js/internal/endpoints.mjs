@@ -10,7 +10,7 @@ import { AbortOptimistic, ours as ownError } from './errors.mjs';
 import { engine } from './engine.mjs';
 import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
-import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, ValuesSchema, checkShape, isEntity } from './schemas.mjs';
+import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, ValuesSchema, checkShape, isEntity, isQueryable } from './schemas.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
 const FUNCTION_OPTIONS = ['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update', 'retryDelay'];
@@ -500,6 +500,15 @@ export function makeEndpoints(bridge, schemas) {
           const snap = {
             fetchedAt,
             getResponse: (endpoint, p) => call('snapGetResponse', snapHandle, endpointHandle(endpoint), paramsText(p, 'snap.getResponse', endpoint)),
+            // As ctrl.get: an Entity by pk params, All, a Collection, a
+            // Query (its process run here).
+            get: (schema, ...args) => {
+              const query = schema instanceof QuerySchema ? schema : undefined;
+              const read = query ? query.schema : schema;
+              if (!isQueryable(read)) throw new TypeError(`snap.get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
+              const v = call('snapGet', snapHandle, schemaHandle(read, 'snap.get: schema'), jsonText(args, 'snap.get: args'));
+              return query !== undefined && v !== undefined ? query.process(v, ...args) : v;
+            },
           };
           try {
             return jsonText(synchronous(fn.call(self(), snap, parse(params), bodyFrom(kind, payload)), hook()), `${hook()} result`);
