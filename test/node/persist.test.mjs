@@ -136,6 +136,40 @@ test('writes are throttled by the controller clock; flush writes at once', T, as
   assert.equal(storage.sets, 3, 'nothing is written after stop');
 });
 
+test('throttle: Infinity writes only on flush, scheduling nothing; a throttle past the longest timer waits at most that long', T, async () => {
+  const { df, fx } = await env();
+  const clock = fakeClock();
+  const article = { id: '1', title: 'one', content: '', published: false, author: null, tags: [] };
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+
+  const storage = memoryStorage();
+  const timers = manualTimers();
+  const c = new df.Controller({ now: clock.now });
+  const p = await df.persist(c, { storage, throttle: Infinity, schedule: timers.schedule });
+  await c.setResponse(fx.getArticle, { id: '1' }, article);
+  assert.deepEqual(timers.pending, [], 'no check is scheduled');
+  assert.equal(storage.sets, 0);
+  await p.flush();
+  assert.equal(storage.sets, 1, 'flush writes');
+  p.stop();
+
+  const month = 30 * 24 * 3600 * 1000;
+  const other = memoryStorage();
+  const monthly = manualTimers();
+  const d = new df.Controller({ now: clock.now });
+  const q = await df.persist(d, { storage: other, throttle: month, schedule: monthly.schedule });
+  await d.setResponse(fx.getArticle, { id: '1' }, article);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(
+      monthly.pending.every((e) => e.ms <= MAX_TIMER_MS),
+      `every wait fits a timer: ${monthly.pending.map((e) => e.ms)}`,
+    );
+    await monthly.fire();
+  }
+  assert.equal(other.sets, 1, 'written at the first check, then not again within the month');
+  q.stop();
+});
+
 test('a controller used before persist is written at the first check', T, async () => {
   const { df, fx } = await env();
   const storage = memoryStorage();

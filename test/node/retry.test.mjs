@@ -5,7 +5,8 @@
 // focus and online events are tested in test/browser.
 
 import assert from 'node:assert/strict';
-import { env, failureOf, fakeClock, recorder, server, setup, test, waitFor } from './harness.mjs';
+import { pathToFileURL } from 'node:url';
+import { DIST, env, failureOf, fakeClock, recorder, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -336,4 +337,26 @@ test('close: stops polling', async () => {
   await waitFor(async () => (await server.count('GET /articles/4')) >= 6, { message: 'the control subscription polls' });
   control2();
   assert.equal(await server.count('GET /articles/3'), 1, 'fetched once, not polled');
+});
+
+test('a wait longer than a timer can wait is refused where it is given (pollFrequency, timeout) or bounded (retryDelay)', async () => {
+  const { df } = await env();
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+  for (const name of ['pollFrequency', 'timeout']) {
+    assert.throws(() => new df.RestEndpoint({ path: '/x', [name]: MAX_TIMER_MS + 1 }), new RegExp(`${name} must be at most ${MAX_TIMER_MS} ms`));
+    assert.doesNotThrow(() => new df.RestEndpoint({ path: '/x', [name]: MAX_TIMER_MS }));
+  }
+  const { retryDelayAdapter } = await import(new URL('internal/retry.mjs', pathToFileURL(`${DIST}/`)).href);
+  const delay = retryDelayAdapter(
+    () => 30 * 24 * 3600 * 1000,
+    () => 'retryDelay',
+  );
+  assert.equal(delay(0, new Error('x')), MAX_TIMER_MS, 'a month-long retry wait is the longest timer');
+  assert.equal(
+    retryDelayAdapter(
+      () => 5,
+      () => 'retryDelay',
+    )(0, new Error('x')),
+    5,
+  );
 });

@@ -2,13 +2,11 @@
 // and the timer of its periodic sweeps. The sweep itself is Go's
 // (Controller.GC): what a result reaches is the schema's business.
 
-import { isPlainObject, show, showValue } from './values.mjs';
+import { MAX_TIMER_MS, isPlainObject, show, showValue } from './values.mjs';
 
 // The defaults of the gc option's members.
 export const GC_INTERVAL = 300000;
 export const GC_EXPIRY_MULTIPLIER = 2;
-// The longest delay setInterval takes; a longer one fires at once.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 // gcOptions checks the gc option of a Controller and returns it complete,
 // {interval, expiryMultiplier}, or undefined when it is absent. Each

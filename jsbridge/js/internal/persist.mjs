@@ -3,7 +3,7 @@
 // df.indexedDBStorage is the IndexedDB storage browsers use by default.
 
 import { controllerInternals } from './controller.mjs';
-import { isPlainObject, show } from './values.mjs';
+import { MAX_TIMER_MS, isPlainObject, show } from './values.mjs';
 
 // The defaults of persist's options.
 const DEFAULT_KEY = 'datafetch';
@@ -102,9 +102,12 @@ export function makePersist(bridge) {
       return writing;
     }
 
+    // arm schedules the next check in ms (at most a timer's longest wait:
+    // a longer wait is checked again then). A throttle of Infinity writes
+    // only on flush(): nothing is scheduled.
     function arm(ms) {
-      if (stopped) return;
-      cancel = schedule(check, Math.max(ms, MIN_CHECK_MS));
+      if (stopped || throttle === Infinity) return;
+      cancel = schedule(check, Math.min(Math.max(ms, MIN_CHECK_MS), MAX_TIMER_MS));
     }
 
     function check() {

@@ -3,7 +3,7 @@
 // (core/controller/retry.go): which errors retry, Retry-After, the waits.
 
 import { ours } from './errors.mjs';
-import { showValue, synchronous } from './values.mjs';
+import { MAX_TIMER_MS, showValue, synchronous } from './values.mjs';
 
 // What an endpoint's retry: 0 becomes for Go: no retries, whatever the
 // controller's retry option says (Go's 0 is "the controller's").
@@ -30,6 +30,7 @@ export function retryDelayAdapter(delay, hook) {
     if (typeof ms !== 'number' || !(ms >= 0)) {
       throw ours(new TypeError(`${hook()} must return a number of milliseconds (0 or more), got ${showValue(ms)}`));
     }
-    return ms;
+    // Longer would be a Go timer that fires at once, over and over.
+    return Math.min(ms, MAX_TIMER_MS);
   };
 }

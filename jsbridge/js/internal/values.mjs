@@ -144,8 +144,20 @@ export function duration(v, name, where, infinite) {
   if (typeof v !== 'number' || !(v >= 0) || v === Infinity) {
     throw new TypeError(`${where}: ${name} must be a number of milliseconds${infinite ? ' or Infinity' : ''}, got ${showValue(v)}`);
   }
+  // A length that only bounds a comparison (an expiry) may be any size; one
+  // that a timer waits out may not pass what a timer can wait.
+  if (!infinite && v > MAX_TIMER_MS) {
+    throw new TypeError(`${where}: ${name} must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer waits), got ${showValue(v)}`);
+  }
   return v;
 }
+
+/**
+ * The longest delay setTimeout and setInterval wait: a longer one fires at
+ * once (after 1 ms), so every wait of the package, and every Go timer
+ * (which runs on setTimeout in a browser), is bounded by it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 // The largest time a Date can hold, in epoch milliseconds either way.
 const MAX_EPOCH_MS = 8.64e15;
