@@ -239,3 +239,40 @@ test('inspect into an element: open at once; getState() is deep-equal before and
     await page.close();
   }
 });
+
+test('a store of 10,000 results renders a bounded page, with a count and a way to see more', { timeout: 300_000 }, async () => {
+  await fixture.reset();
+  const { page, errors } = await openPage();
+  try {
+    const r = await page.evaluate(async () => {
+      const N = 10_000;
+      for (let i = 0; i < N; i++) {
+        await window.ctrl.setResponse(window.articles.get, { id: String(i) }, { id: String(i), title: `Article ${i}` });
+      }
+      const mount = document.getElementById('mount');
+      window.stop = window.df.inspect(window.ctrl, mount);
+      const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const root = () => mount.querySelector('datafetch-inspector').shadowRoot;
+      const results = () => root().querySelectorAll('section[data-section="results"] li').length;
+      while (results() === 0) await frames();
+      const first = {
+        nodes: root().querySelectorAll('*').length,
+        rows: results(),
+        more: root().querySelector('section[data-section="results"] .more')?.textContent,
+      };
+      root().querySelector('section[data-section="results"] .more button').click();
+      while (results() === first.rows) await frames();
+      return { first, rows: results(), more: root().querySelector('section[data-section="results"] .more')?.textContent };
+    });
+    assert.equal(r.first.rows, 100, 'one page of results');
+    assert.ok(r.first.nodes < 2_000, `a bounded DOM: ${r.first.nodes} nodes for 10,000 results`);
+    assert.match(r.first.more, /^Showing 100 of 10000 Show 100 more$/);
+    assert.equal(r.rows, 200, 'show more adds a page');
+    assert.match(r.more, /^Showing 200 of 10000/);
+    await page.screenshot({ path: join(outDir, 'inspect-large.png') });
+    await page.evaluate(() => window.stop());
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});

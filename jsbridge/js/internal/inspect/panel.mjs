@@ -7,7 +7,7 @@
 // opened entity types, and the counter.
 
 import { HOST_TAG, STYLES } from './styles.mjs';
-import { render, viewOf } from './view.mjs';
+import { PAGE_ROWS, render, viewOf } from './view.mjs';
 
 /** How often an expanded panel refreshes without a change (time left). */
 export const TICK_MS = 500;
@@ -66,6 +66,7 @@ export function inspect(source, element) {
   showCollapsed();
 
   const open = new Set(); // the entity types the user opened
+  const shown = {}; // rows each section shows, past the first page
   let version; // the counter when the model was read
   let lastRead = -Infinity; // when it was read (performance.now() ms)
   let lastView = ''; // JSON of the view on screen
@@ -82,13 +83,18 @@ export function inspect(source, element) {
     } else if (open.size === 0) {
       tables = undefined;
     }
-    const view = viewOf(model, tables, open);
+    const view = viewOf(model, tables, open, shown);
     summary.textContent = view.summary;
     if (collapsed) return;
     const text = JSON.stringify(view);
     if (text === lastView) return;
     lastView = text;
-    render(body, view, onToggle);
+    render(body, view, onToggle, onMore);
+  }
+
+  function onMore(section) {
+    shown[section] = (shown[section] ?? PAGE_ROWS) + PAGE_ROWS;
+    lastRead = -Infinity;
   }
 
   function onToggle(type, isOpen) {

@@ -67,6 +67,8 @@ li { display: flex; flex-wrap: wrap; gap: 2px 6px; align-items: baseline; paddin
 li.type { display: block; }
 summary { cursor: pointer; }
 .muted { color: #7a859b; margin: 2px 0; }
+.more { color: #56627a; margin: 4px 0; }
+.more button { font: inherit; border: 1px solid #c9cfdb; background: #f4f6fa; border-radius: 4px; padding: 0 6px; cursor: pointer; }
 .count { font-variant-numeric: tabular-nums; color: #56627a; margin-left: 4px; }
 .label { font-family: ui-monospace, monospace; font-size: 11px; overflow-wrap: anywhere; flex: 1 1 12em; min-width: 0; }
 .when { color: #56627a; white-space: nowrap; font-variant-numeric: tabular-nums; }

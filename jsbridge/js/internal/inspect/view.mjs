@@ -9,6 +9,12 @@ import { duration, recordText, timeLeft } from './format.mjs';
 /** The most records one opened entity type lists. */
 export const MAX_RECORDS = 200;
 
+/**
+ * How many rows a section shows at first, and how many more each "show
+ * more" adds: a store of any size renders a bounded page.
+ */
+export const PAGE_ROWS = 100;
+
 // The panel's sections: their data-section name, heading, and the text
 // shown when a section is empty.
 const SECTIONS = [
@@ -22,10 +28,17 @@ const SECTIONS = [
 /**
  * viewOf returns the rows to show: model is the inspection, tables the
  * entity tables of getState() (or undefined when no type is open), open
- * the names of the opened types.
+ * the names of the opened types, shown the number of rows each section
+ * shows (PAGE_ROWS where it has none). Each section's list is cut to its
+ * page; totals says how many rows it has in all.
  */
-export function viewOf(model, tables, open) {
+export function viewOf(model, tables, open, shown = {}) {
   const { now } = model;
+  const totals = {};
+  const page = (name, list) => {
+    totals[name] = list.length;
+    return list.slice(0, shown[name] ?? PAGE_ROWS);
+  };
   const total = model.entities.reduce((n, t) => n + t.count, 0);
   return {
     summary: [
@@ -35,7 +48,7 @@ export function viewOf(model, tables, open) {
       `${model.requests.length} in flight`,
       count(model.errors.filter((e) => e.kept).length, 'error', 'errors'),
     ].join(' · '),
-    entities: model.entities.map(({ type, count, deleted }) => {
+    entities: page('entities', model.entities).map(({ type, count, deleted }) => {
       const row = { type, count: deleted > 0 ? `${count} (${deleted} deleted)` : String(count), open: open.has(type) };
       if (row.open) {
         const records = Object.entries(tables?.[type] ?? {});
@@ -44,30 +57,32 @@ export function viewOf(model, tables, open) {
       }
       return row;
     }),
-    results: model.results.map((r) => ({
+    results: page('results', model.results).map((r) => ({
       key: r.key,
       label: r.label,
       status: r.status,
       when: r.status === 'valid' ? timeLeft(r.timeLeft) : r.fetchedAt > 0 ? `${duration(now - r.fetchedAt)} ago` : '',
       error: r.error,
     })),
-    optimistic: model.optimistic.map((p) => ({ key: p.key, label: p.label, when: duration(now - p.fetchedAt) })),
-    requests: model.requests.map((q) => ({ key: q.key, label: q.label, mutation: q.mutation, when: duration(now - q.startedAt) })),
-    errors: model.errors.map((e) => ({
+    optimistic: page('optimistic', model.optimistic).map((p) => ({ key: p.key, label: p.label, when: duration(now - p.fetchedAt) })),
+    requests: page('requests', model.requests).map((q) => ({ key: q.key, label: q.label, mutation: q.mutation, when: duration(now - q.startedAt) })),
+    errors: page('errors', model.errors).map((e) => ({
       key: e.key,
       label: e.label,
       message: e.message,
       kept: e.kept,
       when: e.kept ? `kept ${duration(e.expiresAt - now)}` : 'expired',
     })),
+    totals,
   };
 }
 
 /**
  * render replaces body's content with view. onToggle(type, open) is
- * called when the user opens or closes an entity type.
+ * called when the user opens or closes an entity type, onMore(section)
+ * when they ask for more rows of a section.
  */
-export function render(body, view, onToggle) {
+export function render(body, view, onToggle, onMore) {
   const doc = body.ownerDocument;
   const el = (tag, attrs, ...children) => {
     const e = doc.createElement(tag);
@@ -104,7 +119,14 @@ export function render(body, view, onToggle) {
   const sections = SECTIONS.map(([name, heading, none]) => {
     const rows = view[name];
     const content = rows.length === 0 ? el('p', { class: 'muted' }, none) : el('ul', {}, ...rows.map(rowsOf[name]));
-    return el('section', { 'data-section': name }, el('h3', {}, heading), content);
+    const total = view.totals?.[name] ?? rows.length;
+    let more;
+    if (total > rows.length) {
+      const button = el('button', { type: 'button' }, `Show ${Math.min(PAGE_ROWS, total - rows.length)} more`);
+      button.addEventListener('click', () => onMore(name));
+      more = el('p', { class: 'more' }, `Showing ${rows.length} of ${total} `, button);
+    }
+    return el('section', { 'data-section': name }, el('h3', {}, heading), content, more);
   });
   body.replaceChildren(...sections);
 }
