@@ -54,6 +54,27 @@ type ctrl struct {
 	subs atomic.Int32
 }
 
+// forget lets the identities of removed results go (see
+// identities.forget), on both sides at once: JavaScript is handed the
+// drops in an output of their own.
+func (c *ctrl) forget(keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range keys {
+		c.ids.forget(k)
+	}
+	out := c.ids.dropOutput(takeOutput())
+	if out == nil {
+		return nil
+	}
+	defer putOutput(out)
+	_, err := handOver(lib.decode, c.objs, out)
+	return err
+}
+
 // ctrlNew(optionsJSON, fetch, objs, now, retryDelay, initialState) returns
 // the handle of a new controller. optionsJSON holds dataExpiryLength and
 // errorExpiryLength (ms, or "Infinity"), retry (a count) and gc

@@ -40,5 +40,8 @@ func ctrlGC(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	st := c.c.GC()
+	if err := c.forget(st.Keys); err != nil {
+		return nil, err
+	}
 	return map[string]any{"results": st.Results, "entities": st.Entities}, nil
 }

@@ -200,6 +200,38 @@ func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
 	}
 }
 
+// forget releases slot's emissions, for a result that is gone from the
+// store: what only it held is dropped on both sides (the next output
+// carries the drops), so a swept result's objects can be collected.
+func (t *identities) forget(slot string) {
+	st := t.slots[slot]
+	if st == nil {
+		return
+	}
+	delete(t.slots, slot)
+	for _, id := range st.prevHeld {
+		t.release(id)
+	}
+	for _, id := range st.held {
+		t.release(id)
+	}
+}
+
+// dropOutput writes into buf (emptied first) an output that carries no
+// value but the ids dropped since the last output, for JavaScript to
+// forget them now rather than with its next read; nil when none were.
+func (t *identities) dropOutput(buf []byte) []byte {
+	if len(t.dropped) == 0 {
+		return nil
+	}
+	w := takeWriter()
+	defer putWriter(w)
+	w.Begin(buf, wire.Header{}, &t.shapes)
+	w.Undefined()
+	wire.Drop(w, t.takeDropped())
+	return w.Finish()
+}
+
 // lastRoot returns the top-level value of slot's last emission and its
 // entry, when JavaScript still holds it; nil otherwise.
 func (t *identities) lastRoot(slot string) (value.Value, *identity) {

@@ -98,7 +98,7 @@ func TestGCStretchedExpiry(t *testing.T) {
 			ents, results := stored(c)
 			r := c.GetResponse(list, value.Obj())
 			if tc.removed {
-				assert.Equal(t, controller.GCStats{Results: 1, Entities: 4}, stats)
+				assert.Equal(t, controller.GCStats{Results: 1, Entities: 4, Keys: []string{mustKey(t, list, value.Obj())}}, stats)
 				assert.Equal(t, endpoint.Missing, r.ExpiryStatus)
 				assert.Empty(t, ents)
 				assert.Empty(t, results)
@@ -134,7 +134,9 @@ func TestGCKeepsHeldResults(t *testing.T) {
 	clk.Advance(24 * time.Hour)
 	stats := c.GC()
 
-	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, stats, "other and articles 3, 4 go")
+	assert.Equal(t, 1, stats.Results, "other goes")
+	assert.Equal(t, 2, stats.Entities, "articles 3, 4 go")
+	assert.Len(t, stats.Keys, 1, "the key of the result removed")
 	ents, results := stored(c)
 	assert.Equal(t, []string{"GCArticle/1", "GCArticle/2", "GCAuthor/a0", "GCAuthor/a1"}, ents)
 	assert.Equal(t, []string{mustKey(t, list, value.Obj())}, results)
@@ -150,7 +152,10 @@ func TestGCKeepsHeldResults(t *testing.T) {
 
 	// Released, it goes at the next sweep.
 	unsubscribe()
-	assert.Equal(t, controller.GCStats{Results: 2, Entities: 4}, c.GC(), "list, and the mark Invalidate left")
+	stats = c.GC()
+	assert.Equal(t, 2, stats.Results, "list, and the mark Invalidate left")
+	assert.Equal(t, 4, stats.Entities)
+	assert.Equal(t, []string{mustKey(t, list, value.Obj()), stats.Keys[1]}, stats.Keys, "their keys, sorted")
 	ents, results = stored(c)
 	assert.Empty(t, ents)
 	assert.Empty(t, results)
@@ -176,7 +181,8 @@ func TestGCEntities(t *testing.T) {
 
 	stats := c.GC()
 
-	assert.Equal(t, controller.GCStats{Results: 2, Entities: 1}, stats, "short 1 and short 5 go; article 5 goes")
+	assert.Equal(t, controller.GCStats{Results: 2, Entities: 1, Keys: []string{mustKey(t, short, params("1")), mustKey(t, short, params("5"))}}, stats,
+		"short 1 and short 5 go; article 5 goes")
 	ents, _ := stored(c)
 	assert.Equal(t, []string{"GCArticle/1", "GCArticle/7", "GCAuthor/a1", "GCAuthor/a9"}, ents,
 		"article 1 stays (reached), author a1 stays (reached through it), article 7 stays (not gone yet)")
@@ -187,7 +193,7 @@ func TestGCEntities(t *testing.T) {
 
 	clk.Advance(time.Minute)
 	stats = c.GC()
-	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, stats, "short 7 goes, then article 7 and author a9")
+	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2, Keys: []string{mustKey(t, short, params("7"))}}, stats, "short 7 goes, then article 7 and author a9")
 }
 
 // What a pending optimistic write touches stays: its records, the result it
@@ -217,7 +223,7 @@ func TestGCKeepsPendingOptimisticWrites(t *testing.T) {
 	clk.Advance(time.Hour)
 	stats := c.GC()
 
-	assert.Equal(t, controller.GCStats{Results: 1}, stats, "only read's result goes")
+	assert.Equal(t, controller.GCStats{Results: 1}, counts(stats), "only read's result goes")
 	ents, results := stored(c)
 	assert.Equal(t, []string{"GCArticle/1", "GCAuthor/a1", "GCAuthor/a7"}, ents,
 		"the optimistic records stay, and the author the base record names (a rollback brings it back)")
@@ -228,7 +234,7 @@ func TestGCKeepsPendingOptimisticWrites(t *testing.T) {
 	// The rollback took the optimistic result and author a7; the error
 	// the edit keeps holds its key for a second.
 	clk.Advance(2 * time.Second)
-	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, c.GC(), "the edit's error, article 1 and author a1 go")
+	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, counts(c.GC()), "the edit's error, article 1 and author a1 go")
 	ents, _ = stored(c)
 	assert.Empty(t, ents)
 }
@@ -251,13 +257,13 @@ func TestGCInferredReadsAndHold(t *testing.T) {
 	release := c.Hold(func(r *store.Roots) { r.Entity(gcArticle, "3") })
 
 	clk.Advance(time.Hour)
-	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, c.GC(), "the list, article 2 and its author a0 go")
+	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, counts(c.GC()), "the list, article 2 and its author a0 go")
 	ents, _ := stored(c)
 	assert.Equal(t, []string{"GCArticle/1", "GCArticle/3", "GCAuthor/a1"}, ents)
 
 	release()
 	release()
-	assert.Equal(t, controller.GCStats{Entities: 1}, c.GC(), "article 3 goes; author a1 stays, article 1 names it")
+	assert.Equal(t, controller.GCStats{Entities: 1}, counts(c.GC()), "article 3 goes; author a1 stays, article 1 names it")
 	ents, _ = stored(c)
 	assert.Equal(t, []string{"GCArticle/1", "GCAuthor/a1"}, ents)
 
@@ -277,7 +283,7 @@ func TestGCKeptError(t *testing.T) {
 	assert.Equal(t, controller.GCStats{}, c.GC())
 	assert.Error(t, c.GetResponse(ep, params("1")).Err)
 	clk.Advance(time.Hour)
-	assert.Equal(t, controller.GCStats{Results: 1}, c.GC())
+	assert.Equal(t, controller.GCStats{Results: 1}, counts(c.GC()))
 	_, results := stored(c)
 	assert.Empty(t, results)
 }
@@ -334,9 +340,9 @@ func TestGCHydratedResults(t *testing.T) {
 	b := controller.New(controller.Options{Now: clk.Now, InitialState: a.Snapshot()})
 	clk.Advance(time.Minute)
 
-	assert.Equal(t, controller.GCStats{Results: 1}, b.GC(), "short 5 goes; article 5 stays while long's schema is unknown")
+	assert.Equal(t, controller.GCStats{Results: 1}, counts(b.GC()), "short 5 goes; article 5 stays while long's schema is unknown")
 	require.Equal(t, endpoint.Valid, b.GetResponse(long, value.Obj()).ExpiryStatus)
-	assert.Equal(t, controller.GCStats{Entities: 1}, b.GC(), "article 5 goes once long's schema is known")
+	assert.Equal(t, controller.GCStats{Entities: 1}, counts(b.GC()), "article 5 goes once long's schema is known")
 	ents, _ := stored(b)
 	assert.Equal(t, []string{"GCArticle/1", "GCAuthor/a1"}, ents)
 }
@@ -354,9 +360,16 @@ func TestGCChangesAll(t *testing.T) {
 	require.Equal(t, 1, before.Len())
 
 	clk.Advance(time.Minute)
-	require.Equal(t, controller.GCStats{Results: 1, Entities: 2}, c.GC(), "the article and its author")
+	require.Equal(t, controller.GCStats{Results: 1, Entities: 2}, counts(c.GC()), "the article and its author")
 
 	after, err := c.Get(all)
 	require.NoError(t, err)
 	assert.Equal(t, 0, after.Len(), "the swept article is not listed")
+}
+
+// counts returns s without the keys of the results removed, for tests
+// that check how many went.
+func counts(s controller.GCStats) controller.GCStats {
+	s.Keys = nil
+	return s
 }

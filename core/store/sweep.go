@@ -1,6 +1,8 @@
 package store
 
 import (
+	"slices"
+
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -73,6 +75,9 @@ type SweepPolicy struct {
 type SweepStats struct {
 	Results  int
 	Entities int
+	// Keys are the keys of the results removed, sorted, for what holds something
+	// per key outside the store (a bridge's identities) to let it go.
+	Keys []string
 }
 
 // gone reports whether data that expires at expiresAt, having been stored
@@ -149,6 +154,7 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 		delete(s.results, key)
 		delete(s.unschemed, key)
 		st.Results++
+		st.Keys = append(st.Keys, key)
 	}
 
 	// Mark what the remaining results, the pending writes and the roots
@@ -191,6 +197,7 @@ func (s *Store) Sweep(p SweepPolicy, roots *Roots) SweepStats {
 		w.run()
 		st.Entities, swept = s.sweepEntities(p, w.mark)
 	}
+	slices.Sort(st.Keys)
 	if st.Results > 0 || st.Entities > 0 {
 		s.forget()
 		s.version++

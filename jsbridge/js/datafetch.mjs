@@ -25,7 +25,13 @@ import { setDefaultSource } from './internal/load.mjs';
 
 // load()'s default: datafetch.wasm beside this module, or beside the
 // bundle that holds it (the literal form bundlers follow to emit the file).
-setDefaultSource(new URL('./datafetch.wasm', import.meta.url));
+try {
+  setDefaultSource(new URL('./datafetch.wasm', import.meta.url));
+} catch (err) {
+  // A module whose URL is no base for another (a blob: URL): load() then
+  // looks beside its own module, or is given a source.
+  if (!(err instanceof TypeError)) throw err;
+}
 
 export { attach } from './internal/api.mjs';
 export { RestEndpoint, resource, resource as createResource } from './internal/endpoints.mjs';

@@ -474,7 +474,11 @@ export function makeController(bridge, endpoints, schemas) {
     // it returns.
     gc() {
       this.#tick();
-      return call('ctrlGC', this._h);
+      const removed = call('ctrlGC', this._h);
+      // A kept answer of a removed result would hold its objects until the
+      // next read.
+      if (removed.results > 0) this.#reads?.clear();
+      return removed;
     }
 
     /** Removes the controller's listeners and stops its timers (polling, waits to retry, gc sweeps). */
