@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -248,11 +247,14 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 			*f.dst = out.FetchedAt
 			continue
 		}
-		n, ok := x.Float()
-		if !ok {
+		if x.Kind() != value.Number {
 			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, kindOf(x))
 		}
-		*f.dst = millis(n)
+		t, err := schema.MillisOf(x)
+		if err != nil {
+			return out, false, fmt.Errorf("%s.%s: %w", whereOf(), f.name, err)
+		}
+		*f.dst = t
 	}
 	deleted := false
 	if d := m.Get("deleted"); !d.IsUndefined() {
@@ -262,19 +264,6 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 		deleted = d.Boolean()
 	}
 	return out, deleted, nil
-}
-
-// millis converts a time in ms to int64, saturating: a never-expiring
-// result's expiresAt is the largest int64, which a float64 (and so
-// JavaScript) rounds up beyond it.
-func millis(f float64) int64 {
-	switch {
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(math.Floor(f))
 }
 
 // memberPath writes a member name as a path step: .name for an identifier,

@@ -3,7 +3,6 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -189,8 +188,8 @@ func TestHydrateSkipsOptimisticAndErrors(t *testing.T) {
 }
 
 // TestHydrateExpiryMetadata: date, fetchedAt and expiresAt are taken as they
-// are; a never-expiring result (expiresAt the largest int64, which float64
-// rounds up) stays never-expiring; an invalidated result stays invalid.
+// are, up to the largest time a snapshot may hold (schema.MaxTime); an
+// invalidated result stays invalid.
 func TestHydrateExpiryMetadata(t *testing.T) {
 	clk := newClock()
 	now := clk.Now().UnixMilli()
@@ -202,9 +201,9 @@ func TestHydrateExpiryMetadata(t *testing.T) {
 	require.NoError(t, err)
 	snap := value.MustParse(fmt.Sprintf(`{"version":1,
 		"entities":{"Book":{"1":{"id":"1","title":"t","rev":1},"2":{"id":"2","title":"u","rev":1}}},
-		"entitiesMeta":{"Book":{"1":{"date":%d,"fetchedAt":%d,"expiresAt":%d},"2":{"date":1,"fetchedAt":1,"expiresAt":9223372036854775807}}},
+		"entitiesMeta":{"Book":{"1":{"date":%d,"fetchedAt":%d,"expiresAt":%d},"2":{"date":1,"fetchedAt":1,"expiresAt":9007199254740991}}},
 		"endpoints":{%q:"1",%q:"2"},
-		"meta":{%q:{"date":%d,"fetchedAt":%d,"expiresAt":%d},%q:{"date":1,"fetchedAt":1,"expiresAt":9223372036854775807,"invalidated":true}},
+		"meta":{%q:{"date":%d,"fetchedAt":%d,"expiresAt":%d},%q:{"date":1,"fetchedAt":1,"expiresAt":9007199254740991,"invalidated":true}},
 		"optimistic":[]}`, now-10, now-5, now+1000, key, key2, key, now-10, now-5, now+1000, key2))
 	c := controller.New(controller.Options{Now: clk.Now})
 	require.NoError(t, c.Hydrate(snap))
@@ -216,7 +215,7 @@ func TestHydrateExpiryMetadata(t *testing.T) {
 
 	r2 := c.GetResponse(ep, params("2"))
 	assert.Equal(t, endpoint.Invalid, r2.ExpiryStatus, "invalidated stays invalid")
-	assert.Equal(t, int64(math.MaxInt64), r2.ExpiresAt)
+	assert.Equal(t, int64(schema.MaxTime), r2.ExpiresAt)
 	meta := c.Snapshot().Get("meta").Get(key)
 	assert.Equal(t, fmt.Sprint(now-10), meta.Get("date").Raw())
 	assert.Equal(t, fmt.Sprint(now-5), meta.Get("fetchedAt").Raw())
@@ -285,6 +284,63 @@ func TestHydrateMalformed(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestHydrateTimesOutOfRange: a time of a snapshot beyond ±schema.MaxTime
+// (or near the range of int64, where it used to saturate and make every
+// later stamp overflow, so that no fetch could replace the record again) is
+// refused with an error naming it, wherever it is, and the store is
+// unchanged; the largest time taken still lets a later fetch win.
+func TestHydrateTimesOutOfRange(t *testing.T) {
+	ctx := context.Background()
+	ep := shelfEndpoint("")
+	key, err := ep.Key(value.Obj())
+	require.NoError(t, err)
+	// snap puts bad as the time at path, 1 everywhere else.
+	snap := func(path, bad string) string {
+		at := func(p string) string {
+			if p == path {
+				return bad
+			}
+			return "1"
+		}
+		return fmt.Sprintf(`{"version":1,
+			"entities":{"Book":{"1":{"id":"1","title":"t","rev":1,"author":null}}},
+			"entitiesMeta":{"Book":{"1":{"date":%s,"fetchedAt":%s,"expiresAt":%s}}},
+			"endpoints":{%q:["1"]},
+			"meta":{%q:{"date":%s,"fetchedAt":%s,"expiresAt":%s}}}`,
+			at("e.date"), at("e.fetchedAt"), at("e.expiresAt"), key, key, at("r.date"), at("r.fetchedAt"), at("r.expiresAt"))
+	}
+	where := map[string]string{
+		"e.date": `entitiesMeta.Book["1"].date`, "e.fetchedAt": `entitiesMeta.Book["1"].fetchedAt`,
+		"e.expiresAt": `entitiesMeta.Book["1"].expiresAt`,
+		"r.date":      fmt.Sprintf(`meta[%q].date`, key), "r.fetchedAt": fmt.Sprintf(`meta[%q].fetchedAt`, key),
+		"r.expiresAt": fmt.Sprintf(`meta[%q].expiresAt`, key),
+	}
+	for _, path := range []string{"e.date", "e.fetchedAt", "e.expiresAt", "r.date", "r.fetchedAt", "r.expiresAt"} {
+		for _, bad := range []string{"1e300", "-1e300", "9300000000000000000", "9223372036854775807", "8000000000000000000", "9007199254740992"} {
+			t.Run(path+"="+bad, func(t *testing.T) {
+				c := controller.New(controller.Options{Now: newClock().Now})
+				_, err := c.Fetch(ctx, shelfEndpoint("kept"), value.Obj(), nil)
+				require.NoError(t, err)
+				before := c.State().JSON()
+				err = c.Hydrate(value.MustParse(snap(path, bad)))
+				assert.EqualError(t, err, fmt.Sprintf("hydrate: %s: %s is out of range (a time is epoch milliseconds within ±9007199254740991)", where[path], bad))
+				assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+
+				_, err = c.Fetch(ctx, shelfEndpoint("fetched"), value.Obj(), nil)
+				require.NoError(t, err)
+				assert.Equal(t, "fetched", c.GetResponse(ep, value.Obj()).Data.Elems()[0].Get("title").Str())
+			})
+		}
+	}
+
+	// The largest time taken: a later fetch is stamped after it, and wins.
+	c := controller.New(controller.Options{Now: newClock().Now})
+	require.NoError(t, c.Hydrate(value.MustParse(snap("r.fetchedAt", "9007199254740991"))))
+	_, err = c.Fetch(ctx, shelfEndpoint("fetched"), value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "fetched", c.GetResponse(ep, value.Obj()).Data.Elems()[0].Get("title").Str())
 }
 
 // TestHydrateGoodPartsBeforeBadOnes: a snapshot whose first records are

@@ -3,6 +3,7 @@ package controller_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -227,6 +228,61 @@ func TestSyncBadMessages(t *testing.T) {
 	}
 	deliver(t, b, invalidate)
 	assert.Equal(t, endpoint.Invalid, b.GetResponse(shelfEndpoint(""), value.Obj()).ExpiryStatus, "still applies good messages")
+}
+
+// TestSyncTimesOutOfRange: a store message with a time beyond
+// ±schema.MaxTime (which used to freeze the record it carries: no later
+// fetch could replace it) is refused, naming the time, and the receiver is
+// unchanged and keeps taking what it fetches.
+func TestSyncTimesOutOfRange(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	a, b, outA, _ := peers(clk)
+	_, err := a.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+	require.NoError(t, err)
+	msgs := outA.take()
+	require.Len(t, msgs, 1)
+	for _, field := range []string{"fetchedAt", "expiresAt", "date"} {
+		for _, bad := range []string{"1e300", "9300000000000000000"} {
+			stored := a.Snapshot().Get("meta").Get("shelf {}").Get(field).Raw()
+			msg := strings.Replace(msgs[0], `"`+field+`":`+stored, `"`+field+`":`+bad, 1)
+			require.NotEqual(t, msgs[0], msg)
+			before := b.State().JSON()
+			err := b.ApplySync(value.MustParse(msg))
+			assert.EqualError(t, err, `sync message: state: meta["shelf {}"].`+field+`: `+bad+
+				` is out of range (a time is epoch milliseconds within ±9007199254740991)`)
+			assert.Equal(t, before, b.State().JSON(), "unchanged")
+		}
+	}
+	_, err = b.Fetch(ctx, shelfEndpoint("fetched by b"), value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "fetched by b", b.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str())
+}
+
+// TestClockOutOfRange: a clock that reads beyond the range of a
+// JavaScript Date reads as its bound (schema.MaxClock), so that stamps and
+// expiry times do not overflow: a fetch is fresh for its expiry length, a
+// later fetch replaces it, and the snapshot is one other controllers take.
+func TestClockOutOfRange(t *testing.T) {
+	ctx := context.Background()
+	for _, at := range []time.Time{time.UnixMilli(math.MaxInt64 - 1000), time.UnixMilli(9_300_000_000_000_000), time.Unix(1<<60, 0),
+		time.UnixMilli(math.MinInt64 + 1000)} {
+		c := controller.New(controller.Options{Now: func() time.Time { return at }, DataExpiryLength: time.Minute})
+		_, err := c.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+		require.NoError(t, err)
+		r := c.GetResponse(shelfEndpoint(""), value.Obj())
+		assert.Equal(t, endpoint.Valid, r.ExpiryStatus, "%v", at)
+		bound := int64(schema.MaxClock)
+		if at.Unix() < 0 {
+			bound = -bound
+		}
+		assert.Equal(t, bound+time.Minute.Milliseconds(), r.ExpiresAt, "%v", at)
+		assert.Equal(t, bound, c.Now().UnixMilli())
+		_, err = c.Fetch(ctx, shelfEndpoint("two"), value.Obj(), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "two", c.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str(), "%v", at)
+		require.NoError(t, controller.New(controller.Options{}).Hydrate(c.Snapshot()), "%v", at)
+	}
 }
 
 // TestSyncStop: after stop, nothing more is sent to that sink; no sink
