@@ -117,3 +117,40 @@ test('a malformed or unknown-version snapshot is an Error naming what is wrong; 
   assert.deepEqual(c.getState(), before);
   assert.equal(c.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'valid', 'the instance still works');
 });
+
+test('a time out of range (as near 2^63 ms) is refused, naming it; the store is unchanged and later fetches win', T, async () => {
+  const { df, fx } = await env();
+  const a = new df.Controller();
+  const fetched = await a.fetch(fx.getArticle, { id: '1' });
+  const good = viaJSON(a.getState());
+  const key = fx.getArticle.key({ id: '1' });
+  good.entities.Article['1'].title = 'poisoned';
+  const RANGE = 'is out of range (a time is epoch milliseconds within ±9007199254740991)';
+  // Such a time used to be taken: every later stamp overflowed, and the
+  // record outlived every fetch.
+  const cases = [
+    [(s) => (s.meta[key].fetchedAt = 1e300), `hydrate: meta[${JSON.stringify(key)}].fetchedAt: 1e+300 ${RANGE}`],
+    [(s) => (s.entitiesMeta.Article['1'].fetchedAt = 9.3e18), `hydrate: entitiesMeta.Article["1"].fetchedAt: 9300000000000000000 ${RANGE}`],
+    [(s) => (s.entitiesMeta.Article['1'].expiresAt = 2 ** 63), `hydrate: entitiesMeta.Article["1"].expiresAt: 9223372036854776000 ${RANGE}`],
+    [(s) => (s.meta[key].date = -1e300), `hydrate: meta[${JSON.stringify(key)}].date: -1e+300 ${RANGE}`],
+  ];
+  for (const [poison, message] of cases) {
+    const snapshot = structuredClone(good);
+    poison(snapshot);
+    for (const how of ['hydrate', 'initialState']) {
+      let c = new df.Controller();
+      let err;
+      try {
+        if (how === 'hydrate') await c.hydrate(snapshot);
+        else c = new df.Controller({ initialState: snapshot });
+      } catch (e) {
+        err = e;
+      }
+      const empty = new df.Controller().getState();
+      const state = c.getState();
+      assert.equal((await c.fetch(fx.getArticle, { id: '1' })).title, fetched.title, `${how}, ${message}: a fetch is stored`);
+      assert.equal(err?.message, how === 'hydrate' ? message : `Controller: initialState: ${message}`, how);
+      assert.deepEqual(state, empty, `${how}, ${message}: the store is unchanged`);
+    }
+  }
+});

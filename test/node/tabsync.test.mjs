@@ -263,6 +263,42 @@ test('malformed messages and messages of an unknown version are ignored, and the
   }
 });
 
+test('a message with a time out of range (as near 2^63 ms) is ignored, naming it; later messages and fetches win', async () => {
+  const { a, b, obs, close } = await pair();
+  try {
+    await b.call('watch', { name: 'one', ...ONE });
+    await a.call('fetch', ONE);
+    const first = await b.change('one', (e) => e.data !== undefined);
+    const [text] = await obs.count(1);
+    const key = await a.call('key', ONE);
+    // Replayed from a buggy tab with a poisoned title and fetchedAt: such a
+    // time used to be taken, and no later fetch could replace the record.
+    const msg = JSON.parse(text);
+    msg.state.entities.Article['1'].title = 'poisoned';
+    for (const at of [1e300, 9.3e18]) {
+      msg.state.meta[key].fetchedAt = at;
+      msg.state.entitiesMeta.Article['1'].fetchedAt = at;
+      obs.ch.postMessage(JSON.stringify(msg));
+      // Reported in any case, after it: were the poisoned message taken,
+      // this would be the first report.
+      obs.ch.postMessage({ not: 'text' });
+      const { text: report } = await b.next((e) => e.event === 'debug', 'a console.debug report');
+      const want = `ignored a malformed message: sync message: state: entitiesMeta.Article["1"].fetchedAt: ${at} is out of range`;
+      assert.ok(report.includes(want), `${report} says ${want}`);
+      assert.match((await b.next((e) => e.event === 'debug', 'the second report')).text, /not a datafetch sync message/);
+    }
+    assert.equal((await b.call('read', ONE)).data.title, first.data.title, 'nothing taken');
+
+    await b.call('fetch', ONE);
+    assert.equal((await b.call('read', ONE)).data.title, first.data.title, 'b fetched the server’s data');
+    assert.notEqual(first.data.title, 'poisoned');
+    await a.call('setResponse', { ...ONE, data: { id: 1, title: 'set by a' } });
+    await b.change('one', (e) => e.data?.title === 'set by a');
+  } finally {
+    await close();
+  }
+});
+
 test('stop() stops sending and receiving', async () => {
   const { a, b, obs, close } = await pair();
   try {
