@@ -193,6 +193,64 @@ func TestSyncKeysAndReset(t *testing.T) {
 	}
 }
 
+// TestSyncReplayDoesNotRevive: a store message replayed after an
+// invalidate or an expireAll (posted again by a buggy or hostile tab) does
+// not make the result valid again, in the tab that invalidated it or in
+// the one that was told, nor in one that held no data when told; a newer
+// fetch, from either tab, does.
+func TestSyncReplayDoesNotRevive(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		do   func(c *controller.Controller, ep endpoint.Endpoint)
+		want endpoint.ExpiryStatus
+	}{
+		{"invalidate", func(c *controller.Controller, ep endpoint.Endpoint) {
+			require.NoError(t, c.Invalidate(ep, value.Obj()))
+		}, endpoint.Invalid},
+		{"invalidateAll", func(c *controller.Controller, _ endpoint.Endpoint) {
+			c.InvalidateAll(func(k string) bool { return strings.HasPrefix(k, "shelf") })
+		}, endpoint.Invalid},
+		{"expireAll", func(c *controller.Controller, _ endpoint.Endpoint) { c.ExpireAll(func(string) bool { return true }) }, endpoint.Stale},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock()
+			a, b, outA, outB := peers(clk)
+			late := controller.New(controller.Options{Now: clk.Now, DataExpiryLength: time.Minute})
+			ep := shelfEndpoint("one")
+			status := func(c *controller.Controller) endpoint.ExpiryStatus {
+				return c.GetResponse(ep, value.Obj()).ExpiryStatus
+			}
+			_, err := a.Fetch(ctx, ep, value.Obj(), nil)
+			require.NoError(t, err)
+			stored := outA.take()
+			deliver(t, b, stored)
+
+			tc.do(a, ep)
+			marked := outA.take()
+			deliver(t, b, marked)
+			deliver(t, late, marked) // late joined after the store message
+			for name, c := range map[string]*controller.Controller{"a": a, "b": b} {
+				require.Equal(t, tc.want, status(c), name)
+				deliver(t, c, stored)
+				assert.Equal(t, tc.want, status(c), "%s: the replayed message revived the result", name)
+			}
+			deliver(t, late, stored)
+			if tc.want == endpoint.Invalid {
+				assert.Equal(t, endpoint.Invalid, status(late), "late: the replayed message revived the result")
+			}
+			assert.Empty(t, outB.take(), "nothing sent back")
+
+			// A fetch after the mark, in b: its message revives a's.
+			_, err = b.Fetch(ctx, shelfEndpoint("two"), value.Obj(), nil)
+			require.NoError(t, err)
+			deliver(t, a, outB.take())
+			assert.Equal(t, endpoint.Valid, status(a))
+			assert.Equal(t, "two", a.GetResponse(ep, value.Obj()).Data.Elems()[0].Get("title").Str())
+		})
+	}
+}
+
 // TestSyncBadMessages: a malformed message or one of another version is an
 // error saying what is wrong, and the receiver is unchanged and still
 // applies the next good message.
@@ -216,6 +274,9 @@ func TestSyncBadMessages(t *testing.T) {
 		{`{"datafetch":"sync","version":1,"op":"explode"}`, `op "explode" is not known`},
 		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":"shelf {}"}`, "keys: a string, not an array"},
 		{`{"datafetch":"sync","version":1,"op":"expire","keys":["a",3]}`, "keys[1]: a number, not a string"},
+		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":["a"],"at":"now"}`, "at: a string, not a number"},
+		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":["a"],"at":1e300}`,
+			"at: 1e300 is out of range (a time is epoch milliseconds within ±9007199254740991)"},
 		{`{"datafetch":"sync","version":1,"op":"store"}`, "state: the snapshot is missing, not an object"},
 		{`{"datafetch":"sync","version":1,"op":"store","state":{"version":1,"endpoints":{"k":[]},"meta":{}}}`, `meta["k"]: missing`},
 	} {

@@ -29,6 +29,13 @@ type SnapshotResult struct {
 // stored ones whole (a snapshot carries complete normalized records, and
 // no Entity is at hand to merge by). A result taken here has no schema
 // until Adopt gives it one: the snapshot names endpoints by key only.
+//
+// What was done to a stored result since its fetch is not undone by data
+// that is no newer: a result the store holds invalidated stays invalidated
+// when the one taken was fetched at or before the invalidation
+// (ResultMeta.InvalidatedAt, else the stored FetchedAt), whether or not
+// data was stored with the invalidation; and on a tie (the same fetch) the
+// earlier ExpiresAt stays, so that an expired result stays stale.
 // It reports whether anything was taken.
 func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
 	return s.hydrate(ents, results, false)
@@ -39,7 +46,8 @@ func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
 // being what that store holds after a change at a time no later than the
 // one they carry. A result an endpoint's update function rewrote keeps its
 // fetchedAt, and the rewrite must still reach a store that holds the same
-// fetch.
+// fetch. Its data only: an invalidation or expiry of the stored result
+// stays, as in Hydrate, so that a message sent again undoes neither.
 func (s *Store) TakeSnapshot(ents []SnapshotEntity, results []SnapshotResult) bool {
 	return s.hydrate(ents, results, true)
 }
@@ -68,11 +76,15 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 	}
 	for i := range results {
 		r := &results[i]
-		if existing, ok := b.result(r.Key); ok && !existing.val.IsUndefined() && keeps(existing.meta.FetchedAt, r.Meta.FetchedAt) {
+		existing, ok := b.result(r.Key)
+		if ok && !existing.val.IsUndefined() && keeps(existing.meta.FetchedAt, r.Meta.FetchedAt) {
 			continue
 		}
 		meta := r.Meta
 		meta.Err, meta.ErrorExpiresAt = nil, 0
+		if ok {
+			keepMarks(&meta, existing)
+		}
 		if e := s.results[r.Key]; e != nil {
 			// A kept error stays with its result.
 			meta.Err, meta.ErrorExpiresAt = e.base.meta.Err, e.base.meta.ErrorExpiresAt
@@ -89,6 +101,23 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 		s.rebase()
 	}
 	return took
+}
+
+// keepMarks keeps in meta, the meta of a result about to replace the
+// stored one, the marks of the stored one that the incoming data is not
+// newer than: its invalidation, and on the same fetch its expiry.
+func keepMarks(meta *ResultMeta, stored result) {
+	sm := &stored.meta
+	if sm.Invalidated {
+		floor := max(sm.InvalidatedAt, sm.FetchedAt)
+		if meta.FetchedAt <= floor {
+			meta.Invalidated = true
+			meta.InvalidatedAt = max(meta.InvalidatedAt, floor)
+		}
+	}
+	if !stored.val.IsUndefined() && sm.FetchedAt == meta.FetchedAt {
+		meta.ExpiresAt = min(meta.ExpiresAt, sm.ExpiresAt)
+	}
 }
 
 // Adopt gives the result under key the schema sc when Hydrate stored it

@@ -23,6 +23,12 @@ type ResultMeta struct {
 	ExpiresAt int64
 	// Invalidated makes the next read fetch and wait.
 	Invalidated bool
+	// InvalidatedAt, while Invalidated, is the newest fetchedAt known when
+	// the result was invalidated (the invalidating controller's last
+	// stamp): a snapshot or a sync message does not make a result fetched
+	// at or before it valid again (see Hydrate). 0 when not known; the
+	// result's own FetchedAt then stands in.
+	InvalidatedAt int64
 	// Err is the last fetch error, kept until ErrorExpiresAt.
 	Err            error
 	ErrorExpiresAt int64

@@ -299,6 +299,51 @@ test('a message with a time out of range (as near 2^63 ms) is ignored, naming it
   }
 });
 
+test('a store message posted again after an invalidate or expireAll revives nothing, in either tab; a newer fetch does', async () => {
+  const { a, b, obs, close } = await pair();
+  try {
+    await a.call('watch', { name: 'list', ...LIST_ARGS });
+    await b.call('watch', { name: 'list', ...LIST_ARGS });
+    await a.call('fetch', LIST_ARGS);
+    await b.change('list', (e) => e.expiryStatus === 'valid');
+    const key = await a.call('key', LIST_ARGS);
+    // The store message of the fetch each round starts from.
+    let [stored] = await obs.count(1);
+    for (const [op, args, status] of [
+      ['invalidate', LIST_ARGS, 'invalid'],
+      ['expireAll', { prefix: key }, 'stale'],
+    ]) {
+      const marked = b.change('list', (e) => e.expiryStatus === status);
+      await a.call(op, args);
+      await marked;
+      // That store message, posted again (as a buggy tab would), then a
+      // marker that both tabs report: each has read the replay before it.
+      a.drain();
+      b.drain();
+      const seen = (await obs.count(obs.seen.length)).length;
+      obs.ch.postMessage(stored);
+      obs.ch.postMessage({ not: 'text' });
+      for (const [name, t] of [
+        ['a', a],
+        ['b', b],
+      ]) {
+        assert.match((await t.next((e) => e.event === 'debug', `the marker in ${name}`)).text, /not a datafetch sync message/);
+        assert.equal((await t.call('read', LIST_ARGS)).expiryStatus, status, `${op}: the replay revived the result in ${name}`);
+      }
+
+      // A fetch after it, in b, is newer: valid in both.
+      const revalidated = a.change('list', (e) => e.expiryStatus === 'valid');
+      await b.call('fetch', LIST_ARGS);
+      await revalidated;
+      // (The observer does not see what it posted itself.)
+      stored = (await obs.count(seen + 1))[seen];
+      assert.match(stored, /"op":"store"/);
+    }
+  } finally {
+    await close();
+  }
+});
+
 test('stop() stops sending and receiving', async () => {
   const { a, b, obs, close } = await pair();
   try {
