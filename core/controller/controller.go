@@ -354,7 +354,9 @@ func (c *Controller) Keys() []string {
 // under key, the read is inferred from the entity table where inf allows
 // (see inferred).
 func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) endpoint.Response {
-	c.st.Adopt(key, spec.Schema)
+	// A result a snapshot brought that is not one of the endpoint's schema
+	// is dropped there: the read finds nothing, and fetches.
+	_ = c.st.Adopt(key, spec.Schema)
 	now := c.now()
 	data, st, meta, ok := c.st.Read(key)
 	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}

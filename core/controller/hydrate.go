@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -41,10 +42,14 @@ func (c *Controller) Snapshot() value.Value {
 // snapshot's optimistic updates and kept errors are not taken. A malformed
 // snapshot, or one of another version, is an error that names what is
 // wrong, and the store is left as it was: the whole snapshot is checked
-// before anything is stored.
+// before anything is stored. Malformed includes a time beyond
+// ±schema.MaxTime, and data that no response could have stored under the
+// schemas the controller knows (see checkSnapshot).
 //
 // A result taken from a snapshot is read by the endpoint whose key it is
-// stored under: the first read through that endpoint gives it its schema.
+// stored under: the first read through that endpoint gives it its schema,
+// and drops it if it is not a value of that schema. A record is checked
+// against its entity when first read, and read as missing if it fails.
 func (c *Controller) Hydrate(snapshot value.Value) error {
 	if err := c.reentered("Hydrate"); err != nil {
 		return err
@@ -56,6 +61,9 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.checkSnapshot(ents, results); err != nil {
+		return fmt.Errorf("hydrate: %w", err)
+	}
 	// Requests started from now on must be newer than what was taken, or
 	// their responses would lose to it (a server's clock may be ahead).
 	if latest > c.lastStamp {
@@ -65,6 +73,47 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 		c.changed()
 	}
 	return nil
+}
+
+// checkSnapshot checks what a snapshot holds against the schemas known so
+// far (c.mu held), as a response is checked by normalizing it: each record
+// of an entity the store has met (store.EntityOf) must be a record of it
+// with its pk (schema.Entity.CheckRecord), each result under a key whose
+// endpoint has been read must be a normalized value of its schema
+// (schema.CheckNormalized). What is not known yet is checked when it is:
+// a result when its endpoint first reads it (store.Adopt), a record when
+// it is first read (schema.Slot.Unchecked); either is then read as
+// missing, and fetched, when it fails.
+func (c *Controller) checkSnapshot(ents []store.SnapshotEntity, results []store.SnapshotResult) error {
+	for i := range ents {
+		e := &ents[i]
+		if e.Deleted {
+			continue
+		}
+		if kind := c.st.EntityOf(e.Key); kind != nil {
+			if err := kind.CheckRecord(e.PK, e.Value); err != nil {
+				return checkAt("entities"+memberPath(e.Key)+"["+strconv.Quote(e.PK)+"]", err)
+			}
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		if sc := c.st.SchemaOf(r.Key); sc != nil {
+			if err := schema.CheckNormalized(sc, r.Value); err != nil {
+				return checkAt("endpoints["+strconv.Quote(r.Key)+"]", fmt.Errorf("%w (the schema of its endpoint is %s)", err, schema.Describe(sc)))
+			}
+		}
+	}
+	return nil
+}
+
+// checkAt places a check's error (schema.CheckError, a path and what is
+// wrong there) under where.
+func checkAt(where string, err error) error {
+	if ce := (*schema.CheckError)(nil); errors.As(err, &ce) && ce.Path != "" {
+		return fmt.Errorf("%s%w", where, err) // the text starts with the path
+	}
+	return fmt.Errorf("%s: %w", where, err)
 }
 
 // parseSnapshot checks a whole snapshot and returns what it holds, and the

@@ -372,3 +372,118 @@ func TestHydrateDeletedEntity(t *testing.T) {
 	assert.Equal(t, endpoint.Invalid, c.GetResponse(ep, params("1")).ExpiryStatus)
 	assert.Equal(t, `null`, c.State().Get("entities").Get("Book").Get("1").JSON())
 }
+
+// A snapshot holding what no response could have stored: a record under
+// another pk than its own, a record without its pk, a list endpoint's
+// result that is not a list, an entity endpoint's result that is a record
+// rather than its pk.
+func badSnapshots(t *testing.T, now int64) map[string]string {
+	b := &books{}
+	bookKey, err := b.endpoint(endpoint.Spec{}).Key(params("1"))
+	require.NoError(t, err)
+	shelfKey, err := shelfEndpoint("").Key(value.Obj())
+	require.NoError(t, err)
+	meta := fmt.Sprintf(`{"date":%d,"fetchedAt":%d,"expiresAt":%d}`, now, now, now+60_000)
+	snap := func(entities, entitiesMeta, endpoints, metas string) string {
+		return fmt.Sprintf(`{"version":1,"entities":%s,"entitiesMeta":%s,"endpoints":%s,"meta":%s}`, entities, entitiesMeta, endpoints, metas)
+	}
+	return map[string]string{
+		"a record under another pk": snap(`{"Book":{"1":{"id":"2","title":"forged","rev":9}}}`, `{"Book":{"1":`+meta+`}}`,
+			fmt.Sprintf(`{%q:"1"}`, bookKey), fmt.Sprintf(`{%q:%s}`, bookKey, meta)),
+		"a record without its pk": snap(`{"Book":{"1":{"title":"forged","rev":9}}}`, `{"Book":{"1":`+meta+`}}`,
+			fmt.Sprintf(`{%q:"1"}`, bookKey), fmt.Sprintf(`{%q:%s}`, bookKey, meta)),
+		"a list's result that is a string": snap(`{"Book":{"1":{"id":"1","title":"good","rev":9,"author":null}}}`, `{"Book":{"1":`+meta+`}}`,
+			fmt.Sprintf(`{%q:"1"}`, shelfKey), fmt.Sprintf(`{%q:%s}`, shelfKey, meta)),
+		"an entity's result that is a record": snap(`{}`, `{}`,
+			fmt.Sprintf(`{%q:{"title":"forged","rev":9}}`, bookKey), fmt.Sprintf(`{%q:%s}`, bookKey, meta)),
+	}
+}
+
+// TestHydrateUncheckedDataIsNotRead: a snapshot taken before its schemas
+// are known (a new controller's, as the initial state of a page) is
+// checked when they are: data no response could have stored is read as
+// missing, and fetched, instead of served; good data beside it still is.
+func TestHydrateUncheckedDataIsNotRead(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	for name, text := range badSnapshots(t, clk.Now().UnixMilli()) {
+		t.Run(name, func(t *testing.T) {
+			c := controller.New(controller.Options{Now: clk.Now, InitialState: value.MustParse(text)})
+			got, err := c.Get(bookEntity, value.Obj(value.M("id", value.Str("2"))))
+			require.NoError(t, err)
+			assert.True(t, got.IsUndefined(), "no Book 2: %s", got.JSON())
+			got, err = c.Get(bookEntity, value.Obj(value.M("id", value.Str("1"))))
+			require.NoError(t, err)
+			assert.NotContains(t, got.JSON(), "forged", "Book 1 as an entity")
+			b := &books{}
+			for _, ep := range []endpoint.Endpoint{b.endpoint(endpoint.Spec{}), shelfEndpoint("fetched")} {
+				p := params("1")
+				if ep.Spec().Name == "shelf" {
+					p = value.Obj()
+				}
+				key, err := ep.Key(p)
+				require.NoError(t, err)
+				if c.State().Get("endpoints").Get(key).IsUndefined() {
+					continue
+				}
+				r := c.GetResponse(ep, p)
+				assert.NotEqual(t, endpoint.Valid, r.ExpiryStatus, "%s: %s", key, r.Data.JSON())
+				assert.NotContains(t, r.Data.JSON(), "forged")
+				v, err := c.Suspense(ctx, ep, p)
+				require.NoError(t, err)
+				assert.NotContains(t, v.JSON(), "forged", "fetched")
+			}
+		})
+	}
+
+	// Good data in the same snapshot is read as usual, with no request.
+	now := clk.Now().UnixMilli()
+	b := &books{}
+	ep := b.endpoint(endpoint.Spec{})
+	key, err := ep.Key(params("1"))
+	require.NoError(t, err)
+	meta := fmt.Sprintf(`{"date":%d,"fetchedAt":%d,"expiresAt":%d}`, now, now, now+60_000)
+	c := controller.New(controller.Options{Now: clk.Now, InitialState: value.MustParse(fmt.Sprintf(
+		`{"version":1,"entities":{"Book":{"1":{"id":"1","title":"kept","rev":1}}},"entitiesMeta":{"Book":{"1":%s}},"endpoints":{%q:"1"},"meta":{%q:%s}}`,
+		meta, key, key, meta))})
+	v, err := c.Suspense(ctx, ep, params("1"))
+	require.NoError(t, err)
+	assert.Equal(t, "kept", v.Get("title").Str())
+	_, fetched := b.fetches.Load("1")
+	assert.False(t, fetched, "no request")
+}
+
+// TestHydrateChecksKnownSchemas: once the controller knows the schemas
+// (it has read those endpoints), a snapshot or a sync message holding data
+// no response could have stored is refused whole with an error naming the
+// place, and the store is unchanged.
+func TestHydrateChecksKnownSchemas(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	want := map[string]string{
+		"a record under another pk":           `entities.Book["1"].id: "2", not the record's key "1"`,
+		"a record without its pk":             `entities.Book["1"].id: missing: the record has no primary key`,
+		"a list's result that is a string":    `endpoints["shelf {}"]: a string, not an array (the schema of its endpoint is [Book])`,
+		"an entity's result that is a record": `endpoints["book {\"id\":\"1\"}"]: an object, not a pk of Book (a string or a number) (the schema of its endpoint is Book)`,
+	}
+	for name, text := range badSnapshots(t, clk.Now().UnixMilli()) {
+		t.Run(name, func(t *testing.T) {
+			c := controller.New(controller.Options{Now: clk.Now})
+			b := &books{}
+			_, err := c.Fetch(ctx, b.endpoint(endpoint.Spec{}), params("1"), nil)
+			require.NoError(t, err)
+			_, err = c.Fetch(ctx, shelfEndpoint("fetched"), value.Obj(), nil)
+			require.NoError(t, err)
+			before := c.State().JSON()
+
+			err = c.Hydrate(value.MustParse(text))
+			assert.EqualError(t, err, "hydrate: "+want[name])
+			assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+
+			msg := `{"datafetch":"sync","version":1,"op":"store","state":` + text + `}`
+			err = c.ApplySync(value.MustParse(msg))
+			assert.EqualError(t, err, "sync message: state: "+want[name])
+			assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+		})
+	}
+}

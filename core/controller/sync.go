@@ -232,6 +232,9 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		if err := c.checkSnapshot(ents, results); err != nil {
+			return fmt.Errorf("sync message: state: %w", err)
+		}
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}

@@ -67,7 +67,7 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 		if existing, ok := b.entity(id); ok && keeps(existing.meta.FetchedAt, e.Meta.FetchedAt) {
 			continue
 		}
-		rec := record{val: e.Value, meta: e.Meta, deleted: e.Deleted}
+		rec := record{val: e.Value, meta: e.Meta, deleted: e.Deleted, unchecked: !e.Deleted}
 		if e.Deleted {
 			rec.val = value.Undef
 		}
@@ -122,17 +122,34 @@ func keepMarks(meta *ResultMeta, stored result) {
 
 // Adopt gives the result under key the schema sc when Hydrate stored it
 // without one; the first endpoint that reads or stores that key calls it.
-// It changes nothing a read sees: reads go through that endpoint anyway.
-func (s *Store) Adopt(key string, sc schema.Schema) {
+// A result that is not a value of sc as Normalize makes them
+// (schema.CheckNormalized: an Entity's result a pk, a list an array...)
+// is dropped there, as a response that is not one of sc would not have
+// been stored: the read that adopts it finds nothing, and fetches. Nothing
+// else a read sees changes: reads of key go through that endpoint anyway.
+// It reports the error of a dropped result.
+func (s *Store) Adopt(key string, sc schema.Schema) error {
 	if !s.unschemed[key] {
-		return
+		return nil
 	}
 	delete(s.unschemed, key)
+	s.Learn(sc)
 	r := s.results[key]
 	if r == nil {
-		return
+		return nil
 	}
 	s.forget()
+	if r.hasBase && r.base.schema == nil && !r.base.val.IsUndefined() {
+		if err := schema.CheckNormalized(sc, r.base.val); err != nil {
+			// Only its kept error stays, if any.
+			m := r.base.meta
+			b := &baseLayer{s: s}
+			b.setResult(key, result{schema: sc, meta: ResultMeta{Err: m.Err, ErrorExpiresAt: m.ErrorExpiresAt}})
+			s.rebase()
+			r.memo = schema.Memo{}
+			return err
+		}
+	}
 	if r.base.schema == nil {
 		r.base.schema = sc
 	}
@@ -140,6 +157,42 @@ func (s *Store) Adopt(key string, sc schema.Schema) {
 		r.visible.schema = sc
 	}
 	r.memo = schema.Memo{}
+	return nil
+}
+
+// Learn notes the entities of sc by table key (EntityOf), once per
+// schema: every write's schema and every adopted one are learned.
+func (s *Store) Learn(sc schema.Schema) {
+	if sc == nil || s.learned[sc] {
+		return
+	}
+	if s.learned == nil {
+		s.learned, s.kinds = map[schema.Schema]bool{}, map[string]*schema.Entity{}
+	}
+	s.learned[sc] = true
+	schema.EachEntity(sc, func(e *schema.Entity) {
+		if _, ok := s.kinds[e.Key]; !ok {
+			s.kinds[e.Key] = e
+		}
+	})
+}
+
+// EntityOf returns the entity of the table key, when a schema learned so
+// far has it (see Learn); nil otherwise.
+func (s *Store) EntityOf(key string) *schema.Entity { return s.kinds[key] }
+
+// SchemaOf returns the schema of the result stored under key, nil when
+// none is stored or its schema is not known yet (a result Hydrate stored
+// that no endpoint has read).
+func (s *Store) SchemaOf(key string) schema.Schema {
+	r := s.results[key]
+	switch {
+	case r == nil:
+		return nil
+	case r.base.schema != nil:
+		return r.base.schema
+	}
+	return r.visible.schema
 }
 
 // Snapshot returns the base layer in State's shape: what servers sent,

@@ -72,7 +72,10 @@ type Pending struct {
 type record struct {
 	val     value.Value
 	deleted bool
-	meta    schema.Meta
+	// unchecked marks a record a snapshot brought: its first read checks
+	// it against its entity (schema.Slot.Unchecked).
+	unchecked bool
+	meta      schema.Meta
 	// src is the text val was normalized from by srcBy (EntityWrite.Source),
 	// "" when unknown (as for a merge of two records).
 	src   string
@@ -129,6 +132,12 @@ type Store struct {
 	// unschemed names the results Hydrate stored, which wait for Adopt to
 	// learn their schema.
 	unschemed map[string]bool
+	// kinds are the entities met so far by table key, and learned the
+	// schemas they were found in (Learn): what a snapshot's records are
+	// checked against when it comes. Schemas are the program's, not data:
+	// Reset keeps them.
+	kinds   map[string]*schema.Entity
+	learned map[schema.Schema]bool
 	// tableIdx holds the version and sorted pks of each entity table
 	// (tables.go); tableFloor is the version of a table with no entry,
 	// the store's version at the last reset.
@@ -242,6 +251,7 @@ func (s *Store) Apply(w *Write) {
 		b.undo = &s.undo
 	}
 	s.forget()
+	s.Learn(w.Schema)
 	// A write that may be stored again from its text (see remember) has
 	// the entries it writes listed as it goes, not looked up after.
 	track := w.Text != "" && w.Key != "" && len(s.pending) == 0 && !mayPanic(w)
