@@ -269,8 +269,10 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		}
 		seen[s] = true
 		f(s)
-		for _, fl := range s.nestedFields() {
-			eachEntity(fl.Schema, f, seen)
+		// Schema, not nestedFields: walking a schema must not fix the
+		// fields of an entity that is not in use yet.
+		for _, fs := range s.Schema {
+			eachEntity(fs, f, seen)
 		}
 	case *Invalidate:
 		if s != nil {
