@@ -133,7 +133,7 @@ func (s *Store) Adopt(key string, sc schema.Schema) error {
 		return nil
 	}
 	delete(s.unschemed, key)
-	s.Learn(sc)
+	schema.EachEntity(sc, s.know)
 	r := s.results[key]
 	if r == nil {
 		return nil
@@ -160,25 +160,27 @@ func (s *Store) Adopt(key string, sc schema.Schema) error {
 	return nil
 }
 
-// Learn notes the entities of sc by table key (EntityOf), once per
-// schema: every write's schema and every adopted one are learned.
-func (s *Store) Learn(sc schema.Schema) {
-	if sc == nil || s.learned[sc] {
-		return
-	}
-	if s.learned == nil {
-		s.learned, s.kinds = map[schema.Schema]bool{}, map[string]*schema.Entity{}
-	}
-	s.learned[sc] = true
-	schema.EachEntity(sc, func(e *schema.Entity) {
-		if _, ok := s.kinds[e.Key]; !ok {
-			s.kinds[e.Key] = e
+// know notes e as the entity of its table (EntityOf), as every write
+// and every adopted schema meet them. The first entity met for a key
+// stays: an entity type is one per key.
+func (s *Store) know(e *schema.Entity) {
+	for _, k := range s.recentKinds {
+		if k == e {
+			return
 		}
-	})
+	}
+	s.recentKinds[s.nextKind] = e
+	s.nextKind = (s.nextKind + 1) % len(s.recentKinds)
+	if s.kinds == nil {
+		s.kinds = map[string]*schema.Entity{}
+	}
+	if _, ok := s.kinds[e.Key]; !ok {
+		s.kinds[e.Key] = e
+	}
 }
 
-// EntityOf returns the entity of the table key, when a schema learned so
-// far has it (see Learn); nil otherwise.
+// EntityOf returns the entity of the table key, when a write or an
+// adopted result has met it; nil otherwise.
 func (s *Store) EntityOf(key string) *schema.Entity { return s.kinds[key] }
 
 // SchemaOf returns the schema of the result stored under key, nil when

@@ -25,6 +25,7 @@ type layer interface {
 func (s *Store) applyWrite(w *Write, l layer) {
 	for i := range w.Entities {
 		ew := &w.Entities[i]
+		s.know(ew.Entity)
 		id := entityID{ew.Entity.Key, ew.PK}
 		if ew.Deleted {
 			l.setEntity(id, record{deleted: true, meta: w.Meta}, value.Undef)

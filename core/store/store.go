@@ -132,12 +132,14 @@ type Store struct {
 	// unschemed names the results Hydrate stored, which wait for Adopt to
 	// learn their schema.
 	unschemed map[string]bool
-	// kinds are the entities met so far by table key, and learned the
-	// schemas they were found in (Learn): what a snapshot's records are
-	// checked against when it comes. Schemas are the program's, not data:
-	// Reset keeps them.
-	kinds   map[string]*schema.Entity
-	learned map[schema.Schema]bool
+	// kinds are the entities met so far by table key (know): what a
+	// snapshot's records are checked against when it comes. They are the
+	// program's, one per table, not data: Reset keeps them. recentKinds
+	// are the few met last, under nextKind, which writes meet again and
+	// again.
+	kinds       map[string]*schema.Entity
+	recentKinds [4]*schema.Entity
+	nextKind    int
 	// tableIdx holds the version and sorted pks of each entity table
 	// (tables.go); tableFloor is the version of a table with no entry,
 	// the store's version at the last reset.
@@ -251,7 +253,6 @@ func (s *Store) Apply(w *Write) {
 		b.undo = &s.undo
 	}
 	s.forget()
-	s.Learn(w.Schema)
 	// A write that may be stored again from its text (see remember) has
 	// the entries it writes listed as it goes, not looked up after.
 	track := w.Text != "" && w.Key != "" && len(s.pending) == 0 && !mayPanic(w)
