@@ -92,7 +92,7 @@ func (c *Controller) checkSnapshot(ents []store.SnapshotEntity, results []store.
 		}
 		if kind := c.st.EntityOf(e.Key); kind != nil {
 			if err := kind.CheckRecord(e.PK, e.Value); err != nil {
-				return checkAt("entities"+memberPath(e.Key)+"["+strconv.Quote(e.PK)+"]", err)
+				return checkAt("entities"+schema.MemberStep(e.Key)+"["+strconv.Quote(e.PK)+"]", err)
 			}
 		}
 	}
@@ -156,13 +156,13 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 
 	metaTables := newIndex(entMetas)
 	for _, table := range entities.Members() {
-		where := "entities" + memberPath(table.Key)
+		where := "entities" + schema.MemberStep(table.Key)
 		if table.Value.Kind() != value.Object {
 			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, kindOf(table.Value))
 		}
 		tableMetas := metaTables.get(table.Key)
 		if tableMetas.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(tableMetas))
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), kindOf(tableMetas))
 		}
 		recMetas := newIndex(tableMetas)
 		for _, rec := range table.Value.Members() {
@@ -173,7 +173,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), kindOf(rec.Value))
 			}
 			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
-				return "entitiesMeta" + memberPath(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
+				return "entitiesMeta" + schema.MemberStep(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
 			})
 			if err != nil {
 				return nil, nil, 0, err
@@ -189,12 +189,12 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	tables := newIndex(entities)
 	for _, table := range entMetas.Members() {
 		if table.Value.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(table.Value))
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), kindOf(table.Value))
 		}
 		recs := newIndex(tables.get(table.Key))
 		for _, m := range table.Value.Members() {
 			if recs.get(m.Key).IsUndefined() {
-				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", memberPath(table.Key), strconv.Quote(m.Key))
+				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", schema.MemberStep(table.Key), strconv.Quote(m.Key))
 			}
 		}
 	}
@@ -313,28 +313,6 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 		deleted = d.Boolean()
 	}
 	return out, deleted, nil
-}
-
-// memberPath writes a member name as a path step: .name for an identifier,
-// ["name"] otherwise.
-func memberPath(name string) string {
-	if isIdentifier(name) {
-		return "." + name
-	}
-	return "[" + strconv.Quote(name) + "]"
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		letter := r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
-		if !letter && (i == 0 || r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // kindOf names a value's kind for a message: "a string", "null".

@@ -52,17 +52,17 @@ func (e *Entity) checkRecord(pk string, rec value.Value) *CheckError {
 		text, ok := got.Text()
 		switch {
 		case got.IsNullish() || (ok && text == ""):
-			return &CheckError{Path: memberStep(field), Msg: "missing: the record has no primary key"}
+			return &CheckError{Path: MemberStep(field), Msg: "missing: the record has no primary key"}
 		case !ok:
-			return &CheckError{Path: memberStep(field), Msg: kindName(got) + ", not a primary key (a string or a number)"}
+			return &CheckError{Path: MemberStep(field), Msg: kindName(got) + ", not a primary key (a string or a number)"}
 		case text != pk:
-			return &CheckError{Path: memberStep(field), Msg: fmt.Sprintf("%s, not the record's key %s", got.JSON(), strconv.Quote(pk))}
+			return &CheckError{Path: MemberStep(field), Msg: fmt.Sprintf("%s, not the record's key %s", got.JSON(), strconv.Quote(pk))}
 		}
 	}
 	for _, f := range e.nestedFields() {
 		if i, child := rec.Find(f.Name); i >= 0 {
 			if err := checkNormalized(f.Schema, child); err != nil {
-				return err.under(memberStep(f.Name))
+				return err.under(MemberStep(f.Name))
 			}
 		}
 	}
@@ -148,7 +148,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 		}
 		for _, m := range v.Members() {
 			if err := checkNormalized(s.Of, m.Value); err != nil {
-				return err.under(memberStep(m.Key))
+				return err.under(MemberStep(m.Key))
 			}
 		}
 		return nil
@@ -165,7 +165,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			}
 			if i, child := v.Find(f.Name); i >= 0 {
 				if err := checkNormalized(f.Schema, child); err != nil {
-					return err.under(memberStep(f.Name))
+					return err.under(MemberStep(f.Name))
 				}
 			}
 		}
@@ -207,9 +207,9 @@ func checkPK(v value.Value, what string) *CheckError {
 	return &CheckError{Msg: fmt.Sprintf("%s, not a pk of %s (a string or a number)", kindName(v), what)}
 }
 
-// memberStep writes a member name as a path step: .name for an
-// identifier, ["name"] otherwise.
-func memberStep(name string) string {
+// MemberStep writes a member name as a step of a path into a value:
+// .name for an identifier, ["name"] otherwise.
+func MemberStep(name string) string {
 	if isIdentifier(name) {
 		return "." + name
 	}
