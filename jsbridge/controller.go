@@ -162,12 +162,15 @@ type ctrlShared struct {
 // c.unpin(c.pinClock())). Pins do not nest: a call inside a call (from a
 // hook) keeps the outer call's time.
 func (c *ctrl) pinClock() bool {
-	ms := c.shared.now
-	// ±8.64e15 ms is the range of a JavaScript Date; NaN fails both.
-	if c.pinSet || !(math.Abs(ms) <= 8.64e15) {
+	if c.pinSet {
 		return false
 	}
-	c.pinned, c.pinSet = time.UnixMilli(int64(math.Floor(ms))), true
+	// NaN (no time given) is out of range too.
+	ms, err := schema.ClockMillis(c.shared.now)
+	if err != nil {
+		return false
+	}
+	c.pinned, c.pinSet = time.UnixMilli(ms), true
 	return true
 }
 
@@ -206,9 +209,10 @@ func jsClock(now safejs.Value) func() time.Time {
 		mu.Lock()
 		defer mu.Unlock()
 		if r, err := invoke(now); err == nil && r.Type() == safejs.TypeNumber {
-			// ±8.64e15 ms is the range of a JavaScript Date.
-			if ms, err := r.Float(); err == nil && math.Abs(ms) <= 8.64e15 {
-				last = time.UnixMilli(int64(math.Floor(ms)))
+			if f, err := r.Float(); err == nil {
+				if ms, err := schema.ClockMillis(f); err == nil {
+					last = time.UnixMilli(ms)
+				}
 			}
 		}
 		return last

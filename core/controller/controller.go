@@ -33,6 +33,11 @@ const (
 // Options configure a Controller. The zero value is usable.
 type Options struct {
 	// Now is the clock; nil is time.Now. Tests pass a controllable one.
+	// Its readings are taken within the range of a JavaScript Date
+	// (schema.MaxClock, the year 275760 either way): beyond it they read
+	// as that bound, so that the stamps and expiry times made from them
+	// stay in the range every store takes (a snapshot or a sync message
+	// with a time beyond schema.MaxTime is refused).
 	Now func() time.Time
 	// DataExpiryLength and ErrorExpiryLength are defaults for endpoints
 	// that set none.
@@ -200,7 +205,8 @@ func New(opts Options) *Controller {
 	return c
 }
 
-func (c *Controller) now() int64 { return c.opts.Now().UnixMilli() }
+// now reads the clock in epoch ms, within ±schema.MaxClock.
+func (c *Controller) now() int64 { return schema.ClockTime(c.opts.Now()) }
 
 // stamp returns the fetchedAt of a request starting now: the clock, or one
 // past the previous stamp when the clock has not moved on.
@@ -348,7 +354,9 @@ func (c *Controller) Keys() []string {
 // under key, the read is inferred from the entity table where inf allows
 // (see inferred).
 func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) endpoint.Response {
-	c.st.Adopt(key, spec.Schema)
+	// A result a snapshot brought that is not one of the endpoint's schema
+	// is dropped there: the read finds nothing, and fetches.
+	_ = c.st.Adopt(key, spec.Schema)
 	now := c.now()
 	data, st, meta, ok := c.st.Read(key)
 	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}

@@ -1,8 +1,8 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -42,10 +42,14 @@ func (c *Controller) Snapshot() value.Value {
 // snapshot's optimistic updates and kept errors are not taken. A malformed
 // snapshot, or one of another version, is an error that names what is
 // wrong, and the store is left as it was: the whole snapshot is checked
-// before anything is stored.
+// before anything is stored. Malformed includes a time beyond
+// ±schema.MaxTime, and data that no response could have stored under the
+// schemas the controller knows (see checkSnapshot).
 //
 // A result taken from a snapshot is read by the endpoint whose key it is
-// stored under: the first read through that endpoint gives it its schema.
+// stored under: the first read through that endpoint gives it its schema,
+// and drops it if it is not a value of that schema. A record is checked
+// against its entity when first read, and read as missing if it fails.
 func (c *Controller) Hydrate(snapshot value.Value) error {
 	if err := c.reentered("Hydrate"); err != nil {
 		return err
@@ -57,6 +61,9 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.checkSnapshot(ents, results); err != nil {
+		return fmt.Errorf("hydrate: %w", err)
+	}
 	// Requests started from now on must be newer than what was taken, or
 	// their responses would lose to it (a server's clock may be ahead).
 	if latest > c.lastStamp {
@@ -66,6 +73,47 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 		c.changed()
 	}
 	return nil
+}
+
+// checkSnapshot checks what a snapshot holds against the schemas known so
+// far (c.mu held), as a response is checked by normalizing it: each record
+// of an entity the store has met (store.EntityOf) must be a record of it
+// with its pk (schema.Entity.CheckRecord), each result under a key whose
+// endpoint has been read must be a normalized value of its schema
+// (schema.CheckNormalized). What is not known yet is checked when it is:
+// a result when its endpoint first reads it (store.Adopt), a record when
+// it is first read (schema.Slot.Unchecked); either is then read as
+// missing, and fetched, when it fails.
+func (c *Controller) checkSnapshot(ents []store.SnapshotEntity, results []store.SnapshotResult) error {
+	for i := range ents {
+		e := &ents[i]
+		if e.Deleted {
+			continue
+		}
+		if kind := c.st.EntityOf(e.Key); kind != nil {
+			if err := kind.CheckRecord(e.PK, e.Value); err != nil {
+				return checkAt("entities"+schema.MemberStep(e.Key)+"["+strconv.Quote(e.PK)+"]", err)
+			}
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		if sc := c.st.SchemaOf(r.Key); sc != nil {
+			if err := schema.CheckNormalized(sc, r.Value); err != nil {
+				return checkAt("endpoints["+strconv.Quote(r.Key)+"]", fmt.Errorf("%w (the schema of its endpoint is %s)", err, schema.Describe(sc)))
+			}
+		}
+	}
+	return nil
+}
+
+// checkAt places a check's error (schema.CheckError, a path and what is
+// wrong there) under where.
+func checkAt(where string, err error) error {
+	if ce := (*schema.CheckError)(nil); errors.As(err, &ce) && ce.Path != "" {
+		return fmt.Errorf("%s%w", where, err) // the text starts with the path
+	}
+	return fmt.Errorf("%s: %w", where, err)
 }
 
 // parseSnapshot checks a whole snapshot and returns what it holds, and the
@@ -108,13 +156,13 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 
 	metaTables := newIndex(entMetas)
 	for _, table := range entities.Members() {
-		where := "entities" + memberPath(table.Key)
+		where := "entities" + schema.MemberStep(table.Key)
 		if table.Value.Kind() != value.Object {
 			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, kindOf(table.Value))
 		}
 		tableMetas := metaTables.get(table.Key)
 		if tableMetas.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(tableMetas))
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), kindOf(tableMetas))
 		}
 		recMetas := newIndex(tableMetas)
 		for _, rec := range table.Value.Members() {
@@ -125,7 +173,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), kindOf(rec.Value))
 			}
 			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
-				return "entitiesMeta" + memberPath(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
+				return "entitiesMeta" + schema.MemberStep(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
 			})
 			if err != nil {
 				return nil, nil, 0, err
@@ -141,12 +189,12 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	tables := newIndex(entities)
 	for _, table := range entMetas.Members() {
 		if table.Value.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", memberPath(table.Key), kindOf(table.Value))
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), kindOf(table.Value))
 		}
 		recs := newIndex(tables.get(table.Key))
 		for _, m := range table.Value.Members() {
 			if recs.get(m.Key).IsUndefined() {
-				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", memberPath(table.Key), strconv.Quote(m.Key))
+				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", schema.MemberStep(table.Key), strconv.Quote(m.Key))
 			}
 		}
 	}
@@ -248,11 +296,14 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 			*f.dst = out.FetchedAt
 			continue
 		}
-		n, ok := x.Float()
-		if !ok {
+		if x.Kind() != value.Number {
 			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, kindOf(x))
 		}
-		*f.dst = millis(n)
+		t, err := schema.MillisOf(x)
+		if err != nil {
+			return out, false, fmt.Errorf("%s.%s: %w", whereOf(), f.name, err)
+		}
+		*f.dst = t
 	}
 	deleted := false
 	if d := m.Get("deleted"); !d.IsUndefined() {
@@ -262,41 +313,6 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 		deleted = d.Boolean()
 	}
 	return out, deleted, nil
-}
-
-// millis converts a time in ms to int64, saturating: a never-expiring
-// result's expiresAt is the largest int64, which a float64 (and so
-// JavaScript) rounds up beyond it.
-func millis(f float64) int64 {
-	switch {
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(math.Floor(f))
-}
-
-// memberPath writes a member name as a path step: .name for an identifier,
-// ["name"] otherwise.
-func memberPath(name string) string {
-	if isIdentifier(name) {
-		return "." + name
-	}
-	return "[" + strconv.Quote(name) + "]"
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		letter := r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
-		if !letter && (i == 0 || r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // kindOf names a value's kind for a message: "a string", "null".

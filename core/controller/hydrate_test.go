@@ -3,7 +3,6 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -189,8 +188,8 @@ func TestHydrateSkipsOptimisticAndErrors(t *testing.T) {
 }
 
 // TestHydrateExpiryMetadata: date, fetchedAt and expiresAt are taken as they
-// are; a never-expiring result (expiresAt the largest int64, which float64
-// rounds up) stays never-expiring; an invalidated result stays invalid.
+// are, up to the largest time a snapshot may hold (schema.MaxTime); an
+// invalidated result stays invalid.
 func TestHydrateExpiryMetadata(t *testing.T) {
 	clk := newClock()
 	now := clk.Now().UnixMilli()
@@ -202,9 +201,9 @@ func TestHydrateExpiryMetadata(t *testing.T) {
 	require.NoError(t, err)
 	snap := value.MustParse(fmt.Sprintf(`{"version":1,
 		"entities":{"Book":{"1":{"id":"1","title":"t","rev":1},"2":{"id":"2","title":"u","rev":1}}},
-		"entitiesMeta":{"Book":{"1":{"date":%d,"fetchedAt":%d,"expiresAt":%d},"2":{"date":1,"fetchedAt":1,"expiresAt":9223372036854775807}}},
+		"entitiesMeta":{"Book":{"1":{"date":%d,"fetchedAt":%d,"expiresAt":%d},"2":{"date":1,"fetchedAt":1,"expiresAt":9007199254740991}}},
 		"endpoints":{%q:"1",%q:"2"},
-		"meta":{%q:{"date":%d,"fetchedAt":%d,"expiresAt":%d},%q:{"date":1,"fetchedAt":1,"expiresAt":9223372036854775807,"invalidated":true}},
+		"meta":{%q:{"date":%d,"fetchedAt":%d,"expiresAt":%d},%q:{"date":1,"fetchedAt":1,"expiresAt":9007199254740991,"invalidated":true}},
 		"optimistic":[]}`, now-10, now-5, now+1000, key, key2, key, now-10, now-5, now+1000, key2))
 	c := controller.New(controller.Options{Now: clk.Now})
 	require.NoError(t, c.Hydrate(snap))
@@ -216,7 +215,7 @@ func TestHydrateExpiryMetadata(t *testing.T) {
 
 	r2 := c.GetResponse(ep, params("2"))
 	assert.Equal(t, endpoint.Invalid, r2.ExpiryStatus, "invalidated stays invalid")
-	assert.Equal(t, int64(math.MaxInt64), r2.ExpiresAt)
+	assert.Equal(t, int64(schema.MaxTime), r2.ExpiresAt)
 	meta := c.Snapshot().Get("meta").Get(key)
 	assert.Equal(t, fmt.Sprint(now-10), meta.Get("date").Raw())
 	assert.Equal(t, fmt.Sprint(now-5), meta.Get("fetchedAt").Raw())
@@ -287,6 +286,63 @@ func TestHydrateMalformed(t *testing.T) {
 	}
 }
 
+// TestHydrateTimesOutOfRange: a time of a snapshot beyond ±schema.MaxTime
+// (or near the range of int64, where it used to saturate and make every
+// later stamp overflow, so that no fetch could replace the record again) is
+// refused with an error naming it, wherever it is, and the store is
+// unchanged; the largest time taken still lets a later fetch win.
+func TestHydrateTimesOutOfRange(t *testing.T) {
+	ctx := context.Background()
+	ep := shelfEndpoint("")
+	key, err := ep.Key(value.Obj())
+	require.NoError(t, err)
+	// snap puts bad as the time at path, 1 everywhere else.
+	snap := func(path, bad string) string {
+		at := func(p string) string {
+			if p == path {
+				return bad
+			}
+			return "1"
+		}
+		return fmt.Sprintf(`{"version":1,
+			"entities":{"Book":{"1":{"id":"1","title":"t","rev":1,"author":null}}},
+			"entitiesMeta":{"Book":{"1":{"date":%s,"fetchedAt":%s,"expiresAt":%s}}},
+			"endpoints":{%q:["1"]},
+			"meta":{%q:{"date":%s,"fetchedAt":%s,"expiresAt":%s}}}`,
+			at("e.date"), at("e.fetchedAt"), at("e.expiresAt"), key, key, at("r.date"), at("r.fetchedAt"), at("r.expiresAt"))
+	}
+	where := map[string]string{
+		"e.date": `entitiesMeta.Book["1"].date`, "e.fetchedAt": `entitiesMeta.Book["1"].fetchedAt`,
+		"e.expiresAt": `entitiesMeta.Book["1"].expiresAt`,
+		"r.date":      fmt.Sprintf(`meta[%q].date`, key), "r.fetchedAt": fmt.Sprintf(`meta[%q].fetchedAt`, key),
+		"r.expiresAt": fmt.Sprintf(`meta[%q].expiresAt`, key),
+	}
+	for _, path := range []string{"e.date", "e.fetchedAt", "e.expiresAt", "r.date", "r.fetchedAt", "r.expiresAt"} {
+		for _, bad := range []string{"1e300", "-1e300", "9300000000000000000", "9223372036854775807", "8000000000000000000", "9007199254740992"} {
+			t.Run(path+"="+bad, func(t *testing.T) {
+				c := controller.New(controller.Options{Now: newClock().Now})
+				_, err := c.Fetch(ctx, shelfEndpoint("kept"), value.Obj(), nil)
+				require.NoError(t, err)
+				before := c.State().JSON()
+				err = c.Hydrate(value.MustParse(snap(path, bad)))
+				assert.EqualError(t, err, fmt.Sprintf("hydrate: %s: %s is out of range (a time is epoch milliseconds within ±9007199254740991)", where[path], bad))
+				assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+
+				_, err = c.Fetch(ctx, shelfEndpoint("fetched"), value.Obj(), nil)
+				require.NoError(t, err)
+				assert.Equal(t, "fetched", c.GetResponse(ep, value.Obj()).Data.Elems()[0].Get("title").Str())
+			})
+		}
+	}
+
+	// The largest time taken: a later fetch is stamped after it, and wins.
+	c := controller.New(controller.Options{Now: newClock().Now})
+	require.NoError(t, c.Hydrate(value.MustParse(snap("r.fetchedAt", "9007199254740991"))))
+	_, err = c.Fetch(ctx, shelfEndpoint("fetched"), value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "fetched", c.GetResponse(ep, value.Obj()).Data.Elems()[0].Get("title").Str())
+}
+
 // TestHydrateGoodPartsBeforeBadOnes: a snapshot whose first records are
 // good and a later one is not stores none of them.
 func TestHydrateGoodPartsBeforeBadOnes(t *testing.T) {
@@ -315,4 +371,119 @@ func TestHydrateDeletedEntity(t *testing.T) {
 		now, now, now+1000, key, key, now, now, now+1000))))
 	assert.Equal(t, endpoint.Invalid, c.GetResponse(ep, params("1")).ExpiryStatus)
 	assert.Equal(t, `null`, c.State().Get("entities").Get("Book").Get("1").JSON())
+}
+
+// A snapshot holding what no response could have stored: a record under
+// another pk than its own, a record without its pk, a list endpoint's
+// result that is not a list, an entity endpoint's result that is a record
+// rather than its pk.
+func badSnapshots(t *testing.T, now int64) map[string]string {
+	b := &books{}
+	bookKey, err := b.endpoint(endpoint.Spec{}).Key(params("1"))
+	require.NoError(t, err)
+	shelfKey, err := shelfEndpoint("").Key(value.Obj())
+	require.NoError(t, err)
+	meta := fmt.Sprintf(`{"date":%d,"fetchedAt":%d,"expiresAt":%d}`, now, now, now+60_000)
+	snap := func(entities, entitiesMeta, endpoints, metas string) string {
+		return fmt.Sprintf(`{"version":1,"entities":%s,"entitiesMeta":%s,"endpoints":%s,"meta":%s}`, entities, entitiesMeta, endpoints, metas)
+	}
+	return map[string]string{
+		"a record under another pk": snap(`{"Book":{"1":{"id":"2","title":"forged","rev":9}}}`, `{"Book":{"1":`+meta+`}}`,
+			fmt.Sprintf(`{%q:"1"}`, bookKey), fmt.Sprintf(`{%q:%s}`, bookKey, meta)),
+		"a record without its pk": snap(`{"Book":{"1":{"title":"forged","rev":9}}}`, `{"Book":{"1":`+meta+`}}`,
+			fmt.Sprintf(`{%q:"1"}`, bookKey), fmt.Sprintf(`{%q:%s}`, bookKey, meta)),
+		"a list's result that is a string": snap(`{"Book":{"1":{"id":"1","title":"good","rev":9,"author":null}}}`, `{"Book":{"1":`+meta+`}}`,
+			fmt.Sprintf(`{%q:"1"}`, shelfKey), fmt.Sprintf(`{%q:%s}`, shelfKey, meta)),
+		"an entity's result that is a record": snap(`{}`, `{}`,
+			fmt.Sprintf(`{%q:{"title":"forged","rev":9}}`, bookKey), fmt.Sprintf(`{%q:%s}`, bookKey, meta)),
+	}
+}
+
+// TestHydrateUncheckedDataIsNotRead: a snapshot taken before its schemas
+// are known (a new controller's, as the initial state of a page) is
+// checked when they are: data no response could have stored is read as
+// missing, and fetched, instead of served; good data beside it still is.
+func TestHydrateUncheckedDataIsNotRead(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	for name, text := range badSnapshots(t, clk.Now().UnixMilli()) {
+		t.Run(name, func(t *testing.T) {
+			c := controller.New(controller.Options{Now: clk.Now, InitialState: value.MustParse(text)})
+			got, err := c.Get(bookEntity, value.Obj(value.M("id", value.Str("2"))))
+			require.NoError(t, err)
+			assert.True(t, got.IsUndefined(), "no Book 2: %s", got.JSON())
+			got, err = c.Get(bookEntity, value.Obj(value.M("id", value.Str("1"))))
+			require.NoError(t, err)
+			assert.NotContains(t, got.JSON(), "forged", "Book 1 as an entity")
+			b := &books{}
+			for _, ep := range []endpoint.Endpoint{b.endpoint(endpoint.Spec{}), shelfEndpoint("fetched")} {
+				p := params("1")
+				if ep.Spec().Name == "shelf" {
+					p = value.Obj()
+				}
+				key, err := ep.Key(p)
+				require.NoError(t, err)
+				if c.State().Get("endpoints").Get(key).IsUndefined() {
+					continue
+				}
+				r := c.GetResponse(ep, p)
+				assert.NotEqual(t, endpoint.Valid, r.ExpiryStatus, "%s: %s", key, r.Data.JSON())
+				assert.NotContains(t, r.Data.JSON(), "forged")
+				v, err := c.Suspense(ctx, ep, p)
+				require.NoError(t, err)
+				assert.NotContains(t, v.JSON(), "forged", "fetched")
+			}
+		})
+	}
+
+	// Good data in the same snapshot is read as usual, with no request.
+	now := clk.Now().UnixMilli()
+	b := &books{}
+	ep := b.endpoint(endpoint.Spec{})
+	key, err := ep.Key(params("1"))
+	require.NoError(t, err)
+	meta := fmt.Sprintf(`{"date":%d,"fetchedAt":%d,"expiresAt":%d}`, now, now, now+60_000)
+	c := controller.New(controller.Options{Now: clk.Now, InitialState: value.MustParse(fmt.Sprintf(
+		`{"version":1,"entities":{"Book":{"1":{"id":"1","title":"kept","rev":1}}},"entitiesMeta":{"Book":{"1":%s}},"endpoints":{%q:"1"},"meta":{%q:%s}}`,
+		meta, key, key, meta))})
+	v, err := c.Suspense(ctx, ep, params("1"))
+	require.NoError(t, err)
+	assert.Equal(t, "kept", v.Get("title").Str())
+	_, fetched := b.fetches.Load("1")
+	assert.False(t, fetched, "no request")
+}
+
+// TestHydrateChecksKnownSchemas: once the controller knows the schemas
+// (it has read those endpoints), a snapshot or a sync message holding data
+// no response could have stored is refused whole with an error naming the
+// place, and the store is unchanged.
+func TestHydrateChecksKnownSchemas(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	want := map[string]string{
+		"a record under another pk":           `entities.Book["1"].id: "2", not the record's key "1"`,
+		"a record without its pk":             `entities.Book["1"].id: missing: the record has no primary key`,
+		"a list's result that is a string":    `endpoints["shelf {}"]: a string, not an array (the schema of its endpoint is [Book])`,
+		"an entity's result that is a record": `endpoints["book {\"id\":\"1\"}"]: an object, not a pk of Book (a string or a number) (the schema of its endpoint is Book)`,
+	}
+	for name, text := range badSnapshots(t, clk.Now().UnixMilli()) {
+		t.Run(name, func(t *testing.T) {
+			c := controller.New(controller.Options{Now: clk.Now})
+			b := &books{}
+			_, err := c.Fetch(ctx, b.endpoint(endpoint.Spec{}), params("1"), nil)
+			require.NoError(t, err)
+			_, err = c.Fetch(ctx, shelfEndpoint("fetched"), value.Obj(), nil)
+			require.NoError(t, err)
+			before := c.State().JSON()
+
+			err = c.Hydrate(value.MustParse(text))
+			assert.EqualError(t, err, "hydrate: "+want[name])
+			assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+
+			msg := `{"datafetch":"sync","version":1,"op":"store","state":` + text + `}`
+			err = c.ApplySync(value.MustParse(msg))
+			assert.EqualError(t, err, "sync message: state: "+want[name])
+			assert.Equal(t, before, c.State().JSON(), "the store is unchanged")
+		})
+	}
 }

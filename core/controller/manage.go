@@ -29,7 +29,8 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.st.UpdateMeta(key, invalidateMeta)
+	at := c.lastStamp
+	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
 	c.syncKeys(SyncInvalidate, []string{key})
 	c.changed()
 	return nil
@@ -67,11 +68,18 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 // lock held: it must not call the controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
 	c.mustNotReenter("InvalidateAll")
-	c.updateMeta(test, SyncInvalidate, invalidateMeta)
+	c.updateMeta(test, SyncInvalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
 }
 
-// invalidateMeta is what Invalidate and InvalidateAll do to a result.
-func invalidateMeta(m *store.ResultMeta) {
+// invalidate is what Invalidate and InvalidateAll do to a result, and a
+// sync message's invalidation: at is the newest fetchedAt the invalidating
+// controller knew then (its last stamp), which data fetched at or before
+// it, coming from a snapshot or a message, does not make valid again
+// (store.ResultMeta.InvalidatedAt).
+func invalidate(m *store.ResultMeta, at int64) {
+	if !m.Invalidated || at > m.InvalidatedAt {
+		m.InvalidatedAt = at
+	}
 	m.Invalidated = true
 	dropError(m)
 }
@@ -95,8 +103,8 @@ func (c *Controller) ExpireAll(test func(key string) bool) {
 // dropError forgets the error kept in m.
 func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 
-// updateMeta changes the results whose keys pass test; syncOp names the
-// change in a sync message.
+// updateMeta changes the results whose keys pass test (change runs with
+// c.mu held); syncOp names the change in a sync message.
 func (c *Controller) updateMeta(test func(string) bool, syncOp string, change func(*store.ResultMeta)) {
 	defer c.dispatch()
 	c.mu.Lock()

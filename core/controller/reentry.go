@@ -79,7 +79,7 @@ func (c *Controller) apply(w *store.Write) {
 		c.markCallbacks()
 		defer c.unmarkCallbacks()
 	}
-	c.st.Adopt(w.Key, w.Schema)
+	_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
 	c.st.Apply(w)
 }
 

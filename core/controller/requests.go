@@ -71,5 +71,6 @@ func (c *Controller) untrack(cl *call) {
 }
 
 // Now returns the controller's clock (Options.Now): the time its expiry
-// decisions read, for an inspector to show time left by the same clock.
-func (c *Controller) Now() time.Time { return c.opts.Now() }
+// decisions read (within ±schema.MaxClock, see Options.Now), for an
+// inspector to show time left by the same clock.
+func (c *Controller) Now() time.Time { return time.UnixMilli(c.now()) }

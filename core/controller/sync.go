@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -23,11 +24,22 @@ import (
 //	    result under its key, the results its Update functions rewrote, and
 //	    every entity record it wrote, each as stored after merging, with
 //	    its metas (fetchedAt, expiresAt, date). The receiver takes each
-//	    record and result unless it holds one fetched later (ties go to the
-//	    message: see store.TakeSnapshot).
-//	{"datafetch": "sync", "version": 1, "op": "invalidate", "keys": [key, …]}
+//	    record and result unless it holds one fetched later (on a tie, the
+//	    same fetch, it takes the message's data: see store.TakeSnapshot).
+//	    A message never undoes what the receiver knows happened to a result
+//	    after the fetch it carries: a result invalidated at "at" (below) or
+//	    later stays invalidated when the message's was fetched at or before
+//	    then, and one expired stays expired when the message carries the
+//	    same fetch. So a message posted again, late or by a buggy tab,
+//	    revives nothing.
+//	{"datafetch": "sync", "version": 1, "op": "invalidate", "keys": [key, …], "at": <ms>}
 //	    Invalidate (one key, marked even when it holds no result) or
-//	    InvalidateAll (the keys its test chose).
+//	    InvalidateAll (the keys its test chose). at is the sender's last
+//	    stamp when it invalidated them, the newest fetchedAt it knew: data
+//	    fetched at or before it does not make those results valid again,
+//	    and the receiver stamps its own later requests after it, so that
+//	    what it fetches next does. Without at (an older sender), the
+//	    receiver's own fetchedAt of each result stands in.
 //	{"datafetch": "sync", "version": 1, "op": "expire", "keys": [key, …]}
 //	    ExpireAll: the keys its test chose. The receiver marks stale those
 //	    it holds.
@@ -147,7 +159,12 @@ func (c *Controller) syncKeys(op string, keys []string) {
 	for i, k := range keys {
 		list[i] = value.Str(k)
 	}
-	c.sync.queue = append(c.sync.queue, syncMessage(op, value.M("keys", value.Arr(list...))))
+	members := []value.Member{value.M("keys", value.Arr(list...))}
+	if op == SyncInvalidate {
+		// The at that invalidate was given (c.mu has been held since).
+		members = append(members, value.M("at", value.Int(c.lastStamp)))
+	}
+	c.sync.queue = append(c.sync.queue, syncMessage(op, members...))
 }
 
 // syncReset queues a reset message (c.mu held).
@@ -215,6 +232,9 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		if err := c.checkSnapshot(ents, results); err != nil {
+			return fmt.Errorf("sync message: state: %w", err)
+		}
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
@@ -232,12 +252,23 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if err != nil {
 			return fmt.Errorf("sync message: %w", err)
 		}
+		var at int64
+		if op == SyncInvalidate {
+			if at, err = syncAtOf(msg); err != nil {
+				return fmt.Errorf("sync message: %w", err)
+			}
+		}
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		if at > c.lastStamp {
+			// What this controller fetches from now on is newer than the
+			// invalidation, here and at the sender.
+			c.lastStamp = at
+		}
 		for _, k := range keys {
 			if op == SyncInvalidate {
-				c.st.UpdateMeta(k, invalidateMeta)
+				c.st.UpdateMeta(k, func(m *store.ResultMeta) { invalidate(m, at) })
 			} else if _, held := c.st.Meta(k); held {
 				c.st.UpdateMeta(k, expireMeta)
 			}
@@ -279,6 +310,22 @@ func describe(v value.Value) string {
 		return "missing"
 	}
 	return v.JSON()
+}
+
+// syncAtOf returns an invalidate message's at, 0 when absent.
+func syncAtOf(msg value.Value) (int64, error) {
+	at := msg.Get("at")
+	switch at.Kind() {
+	case value.Undefined:
+		return 0, nil
+	case value.Number:
+		t, err := schema.MillisOf(at)
+		if err != nil {
+			return 0, fmt.Errorf("at: %w", err)
+		}
+		return t, nil
+	}
+	return 0, fmt.Errorf("at: %s, not a number", kindOf(at))
 }
 
 // syncKeysOf returns an invalidate or expire message's keys.

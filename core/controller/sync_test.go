@@ -3,6 +3,7 @@ package controller_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -192,6 +193,64 @@ func TestSyncKeysAndReset(t *testing.T) {
 	}
 }
 
+// TestSyncReplayDoesNotRevive: a store message replayed after an
+// invalidate or an expireAll (posted again by a buggy or hostile tab) does
+// not make the result valid again, in the tab that invalidated it or in
+// the one that was told, nor in one that held no data when told; a newer
+// fetch, from either tab, does.
+func TestSyncReplayDoesNotRevive(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		do   func(c *controller.Controller, ep endpoint.Endpoint)
+		want endpoint.ExpiryStatus
+	}{
+		{"invalidate", func(c *controller.Controller, ep endpoint.Endpoint) {
+			require.NoError(t, c.Invalidate(ep, value.Obj()))
+		}, endpoint.Invalid},
+		{"invalidateAll", func(c *controller.Controller, _ endpoint.Endpoint) {
+			c.InvalidateAll(func(k string) bool { return strings.HasPrefix(k, "shelf") })
+		}, endpoint.Invalid},
+		{"expireAll", func(c *controller.Controller, _ endpoint.Endpoint) { c.ExpireAll(func(string) bool { return true }) }, endpoint.Stale},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock()
+			a, b, outA, outB := peers(clk)
+			late := controller.New(controller.Options{Now: clk.Now, DataExpiryLength: time.Minute})
+			ep := shelfEndpoint("one")
+			status := func(c *controller.Controller) endpoint.ExpiryStatus {
+				return c.GetResponse(ep, value.Obj()).ExpiryStatus
+			}
+			_, err := a.Fetch(ctx, ep, value.Obj(), nil)
+			require.NoError(t, err)
+			stored := outA.take()
+			deliver(t, b, stored)
+
+			tc.do(a, ep)
+			marked := outA.take()
+			deliver(t, b, marked)
+			deliver(t, late, marked) // late joined after the store message
+			for name, c := range map[string]*controller.Controller{"a": a, "b": b} {
+				require.Equal(t, tc.want, status(c), name)
+				deliver(t, c, stored)
+				assert.Equal(t, tc.want, status(c), "%s: the replayed message revived the result", name)
+			}
+			deliver(t, late, stored)
+			if tc.want == endpoint.Invalid {
+				assert.Equal(t, endpoint.Invalid, status(late), "late: the replayed message revived the result")
+			}
+			assert.Empty(t, outB.take(), "nothing sent back")
+
+			// A fetch after the mark, in b: its message revives a's.
+			_, err = b.Fetch(ctx, shelfEndpoint("two"), value.Obj(), nil)
+			require.NoError(t, err)
+			deliver(t, a, outB.take())
+			assert.Equal(t, endpoint.Valid, status(a))
+			assert.Equal(t, "two", a.GetResponse(ep, value.Obj()).Data.Elems()[0].Get("title").Str())
+		})
+	}
+}
+
 // TestSyncBadMessages: a malformed message or one of another version is an
 // error saying what is wrong, and the receiver is unchanged and still
 // applies the next good message.
@@ -215,6 +274,9 @@ func TestSyncBadMessages(t *testing.T) {
 		{`{"datafetch":"sync","version":1,"op":"explode"}`, `op "explode" is not known`},
 		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":"shelf {}"}`, "keys: a string, not an array"},
 		{`{"datafetch":"sync","version":1,"op":"expire","keys":["a",3]}`, "keys[1]: a number, not a string"},
+		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":["a"],"at":"now"}`, "at: a string, not a number"},
+		{`{"datafetch":"sync","version":1,"op":"invalidate","keys":["a"],"at":1e300}`,
+			"at: 1e300 is out of range (a time is epoch milliseconds within ±9007199254740991)"},
 		{`{"datafetch":"sync","version":1,"op":"store"}`, "state: the snapshot is missing, not an object"},
 		{`{"datafetch":"sync","version":1,"op":"store","state":{"version":1,"endpoints":{"k":[]},"meta":{}}}`, `meta["k"]: missing`},
 	} {
@@ -227,6 +289,61 @@ func TestSyncBadMessages(t *testing.T) {
 	}
 	deliver(t, b, invalidate)
 	assert.Equal(t, endpoint.Invalid, b.GetResponse(shelfEndpoint(""), value.Obj()).ExpiryStatus, "still applies good messages")
+}
+
+// TestSyncTimesOutOfRange: a store message with a time beyond
+// ±schema.MaxTime (which used to freeze the record it carries: no later
+// fetch could replace it) is refused, naming the time, and the receiver is
+// unchanged and keeps taking what it fetches.
+func TestSyncTimesOutOfRange(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	a, b, outA, _ := peers(clk)
+	_, err := a.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+	require.NoError(t, err)
+	msgs := outA.take()
+	require.Len(t, msgs, 1)
+	for _, field := range []string{"fetchedAt", "expiresAt", "date"} {
+		for _, bad := range []string{"1e300", "9300000000000000000"} {
+			stored := a.Snapshot().Get("meta").Get("shelf {}").Get(field).Raw()
+			msg := strings.Replace(msgs[0], `"`+field+`":`+stored, `"`+field+`":`+bad, 1)
+			require.NotEqual(t, msgs[0], msg)
+			before := b.State().JSON()
+			err := b.ApplySync(value.MustParse(msg))
+			assert.EqualError(t, err, `sync message: state: meta["shelf {}"].`+field+`: `+bad+
+				` is out of range (a time is epoch milliseconds within ±9007199254740991)`)
+			assert.Equal(t, before, b.State().JSON(), "unchanged")
+		}
+	}
+	_, err = b.Fetch(ctx, shelfEndpoint("fetched by b"), value.Obj(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "fetched by b", b.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str())
+}
+
+// TestClockOutOfRange: a clock that reads beyond the range of a
+// JavaScript Date reads as its bound (schema.MaxClock), so that stamps and
+// expiry times do not overflow: a fetch is fresh for its expiry length, a
+// later fetch replaces it, and the snapshot is one other controllers take.
+func TestClockOutOfRange(t *testing.T) {
+	ctx := context.Background()
+	for _, at := range []time.Time{time.UnixMilli(math.MaxInt64 - 1000), time.UnixMilli(9_300_000_000_000_000), time.Unix(1<<60, 0),
+		time.UnixMilli(math.MinInt64 + 1000)} {
+		c := controller.New(controller.Options{Now: func() time.Time { return at }, DataExpiryLength: time.Minute})
+		_, err := c.Fetch(ctx, shelfEndpoint("one"), value.Obj(), nil)
+		require.NoError(t, err)
+		r := c.GetResponse(shelfEndpoint(""), value.Obj())
+		assert.Equal(t, endpoint.Valid, r.ExpiryStatus, "%v", at)
+		bound := int64(schema.MaxClock)
+		if at.Unix() < 0 {
+			bound = -bound
+		}
+		assert.Equal(t, bound+time.Minute.Milliseconds(), r.ExpiresAt, "%v", at)
+		assert.Equal(t, bound, c.Now().UnixMilli())
+		_, err = c.Fetch(ctx, shelfEndpoint("two"), value.Obj(), nil)
+		require.NoError(t, err)
+		assert.Equal(t, "two", c.GetResponse(shelfEndpoint(""), value.Obj()).Data.Elems()[0].Get("title").Str(), "%v", at)
+		require.NoError(t, controller.New(controller.Options{}).Hydrate(c.Snapshot()), "%v", at)
+	}
 }
 
 // TestSyncStop: after stop, nothing more is sent to that sink; no sink

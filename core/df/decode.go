@@ -175,8 +175,11 @@ func decodeTime(v value.Value) (time.Time, error) {
 	case value.Null, value.Undefined:
 		return time.Time{}, nil
 	case value.Number:
-		f, _ := v.Float()
-		return time.UnixMilli(int64(f)).UTC(), nil
+		ms, err := schema.MillisOf(v)
+		if err != nil {
+			return time.Time{}, &DecodeError{Msg: err.Error()}
+		}
+		return time.UnixMilli(ms).UTC(), nil
 	case value.String:
 		ms, err := schema.ParseDate(v.Str())
 		if err != nil {

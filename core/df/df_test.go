@@ -242,6 +242,8 @@ func TestDecodeErrorsNameThePlace(t *testing.T) {
 		{"an object for a list", `{"id":"1"}`, `fixed: df: decode []*df_test.Article: want an array, got object`},
 		{"a nested entity", `[{"id":"1"},{"id":"2","author":{"id":"x"}}]`, `fixed: df: decode []*df_test.Article[1].author.id: want a number, got string "x"`},
 		{"a bad date", `[{"id":"1","createdAt":"yesterday"}]`, `fixed: df: decode []*df_test.Article[0].createdAt: invalid date "yesterday": want ISO-8601`},
+		{"a date out of range", `[{"id":"1","createdAt":1e300}]`,
+			`fixed: df: decode []*df_test.Article[0].createdAt: 1e300 is out of range (a time is epoch milliseconds within ±9007199254740991)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ package inspect
 
 import (
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -170,10 +171,15 @@ func addError(errs []Error, e Error) []Error {
 	return errs
 }
 
-// ms returns a Number as int64 milliseconds; 0 for anything else.
+// ms returns a Number as int64 milliseconds (schema.Millis); 0 for
+// anything else.
 func ms(v value.Value) int64 {
 	f, _ := v.Float()
-	return int64(f)
+	t, err := schema.Millis(f)
+	if err != nil {
+		return 0
+	}
+	return t
 }
 
 // Value returns the model as JSON data (State left out), members named as

@@ -198,6 +198,9 @@ func (c *Collection) denormalize(v value.Value, d *denormalizer) (value.Value, S
 	if done {
 		return read, st
 	}
+	if slot.Unchecked && !d.admit(e, slot) {
+		return value.Undef, Missing
+	}
 	if slot.building == d.pass || d.depth >= MaxDepth {
 		// A cycle back to this collection (an entity in it holding it):
 		// its pks, as an entity in a cycle is shown.

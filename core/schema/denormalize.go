@@ -29,8 +29,13 @@ type Slot struct {
 	Parsed  value.Value
 	Deleted bool
 	Removed bool
-	Meta    Meta
-	Version uint64
+	// Unchecked marks a record that came from outside (a snapshot, a sync
+	// message) and has not been read yet: the first read checks it
+	// against its entity (Entity.CheckRecord) and reads one that fails as
+	// missing, so that the read fetches it, instead of its data.
+	Unchecked bool
+	Meta      Meta
+	Version   uint64
 
 	// memo holds the current read form, prev the one before it (nil until
 	// there is one: most entities are read in one form only).
@@ -345,6 +350,9 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	if done {
 		return read, st
 	}
+	if slot.Unchecked && !d.admit(e, slot) {
+		return value.Undef, Missing
+	}
 	if slot.Deleted {
 		r := d.deps.more()
 		r.slots = append(r.slots, depOn(slot))
@@ -403,6 +411,20 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	}
 	outer.kids = append(outer.kids, own)
 	return out, st
+}
+
+// admit checks an Unchecked slot's record against e, its entity, and
+// reports whether it may be read. One that passes is checked for good; one
+// that fails stays unchecked and is read as missing, until a write
+// replaces it (what is read depends on the slot).
+func (d *denormalizer) admit(e *Entity, slot *Slot) bool {
+	if slot.Deleted || e.checkRecord(slot.PK, slot.Value) == nil {
+		slot.Unchecked = false
+		return true
+	}
+	r := d.deps.more()
+	r.slots = append(r.slots, depOn(slot))
+	return false
 }
 
 // fill returns the record with defaults for absent fields, nested entities

@@ -29,6 +29,13 @@ type SnapshotResult struct {
 // stored ones whole (a snapshot carries complete normalized records, and
 // no Entity is at hand to merge by). A result taken here has no schema
 // until Adopt gives it one: the snapshot names endpoints by key only.
+//
+// What was done to a stored result since its fetch is not undone by data
+// that is no newer: a result the store holds invalidated stays invalidated
+// when the one taken was fetched at or before the invalidation
+// (ResultMeta.InvalidatedAt, else the stored FetchedAt), whether or not
+// data was stored with the invalidation; and on a tie (the same fetch) the
+// earlier ExpiresAt stays, so that an expired result stays stale.
 // It reports whether anything was taken.
 func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
 	return s.hydrate(ents, results, false)
@@ -39,7 +46,8 @@ func (s *Store) Hydrate(ents []SnapshotEntity, results []SnapshotResult) bool {
 // being what that store holds after a change at a time no later than the
 // one they carry. A result an endpoint's update function rewrote keeps its
 // fetchedAt, and the rewrite must still reach a store that holds the same
-// fetch.
+// fetch. Its data only: an invalidation or expiry of the stored result
+// stays, as in Hydrate, so that a message sent again undoes neither.
 func (s *Store) TakeSnapshot(ents []SnapshotEntity, results []SnapshotResult) bool {
 	return s.hydrate(ents, results, true)
 }
@@ -59,7 +67,7 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 		if existing, ok := b.entity(id); ok && keeps(existing.meta.FetchedAt, e.Meta.FetchedAt) {
 			continue
 		}
-		rec := record{val: e.Value, meta: e.Meta, deleted: e.Deleted}
+		rec := record{val: e.Value, meta: e.Meta, deleted: e.Deleted, unchecked: !e.Deleted}
 		if e.Deleted {
 			rec.val = value.Undef
 		}
@@ -68,11 +76,15 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 	}
 	for i := range results {
 		r := &results[i]
-		if existing, ok := b.result(r.Key); ok && !existing.val.IsUndefined() && keeps(existing.meta.FetchedAt, r.Meta.FetchedAt) {
+		existing, ok := b.result(r.Key)
+		if ok && !existing.val.IsUndefined() && keeps(existing.meta.FetchedAt, r.Meta.FetchedAt) {
 			continue
 		}
 		meta := r.Meta
 		meta.Err, meta.ErrorExpiresAt = nil, 0
+		if ok {
+			keepMarks(&meta, existing)
+		}
 		if e := s.results[r.Key]; e != nil {
 			// A kept error stays with its result.
 			meta.Err, meta.ErrorExpiresAt = e.base.meta.Err, e.base.meta.ErrorExpiresAt
@@ -91,19 +103,53 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 	return took
 }
 
+// keepMarks keeps in meta, the meta of a result about to replace the
+// stored one, the marks of the stored one that the incoming data is not
+// newer than: its invalidation, and on the same fetch its expiry.
+func keepMarks(meta *ResultMeta, stored result) {
+	sm := &stored.meta
+	if sm.Invalidated {
+		floor := max(sm.InvalidatedAt, sm.FetchedAt)
+		if meta.FetchedAt <= floor {
+			meta.Invalidated = true
+			meta.InvalidatedAt = max(meta.InvalidatedAt, floor)
+		}
+	}
+	if !stored.val.IsUndefined() && sm.FetchedAt == meta.FetchedAt {
+		meta.ExpiresAt = min(meta.ExpiresAt, sm.ExpiresAt)
+	}
+}
+
 // Adopt gives the result under key the schema sc when Hydrate stored it
 // without one; the first endpoint that reads or stores that key calls it.
-// It changes nothing a read sees: reads go through that endpoint anyway.
-func (s *Store) Adopt(key string, sc schema.Schema) {
+// A result that is not a value of sc as Normalize makes them
+// (schema.CheckNormalized: an Entity's result a pk, a list an array...)
+// is dropped there, as a response that is not one of sc would not have
+// been stored: the read that adopts it finds nothing, and fetches. Nothing
+// else a read sees changes: reads of key go through that endpoint anyway.
+// It reports the error of a dropped result.
+func (s *Store) Adopt(key string, sc schema.Schema) error {
 	if !s.unschemed[key] {
-		return
+		return nil
 	}
 	delete(s.unschemed, key)
+	schema.EachEntity(sc, s.know)
 	r := s.results[key]
 	if r == nil {
-		return
+		return nil
 	}
 	s.forget()
+	if r.hasBase && r.base.schema == nil && !r.base.val.IsUndefined() {
+		if err := schema.CheckNormalized(sc, r.base.val); err != nil {
+			// Only its kept error stays, if any.
+			m := r.base.meta
+			b := &baseLayer{s: s}
+			b.setResult(key, result{schema: sc, meta: ResultMeta{Err: m.Err, ErrorExpiresAt: m.ErrorExpiresAt}})
+			s.rebase()
+			r.memo = schema.Memo{}
+			return err
+		}
+	}
 	if r.base.schema == nil {
 		r.base.schema = sc
 	}
@@ -111,6 +157,44 @@ func (s *Store) Adopt(key string, sc schema.Schema) {
 		r.visible.schema = sc
 	}
 	r.memo = schema.Memo{}
+	return nil
+}
+
+// know notes e as the entity of its table (EntityOf), as every write
+// and every adopted schema meet them. The first entity met for a key
+// stays: an entity type is one per key.
+func (s *Store) know(e *schema.Entity) {
+	for _, k := range s.recentKinds {
+		if k == e {
+			return
+		}
+	}
+	s.recentKinds[s.nextKind] = e
+	s.nextKind = (s.nextKind + 1) % len(s.recentKinds)
+	if s.kinds == nil {
+		s.kinds = map[string]*schema.Entity{}
+	}
+	if _, ok := s.kinds[e.Key]; !ok {
+		s.kinds[e.Key] = e
+	}
+}
+
+// EntityOf returns the entity of the table key, when a write or an
+// adopted result has met it; nil otherwise.
+func (s *Store) EntityOf(key string) *schema.Entity { return s.kinds[key] }
+
+// SchemaOf returns the schema of the result stored under key, nil when
+// none is stored or its schema is not known yet (a result Hydrate stored
+// that no endpoint has read).
+func (s *Store) SchemaOf(key string) schema.Schema {
+	r := s.results[key]
+	switch {
+	case r == nil:
+		return nil
+	case r.base.schema != nil:
+		return r.base.schema
+	}
+	return r.visible.schema
 }
 
 // Snapshot returns the base layer in State's shape: what servers sent,

@@ -25,6 +25,7 @@ type layer interface {
 func (s *Store) applyWrite(w *Write, l layer) {
 	for i := range w.Entities {
 		ew := &w.Entities[i]
+		s.know(ew.Entity)
 		id := entityID{ew.Entity.Key, ew.PK}
 		if ew.Deleted {
 			l.setEntity(id, record{deleted: true, meta: w.Meta}, value.Undef)
@@ -57,7 +58,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		case keep:
 			// The stored record stays, and so does its parsed record
 			// where the slot has it.
-			rec.src, rec.srcBy = existing.src, existing.srcBy
+			rec.src, rec.srcBy, rec.unchecked = existing.src, existing.srcBy, existing.unchecked
 		case fresh && value.Same(merged, incoming):
 			parsed = ew.Parsed
 			if ew.Source != "" {
@@ -376,7 +377,7 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 // none), kept with it in the slot (Slot.Parsed).
 func (s *Store) setVisibleEntry(e *entityEntry, rec record, parsed value.Value) {
 	sl := &e.slot
-	sl.Meta = rec.meta
+	sl.Meta, sl.Unchecked = rec.meta, rec.unchecked
 	if sl.Deleted == rec.deleted && sl.Version > 0 &&
 		(value.Same(sl.Value, rec.val) || value.Equal(sl.Value, rec.val)) {
 		return

@@ -23,6 +23,12 @@ type ResultMeta struct {
 	ExpiresAt int64
 	// Invalidated makes the next read fetch and wait.
 	Invalidated bool
+	// InvalidatedAt, while Invalidated, is the newest fetchedAt known when
+	// the result was invalidated (the invalidating controller's last
+	// stamp): a snapshot or a sync message does not make a result fetched
+	// at or before it valid again (see Hydrate). 0 when not known; the
+	// result's own FetchedAt then stands in.
+	InvalidatedAt int64
 	// Err is the last fetch error, kept until ErrorExpiresAt.
 	Err            error
 	ErrorExpiresAt int64
@@ -66,7 +72,10 @@ type Pending struct {
 type record struct {
 	val     value.Value
 	deleted bool
-	meta    schema.Meta
+	// unchecked marks a record a snapshot brought: its first read checks
+	// it against its entity (schema.Slot.Unchecked).
+	unchecked bool
+	meta      schema.Meta
 	// src is the text val was normalized from by srcBy (EntityWrite.Source),
 	// "" when unknown (as for a merge of two records).
 	src   string
@@ -123,6 +132,14 @@ type Store struct {
 	// unschemed names the results Hydrate stored, which wait for Adopt to
 	// learn their schema.
 	unschemed map[string]bool
+	// kinds are the entities met so far by table key (know): what a
+	// snapshot's records are checked against when it comes. They are the
+	// program's, one per table, not data: Reset keeps them. recentKinds
+	// are the few met last, under nextKind, which writes meet again and
+	// again.
+	kinds       map[string]*schema.Entity
+	recentKinds [4]*schema.Entity
+	nextKind    int
 	// tableIdx holds the version and sorted pks of each entity table
 	// (tables.go); tableFloor is the version of a table with no entry,
 	// the store's version at the last reset.

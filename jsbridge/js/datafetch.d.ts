@@ -757,7 +757,8 @@ export interface ControllerOptions {
   /**
    * The controller's clock, in epoch ms (default `Date.now`): every expiry
    * and `fetchedAt` of this controller reads it, so tests can move time on
-   * without sleeping. It must return a finite number and not throw.
+   * without sleeping. It must return a number within ±8.64e15 (the range
+   * of a `Date`) and not throw.
    */
   now?: () => number;
   /** Retries of a failed read, for endpoints that set none. Default 0. */

@@ -742,6 +742,11 @@ test('Controller({now}): not a function, a non-number or a throw is a clear Erro
     ['a string', () => 'soon', /now\(\) must return epoch milliseconds.*"soon"/],
     ['NaN', () => NaN, /now\(\) must return epoch milliseconds.*NaN/],
     ['a Date', () => new Date(), /now\(\) must return epoch milliseconds/],
+    // Beyond a Date's range: near 2^63 such a time used to overflow the
+    // stamps that order responses in Go.
+    ['1e300', () => 1e300, /now\(\) must return epoch milliseconds, a number within ±8640000000000000 \(the range of a Date\), got 1e\+300/],
+    ['9.3e18', () => 9.3e18, /within ±8640000000000000 .*got 9300000000000000000/],
+    ['-Infinity', () => Number.NEGATIVE_INFINITY, /within ±8640000000000000 .*got -Infinity/],
     [
       'a throw',
       () => {

@@ -117,3 +117,108 @@ test('a malformed or unknown-version snapshot is an Error naming what is wrong; 
   assert.deepEqual(c.getState(), before);
   assert.equal(c.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'valid', 'the instance still works');
 });
+
+test('a time out of range (as near 2^63 ms) is refused, naming it; the store is unchanged and later fetches win', T, async () => {
+  const { df, fx } = await env();
+  const a = new df.Controller();
+  const fetched = await a.fetch(fx.getArticle, { id: '1' });
+  const good = viaJSON(a.getState());
+  const key = fx.getArticle.key({ id: '1' });
+  good.entities.Article['1'].title = 'poisoned';
+  const RANGE = 'is out of range (a time is epoch milliseconds within ±9007199254740991)';
+  // Such a time used to be taken: every later stamp overflowed, and the
+  // record outlived every fetch.
+  const cases = [
+    [(s) => (s.meta[key].fetchedAt = 1e300), `hydrate: meta[${JSON.stringify(key)}].fetchedAt: 1e+300 ${RANGE}`],
+    [(s) => (s.entitiesMeta.Article['1'].fetchedAt = 9.3e18), `hydrate: entitiesMeta.Article["1"].fetchedAt: 9300000000000000000 ${RANGE}`],
+    [(s) => (s.entitiesMeta.Article['1'].expiresAt = 2 ** 63), `hydrate: entitiesMeta.Article["1"].expiresAt: 9223372036854776000 ${RANGE}`],
+    [(s) => (s.meta[key].date = -1e300), `hydrate: meta[${JSON.stringify(key)}].date: -1e+300 ${RANGE}`],
+  ];
+  for (const [poison, message] of cases) {
+    const snapshot = structuredClone(good);
+    poison(snapshot);
+    for (const how of ['hydrate', 'initialState']) {
+      let c = new df.Controller();
+      let err;
+      try {
+        if (how === 'hydrate') await c.hydrate(snapshot);
+        else c = new df.Controller({ initialState: snapshot });
+      } catch (e) {
+        err = e;
+      }
+      const empty = new df.Controller().getState();
+      const state = c.getState();
+      assert.equal((await c.fetch(fx.getArticle, { id: '1' })).title, fetched.title, `${how}, ${message}: a fetch is stored`);
+      assert.equal(err?.message, how === 'hydrate' ? message : `Controller: initialState: ${message}`, how);
+      assert.deepEqual(state, empty, `${how}, ${message}: the store is unchanged`);
+    }
+  }
+});
+
+test('a snapshot is checked as a response is: data no response could have stored is refused, or read as missing and fetched', T, async () => {
+  const { df, fx } = await env();
+  const a = new df.Controller();
+  const article = await a.fetch(fx.getArticle, { id: '1' });
+  const list = await a.fetch(fx.listArticles);
+  const good = viaJSON(a.getState());
+  const one = fx.getArticle.key({ id: '1' });
+  const all = fx.listArticles.key({});
+  const forged = (edit) => {
+    const s = structuredClone(good);
+    edit(s);
+    return s;
+  };
+  const cases = [
+    [
+      'a record under another pk',
+      forged((s) => {
+        s.entities.Article['1'] = { ...s.entities.Article['1'], id: '2', title: 'forged' };
+      }),
+      'hydrate: entities.Article["1"].id: "2", not the record\'s key "1"',
+    ],
+    [
+      'a record without its pk',
+      forged((s) => {
+        const { id, ...rest } = s.entities.Article['1'];
+        s.entities.Article['1'] = { ...rest, title: 'forged' };
+      }),
+      'hydrate: entities.Article["1"].id: missing: the record has no primary key',
+    ],
+    [
+      'a list result that is a string',
+      forged((s) => {
+        s.endpoints[all] = '1';
+      }),
+      `hydrate: endpoints[${JSON.stringify(all)}]: a string, not an array (the schema of its endpoint is [Article])`,
+    ],
+    [
+      'an entity result that is a record',
+      forged((s) => {
+        s.endpoints[one] = { title: 'forged' };
+      }),
+      `hydrate: endpoints[${JSON.stringify(one)}]: an object, not a pk of Article (a string or a number) (the schema of its endpoint is Article)`,
+    ],
+  ];
+  for (const [what, snapshot, message] of cases) {
+    // A controller that knows the schemas (it read those endpoints) refuses
+    // the snapshot, naming the place; its store is unchanged.
+    const before = a.getState();
+    const err = await failureOf(() => a.hydrate(snapshot), what);
+    assert.equal(err.message, message, what);
+    assert.deepEqual(a.getState(), before, `${what}: the store is unchanged`);
+
+    // A new one (a page's initial state) checks each part when it is first
+    // read: the forged parts read as missing, and are fetched.
+    const c = new df.Controller({ initialState: snapshot });
+    assert.notEqual(c.get(fx.Article, { id: '1' })?.title, 'forged', `${what}: Article 1 as an entity`);
+    assert.equal(c.get(fx.Article, { id: '2' })?.title, list[1].title, `${what}: Article 2 is the one stored`);
+    for (const [ep, params, want] of [
+      [fx.getArticle, { id: '1' }, article],
+      [fx.listArticles, {}, list],
+    ]) {
+      const r = c.getResponse(ep, params);
+      assert.ok(JSON.stringify(r.data ?? null).includes('forged') === false, `${what}: ${ep.key(params)} read ${JSON.stringify(r.data)}`);
+      assert.deepEqual(viaJSON(await c.useSuspense(ep, params)), viaJSON(want), `${what}: ${ep.key(params)}`);
+    }
+  }
+});

@@ -294,6 +294,45 @@ test('a storage that throws or returns garbage: the Promise rejects naming the s
   await assert.rejects(() => df.persist(c), /^TypeError: persist: no storage given, and there is no IndexedDB here/);
 });
 
+test('a stored snapshot with a time out of range is refused, naming it; the store is intact and fetches still win', T, async () => {
+  const { df, fx } = await env();
+  const a = new df.Controller();
+  const fetched = await a.fetch(fx.getArticle, { id: '1' });
+  const storage = memoryStorage();
+  await (await df.persist(a, { storage, schedule: manualTimers().schedule })).flush();
+  const stored = JSON.parse(storage.map.get('datafetch'));
+  const key = fx.getArticle.key({ id: '1' });
+  stored.state.entities.Article['1'].title = 'poisoned';
+  // A time near 2^63 ms used to be taken, and every later stamp overflowed:
+  // the poisoned record outlived every fetch.
+  const cases = [
+    [(env) => (env.state.meta[key].fetchedAt = 1e300), /the stored snapshot was refused: hydrate: meta\[".*"\]\.fetchedAt: 1e\+300 is out of range/],
+    [
+      (env) => (env.state.entitiesMeta.Article['1'].fetchedAt = 9.3e18),
+      /the stored snapshot was refused: hydrate: entitiesMeta\.Article\["1"\]\.fetchedAt: 9300000000000000000 is out of range/,
+    ],
+    [(env) => (env.state.entitiesMeta.Article['1'].date = -1e300), /entitiesMeta\.Article\["1"\]\.date: -1e\+300 is out of range/],
+    [(env) => (env.state.meta[key].expiresAt = 2 ** 63), /meta\[".*"\]\.expiresAt: 9223372036854776000 is out of range/],
+    [
+      (env) => (env.savedAt = 1e300),
+      /^persist: storage "datafetch": savedAt: 1e\+300 is out of range \(a time is epoch milliseconds within ±8640000000000000\)$/,
+    ],
+    [(env) => (env.savedAt = 9.3e18), /^persist: storage "datafetch": savedAt: 9300000000000000000 is out of range/],
+  ];
+  for (const [poison, message] of cases) {
+    const env = structuredClone(stored);
+    poison(env);
+    const bad = memoryStorage();
+    bad.map.set('datafetch', JSON.stringify(env));
+    const c = new df.Controller();
+    const empty = c.getState();
+    const err = await failureOf(() => df.persist(c, { storage: bad, schedule: manualTimers().schedule }), String(message));
+    assert.match(err.message, message);
+    assert.deepEqual(c.getState(), empty, `${message}: the store is intact`);
+    assert.equal((await c.fetch(fx.getArticle, { id: '1' })).title, fetched.title, `${message}: a fetch is stored`);
+  }
+});
+
 test('pending optimistic updates are not persisted', T, async () => {
   const { df, base } = await env();
   const Article = df.Entity({ key: 'Article', defaults: { id: undefined, title: '' } });

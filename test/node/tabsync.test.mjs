@@ -263,6 +263,87 @@ test('malformed messages and messages of an unknown version are ignored, and the
   }
 });
 
+test('a message with a time out of range (as near 2^63 ms) is ignored, naming it; later messages and fetches win', async () => {
+  const { a, b, obs, close } = await pair();
+  try {
+    await b.call('watch', { name: 'one', ...ONE });
+    await a.call('fetch', ONE);
+    const first = await b.change('one', (e) => e.data !== undefined);
+    const [text] = await obs.count(1);
+    const key = await a.call('key', ONE);
+    // Replayed from a buggy tab with a poisoned title and fetchedAt: such a
+    // time used to be taken, and no later fetch could replace the record.
+    const msg = JSON.parse(text);
+    msg.state.entities.Article['1'].title = 'poisoned';
+    for (const at of [1e300, 9.3e18]) {
+      msg.state.meta[key].fetchedAt = at;
+      msg.state.entitiesMeta.Article['1'].fetchedAt = at;
+      obs.ch.postMessage(JSON.stringify(msg));
+      // Reported in any case, after it: were the poisoned message taken,
+      // this would be the first report.
+      obs.ch.postMessage({ not: 'text' });
+      const { text: report } = await b.next((e) => e.event === 'debug', 'a console.debug report');
+      const want = `ignored a malformed message: sync message: state: entitiesMeta.Article["1"].fetchedAt: ${at} is out of range`;
+      assert.ok(report.includes(want), `${report} says ${want}`);
+      assert.match((await b.next((e) => e.event === 'debug', 'the second report')).text, /not a datafetch sync message/);
+    }
+    assert.equal((await b.call('read', ONE)).data.title, first.data.title, 'nothing taken');
+
+    await b.call('fetch', ONE);
+    assert.equal((await b.call('read', ONE)).data.title, first.data.title, 'b fetched the server’s data');
+    assert.notEqual(first.data.title, 'poisoned');
+    await a.call('setResponse', { ...ONE, data: { id: 1, title: 'set by a' } });
+    await b.change('one', (e) => e.data?.title === 'set by a');
+  } finally {
+    await close();
+  }
+});
+
+test('a store message posted again after an invalidate or expireAll revives nothing, in either tab; a newer fetch does', async () => {
+  const { a, b, obs, close } = await pair();
+  try {
+    await a.call('watch', { name: 'list', ...LIST_ARGS });
+    await b.call('watch', { name: 'list', ...LIST_ARGS });
+    await a.call('fetch', LIST_ARGS);
+    await b.change('list', (e) => e.expiryStatus === 'valid');
+    const key = await a.call('key', LIST_ARGS);
+    // The store message of the fetch each round starts from.
+    let [stored] = await obs.count(1);
+    for (const [op, args, status] of [
+      ['invalidate', LIST_ARGS, 'invalid'],
+      ['expireAll', { prefix: key }, 'stale'],
+    ]) {
+      const marked = b.change('list', (e) => e.expiryStatus === status);
+      await a.call(op, args);
+      await marked;
+      // That store message, posted again (as a buggy tab would), then a
+      // marker that both tabs report: each has read the replay before it.
+      a.drain();
+      b.drain();
+      const seen = (await obs.count(obs.seen.length)).length;
+      obs.ch.postMessage(stored);
+      obs.ch.postMessage({ not: 'text' });
+      for (const [name, t] of [
+        ['a', a],
+        ['b', b],
+      ]) {
+        assert.match((await t.next((e) => e.event === 'debug', `the marker in ${name}`)).text, /not a datafetch sync message/);
+        assert.equal((await t.call('read', LIST_ARGS)).expiryStatus, status, `${op}: the replay revived the result in ${name}`);
+      }
+
+      // A fetch after it, in b, is newer: valid in both.
+      const revalidated = a.change('list', (e) => e.expiryStatus === 'valid');
+      await b.call('fetch', LIST_ARGS);
+      await revalidated;
+      // (The observer does not see what it posted itself.)
+      stored = (await obs.count(seen + 1))[seen];
+      assert.match(stored, /"op":"store"/);
+    }
+  } finally {
+    await close();
+  }
+});
+
 test('stop() stops sending and receiving', async () => {
   const { a, b, obs, close } = await pair();
   try {

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/core/inspect"
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -225,10 +226,15 @@ func stat(id string, n int, label string) app.UI {
 	)
 }
 
-// msOf returns a Number as int64 milliseconds; 0 for anything else.
+// msOf returns a Number as int64 milliseconds (schema.Millis); 0 for
+// anything else.
 func msOf(v value.Value) int64 {
 	f, _ := v.Float()
-	return int64(f)
+	t, err := schema.Millis(f)
+	if err != nil {
+		return 0
+	}
+	return t
 }
 
 // shortDuration formats ms as "42s", "3m" or "1h".

@@ -3,7 +3,7 @@
 // df.indexedDBStorage is the IndexedDB storage browsers use by default.
 
 import { controllerInternals } from './controller.mjs';
-import { MAX_TIMER_MS, isPlainObject, show } from './values.mjs';
+import { MAX_EPOCH_MS, MAX_TIMER_MS, isPlainObject, show } from './values.mjs';
 
 // The defaults of persist's options.
 const DEFAULT_KEY = 'datafetch';
@@ -155,6 +155,17 @@ export function makePersist(bridge) {
 
   // readEnvelope checks what a storage returned under the key.
   function readEnvelope(raw, where) {
+    const env = parseEnvelope(raw, where);
+    // savedAt is a reading of a controller's clock, which is within a
+    // Date's range: beyond it, the snapshot would never be too old.
+    if (!(Math.abs(env.savedAt) <= MAX_EPOCH_MS)) {
+      throw new Error(`${where}: savedAt: ${env.savedAt} is out of range (a time is epoch milliseconds within ±${MAX_EPOCH_MS})`);
+    }
+    return env;
+  }
+
+  // parseEnvelope reads what a storage returned under the key.
+  function parseEnvelope(raw, where) {
     if (typeof raw !== 'string') throw new Error(`${where}: the stored value is ${show(raw)}, not a datafetch snapshot (text)`);
     const m = ENVELOPE_HEADER.exec(raw);
     if (m !== null && raw.endsWith('}')) {

@@ -160,10 +160,12 @@ export function duration(v, name, where, infinite) {
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 // The largest time a Date can hold, in epoch milliseconds either way.
-const MAX_EPOCH_MS = 8.64e15;
+export const MAX_EPOCH_MS = 8.64e15;
 
 // checkedClock wraps a Controller's now option: a call that throws, or
-// returns anything but epoch milliseconds, is an Error that says so.
+// returns anything but epoch milliseconds within a Date's range, is an
+// Error that says so. (Go takes the clock's readings within that range
+// too: schema.ClockMillis.)
 export function checkedClock(now) {
   return function clock() {
     let t;
@@ -173,7 +175,7 @@ export function checkedClock(now) {
       throw new Error(`Controller: now() threw: ${err?.message ?? String(err)}`, { cause: err });
     }
     if (typeof t !== 'number' || !(Math.abs(t) <= MAX_EPOCH_MS)) {
-      throw new TypeError(`Controller: now() must return epoch milliseconds (a finite number), got ${showValue(t)}`);
+      throw new TypeError(`Controller: now() must return epoch milliseconds, a number within ±${MAX_EPOCH_MS} (the range of a Date), got ${showValue(t)}`);
     }
     return t;
   };

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -125,10 +126,18 @@ func (p *Persister) restore() error {
 	if err != nil || env.Kind() != value.Object {
 		return fmt.Errorf("%s: the stored text is not a persisted snapshot: %w", where, orNotObject(err))
 	}
-	savedAt, okAt := env.Get("savedAt").Float()
+	savedAtMs, okAt := env.Get("savedAt").Float()
+	var savedAt int64
+	if okAt {
+		// A reading of a clock: beyond a Date's range, the snapshot would
+		// never be too old.
+		if savedAt, err = schema.ClockMillis(savedAtMs); err != nil {
+			return fmt.Errorf("%s: savedAt: %w", where, err)
+		}
+	}
 	envelope, _ := env.Get("datafetch").Float()
 	version, _ := env.Get("version").Float()
-	age := p.opts.Now().Sub(time.UnixMilli(int64(savedAt)))
+	age := p.opts.Now().Sub(time.UnixMilli(savedAt))
 	if !okAt || envelope != envelopeVersion || version != float64(controller.SnapshotVersion) ||
 		env.Get("buster").Str() != p.opts.Buster || age > p.opts.MaxAge {
 		// Another build, another buster, or too old: start empty.
@@ -198,7 +207,7 @@ func (p *Persister) Flush() error {
 	p.mu.Unlock()
 	text := `{"datafetch":` + strconv.Itoa(envelopeVersion) +
 		`,"version":` + strconv.Itoa(controller.SnapshotVersion) +
-		`,"savedAt":` + strconv.FormatInt(now.UnixMilli(), 10) +
+		`,"savedAt":` + strconv.FormatInt(schema.ClockTime(now), 10) +
 		`,"buster":` + value.Str(p.opts.Buster).JSON() +
 		`,"state":` + p.c.Snapshot().JSON() + `}`
 	if err := p.opts.Storage.SetItem(p.opts.Key, text); err != nil {

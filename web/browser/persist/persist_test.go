@@ -202,6 +202,46 @@ func TestUnreadableSnapshotIsAnErrorStoreIntact(t *testing.T) {
 	}
 }
 
+// TestOutOfRangeTimesAreRefused: a stored snapshot with a time out of range
+// (in its state, which used to be taken and outlive every fetch, or its
+// savedAt, which made it never too old) is an error naming the time; the
+// store is intact and a later fetch is stored.
+func TestOutOfRangeTimesAreRefused(t *testing.T) {
+	r := newRig()
+	ep := &bookshelf.Endpoint{}
+	c1 := r.controller()
+	p1, err := persist.Start(c1, r.options())
+	require.NoError(t, err)
+	_, err = c1.Fetch(context.Background(), ep, value.Obj(), nil)
+	require.NoError(t, err)
+	require.NoError(t, p1.Flush())
+	p1.Stop()
+	good := strings.Replace(r.store.items["k"], `"title":"one"`, `"title":"poisoned"`, 1)
+	fetchedAt := c1.Snapshot().Get("meta").Get("books {}").Get("fetchedAt").Raw()
+	tests := []struct{ name, text, err string }{
+		{"fetchedAt", strings.Replace(good, `"fetchedAt":`+fetchedAt, `"fetchedAt":1e300`, 1),
+			`persist: key "k": the stored snapshot was refused: hydrate: meta["books {}"].fetchedAt: 1e300 is out of range (a time is epoch milliseconds within ±9007199254740991)`},
+		{"fetchedAt near 2^63", strings.Replace(good, `"fetchedAt":`+fetchedAt, `"fetchedAt":9300000000000000000`, 1),
+			`persist: key "k": the stored snapshot was refused: hydrate: meta["books {}"].fetchedAt: 9300000000000000000 is out of range (a time is epoch milliseconds within ±9007199254740991)`},
+		{"savedAt", strings.Replace(good, `"savedAt":1740830400000`, `"savedAt":1e300`, 1),
+			`persist: key "k": savedAt: 1e+300 is out of range (a time is epoch milliseconds within ±8640000000000000)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NotEqual(t, good, tt.text)
+			r.store.items["k"] = tt.text
+			c := r.controller()
+			p, err := persist.Start(c, r.options())
+			assert.EqualError(t, err, tt.err)
+			p.Stop()
+			assert.Equal(t, controller.New(controller.Options{}).State().JSON(), c.State().JSON(), "the store is intact")
+			got, err := c.Fetch(context.Background(), ep, value.Obj(), nil)
+			require.NoError(t, err)
+			assert.Equal(t, "one", got.Elems()[0].Get("title").Str(), "a fetch is stored")
+		})
+	}
+}
+
 func TestStorageErrorsAreReported(t *testing.T) {
 	r := newRig()
 	boom := errors.New("quota exceeded")

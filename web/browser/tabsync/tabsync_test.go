@@ -111,3 +111,57 @@ func TestSync(t *testing.T) {
 	}
 	assert.Equal(t, 2, b.GetResponse(epB, value.Obj()).Data.Len(), "b no longer applies messages")
 }
+
+// TestOutOfRangeTimeIsIgnored: a store message whose time is out of range
+// (which used to be taken, and outlived every later fetch) is reported to
+// OnIgnored naming the time and changes nothing; the next good message is
+// applied.
+func TestOutOfRangeTimeIsIgnored(t *testing.T) {
+	a, b := controller.New(controller.Options{}), controller.New(controller.Options{})
+	ignored := make(chan error, 4)
+	stopB, err := tabsync.Sync(b, tabsync.Options{Channel: "go-test-range", OnIgnored: func(err error) { ignored <- err }})
+	require.NoError(t, err)
+	defer stopB()
+
+	// The message a would send for its fetch, with a poisoned title and
+	// fetchedAt, from a third party.
+	var msgs []string
+	stopOut := a.OnSync(func(m value.Value) { msgs = append(msgs, m.JSON()) })
+	epA, epB := &bookshelf.Endpoint{}, &bookshelf.Endpoint{}
+	_, err = a.Fetch(context.Background(), epA, value.Obj(), nil)
+	require.NoError(t, err)
+	stopOut()
+	require.Len(t, msgs, 1)
+	fetchedAt := a.Snapshot().Get("meta").Get("books {}").Get("fetchedAt").Raw()
+	bad := strings.Replace(strings.Replace(msgs[0], `"title":"one"`, `"title":"poisoned"`, 1),
+		`"fetchedAt":`+fetchedAt, `"fetchedAt":1e300`, 1)
+	require.NotEqual(t, msgs[0], bad)
+	other := js.Global().Get("BroadcastChannel").New("go-test-range")
+	defer other.Call("close")
+	other.Call("postMessage", bad)
+	// A message that is reported in any case, after it: were the bad one
+	// applied, this would be the first report.
+	other.Call("postMessage", js.ValueOf(map[string]any{"not": "text"}))
+	for _, want := range []string{
+		`sync message: state: meta["books {}"].fetchedAt: 1e300 is out of range (a time is epoch milliseconds within ±9007199254740991)`,
+		"tabsync: a message that is not a datafetch sync message (JSON text): object",
+	} {
+		select {
+		case err := <-ignored:
+			require.EqualError(t, err, want)
+		case <-time.After(hangGuard):
+			t.Fatal("the messages were not reported")
+		}
+	}
+	assert.True(t, b.GetResponse(epB, value.Obj()).Data.IsUndefined(), "nothing taken")
+
+	// a's own messages reach b.
+	stopA, err := tabsync.Sync(a, tabsync.Options{Channel: "go-test-range"})
+	require.NoError(t, err)
+	defer stopA()
+	states := watch(t, b, epB)
+	_, err = a.Fetch(context.Background(), epA, value.Obj(), nil)
+	require.NoError(t, err)
+	st := next(t, states, "the response reaches b")
+	assert.Equal(t, "one", st.Data.Elems()[0].Get("title").Str())
+}
