@@ -857,7 +857,9 @@ export interface Controller {
   /**
    * Reads a Query (or an Entity by pk params, a `schema.All`) from the cache,
    * with no request; memoized: the same value until an entity it read
-   * changes. `undefined` when an Entity read finds nothing.
+   * changes, per args (args that JSON writes alike but a Query's process
+   * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
+   * are other args). `undefined` when an Entity read finds nothing.
    */
   get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
   get<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
