@@ -348,6 +348,15 @@ func (c *Controller) Keys() []string {
 // under key, the read is inferred from the entity table where inf allows
 // (see inferred).
 func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) endpoint.Response {
+	r, _ := c.responseAged(spec, key, inf)
+	return r
+}
+
+// responseAged is response, and whether the result's status comes from
+// its age alone: Stale, or Invalid only because InvalidIfStale makes a
+// stale result so. Subscriptions do not refetch a result that went so
+// with time (see subscription.expiresAt).
+func (c *Controller) responseAged(spec *endpoint.Spec, key string, inf inference) (endpoint.Response, bool) {
 	c.st.Adopt(key, spec.Schema)
 	now := c.now()
 	data, st, meta, ok := c.st.Read(key)
@@ -363,12 +372,14 @@ func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) en
 		r.ExpiryStatus = endpoint.Invalid
 	case now >= meta.ExpiresAt && spec.InvalidIfStale:
 		r.ExpiryStatus = endpoint.Invalid
+		return r, true
 	case now >= meta.ExpiresAt:
 		r.ExpiryStatus = endpoint.Stale
+		return r, true
 	default:
 		r.ExpiryStatus = endpoint.Valid
 	}
-	return r
+	return r, false
 }
 
 func (c *Controller) read(key string) value.Value {
