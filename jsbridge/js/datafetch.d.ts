@@ -829,8 +829,12 @@ export interface Controller {
   getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
   /**
    * Calls `listener` now and after every change of that result; fetches as
-   * `useSuspense` would and polls when the endpoint has `pollFrequency`,
-   * unless `options` say otherwise.
+   * `useSuspense` would, again when the result is invalidated or marked
+   * stale by `expireAll`, and polls when the endpoint has `pollFrequency`,
+   * unless `options` say otherwise. A result that only reaches its expiry
+   * while subscribed is held as it is (no fetch, no call): the next read
+   * that wants fresh data (`fetchIfStale`, `useSuspense`, a new
+   * subscription, `revalidateActive`) revalidates it.
    */
   subscribe<E extends AnyEndpoint>(
     endpoint: E,
