@@ -23,6 +23,7 @@ type staleRig struct {
 	clk     *testkit.Clock
 	timers  *testkit.Timers
 	started atomic.Int64
+	books   *books
 	ep      *funcEndpoint
 	rec     *states
 }
@@ -35,7 +36,8 @@ func newStaleRig(t *testing.T) *staleRig {
 			r.started.Add(1)
 			go f()
 		}})
-	r.ep = (&books{}).endpoint(endpoint.Spec{})
+	r.books = &books{}
+	r.ep = r.books.endpoint(endpoint.Spec{})
 	_, err := r.c.Suspense(context.Background(), r.ep, params("1"))
 	require.NoError(t, err)
 	unsubscribe, err := r.c.Subscribe(r.ep, params("1"), r.rec.listener)
@@ -146,4 +148,27 @@ func TestStaleSubscribedResultRevalidatesOnTheNextRead(t *testing.T) {
 			assert.Empty(t, r.timers.Pending(), "and still no timer")
 		})
 	}
+}
+
+// ExpireAll is a change of the result's expiry even when it leaves it
+// where an earlier ExpireAll did: after a refetch that failed, another
+// ExpireAll (which drops the kept error) refetches it, while the error
+// expiring with time does not.
+func TestExpireAllAgainAfterAFailedRefetch(t *testing.T) {
+	r := newStaleRig(t)
+	expire := func() { r.c.ExpireAll(func(k string) bool { return k == `book {"id":"1"}` }) }
+	r.books.fail.Store(true)
+	expire()
+	require.Eventually(t, func() bool { last := r.rec.last(); return last.Err != nil && !last.Loading },
+		testkit.WaitLimit, time.Millisecond, "the refetch fails")
+	assert.EqualValues(t, 2, r.started.Load())
+
+	r.clk.Advance(time.Hour) // the kept error expires with time: no refetch
+	require.NoError(t, r.c.SetResponse(r.ep, params("2"), value.MustParse(`{"id":"2","title":"two","rev":0}`)))
+	assert.EqualValues(t, 2, r.started.Load())
+
+	r.books.fail.Store(false)
+	expire()
+	r.waitRev(t, 2)
+	assert.EqualValues(t, 3, r.started.Load())
 }

@@ -85,14 +85,14 @@ type subscription struct {
 	aborted   bool
 	abortedAt uint64
 	stopPoll  func() bool
-	// expiresAt is the result's ExpiresAt when the subscription last
-	// looked at it (when it started, and at each change). A change that
-	// finds the result stale (or invalid through InvalidIfStale) with that
-	// same ExpiresAt finds it aged with time only: as with data-client's
-	// hooks, which fetch on mount, on new params, when the result is
-	// invalidated and when its expiry moves (expireAll), never on a timer,
-	// that is no reason to refetch, nor to tell the listener.
-	expiresAt int64
+	// seen is the result's expiry when the subscription last looked at it
+	// (when it started, and at each change). A change that finds the
+	// result stale (or invalid through InvalidIfStale) with the same
+	// expiries finds it aged with time only: as with data-client's hooks,
+	// which fetch on mount, on new params, when the result is invalidated
+	// and when its expiry moves (expireAll), never on a timer, that is no
+	// reason to refetch, nor to tell the listener.
+	seen expiry
 }
 
 type notification struct {
@@ -141,8 +141,8 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 		inf: inferFor(ep, params), listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
-	r, _ := c.responseAged(ep.Spec(), key, s.inf)
-	s.expiresAt = r.ExpiresAt
+	r, e := c.responseExpiry(ep.Spec(), key, s.inf)
+	s.seen = e
 	_, busy := c.inflight[s.rkey]
 	c.ensureFresh(s, r)
 	s.last = c.stateWith(s, r)
@@ -269,11 +269,11 @@ func (c *Controller) changed() {
 	}
 	for _, list := range c.subs {
 		for _, s := range list {
-			r, aged := c.responseAged(s.ep.Spec(), s.key, s.inf)
-			// Past its expiry, with the expiry where it was: only time
-			// moved (see subscription.expiresAt).
-			timeOnly := aged && r.ExpiresAt == s.expiresAt
-			s.expiresAt = r.ExpiresAt
+			r, e := c.responseExpiry(s.ep.Spec(), s.key, s.inf)
+			// Past its expiry, with the expiries where they were: only
+			// time moved (see subscription.seen).
+			timeOnly := e.aged && e.sameMoment(s.seen)
+			s.seen = e
 			if !timeOnly {
 				c.ensureFresh(s, r)
 			}
