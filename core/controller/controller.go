@@ -354,6 +354,26 @@ func (c *Controller) Keys() []string {
 // under key, the read is inferred from the entity table where inf allows
 // (see inferred).
 func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) endpoint.Response {
+	r, _ := c.responseExpiry(spec, key, inf)
+	return r
+}
+
+// expiry is what a subscription compares between two changes to tell a
+// result that only aged with time from one the store changed (see
+// subscription.seen): its ExpiresAt and its kept error's expiry, which a
+// fetch, ExpireAll or a dropped error move and time does not, and whether
+// its status comes from its age alone (Stale, or Invalid only because
+// InvalidIfStale makes a stale result so).
+type expiry struct {
+	at, errorAt int64
+	aged        bool
+}
+
+// sameMoment reports whether e and o have the same expiries.
+func (e expiry) sameMoment(o expiry) bool { return e.at == o.at && e.errorAt == o.errorAt }
+
+// responseExpiry is response, and the result's expiry.
+func (c *Controller) responseExpiry(spec *endpoint.Spec, key string, inf inference) (endpoint.Response, expiry) {
 	// A result a snapshot brought that is not one of the endpoint's schema
 	// is dropped there: the read finds nothing, and fetches.
 	_ = c.st.Adopt(key, spec.Schema)
@@ -363,6 +383,7 @@ func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) en
 	if meta.Err != nil && now < meta.ErrorExpiresAt {
 		r.Err = meta.Err
 	}
+	aged := false
 	switch {
 	case !ok && r.Err == nil && !meta.Invalidated && c.inferred(inf, now, &r):
 	case !ok:
@@ -370,13 +391,13 @@ func (c *Controller) response(spec *endpoint.Spec, key string, inf inference) en
 	case meta.Invalidated || st != schema.Found:
 		r.ExpiryStatus = endpoint.Invalid
 	case now >= meta.ExpiresAt && spec.InvalidIfStale:
-		r.ExpiryStatus = endpoint.Invalid
+		r.ExpiryStatus, aged = endpoint.Invalid, true
 	case now >= meta.ExpiresAt:
-		r.ExpiryStatus = endpoint.Stale
+		r.ExpiryStatus, aged = endpoint.Stale, true
 	default:
 		r.ExpiryStatus = endpoint.Valid
 	}
-	return r
+	return r, expiry{at: r.ExpiresAt, errorAt: meta.ErrorExpiresAt, aged: aged}
 }
 
 func (c *Controller) read(key string) value.Value {

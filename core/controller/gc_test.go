@@ -146,9 +146,12 @@ func TestGCKeepsHeldResults(t *testing.T) {
 	assert.Equal(t, endpoint.Stale, after.ExpiryStatus)
 	assert.Equal(t, endpoint.Missing, c.GetResponse(other, value.Obj()).ExpiryStatus)
 	assert.Len(t, told, 1, "subscribers hear nothing of a sweep")
-	require.NoError(t, c.Invalidate(other, params("x"))) // a change: the subscriber is told the clock's news, the same data
+	require.NoError(t, c.Invalidate(other, params("x"))) // a change elsewhere: time passing is no news to the subscriber
+	assert.Len(t, told, 1)
+	c.ExpireAll(func(k string) bool { return k == mustKey(t, list, value.Obj()) }) // a change of its own: the same data, stale
 	require.Len(t, told, 2)
 	assert.True(t, value.Same(before, told[1].Data))
+	assert.Equal(t, endpoint.Stale, told[1].ExpiryStatus)
 
 	// Released, it goes at the next sweep.
 	unsubscribe()

@@ -20,13 +20,20 @@ type State struct {
 	// dropped (Invalidate, ExpireAll). An aborted fetch is not an error
 	// of the data and is never shown here.
 	Err error
-	// ExpiryStatus is the result's status at the time of the change.
+	// ExpiryStatus is the result's status at the time of the call. Time
+	// passing is no change: a result that goes stale while subscribed is
+	// not announced for that alone, so this can read Valid after ExpiresAt
+	// has passed; GetResponse reads the status now.
 	ExpiryStatus endpoint.ExpiryStatus
 }
 
 func (s State) same(o State) bool {
-	return value.Same(s.Data, o.Data) && s.Loading == o.Loading && sameErr(s.Err, o.Err) &&
-		s.ExpiryStatus == o.ExpiryStatus
+	return s.sameButStatus(o) && s.ExpiryStatus == o.ExpiryStatus
+}
+
+// sameButStatus is same, but for ExpiryStatus.
+func (s State) sameButStatus(o State) bool {
+	return value.Same(s.Data, o.Data) && s.Loading == o.Loading && sameErr(s.Err, o.Err)
 }
 
 // sameErr compares errors without == on types that cannot be compared.
@@ -78,6 +85,14 @@ type subscription struct {
 	aborted   bool
 	abortedAt uint64
 	stopPoll  func() bool
+	// seen is the result's expiry when the subscription last looked at it
+	// (when it started, and at each change). A change that finds the
+	// result stale (or invalid through InvalidIfStale) with the same
+	// expiries finds it aged with time only: as with data-client's hooks,
+	// which fetch on mount, on new params, when the result is invalidated
+	// and when its expiry moves (expireAll), never on a timer, that is no
+	// reason to refetch, nor to tell the listener.
+	seen expiry
 }
 
 type notification struct {
@@ -90,9 +105,20 @@ type notification struct {
 // Subscribe calls listener with the result's state now, before returning,
 // and again after every change of it: new data, optimistic data and its
 // rollback, loading, errors. Unchanged data is the identical Value. It
-// fetches as Suspense would, and again whenever the result becomes stale,
-// invalid or missing while subscribed. Null params subscribe to nothing.
-// The returned function unsubscribes; it is safe to call more than once.
+// fetches as Suspense would when it starts (a missing, invalid or stale
+// result), and again while subscribed when the result becomes invalid
+// (Invalidate, InvalidateAll, an entity it needs deleted) or missing
+// (ResetEntireStore), or is marked stale (ExpireAll), and every
+// PollFrequency when the endpoint has one.
+//
+// A result that merely reaches its ExpiresAt while subscribed is neither
+// refetched nor announced, as in data-client, whose hooks hold stale data
+// until something asks for it: no timer runs for it, and other changes to
+// the store do not refetch it. The next read that wants fresh data
+// revalidates it: Suspense or FetchIfStale (which answer the stale data
+// and fetch in the background), a new Subscribe of it, RevalidateActive.
+// Null params subscribe to nothing. The returned function unsubscribes; it
+// is safe to call more than once.
 func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listener func(State)) (unsubscribe func(), err error) {
 	return c.SubscribeWith(ep, params, listener, SubscribeOptions{})
 }
@@ -115,8 +141,15 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 		inf: inferFor(ep, params), listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
-	c.ensureFresh(s)
-	s.last = c.stateOf(s)
+	r, e := c.responseExpiry(ep.Spec(), key, s.inf)
+	s.seen = e
+	_, busy := c.inflight[s.rkey]
+	c.ensureFresh(s, r)
+	s.last = c.stateWith(s, r)
+	if _, started := c.inflight[s.rkey]; started && !busy {
+		// Other subscribers of the result see the loading it started.
+		c.changed()
+	}
 	// The fetch ensureFresh started may change s.last as soon as the lock
 	// is free: the first call gets the state read under it.
 	first := s.last
@@ -186,22 +219,23 @@ func (c *Controller) poll(s *subscription, freq time.Duration) func() bool {
 	return func() bool { return stop() }
 }
 
-func (c *Controller) stateOf(s *subscription) State {
-	r := c.response(s.ep.Spec(), s.key, s.inf)
+// stateWith is the state of s for its result's read r, with loading as
+// it is now (a fetch ensureFresh started after r was read included).
+func (c *Controller) stateWith(s *subscription, r endpoint.Response) State {
 	_, loading := c.inflight[s.rkey]
 	return State{Data: r.Data, Loading: loading, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
 }
 
-// ensureFresh starts a fetch for s when its result needs one, as Suspense
-// would. Called with c.mu held; the request itself starts in a goroutine.
-func (c *Controller) ensureFresh(s *subscription) {
+// ensureFresh starts a fetch for s when its result, read as r, needs one,
+// as Suspense would. Called with c.mu held; the request itself starts in a
+// goroutine.
+func (c *Controller) ensureFresh(s *subscription, r endpoint.Response) {
 	if s.opts.NoFetch {
 		return
 	}
 	if _, busy := c.inflight[s.rkey]; busy {
 		return
 	}
-	r := c.response(s.ep.Spec(), s.key, s.inf)
 	if r.Err != nil || r.ExpiryStatus == endpoint.Valid {
 		return
 	}
@@ -235,9 +269,18 @@ func (c *Controller) changed() {
 	}
 	for _, list := range c.subs {
 		for _, s := range list {
-			c.ensureFresh(s)
-			st := c.stateOf(s)
-			if st.same(s.last) {
+			r, e := c.responseExpiry(s.ep.Spec(), s.key, s.inf)
+			// Past its expiry, with the expiries where they were: only
+			// time moved (see subscription.seen).
+			timeOnly := e.aged && e.sameMoment(s.seen)
+			s.seen = e
+			if !timeOnly {
+				c.ensureFresh(s, r)
+			}
+			// The store cannot change under c.mu, so r is still the read;
+			// loading is read again, as ensureFresh may have started a fetch.
+			st := c.stateWith(s, r)
+			if st.same(s.last) || timeOnly && st.sameButStatus(s.last) {
 				continue
 			}
 			s.last = st

@@ -17,9 +17,10 @@ import (
 // template's literal text is itself URL-safe, the whole URL parses with
 // net/url, its path holds each param verbatim, and its query holds every
 // other param. A token that is "." or "..", or makes its path segment one
-// (as "%2e" or with the literal text around it), is refused with an error
-// naming it, since a URL parser would resolve it and move the request out
-// of its template. Key does not depend on the order of the params.
+// with the literal text around it (as ".:ext" or "%2e:ext" with ext "."),
+// is refused with an error naming it, since a URL parser would resolve it
+// and move the request out of its template; a token "%2e%2e" is escaped
+// to the name %252e%252e and allowed. Key does not depend on the order of the params.
 func FuzzURL(f *testing.F) {
 	f.Add("/articles/:id", uint8(0), []byte("5"))
 	f.Add("/users/:userId/posts/:id", uint8(1), []byte("a/b?c#d\x00 %20é"))
@@ -35,6 +36,8 @@ func FuzzURL(f *testing.F) {
 	f.Add("/files/:name/raw", uint8(0), []byte(".."))
 	f.Add("/items/:id", uint8(1), []byte("\xed\xa0\x80\x00\xed\xaf\xbfx\x00y"))
 	f.Add("/files/.:ext/:x", uint8(1), []byte("%2E\x00."))
+	f.Add("/files/:name/raw", uint8(1), []byte("%2e%2e"))
+	f.Add("/files/%2e:ext/raw", uint8(0), []byte("."))
 	f.Fuzz(func(t *testing.T, tmpl string, sel uint8, data []byte) {
 		o := Options{Path: "/" + strings.TrimPrefix(tmpl, "/"), Name: "fuzz"}
 		prefixPath := "/api"
@@ -187,7 +190,8 @@ func FuzzURL(f *testing.F) {
 
 // dotTokens returns the tokens of e's path that, filled from params, are
 // "." or ".." or make their path segment one (percent-escaped dots
-// included). It writes the path the slow way, independently of URL.
+// included), as the path is written: a token's own "%2e" is escaped to
+// "%252e", no dot. It writes the path the slow way, independently of URL.
 func dotTokens(e *Endpoint, prefix string, params value.Value) []string {
 	path := prefix
 	type at struct {
@@ -219,7 +223,7 @@ func dotTokens(e *Endpoint, prefix string, params value.Value) []string {
 		if i := strings.IndexAny(path[t.start:], "/?#"); i >= 0 {
 			to = t.start + i
 		}
-		if dot(t.raw) || dot(path[from:to]) {
+		if dot(encodeURIComponent(t.raw)) || dot(path[from:to]) {
 			names = append(names, t.name)
 		}
 	}

@@ -151,12 +151,16 @@ func (e *Endpoint) writeURL(b *strings.Builder, params value.Value) error {
 			return fmt.Errorf("%s: path token :%s for %s holds a lone surrogate (%s), which a URL cannot carry",
 				e.name, p.token, e.path.raw, value.Str(s).JSON())
 		}
-		if isDotSegment(s) && !strings.ContainsAny(b.String()[from:], "?#") {
+		// The check is on the escaped text, which is what the URL parser
+		// reads: "." and ".." stay as they are, but "%2e%2e" is written
+		// %252e%252e, a file name.
+		enc := encodeURIComponent(s)
+		if isDotSegment(enc) && !strings.ContainsAny(b.String()[from:], "?#") {
 			return fmt.Errorf("%s: path token :%s for %s is %q, a dot segment that would move the request out of its path",
 				e.name, p.token, e.path.raw, s)
 		}
 		filled = append(filled, filledToken{name: p.token, value: s, start: b.Len() - from})
-		b.WriteString(encodeURIComponent(s))
+		b.WriteString(enc)
 	}
 	if err := e.checkSegments(b.String()[from:], filled); err != nil {
 		return err
@@ -185,11 +189,14 @@ type filledToken struct {
 
 // checkSegments refuses a URL where a path segment holding a token is a dot
 // segment, which fetch's URL parser would resolve, sending the request
-// elsewhere than its template says: ".:ext" with ext "." makes "..". A
-// token's own value was checked before it was written; this catches the
-// values that make a dot segment together with the literal text around
-// them. Tokens past a '?' or '#' are in the query or fragment, where dots
-// mean nothing.
+// elsewhere than its template says: ".:ext" with ext "." makes "..", and
+// "%2e:ext" (an escaped dot in the template's literal text) with ext "."
+// makes "%2e.". It reads u as written, with each token escaped: a token's
+// own "%" is "%25" there, so a token can add a dot to a segment only as a
+// literal '.'. A token's own value was checked before it was written; this
+// catches the values that make a dot segment together with the literal
+// text around them. Tokens past a '?' or '#' are in the query or fragment,
+// where dots mean nothing.
 func (e *Endpoint) checkSegments(u string, filled []filledToken) error {
 	for _, t := range filled {
 		if strings.ContainsAny(u[:t.start], "?#") {
@@ -208,9 +215,10 @@ func (e *Endpoint) checkSegments(u string, filled []filledToken) error {
 	return nil
 }
 
-// isDotSegment reports whether a path segment is "." or "..", also when
-// written with percent-escapes as "%2e" or "%2E": the forms a URL parser
-// resolves against the path before it.
+// isDotSegment reports whether a path segment, as written in a URL, is "."
+// or "..", also when written with percent-escapes as "%2e" or "%2E": the
+// forms a URL parser resolves against the path before it. It takes the
+// escaped text: a token's value "%2e" is the segment %252e, no dot segment.
 func isDotSegment(seg string) bool {
 	if len(seg) > 6 || !strings.ContainsRune(seg, '.') && !strings.Contains(seg, "%2") {
 		return false

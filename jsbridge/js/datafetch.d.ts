@@ -837,8 +837,12 @@ export interface Controller {
   getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
   /**
    * Calls `listener` now and after every change of that result; fetches as
-   * `useSuspense` would and polls when the endpoint has `pollFrequency`,
-   * unless `options` say otherwise.
+   * `useSuspense` would, again when the result is invalidated or marked
+   * stale by `expireAll`, and polls when the endpoint has `pollFrequency`,
+   * unless `options` say otherwise. A result that only reaches its expiry
+   * while subscribed is held as it is (no fetch, no call): the next read
+   * that wants fresh data (`fetchIfStale`, `useSuspense`, a new
+   * subscription, `revalidateActive`) revalidates it.
    */
   subscribe<E extends AnyEndpoint>(
     endpoint: E,
@@ -865,7 +869,9 @@ export interface Controller {
   /**
    * Reads a Query (or an Entity by pk params, a `schema.All`) from the cache,
    * with no request; memoized: the same value until an entity it read
-   * changes. `undefined` when an Entity read finds nothing.
+   * changes, per args (args that JSON writes alike but a Query's process
+   * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
+   * are other args). `undefined` when an Entity read finds nothing.
    */
   get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
   get<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;

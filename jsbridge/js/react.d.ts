@@ -35,9 +35,11 @@ export function useController(): Controller;
 /**
  * The endpoint's data. Suspends while it is missing or invalid (and while
  * it is fetched); a failed fetch throws its error to the nearest error
- * boundary; stale data is returned at once and revalidated. Re-renders when
- * the data changes (optimistic updates and rollbacks included). `null`
- * params: `undefined`, nothing fetched. Does not poll.
+ * boundary; stale data is returned at once and revalidated. Data that goes
+ * stale while mounted is not refetched at its expiry: the next render that
+ * finds it stale revalidates it. Re-renders when the data changes
+ * (optimistic updates and rollbacks included). `null` params: `undefined`,
+ * nothing fetched. Does not poll.
  */
 export function useSuspense<E extends AnyEndpoint>(endpoint: E, params: null): undefined;
 export function useSuspense<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): EndpointData<E>;

@@ -657,3 +657,32 @@ pageTest('useQuery: a derived view re-renders when an entity it reads changes, k
   assert.equal(await page.evaluate(() => T.state.ctrl.openListeners()), 0, 'none after unmount');
   assert.equal(await fixture.total(), 0, 'no request');
 });
+
+pageTest(
+  'useQuery: args that JSON writes alike (Infinity and null, a Date and its ISO string) are other args: a re-render with them reads them',
+  async (page) => {
+    await page.evaluate(async () => {
+      const { h, setup, mount, bindings } = T;
+      const { df, ctrl, fx } = await setup();
+      await ctrl.setResponse(fx.articles.get, { id: '1' }, { id: '1', title: 'a' });
+      // process writes what it was given, as it sees it.
+      const seen = new df.schema.Query(new df.schema.All(fx.Article), (entries, { max }) =>
+        max instanceof Date ? `Date ${max.getTime()}` : `${typeof max} ${String(max)}`,
+      );
+      function Seen({ max }) {
+        return h('p', { id: 'seen' }, bindings.useQuery(seen, { max }));
+      }
+      const tree = (max) => h(bindings.DataProvider, { controller: ctrl }, h(Seen, { max }));
+      T.state = { handle: mount(tree(Infinity), { strict: true }), tree };
+    });
+    await textIs(page, 'seen', 'number Infinity');
+    const rerender = (max) => page.evaluate((m) => T.state.handle.render(T.state.tree(m === 'date' ? new Date(0) : m)), max);
+    await rerender(null);
+    await textIs(page, 'seen', 'object null');
+    await rerender('date');
+    await textIs(page, 'seen', 'Date 0');
+    await rerender('1970-01-01T00:00:00.000Z');
+    await textIs(page, 'seen', 'string 1970-01-01T00:00:00.000Z');
+    await page.evaluate(() => T.state.handle.unmount());
+  },
+);

@@ -174,3 +174,73 @@ test('bad input: a schema that is not queryable is a TypeError naming it; a bad 
   assert.throws(() => ctrl.get(failing), RangeError);
   assert.deepEqual(ctrl.get(new df.schema.All(Article)), [], 'the controller still reads');
 });
+
+// describe writes v as a Query's process sees it, telling apart what JSON
+// writes alike: NaN, ±Infinity and null, -0 and 0, undefined, holes, Dates
+// and strings, class instances and plain objects.
+function describe(v) {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (v instanceof Date) return `Date(${v.getTime()})`;
+  if (Array.isArray(v)) return `[${Array.from({ length: v.length }, (_, i) => (i in v ? describe(v[i]) : 'hole')).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v);
+    const tag = proto === Object.prototype ? '' : proto === null ? 'bare' : proto.constructor.name;
+    return `${tag}{${Object.keys(v)
+      .map((k) => `${k}:${describe(v[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+test('ctrl.get: args that JSON writes alike but process can tell apart each get a result of their own, memoized', async () => {
+  const { df, ctrl, Article, list } = await rig();
+  await ctrl.setResponse(list, {}, [{ id: 1, title: 'a' }]);
+  let calls = 0;
+  const seen = new df.schema.Query(new df.schema.All(Article), (entries, ...args) => {
+    calls++;
+    return { saw: describe(args) };
+  });
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
+  const bare = Object.assign(Object.create(null), { x: 1 });
+  // Each group is written alike by JSON.
+  const groups = [
+    [{ max: Infinity }, { max: null }, { max: NaN }, { max: -Infinity }],
+    [{ at: new Date(0) }, { at: '1970-01-01T00:00:00.000Z' }],
+    [{ at: new Date(Number.NaN) }, { at: null }],
+    [{ n: 0 }, { n: -0 }],
+    [{}, { max: undefined }],
+    [
+      [null, 1],
+      [undefined, 1],
+      new Array(2).fill(1, 1), // [hole, 1]
+    ],
+    [{ x: 1 }, new Point(), bare],
+  ];
+  for (const group of groups) {
+    const first = group.map((args) => ctrl.get(seen, args));
+    for (const [i, args] of group.entries()) assert.equal(first[i].saw, describe([args]), `process saw ${describe([args])}`);
+    const before = calls;
+    // Again, in the other order: each the object made for it.
+    for (let i = group.length - 1; i >= 0; i--) assert.equal(ctrl.get(seen, group[i]), first[i], `${describe([group[i]])}: memoized`);
+    assert.equal(calls, before, 'process did not run again');
+  }
+  // No args, undefined and null are three reads.
+  assert.deepEqual([ctrl.get(seen).saw, ctrl.get(seen, undefined).saw, ctrl.get(seen, null).saw], ['[]', '[undefined]', '[null]']);
+
+  // Equal args share the memo: another Date of the same time, another
+  // instance of the class.
+  const date = ctrl.get(seen, { at: new Date(0) });
+  assert.equal(ctrl.get(seen, { at: new Date(0) }), date);
+  assert.equal(ctrl.get(seen, new Point()), ctrl.get(seen, new Point()));
+
+  // Args changed in place between calls are read as they are at the call.
+  const args = { max: NaN };
+  assert.equal(ctrl.get(seen, args).saw, '[{max:NaN}]');
+  args.max = null;
+  assert.equal(ctrl.get(seen, args).saw, '[{max:null}]');
+});

@@ -4,14 +4,15 @@
 // starts them (the controller's fetch option) and at the fixture server.
 
 import assert from 'node:assert/strict';
-import { env, recorder, server, setup, test, waitFor } from './harness.mjs';
+import { env, fakeClock, patchOnServer, recorder, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
 /** A controller whose requests are counted as they start, by URL part. */
-function countingController(df) {
+function countingController(df, options = {}) {
   const urls = [];
   const ctrl = new df.Controller({
+    ...options,
     fetch: (url, init) => {
       urls.push(String(url));
       return globalThis.fetch(url, init);
@@ -95,4 +96,85 @@ test('subscribe options: bad options are a TypeError naming the option, and noth
   assert.throws(() => ctrl.subscribe(fx.getArticle, { id: '1' }, rec, { poll: 'no' }), { name: 'TypeError', message: /options\.poll must be a boolean/ });
   assert.equal(rec.calls.length, 0);
   assert.equal(await server.total(), 0);
+});
+
+// ------------------------------------------------ results that go stale with time
+
+const EXPIRY_MS = 60_000;
+// Well past the expiry: 80 s after a 60 s one.
+const AFTER_EXPIRY_MS = 80_000;
+
+/**
+ * A controller on a fake clock with article 1 fetched once (a 60 s expiry)
+ * and subscribed to: {ctrl, started, clock, ep, rec, unsub, fx, base, first}.
+ */
+async function staleRig(name) {
+  const { df, fx, base } = await env();
+  const clock = fakeClock();
+  const { ctrl, started } = countingController(df, { now: clock.now });
+  const ep = fx.getArticle.extend({ name, dataExpiryLength: EXPIRY_MS });
+  const first = await ctrl.useSuspense(ep, { id: '1' });
+  const rec = recorder();
+  const unsub = ctrl.subscribe(ep, { id: '1' }, rec);
+  assert.deepEqual(rec.calls, [{ data: first, loading: false, error: undefined }]);
+  return { ctrl, started, clock, ep, rec, unsub, fx, base, first };
+}
+
+test('subscribe: a result that goes stale with time is held as it is (no request, no call), as data-client holds it; getResponse reads the clock', async () => {
+  const { ctrl, started, clock, ep, rec, unsub, fx, first } = await staleRig('heldStale');
+  const fetchedAt = clock.t;
+  clock.advance(AFTER_EXPIRY_MS);
+  const now = ctrl.getResponse(ep, { id: '1' });
+  assert.equal(now.expiryStatus, 'stale', "getResponse reads the controller's clock");
+  assert.equal(now.expiresAt, fetchedAt + EXPIRY_MS);
+  assert.equal(now.data, first);
+
+  // Changes to other results: no call, so no request started (a request
+  // would be told as loading before the change returns).
+  await ctrl.setResponse(fx.getArticle, { id: '2' }, { id: '2', title: 'unrelated' });
+  await ctrl.invalidate(ep, { id: '3' });
+  assert.equal(rec.calls.length, 1, 'a change elsewhere neither refetches it nor calls the listener');
+
+  // An entity it holds changes: the listener is told, nothing is fetched.
+  await ctrl.setResponse(fx.patchArticle, { id: '1' }, { ...first, title: 'renamed here' });
+  assert.equal(rec.calls.length, 2);
+  assert.equal(rec.last().data.title, 'renamed here');
+  assert.equal(rec.last().loading, false, 'not refetched');
+  assert.equal(started('/articles/1'), 1, 'one request in all');
+  assert.equal(await server.count('GET /articles/1'), 1);
+  unsub();
+});
+
+test('subscribe: a held result that went stale is revalidated by the next read: fetchIfStale, useSuspense, a new subscribe, revalidateActive, expireAll', async () => {
+  const { ctrl, started, clock, ep, rec, unsub, base } = await staleRig('revalidateStale');
+  const reads = {
+    fetchIfStale: () => ctrl.fetchIfStale(ep, { id: '1' }),
+    useSuspense: () => ctrl.useSuspense(ep, { id: '1' }),
+    subscribe: () => ctrl.subscribe(ep, { id: '1' }, () => {}, { poll: false })(),
+    revalidateActive: () => ctrl.revalidateActive(),
+    expireAll: () => ctrl.expireAll((key) => key === ep.key({ id: '1' })),
+  };
+  let requests = 1;
+  for (const [name, read] of Object.entries(reads)) {
+    clock.advance(AFTER_EXPIRY_MS);
+    await patchOnServer(base, '1', { title: `before ${name}` });
+    const stale = rec.last().data;
+    const calls = rec.calls.length;
+    await read();
+    requests++;
+    await waitFor(() => rec.last().data.title === `before ${name}` && rec.last().loading === false, {
+      message: `${name}: the subscriber is told the server's new data`,
+    });
+    assert.equal(started('/articles/1'), requests, `${name}: one request`);
+    assert.equal(ctrl.getResponse(ep, { id: '1' }).expiryStatus, 'valid', name);
+    const told = rec.calls.slice(calls);
+    assert.deepEqual(
+      told.map((s) => s.loading),
+      [true, false],
+      `${name}: the subscriber is told it loads (with the stale data), then the new data`,
+    );
+    assert.equal(told[0].data, stale, `${name}: the stale data is shown while it loads`);
+  }
+  assert.equal(await server.count('GET /articles/1'), requests);
+  unsub();
 });

@@ -42,6 +42,8 @@ type liveAPI struct {
 	getGate chan struct{}
 	refuse  bool
 	items   []map[string]any
+	// gets counts the GET requests.
+	gets int
 }
 
 func newLiveAPI(t *testing.T) *liveAPI {
@@ -54,6 +56,7 @@ func newLiveAPI(t *testing.T) *liveAPI {
 		gate, refuse := a.gate, a.refuse
 		if r.Method == http.MethodGet {
 			gate = a.getGate
+			a.gets++
 		}
 		a.mu.Unlock()
 		if gate != nil {
@@ -90,6 +93,12 @@ func newLiveAPI(t *testing.T) *liveAPI {
 // list first.
 func mount(t *testing.T, a *liveAPI, prefetch bool) (app.TestEngine, *live) {
 	t.Helper()
+	return mountWith(t, a, prefetch, controller.Options{})
+}
+
+// mountWith is mount with a controller made with opts.
+func mountWith(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options) (app.TestEngine, *live) {
+	t.Helper()
 	var err error
 	articles, err = df.NewResource[Article](rest.ResourceOptions{URLPrefix: a.URL, Path: "/articles/:id"})
 	require.NoError(t, err)
@@ -102,7 +111,7 @@ func mount(t *testing.T, a *liveAPI, prefetch bool) (app.TestEngine, *live) {
 		},
 	})
 	require.NoError(t, err)
-	ctrl = controller.New(controller.Options{})
+	ctrl = controller.New(opts)
 	if prefetch {
 		_, err := articles.GetList.Suspense(context.Background(), ctrl, nil)
 		require.NoError(t, err)
@@ -211,4 +220,42 @@ func TestMutateRefusesBadBodiesAtTheCall(t *testing.T) {
 	engine.ConsumeAll()
 	err := testkit.Wait(t, results, "the mutation's outcome")
 	assert.EqualError(t, err, `Article.partialUpdate: body: field ["published"]: cannot encode func()`)
+}
+
+// getCount is how many GET requests a served.
+func (a *liveAPI) getCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.gets
+}
+
+// A list shown past its expiry stays as it is (no request, no update), as
+// data-client's hooks hold it; the next Use of the same params, as OnNav
+// back to the page makes, revalidates it in the background while the
+// stale list is shown. Use of a valid list fetches nothing.
+func TestUseAgainRevalidatesWhatWentStale(t *testing.T) {
+	a := newLiveAPI(t)
+	clk := testkit.NewClock(time.UnixMilli(1_700_000_000_000))
+	engine, c := mountWith(t, a, true, controller.Options{Now: clk.Now, DataExpiryLength: time.Minute})
+	loaded(t, engine, c)
+	require.Equal(t, 1, a.getCount())
+	c.list.Use(c.ctx, ctrl, articles.GetList, nil) // valid: nothing to do
+	a.mu.Lock()
+	a.items[0]["title"] = "Changed"
+	a.mu.Unlock()
+
+	clk.Advance(80 * time.Second) // 80 s after a 60 s expiry
+	engine.ConsumeAll()
+	assert.Equal(t, endpoint.Stale, ctrl.GetResponse(articles.GetList.Endpoint(), value.Obj()).ExpiryStatus)
+	assert.Equal(t, endpoint.Valid, c.list.State().ExpiryStatus, "what the subscription last told: time passing is no change")
+	assert.Contains(t, app.HTMLString(c), "<li>Hello</li>")
+	assert.Equal(t, 1, a.getCount(), "nothing fetched by itself")
+
+	arrived := watch(t, func(l []*Article) bool { return l[0].Title == "Changed" })
+	c.list.Use(c.ctx, ctrl, articles.GetList, nil)
+	testkit.Wait(t, arrived, "the revalidated list")
+	engine.ConsumeAll()
+	assert.Contains(t, app.HTMLString(c), "<li>Changed</li>")
+	assert.Equal(t, endpoint.Valid, c.list.State().ExpiryStatus)
+	assert.Equal(t, 2, a.getCount())
 }

@@ -48,10 +48,15 @@ type subscription[T any] struct {
 
 // Use makes the query read ep's result for params through ctrl and keeps
 // the component of ctx up to date with it. It fetches as useSuspense does:
-// when nothing is cached, when the cache is stale or invalid, and again
-// whenever it becomes so while the component shows it. Call it from OnMount
-// or OnNav, and again whenever params may have changed: it does nothing when
-// they name the result it already reads. params are those of df's
+// when nothing is cached, or the cache is stale or invalid; and, while the
+// component shows it, again when it is invalidated or marked stale
+// (ExpireAll) (see controller.Subscribe). A result that only reaches its
+// expiry while shown is not refetched, nor is the component updated for
+// it, as data-client's hooks hold it: the next Use revalidates it. Call Use
+// from OnMount or OnNav, and again whenever params may have changed: when
+// they name the result it already reads, it only revalidates that result
+// if it is no longer valid (FetchIfStale, in the background; the component
+// shows the stale data meanwhile). params are those of df's
 // endpoints: nil for none, a struct, a map or a value.Value; value.NullV
 // reads nothing, as useSuspense(endpoint, null) does. Params that cannot be
 // encoded show as the query's error. Use must be called on the UI
@@ -81,7 +86,17 @@ func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endp
 	old := q.sub
 	if old != nil && old.ctrl == ctrl && keyErr == nil && old.key == key && old.params.IsNull() == p.IsNull() {
 		q.mu.Unlock()
-		return // the same result (or, for null params, nothing) is read already
+		// The same result (or, for null params, nothing) is read already.
+		// A result that went stale with time while shown was left as it
+		// is (see controller.Subscribe): this read of it revalidates it.
+		if !p.IsNull() && ctrl.GetResponseKeyed(ep.Endpoint(), key, p).ExpiryStatus != endpoint.Valid {
+			go func() {
+				// Shared with a request in flight; the outcome reaches the
+				// component through its subscription.
+				_, _ = ctrl.FetchIfStale(context.Background(), ep.Endpoint(), p)
+			}()
+		}
+		return
 	}
 	s := &subscription[T]{ctrl: ctrl, ep: ep, params: p, key: key,
 		state: df.State[T]{ExpiryStatus: endpoint.Missing, Err: keyErr}}

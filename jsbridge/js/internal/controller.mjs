@@ -6,6 +6,7 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
 import { QuerySchema, isQueryable } from './schemas.mjs';
+import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
@@ -153,8 +154,9 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     #changes;
-    // #queries holds, per schema read by get, per args (as JSON text), the
-    // last read: {changes, input, output}.
+    // #queries holds, per schema read by get, per args (keyed by exactKey:
+    // their JSON text, and what JSON lost, as process sees the args as
+    // given), the last read: {changes, input, output}.
     #queries = new WeakMap();
 
     /**
@@ -162,7 +164,9 @@ export function makeController(bridge, endpoints, schemas) {
      * schema.Query (its process derives the value from the read of its
      * schema and args), an Entity (args[0] names its pk), a schema.All.
      * Memoized: the same value until an entity it read changes; a Query's
-     * process runs again only then, or for other args.
+     * process runs again only then, or for other args (args that JSON
+     * writes alike but process could tell apart, as NaN and null or a Date
+     * and its ISO string, are other args).
      */
     get(schema, ...args) {
       this.#tick();
@@ -172,12 +176,13 @@ export function makeController(bridge, endpoints, schemas) {
         throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
       }
       const argsText = jsonText(args, 'get: args');
+      const key = exactKey(args, argsText);
       let byArgs = this.#queries.get(schema);
       if (byArgs === undefined || byArgs.size >= MAX_QUERY_ARGS) {
         byArgs = new Map();
         this.#queries.set(schema, byArgs);
       }
-      const last = byArgs.get(argsText);
+      const last = byArgs.get(key);
       const changes = this.#changes();
       // Nothing changed since the last read: no call into Go at all.
       if (last !== undefined && last.changes === changes) return last.output;
@@ -187,7 +192,7 @@ export function makeController(bridge, endpoints, schemas) {
         // Go hands back the very object while the read is unchanged.
         output = last !== undefined && last.input === input ? last.output : query.process(input, ...args);
       }
-      byArgs.set(argsText, { changes, input, output });
+      byArgs.set(key, { changes, input, output });
       return output;
     }
 

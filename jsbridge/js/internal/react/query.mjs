@@ -6,6 +6,8 @@
 // then does not re-render).
 
 import { useMemo, useSyncExternalStore } from 'react';
+import { exactKey } from '../argskey.mjs';
+import { jsonText } from '../values.mjs';
 import { useController } from './provider.mjs';
 
 // The controller's listen method (internal/controller.mjs, LISTEN): a
@@ -21,7 +23,10 @@ const HOLD = Symbol.for('datafetch.controller.hold');
  */
 export function useQuery(schema, ...args) {
   const ctrl = useController();
-  const argsKey = JSON.stringify(args);
+  // The key ctrl.get's memo uses: args that JSON writes alike but the
+  // Query's process could tell apart (NaN and null, a Date and its ISO
+  // string) are other args, with a source of their own.
+  const argsKey = exactKey(args, jsonText(args, 'useQuery: args'));
   // biome-ignore lint/correctness/useExhaustiveDependencies: argsKey stands for args (equal args, equal key), which are a new array each render
   const source = useMemo(() => {
     const getSnapshot = () => ctrl.get(schema, ...args);
