@@ -8,7 +8,7 @@
 // control.
 
 import assert from 'node:assert/strict';
-import { fixtureURL, heldWasm, importModule, server, setup, test } from './harness.mjs';
+import { fixtureURL, heldWasm, importModule, server, setup, test, waitFor } from './harness.mjs';
 
 setup();
 
@@ -19,10 +19,11 @@ class Article extends Entity {
   title = '';
 }
 
-test('useSuspense before load(): the request reaches the server before the engine is up, is made once, and its data is read', async () => {
+test('useSuspense and subscribe before load(): the requests reach the server before the engine is up, are made once, and their data is read', async () => {
   const base = await fixtureURL();
   const articles = resource({ urlPrefix: base, path: '/articles/:id', schema: Article });
   const expected = await (await fetch(`${base}/articles/1`)).json();
+  const second = await (await fetch(`${base}/articles/2`)).json();
   await server.reset(); // the count starts at 0
 
   await server.hold('request');
@@ -36,13 +37,13 @@ test('useSuspense before load(): the request reaches the server before the engin
   const read = ctrl.useSuspense(articles.get, { id: '1' });
   // A second read of the same result joins the first's request.
   const again = ctrl.useSuspense(articles.get, { id: '1' });
+  const told = [];
+  const unsubscribe = ctrl.subscribe(articles.get, { id: '2' }, (state) => told.push(state));
+  // A subscription stopped at once starts nothing.
+  ctrl.subscribe(articles.get, { id: '3' }, () => undefined)();
 
-  const held = await server.held(1);
-  assert.deepEqual(
-    held.map((r) => `${r.method} ${r.path}`),
-    ['GET /articles/1'],
-    'the request is at the server',
-  );
+  const held = await server.held(2);
+  assert.deepEqual(held.map((r) => `${r.method} ${r.path}`).sort(), ['GET /articles/1', 'GET /articles/2'], 'the requests are at the server');
   assert.equal(ctrl.loaded, undefined, 'while the controller does not exist yet');
   assert.equal(loaded, false, 'and load() has not resolved');
 
@@ -55,6 +56,9 @@ test('useSuspense before load(): the request reaches the server before the engin
   assert.equal(one.title, expected.title, 'the data is the server answer');
   assert.equal(two, one);
   assert.equal(ctrl.getResponse(articles.get, { id: '1' }).data, one, 'stored in the controller');
-  assert.deepEqual(await server.counts(), { 'GET /articles/1': 1 }, 'one request in all');
+  await waitFor(() => told.at(-1).data !== undefined, { message: 'the subscription is told the data' });
+  assert.equal(told.at(-1).data.title, second.title);
+  unsubscribe();
+  assert.deepEqual(await server.counts(), { 'GET /articles/1': 1, 'GET /articles/2': 1 }, 'one request a result, in all');
   ctrl.close();
 });
