@@ -614,6 +614,21 @@ bench_browser() {
   node "$f"
 }
 
+# Time to first request and first data on a first visit
+# (test/bench/firstrequest.mjs): the same page with datafetch and with
+# data-client, each bundled with esbuild, fresh browser contexts,
+# interleaved; prints the medians and the difference (target: datafetch's
+# first request within 50 ms of data-client's). Reported, not enforced.
+bench_firstrequest() {
+  local f=test/bench/firstrequest.mjs
+  [[ -f $f ]] || die "the first-request benchmark $f is missing"
+  ensure_chromium
+  ensure_npm
+  build_dist
+  log "first request and first data: datafetch vs data-client in headless Chromium ($f)"
+  node "$f"
+}
+
 # Memory per body byte of one large read (test/bench/bodymem.mjs): wasm
 # memory growth and the JS heap kept, for 5 MB and 50 MB, in Node.js.
 bench_bodymem() {
@@ -627,6 +642,7 @@ bench_bodymem() {
 cmd_bench() {
   bench_go
   bench_browser
+  bench_firstrequest
   bench_bodymem
 }
 

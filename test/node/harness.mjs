@@ -85,6 +85,29 @@ export async function countingInstance() {
   return { mod, go, instance, bridge: () => wrap(registered), exports: wrap(instance.exports), calls, funcCalls };
 }
 
+/**
+ * A load() source that holds datafetch.wasm back: `{response, open}`.
+ * `load(response)` (an application/wasm Response whose body is a stream)
+ * does not resolve before `open()` hands it the module's bytes, so a test
+ * can tell what happens while the module loads without racing it.
+ */
+export function heldWasm() {
+  let stream;
+  const body = new ReadableStream({
+    start(c) {
+      stream = c;
+    },
+  });
+  const response = new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+  return {
+    response,
+    open() {
+      stream.enqueue(new Uint8Array(readFileSync(join(DIST, 'datafetch.wasm'))));
+      stream.close();
+    },
+  };
+}
+
 /** The loaded API (`await load()`), loaded once per test file. */
 export function loadDF() {
   dfPromise ??= importModule().then((m) => m.load());

@@ -56,6 +56,11 @@ const METHODS = new Set(['url', 'key', 'extend', 'paginated', 'constructor', ...
 // Resource).
 const RECIPE = Symbol('datafetch.recipe');
 
+/** How endpoint is made (see RECIPE): what prestart.mjs asks of it. */
+export function recipeOf(endpoint) {
+  return endpoint[RECIPE];
+}
+
 // ---------------------------------------------------------------- RestEndpoint
 
 /**

@@ -5,40 +5,55 @@
 // source) when nobody has, and acts on the controller it makes once the
 // module is in: asynchronous calls wait for it, synchronous reads answer
 // that nothing is stored yet, subscriptions are told so and then follow
-// the real one.
+// the real one. A read that would fetch (useSuspense, fetchIfStale, fetch
+// of a GET, subscribe) sends its request at once when prestart.mjs can
+// (a plain GET endpoint, a controller with no fetch option or
+// initialState): the loaded controller then takes that Response rather
+// than fetching again.
 
 import { HOLD, LISTEN } from './controller.mjs';
 import { load, loadedAPI } from './load.mjs';
+import { prestart, prestartRead } from './prestart.mjs';
 import { show } from './values.mjs';
+
+// EARLY names the PendingController method the React hooks call for a
+// read they suspend on while the module loads (see PendingController's
+// [EARLY]). A registered symbol, as controller.mjs's LISTEN.
+export const EARLY = Symbol.for('datafetch.controller.early');
 
 // What a read answers before the module is in: nothing is stored.
 const MISSING = Object.freeze({ data: undefined, expiryStatus: 'missing', expiresAt: 0 });
 
 // The methods that return a Promise, which a pending controller answers
-// once its controller exists.
-const ASYNC_METHODS = [
-  'useSuspense',
-  'fetch',
-  'fetchIfStale',
-  'invalidate',
-  'invalidateAll',
-  'expireAll',
-  'resetEntireStore',
-  'setResponse',
-  'setError',
-  'revalidateActive',
-  'hydrate',
-];
+// once its controller exists; READS are those that may fetch (with fetch,
+// only when it has no body).
+const READS = new Set(['useSuspense', 'fetch', 'fetchIfStale']);
+const ASYNC_METHODS = [...READS, 'invalidate', 'invalidateAll', 'expireAll', 'resetEntireStore', 'setResponse', 'setError', 'revalidateActive', 'hydrate'];
 
 /** A controller made before datafetch.wasm is loaded (see above). */
 export class PendingController {
   static {
     for (const name of ASYNC_METHODS) {
+      const read = READS.has(name);
       Object.defineProperty(PendingController.prototype, name, {
         configurable: true,
         writable: true,
         value(...args) {
-          return this.#later((inner) => inner[name](...args));
+          // A read's request starts now (when it can); the read asked of
+          // the controller once it exists takes it.
+          const started = read && args.length <= 2 ? this.#prestart(args[0], args[1]) : undefined;
+          const answer = this.#later((inner) => inner[name](...args));
+          if (started === undefined) return answer;
+          return answer.then(
+            (v) => {
+              started.release();
+              return v;
+            },
+            (err) => {
+              started.release();
+              throw err;
+            },
+          );
         },
       });
     }
@@ -47,6 +62,10 @@ export class PendingController {
   #inner;
   #error;
   #closed = false;
+  // #early: whether reads may be pre-started (prestart.mjs): not when the
+  // controller's requests go through a fetch option (which a pre-started
+  // request would bypass) or it starts with stored data.
+  #early;
   // #waiting holds what was asked of the controller before it existed and
   // must follow it: subscriptions and listeners, as functions of it.
   #waiting = new Set();
@@ -55,6 +74,7 @@ export class PendingController {
     if (options !== undefined && options !== null && typeof options !== 'object') {
       throw new TypeError(`Controller: options must be an object, got ${show(options)}`);
     }
+    this.#early = options?.fetch === undefined && options?.initialState === undefined;
     /** Resolves to the controller once the module is loaded. */
     this.ready = load().then(
       (api) => {
@@ -82,6 +102,29 @@ export class PendingController {
   /** Why loading failed; undefined unless it has. */
   get failed() {
     return this.#error;
+  }
+
+  // #prestarts tells whether a read's request may start now (see
+  // prestart.mjs): the controller does not exist yet, and would fetch as
+  // the pre-started request does.
+  #prestarts() {
+    return this.#early && this.#inner === undefined && this.#error === undefined;
+  }
+
+  // #prestart starts the request of a read of endpoint with params, if it
+  // can: {release, fresh} (see prestart), else undefined.
+  #prestart(endpoint, params) {
+    return this.#prestarts() ? prestart(endpoint, params) : undefined;
+  }
+
+  /**
+   * [EARLY](endpoint, params) is a read the caller is about to wait for
+   * (the React hooks, suspending until the controller exists): its request
+   * starts now when it can, and the controller, once made, fetches it if
+   * stale (taking that request) without waiting for the caller to ask.
+   */
+  [EARLY](endpoint, params) {
+    if (this.#prestarts()) prestartRead(endpoint, params, () => this.#later((inner) => inner.fetchIfStale(endpoint, params)));
   }
 
   #later(fn) {
@@ -118,8 +161,27 @@ export class PendingController {
   subscribe(endpoint, params, listener, options) {
     if (this.#inner !== undefined) return this.#inner.subscribe(endpoint, params, listener, options);
     if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint?.name}: listener must be a function, got ${show(listener)}`);
-    listener({ data: undefined, loading: options?.fetch !== false && params !== null, error: undefined });
-    return this.#follow((inner) => inner.subscribe(endpoint, params, listener, options));
+    const fetches = options?.fetch !== false && params !== null;
+    listener({ data: undefined, loading: fetches, error: undefined });
+    const stop = this.#follow((inner) => inner.subscribe(endpoint, params, listener, options));
+    if (!fetches) return stop;
+    // The request starts after this call, so that a subscription stopped
+    // at once starts none; it is released when the controller's fetch of
+    // the result (which joins the subscription's) settles, or when the
+    // subscription stops first.
+    let stopped = false;
+    let started;
+    queueMicrotask(() => {
+      if (stopped) return;
+      started = this.#prestart(endpoint, params);
+      if (started === undefined) return;
+      this.#later((inner) => (stopped ? undefined : inner.fetchIfStale(endpoint, params))).then(started.release, started.release);
+    });
+    return () => {
+      stopped = true;
+      started?.release();
+      stop();
+    };
   }
 
   getState() {

@@ -4,6 +4,7 @@
 // handful of times instead of once per property of the Response, and no
 // js.FuncOf runs when it completes.
 
+import { takePrestarted } from './prestart.mjs';
 import { EXPORT_DECLINED, WAKE_NOT_RESPONSE, WAKE_OK, WAKE_THROWN } from './protocol.mjs';
 
 // The most UTF-8 bytes one UTF-16 code unit can take.
@@ -88,7 +89,9 @@ export class Transport {
   }
 
   async #exchange(id, wait, fetch, url, init, keepBody) {
-    const resp = await (fetch === undefined ? globalThis.fetch(url, init) : fetch(url, init));
+    // A request to a URL that was pre-started while the module loaded
+    // (prestart.mjs) takes that one's Response, once.
+    const resp = await (fetch === undefined ? (takePrestarted(url, init) ?? globalThis.fetch(url, init)) : fetch(url, init));
     if (typeof resp !== 'object' || resp === null) {
       this.#report(id, wait, WAKE_NOT_RESPONSE, undefined, undefined, resp === null ? 'null' : `a ${typeof resp}`);
       return;

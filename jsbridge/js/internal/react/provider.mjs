@@ -1,10 +1,12 @@
 // The controller the hooks use: the one a <DataProvider> gives, else the
 // default controller of the loaded module (df.useController()), for which
-// the hooks suspend until load() has resolved.
+// the hooks suspend until load() has resolved. A hook that suspends so for
+// a read that fetches starts the read's request at once (prestart.mjs).
 
 import { createContext, createElement, useContext } from 'react';
 import { load } from '../../datafetch.mjs';
-import { PendingController } from '../pending.mjs';
+import { EARLY, PendingController } from '../pending.mjs';
+import { prestartRead } from '../prestart.mjs';
 
 const ControllerContext = createContext(undefined);
 ControllerContext.displayName = 'datafetch.Controller';
@@ -18,7 +20,10 @@ export function DataProvider({ controller, children }) {
 // the default controller, and suspends it (and every other) until it is done.
 const loading = { api: undefined, promise: undefined, error: undefined };
 
-function defaultController() {
+// defaultController returns the default controller, or suspends until
+// the module is loaded; read, when given, is the read the caller suspends
+// for ([endpoint, params]).
+function defaultController(read) {
   // biome-ignore lint/correctness/useHookAtTopLevel: df.useController() (section 4) returns the default controller; it is not a React hook
   if (loading.api !== undefined) return loading.api.useController();
   if (loading.error !== undefined) throw loading.error;
@@ -30,6 +35,10 @@ function defaultController() {
       loading.error = err;
     },
   );
+  if (read !== undefined) {
+    const [endpoint, params] = read;
+    prestartRead(endpoint, params, () => loading.promise.then(() => loading.api?.useController().fetchIfStale(endpoint, params)));
+  }
   throw loading.promise;
 }
 
@@ -39,13 +48,28 @@ function defaultController() {
  * nearest error boundary).
  */
 export function useController() {
-  const given = useContext(ControllerContext);
-  if (given === undefined) return defaultController();
+  return controllerIn(useContext(ControllerContext), undefined);
+}
+
+/**
+ * useController for a hook that reads endpoint with params and fetches
+ * it: when it suspends while the module loads, the read's request starts
+ * at once (prestart.mjs) and the controller fetches it as soon as it
+ * exists.
+ */
+export function useReadController(endpoint, params) {
+  return controllerIn(useContext(ControllerContext), params === null ? undefined : [endpoint, params]);
+}
+
+function controllerIn(given, read) {
+  if (given === undefined) return defaultController(read);
   // A controller made before the module was loaded: its users suspend
   // until it is in, and then use it.
   if (given instanceof PendingController) {
     if (given.failed !== undefined) throw given.failed;
-    return given.loaded ?? suspendOn(given.ready);
+    if (given.loaded !== undefined) return given.loaded;
+    if (read !== undefined) given[EARLY](...read);
+    return suspendOn(given.ready);
   }
   return given;
 }

@@ -9,7 +9,7 @@
 // second mount double nothing.
 
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { useController } from './provider.mjs';
+import { useReadController } from './provider.mjs';
 
 const VALID = 'valid';
 const STALE = 'stale';
@@ -122,7 +122,9 @@ class ResultSource {
 
 /** [controller, snapshot] of endpoint's result for params, read by reader. */
 function useResult(endpoint, params, reader) {
-  const ctrl = useController();
+  // A reader that fetches starts its read early when the hook suspends
+  // while the module loads; the others read nothing yet (null params).
+  const ctrl = useReadController(endpoint, reader.fetches ? params : null);
   const key = params === null ? null : endpoint.key(params);
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
   const source = useMemo(() => (key === null ? NULL_SOURCE : new ResultSource(ctrl, endpoint, params, reader)), [ctrl, endpoint, key, reader]);
@@ -191,7 +193,7 @@ export function useFetch(endpoint, params) {
 
 /** useSubscription(endpoint, params): fetches and polls while mounted; returns nothing. */
 export function useSubscription(endpoint, params) {
-  const ctrl = useController();
+  const ctrl = useReadController(endpoint, params);
   const key = params === null ? null : endpoint.key(params);
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
   useEffect(() => (key === null ? undefined : ctrl.subscribe(endpoint, params, noop)), [ctrl, endpoint, key]);

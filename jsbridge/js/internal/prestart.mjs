@@ -1,0 +1,287 @@
+// Requests that start before datafetch.wasm is ready (docs/js-api.md, "The
+// Controller"). A read asked of a controller while the module is still
+// loading (a PendingController's useSuspense, fetchIfStale, fetch or
+// subscribe; the React hooks' first suspend) would wait for the module
+// before its request went out. For a plain GET endpoint, this module sends
+// the request at once, from JavaScript, with the URL computed by a port of
+// the engine's URL rules (core/rest/url.go) for the cases it can follow;
+// when the engine is up and makes a request with the same URL and a plain
+// GET init, the transport (transport.mjs) hands Go the Response already on
+// its way instead of fetching again.
+//
+// Whatever this module cannot follow exactly is not pre-started: an
+// endpoint whose request a function option may change (getRequestInit,
+// getHeaders, fetch, body, signal, an overridden url), any method but GET,
+// params the engine would refuse. A URL that differed from Go's would only
+// cost a second request, never wrong data: a pre-started Response is used
+// only for a request to that very URL, once, and only while a read that
+// asked for it is still waiting (see prestart's release).
+
+import { RestEndpoint, recipeOf } from './endpoints.mjs';
+import { jsonText } from './values.mjs';
+
+// ---------------------------------------------------------------- URLs
+
+/**
+ * requestURL returns the URL the engine would request for endpoint and
+ * params (endpoint.url(params), computed here with no engine), or
+ * undefined when this port does not follow the case exactly or the
+ * engine would refuse it.
+ */
+export function requestURL(endpoint, params) {
+  const { urlPrefix = '', path } = endpoint;
+  if (typeof urlPrefix !== 'string' || typeof path !== 'string' || path === '') return undefined;
+  if (isFullURL(path) ? urlPrefix !== '' : path[0] !== '/') return undefined;
+  if (urlPrefix !== '' && urlPrefix[0] !== '/' && !isFullURL(urlPrefix)) return undefined;
+  let values;
+  try {
+    // The params as the engine gets them: their JSON.
+    const text = jsonText(params, '');
+    values = text === '' ? {} : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (values === null) values = {};
+  if (typeof values !== 'object' || Array.isArray(values)) return undefined;
+  const template = parsePath(path);
+  if (template === undefined) return undefined;
+  const head = fillPath(urlPrefix, template, values);
+  if (head === undefined) return undefined;
+  const query = queryOf(values, template.tokens);
+  if (query === undefined) return undefined;
+  if (query === '') return head;
+  return head + (path.includes('?') ? '&' : '?') + query;
+}
+
+// A token is ':' then a letter or '_', then letters, digits and '_'.
+const TOKEN = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+// A scheme then "://", as https://example.com/ starts.
+const FULL_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+function isFullURL(s) {
+  return FULL_URL.test(s);
+}
+
+// parsePath splits a path template into literal text and tokens:
+// {parts: [string | {token}], tokens}. Tokens are looked for only after a
+// full URL's authority, so that a port is not one. A token named twice is
+// an error to the engine: undefined.
+function parsePath(path) {
+  let start = 0;
+  if (isFullURL(path)) {
+    const authority = path.indexOf('://') + 3;
+    const slash = path.indexOf('/', authority);
+    start = slash < 0 ? path.length : slash;
+  }
+  const parts = [path.slice(0, start)];
+  const tokens = [];
+  let at = start;
+  TOKEN.lastIndex = start;
+  for (let m = TOKEN.exec(path); m !== null; m = TOKEN.exec(path)) {
+    if (tokens.includes(m[1])) return undefined;
+    parts.push(path.slice(at, m.index), { token: m[1] });
+    tokens.push(m[1]);
+    at = m.index + m[0].length;
+  }
+  parts.push(path.slice(at));
+  return { parts, tokens };
+}
+
+// fillPath returns urlPrefix and the path with its tokens filled from
+// values (encoded as encodeURIComponent does), or undefined for a value
+// the engine refuses: missing, not a string, number or boolean, holding a
+// lone surrogate, or making a dot segment ("." or "..", which a URL parser
+// would resolve) in the path.
+function fillPath(urlPrefix, { parts }, values) {
+  let url = urlPrefix;
+  const filled = [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      url += part;
+      continue;
+    }
+    const text = tokenText(values[part.token]);
+    if (text === undefined || !isWellFormed(text)) return undefined;
+    if (isDotSegment(text) && !/[?#]/.test(url)) return undefined;
+    filled.push(url.length);
+    url += encodeURIComponent(text);
+  }
+  for (const start of filled) {
+    const before = url.slice(0, start);
+    if (/[?#]/.test(before)) break;
+    const from = before.lastIndexOf('/') + 1;
+    const end = url.slice(start).search(/[/?#]/);
+    if (isDotSegment(url.slice(from, end < 0 ? url.length : start + end))) return undefined;
+  }
+  return url;
+}
+
+// tokenText is a path token's text: strings, numbers and booleans as
+// String() writes them (which is the engine's), undefined for the rest.
+function tokenText(v) {
+  const t = typeof v;
+  return t === 'string' || t === 'number' || t === 'boolean' ? String(v) : undefined;
+}
+
+function isDotSegment(segment) {
+  const s = segment.replaceAll(/%2e/gi, '.');
+  return s === '.' || s === '..';
+}
+
+// A lone surrogate: a lead unit not followed by a trail unit, or a trail
+// unit not after a lead one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function isWellFormed(s) {
+  return !LONE_SURROGATE.test(s);
+}
+
+// queryOf returns the params that are not path tokens as a query string,
+// sorted by name (UTF-16 order, as the engine sorts them), encoded as
+// URLSearchParams encodes (an array repeats its name), or undefined for a
+// value the engine refuses (an object, or an array holding one).
+function queryOf(values, tokens) {
+  const names = Object.keys(values)
+    .filter((k) => !tokens.includes(k))
+    .sort();
+  const query = new URLSearchParams();
+  for (const name of names) {
+    const v = values[name];
+    for (const el of Array.isArray(v) ? v : [v]) {
+      const text = el === null ? 'null' : tokenText(el);
+      if (text === undefined) return undefined;
+      query.append(name, text);
+    }
+  }
+  return query.toString();
+}
+
+// ---------------------------------------------------------------- requests
+
+// The request init of a plain GET, as Go describes it to the transport.
+const GET = 'GET';
+// The members of such an init: any other (a body, getRequestInit's extra
+// members) makes a request the pre-started one is not.
+const PLAIN_INIT = new Set(['method', 'headers', 'signal']);
+
+// The function options that change the request, and the members that must
+// be RestEndpoint's own: an endpoint with any of them is not pre-started.
+const REQUEST_OPTIONS = ['fetch', 'body', 'signal'];
+const REQUEST_METHODS = ['getRequestInit', 'getHeaders', 'url'];
+
+// started holds the requests in flight that no request of the engine has
+// taken yet, by URL: {response, abort, holders}.
+const started = new Map();
+
+/**
+ * prestart starts the request of a read of endpoint with params, unless
+ * one to that URL is started already (then it joins it), and returns
+ * {release, fresh}: release (call it once) says the read no longer needs
+ * it, as when the read it was started for has settled; when no read needs
+ * it any more and the engine has not taken it, it is aborted and
+ * forgotten, so that a later fetch never gets an old Response. fresh tells
+ * whether this call started it. Returns undefined when the read is not
+ * one this module pre-starts. Never throws: a read it cannot start is the
+ * controller's to run (and to refuse).
+ */
+export function prestart(endpoint, params) {
+  let url;
+  try {
+    if (params === null || !isPlainGET(endpoint)) return undefined;
+    url = requestURL(endpoint, params);
+  } catch {
+    return undefined;
+  }
+  if (url === undefined) return undefined;
+  let entry = started.get(url);
+  const fresh = entry === undefined;
+  if (fresh) {
+    const ac = new AbortController();
+    let response;
+    try {
+      response = Promise.resolve(globalThis.fetch(url, { method: GET, headers: {}, signal: ac.signal }));
+    } catch {
+      return undefined;
+    }
+    // Its failure is the engine's to see, when it takes it; a failure
+    // nobody takes is nobody's.
+    response.catch(() => undefined);
+    entry = { response, ac, holders: 0 };
+    started.set(url, entry);
+  }
+  entry.holders++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    entry.holders--;
+    if (entry.holders === 0 && started.get(url) === entry) {
+      started.delete(url);
+      entry.ac.abort();
+    }
+  };
+  return { release, fresh };
+}
+
+/**
+ * prestartRead is a read the caller is about to wait for while the module
+ * loads (the React hooks suspending): its request starts now when it can,
+ * and run(), called at once, returns a Promise of the read asked of the
+ * controller once it exists (its fetchIfStale, which takes the request);
+ * the request is released when that settles. Nothing is done for a read
+ * already started by another, which runs it.
+ */
+export function prestartRead(endpoint, params, run) {
+  const started = prestart(endpoint, params);
+  if (started === undefined) return;
+  if (!started.fresh) {
+    started.release();
+    return;
+  }
+  run().then(started.release, started.release);
+}
+
+/**
+ * takePrestarted returns the Response promise of the pre-started request
+ * to url, if any, when init is a plain GET (method GET, no headers, no
+ * body, nothing else), and forgets it: it is used once. Aborting init's
+ * signal then aborts it.
+ */
+export function takePrestarted(url, init) {
+  if (started.size === 0) return undefined;
+  const entry = started.get(url);
+  if (entry === undefined || !isPlainInit(init)) return undefined;
+  started.delete(url);
+  const signal = init.signal;
+  if (signal !== undefined) {
+    if (signal.aborted) entry.ac.abort();
+    else signal.addEventListener('abort', () => entry.ac.abort(), { once: true });
+  }
+  return entry.response;
+}
+
+/** How many pre-started requests wait for the engine (for tests). */
+export function prestartedCount() {
+  return started.size;
+}
+
+function isPlainInit(init) {
+  if (init?.method !== GET || init.body !== undefined) return false;
+  for (const k of Object.keys(init)) if (!PLAIN_INIT.has(k)) return false;
+  const h = init.headers;
+  return h === undefined || (typeof h === 'object' && h !== null && Object.keys(h).length === 0);
+}
+
+// isPlainGET reports whether a read of endpoint sends a GET that nothing
+// but its URL and params shape: an endpoint made by RestEndpoint, resource
+// or extend (not a paginated or collection one, whose requests the engine
+// derives), with no option that changes the request.
+function isPlainGET(endpoint) {
+  if (!(endpoint instanceof RestEndpoint)) return false;
+  const recipe = recipeOf(endpoint);
+  if (recipe === undefined || recipe.paginatedOf !== undefined || recipe.collectionOf !== undefined || recipe.handles !== undefined) return false;
+  if (endpoint.method !== GET || endpoint.sideEffect) return false;
+  for (const name of REQUEST_OPTIONS) if (endpoint[name] !== undefined && endpoint[name] !== null) return false;
+  for (const name of REQUEST_METHODS) if (endpoint[name] !== RestEndpoint.prototype[name]) return false;
+  return true;
+}
