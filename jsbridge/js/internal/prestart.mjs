@@ -90,8 +90,8 @@ function parsePath(path) {
 // fillPath returns urlPrefix and the path with its tokens filled from
 // values (encoded as encodeURIComponent does), or undefined for a value
 // the engine refuses: missing, not a string, number or boolean, holding a
-// lone surrogate, or making a dot segment ("." or "..", which a URL parser
-// would resolve) in the path.
+// lone surrogate, or making a dot segment ("." or "..", escaped or not,
+// which a URL parser would resolve) in the path.
 function fillPath(urlPrefix, { parts }, values) {
   let url = urlPrefix;
   const filled = [];
@@ -102,9 +102,12 @@ function fillPath(urlPrefix, { parts }, values) {
     }
     const text = tokenText(values[part.token]);
     if (text === undefined || !isWellFormed(text)) return undefined;
-    if (isDotSegment(text) && !/[?#]/.test(url)) return undefined;
+    // Checked escaped, as the URL parser reads it: "%2e%2e" is written
+    // %252e%252e, a name.
+    const enc = encodeURIComponent(text);
+    if (isDotSegment(enc) && !/[?#]/.test(url)) return undefined;
     filled.push(url.length);
-    url += encodeURIComponent(text);
+    url += enc;
   }
   for (const start of filled) {
     const before = url.slice(0, start);

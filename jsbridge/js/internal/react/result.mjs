@@ -184,7 +184,7 @@ export function useCache(endpoint, params) {
  * undefined when nothing needed fetching. null params fetch nothing.
  */
 export function useFetch(endpoint, params) {
-  const ctrl = useController();
+  const ctrl = useReadController(endpoint, params);
   const key = params === null ? null : endpoint.key(params);
   const status = key === null ? VALID : ctrl.getResponse(endpoint, params).expiryStatus;
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
