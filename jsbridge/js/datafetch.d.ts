@@ -153,6 +153,63 @@ export interface Entity<T = any> {
   readonly [entityData]: T;
 }
 
+/** A record of an entity class (`class Todo extends Entity`): reads are instances of the class. */
+export interface EntityInstance {
+  /** The record's primary key: its `id` unless the class overrides it. */
+  pk(parent?: unknown, key?: string, args?: readonly unknown[]): PK | undefined;
+}
+
+/** The statics every entity class has (data-client's), which a class may override. */
+export interface EntityStatics {
+  /** The table's name: the class's name unless set. */
+  key: string;
+  /** Field schemas, read when the class is first used. */
+  schema: { readonly [field: string]: Schema | DateConstructor | ((value: any) => unknown) };
+  /** The primary key of a record, from the instance method `pk`. */
+  pk(value: any, parent?: unknown, key?: string, args?: readonly unknown[]): PK | undefined;
+  /** Transforms a raw record before it is stored. */
+  process(input: any, parent: any, key: string | undefined, args: readonly unknown[]): any;
+  /** Merges a stored record with an incoming one. Default: shallow, incoming wins. */
+  merge(existing: any, incoming: any): any;
+  /** Return false to keep the stored entity and drop incoming data. */
+  shouldUpdate(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
+  /** Return true to let the stored fields win the merge. */
+  shouldReorder(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
+  /** A message when a processed record is not valid (status 400). */
+  validate(processed: any): string | undefined;
+  /** An instance made with no arguments: its fields are the defaults. */
+  readonly defaults: EntityInstance;
+}
+
+/** An entity class: its instances are the records reads give. */
+export type EntityClass<I extends EntityInstance = EntityInstance> = (abstract new (...args: any[]) => I) & EntityStatics;
+
+/** Either form of entity: `df.Entity(options)`'s, or a class. */
+export type AnyEntity = Entity | EntityClass;
+
+/**
+ * The base class of entity classes (data-client's `Entity`), usable at
+ * module top level before `load()`:
+ * `class Todo extends Entity { id = 0; title = ''; static key = 'Todo' }`.
+ */
+export declare const Entity: EntityStatics & {
+  new (): EntityInstance;
+  readonly prototype: EntityInstance;
+  /** An instance with `props` set over the defaults. */
+  fromJS<T extends abstract new (...args: any[]) => EntityInstance>(this: T, props?: Partial<InstanceType<T>>): InstanceType<T>;
+};
+
+/** Options of `EntityMixin`: `pk` a field name or a function of the record, and any static. */
+export interface EntityMixinOptions<I> extends Partial<Omit<EntityStatics, 'pk' | 'defaults'>> {
+  pk?: (keyof I & string) | ((record: I, parent?: unknown, key?: string) => PK | undefined);
+}
+
+/** Turns any class into an entity class (data-client's `EntityMixin`). */
+export declare function EntityMixin<B extends abstract new (...args: any[]) => object>(
+  Base: B,
+  options?: EntityMixinOptions<InstanceType<B>>,
+): Omit<B, 'prototype'> & EntityStatics & (new (...args: ConstructorParameters<B>) => InstanceType<B> & EntityInstance);
+
 /** `schema.Array(S)`: a list of S. */
 export interface ArraySchema<S = Schema> {
   readonly [schemaKind]: { array: S };
@@ -166,26 +223,33 @@ export interface ValuesSchema<S = Schema> {
   readonly [schemaKind]: { values: S };
 }
 /** `schema.Union({...}, attribute)`: one of several entities. */
-export interface UnionSchema<M = { readonly [type: string]: Entity }> {
+export interface UnionSchema<M = { readonly [type: string]: AnyEntity }> {
   readonly [schemaKind]: { union: M };
 }
 /** `schema.Invalidate(Entity)`: marks the entity deleted. */
-export interface InvalidateSchema<E = Entity> {
+export interface InvalidateSchema<E = AnyEntity> {
   readonly [schemaKind]: { invalidate: E };
 }
 
 /** `schema.All(Entity)`: every stored entity of that type (not deleted), as a list. */
-export interface AllSchema<E = Entity> {
+export interface AllSchema<E = AnyEntity> {
   readonly [schemaKind]: { all: E };
 }
 /** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`. */
-export type QueryableSchema = Entity | AllSchema<any> | CollectionSchema<any>;
+export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any>;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
 export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> {
   readonly [schemaKind]: { query: S };
   readonly schema: S;
   readonly process: (entries: Denormalize<S>, ...args: A) => R;
 }
+/**
+ * The args a read of a Query takes: its process's, or any when process
+ * declares none (a Query over a Collection is read with the collection's
+ * args, as `useQuery(remaining, { userId })`).
+ */
+export type QueryArgs<A extends unknown[]> = A extends [] ? unknown[] : A;
+
 /** `schema.Collection([E] | schema.Values(E), options)`: a list or map stored per its args. */
 export interface CollectionSchema<S = Schema> {
   readonly [schemaKind]: { collection: S };
@@ -211,6 +275,7 @@ export interface SchemaObjectDefinition {
 /** Anything usable where a schema is taken. `[S]` is a list of S. */
 export type Schema =
   | Entity
+  | EntityClass
   | ArraySchema<any>
   | ObjectSchema<any>
   | ValuesSchema<any>
@@ -230,37 +295,41 @@ export interface EntityFieldSchemas {
 /** What data of schema `S` reads as. */
 export type Denormalize<S> = S extends DateConstructor
   ? Date
-  : S extends Entity<infer T>
-    ? T
-    : S extends AllSchema<infer E>
-      ? Denormalize<E>[]
-      : S extends InvalidateSchema<infer E>
-        ? Denormalize<E> | undefined
-        : S extends CollectionSchema<infer E>
-          ? Denormalize<E>
-          : S extends ArraySchema<infer E>
-            ? Denormalize<E>[]
-            : S extends ValuesSchema<infer E>
-              ? { [key: string]: Denormalize<E> }
-              : S extends UnionSchema<infer M>
-                ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
-                : S extends ObjectSchema<infer M>
-                  ? DenormalizeObject<M>
-                  : S extends readonly []
-                    ? unknown[]
-                    : S extends readonly (infer E)[]
-                      ? Denormalize<E>[]
-                      : S extends string
-                        ? string | null
-                        : S extends number
-                          ? number | null
-                          : S extends boolean
-                            ? boolean | null
-                            : S extends null | undefined
-                              ? any
-                              : S extends object
-                                ? DenormalizeObject<S>
-                                : S;
+  : S extends (abstract new (
+        ...args: any[]
+      ) => infer I extends EntityInstance)
+    ? I
+    : S extends Entity<infer T>
+      ? T
+      : S extends AllSchema<infer E>
+        ? Denormalize<E>[]
+        : S extends InvalidateSchema<infer E>
+          ? Denormalize<E> | undefined
+          : S extends CollectionSchema<infer E>
+            ? Denormalize<E>
+            : S extends ArraySchema<infer E>
+              ? Denormalize<E>[]
+              : S extends ValuesSchema<infer E>
+                ? { [key: string]: Denormalize<E> }
+                : S extends UnionSchema<infer M>
+                  ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+                  : S extends ObjectSchema<infer M>
+                    ? DenormalizeObject<M>
+                    : S extends readonly []
+                      ? unknown[]
+                      : S extends readonly (infer E)[]
+                        ? Denormalize<E>[]
+                        : S extends string
+                          ? string | null
+                          : S extends number
+                            ? number | null
+                            : S extends boolean
+                              ? boolean | null
+                              : S extends null | undefined
+                                ? any
+                                : S extends object
+                                  ? DenormalizeObject<S>
+                                  : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
@@ -320,12 +389,12 @@ export interface SchemaClasses {
   Object: new <M extends SchemaObjectDefinition>(definition: M) => ObjectSchema<M>;
   Values: new <S extends Schema>(schema: S) => ValuesSchema<S>;
   /** `schemaAttribute`: the field naming the member of `schemas`, or a function returning that name. */
-  Union: new <M extends { readonly [type: string]: Entity }>(
+  Union: new <M extends { readonly [type: string]: AnyEntity }>(
     schemas: M,
     schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
   ) => UnionSchema<M>;
-  Invalidate: new <E extends Entity>(entity: E) => InvalidateSchema<E>;
-  All: new <E extends Entity>(entity: E) => AllSchema<E>;
+  Invalidate: new <E extends AnyEntity>(entity: E) => InvalidateSchema<E>;
+  All: new <E extends AnyEntity>(entity: E) => AllSchema<E>;
   /** `process(entries, ...args)` derives the value; it is called again only when `entries` or the args change. */
   Query: new <S extends QueryableSchema, R, A extends unknown[] = []>(
     schema: S,
@@ -563,6 +632,25 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
  * Endpoints are immutable: `extend` returns a new one.
  */
 export interface RestEndpoint<D = any, P extends object = Params, B = RequestBody> {
+  /** The path template; the other options given are properties too. */
+  readonly path: string;
+  /** GET unless set. */
+  readonly method: HTTPMethod;
+  /** The path unless set. */
+  readonly name: string;
+  /** true for every method but GET, unless set. */
+  readonly sideEffect: boolean;
+  readonly urlPrefix?: string;
+  /** The schema given (a resource's getList has its Collection's type). */
+  readonly schema?: unknown;
+  /** The init the endpoint sends for body by default: what an override of `getRequestInit` gets from `super`. */
+  getRequestInit(body?: any): Promise<EndpointRequestInit>;
+  /** The response parsed as by default: what an override of `parseResponse` gets from `super`. */
+  parseResponse(response: Response): Promise<unknown>;
+  /** The headers to send: these, by default. */
+  getHeaders(headers: HeadersInit): HeadersInit | Promise<HeadersInit>;
+  /** The value to normalize: the parsed response, by default. */
+  process(value: any, ...args: any[]): any;
   /** The request URL for params. */
   url(...params: ParamsArg<P>): string;
   /** The store key for params: equal params give equal keys. */
@@ -685,11 +773,11 @@ export type EntityBody<T> = { [K in keyof T]?: BodyField<T[K]> } | RawBody;
  * one record (its path), `LP` of the list (`getList`), `CP` of `create`,
  * `Body` the body of the mutations.
  */
-export interface ResourceEndpoints<T, P extends object = Params, LP extends object = Params, CP extends object = Params, Body = EntityBody<T>> {
+export interface ResourceEndpoints<T, P extends object = Params, LP extends object = Params, CP extends object = Params, Body = EntityBody<T>, S = Schema> {
   /** GET path. */
   get: RestEndpoint<T, P>;
-  /** GET the list path, schema `[schema]`. */
-  getList: RestEndpoint<T[], LP>;
+  /** GET the list path; its schema is a Collection of the entity (a `Query` may read it). */
+  getList: RestEndpoint<T[], LP> & { readonly schema: CollectionSchema<readonly [S]> };
   /** POST the list path. */
   create: RestEndpoint<T, CP, Body>;
   /** PUT path. */
@@ -740,7 +828,9 @@ export interface ResourceFactory {
       Denormalize<S>,
       ResolvedParams<P, Path, undefined>,
       [P] extends [FromPath] ? PathParams<ListPath<Path>, SP> : Params,
-      [P] extends [FromPath] ? PathParams<ListPath<Path>> : Params
+      [P] extends [FromPath] ? PathParams<ListPath<Path>> : Params,
+      EntityBody<Denormalize<S>>,
+      S
     >
   >;
 }
@@ -873,9 +963,9 @@ export interface Controller {
    * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
    * are other args). `undefined` when an Entity read finds nothing.
    */
-  get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
-  get<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
-  get<E extends Entity>(schema: AllSchema<E>): Denormalize<E>[];
+  get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
+  get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
+  get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /**
@@ -996,6 +1086,61 @@ export interface AbortOptimisticConstructor {
   new (message?: string): AbortOptimistic;
   readonly prototype: AbortOptimistic;
 }
+
+// ------------------------------------------------------------ The module's own declarations
+
+// data-client's module surface: usable at module top level, before load().
+
+/**
+ * `new RestEndpoint(options)`, before or after `load()` (`df.RestEndpoint`
+ * is the same class), and the base of endpoint classes: `class
+ * AuthedEndpoint extends RestEndpoint { urlPrefix = '...'; getRequestInit(body) {...} }`.
+ * One construct signature, so that a class may extend it; the data is the
+ * schema's read form (`any` without a schema).
+ */
+export declare const RestEndpoint: RestEndpointClass;
+
+/** The type of the module's `RestEndpoint`: see it. */
+export interface RestEndpointClass {
+  new <S extends Schema | undefined = Schema | undefined, P extends object = FromPath, B = RequestBody, Path extends string = string, SP extends object | undefined = undefined>(
+    options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema?: S; searchParams?: SP },
+  ): RestEndpoint<[S] extends [Schema] ? Denormalize<S> : any, ResolvedParams<P, Path, SP>, B>;
+  readonly prototype: RestEndpoint;
+}
+/** The endpoints of a REST resource (`df.resource`). */
+export declare const resource: ResourceFactory;
+/** Alias of `resource`. */
+export declare const createResource: ResourceFactory;
+/** The schema classes, and `schema.Entity` (`EntityMixin`), as data-client's `schema`. */
+export declare const schema: SchemaClasses & { Entity: typeof EntityMixin };
+export declare const Collection: SchemaClasses['Collection'];
+export declare const Query: SchemaClasses['Query'];
+export declare const All: SchemaClasses['All'];
+export declare const Union: SchemaClasses['Union'];
+export declare const Values: SchemaClasses['Values'];
+export declare const Invalidate: SchemaClasses['Invalidate'];
+export declare const NetworkError: NetworkErrorConstructor;
+export declare const AbortOptimistic: AbortOptimisticConstructor;
+
+/** A controller made with the module's `Controller`: before `load()` has resolved, it waits for the one it makes. */
+export type TopLevelController = Controller & {
+  /** Resolves to the loaded controller (made before load(): once the module is in). */
+  readonly ready?: Promise<Controller>;
+  /** The loaded controller; undefined while the module loads. */
+  readonly loaded?: Controller;
+};
+
+/** `new Controller(options)`, before or after `load()`. */
+export declare const Controller: {
+  new (options?: ControllerOptions): TopLevelController;
+};
+
+/** data-client's name for an endpoint's options. */
+export type RestGenerics = Partial<RestEndpointOptions<any, any>>;
+/** data-client's name for a resource's options. */
+export type ResourceGenerics = Partial<ResourceOptions<Schema, any>>;
+/** data-client's name for a GET endpoint: data `D`, params `P`. */
+export type GetEndpoint<D = any, P extends object = Params> = RestEndpoint<D, P>;
 
 // Only the declarations marked `export` are exported.
 export {};

@@ -11,10 +11,11 @@ import type {
   Denormalize,
   EndpointData,
   EndpointParams,
-  Entity,
+  AnyEntity,
   LoadingState,
   NullableParamsArg,
   ParamsArg,
+  QueryArgs,
   QuerySchema,
   QueryableSchema,
 } from './datafetch.js';
@@ -69,9 +70,9 @@ export function useCache<E extends AnyEndpoint>(endpoint: E, ...params: Nullable
 export function useFetch<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): Promise<EndpointData<E>> | undefined;
 
 /** `ctrl.get(schema, ...args)` (a Query, an Entity by pk, a `schema.All`), re-rendering when it changes; the same object while it does not. Never fetches. */
-export function useQuery<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: A): R | undefined;
-export function useQuery<E extends Entity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
-export function useQuery<E extends Entity>(schema: AllSchema<E>): Denormalize<E>[];
+export function useQuery<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
+export function useQuery<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
+export function useQuery<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
 
 /** Fetches and polls (`pollFrequency`) while mounted; returns nothing. */
 export function useSubscription<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): void;
@@ -105,3 +106,6 @@ export function AsyncBoundary(props: AsyncBoundaryProps): ReactElement;
 
 /** `<ErrorBoundary errorComponent={C}>`: the error boundary of `AsyncBoundary`, alone. */
 export class ErrorBoundary extends Component<{ errorComponent?: ComponentType<ErrorComponentProps>; children?: ReactNode }> {}
+
+/** The package's top-level `Controller` (a `DataProvider`'s controller may be made before `load()`). */
+export { Controller } from './datafetch.js';
