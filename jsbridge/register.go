@@ -84,6 +84,7 @@ var asyncEntries = map[string]entry{
 
 	"endpointRequestInit":   endpointRequestInit,
 	"endpointParseResponse": endpointParseResponse,
+	"endpointFetch":         endpointFetch,
 }
 
 var registerOnce sync.Once

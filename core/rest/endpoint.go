@@ -294,10 +294,10 @@ func (e *Endpoint) Key(params value.Value) (string, error) {
 	return b.String(), nil
 }
 
-// Fetch runs the endpoint: the Fetch option when set; otherwise it sends the
-// request (see Send), parses the response (ParseResponse, or
-// DefaultParseResponse) and applies Process. Failures of the request are
-// *NetworkError; cancelling ctx or reaching Timeout aborts the request.
+// Fetch runs the endpoint: the Fetch option when set; otherwise the
+// request and its parsing (see DefaultFetch), then Process. Failures of the
+// request are *NetworkError; cancelling ctx or reaching Timeout aborts the
+// request.
 func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (value.Value, error) {
 	ctx, cancel := e.requestContext(ctx)
 	defer cancel()
@@ -308,6 +308,29 @@ func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (val
 		}
 		return v, nil
 	}
+	v, err := e.fetchParsed(ctx, params, body)
+	if err != nil {
+		return value.Undef, err
+	}
+	if e.opts.Process != nil {
+		if v, err = e.opts.Process(v, params); err != nil {
+			return value.Undef, fmt.Errorf("%s: process: %w", e.name, err)
+		}
+	}
+	return v, nil
+}
+
+// DefaultFetch is what the endpoint fetches when no Fetch option replaces
+// it: it sends the request (see Send) and parses the response
+// (ParseResponse, or DefaultParseResponse), without Process. A Fetch
+// option may call it, as a JavaScript override of fetch calls super.fetch.
+func (e *Endpoint) DefaultFetch(ctx context.Context, params value.Value, body any) (value.Value, error) {
+	ctx, cancel := e.requestContext(ctx)
+	defer cancel()
+	return e.fetchParsed(ctx, params, body)
+}
+
+func (e *Endpoint) fetchParsed(ctx context.Context, params value.Value, body any) (value.Value, error) {
 	req, resp, err := e.send(ctx, params, body)
 	if err != nil {
 		return value.Undef, err
@@ -320,11 +343,6 @@ func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (val
 	}
 	if err != nil {
 		return value.Undef, e.parseError(req, resp, err)
-	}
-	if e.opts.Process != nil {
-		if v, err = e.opts.Process(v, params); err != nil {
-			return value.Undef, fmt.Errorf("%s: process: %w", e.name, err)
-		}
 	}
 	return v, nil
 }

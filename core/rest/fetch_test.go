@@ -625,3 +625,37 @@ func TestParsedBodyIsShared(t *testing.T) {
 			"prefix %q: the parsed string's bytes are the body's, not a copy", prefix)
 	}
 }
+
+func TestDefaultFetchIsTheRequestAndItsParse(t *testing.T) {
+	srv := jsonServer(t, 200, `{"id":1,"title":"from the server"}`)
+	e := newEndpoint(t, srv, rest.Options{
+		Path: "/posts/:id",
+		// An override that calls the default, as a JavaScript super.fetch.
+		Fetch: func(ctx context.Context, e *rest.Endpoint, params value.Value, body any) (value.Value, error) {
+			v, err := e.DefaultFetch(ctx, params, body)
+			if err != nil {
+				return value.Undef, err
+			}
+			return value.Obj(value.M("wrapped", v)), nil
+		},
+		ParseResponse: func(ctx context.Context, r *rest.Response) (value.Value, error) {
+			v, err := value.Parse(r.Body)
+			return value.Obj(value.M("parsed", v)), err
+		},
+		Process: func(v, params value.Value) (value.Value, error) {
+			return value.Undef, errors.New("process is not called after a custom fetch")
+		},
+	})
+	v, err := e.Fetch(context.Background(), obj(`{"id":"1"}`), nil)
+	require.NoError(t, err)
+	assert.Equal(t, `{"wrapped":{"parsed":{"id":1,"title":"from the server"}}}`, v.JSON(), "the request, then ParseResponse, without Process")
+	require.Len(t, srv.reqs, 1)
+	assert.Equal(t, "/posts/1", srv.reqs[0].Path)
+
+	failing := jsonServer(t, 404, `{"message":"no"}`)
+	plain := newEndpoint(t, failing, rest.Options{Path: "/posts/:id"})
+	_, err = plain.DefaultFetch(context.Background(), obj(`{"id":"2"}`), nil)
+	var ne *rest.NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.Equal(t, 404, ne.Status)
+}

@@ -141,3 +141,23 @@ test('bad options are refused where they are given, with no engine', () => {
   assert.throws(() => resource({ path: '/x/:id', schema: {} }), /schema must be an Entity/);
   assert.throws(() => resource({ path: '/x/:id', schema: Article, Endpoint: class {} }), /Endpoint must be RestEndpoint or a subclass/);
 });
+
+test('an override of fetch reaches the default request and parse through super.fetch', async () => {
+  const { df, base } = await env();
+  class Wrapping extends RestEndpoint {
+    urlPrefix = base;
+    async fetch(params, body) {
+      const article = await super.fetch(params, body);
+      return { ...article, title: `wrapped: ${article.title}` };
+    }
+  }
+  const ep = new Wrapping({ path: '/articles/:id', schema: Article });
+  const ctrl = new df.Controller();
+  const one = await ctrl.fetch(ep, { id: '1' });
+  assert.ok(one instanceof Article);
+  assert.match(one.title, /^wrapped: /);
+  assert.equal(await server.count('GET /articles/1'), 1, 'one request');
+  const err = await ctrl.fetch(ep, { id: '999' }).catch((e) => e);
+  assert.equal(err.name, 'NetworkError');
+  assert.equal(err.status, 404);
+});

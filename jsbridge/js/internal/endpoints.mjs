@@ -171,6 +171,20 @@ export class RestEndpoint {
   process(value, ...args) {
     return value;
   }
+
+  /**
+   * What the endpoint fetches by default: the request (getRequestInit and
+   * getHeaders applied) and its parsed response (parseResponse applied):
+   * what an override of fetch gets from super.fetch(params, body). It goes
+   * through the global fetch, not a controller's fetch option.
+   */
+  fetch(params, body) {
+    const e = engineOf(this, 'fetch()');
+    const h = e.endpointHandle(this);
+    return e
+      .callAsync('endpointFetch', h, e.paramsText(params ?? {}, 'fetch', this), ...encodeBody(body, `${this.name}: fetch: body`))
+      .then((text) => parse(text));
+  }
 }
 
 // engines holds, per endpoint, the engine that registered it last: its
@@ -183,7 +197,7 @@ function engineOf(ep, what) {
 
 // The function options' defaults, which are not options the engine gets:
 // an endpoint whose getRequestInit is RestEndpoint's has none of its own.
-const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process'].map((name) => RestEndpoint.prototype[name]));
+const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch'].map((name) => RestEndpoint.prototype[name]));
 
 // own sets obj[k] = v as an own data property, whatever the prototype
 // defines under k.

@@ -169,8 +169,8 @@ const PLAIN_INIT = new Set(['method', 'headers', 'signal']);
 
 // The function options that change the request, and the members that must
 // be RestEndpoint's own: an endpoint with any of them is not pre-started.
-const REQUEST_OPTIONS = ['fetch', 'body', 'signal'];
-const REQUEST_METHODS = ['getRequestInit', 'getHeaders', 'url'];
+const REQUEST_OPTIONS = ['body', 'signal'];
+const REQUEST_METHODS = ['getRequestInit', 'getHeaders', 'url', 'fetch'];
 
 // started holds the requests in flight that no request of the engine has
 // taken yet, by URL: {response, abort, holders}.
