@@ -1102,7 +1102,13 @@ export declare const RestEndpoint: RestEndpointClass;
 
 /** The type of the module's `RestEndpoint`: see it. */
 export interface RestEndpointClass {
-  new <S extends Schema | undefined = Schema | undefined, P extends object = FromPath, B = RequestBody, Path extends string = string, SP extends object | undefined = undefined>(
+  new <
+    S extends Schema | undefined = Schema | undefined,
+    P extends object = FromPath,
+    B = RequestBody,
+    Path extends string = string,
+    SP extends object | undefined = undefined,
+  >(
     options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema?: S; searchParams?: SP },
   ): RestEndpoint<[S] extends [Schema] ? Denormalize<S> : any, ResolvedParams<P, Path, SP>, B>;
   readonly prototype: RestEndpoint;
