@@ -324,10 +324,59 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 		e.UseIncoming = metaPredicate(e.Key, name, fn)
 	case "shouldReorder":
 		e.ShouldReorder = metaPredicate(e.Key, name, fn)
+	case "mergeWithStore":
+		e.MergeWithStore = func(em, im schema.Meta, existing, incoming value.Value) value.Value {
+			out, err := invoke(fn, em.Date, em.FetchedAt, em.ExpiresAt, im.Date, im.FetchedAt, im.ExpiresAt, existing.JSON(), incoming.JSON())
+			if err == nil {
+				var v value.Value
+				if v, err = jsonArg(out, "mergeWithStore result"); err == nil {
+					return v
+				}
+			}
+			// No error result, as Merge: a failure panics, which the
+			// controller turns into the request's error.
+			panic(fmt.Errorf("entity %s: mergeWithStore: %w", e.Key, err))
+		}
+	case "mergeMetaWithStore":
+		e.MergeMetaWithStore = func(em, im schema.Meta, existing, incoming value.Value) schema.Meta {
+			out, err := invoke(fn, em.Date, em.FetchedAt, em.ExpiresAt, im.Date, im.FetchedAt, im.ExpiresAt, existing.JSON(), incoming.JSON())
+			var m value.Value
+			if err == nil {
+				m, err = jsonArg(out, "mergeMetaWithStore result")
+			}
+			if err == nil {
+				var meta schema.Meta
+				if meta, err = metaFrom(m); err == nil {
+					return meta
+				}
+			}
+			panic(fmt.Errorf("entity %s: mergeMetaWithStore: %w", e.Key, err))
+		}
 	default:
 		return fmt.Errorf("entity %s: unknown hook %q", e.Key, name)
 	}
 	return nil
+}
+
+// metaFrom reads a meta {date, fetchedAt, expiresAt} that a hook returned,
+// each an epoch-ms time within range.
+func metaFrom(m value.Value) (schema.Meta, error) {
+	var meta schema.Meta
+	for _, f := range []struct {
+		name string
+		to   *int64
+	}{{"date", &meta.Date}, {"fetchedAt", &meta.FetchedAt}, {"expiresAt", &meta.ExpiresAt}} {
+		v := m.Get(f.name)
+		if v.Kind() != value.Number {
+			return meta, fmt.Errorf("%s: want epoch milliseconds, got %s", f.name, v.Kind())
+		}
+		ms, err := schema.MillisOf(v)
+		if err != nil {
+			return meta, fmt.Errorf("%s: %w", f.name, err)
+		}
+		*f.to = ms
+	}
+	return meta, nil
 }
 
 // metaPredicate adapts useIncoming and shouldReorder. Like Merge, they

@@ -48,6 +48,14 @@ type Entity struct {
 	// incomingMeta.FetchedAt < existingMeta.FetchedAt, so a response to an
 	// older request never overwrites data from a newer one.
 	ShouldReorder func(existingMeta, incomingMeta Meta, existing, incoming value.Value) bool
+	// MergeWithStore, when set, makes the record stored when incoming data
+	// meets a stored record, in place of UseIncoming, ShouldReorder and
+	// Merge (data-client's mergeWithStore, for a class that overrides it).
+	MergeWithStore func(existingMeta, incomingMeta Meta, existing, incoming value.Value) value.Value
+	// MergeMetaWithStore, when set, makes the meta stored with it; nil is
+	// the meta of whichever side ShouldReorder (or its default) says is
+	// newer (data-client's mergeMetaWithStore).
+	MergeMetaWithStore func(existingMeta, incomingMeta Meta, existing, incoming value.Value) Meta
 
 	once        sync.Once
 	nested      []Field         // Schema in a fixed order
@@ -132,17 +140,26 @@ func (e *Entity) Resolve(existing value.Value, existingMeta Meta, exists bool, i
 	if !exists {
 		return incoming, incomingMeta, false
 	}
-	if e.UseIncoming != nil && !e.UseIncoming(existingMeta, incomingMeta, existing, incoming) {
+	if e.MergeWithStore == nil && e.UseIncoming != nil && !e.UseIncoming(existingMeta, incomingMeta, existing, incoming) {
 		return existing, existingMeta, true
 	}
 	reorder := incomingMeta.FetchedAt < existingMeta.FetchedAt
 	if e.ShouldReorder != nil {
 		reorder = e.ShouldReorder(existingMeta, incomingMeta, existing, incoming)
 	}
-	if reorder {
+	switch {
+	case e.MergeWithStore != nil:
+		merged, meta = e.MergeWithStore(existingMeta, incomingMeta, existing, incoming), incomingMeta
+		if reorder {
+			meta = existingMeta
+		}
+	case reorder:
 		merged, meta = e.merge(incoming, existing), existingMeta
-	} else {
+	default:
 		merged, meta = e.merge(existing, incoming), incomingMeta
+	}
+	if e.MergeMetaWithStore != nil {
+		meta = e.MergeMetaWithStore(existingMeta, incomingMeta, existing, incoming)
 	}
 	if value.Equal(merged, existing) {
 		return existing, meta, true

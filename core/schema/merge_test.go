@@ -198,3 +198,34 @@ func BenchmarkWideRecord(b *testing.B) {
 		}
 	}
 }
+
+func TestMergeWithStoreReplacesTheMergeRules(t *testing.T) {
+	var calls int
+	e := &schema.Entity{
+		Key:      "Counted",
+		Defaults: value.MustParse(`{"id":null,"n":0}`),
+		// Ignored once MergeWithStore is set: it decides alone.
+		UseIncoming: func(em, im schema.Meta, existing, incoming value.Value) bool { return false },
+		MergeWithStore: func(em, im schema.Meta, existing, incoming value.Value) value.Value {
+			calls++
+			a, _ := existing.Get("n").Float()
+			b, _ := incoming.Get("n").Float()
+			sum := a + b
+			return value.Obj(value.M("id", incoming.Get("id")), value.M("n", value.Num(sum)))
+		},
+		MergeMetaWithStore: func(em, im schema.Meta, existing, incoming value.Value) schema.Meta {
+			return schema.Meta{Date: im.Date, FetchedAt: im.FetchedAt, ExpiresAt: em.ExpiresAt}
+		},
+	}
+	stored := value.MustParse(`{"id":1,"n":2}`)
+	merged, meta, keep := e.Resolve(stored, schema.Meta{Date: 1, FetchedAt: 1, ExpiresAt: 100}, true,
+		value.MustParse(`{"id":1,"n":3}`), schema.Meta{Date: 5, FetchedAt: 5, ExpiresAt: 500})
+	assert.Equal(t, 1, calls)
+	assert.False(t, keep)
+	assert.Equal(t, `{"id":1,"n":5}`, merged.JSON())
+	assert.Equal(t, schema.Meta{Date: 5, FetchedAt: 5, ExpiresAt: 100}, meta, "MergeMetaWithStore's meta")
+
+	_, _, keep = e.Resolve(value.Undef, schema.Meta{}, false, value.MustParse(`{"id":2,"n":1}`), schema.Meta{})
+	assert.False(t, keep)
+	assert.Equal(t, 1, calls, "nothing stored: nothing to merge with")
+}

@@ -177,6 +177,10 @@ export interface EntityStatics {
   shouldReorder(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
   /** A message when a processed record is not valid (status 400). */
   validate(processed: any): string | undefined;
+  /** The record stored when incoming data meets a stored one (overridden, it decides alone). */
+  mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
+  /** The meta stored with it. */
+  mergeMetaWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): EntityMeta;
   /** An instance made with no arguments: its fields are the defaults. */
   readonly defaults: EntityInstance;
 }

@@ -4,7 +4,7 @@
 // identity rules of plain reads.
 
 import assert from 'node:assert/strict';
-import { env, importModule, setup, test } from './harness.mjs';
+import { env, fakeClock, importModule, setup, test } from './harness.mjs';
 
 setup();
 
@@ -524,4 +524,27 @@ test("EntityMixin keeps the base class's static schema unless options give one",
   const ep = local(df, Book);
   await ctrl.setResponse(ep, { id: 1 }, { id: 1, author: { id: 2 } });
   assert.ok(ctrl.getResponse(ep, { id: 1 }).data.author instanceof Author);
+});
+
+test('static mergeWithStore and mergeMetaWithStore decide what is stored when a class overrides them', async () => {
+  const { df } = await env();
+  const clock = fakeClock();
+  class Tally extends Entity {
+    id = 0;
+    n = 0;
+    static mergeWithStore(existingMeta, incomingMeta, existing, incoming) {
+      return { ...incoming, n: existing.n + incoming.n };
+    }
+    static mergeMetaWithStore(existingMeta, incomingMeta) {
+      return { ...incomingMeta, expiresAt: existingMeta.expiresAt };
+    }
+  }
+  const ctrl = new df.Controller({ now: clock.now });
+  const ep = local(df, Tally);
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, n: 2 });
+  const firstExpiry = ctrl.getState().entitiesMeta.Tally['1'].expiresAt;
+  clock.advance(10);
+  await ctrl.setResponse(ep, { id: 1 }, { id: 1, n: 3 });
+  assert.equal(ctrl.getState().entities.Tally['1'].n, 5, 'mergeWithStore summed them');
+  assert.equal(ctrl.getState().entitiesMeta.Tally['1'].expiresAt, firstExpiry, 'mergeMetaWithStore kept the stored expiry');
 });

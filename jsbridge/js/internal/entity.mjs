@@ -44,6 +44,19 @@ const statics = {
   shouldReorder(existingMeta, incomingMeta, existing, incoming) {
     return incomingMeta.fetchedAt < existingMeta.fetchedAt;
   },
+  /**
+   * The record stored when incoming data meets a stored record: by
+   * default shouldUpdate, shouldReorder and merge decide it.
+   */
+  mergeWithStore(existingMeta, incomingMeta, existing, incoming) {
+    if (!this.shouldUpdate(existingMeta, incomingMeta, existing, incoming)) return existing;
+    if (typeof incoming !== typeof existing) return incoming;
+    return this.shouldReorder(existingMeta, incomingMeta, existing, incoming) ? this.merge(incoming, existing) : this.merge(existing, incoming);
+  },
+  /** The meta stored with it: the newer side's, by shouldReorder. */
+  mergeMetaWithStore(existingMeta, incomingMeta, existing, incoming) {
+    return this.shouldReorder(existingMeta, incomingMeta, existing, incoming) ? existingMeta : incomingMeta;
+  },
   /** Combines the stored record with incoming data: a shallow merge. */
   merge(existing, incoming) {
     return { ...existing, ...incoming };
@@ -188,6 +201,8 @@ const HOOKS = [
   ['merge', 'merge'],
   ['shouldUpdate', 'useIncoming'],
   ['shouldReorder', 'shouldReorder'],
+  ['mergeWithStore', 'mergeWithStore'],
+  ['mergeMetaWithStore', 'mergeMetaWithStore'],
 ];
 
 const declarations = new WeakMap();

@@ -294,6 +294,18 @@ export function makeSchemas(bridge) {
       names.push(name);
       fns[name] = (d1, f1, e1, d2, f2, e2, a, b) => !!synchronous(fn(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: ${label}`);
     }
+    if (hooks.mergeWithStore) {
+      names.push('mergeWithStore');
+      fns.mergeWithStore = (d1, f1, e1, d2, f2, e2, a, b) =>
+        toStoreJSON(synchronous(hooks.mergeWithStore(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: mergeWithStore`));
+    }
+    if (hooks.mergeMetaWithStore) {
+      names.push('mergeMetaWithStore');
+      fns.mergeMetaWithStore = (d1, f1, e1, d2, f2, e2, a, b) => {
+        const m = synchronous(hooks.mergeMetaWithStore(meta(d1, f1, e1), meta(d2, f2, e2), readForm(a), readForm(b)), `${where}: mergeMetaWithStore`);
+        return JSON.stringify({ date: m?.date, fetchedAt: m?.fetchedAt, expiresAt: m?.expiresAt });
+      };
+    }
     checkJSON(defaults, `${where}: defaults`);
     const spec = {
       key,
