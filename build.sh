@@ -69,12 +69,13 @@ WASM_BROTLI_MAX=1000000
 # Packages compiled without inlining (-l) in datafetch.wasm, for its size:
 # in js/wasm an inlined body is copied to every call site and compresses
 # worse than a call. They are the ones off the per-entity paths: error
-# formatting (fmt, strings, time), request-level code (controller, rest),
+# formatting (fmt, strings, time, and reflect and internal/fmtsort that fmt
+# uses: 3 KB), request-level code (controller, rest),
 # the inspector model, the bridge's entry points and the store's writes.
 # Together with -ldflags='-s -w' this is 1,014,523 -> about 948,000 B
 # brotli (5.07 MB raw -> 4.88). `-gcflags=all=-l` would make it 892,000.
 WASM_GCFLAGS=()
-for p in fmt time strings \
+for p in fmt time strings reflect internal/fmtsort \
   github.com/datafetch/datafetch/core/controller \
   github.com/datafetch/datafetch/core/rest \
   github.com/datafetch/datafetch/core/inspect \
