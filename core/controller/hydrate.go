@@ -120,7 +120,7 @@ func checkAt(where string, err error) error {
 // latest fetchedAt in it.
 func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.SnapshotResult, latest int64, err error) {
 	if v.Kind() != value.Object {
-		return nil, nil, 0, fmt.Errorf("the snapshot is %s, not an object", kindOf(v))
+		return nil, nil, 0, fmt.Errorf("the snapshot is %s, not an object", schema.KindName(v))
 	}
 	ver := v.Get("version")
 	if ver.IsUndefined() {
@@ -146,7 +146,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 		return nil, nil, 0, err
 	}
 	if opt := v.Get("optimistic"); !opt.IsUndefined() && opt.Kind() != value.Array {
-		return nil, nil, 0, fmt.Errorf("optimistic: %s, not an array", kindOf(opt))
+		return nil, nil, 0, fmt.Errorf("optimistic: %s, not an array", schema.KindName(opt))
 	}
 	note := func(t int64) {
 		if t > latest {
@@ -158,11 +158,11 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	for _, table := range entities.Members() {
 		where := "entities" + schema.MemberStep(table.Key)
 		if table.Value.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, kindOf(table.Value))
+			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, schema.KindName(table.Value))
 		}
 		tableMetas := metaTables.get(table.Key)
 		if tableMetas.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), kindOf(tableMetas))
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), schema.KindName(tableMetas))
 		}
 		recMetas := newIndex(tableMetas)
 		for _, rec := range table.Value.Members() {
@@ -170,7 +170,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 			// Collection's is its list of pks, an array (or, for a Values
 			// collection, an object).
 			if k := rec.Value.Kind(); k != value.Object && k != value.Null && k != value.Array {
-				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), kindOf(rec.Value))
+				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), schema.KindName(rec.Value))
 			}
 			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
 				return "entitiesMeta" + schema.MemberStep(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
@@ -189,7 +189,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	tables := newIndex(entities)
 	for _, table := range entMetas.Members() {
 		if table.Value.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), kindOf(table.Value))
+			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), schema.KindName(table.Value))
 		}
 		recs := newIndex(tables.get(table.Key))
 		for _, m := range table.Value.Members() {
@@ -209,7 +209,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 		}
 		if inv := rm.Get("invalidated"); !inv.IsUndefined() {
 			if inv.Kind() != value.Bool {
-				return nil, nil, 0, fmt.Errorf("%s.invalidated: %s, not a boolean", where(), kindOf(inv))
+				return nil, nil, 0, fmt.Errorf("%s.invalidated: %s, not a boolean", where(), schema.KindName(inv))
 			}
 			m.Invalidated = inv.Boolean()
 		}
@@ -236,7 +236,7 @@ func objectAt(v value.Value, name string) (value.Value, error) {
 	case value.Object:
 		return m, nil
 	}
-	return value.Undef, fmt.Errorf("%s: %s, not an object", name, kindOf(m))
+	return value.Undef, fmt.Errorf("%s: %s, not an object", name, schema.KindName(m))
 }
 
 // index finds an object's members by name in constant time: members are
@@ -279,7 +279,7 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 		return out, false, fmt.Errorf("%s: missing", whereOf())
 	}
 	if m.Kind() != value.Object {
-		return out, false, fmt.Errorf("%s: %s, not an object", whereOf(), kindOf(m))
+		return out, false, fmt.Errorf("%s: %s, not an object", whereOf(), schema.KindName(m))
 	}
 	fields := [...]struct {
 		name     string
@@ -297,7 +297,7 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 			continue
 		}
 		if x.Kind() != value.Number {
-			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, kindOf(x))
+			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, schema.KindName(x))
 		}
 		t, err := schema.MillisOf(x)
 		if err != nil {
@@ -308,24 +308,9 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 	deleted := false
 	if d := m.Get("deleted"); !d.IsUndefined() {
 		if d.Kind() != value.Bool {
-			return out, false, fmt.Errorf("%s.deleted: %s, not a boolean", whereOf(), kindOf(d))
+			return out, false, fmt.Errorf("%s.deleted: %s, not a boolean", whereOf(), schema.KindName(d))
 		}
 		deleted = d.Boolean()
 	}
 	return out, deleted, nil
-}
-
-// kindOf names a value's kind for a message: "a string", "null".
-func kindOf(v value.Value) string {
-	switch v.Kind() {
-	case value.Undefined:
-		return "missing"
-	case value.Null:
-		return "null"
-	case value.Array:
-		return "an array"
-	case value.Object:
-		return "an object"
-	}
-	return "a " + v.Kind().String()
 }

@@ -288,7 +288,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 // parseSyncHeader checks a message's tag and version and returns its op.
 func parseSyncHeader(msg value.Value) (string, error) {
 	if msg.Kind() != value.Object {
-		return "", fmt.Errorf("%s, not an object", kindOf(msg))
+		return "", fmt.Errorf("%s, not an object", schema.KindName(msg))
 	}
 	if tag := msg.Get("datafetch"); tag.Kind() != value.String || tag.Str() != syncTag {
 		return "", fmt.Errorf("datafetch: %s, not %q", describe(tag), syncTag)
@@ -299,7 +299,7 @@ func parseSyncHeader(msg value.Value) (string, error) {
 	}
 	op := msg.Get("op")
 	if op.Kind() != value.String {
-		return "", fmt.Errorf("op: %s, not a string", kindOf(op))
+		return "", fmt.Errorf("op: %s, not a string", schema.KindName(op))
 	}
 	return op.Str(), nil
 }
@@ -325,19 +325,19 @@ func syncAtOf(msg value.Value) (int64, error) {
 		}
 		return t, nil
 	}
-	return 0, fmt.Errorf("at: %s, not a number", kindOf(at))
+	return 0, fmt.Errorf("at: %s, not a number", schema.KindName(at))
 }
 
 // syncKeysOf returns an invalidate or expire message's keys.
 func syncKeysOf(msg value.Value) ([]string, error) {
 	list := msg.Get("keys")
 	if list.Kind() != value.Array {
-		return nil, fmt.Errorf("keys: %s, not an array", kindOf(list))
+		return nil, fmt.Errorf("keys: %s, not an array", schema.KindName(list))
 	}
 	keys := make([]string, 0, list.Len())
 	for i, k := range list.Elems() {
 		if k.Kind() != value.String {
-			return nil, fmt.Errorf("keys[%d]: %s, not a string", i, kindOf(k))
+			return nil, fmt.Errorf("keys[%d]: %s, not a string", i, schema.KindName(k))
 		}
 		keys = append(keys, k.Str())
 	}

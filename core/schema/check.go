@@ -44,7 +44,7 @@ func (e *Entity) checkRecord(pk string, rec value.Value) *CheckError {
 		return checkNormalized(e.collection.Of, rec)
 	}
 	if rec.Kind() != value.Object {
-		return &CheckError{Msg: kindName(rec) + ", not a record (an object)"}
+		return &CheckError{Msg: KindName(rec) + ", not a record (an object)"}
 	}
 	if e.PKFunc == nil {
 		field := e.pkField()
@@ -54,7 +54,7 @@ func (e *Entity) checkRecord(pk string, rec value.Value) *CheckError {
 		case got.IsNullish() || (ok && text == ""):
 			return &CheckError{Path: MemberStep(field), Msg: "missing: the record has no primary key"}
 		case !ok:
-			return &CheckError{Path: MemberStep(field), Msg: kindName(got) + ", not a primary key (a string or a number)"}
+			return &CheckError{Path: MemberStep(field), Msg: KindName(got) + ", not a primary key (a string or a number)"}
 		case text != pk:
 			return &CheckError{Path: MemberStep(field), Msg: fmt.Sprintf("%s, not the record's key %s", got.JSON(), strconv.Quote(pk))}
 		}
@@ -114,7 +114,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			return nil
 		}
 		if v.Kind() != value.Object {
-			return &CheckError{Msg: kindName(v) + `, not a union member ({id, schema})`}
+			return &CheckError{Msg: KindName(v) + `, not a union member ({id, schema})`}
 		}
 		name := v.Get("schema")
 		text, ok := name.Text()
@@ -131,7 +131,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			return nil
 		}
 		if v.Kind() != value.Array {
-			return &CheckError{Msg: kindName(v) + ", not an array"}
+			return &CheckError{Msg: KindName(v) + ", not an array"}
 		}
 		for i, el := range v.Elems() {
 			if err := checkNormalized(s.Of, el); err != nil {
@@ -144,7 +144,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			return nil
 		}
 		if v.Kind() != value.Object {
-			return &CheckError{Msg: kindName(v) + ", not an object"}
+			return &CheckError{Msg: KindName(v) + ", not an object"}
 		}
 		for _, m := range v.Members() {
 			if err := checkNormalized(s.Of, m.Value); err != nil {
@@ -157,7 +157,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			return nil
 		}
 		if v.Kind() != value.Object {
-			return &CheckError{Msg: kindName(v) + ", not an object"}
+			return &CheckError{Msg: KindName(v) + ", not an object"}
 		}
 		for _, f := range s.Fields {
 			if f.Schema == nil {
@@ -194,7 +194,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 		if v.IsNullish() || v.Kind() == value.Number {
 			return nil
 		}
-		return &CheckError{Msg: kindName(v) + ", not a date (epoch milliseconds)"}
+		return &CheckError{Msg: KindName(v) + ", not a date (epoch milliseconds)"}
 	}
 	return nil
 }
@@ -204,7 +204,7 @@ func checkPK(v value.Value, what string) *CheckError {
 	if k := v.Kind(); k == value.String || k == value.Number {
 		return nil
 	}
-	return &CheckError{Msg: fmt.Sprintf("%s, not a pk of %s (a string or a number)", kindName(v), what)}
+	return &CheckError{Msg: fmt.Sprintf("%s, not a pk of %s (a string or a number)", KindName(v), what)}
 }
 
 // MemberStep writes a member name as a step of a path into a value:
@@ -229,8 +229,9 @@ func isIdentifier(s string) bool {
 	return true
 }
 
-// kindName names a value's kind for a message: "a string", "null".
-func kindName(v value.Value) string {
+// KindName names a value's kind for a message: "a string", "null",
+// "missing" for undefined.
+func KindName(v value.Value) string {
 	switch v.Kind() {
 	case value.Undefined:
 		return "missing"
@@ -252,7 +253,7 @@ func describeValue(v value.Value) string {
 	if s := v.JSON(); len(s) <= 40 {
 		return s
 	}
-	return kindName(v)
+	return KindName(v)
 }
 
 // EachEntity calls f once for every entity in s, nested ones included,

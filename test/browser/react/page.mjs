@@ -11,35 +11,9 @@
 import * as React from 'react';
 import { createRoot } from 'react-dom/client';
 import { load } from 'datafetch';
-import {
-  AsyncBoundary,
-  DataProvider,
-  ErrorBoundary,
-  useCache,
-  useController,
-  useDLE,
-  useFetch,
-  useLive,
-  useLoading,
-  useQuery,
-  useSubscription,
-  useSuspense,
-} from 'datafetch/react';
+import * as bindings from 'datafetch/react';
 
-const bindings = {
-  AsyncBoundary,
-  DataProvider,
-  ErrorBoundary,
-  useCache,
-  useController,
-  useDLE,
-  useFetch,
-  useLive,
-  useLoading,
-  useQuery,
-  useSubscription,
-  useSuspense,
-};
+const { useSuspense, useLive, useDLE, useCache } = bindings;
 // The hooks Show can read with, by name.
 const READS = { useSuspense, useLive, useDLE, useCache };
 
