@@ -13,7 +13,7 @@ import { createRoot } from 'react-dom/client';
 import { load } from 'datafetch';
 import * as bindings from 'datafetch/react';
 
-const { useSuspense, useLive, useDLE, useCache } = bindings;
+const { AsyncBoundary, useSuspense, useLive, useDLE, useCache } = bindings;
 // The hooks Show can read with, by name.
 const READS = { useSuspense, useLive, useDLE, useCache };
 
