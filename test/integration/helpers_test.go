@@ -88,9 +88,15 @@ func newEnv(t *testing.T, aopts testapi.Options, copts controller.Options) *env 
 // async runs a controller fetch in a goroutine; the result arrives on the
 // returned channel.
 func (e *env) async(ep endpoint.Endpoint, params value.Value, body any) <-chan result {
+	return e.asyncIn(context.Background(), ep, params, body)
+}
+
+// asyncIn is async with the fetch's context made from parent (a
+// testkit.WaitingContext tells when the fetch waits on it).
+func (e *env) asyncIn(parent context.Context, ep endpoint.Endpoint, params value.Value, body any) <-chan result {
 	ch := make(chan result, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+		ctx, cancel := context.WithTimeout(parent, testkit.WaitLimit)
 		defer cancel()
 		v, err := e.Ctrl.Fetch(ctx, ep, params, body)
 		ch <- result{v, err}

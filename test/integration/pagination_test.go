@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture/testapi"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // hasPage reports whether a page token names a page: null and "" do not.
@@ -249,8 +251,13 @@ func TestPagesInFlightAreNotShared(t *testing.T) {
 	first := e.async(feed, value.Obj(), nil)
 	e.WaitHeld(1)
 	second := e.async(feed, pageParams(value.Str("2")), nil)
-	again := e.async(feed, pageParams(value.Str("2")), nil)
 	e.WaitHeld(2)
+	// The second fetch of page 2 joins the one in flight and waits on its
+	// context: only then may that request finish (on a busy machine it
+	// could otherwise start after it had, and make one of its own).
+	joined := testkit.NewWaitingContext(context.Background())
+	again := e.asyncIn(joined, feed, pageParams(value.Str("2")), nil)
+	testkit.Wait(t, joined.Waiting, "the second fetch of page 2 to join the first")
 	held := e.API.Held()
 	require.Len(t, held, 2, "page 2 was requested while page 1 was in flight")
 	// Released in the order a reader pages: page 1, then page 2.
