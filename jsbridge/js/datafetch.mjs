@@ -3,23 +3,31 @@
 // This module loads datafetch.wasm and wraps the functions it registers
 // (package jsbridge) in the API that docs/js-api.md documents.
 //
-//   import { load } from './datafetch.mjs';
-//   const df = await load();
+//   import { Entity, resource } from './datafetch.mjs';  // no engine needed
+//   class Todo extends Entity { id = 0; title = ''; }
+//   const TodoResource = resource({ path: '/todos/:id', schema: Todo });
 //
-// How the two sides talk: schemas, endpoints and controllers live in Go;
-// the objects here hold numeric handles to them. Params, bodies and the
-// results of callbacks cross as JSON text. Reads come back as one JSON text
-// each, decoded by decode() (internal/wire.mjs): it parses the data, reuses
-// the objects this side already holds for data that did not change (so
-// unchanged data is ===), and turns Date fields into Dates.
+// How the two sides talk: declarations (entity classes, endpoints,
+// resources) are plain JavaScript, registered with an instance's engine
+// the first time it uses them; the engine's objects (schemas, endpoints,
+// controllers) are held here by numeric handles. Params, bodies and the
+// results of callbacks cross as JSON text. A read comes back as one output
+// of ops in the module's memory (jsbridge/wire/SPEC.md), decoded by
+// internal/wire.mjs: it builds the objects (instances of their entity
+// class where there is one), reuses those this side holds for data that
+// did not change (so unchanged data is ===), and turns Date fields into
+// Dates.
 //
 // The code is in internal/, one module a part: load.mjs (loading the
-// module), wire.mjs (decoding reads), protocol.mjs (the numbers both sides
-// agree on), schemas.mjs, endpoints.mjs, controller.mjs, api.mjs (attach,
-// which puts them together), bridge.mjs (calls into Go), errors.mjs and
-// values.mjs (checks and conversions of the caller's values). This module is
-// the package's browser entry (datafetch.node.mjs, its Node.js entry, adds
-// file reading to load()): what it exports is the public API.
+// module), wire.mjs (decoding reads), protocol.mjs and wireops.mjs (the
+// numbers both sides agree on), entity.mjs and classes.mjs (entity
+// classes), schemas.mjs, endpoints.mjs, controller.mjs, pending.mjs (a
+// controller made before loading), prestart.mjs (requests started while
+// loading), api.mjs (attach, which puts them together), bridge.mjs (calls
+// into Go), errors.mjs and values.mjs (checks and conversions of the
+// caller's values). This module is the package's browser entry
+// (datafetch.node.mjs, its Node.js entry, adds file reading to load()):
+// what it exports is the public API.
 
 import { setDefaultSource } from './internal/load.mjs';
 
