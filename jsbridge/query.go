@@ -45,6 +45,20 @@ func ctrlGet(args []safejs.Value) (any, error) {
 	return c.emit(lib.decode, key, schema.ReadSchema(s), v, wire.Header{})
 }
 
+// ctrlSet(ctrl, schemaHandle, argsJSON, valueJSON) stores value as the data
+// of the schema read with args, with no request (controller.Set: ctrl.set).
+func ctrlSet(args []safejs.Value) (any, error) {
+	c, _, s, list, err := queryArgs(args, "set")
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonArg(arg(args, 3), "set: value")
+	if err != nil {
+		return nil, err
+	}
+	return nil, c.c.Set(s, list.Elems(), v)
+}
+
 // ctrlListen(ctrl, listener) calls listener() after every change to the
 // controller's stored data (controller.Listen), and returns the handle of
 // the registration, which ctrlUnsubscribe ends.

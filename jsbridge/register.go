@@ -48,6 +48,7 @@ var syncEntries = map[string]entry{
 	"ctrlSubscribe":        ctrlSubscribe,
 	"ctrlUnsubscribe":      ctrlUnsubscribe,
 	"ctrlGet":              ctrlGet,
+	"ctrlSet":              ctrlSet,
 	"ctrlListen":           ctrlListen,
 	"ctrlHoldQuery":        ctrlHoldQuery,
 	"ctrlInvalidate":       ctrlInvalidate,

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/datafetch/datafetch/core/endpoint"
@@ -168,6 +169,42 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	var w store.Write
 	if err := c.prepareInto(&w, ep.Spec(), key, params, nil, data, c.stampAt(now), now); err != nil {
 		return err
+	}
+	defer c.dispatch()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.apply(&w)
+	c.syncStored(&w)
+	c.changed()
+	return nil
+}
+
+// Set stores v as the data of schema s read with args, with no request
+// (data-client's ctrl.set): its entities are written as if a response had
+// brought them now, with the controller's data expiry, and every result
+// that reads them sees the change; no result is stored under a key. A
+// Collection in s is stored by args[0] as its params. It is how data that
+// comes without a request (a WebSocket or Server-Sent Events message) gets
+// into the cache.
+func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) error {
+	if err := c.reentered("Set"); err != nil {
+		return err
+	}
+	if s == nil {
+		return errors.New("set: no schema")
+	}
+	params := value.Undef
+	if len(args) > 0 {
+		params = args[0]
+	}
+	norm, err := schema.NormalizeArgs(s, v, schema.Args{Params: params})
+	if err != nil {
+		return fmt.Errorf("set: %w", err)
+	}
+	now := c.now()
+	w := store.Write{
+		Schema: s, Result: norm.Result, Entities: norm.Entities, Collections: norm.Collections,
+		Meta: schema.Meta{Date: now, FetchedAt: c.stampAt(now), ExpiresAt: now + c.opts.DataExpiryLength.Milliseconds()},
 	}
 	defer c.dispatch()
 	c.mu.Lock()

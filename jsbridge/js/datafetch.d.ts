@@ -959,6 +959,8 @@ export interface Controller {
    * with it, without a request, for the endpoint's `errorExpiryLength`.
    */
   setError<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, error: Error): Promise<void>;
+  /** Stores `value` as the data of `schema` read with the args before it, with no request (data-client's `ctrl.set`). */
+  set<S extends Schema>(schema: S, ...argsAndValue: [...args: unknown[], value: unknown]): Promise<void>;
   getState(): StoreState;
   /**
    * Reads a Query (or an Entity by pk params, a `schema.All`) from the cache,

@@ -548,3 +548,29 @@ test('static mergeWithStore and mergeMetaWithStore decide what is stored when a 
   assert.equal(ctrl.getState().entities.Tally['1'].n, 5, 'mergeWithStore summed them');
   assert.equal(ctrl.getState().entitiesMeta.Tally['1'].expiresAt, firstExpiry, 'mergeMetaWithStore kept the stored expiry');
 });
+
+test('ctrl.set(Entity, value) writes an entity with no request; what reads it sees the change', async () => {
+  const { df } = await env();
+  class Price extends Entity {
+    id = '';
+    amount = 0;
+    get cents() {
+      return Math.round(this.amount * 100);
+    }
+  }
+  const ctrl = new df.Controller();
+  const list = local(df, [Price], '/local/prices');
+  await ctrl.setResponse(list, {}, [{ id: 'BTC', amount: 1 }]);
+  const seen = [];
+  const stop = ctrl.subscribe(list, {}, ({ data }) => seen.push(data), { fetch: false });
+  await ctrl.set(Price, { id: 'BTC', amount: 2.5 });
+  const [btc] = ctrl.getResponse(list, {}).data;
+  assert.ok(btc instanceof Price);
+  assert.equal(btc.cents, 250);
+  assert.equal(seen.at(-1)[0].amount, 2.5, 'the subscriber was told');
+  assert.equal(ctrl.get(Price, { id: 'BTC' }).amount, 2.5);
+  assert.deepEqual(Object.keys(ctrl.getState().endpoints).length, 1, 'no result stored for the set');
+  await assert.rejects(ctrl.set(Price, { amount: 3 }), /primary key/);
+  await assert.rejects(ctrl.set(Price), /expected set\(schema, \.\.\.args, value\)/);
+  stop();
+});

@@ -95,3 +95,9 @@ async function readTyped(ctrl: InstanceType<typeof Controller>) {
   return done;
 }
 export { todoURL, readTyped };
+
+async function pushPrice(ctrl: InstanceType<typeof Controller>) {
+  await ctrl.set(Todo, { id: 1, title: 'from a socket' });
+  await ctrl.set(TodoResource.getList.schema, { userId: 1 }, [{ id: 2, title: 'listed' }]);
+}
+export { pushPrice };

@@ -196,6 +196,24 @@ export function makeController(bridge, endpoints, schemas) {
       return output;
     }
 
+    /**
+     * Stores value as the data of schema read with args, with no request
+     * (data-client's ctrl.set(schema, ...args, value)): its entities are
+     * written as a response would write them, and every result that reads
+     * them sees the change. Takes effect before it returns.
+     */
+    set(schema, ...argsAndValue) {
+      return promised(() => {
+        if (argsAndValue.length === 0) throw new TypeError('set: expected set(schema, ...args, value)');
+        const value = argsAndValue[argsAndValue.length - 1];
+        const args = argsAndValue.slice(0, -1);
+        const h = schemaHandle(schema, 'set: schema');
+        const text = jsonText(value, 'set: value');
+        this.#tick();
+        call('ctrlSet', this._h, h, jsonText(args, 'set: args'), text);
+      });
+    }
+
     #objs;
     #reads;
     #stopListening;

@@ -28,7 +28,18 @@ const MISSING = Object.freeze({ data: undefined, expiryStatus: 'missing', expire
 // once its controller exists; READS are those that may fetch (with fetch,
 // only when it has no body).
 const READS = new Set(['useSuspense', 'fetch', 'fetchIfStale']);
-const ASYNC_METHODS = [...READS, 'invalidate', 'invalidateAll', 'expireAll', 'resetEntireStore', 'setResponse', 'setError', 'revalidateActive', 'hydrate'];
+const ASYNC_METHODS = [
+  ...READS,
+  'invalidate',
+  'invalidateAll',
+  'expireAll',
+  'resetEntireStore',
+  'setResponse',
+  'setError',
+  'set',
+  'revalidateActive',
+  'hydrate',
+];
 
 /** A controller made before datafetch.wasm is loaded (see above). */
 export class PendingController {
