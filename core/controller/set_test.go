@@ -44,4 +44,3 @@ func TestSetRefusesWhatAResponseWouldBeRefusedFor(t *testing.T) {
 	require.Error(t, r.c.Set(nil, nil, obj(`{}`)))
 	assert.Equal(t, "kept", r.get(t, r.article, obj(`{"id":1}`)).Get("title").Str(), "the store is as it was")
 }
-
