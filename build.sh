@@ -408,8 +408,9 @@ stage_test_browser() {
 
 # The package in bundled apps (test/bundlers): dist/ packed with npm pack
 # into a tiny app, built and served by Vite 7 (dev server and production
-# build) and webpack 5 with no configuration, run in headless Chromium (page
-# and module worker), and imported by Node.js by its name.
+# build) and webpack 5 with no configuration and by esbuild (datafetch.wasm
+# copied beside the bundle), run in headless Chromium (page and module
+# worker), and imported by Node.js by its name.
 stage_bundlers() {
   [[ -f test/bundlers/bundlers.test.mjs ]] || return $SKIP
   ensure_chromium
@@ -578,7 +579,7 @@ cmd_test() {
   run_stage "node --test test/node" stage_test_node
   run_stage "tsc --noEmit test/ts" stage_types
   run_stage "playwright (test/browser)" stage_test_browser
-  run_stage "bundlers: Vite, webpack, Node (test/bundlers)" stage_bundlers
+  run_stage "bundlers: Vite, webpack, esbuild, Node (test/bundlers)" stage_bundlers
   run_stage "end-to-end demo (test/e2e)" stage_e2e
   run_stage "memory and lifetime (test/memory)" stage_memory
   run_fuzz_list "$FUZZ_SHORT_TIME"

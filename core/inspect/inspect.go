@@ -114,7 +114,13 @@ func Of(state value.Value, requests []controller.Request, now int64, o Options) 
 		}
 		m.Entities = append(m.Entities, row)
 	}
-	stored := state.Get("endpoints")
+	// The keys that hold data, as a set: a lookup in the endpoints object
+	// is a scan of its members, which made this quadratic in the results.
+	endpoints := state.Get("endpoints").Members()
+	stored := make(map[string]struct{}, len(endpoints))
+	for _, e := range endpoints {
+		stored[e.Key] = struct{}{}
+	}
 	for _, e := range state.Get("meta").Members() {
 		meta := e.Value
 		r := Result{
@@ -124,7 +130,7 @@ func Of(state value.Value, requests []controller.Request, now int64, o Options) 
 		switch {
 		case meta.Get("invalidated").Boolean():
 			r.Status = Invalid
-		case !stored.Has(e.Key):
+		case !has(stored, e.Key):
 			r.Status = Missing
 		case now >= r.ExpiresAt:
 			r.Status = Stale
@@ -149,6 +155,12 @@ func Of(state value.Value, requests []controller.Request, now int64, o Options) 
 		m.Requests = append(m.Requests, Request{Key: q.Key, Label: Label(q.Key, o.Prefix), StartedAt: q.StartedAt, Mutation: q.Mutation})
 	}
 	return m
+}
+
+// has reports whether key is in set.
+func has(set map[string]struct{}, key string) bool {
+	_, ok := set[key]
+	return ok
 }
 
 // addError inserts e into errs, newest (latest ExpiresAt) first, keeping at

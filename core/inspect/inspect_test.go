@@ -155,3 +155,25 @@ func TestValue(t *testing.T) {
 		"errors":[{"key":"k","label":"l","message":"e","expiresAt":9,"kept":true}]}`, m.Value().JSON())
 	assert.JSONEq(t, `{"now":0,"entities":[],"results":[],"optimistic":[],"requests":[],"errors":[]}`, inspect.Model{}.Value().JSON(), "empty lists, not null")
 }
+
+// BenchmarkTake inspects a controller holding 10,000 results, as the
+// JavaScript inspector does on each refresh. Each result's status once
+// looked its key up in the endpoints object, a scan of its members, which
+// made an inspection quadratic in the results: 260 ms natively and 1.2 s
+// in Chromium, against 25 ms and 0.1-0.2 s with a set.
+func BenchmarkTake(b *testing.B) {
+	const results = 10_000
+	c := controller.New(controller.Options{})
+	n := &notes{name: "getNote", spec: endpoint.Spec{Schema: note}, fetch: found}
+	for i := range results {
+		data, err := found(fmt.Sprint(i))
+		require.NoError(b, err)
+		require.NoError(b, c.SetResponse(n, id(fmt.Sprint(i)), data))
+	}
+	for b.Loop() {
+		m := inspect.Take(c, inspect.Options{})
+		if len(m.Results) != results {
+			b.Fatalf("%d results, want %d", len(m.Results), results)
+		}
+	}
+}

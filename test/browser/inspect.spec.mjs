@@ -262,13 +262,22 @@ test('a store of 10,000 results renders a bounded page, with a count and a way t
       };
       root().querySelector('section[data-section="results"] .more button').click();
       while (results() === first.rows) await frames();
-      return { first, rows: results(), more: root().querySelector('section[data-section="results"] .more')?.textContent };
+      const more = root().querySelector('section[data-section="results"] .more')?.textContent;
+      // An opened type of 10,000 records lists a bounded number of them.
+      const records = () => root().querySelectorAll('li[data-type="Article"] tr');
+      root().querySelector('li[data-type="Article"] summary').click();
+      while (records().length === 0) await frames();
+      const opened = { records: records().length, last: records()[records().length - 1].textContent, nodes: root().querySelectorAll('*').length };
+      root().querySelector('section[data-section="results"] .more').scrollIntoView({ block: 'center' });
+      return { first, rows: results(), more, opened };
     });
     assert.equal(r.first.rows, 100, 'one page of results');
     assert.ok(r.first.nodes < 2_000, `a bounded DOM: ${r.first.nodes} nodes for 10,000 results`);
-    assert.match(r.first.more, /^Showing 100 of 10000 Show 100 more$/);
+    assert.match(r.first.more, /^Showing 100 of 10,000 Show 100 more$/);
     assert.equal(r.rows, 200, 'show more adds a page');
-    assert.match(r.more, /^Showing 200 of 10000/);
+    assert.match(r.more, /^Showing 200 of 10,000/);
+    assert.deepEqual([r.opened.records, r.opened.last], [201, '…9,800 more'], 'an opened type lists 200 records and a count of the rest');
+    assert.ok(r.opened.nodes < 4_000, `a bounded DOM with a type open: ${r.opened.nodes} nodes`);
     await page.screenshot({ path: join(outDir, 'inspect-large.png') });
     await page.evaluate(() => window.stop());
     assert.deepEqual(errors, []);

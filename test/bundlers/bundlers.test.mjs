@@ -1,10 +1,12 @@
 // The package as an app gets it: dist/ packed with `npm pack`, unpacked into
 // a tiny app's node_modules (test/bundlers/app), then built and served by
 // Vite 7 (dev server and production build) and webpack 5, each with no
-// configuration at all, and run in headless Chromium: the page and a module
-// Web Worker both load datafetch.wasm and read through a Controller. Node.js
-// imports the same unpacked package by its name. Vite and webpack come from
-// the repository's devDependencies (found by walking up from the app).
+// configuration at all, and by esbuild with datafetch.wasm copied beside
+// the bundle, and run in headless Chromium: the page and a module Web
+// Worker both load datafetch.wasm (load() with no argument) and read
+// through a Controller. Node.js imports the same unpacked package by its
+// name. Vite, webpack and esbuild come from the repository's
+// devDependencies (found by walking up from the app).
 
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -145,6 +147,45 @@ test('webpack 5, no configuration but the entry: no warnings about the package, 
   const server = await serveFiles({ dirs: { '/': out } });
   try {
     assertWorks(await openApp(server.url), 'webpack');
+  } finally {
+    await server.close();
+  }
+});
+
+test('esbuild, with datafetch.wasm copied beside the bundle: page and module worker load it with no argument', async () => {
+  const { build } = await import('esbuild');
+  const dir = makeApp('esbuild');
+  // The bundles go one folder down from where the page is served, so that
+  // a default one folder above the bundle (the old one) would miss the file.
+  const out = join(dir, 'public');
+  const result = await build({
+    absWorkingDir: dir,
+    // The worker is an entry of its own: esbuild leaves main.js's
+    // new URL('./worker.js', import.meta.url) as it is, which then names
+    // the worker's bundle beside it.
+    entryPoints: ['main.js', 'worker.js'],
+    outdir: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    logLevel: 'silent',
+  });
+  assert.deepEqual(
+    [...result.errors, ...result.warnings].map((m) => m.text),
+    [],
+    'esbuild errors and warnings',
+  );
+  for (const f of ['main.js', 'worker.js']) {
+    const text = readFileSync(join(out, f), 'utf8');
+    assert.doesNotMatch(text, /\b(?:from|import)\s*\(?\s*['"]node:/, `the ${f} bundle imports no node: module`);
+  }
+  // What the package asks of an esbuild app: copy datafetch.wasm beside
+  // the bundle.
+  cpSync(join(dir, 'node_modules', 'datafetch', 'datafetch.wasm'), join(out, 'datafetch.wasm'));
+  cpSync(join(dir, 'index.html'), join(out, 'index.html'));
+  const server = await serveFiles({ dirs: { '/app/': out } });
+  try {
+    assertWorks(await openApp(`${server.url}app/`), 'esbuild');
   } finally {
     await server.close();
   }

@@ -54,8 +54,8 @@ test('inspect: bad arguments are errors that say what was wrong', () => {
 });
 
 // fakeDocument is the least of a DOM that the panel uses, recording frames
-// and listeners.
-function fakeDocument() {
+// and listeners; performance, when given, is its window's clock.
+function fakeDocument({ performance } = {}) {
   const frames = new Map();
   let nextFrame = 1;
   const listeners = [];
@@ -107,6 +107,7 @@ function fakeDocument() {
   const doc = {
     createElement: (tag) => new Node(tag),
     defaultView: {
+      performance,
       requestAnimationFrame(fn) {
         frames.set(nextFrame, fn);
         return nextFrame++;
@@ -166,3 +167,58 @@ function isUnder(node, host) {
   for (let n = node; n; n = n.parent) if (n === host || n === host.shadowRoot) return true;
   return false;
 }
+
+test('inspect rests after each read in proportion to its cost, but reads at once what the user asks for', async () => {
+  // A read that costs READ_MS by the window's clock: the controller's now,
+  // which a read calls, moves that clock while a frame runs.
+  const READ_MS = 1_000;
+  const FRAME_MS = 16;
+  const win = { t: 0 };
+  let inFrame = false;
+  const ctrl = new df.Controller({
+    now: () => {
+      if (inFrame) win.t += READ_MS;
+      return 1_700_000_000_000;
+    },
+  });
+  await ctrl.setResponse(getNote, { id: 0 }, { id: 0, text: 'zero' });
+  const { element, listeners, runFrame } = fakeDocument({ performance: { now: () => win.t } });
+  const stop = df.inspect(ctrl, element);
+  const host = element.children[0];
+
+  // frame runs one frame FRAME_MS after the last and says whether it read.
+  const frame = () => {
+    win.t += FRAME_MS;
+    const before = win.t;
+    inFrame = true;
+    try {
+      runFrame(win.t);
+    } finally {
+      inFrame = false;
+    }
+    return win.t !== before;
+  };
+
+  // The store changes before every frame, for 60 s of frames.
+  let reads = 0;
+  let id = 1;
+  const until = win.t + 60_000;
+  while (win.t < until) {
+    await ctrl.setResponse(getNote, { id }, { id, text: String(id) });
+    id++;
+    if (frame()) reads++;
+  }
+  // Each read is followed by REST_FACTOR (4) reads' time of rest: one read
+  // in every 5 s at most, not one a frame.
+  assert.ok(reads >= 2 && reads <= 60_000 / (5 * READ_MS) + 1, `reads in 60 s of changes: ${reads}`);
+
+  // Straight after a read, a click on "show more" is read at the next frame.
+  for (let i = id; i < id + 150; i++) await ctrl.setResponse(getNote, { id: i }, { id: i, text: String(i) });
+  while (!frame());
+  const results = () => host.find((n) => n.attributes['data-section'] === 'results');
+  const button = results().find((n) => n.tag === 'button');
+  assert.ok(button, 'a show more button');
+  listeners.find((l) => l.node === button && l.type === 'click').fn();
+  assert.equal(frame(), true, 'the next frame reads');
+  stop();
+});

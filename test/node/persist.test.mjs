@@ -170,6 +170,36 @@ test('throttle: Infinity writes only on flush, scheduling nothing; a throttle pa
   q.stop();
 });
 
+test('the default timer is never asked to wait longer than it can (throttle Infinity, 30 days, 2^31 ms)', T, async () => {
+  const { df } = await env();
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+  const month = 30 * 24 * HOUR;
+  const real = globalThis.setTimeout;
+  // Every wait asked of setTimeout while persist starts and arms its first
+  // check (Go's own timers among them: its runtime bounds them itself).
+  const asked = [];
+  globalThis.setTimeout = (fn, ms, ...args) => {
+    asked.push(ms);
+    return real(fn, ms, ...args);
+  };
+  try {
+    for (const throttle of [Infinity, month, MAX_TIMER_MS + 1]) {
+      asked.length = 0;
+      const c = new df.Controller({ now: fakeClock().now });
+      const p = await df.persist(c, { storage: memoryStorage(), throttle });
+      p.stop();
+      assert.deepEqual(
+        asked.filter((ms) => !(ms <= MAX_TIMER_MS)),
+        [],
+        `throttle ${throttle}: a longer wait fires after 1 ms, over and over`,
+      );
+      if (throttle !== Infinity) assert.ok(asked.includes(MAX_TIMER_MS), `throttle ${throttle}: the check waits the longest a timer can`);
+    }
+  } finally {
+    globalThis.setTimeout = real;
+  }
+});
+
 test('a controller used before persist is written at the first check', T, async () => {
   const { df, fx } = await env();
   const storage = memoryStorage();

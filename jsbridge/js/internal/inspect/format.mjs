@@ -23,6 +23,11 @@ export function duration(ms) {
   return `${Math.floor(s / SECONDS_PER_HOUR)}h`;
 }
 
+/** number writes a count with thousands separators ("10,000"), in any locale. */
+export function number(n) {
+  return n.toLocaleString('en-US');
+}
+
 /** timeLeft writes what is left of a valid result: "42s", or "never". */
 export function timeLeft(ms) {
   return ms >= NEVER_MS ? 'never' : duration(ms);

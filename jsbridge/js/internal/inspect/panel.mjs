@@ -3,7 +3,8 @@
 // level only defines. While a panel is open it watches the controller's
 // change counter once per animation frame (a memory load) and, when the
 // counter moved or a tick has passed (time left, requests in flight), reads
-// the inspection model from Go. It only reads: the model, getState for
+// the inspection model from Go, resting after each read in proportion to
+// what it cost (REST_FACTOR). It only reads: the model, getState for
 // opened entity types, and the counter.
 
 import { HOST_TAG, STYLES } from './styles.mjs';
@@ -16,6 +17,14 @@ export const COLLAPSED_TICK_MS = 2000;
 // Without requestAnimationFrame (a page in the background of some
 // engines, a DOM without one), frames come from a timer this often.
 const FALLBACK_FRAME_MS = 100;
+/**
+ * After a read that took c ms, the panel reads again (for a change or a
+ * tick) no sooner than REST_FACTOR × c ms later: a read costs time in
+ * proportion to the store, and this keeps the panel to at most a fifth of
+ * the page's time however large the store is. What the user asks for
+ * (show more, open a type, expand) is read at the next frame.
+ */
+export const REST_FACTOR = 4;
 
 // The panel's accessible name, and the header's text (an arrow says
 // whether it is open).
@@ -70,6 +79,7 @@ export function inspect(source, element) {
   let version; // the counter when the model was read
   let lastRead = -Infinity; // when it was read (performance.now() ms)
   let lastView = ''; // JSON of the view on screen
+  let restUntil = -Infinity; // no read before this frame time (REST_FACTOR)
   let tables; // getState().entities, while a type is open
   let tablesVersion;
   let stopped = false;
@@ -94,34 +104,42 @@ export function inspect(source, element) {
 
   function onMore(section) {
     shown[section] = (shown[section] ?? PAGE_ROWS) + PAGE_ROWS;
+    readNow();
+  }
+
+  // readNow makes the next frame read, resting or not: the user asked.
+  function readNow() {
     lastRead = -Infinity;
+    restUntil = -Infinity;
   }
 
   function onToggle(type, isOpen) {
     if (open.has(type) === isOpen) return;
     if (isOpen) open.add(type);
     else open.delete(type);
-    lastRead = -Infinity;
+    readNow();
   }
 
   toggle.addEventListener('click', () => {
     collapsed = !collapsed;
     showCollapsed();
     lastView = '';
-    lastRead = -Infinity;
+    readNow();
   });
 
   const win = doc.defaultView;
+  const perf = win?.performance ?? globalThis.performance;
   const nextFrame =
-    typeof win?.requestAnimationFrame === 'function' ? (f) => win.requestAnimationFrame(f) : (f) => setTimeout(() => f(performance.now()), FALLBACK_FRAME_MS);
+    typeof win?.requestAnimationFrame === 'function' ? (f) => win.requestAnimationFrame(f) : (f) => setTimeout(() => f(perf.now()), FALLBACK_FRAME_MS);
   const cancelFrame = typeof win?.cancelAnimationFrame === 'function' ? (id) => win.cancelAnimationFrame(id) : clearTimeout;
 
   function step(t) {
     if (stopped) return;
     const v = source.changes();
-    if (v !== version || t - lastRead >= (collapsed ? COLLAPSED_TICK_MS : TICK_MS)) {
+    if (t >= restUntil && (v !== version || t - lastRead >= (collapsed ? COLLAPSED_TICK_MS : TICK_MS))) {
       version = v;
       lastRead = t;
+      const began = perf.now();
       try {
         refresh();
       } catch (err) {
@@ -129,12 +147,14 @@ export function inspect(source, element) {
         summary.textContent = `stopped: ${err?.message ?? err}`;
         return;
       }
+      const ended = perf.now();
+      restUntil = ended + (ended - began) * REST_FACTOR;
     }
     frame = nextFrame(step);
   }
 
   (floating ? doc.body : element).append(host);
-  step(performance.now());
+  step(perf.now());
 
   return function stop() {
     if (stopped) return;

@@ -4,7 +4,7 @@
 // body. Equal rows render to equal DOM, so the panel compares them and
 // leaves the DOM alone when nothing it shows has changed.
 
-import { duration, recordText, timeLeft } from './format.mjs';
+import { duration, number, recordText, timeLeft } from './format.mjs';
 
 /** The most records one opened entity type lists. */
 export const MAX_RECORDS = 200;
@@ -49,7 +49,7 @@ export function viewOf(model, tables, open, shown = {}) {
       count(model.errors.filter((e) => e.kept).length, 'error', 'errors'),
     ].join(' · '),
     entities: page('entities', model.entities).map(({ type, count, deleted }) => {
-      const row = { type, count: deleted > 0 ? `${count} (${deleted} deleted)` : String(count), open: open.has(type) };
+      const row = { type, count: deleted > 0 ? `${number(count)} (${number(deleted)} deleted)` : number(count), open: open.has(type) };
       if (row.open) {
         const records = Object.entries(tables?.[type] ?? {});
         row.records = records.slice(0, MAX_RECORDS).map(([pk, rec]) => [pk, recordText(rec)]);
@@ -124,7 +124,7 @@ export function render(body, view, onToggle, onMore) {
     if (total > rows.length) {
       const button = el('button', { type: 'button' }, `Show ${Math.min(PAGE_ROWS, total - rows.length)} more`);
       button.addEventListener('click', () => onMore(name));
-      more = el('p', { class: 'more' }, `Showing ${rows.length} of ${total} `, button);
+      more = el('p', { class: 'more' }, `Showing ${number(rows.length)} of ${number(total)} `, button);
     }
     return el('section', { 'data-section': name }, el('h3', {}, heading), content, more);
   });
@@ -133,12 +133,12 @@ export function render(body, view, onToggle, onMore) {
 
 // count writes n and the noun, singular or plural.
 function count(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${number(n)} ${n === 1 ? one : many}`;
 }
 
 // recordsTable lists an opened entity type's records: pk, then the record.
 function recordsTable(el, t) {
   const rows = t.records.map(([pk, text]) => el('tr', {}, el('th', { scope: 'row' }, pk), el('td', {}, text)));
-  if (t.more > 0) rows.push(el('tr', {}, el('th', {}, '…'), el('td', {}, `${t.more} more`)));
+  if (t.more > 0) rows.push(el('tr', {}, el('th', {}, '…'), el('td', {}, `${number(t.more)} more`)));
   return el('div', { class: 'records' }, el('table', {}, el('tbody', {}, ...rows)));
 }
