@@ -448,13 +448,9 @@ function value() {
       return JSON.parse(str(uint()));
     case OP_DATE:
       return new Date(value());
-    case OP_DEFINE_SHAPE: {
-      const id = uint();
-      const keys = [];
-      for (let n = uint(); n > 0; n--) keys.push(key());
-      shapes[id] = shapeOf(keys);
+    case OP_DEFINE_SHAPE:
+      defineShape();
       return value();
-    }
     case OP_OBJECT: {
       const obj = {};
       for (let n = uint(); n > 0; n--) put(obj, key(), value());
@@ -483,6 +479,15 @@ function value() {
   }
 }
 
+// defineShape reads an OP_DEFINE_SHAPE's operands (its op taken) and
+// enters the shape in the table.
+function defineShape() {
+  const id = uint();
+  const keys = [];
+  for (let n = uint(); n > 0; n--) keys.push(key());
+  shapes[id] = shapeOf(keys);
+}
+
 // instance reads an OP_CLASS's operand and the object after it, built as
 // an instance of that class: with its prototype from the start (by a
 // constructor per class and shape), never changed after, which would cost
@@ -499,13 +504,9 @@ function instance() {
         if (make === undefined) throw new UnknownObject(`datafetch: shape ${id} is unknown`);
         return classMake(proto, make)(value);
       }
-      case OP_DEFINE_SHAPE: {
-        const id = uint();
-        const keys = [];
-        for (let n = uint(); n > 0; n--) keys.push(key());
-        shapes[id] = shapeOf(keys);
+      case OP_DEFINE_SHAPE:
+        defineShape();
         continue; // the object follows
-      }
       case OP_OBJECT: {
         const obj = Object.create(proto);
         for (let n = uint(); n > 0; n--) defineOwn(obj, key(), value());
