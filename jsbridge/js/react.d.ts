@@ -27,6 +27,9 @@ export interface DataProviderProps {
   children?: ReactNode;
 }
 
+/** data-client's name for `DataProviderProps`. */
+export type ProviderProps = DataProviderProps;
+
 /** `<DataProvider controller={ctrl}>`: the controller that the hooks below it use. */
 export function DataProvider(props: DataProviderProps): ReactElement;
 
