@@ -250,7 +250,7 @@ export interface AllSchema<E = AnyEntity> {
 /** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`. */
 export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any>;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
-export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> {
+export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> {
   readonly [schemaKind]: { query: S };
   readonly schema: S;
   readonly process: (entries: Denormalize<S>, ...args: A) => R;
@@ -260,7 +260,7 @@ export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = un
  * declares none (a Query over a Collection is read with the collection's
  * args, as `useQuery(remaining, { userId })`).
  */
-export type QueryArgs<A extends unknown[]> = A extends [] ? unknown[] : A;
+export type QueryArgs<A extends any[]> = A extends [] ? unknown[] : A;
 
 /** `schema.Collection([E] | schema.Values(E), options)`: a list or map stored per its args. */
 export interface CollectionSchema<S = Schema> {
@@ -424,7 +424,7 @@ export interface SchemaClasses {
   Invalidate: new <E extends AnyEntity>(entity: E) => InvalidateSchema<E>;
   All: new <E extends AnyEntity>(entity: E) => AllSchema<E>;
   /** `process(entries, ...args)` derives the value; it is called again only when `entries` or the args change. */
-  Query: new <S extends QueryableSchema, R, A extends unknown[] = []>(
+  Query: new <S extends QueryableSchema, R, A extends any[] = []>(
     schema: S,
     process: (entries: Denormalize<S>, ...args: A) => R,
   ) => QuerySchema<S, R, A>;
@@ -1110,7 +1110,7 @@ export interface Controller {
    * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
    * are other args). `undefined` when an Entity read finds nothing.
    */
-  get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
+  get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
@@ -1178,11 +1178,11 @@ export interface SyncTabsOptions {
 // ------------------------------------------------------------ Other operations
 
 /** `[handler, loading, error]`. */
-export type LoadingState<A extends unknown[], R> = [handler: (...args: A) => Promise<R | undefined>, loading: boolean, error: Error | undefined];
+export type LoadingState<A extends any[], R> = [handler: (...args: A) => Promise<R | undefined>, loading: boolean, error: Error | undefined];
 
 /** `df.useLoading(asyncFn, onChange?)`: the error is exposed, not thrown. */
 export interface UseLoading {
-  <A extends unknown[], R>(asyncFn: (...args: A) => Promise<R>, onChange?: (state: LoadingState<A, R>) => void): LoadingState<A, R>;
+  <A extends any[], R>(asyncFn: (...args: A) => Promise<R>, onChange?: (state: LoadingState<A, R>) => void): LoadingState<A, R>;
 }
 
 /** Options of the legacy `df.Resource`. */
@@ -1328,7 +1328,7 @@ export declare namespace schema {
   const All: SchemaClasses['All'];
   type All<E = AnyEntity> = AllSchema<E>;
   const Query: SchemaClasses['Query'];
-  type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> = QuerySchema<S, R, A>;
+  type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> = QuerySchema<S, R, A>;
   const Collection: SchemaClasses['Collection'];
   type Collection<S = Schema> = CollectionOf<S>;
 }
@@ -1337,7 +1337,7 @@ export declare const Collection: SchemaClasses['Collection'];
 export type Collection<S = Schema> = CollectionOf<S>;
 /** `schema.Query`. */
 export declare const Query: SchemaClasses['Query'];
-export type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> = QuerySchema<S, R, A>;
+export type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> = QuerySchema<S, R, A>;
 /** `schema.All`. */
 export declare const All: SchemaClasses['All'];
 export type All<E = AnyEntity> = AllSchema<E>;

@@ -174,6 +174,11 @@ export class Comment extends PlaceholderEntity {
 export const CommentResource = createResource({ path: '/posts/:postId/comments/:id', schema: Comment, Endpoint: AuthdEndpoint });
 
 export const queryRemainingTodos = new Query(TodoResource.getList.schema, (entries) => entries.filter((todo) => !todo.completed).length);
+// Over every stored Todo, with its own (unannotated) args, as data-client's
+// older example writes it.
+export const queryRemainingOf = new Query(new schema.All(Todo), (entries, { userId } = {}) =>
+  entries.filter((todo) => (userId === undefined || todo.userId === userId) && !todo.completed),
+);
 
 // ------------------------------------------------------------ components
 
@@ -226,16 +231,26 @@ function NewTodo({ userId }: { userId?: number }) {
     if (!title) return;
     await ctrl.fetch(TodoResource.getList.unshift, { userId }, { title, userId, completed: false });
   }, [ctrl, userId]);
+  // An unannotated handler argument is the event, as in data-client.
+  const [handleSubmit] = useLoading(async (event) => {
+    event.preventDefault();
+    await handleAdd();
+  }, [handleAdd]);
   return (
-    <button type="button" onClick={handleAdd} disabled={isLoading}>
-      Add
-    </button>
+    <form onSubmit={handleSubmit}>
+      <input ref={input} />
+      <button type="button" onClick={handleAdd} disabled={isLoading}>
+        Add
+      </button>
+    </form>
   );
 }
 
 function TodoStats({ userId }: { userId?: number }) {
   const remaining = useQuery(queryRemainingTodos, { userId });
   type _remaining = Expect<Equal<typeof remaining, number | undefined>>;
+  const open = useQuery(queryRemainingOf, { userId });
+  type _open = Expect<Equal<typeof open, Todo[] | undefined>>;
   return <span>{remaining ?? 0} remaining</span>;
 }
 
