@@ -10,6 +10,14 @@
 //   const getArticle = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
 //   const article = await df.useSuspense(getArticle, { id: '1' }); // typed { id: string; title: string }
 //
+// data-client's forms type as data-client types them (docs/js-api.md,
+// "Types of data-client's forms"):
+//
+//   import { Entity, resource } from 'datafetch';
+//   class Todo extends Entity { id = 0; title = ''; completed = false; }
+//   const TodoResource = resource({ path: '/todos/:id', schema: Todo });
+//   const todo = useSuspense(TodoResource.get, { id: 1 }); // a Todo (datafetch/react)
+//
 // What the types check:
 //
 // - Records are inferred from `defaults` and `schema`, and shown flat
@@ -164,7 +172,7 @@ export interface EntityStatics {
   /** The table's name: the class's name unless set. */
   key: string;
   /** Field schemas, read when the class is first used. */
-  schema: { readonly [field: string]: Schema | DateConstructor | ((value: any) => unknown) };
+  schema: { readonly [field: string]: Schema | DateConstructor | FieldConversion };
   /** The primary key of a record, from the instance method `pk`. */
   pk(value: any, parent?: unknown, key?: string, args?: readonly unknown[]): PK | undefined;
   /** Transforms a raw record before it is stored. */
@@ -183,6 +191,8 @@ export interface EntityStatics {
   mergeMetaWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): EntityMeta;
   /** An instance made with no arguments: its fields are the defaults. */
   readonly defaults: EntityInstance;
+  /** An instance with `props` set over the defaults. */
+  fromJS<T extends abstract new (...args: any[]) => EntityInstance>(this: T, props?: Partial<InstanceType<T>>): InstanceType<T>;
 }
 
 /** An entity class: its instances are the records reads give. */
@@ -199,12 +209,10 @@ export type AnyEntity = Entity | EntityClass;
 export declare const Entity: EntityStatics & {
   new (): EntityInstance;
   readonly prototype: EntityInstance;
-  /** An instance with `props` set over the defaults. */
-  fromJS<T extends abstract new (...args: any[]) => EntityInstance>(this: T, props?: Partial<InstanceType<T>>): InstanceType<T>;
 };
 
 /** Options of `EntityMixin`: `pk` a field name or a function of the record, and any static. */
-export interface EntityMixinOptions<I> extends Partial<Omit<EntityStatics, 'pk' | 'defaults'>> {
+export interface EntityMixinOptions<I> extends Partial<Omit<EntityStatics, 'pk' | 'defaults' | 'fromJS'>> {
   pk?: (keyof I & string) | ((record: I, parent?: unknown, key?: string) => PK | undefined);
 }
 
@@ -242,7 +250,7 @@ export interface AllSchema<E = AnyEntity> {
 /** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`. */
 export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any>;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
-export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends unknown[] = any[]> {
+export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> {
   readonly [schemaKind]: { query: S };
   readonly schema: S;
   readonly process: (entries: Denormalize<S>, ...args: A) => R;
@@ -252,7 +260,7 @@ export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = un
  * declares none (a Query over a Collection is read with the collection's
  * args, as `useQuery(remaining, { userId })`).
  */
-export type QueryArgs<A extends unknown[]> = A extends [] ? unknown[] : A;
+export type QueryArgs<A extends any[]> = A extends [] ? unknown[] : A;
 
 /** `schema.Collection([E] | schema.Values(E), options)`: a list or map stored per its args. */
 export interface CollectionSchema<S = Schema> {
@@ -273,7 +281,7 @@ export type SchemaDefault = string | number | boolean | null | undefined | reado
 
 /** `{a: S, b: 'x'}`: members that are schemas, and defaults for the rest. */
 export interface SchemaObjectDefinition {
-  readonly [member: string]: Schema | DateConstructor | SchemaDefault;
+  readonly [member: string]: Schema | DateConstructor | FieldConversion | SchemaDefault;
 }
 
 /** Anything usable where a schema is taken. `[S]` is a list of S. */
@@ -293,8 +301,16 @@ export type Schema =
 
 /** The field schemas of an entity: nested schemas, or `Date` for a date field. */
 export interface EntityFieldSchemas {
-  readonly [field: string]: Schema | DateConstructor;
+  readonly [field: string]: Schema | DateConstructor | FieldConversion;
 }
+
+/**
+ * A field schema that converts the field's value when it is read (as
+ * data-client takes one): a class with a static `fromJSON` (`Money`), another
+ * class (`new Tag(value)`), or a function (`Number`,
+ * `Temporal.Instant.from`). It reads as what that returns.
+ */
+export type FieldConversion = ((value: any) => unknown) | (abstract new (value: any) => unknown) | { fromJSON(value: any): unknown };
 
 /** What data of schema `S` reads as. */
 export type Denormalize<S> = S extends DateConstructor
@@ -305,35 +321,43 @@ export type Denormalize<S> = S extends DateConstructor
     ? I
     : S extends Entity<infer T>
       ? T
-      : S extends AllSchema<infer E>
-        ? Denormalize<E>[]
-        : S extends InvalidateSchema<infer E>
-          ? Denormalize<E> | undefined
-          : S extends CollectionSchema<infer E>
-            ? Denormalize<E>
-            : S extends ArraySchema<infer E>
+      : S extends { fromJSON(value: any): infer R }
+        ? R
+        : S extends (value: any) => infer R
+          ? R
+          : S extends abstract new (
+                value: any,
+              ) => infer I
+            ? I
+            : S extends AllSchema<infer E>
               ? Denormalize<E>[]
-              : S extends ValuesSchema<infer E>
-                ? { [key: string]: Denormalize<E> }
-                : S extends UnionSchema<infer M>
-                  ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
-                  : S extends ObjectSchema<infer M>
-                    ? DenormalizeObject<M>
-                    : S extends readonly []
-                      ? unknown[]
-                      : S extends readonly (infer E)[]
-                        ? Denormalize<E>[]
-                        : S extends string
-                          ? string | null
-                          : S extends number
-                            ? number | null
-                            : S extends boolean
-                              ? boolean | null
-                              : S extends null | undefined
-                                ? any
-                                : S extends object
-                                  ? DenormalizeObject<S>
-                                  : S;
+              : S extends InvalidateSchema<infer E>
+                ? Denormalize<E> | undefined
+                : S extends CollectionSchema<infer E>
+                  ? Denormalize<E>
+                  : S extends ArraySchema<infer E>
+                    ? Denormalize<E>[]
+                    : S extends ValuesSchema<infer E>
+                      ? { [key: string]: Denormalize<E> }
+                      : S extends UnionSchema<infer M>
+                        ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+                        : S extends ObjectSchema<infer M>
+                          ? DenormalizeObject<M>
+                          : S extends readonly []
+                            ? unknown[]
+                            : S extends readonly (infer E)[]
+                              ? Denormalize<E>[]
+                              : S extends string
+                                ? string | null
+                                : S extends number
+                                  ? number | null
+                                  : S extends boolean
+                                    ? boolean | null
+                                    : S extends null | undefined
+                                      ? any
+                                      : S extends object
+                                        ? DenormalizeObject<S>
+                                        : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
@@ -400,7 +424,7 @@ export interface SchemaClasses {
   Invalidate: new <E extends AnyEntity>(entity: E) => InvalidateSchema<E>;
   All: new <E extends AnyEntity>(entity: E) => AllSchema<E>;
   /** `process(entries, ...args)` derives the value; it is called again only when `entries` or the args change. */
-  Query: new <S extends QueryableSchema, R, A extends unknown[] = []>(
+  Query: new <S extends QueryableSchema, R, A extends any[] = []>(
     schema: S,
     process: (entries: Denormalize<S>, ...args: A) => R,
   ) => QuerySchema<S, R, A>;
@@ -636,10 +660,12 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
  * Endpoints are immutable: `extend` returns a new one.
  */
 export interface RestEndpoint<D = any, P extends object = Params, B = RequestBody> {
-  /** The path template; the other options given are properties too. */
+  // The options it was made with are its properties; a subclass may set
+  // them as class fields, and override the function options as methods.
+  /** The path template. */
   readonly path: string;
-  /** GET unless set. */
-  readonly method: HTTPMethod;
+  /** GET unless set (upper-cased). */
+  readonly method: string;
   /** The path unless set. */
   readonly name: string;
   /** true for every method but GET, unless set. */
@@ -647,14 +673,44 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   readonly urlPrefix?: string;
   /** The schema given (a resource's getList has its Collection's type). */
   readonly schema?: unknown;
-  /** The init the endpoint sends for body by default: what an override of `getRequestInit` gets from `super`. */
-  getRequestInit(body?: any): Promise<EndpointRequestInit>;
-  /** The response parsed as by default: what an override of `parseResponse` gets from `super`. */
-  parseResponse(response: Response): Promise<unknown>;
+  /** The default body of body-taking methods. */
+  readonly body?: B;
+  /** Types only: as given (see the option). */
+  readonly searchParams?: unknown;
+  readonly dataExpiryLength?: number;
+  readonly errorExpiryLength?: number;
+  readonly pollFrequency?: number;
+  readonly timeout?: number;
+  readonly retry?: number;
+  readonly invalidIfStale?: boolean;
+  readonly paginationField?: string;
+  readonly signal?: AbortSignal;
+  /**
+   * The init the endpoint sends for body by default (method, headers with
+   * `getHeaders` applied, the body encoded): what an override gets from
+   * `super.getRequestInit(body)`, a Promise. An override may return the init
+   * or a Promise of it.
+   */
+  getRequestInit(body?: any): EndpointRequestInit | Promise<EndpointRequestInit>;
+  /** The response parsed as by default (JSON; null for an empty body; a `NetworkError` for a failure status): what an override gets from `super`. */
+  parseResponse(response: Response): Promise<any>;
   /** The headers to send: these, by default. */
   getHeaders(headers: HeadersInit): HeadersInit | Promise<HeadersInit>;
   /** The value to normalize: the parsed response, by default. */
   process(value: any, ...args: any[]): any;
+  /**
+   * What the endpoint fetches by default (the request, `getRequestInit` and
+   * `getHeaders` applied, and its parsed response): what an override gets
+   * from `super.fetch(params, body)`. What an override returns is normalized
+   * as it is.
+   */
+  fetch(params?: any, body?: any): Promise<any>;
+  /** Data applied at once, as if it were the response (see the option). */
+  getOptimisticResponse?(snap: Snapshot, params: P, body: B | undefined): unknown;
+  /** Rewrites other endpoints' stored results after this one is stored (see the option). */
+  update?(newResultPks: any, params: P): UpdateMap;
+  /** ms to wait before retry `attempt` (see the option). */
+  retryDelay?(attempt: number, error: Error): number;
   /** The request URL for params. */
   url(...params: ParamsArg<P>): string;
   /** The store key for params: equal params give equal keys. */
@@ -674,11 +730,11 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
    */
   paginated<C extends string>(cursorParam: C): RestEndpoint<D, P & { readonly [K in C]?: ParamValue }, B>;
   /** With a Collection in the schema: POST that appends the created record to every matching collection. */
-  readonly push?: RestEndpoint<any, P, B>;
+  readonly push?: RestEndpoint<any, P, any>;
   /** As `push`, prepended. */
-  readonly unshift?: RestEndpoint<any, P, B>;
+  readonly unshift?: RestEndpoint<any, P, any>;
   /** PATCH that takes the record(s) answered out of every matching collection. */
-  readonly remove?: RestEndpoint<any, P, B>;
+  readonly remove?: RestEndpoint<any, P, any>;
   /** With a `schema.Values` Collection: POST whose map is merged into every matching one. */
   readonly assign?: RestEndpoint<any, P, B>;
   /** With `paginationField`: fetches the page it names and appends it to the collection stored without it. */
@@ -738,11 +794,33 @@ export interface RestEndpointConstructor {
   readonly prototype: RestEndpoint;
 }
 
-/** Options of `df.resource`: the rest is passed to each endpoint. */
-export interface ResourceOptions<S extends Schema, P extends object = Params> extends Omit<RestEndpointOptions<P>, 'schema' | 'method'> {
+/**
+ * Options of `df.resource`: the rest is passed to each endpoint. Without
+ * type arguments (`ResourceOptions`), data-client's untyped options:
+ * every member optional, as a function that makes
+ * resources takes them (`options: Readonly<O> & ResourceOptions`, with
+ * `O extends ResourceGenerics`).
+ */
+export type ResourceOptions<S extends Schema = never, P extends object = Params> = [S] extends [never]
+  ? ResourceSharedOptions<P> & { path?: string; schema?: Schema }
+  : TypedResourceOptions<S, P>;
+
+/** `ResourceOptions` with its `path` and `schema`: what `df.resource` takes. */
+export interface TypedResourceOptions<S extends Schema, P extends object = Params> extends ResourceSharedOptions<P> {
   /** The path of one record, as `/articles/:id`; the list path drops its last `/:token`. */
   path: string;
   schema: S;
+}
+
+/** What a resource's options hold besides `path` and `schema`. */
+export interface ResourceSharedOptions<P extends object = Params> extends Omit<RestEndpointOptions<P>, 'schema' | 'method' | 'path'> {
+  /**
+   * The class of the resource's endpoints: `RestEndpoint` or a subclass of
+   * it (its class fields and methods apply to each endpoint).
+   */
+  Endpoint?: new (
+    options: any,
+  ) => AnyEndpoint;
   /**
    * Types only: the params `getList` takes in its query string, as
    * `searchParams: {} as { author?: number }`; then others are errors there.
@@ -781,7 +859,7 @@ export interface ResourceEndpoints<T, P extends object = Params, LP extends obje
   /** GET path. */
   get: RestEndpoint<T, P>;
   /** GET the list path; its schema is a Collection of the entity (a `Query` may read it). */
-  getList: RestEndpoint<T[], LP> & { readonly schema: CollectionSchema<readonly [S]> };
+  getList: ResourceListEndpoint<T, LP, Body, S>;
   /** POST the list path. */
   create: RestEndpoint<T, CP, Body>;
   /** PUT path. */
@@ -792,15 +870,37 @@ export interface ResourceEndpoints<T, P extends object = Params, LP extends obje
   delete: RestEndpoint<T | undefined, P>;
 }
 
+/**
+ * A resource's `getList`: records `T` listed, params `LP`; its schema is a
+ * Collection of the entity `S`, so it has `push`, `unshift` and `remove`
+ * (taking `Body`).
+ */
+export interface ResourceListEndpoint<T, LP extends object = Params, Body = EntityBody<T>, S = Schema> extends RestEndpoint<T[], LP> {
+  readonly schema: CollectionSchema<readonly [S]>;
+  /** POST the list path, the created record appended to every stored list whose args match. */
+  readonly push: RestEndpoint<T, LP, Body>;
+  /** As `push`, prepended. */
+  readonly unshift: RestEndpoint<T, LP, Body>;
+  /** PATCH the list path, the record(s) answered taken out of every matching list. */
+  readonly remove: RestEndpoint<T, LP, Body>;
+}
+
 /** Per endpoint name: the options of an endpoint to extend or add. */
 export interface ResourceExtensions {
   readonly [endpointName: string]: Partial<RestEndpointOptions<any, any>>;
 }
 
-/** An endpoint after `resource.extend`: a new schema changes its data type, a new path (or `searchParams`) its params. */
+/**
+ * An endpoint after `resource.extend`: a new schema changes its data type,
+ * a new path (or `searchParams`) its params; other options (`process`,
+ * `getOptimisticResponse`...) leave its type as it was (a `getList` keeps
+ * its Collection schema, `push` and `unshift`).
+ */
 export type ExtendedEndpoint<Base, O> =
   Base extends RestEndpoint<infer D, infer P, infer B>
-    ? RestEndpoint<ExtendedData<D, O>, ExtendedParams<P, O>, B>
+    ? O extends { schema: any } | { path: any } | { searchParams: any }
+      ? RestEndpoint<ExtendedData<D, O>, ExtendedParams<P, O>, B>
+      : Base
     : RestEndpoint<ExtendedData<unknown, O>, ExtendedParams<Params, O>>;
 
 /** The endpoints of `E` extended and added by `X`; an added endpoint starts from `get`. */
@@ -812,11 +912,52 @@ export type MergeEndpoints<E, X> = {
       : never;
 };
 
-/** A resource: its endpoints, and `extend`. */
-export type Resource<E> = E & {
+/**
+ * A resource: its endpoints, and `extend`. `Resource<E>` of its endpoints
+ * `E`, or, as data-client names it, `Resource<O>` of the options `O` it is
+ * made with (`O extends ResourceGenerics`: `path`, `schema`, and the
+ * types-only `searchParams` and `body`), as a function that makes
+ * resources returns it.
+ */
+export type Resource<E = ResourceGenerics> = ResourceEndpointsOf<E> & {
   /** A resource with these endpoints extended or added (an added one starts from `get`). */
-  extend<const X extends ResourceExtensions>(extensions: X): Resource<MergeEndpoints<E, X>>;
+  extend<const X extends ResourceExtensions>(extensions: X): Resource<MergeEndpoints<ResourceEndpointsOf<E>, X>>;
 };
+
+/** The endpoints of `Resource<E>`: `E`, or those that options `E` make. */
+export type ResourceEndpointsOf<E> = 0 extends 1 & E
+  ? ResourceEndpoints<any, any, any, any, any, any>
+  : E extends { readonly path: string; readonly schema: any }
+    ? ResourceEndpointsFor<E>
+    : E;
+
+/**
+ * data-client's generic options of a resource, as a function that makes
+ * resources names them: `function myResource<O extends ResourceGenerics =
+ * any>(options: Readonly<O> & ResourceOptions): Resource<O>`.
+ */
+export interface ResourceGenerics {
+  readonly path: string;
+  readonly schema: Schema;
+  /** Types only: the body of the mutations (default: the entity's fields, `EntityBody`). */
+  readonly body?: any;
+  /** Types only: the params `getList` takes in its query string. */
+  readonly searchParams?: any;
+  readonly paginationField?: string;
+}
+
+/** The endpoints of `resource(options)` for options of type `O` (a `ResourceGenerics`). */
+export type ResourceEndpointsFor<O extends { readonly path: string; readonly schema: any }> = ResourceEndpoints<
+  Denormalize<O['schema']>,
+  PathParams<O['path']>,
+  PathParams<
+    ListPath<O['path']>,
+    O extends { readonly searchParams: infer SP } ? (unknown extends SP ? undefined : Extract<SP, object | undefined>) : undefined
+  >,
+  PathParams<ListPath<O['path']>>,
+  O extends { readonly body: infer B } ? B : EntityBody<Denormalize<O['schema']>>,
+  O['schema']
+>;
 
 /**
  * `df.resource(options)` / `df.createResource(options)`. The params come
@@ -826,7 +967,7 @@ export type Resource<E> = E & {
  */
 export interface ResourceFactory {
   <S extends Schema, P extends object = FromPath, Path extends string = string, SP extends object | undefined = undefined>(
-    options: ResourceOptions<S, ResolvedParams<P, Path, undefined>> & { path: Path; searchParams?: SP },
+    options: TypedResourceOptions<S, ResolvedParams<P, Path, undefined>> & { path: Path; searchParams?: SP },
   ): Resource<
     ResourceEndpoints<
       Denormalize<S>,
@@ -969,7 +1110,7 @@ export interface Controller {
    * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
    * are other args). `undefined` when an Entity read finds nothing.
    */
-  get<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
+  get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
@@ -1037,11 +1178,11 @@ export interface SyncTabsOptions {
 // ------------------------------------------------------------ Other operations
 
 /** `[handler, loading, error]`. */
-export type LoadingState<A extends unknown[], R> = [handler: (...args: A) => Promise<R | undefined>, loading: boolean, error: Error | undefined];
+export type LoadingState<A extends any[], R> = [handler: (...args: A) => Promise<R | undefined>, loading: boolean, error: Error | undefined];
 
 /** `df.useLoading(asyncFn, onChange?)`: the error is exposed, not thrown. */
 export interface UseLoading {
-  <A extends unknown[], R>(asyncFn: (...args: A) => Promise<R>, onChange?: (state: LoadingState<A, R>) => void): LoadingState<A, R>;
+  <A extends any[], R>(asyncFn: (...args: A) => Promise<R>, onChange?: (state: LoadingState<A, R>) => void): LoadingState<A, R>;
 }
 
 /** Options of the legacy `df.Resource`. */
@@ -1106,31 +1247,111 @@ export interface AbortOptimisticConstructor {
  */
 export declare const RestEndpoint: RestEndpointClass;
 
+/**
+ * data-client's generic options of an endpoint, as a class made to be
+ * extended names them: `class AuthdEndpoint<O extends RestGenerics = any>
+ * extends RestEndpoint<O> {...}`. `O` is the options object the
+ * endpoint is made with, as typed: its `path` gives the params, `schema`
+ * (else `process`'s result) the data, and the types-only `body` and
+ * `searchParams` the body and the query-string params.
+ */
+export interface RestGenerics extends PartialRestGenerics {
+  readonly path: string;
+}
+
+/** `RestGenerics` with every member optional: what `extend` may change. */
+export interface PartialRestGenerics {
+  readonly path?: string;
+  readonly schema?: Schema | undefined;
+  readonly method?: string;
+  /** Types only: the body the endpoint takes. */
+  readonly body?: any;
+  /** Types only: the params that go in the query string. */
+  readonly searchParams?: any;
+  readonly paginationField?: string;
+  process?(value: any, ...args: any): any;
+}
+
+/** The data an endpoint made with options `O` resolves to: its schema's read form, else `process`'s result, else `any`. */
+export type RestGenericsData<O> = unknown extends O
+  ? any
+  : O extends { readonly schema: infer S extends Schema }
+    ? Denormalize<S>
+    : O extends { process(...args: any): infer R }
+      ? R
+      : any;
+/** The params of an endpoint made with options `O`: its path's tokens, and its `searchParams` (any other param when it declares none). */
+export type RestGenericsParams<O> = unknown extends O
+  ? Params
+  : O extends { readonly path: infer Path extends string }
+    ? PathParams<Path, O extends { readonly searchParams: infer SP } ? (unknown extends SP ? undefined : Extract<SP, object | undefined>) : undefined>
+    : Params;
+/** The body of an endpoint made with options `O`: its types-only `body`, else any request body. */
+export type RestGenericsBody<O> = unknown extends O ? any : O extends { readonly body: infer B } ? B : RequestBody;
+
 /** The type of the module's `RestEndpoint`: see it. */
 export interface RestEndpointClass {
-  new <
-    S extends Schema | undefined = Schema | undefined,
-    P extends object = FromPath,
-    B = RequestBody,
-    Path extends string = string,
-    SP extends object | undefined = undefined,
-  >(
-    options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema?: S; searchParams?: SP },
-  ): RestEndpoint<[S] extends [Schema] ? Denormalize<S> : any, ResolvedParams<P, Path, SP>, B>;
+  /**
+   * An endpoint from options `O` (data-client's form): the params come from
+   * the path and `searchParams`, the data from the schema. A subclass that
+   * keeps `O` generic (`class AuthdEndpoint<O extends RestGenerics = any>
+   * extends RestEndpoint<O>`) keeps these types; one that does not takes
+   * any options, with data `any`.
+   */
+  new <O extends RestGenerics = any>(
+    options: RestEndpointOptions<RestGenericsParams<O>, RestGenericsBody<O>> & Readonly<O>,
+  ): RestEndpoint<RestGenericsData<O>, RestGenericsParams<O>, RestGenericsBody<O>>;
   readonly prototype: RestEndpoint;
 }
 /** The endpoints of a REST resource (`df.resource`). */
 export declare const resource: ResourceFactory;
 /** Alias of `resource`. */
 export declare const createResource: ResourceFactory;
-/** The schema classes, and `schema.Entity` (`EntityMixin`), as data-client's `schema`. */
-export declare const schema: SchemaClasses & { Entity: typeof EntityMixin };
+/**
+ * The schema classes, and `schema.Entity` (`EntityMixin`), as data-client's
+ * `schema`; each also names its type (`schema.Collection<[typeof Todo]>`).
+ */
+export declare namespace schema {
+  const Entity: typeof EntityMixin;
+  // biome-ignore lint/suspicious/noShadowRestrictedNames: data-client's name (schema.Array), within the namespace only
+  const Array: SchemaClasses['Array'];
+  type Array<S = Schema> = ArraySchema<S>;
+  // biome-ignore lint/suspicious/noShadowRestrictedNames: data-client's name (schema.Object), within the namespace only
+  const Object: SchemaClasses['Object'];
+  type Object<M = SchemaObjectDefinition> = ObjectSchema<M>;
+  const Values: SchemaClasses['Values'];
+  type Values<S = Schema> = ValuesSchema<S>;
+  const Union: SchemaClasses['Union'];
+  type Union<M = { readonly [type: string]: AnyEntity }> = UnionSchema<M>;
+  const Invalidate: SchemaClasses['Invalidate'];
+  type Invalidate<E = AnyEntity> = InvalidateSchema<E>;
+  const All: SchemaClasses['All'];
+  type All<E = AnyEntity> = AllSchema<E>;
+  const Query: SchemaClasses['Query'];
+  type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> = QuerySchema<S, R, A>;
+  const Collection: SchemaClasses['Collection'];
+  type Collection<S = Schema> = CollectionOf<S>;
+}
+/** `schema.Collection`; the type `Collection<[typeof Todo]>` is a Collection of that list. */
 export declare const Collection: SchemaClasses['Collection'];
+export type Collection<S = Schema> = CollectionOf<S>;
+/** `schema.Query`. */
 export declare const Query: SchemaClasses['Query'];
+export type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> = QuerySchema<S, R, A>;
+/** `schema.All`. */
 export declare const All: SchemaClasses['All'];
+export type All<E = AnyEntity> = AllSchema<E>;
+/** `schema.Union`. */
 export declare const Union: SchemaClasses['Union'];
+export type Union<M = { readonly [type: string]: AnyEntity }> = UnionSchema<M>;
+/** `schema.Values`. */
 export declare const Values: SchemaClasses['Values'];
+export type Values<S = Schema> = ValuesSchema<S>;
+/** `schema.Invalidate`. */
 export declare const Invalidate: SchemaClasses['Invalidate'];
+export type Invalidate<E = AnyEntity> = InvalidateSchema<E>;
+/** A Collection of `S`, a list written `[E]` or `readonly [E]` alike (as `resource().getList.schema` has it). */
+type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly [E] : S>;
 export declare const NetworkError: NetworkErrorConstructor;
 export declare const AbortOptimistic: AbortOptimisticConstructor;
 
@@ -1147,12 +1368,22 @@ export declare const Controller: {
   new (options?: ControllerOptions): TopLevelController;
 };
 
-/** data-client's name for an endpoint's options. */
-export type RestGenerics = Partial<RestEndpointOptions<any, any>>;
-/** data-client's name for a resource's options. */
-export type ResourceGenerics = Partial<ResourceOptions<Schema, any>>;
-/** data-client's name for a GET endpoint: data `D`, params `P`. */
-export type GetEndpoint<D = any, P extends object = Params> = RestEndpoint<D, P>;
+/**
+ * A GET endpoint, as data-client names it: `GetEndpoint<{ path: '/todos/:id';
+ * schema: typeof Todo }>` (params from the path and the types-only
+ * `searchParams`, data from the schema); also `GetEndpoint<D, P>` of its
+ * data and params.
+ */
+export type GetEndpoint<O = { path: string; schema: Schema }, P extends object = Params> = O extends { readonly path: string; readonly schema: any }
+  ? RestEndpoint<RestGenericsData<O>, RestGenericsParams<O>>
+  : RestEndpoint<O, P>;
+
+/**
+ * An endpoint with a body, as data-client names it: `MutateEndpoint<{ path:
+ * '/todos/:id'; schema: typeof Todo; body: Partial<Todo> }>`.
+ */
+export type MutateEndpoint<O extends { readonly path: string; readonly schema: any; readonly body?: any } = { path: string; schema: Schema; body: any }> =
+  RestEndpoint<RestGenericsData<O>, RestGenericsParams<O>, RestGenericsBody<O>>;
 
 // Only the declarations marked `export` are exported.
 export {};

@@ -27,6 +27,9 @@ export interface DataProviderProps {
   children?: ReactNode;
 }
 
+/** data-client's name for `DataProviderProps`. */
+export type ProviderProps = DataProviderProps;
+
 /** `<DataProvider controller={ctrl}>`: the controller that the hooks below it use. */
 export function DataProvider(props: DataProviderProps): ReactElement;
 
@@ -70,7 +73,7 @@ export function useCache<E extends AnyEndpoint>(endpoint: E, ...params: Nullable
 export function useFetch<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): Promise<EndpointData<E>> | undefined;
 
 /** `ctrl.get(schema, ...args)` (a Query, an Entity by pk, a `schema.All`), re-rendering when it changes; the same object while it does not. Never fetches. */
-export function useQuery<S extends QueryableSchema, R, A extends unknown[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
+export function useQuery<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
 export function useQuery<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
 export function useQuery<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
 
@@ -83,7 +86,7 @@ export function useSubscription<E extends AnyEndpoint>(endpoint: E, ...params: N
  * thrown). `handler` keeps its identity while `deps` (default `[fn]`) do
  * not change.
  */
-export function useLoading<A extends unknown[], R>(fn: (...args: A) => Promise<R>, deps?: readonly unknown[]): LoadingState<A, R>;
+export function useLoading<A extends any[], R>(fn: (...args: A) => Promise<R>, deps?: readonly unknown[]): LoadingState<A, R>;
 
 /** Props of an `AsyncBoundary`'s `errorComponent`. */
 export interface ErrorComponentProps {
