@@ -54,18 +54,36 @@ type ctrl struct {
 	subs atomic.Int32
 }
 
-// forget lets the identities of removed results go (see
-// identities.forget), on both sides at once: JavaScript is handed the
-// drops in an output of their own.
-func (c *ctrl) forget(keys []string) error {
-	if len(keys) == 0 {
+// swept lets go, on both sides at once, what a sweep that removed st
+// left in the identity table (see identities.swept): JavaScript is handed
+// the drops in an output of their own, so the objects it built for what
+// was removed can be collected now rather than after its next read of the
+// same key, which may never come.
+//
+// The reads of ctrl.get have slots no stored result owns: each is read
+// again, and forgotten when it no longer gives the value its slot holds.
+// They are read without c.mu, as ctrlGet reads them: a read may call an
+// entity's JavaScript hooks. Then the Go collector runs (collectSoon), for
+// what only Go's handles of JavaScript values still hold.
+func (c *ctrl) swept(st controller.GCStats) error {
+	if st.Results == 0 && st.Entities == 0 {
 		return nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, k := range keys {
-		c.ids.forget(k)
+	queries := c.ids.querySlots()
+	c.mu.Unlock()
+	changed := queries[:0]
+	for _, q := range queries {
+		if !c.readsStill(q) {
+			changed = append(changed, q)
+		}
 	}
+	keepPrev := c.c.PendingOptimistic() > 0
+
+	defer collectSoon()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ids.swept(st.Keys, changed, keepPrev)
 	out := c.ids.dropOutput(takeOutput())
 	if out == nil {
 		return nil
@@ -233,7 +251,7 @@ func ctrlChanges(args []safejs.Value) (any, error) {
 }
 
 // emit hands v, the read of the result under key by schema s, to
-// JavaScript through decoder (lib.decode or lib.response), with identities
+// JavaScript through decoder (lib.decode, lib.response or lib.hand), with identities
 // and header h.
 func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
 	c.mu.Lock()
@@ -262,10 +280,10 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	return safejs.Undefined(), err
 }
 
-// handOver calls decoder (lib.decode or lib.response) on out, an output
-// of package wire. When JavaScript has the memory, it passes out's address
-// and length to lib.decodeAt or lib.responseAt, which decode the bytes in
-// place; otherwise it copies them into a Uint8Array. out only has to stay
+// handOver calls decoder (lib.decode, lib.response or lib.hand) on out, an
+// output of package wire. When JavaScript has the memory, it passes out's
+// address and length to lib.decodeAt, lib.responseAt or lib.handAt, which
+// decode the bytes in place; otherwise it copies them into a Uint8Array. out only has to stay
 // alive during the call: Go's heap objects do not move.
 func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 	at := safejs.Undefined()
@@ -274,6 +292,8 @@ func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 		at = lib.decodeAt
 	case decoder.Equal(lib.response):
 		at = lib.responseAt
+	case decoder.Equal(lib.hand):
+		at = lib.handAt
 	}
 	if at.Type() == safejs.TypeFunction {
 		return invoke(at, objs, int(uintptr(unsafe.Pointer(unsafe.SliceData(out)))), len(out))

@@ -40,7 +40,7 @@ func ctrlGC(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	st := c.c.GC()
-	if err := c.forget(st.Keys); err != nil {
+	if err := c.swept(st); err != nil {
 		return nil, err
 	}
 	return map[string]any{"results": st.Results, "entities": st.Entities}, nil

@@ -1,6 +1,8 @@
 package jsbridge
 
 import (
+	"strings"
+
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/wire"
@@ -33,7 +35,11 @@ import (
 // the entry is removed, its children released, and its id queued in
 // dropped, to be sent with the next output so that JavaScript forgets it
 // too. The table therefore holds exactly what the last two emissions of
-// each key can reach.
+// each key can reach, a key being a result's or a ctrl.get read's
+// (queryKeyPrefix). A garbage collection sweep narrows that at once (see
+// swept): the keys of removed results, and the ctrl.get reads whose
+// answer the sweep changed, are forgotten, and so are the emissions before
+// the last of every key when no optimistic write could roll back to them.
 //
 // The previous emission is kept for rollbacks: when an optimistic update
 // is rolled back, the store's memo hands back the values it had before the
@@ -198,6 +204,10 @@ func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
 	for _, id := range drop {
 		t.release(id)
 	}
+	if len(st.held) == 0 && len(st.prevHeld) == 0 {
+		// A read that found nothing, twice: no entry is left for the key.
+		delete(t.slots, slot)
+	}
 }
 
 // forget releases slot's emissions, for a result that is gone from the
@@ -214,6 +224,75 @@ func (t *identities) forget(slot string) {
 	}
 	for _, id := range st.held {
 		t.release(id)
+	}
+}
+
+// queryKeyPrefix starts the slot of a ctrl.get read (query.go), apart from
+// every endpoint key (which never holds a NUL).
+const queryKeyPrefix = "\x00get "
+
+// slotRoot is a slot and the top of its last emission when it was looked
+// at: root's id and value (0 and undefined: none).
+type slotRoot struct {
+	slot string
+	root uintptr
+	v    value.Value
+}
+
+// querySlots returns the slots of ctrl.get reads (queryKeyPrefix) with the
+// tops of their last emissions, for the caller to read each again after a
+// sweep (see swept).
+func (t *identities) querySlots() []slotRoot {
+	var qs []slotRoot
+	for slot, st := range t.slots {
+		if !strings.HasPrefix(slot, queryKeyPrefix) {
+			continue
+		}
+		q := slotRoot{slot: slot, root: st.root}
+		if ent := t.entries.get(st.root); ent != nil {
+			q.v = ent.v
+		}
+		qs = append(qs, q)
+	}
+	return qs
+}
+
+// swept lets go what a sweep of the store removed, on Go's side; the drops
+// go to JavaScript with the next output (dropOutput hands them over at
+// once). What a sweep removes can be held here three ways:
+//
+//   - by the slot of a removed result (removed are their keys): forgotten;
+//   - by the slot of a ctrl.get read, which no stored result owns: changed
+//     are those whose read no longer gives the top they hold (it reads an
+//     entity that is gone, or a list that lost some), each forgotten unless
+//     emitted again since it was looked at (its root moved);
+//   - by the previous emission of any slot, which only a rollback can bring
+//     back: released unless keepPrev (an optimistic write is pending, and
+//     what its rollback returns to must keep its objects).
+//
+// What a remaining result reads now stays, so an unchanged re-read of it is
+// still the object JavaScript holds.
+func (t *identities) swept(removed []string, changed []slotRoot, keepPrev bool) {
+	for _, k := range removed {
+		t.forget(k)
+	}
+	for _, q := range changed {
+		if st := t.slots[q.slot]; st != nil && st.root == q.root {
+			t.forget(q.slot)
+		}
+	}
+	if keepPrev {
+		return
+	}
+	for slot, st := range t.slots {
+		prev := st.prevHeld
+		st.prevHeld, st.prevRoot = nil, 0
+		for _, id := range prev {
+			t.release(id)
+		}
+		if len(st.held) == 0 {
+			delete(t.slots, slot)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hack-pad/safejs"
 
@@ -19,14 +20,15 @@ import (
 // with identities, so an unchanged read is the very object JavaScript
 // holds (which its process memo compares by ===).
 
-// queryKeyPrefix starts the identity slot of a query's reads, apart from
-// every endpoint key (which never holds a NUL).
-const queryKeyPrefix = "\x00get "
-
-// ctrlGet(ctrl, schemaHandle, argsJSON) returns the read of the schema
-// with args (a JSON array), undefined when it finds nothing. The schema is
-// an Entity (args[0] are params naming its pk), an All or a Collection
-// (args[0] are the params its list is stored for).
+// ctrlGet(ctrl, schemaHandle, argsJSON) hands over the read of the schema
+// with args (a JSON array) and returns true, or returns undefined when it
+// finds nothing. The schema is an Entity (args[0] are params naming its
+// pk), an All or a Collection (args[0] are the params its list is stored
+// for). The read goes to lib.hand, for JavaScript to take, rather than
+// back through Go: a JavaScript value Go has held stays referenced from
+// wasm_exec.js's table until Go's collector finalizes its handle, which
+// would keep the objects of every get alive after a sweep or a reset let
+// them go (without lib.hand it is returned).
 func ctrlGet(args []safejs.Value) (any, error) {
 	c, h, s, list, err := queryArgs(args, "get")
 	if err != nil {
@@ -42,7 +44,45 @@ func ctrlGet(args []safejs.Value) (any, error) {
 		return safejs.Undefined(), nil
 	}
 	key := queryKeyPrefix + strconv.Itoa(h) + " " + list.JSON()
-	return c.emit(lib.decode, key, schema.ReadSchema(s), v, wire.Header{})
+	if lib.hand.Type() != safejs.TypeFunction {
+		return c.emit(lib.decode, key, schema.ReadSchema(s), v, wire.Header{})
+	}
+	if _, err := c.emit(lib.hand, key, schema.ReadSchema(s), v, wire.Header{}); err != nil {
+		return nil, err
+	}
+	return true, nil
+}
+
+// readsStill reports whether the ctrl.get read of q.slot (see ctrlGet)
+// still gives q.v, the top of the slot's last emission: false when the
+// read fails, finds nothing or gives another value, or when its schema's
+// handle was released.
+func (c *ctrl) readsStill(q slotRoot) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false // a hook's panic: the read is not what it was
+		}
+	}()
+	rest := strings.TrimPrefix(q.slot, queryKeyPrefix)
+	h, argsJSON, ok := strings.Cut(rest, " ")
+	if !ok || q.v.IsUndefined() {
+		return false
+	}
+	n, err := strconv.Atoi(h)
+	if err != nil {
+		return false
+	}
+	x, _ := table.get(n)
+	s, ok := x.(schema.Schema)
+	if !ok {
+		return false
+	}
+	args, err := value.ParseString(argsJSON)
+	if err != nil {
+		return false
+	}
+	v, err := c.c.Get(s, args.Elems()...)
+	return err == nil && value.Same(v, q.v)
 }
 
 // ctrlSet(ctrl, schemaHandle, argsJSON, valueJSON) stores value as the data

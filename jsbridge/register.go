@@ -181,6 +181,9 @@ func asyncFunc(name string, fn entry) safejs.Func {
 var lib struct {
 	decode, response, makeError safejs.Value
 	decodeAt, responseAt        safejs.Value
+	// hand(objs, bytes) decodes a ctrl.get read for JavaScript to take
+	// rather than returns it (ctrlGet); handAt reads it from linear memory.
+	hand, handAt safejs.Value
 	// watch(promise, id) reports how promise settles to settle (await).
 	watch safejs.Value
 	// With internal/transport.mjs, when JavaScript can resume Go (wake.go):
@@ -212,6 +215,8 @@ func setLibrary(args []safejs.Value) (any, error) {
 	// output goes as text, without watch await makes its own callbacks.
 	lib.decodeAt, _ = l.Get("decodeAt")
 	lib.responseAt, _ = l.Get("responseAt")
+	lib.hand, _ = l.Get("hand")
+	lib.handAt, _ = l.Get("handAt")
 	lib.watch, _ = l.Get("watch")
 	lib.request, _ = l.Get("request")
 	lib.await, _ = l.Get("await")

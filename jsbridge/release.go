@@ -43,6 +43,18 @@ func releaseAfter(n int) {
 	if n < largeTransfer {
 		return
 	}
+	collectSoon()
+}
+
+// collectSoon runs the Go collector from a JavaScript timer, as
+// releaseAfter does, once more if one is running already. After a sweep
+// (ctrl.swept) it frees what the sweep made garbage: the store's records
+// and the identity table's entries return to the Go heap, whose next
+// target is then set from what is left rather than from the heap before
+// the sweep; and the objects JavaScript was handed through Go's values (a
+// ctrl.get, a subscription's data, a resolved read) are no longer held by
+// wasm_exec.js's table once their handles are finalized.
+func collectSoon() {
 	collector.mu.Lock()
 	defer collector.mu.Unlock()
 	if collector.running {

@@ -82,10 +82,26 @@ export function makeBridge(go, wasmExports, resume) {
   // length, decoded in place, rather than as a copy of its bytes
   // (jsbridge/controller.go handOver).
   const lib = { decode, response, makeError };
+  // A ctrl.get read is handed over here (hand) and taken by the caller
+  // (takeHanded) rather than returned through Go: a value Go has held stays
+  // referenced from wasm_exec.js's table until Go's collector finalizes its
+  // handle, and so would every object a get built, after a sweep or a reset
+  // let it go.
+  let handed;
+  lib.hand = (objs, bytes) => {
+    handed = undefined;
+    handed = decode(objs, bytes);
+  };
+  const takeHanded = () => {
+    const v = handed;
+    handed = undefined;
+    return v;
+  };
   if (memory) {
     const at = (fn) => (objs, addr, len) => fn(objs, new Uint8Array(memory.buffer, addr, len));
     lib.decodeAt = at(decode);
     lib.responseAt = at(response);
+    lib.handAt = at(lib.hand);
   }
   // watch has Go's settle told how a promise Go awaits settles (await in
   // jsbridge/promise.go): one Go callback for every await instead of two
@@ -143,5 +159,5 @@ export function makeBridge(go, wasmExports, resume) {
     finalizer?.register(obj, h);
   }
 
-  return { call, callAsync, startAsync, promised, hold, finalizer, endpointRefs, memory, exported };
+  return { call, callAsync, startAsync, promised, hold, finalizer, endpointRefs, memory, exported, takeHanded };
 }

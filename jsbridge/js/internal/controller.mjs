@@ -41,6 +41,11 @@ export const HOLD = Symbol.for('datafetch.controller.hold');
 // that query's memo starts afresh (identity is lost once).
 const MAX_QUERY_ARGS = 256;
 
+// How many memos of ctrl.get (one per schema read) are listed before the
+// list is rid of those whose schema was collected; the bound doubles with
+// what stays.
+const MIN_QUERY_MEMOS = 64;
+
 // Where, after the address ctrlChanges gives, Go's exported entries read
 // the controller's time for the call (ctrlShared.now in
 // jsbridge/controller.go: a float64 of epoch ms, NaN for none).
@@ -50,7 +55,7 @@ const SHARED_TIME_OFFSET = 8;
 // bridge (see makeBridge), endpoints (see makeEndpoints) and schemas (see
 // makeSchemas).
 export function makeController(bridge, endpoints, schemas) {
-  const { call, callAsync, startAsync, promised, hold, memory, exported } = bridge;
+  const { call, callAsync, startAsync, promised, hold, memory, exported, takeHanded } = bridge;
   const { endpointHandle, paramsText } = endpoints;
   const { schemaHandle } = schemas;
 
@@ -158,6 +163,48 @@ export function makeController(bridge, endpoints, schemas) {
     // their JSON text, and what JSON lost, as process sees the args as
     // given), the last read: {changes, input, output}.
     #queries = new WeakMap();
+    // #memos lists #queries' maps by WeakRef, for a sweep to go through
+    // them (#forgetSwept); #memoBound is when dead ones are taken out.
+    #memos = new Set();
+    #memoBound = MIN_QUERY_MEMOS;
+
+    // #forgetSwept lets go of the reads ctrl.get kept whose object the
+    // identity table no longer holds: Go dropped it because what it read
+    // was swept (or is no longer what the read gives), so a next get
+    // builds it again and the kept one only holds swept data alive. A read
+    // still held keeps its memo: re-read unchanged, it is the same object.
+    #forgetSwept() {
+      if (this.#memos.size === 0) return;
+      const held = new Set(this.#objs.objects);
+      for (const ref of this.#memos) {
+        const byArgs = ref.deref();
+        if (byArgs === undefined) {
+          this.#memos.delete(ref);
+          continue;
+        }
+        for (const [key, last] of byArgs) {
+          if (last.input !== undefined && !held.has(last.input)) byArgs.delete(key);
+        }
+      }
+    }
+
+    // #memoOf returns get's memo of schema, made (and listed) the first
+    // time.
+    #memoOf(schema) {
+      let byArgs = this.#queries.get(schema);
+      if (byArgs !== undefined) {
+        if (byArgs.size >= MAX_QUERY_ARGS) byArgs.clear();
+        return byArgs;
+      }
+      byArgs = new Map();
+      this.#queries.set(schema, byArgs);
+      if (this.#memos.size >= this.#memoBound) {
+        for (const ref of this.#memos) if (ref.deref() === undefined) this.#memos.delete(ref);
+        this.#memoBound = Math.max(MIN_QUERY_MEMOS, 2 * this.#memos.size);
+      }
+      this.#memos.add(new WeakRef(byArgs));
+      return byArgs;
+    }
 
     /**
      * Reads schema from the cache with no request (section 11): a
@@ -177,16 +224,14 @@ export function makeController(bridge, endpoints, schemas) {
       }
       const argsText = jsonText(args, 'get: args');
       const key = exactKey(args, argsText);
-      let byArgs = this.#queries.get(schema);
-      if (byArgs === undefined || byArgs.size >= MAX_QUERY_ARGS) {
-        byArgs = new Map();
-        this.#queries.set(schema, byArgs);
-      }
+      const byArgs = this.#memoOf(schema);
       const last = byArgs.get(key);
       const changes = this.#changes();
       // Nothing changed since the last read: no call into Go at all.
       if (last !== undefined && last.changes === changes) return last.output;
-      const input = call('ctrlGet', this._h, schemaHandle(read, 'get: schema'), argsText);
+      // true: Go handed the read over (takeHanded), rather than return it.
+      const got = call('ctrlGet', this._h, schemaHandle(read, 'get: schema'), argsText);
+      const input = got === true ? takeHanded() : got;
       let output = input;
       if (query !== undefined && input !== undefined) {
         // Go hands back the very object while the read is unchanged.
@@ -422,6 +467,9 @@ export function makeController(bridge, endpoints, schemas) {
 
     resetEntireStore() {
       this.#reads?.clear();
+      // What get kept is built again after a reset, whatever it read.
+      this.#queries = new WeakMap();
+      this.#memos.clear();
       return promised(() => {
         if (exported()?.resetEntireStore(this._h)) {
           // Go has reset its half of the identity table: this is the other.
@@ -498,9 +546,13 @@ export function makeController(bridge, endpoints, schemas) {
     gc() {
       this.#tick();
       const removed = call('ctrlGC', this._h);
-      // A kept answer of a removed result would hold its objects until the
-      // next read.
-      if (removed.results > 0) this.#reads?.clear();
+      if (removed.results > 0 || removed.entities > 0) {
+        // Go has dropped what the sweep removed from both halves of the
+        // identity table; a kept answer or a kept get would still hold its
+        // objects until the next read of the same key, which may never come.
+        this.#reads?.clear();
+        this.#forgetSwept();
+      }
       return removed;
     }
 
