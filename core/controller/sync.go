@@ -3,7 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
@@ -141,7 +141,7 @@ func (c *Controller) syncStored(w *store.Write) {
 	for k := range w.Updates {
 		updated = append(updated, k)
 	}
-	sort.Strings(updated)
+	slices.Sort(updated)
 	keys = append(keys, updated...)
 	refs := make([]store.EntityRef, len(w.Entities))
 	for i := range w.Entities {

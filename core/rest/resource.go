@@ -3,7 +3,6 @@ package rest
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/datafetch/datafetch/core/endpoint"
@@ -329,7 +328,7 @@ func (r *Resource) Extend(changes map[string]func(o *Options)) (*Resource, error
 	for name := range changes {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	for _, name := range names {
 		change := changes[name]
 		if name == "" {

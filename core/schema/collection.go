@@ -3,7 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -149,7 +149,7 @@ func canonicalArgs(a value.Value) (string, error) {
 		}
 		ms = append(ms, value.M(m.Key, value.Str(s)))
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Key < ms[j].Key })
+	slices.SortStableFunc(ms, func(a, b value.Member) int { return strings.Compare(a.Key, b.Key) })
 	return value.Obj(ms...).JSON(), nil
 }
 

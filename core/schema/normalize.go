@@ -2,8 +2,8 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -389,10 +389,9 @@ func (e *Entity) Fields() []Field { return e.nestedFields() }
 
 func (e *Entity) prepare() {
 	e.once.Do(func() {
-		for name, s := range e.Schema {
-			e.nested = append(e.nested, Field{Name: name, Schema: s})
+		for _, name := range slices.Sorted(maps.Keys(e.Schema)) {
+			e.nested = append(e.nested, Field{Name: name, Schema: e.Schema[name]})
 		}
-		sort.Slice(e.nested, func(i, j int) bool { return e.nested[i].Name < e.nested[j].Name })
 		e.defaultKeys = make(map[string]bool, e.Defaults.Len())
 		for _, m := range e.Defaults.Members() {
 			e.defaultKeys[m.Key] = true

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
@@ -84,7 +84,7 @@ func (b *baseLayer) entityPKs(key string) []string {
 			pks = append(pks, pk)
 		}
 	}
-	sort.Strings(pks)
+	slices.Sort(pks)
 	return pks
 }
 
@@ -95,11 +95,11 @@ func (r *replayLayer) entityPKs(key string) []string {
 		if id.key != key {
 			continue
 		}
-		if i := sort.SearchStrings(pks[:n], id.pk); i < n && pks[i] == id.pk {
+		if _, found := slices.BinarySearch(pks[:n], id.pk); found {
 			continue
 		}
 		pks = append(pks, id.pk)
 	}
-	sort.Strings(pks)
+	slices.Sort(pks)
 	return pks
 }

@@ -2,7 +2,7 @@ package store
 
 import (
 	"errors"
-	"sort"
+	"slices"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -78,7 +78,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		for k := range w.Updates {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		for _, k := range keys {
 			r, ok := l.result(k)
 			if !ok || r.val.IsUndefined() {

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
@@ -52,7 +52,7 @@ func (s *Store) snapshot(view stateView, optimistic []value.Value) value.Value {
 	for k := range s.entities {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	var ents, entMetas []value.Member
 	for _, k := range keys {
 		byPK := s.entities[k]
@@ -60,7 +60,7 @@ func (s *Store) snapshot(view stateView, optimistic []value.Value) value.Value {
 		for pk := range byPK {
 			pks = append(pks, pk)
 		}
-		sort.Strings(pks)
+		slices.Sort(pks)
 		recs := make([]value.Member, 0, len(pks))
 		metas := make([]value.Member, 0, len(pks))
 		for _, pk := range pks {
@@ -82,7 +82,7 @@ func (s *Store) snapshot(view stateView, optimistic []value.Value) value.Value {
 	}
 
 	rkeys := s.Keys()
-	sort.Strings(rkeys)
+	slices.Sort(rkeys)
 	var results, metas []value.Member
 	for _, k := range rkeys {
 		v, meta, ok := view.result(s.results[k])
