@@ -84,6 +84,12 @@ for p in fmt time strings reflect internal/fmtsort \
   WASM_GCFLAGS+=("-gcflags=$p=-l")
 done
 
+# WebAssembly features datafetch.wasm and the js/wasm tests are built with
+# (GOWASM). satconv (non-trapping float-to-int, every browser since 2019 and
+# Node 12) turns Go's guarded float conversions into one instruction each:
+# 997,754 -> 993,410 B brotli, and the same code the tests run.
+WASM_FEATURES=satconv
+
 # Folders with a package.json whose dependencies the tests need.
 NPM_DIRS=(.)
 
@@ -206,7 +212,7 @@ build_dist() {
   mkdir -p "$DIST"
   has_go wasm || die "wasm/ holds no Go files: dist/datafetch.wasm cannot be built"
   log "building dist/datafetch.wasm"
-  GOOS=js GOARCH=wasm go build -trimpath "${WASM_GCFLAGS[@]}" -ldflags='-s -w' -o "$DIST/datafetch.wasm" ./wasm
+  GOWASM=$WASM_FEATURES GOOS=js GOARCH=wasm go build -trimpath "${WASM_GCFLAGS[@]}" -ldflags='-s -w' -o "$DIST/datafetch.wasm" ./wasm
 
   local goroot f
   goroot=$(go env GOROOT)
@@ -256,7 +262,7 @@ build_demo_wasm() {
   has_go web/app || die "web/app holds no Go files: the demo's app.wasm cannot be built"
   log "building web/build/app.wasm (the go-app demo)"
   mkdir -p "$(dirname "$DEMO_WASM")"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
+  GOWASM=$WASM_FEATURES GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
 }
 
 # The React examples as web/build/react/ and web/build/todos/, which the
@@ -365,7 +371,7 @@ stage_test_wasm() {
   ensure_chromium
   ensure_wasmbrowsertest
   ensure_fixtureserver
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 30m -exec "fixtureserver wasmbrowsertest" "${trees[@]}"
+  GOWASM=$WASM_FEATURES GOOS=js GOARCH=wasm go test -count=1 -timeout 30m -exec "fixtureserver wasmbrowsertest" "${trees[@]}"
 }
 
 # The JS contract suite: every file resets the one shared fixture server, so
