@@ -5,6 +5,7 @@
 #                          the go-app demo and the React example (web/build/)
 #   ./build.sh serve [..]  build, then run the demo server on 127.0.0.1:8080
 #   ./build.sh test        every check CI runs (installs what is missing)
+#   ./build.sh test NAME.. only the stages named (node, e2e...: see TEST_STAGES)
 #   ./build.sh bench       benchmarks
 #   ./build.sh fuzz        longer fuzz runs (FUZZ_LONG_TIME each, default 60s)
 #   ./build.sh memory      the memory and lifetime check in headless Chromium
@@ -16,8 +17,8 @@
 # Debian's apt and the npm registry.
 #
 # Adding a check: write a `stage_NAME` function (fail like any command; to
-# report "nothing to run", print why and `return $SKIP`) and add one
-# `run_stage` line to cmd_test. A stage that finds nothing to run FAILS,
+# report "nothing to run", print why and `return $SKIP`) and add one line
+# to TEST_STAGES. A stage that finds nothing to run FAILS,
 # since it was told to run something, unless its run_stage line marks it
 # `--optional`. Installs go in the ensure_* functions.
 set -euo pipefail
@@ -573,22 +574,47 @@ cmd_build() {
   build_react_example
 }
 
+# TEST_STAGES is every check of `test`, in order: a short name (what
+# `./build.sh test NAME...` takes), the label printed, and the function.
+TEST_STAGES=(
+  "install|install (go modules, Chromium, wasmbrowsertest, npm)|stage_install"
+  "gofmt|gofmt|stage_gofmt"
+  "lint|biome (JS format and lint)|stage_lint_js"
+  "vet|go vet (native)|stage_vet_native"
+  "vet-wasm|go vet (js/wasm)|stage_vet_wasm"
+  "build|build dist/|stage_build"
+  "native|go test -race (native)|stage_test_native"
+  "wasm|go test js/wasm (wasmbrowsertest)|stage_test_wasm"
+  "node|node --test test/node|stage_test_node"
+  "types|tsc --noEmit test/ts|stage_types"
+  "browser|playwright (test/browser)|stage_test_browser"
+  "bundlers|bundlers: Vite, webpack, esbuild, Node (test/bundlers)|stage_bundlers"
+  "e2e|end-to-end demo (test/e2e)|stage_e2e"
+  "memory|memory and lifetime (test/memory)|stage_memory"
+  "fuzz|short fuzz runs|run_fuzz_list"
+)
+
+# cmd_test runs every stage, or with names (`./build.sh test node e2e`) the
+# stages named, in TEST_STAGES's order. Installing always runs first: it
+# only installs what is missing.
 cmd_test() {
-  run_stage "install (go modules, Chromium, wasmbrowsertest, npm)" stage_install
-  run_stage "gofmt" stage_gofmt
-  run_stage "biome (JS format and lint)" stage_lint_js
-  run_stage "go vet (native)" stage_vet_native
-  run_stage "go vet (js/wasm)" stage_vet_wasm
-  run_stage "build dist/" stage_build
-  run_stage "go test -race (native)" stage_test_native
-  run_stage "go test js/wasm (wasmbrowsertest)" stage_test_wasm
-  run_stage "node --test test/node" stage_test_node
-  run_stage "tsc --noEmit test/ts" stage_types
-  run_stage "playwright (test/browser)" stage_test_browser
-  run_stage "bundlers: Vite, webpack, esbuild, Node (test/bundlers)" stage_bundlers
-  run_stage "end-to-end demo (test/e2e)" stage_e2e
-  run_stage "memory and lifetime (test/memory)" stage_memory
-  run_fuzz_list "$FUZZ_SHORT_TIME"
+  local want=" ${*:-} " entry name label fn known=" "
+  for entry in "${TEST_STAGES[@]}"; do known+="${entry%%|*} "; done
+  for name in "$@"; do
+    if [[ $known != *" $name "* ]]; then
+      printf 'error: no test stage %s; the stages are:%s\n' "$name" "$known" >&2
+      exit 2
+    fi
+  done
+  for entry in "${TEST_STAGES[@]}"; do
+    IFS='|' read -r name label fn <<<"$entry"
+    if [[ $# -gt 0 && $name != install && $want != *" $name "* ]]; then continue; fi
+    if [[ $fn == run_fuzz_list ]]; then
+      run_fuzz_list "$FUZZ_SHORT_TIME"
+    else
+      run_stage "$label" "$fn"
+    fi
+  done
   summary
 }
 
@@ -665,7 +691,7 @@ cmd_memory() {
 }
 
 usage() {
-  sed -n '2,10p' "$ROOT/build.sh" | sed 's/^# \{0,1\}//'
+  sed -n '2,11p' "$ROOT/build.sh" | sed 's/^# \{0,1\}//'
 }
 
 main() {
