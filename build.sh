@@ -72,7 +72,8 @@ WASM_BROTLI_MAX=1000000
 # worse than a call. They are the ones off the per-entity paths: error
 # formatting (fmt, strings, time, and reflect and internal/fmtsort that fmt
 # uses: 3 KB), request-level code (controller, rest),
-# the inspector model, the bridge's entry points and the store's writes.
+# the inspector model, the bridge's entry points and its fetch transport,
+# and the store's writes.
 # Together with -ldflags='-s -w' this is 1,014,523 -> about 948,000 B
 # brotli (5.07 MB raw -> 4.88). `-gcflags=all=-l` would make it 892,000.
 WASM_GCFLAGS=()
@@ -81,7 +82,8 @@ for p in fmt time strings reflect internal/fmtsort \
   github.com/datafetch/datafetch/core/rest \
   github.com/datafetch/datafetch/core/inspect \
   github.com/datafetch/datafetch/core/store \
-  github.com/datafetch/datafetch/jsbridge; do
+  github.com/datafetch/datafetch/jsbridge \
+  github.com/datafetch/datafetch/jsbridge/fetch; do
   WASM_GCFLAGS+=("-gcflags=$p=-l")
 done
 

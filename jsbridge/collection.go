@@ -12,12 +12,6 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 )
 
-// The bridge functions of Collections join the synchronous entries.
-func init() {
-	syncEntries["collectionNew"] = collectionNew
-	syncEntries["endpointCollection"] = endpointCollection
-}
-
 // collectionNew(specJSON, fns) returns the handle of a new
 // schema.Collection. The spec is {of: descriptor, key, argsKey: bool,
 // nestKey: bool}; fns holds the descriptor's adapters and, by name, the

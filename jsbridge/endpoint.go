@@ -14,6 +14,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/fetch"
 )
 
 // endpointIDs maps each endpoint handed to JavaScript to its handle, so
@@ -268,7 +269,7 @@ func getRequestInitHook(fn safejs.Value) func(context.Context, *rest.Endpoint, a
 		}
 		init := rest.RequestInit{Method: desc.Get("m").Str()}
 		if h := desc.Get("h"); !h.IsUndefined() {
-			init.Header = headersFrom(h)
+			init.Header = fetch.HeadersFrom(h)
 		}
 		if desc.Get("raw").Boolean() {
 			init.Body, _ = r.Index(1)
@@ -394,17 +395,7 @@ func headersArg(v safejs.Value) (rest.Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	return headersFrom(pairs), nil
-}
-
-func headersFrom(pairs value.Value) rest.Header {
-	h := make(rest.Header, 0, pairs.Len())
-	for _, p := range pairs.Elems() {
-		if p.Len() == 2 {
-			h.Add(p.Elems()[0].Str(), p.Elems()[1].Str())
-		}
-	}
-	return h
+	return fetch.HeadersFrom(pairs), nil
 }
 
 // endpointNew(optsJSON, fns, raw, signal) returns the handle of a new

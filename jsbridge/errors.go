@@ -11,6 +11,7 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
 // errorValue turns err into the JavaScript Error that reaches the caller.
@@ -79,14 +80,14 @@ func (e *callerError) Error() string { return e.msg }
 // givenError makes the error a caller gave setError, described for Go as a
 // thrown value is.
 func givenError(v safejs.Value) *callerError {
-	return &callerError{Value: v, msg: describeThrown(v)}
+	return &callerError{Value: v, msg: interop.Describe(v)}
 }
 
 // panicError turns a recovered panic value into an error naming the entry
 // point it escaped from.
 func panicError(entry string, p any) error {
 	if err, ok := p.(error); ok {
-		return fmt.Errorf("datafetch %s: internal error: %w", entry, thrown(err))
+		return fmt.Errorf("datafetch %s: internal error: %w", entry, interop.Thrown(err))
 	}
 	return fmt.Errorf("datafetch %s: internal error: %v", entry, p)
 }

@@ -6,25 +6,14 @@ import "github.com/hack-pad/safejs"
 
 // The JavaScript globals the bridge calls, looked up once. They are the
 // built-ins of every JavaScript environment datafetch runs in (browsers,
-// workers, Node.js >= 20); fetch is looked up per request instead, so a
-// page may replace it after loading.
+// workers, Node.js >= 20). Package fetch has those of a request.
 var (
 	global            = safejs.Global()
 	objectConstructor = mustGet(global, "Object")
-	objectAssign      = mustGet(objectConstructor, "assign")
 	errorConstructor  = mustGet(global, "Error")
-	globalString      = mustGet(global, "String")
-	arrayFrom         = mustGet(mustGet(global, "Array"), "from")
-	arrayOf           = mustGet(mustGet(global, "Array"), "of")
 	uint8Array        = mustGet(global, "Uint8Array")
-	jsonObject        = mustGet(global, "JSON")
-	abortController   = mustGet(global, "AbortController")
 	console           = mustGet(global, "console")
 	setTimeout        = mustGet(global, "setTimeout")
-	// Response and structuredClone are looked up once too; either may be
-	// missing (an old environment, a fetch polyfill): see detachBody.
-	responseConstructor = mustGet(global, "Response")
-	structuredClone     = mustGet(global, "structuredClone")
 )
 
 func mustGet(v safejs.Value, name string) safejs.Value {

@@ -21,71 +21,81 @@ const GlobalName = "__datafetchGo"
 // returns a value for js.ValueOf (or a safejs.Value) or an error.
 type entry func(args []safejs.Value) (any, error)
 
+// namedEntry is an entry of the table under its name. The tables are
+// slices, not maps: a slice of them is data in the binary, where a map
+// literal is code that fills it at start.
+type namedEntry struct {
+	name string
+	fn   entry
+}
+
 // syncEntries run in the js.Func callback and return at once.
-var syncEntries = map[string]entry{
-	"setLibrary": setLibrary,
-	"release":    releaseHandle,
-	"settle":     settleWatched,
+var syncEntries = []namedEntry{
+	{"setLibrary", setLibrary},
+	{"release", releaseHandle},
+	{"settle", settleWatched},
 
-	"schemaNew":    schemaNew,
-	"entityNew":    entityNew,
-	"entitySchema": entitySchema,
-	"normalize":    normalizeEntry,
-	"denormalize":  denormalizeEntry,
+	{"schemaNew", schemaNew},
+	{"entityNew", entityNew},
+	{"entitySchema", entitySchema},
+	{"normalize", normalizeEntry},
+	{"denormalize", denormalizeEntry},
 
-	"endpointNew":       endpointNew,
-	"endpointExtend":    endpointExtend,
-	"endpointPaginated": endpointPaginated,
-	"endpointURL":       endpointURL,
-	"endpointKey":       endpointKey,
-	"resourceNew":       resourceNew,
-	"resourceExtend":    resourceExtend,
-	"legacyResource":    legacyResource,
+	{"collectionNew", collectionNew},
+	{"endpointCollection", endpointCollection},
+	{"endpointNew", endpointNew},
+	{"endpointExtend", endpointExtend},
+	{"endpointPaginated", endpointPaginated},
+	{"endpointURL", endpointURL},
+	{"endpointKey", endpointKey},
+	{"resourceNew", resourceNew},
+	{"resourceExtend", resourceExtend},
+	{"legacyResource", legacyResource},
 
-	"ctrlNew":              ctrlNew,
-	"ctrlGetResponse":      ctrlGetResponse,
-	"ctrlChanges":          ctrlChanges,
-	"ctrlSubscribe":        ctrlSubscribe,
-	"ctrlUnsubscribe":      ctrlUnsubscribe,
-	"ctrlGet":              ctrlGet,
-	"ctrlSet":              ctrlSet,
-	"ctrlListen":           ctrlListen,
-	"ctrlHoldQuery":        ctrlHoldQuery,
-	"ctrlInvalidate":       ctrlInvalidate,
-	"ctrlInvalidateAll":    ctrlInvalidateAll,
-	"ctrlExpireAll":        ctrlExpireAll,
-	"ctrlResetEntireStore": ctrlResetEntireStore,
-	"ctrlSetResponse":      ctrlSetResponse,
-	"ctrlSetError":         ctrlSetError,
-	"exchangeError":        exchangeError,
-	"ctrlGetState":         ctrlGetState,
-	"ctrlClose":            ctrlClose,
-	"ctrlGC":               ctrlGC,
-	"ctrlHydrate":          ctrlHydrate,
-	"ctrlSnapshot":         ctrlSnapshot,
-	"ctrlChangeCount":      ctrlChangeCount,
-	"snapshotVersion":      snapshotVersion,
-	"ctrlInspect":          ctrlInspect,
-	"snapGetResponse":      snapGetResponse,
-	"snapGet":              snapGet,
-	"ctrlSyncStart":        ctrlSyncStart,
-	"ctrlSyncStop":         ctrlSyncStop,
-	"ctrlSyncApply":        ctrlSyncApply,
+	{"ctrlNew", ctrlNew},
+	{"ctrlGetResponse", ctrlGetResponse},
+	{"ctrlChanges", ctrlChanges},
+	{"ctrlSubscribe", ctrlSubscribe},
+	{"ctrlUnsubscribe", ctrlUnsubscribe},
+	{"ctrlGet", ctrlGet},
+	{"ctrlSet", ctrlSet},
+	{"ctrlListen", ctrlListen},
+	{"ctrlHoldQuery", ctrlHoldQuery},
+	{"ctrlInvalidate", ctrlInvalidate},
+	{"ctrlInvalidateAll", ctrlInvalidateAll},
+	{"ctrlExpireAll", ctrlExpireAll},
+	{"ctrlResetEntireStore", ctrlResetEntireStore},
+	{"ctrlSetResponse", ctrlSetResponse},
+	{"ctrlSetError", ctrlSetError},
+	{"exchangeError", exchangeError},
+	{"ctrlGetState", ctrlGetState},
+	{"ctrlClose", ctrlClose},
+	{"ctrlGC", ctrlGC},
+	{"ctrlHydrate", ctrlHydrate},
+	{"ctrlSnapshot", ctrlSnapshot},
+	{"ctrlChangeCount", ctrlChangeCount},
+	{"snapshotVersion", snapshotVersion},
+	{"ctrlInspect", ctrlInspect},
+	{"snapGetResponse", snapGetResponse},
+	{"snapGet", snapGet},
+	{"ctrlSyncStart", ctrlSyncStart},
+	{"ctrlSyncStop", ctrlSyncStop},
+	{"ctrlSyncApply", ctrlSyncApply},
 }
 
 // asyncEntries may wait (for the network, for a request in flight): they
 // are called with resolve and reject before their own arguments and settle
 // the caller's Promise from a goroutine.
-var asyncEntries = map[string]entry{
-	"ctrlFetch":        ctrlFetch,
-	"ctrlSuspense":     ctrlSuspense,
-	"ctrlFetchIfStale": ctrlFetchIfStale,
+var asyncEntries = []namedEntry{
+	{"ctrlFetch", ctrlFetch},
+	{"ctrlSuspense", ctrlSuspense},
+	{"ctrlFetchIfStale", ctrlFetchIfStale},
 
-	"ctrlRevalidateActive": ctrlRevalidateActive,
+	{"ctrlRevalidateActive", ctrlRevalidateActive},
 
-	"endpointRequestInit":   endpointRequestInit,
-	"endpointParseResponse": endpointParseResponse,
-	"endpointFetch":         endpointFetch,
+	{"endpointRequestInit", endpointRequestInit},
+	{"endpointParseResponse", endpointParseResponse},
+	{"endpointFetch", endpointFetch},
 }
 
 var registerOnce sync.Once
@@ -102,11 +112,11 @@ func Register() {
 		if err != nil {
 			panic("jsbridge: " + err.Error())
 		}
-		for name, fn := range syncEntries {
-			mustSet(obj, name, syncFunc(name, fn))
+		for _, e := range syncEntries {
+			mustSet(obj, e.name, syncFunc(e.name, e.fn))
 		}
-		for name, fn := range asyncEntries {
-			mustSet(obj, name, asyncFunc(name, fn))
+		for _, e := range asyncEntries {
+			mustSet(obj, e.name, asyncFunc(e.name, e.fn))
 		}
 		mustSet(obj, "version", Version)
 		mustSet(global, GlobalName, obj)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
 // Schemas cross as descriptors that datafetch.mjs builds from the shapes of
@@ -160,7 +161,7 @@ func buildUnion(d value.Value, fns safejs.Value) (schema.Schema, error) {
 			if err != nil {
 				panic(fmt.Errorf("union schema attribute: %w", err))
 			}
-			s, _ := jsString(name)
+			s, _ := interop.String(name)
 			return s
 		}
 		return u, nil

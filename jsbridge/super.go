@@ -9,6 +9,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/fetch"
 )
 
 // The defaults of an endpoint's function options, for a JavaScript
@@ -33,7 +34,7 @@ func endpointRequestInit(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	desc := []value.Member{value.M("method", value.Str(init.Method)), value.M("headers", headerObject(init.Header))}
+	desc := []value.Member{value.M("method", value.Str(init.Method)), value.M("headers", fetch.HeaderObject(init.Header))}
 	var raw any = safejs.Undefined()
 	switch b := init.Body.(type) {
 	case value.Value:
@@ -57,7 +58,7 @@ func endpointParseResponse(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := transport{}.read(context.Background(), arg(args, 1))
+	resp, err := fetch.Transport{Await: await}.Read(context.Background(), arg(args, 1))
 	if err != nil {
 		return nil, err
 	}

@@ -56,15 +56,17 @@ type Response struct {
 func (r *Response) OK() bool { return r.Status >= 200 && r.Status <= 299 }
 
 // DefaultTransport is used by endpoints that have no Transport option when
-// the context carries none either. It is nil until a program sets it, for
-// example by importing package nethttp for its side effect. Set it during
+// the context carries none either. It is nil until a program sets it: in
+// a browser to jsbridge/fetch.Transport{} (datafetch.wasm does), natively
+// by importing package nethttp for its side effect. Set it during
 // initialization only: it is read without synchronization.
 var DefaultTransport Transport
 
 // ErrNoTransport is wrapped by the error of a fetch that found no Transport.
 var ErrNoTransport = errors.New("no transport: set the endpoint's Transport option, " +
-	"pass one with rest.WithTransport, or import " +
-	`_ "github.com/datafetch/datafetch/core/rest/nethttp" to use net/http`)
+	"pass one with rest.WithTransport, or set rest.DefaultTransport " +
+	"(jsbridge/fetch.Transport{} in a browser; natively, import " +
+	`_ "github.com/datafetch/datafetch/core/rest/nethttp" to use net/http)`)
 
 type transportKey struct{}
 
@@ -79,6 +81,17 @@ func WithTransport(ctx context.Context, t Transport) context.Context {
 func TransportFromContext(ctx context.Context) Transport {
 	t, _ := ctx.Value(transportKey{}).(Transport)
 	return t
+}
+
+// Do sends req with the context's transport (WithTransport), else
+// DefaultTransport: a request outside any endpoint that goes where the
+// endpoints' requests go.
+func Do(ctx context.Context, req *Request) (*Response, error) {
+	t, err := transportFor(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return t.RoundTrip(ctx, req)
 }
 
 // transportFor picks the transport for a fetch: the endpoint's own, then the

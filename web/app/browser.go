@@ -8,11 +8,16 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/jsbridge/fetch"
 	"github.com/datafetch/datafetch/web/browser/lifecycle"
 	"github.com/datafetch/datafetch/web/browser/persist"
 	"github.com/datafetch/datafetch/web/browser/tabsync"
 	"github.com/datafetch/datafetch/web/ui"
 )
+
+// useFetch sends the endpoints' requests with the browser's fetch.
+func useFetch() { rest.DefaultTransport = fetch.Transport{} }
 
 // Where the demo keeps its cache and whether to: the snapshot under
 // persistKey, "on" under persistSettingKey while the top bar's toggle is

@@ -3,8 +3,8 @@
 //	GOOS=js GOARCH=wasm go build -o web/build/app.wasm ./web/app
 //
 // The demo server (web/server) serves it along with the REST API it talks
-// to. In the browser, Go's net/http sends requests with the browser's
-// fetch, so the endpoints use the nethttp transport like any Go program.
+// to. Its endpoints send requests with the browser's fetch through package
+// jsbridge/fetch, which keeps net/http out of the binary.
 package main
 
 import (
@@ -13,7 +13,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	_ "github.com/datafetch/datafetch/core/rest/nethttp"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/ui"
 )
@@ -24,6 +23,7 @@ func main() {
 			"and run the demo with ./build.sh serve")
 		os.Exit(2)
 	}
+	useFetch()
 	d, err := ui.New(apiPrefix())
 	if err != nil {
 		panic(err) // go-app shows it in place of the loader
@@ -53,7 +53,8 @@ func hydrate(d *ui.Demo) {
 }
 
 // apiPrefix is the full URL of the REST API: the page's origin and the
-// path the server mounted the API at. net/http needs a full URL.
+// path the server mounted the API at, as the server's pre-render names it
+// (the keys of the snapshot it writes into the page hold it).
 func apiPrefix() string {
 	u := app.Window().URL()
 	path := app.Getenv(ui.APIPathEnv)

@@ -9,13 +9,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/static"
 	"github.com/datafetch/datafetch/web/ui"
+	"github.com/datafetch/datafetch/web/wasmserve"
 )
 
 // apiPath is where the REST API is mounted.
@@ -46,7 +46,7 @@ var defaultReactDir = filepath.Join("web", "build", "react")
 type demo struct {
 	mux  *http.ServeMux
 	api  *api.Server
-	wasm *wasmCache
+	wasm *wasmserve.Cache
 }
 
 // newDemo builds the handler. A missing app.wasm, index.html, dist/ or
@@ -69,16 +69,16 @@ func newDemo(c config) (*demo, error) {
 	}
 	ui.Routes(d)
 
-	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath}), wasm: newWasmCache(c.log)}
+	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath}), wasm: wasmserve.New(c.log)}
 	dist := filepath.Join(c.root, "dist")
-	s.wasm.warm(c.wasm, filepath.Join(dist, "datafetch.wasm"), filepath.Join(c.react, "datafetch.wasm"))
+	s.wasm.Warm(c.wasm, filepath.Join(dist, "datafetch.wasm"), filepath.Join(c.react, "datafetch.wasm"))
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
-	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", s.wasm.wasmFiles(dist, http.FileServer(http.Dir(dist))))))
+	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", s.wasm.Files(dist, http.FileServer(http.Dir(dist))))))
 	// The React example (web/react), built by ./build.sh. Its
 	// index.html is served at /react/ itself.
-	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, s.wasm.wasmFiles(c.react, http.FileServer(http.Dir(c.react))))))
+	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, s.wasm.Files(c.react, http.FileServer(http.Dir(c.react))))))
 	todos := filepath.Join(c.root, todosDir)
-	s.mux.Handle(todosPath, noCache(http.StripPrefix(todosPath, s.wasm.wasmFiles(todos, http.FileServer(http.Dir(todos))))))
+	s.mux.Handle(todosPath, noCache(http.StripPrefix(todosPath, s.wasm.Files(todos, http.FileServer(http.Dir(todos))))))
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, filepath.Join(c.root, "index.html"))
 	})))
@@ -95,7 +95,7 @@ func newDemo(c config) (*demo, error) {
 		LoadingLabel:    "Loading the datafetch demo… {progress}%",
 		Styles:          []string{"/web/style.css"},
 		Env:             map[string]string{ui.APIPathEnv: apiPath},
-		Resources:       assets{wasm: c.wasm, cache: s.wasm, static: http.FileServerFS(static.FS)},
+		Resources:       wasmserve.GoApp{Wasm: c.wasm, Cache: s.wasm, Static: http.FileServerFS(static.FS)},
 		Version:         version(c.wasm),
 		// go-app's default worker caches every resource, app.wasm
 		// included, and would serve a stale build after a rebuild.
@@ -153,41 +153,4 @@ func version(wasm string) string {
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// assets is go-app's resource resolver for /web/: app.wasm from the build,
-// everything else from the embedded static files.
-type assets struct {
-	wasm   string
-	cache  *wasmCache
-	static http.Handler
-}
-
-// Resolve keeps local /web/ paths as they are, as app.LocalDir("") does,
-// and versions app.wasm's URL with a hash of its content, so browsers
-// may keep it for good (go-app's app.js, which holds the URL, is
-// revalidated on every load).
-func (a assets) Resolve(location string) string {
-	switch {
-	case location == "/web/app.wasm":
-		if v := a.cache.version(a.wasm); v != "" {
-			return location + "?" + versionParam + "=" + v
-		}
-		return location
-	case location == "" || location == "/":
-		return "/"
-	case strings.HasPrefix(location, "http://"), strings.HasPrefix(location, "https://"):
-		return location
-	case location == "web" || location == "/web" || strings.HasPrefix(location, "web/") || strings.HasPrefix(location, "/web/"):
-		return "/" + strings.Trim(location, "/")
-	}
-	return location
-}
-
-func (a assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/web/app.wasm" {
-		a.cache.serve(w, r, a.wasm)
-		return
-	}
-	http.StripPrefix("/web", a.static).ServeHTTP(w, r)
 }

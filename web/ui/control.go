@@ -3,11 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/datafetch/datafetch/core/rest"
 )
 
 // controlClient calls the test controls of the REST API (its /_control/
@@ -25,18 +25,12 @@ func (c *controlClient) post(ctx context.Context, path string, query url.Values)
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
+	resp, err := rest.Do(ctx, &rest.Request{Method: "POST", URL: u})
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fmt.Errorf("POST %s: %s: %s", u, resp.Status, body)
+	if !resp.OK() {
+		return fmt.Errorf("POST %s: %d %s: %.512s", u, resp.Status, resp.StatusText, resp.Body)
 	}
 	return nil
 }

@@ -1,4 +1,20 @@
-package main
+// Package wasmserve serves WebAssembly files compressed, as a Go front end
+// needs: a go-app app.wasm is 10-15 MB raw and 2-3 MB as brotli, and
+// go-app's own handler serves it as it is. Each file is compressed once
+// per build (brotli and gzip, in memory) and recompressed when it changes
+// on disk; the response is the best encoding the client accepts, with an
+// ETag per encoding, and a URL versioned by the file's content
+// (?v=<Version>) may be cached for good.
+//
+// For a go-app program, GoApp is a resource resolver for app.Handler that
+// serves the app's wasm this way and versions its URL:
+//
+//	cache := wasmserve.New(os.Stderr)
+//	http.Handle("/", &app.Handler{
+//		Resources: wasmserve.GoApp{Wasm: "web/app.wasm", Cache: cache, Static: app.LocalDir("web")},
+//		...
+//	})
+package wasmserve
 
 import (
 	"bytes"
@@ -19,25 +35,24 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
-// WebAssembly files are served compressed: app.wasm is about 15 MB raw and
-// 3 MB as brotli. They are compressed once per build of the file, in
-// memory, at server start (warm) or on first request, and recompressed
-// when the file changes on disk (size or modification time).
+// Files are compressed once per build of the file, in memory, at server
+// start (Warm) or on first request, and recompressed when the file changes
+// on disk (size or modification time).
 //
-// Brotli quality 6 takes about a second for app.wasm on this machine
-// kind and gives 3.1 MB; quality 11 gives 2.7 MB but takes 70 s, too slow
-// for a server start or for every ./build.sh build. gzip (level 6, 3.7 MB)
+// Brotli quality 6 takes about a second for a 15 MB app.wasm on this
+// machine kind and gives 3.1 MB; quality 11 gives 2.7 MB but takes 70 s,
+// too slow for a server start or after every build. gzip (level 6, 3.7 MB)
 // is for clients that do not accept brotli.
 const (
 	brotliQuality = 6
 	gzipLevel     = gzip.DefaultCompression
 )
 
-// versionParam is the query parameter that versions a .wasm URL: when it
-// equals the file's version (wasmFile.version), the response is cached for
-// a year as immutable; a URL without it, or with another version, must be
+// VersionParam is the query parameter that versions a .wasm URL: when it
+// equals the file's Version, the response is cached for a year as
+// immutable; a URL without it, or with another version, must be
 // revalidated (no-cache), which its ETag makes cheap.
-const versionParam = "v"
+const VersionParam = "v"
 
 // wasmFile is one build of a .wasm file and its encodings.
 type wasmFile struct {
@@ -87,20 +102,23 @@ func (f *wasmFile) load(path string) error {
 	return f.err
 }
 
-// wasmCache holds the compressed .wasm files by path.
-type wasmCache struct {
+// Cache holds the compressed .wasm files by path. It is safe for
+// concurrent use.
+type Cache struct {
 	mu    sync.Mutex
 	files map[string]*wasmFile
 	log   io.Writer
 }
 
-func newWasmCache(log io.Writer) *wasmCache {
-	return &wasmCache{files: map[string]*wasmFile{}, log: log}
+// New returns an empty cache that reports files it cannot read or
+// compress to log.
+func New(log io.Writer) *Cache {
+	return &Cache{files: map[string]*wasmFile{}, log: log}
 }
 
 // get returns the current build of the file at path, compressed. A file
 // that changed on disk since it was last compressed is compressed again.
-func (c *wasmCache) get(path string) (*wasmFile, error) {
+func (c *Cache) get(path string) (*wasmFile, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -121,24 +139,24 @@ func (c *wasmCache) get(path string) (*wasmFile, error) {
 	return f, nil
 }
 
-// warm compresses the files that exist among paths in the background, so
+// Warm compresses the files that exist among paths in the background, so
 // the first visitor does not wait for it.
-func (c *wasmCache) warm(paths ...string) {
+func (c *Cache) Warm(paths ...string) {
 	go func() {
 		for _, p := range paths {
 			if _, err := os.Stat(p); err != nil {
-				continue // reported by newDemo
+				continue // served as 404 until it exists
 			}
 			if _, err := c.get(p); err != nil {
-				fmt.Fprintf(c.log, "server: warning: compressing %s: %v\n", p, err)
+				fmt.Fprintf(c.log, "wasmserve: warning: compressing %s: %v\n", p, err)
 			}
 		}
 	}()
 }
 
-// version returns the version of the file at path for a versioned URL
-// (versionParam), or "" when it cannot be read.
-func (c *wasmCache) version(path string) string {
+// Version returns the version of the file at path for a versioned URL
+// (VersionParam): a hash of its content, or "" when it cannot be read.
+func (c *Cache) Version(path string) string {
 	f, err := c.get(path)
 	if err != nil {
 		return ""
@@ -146,17 +164,17 @@ func (c *wasmCache) version(path string) string {
 	return f.version
 }
 
-// serve answers r with the file name in the best encoding the client
+// ServeFile answers r with the file name in the best encoding the client
 // accepts: brotli, then gzip, then none. Every encoding has its own ETag,
 // and If-None-Match is answered with 304 Not Modified.
-func (c *wasmCache) serve(w http.ResponseWriter, r *http.Request, name string) {
+func (c *Cache) ServeFile(w http.ResponseWriter, r *http.Request, name string) {
 	f, err := c.get(name)
 	if err != nil {
 		if os.IsNotExist(err) {
 			http.Error(w, "404 page not found", http.StatusNotFound)
 			return
 		}
-		fmt.Fprintf(c.log, "server: %v\n", err)
+		fmt.Fprintf(c.log, "wasmserve: %v\n", err)
 		http.Error(w, "500 internal server error", http.StatusInternalServerError)
 		return
 	}
@@ -177,7 +195,7 @@ func (c *wasmCache) serve(w http.ResponseWriter, r *http.Request, name string) {
 	} else {
 		h.Set("ETag", `"`+f.version+`"`)
 	}
-	if r.URL.Query().Get(versionParam) == f.version {
+	if r.URL.Query().Get(VersionParam) == f.version {
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
 		h.Set("Cache-Control", "no-cache")
@@ -227,12 +245,12 @@ func acceptedEncodings(header string) map[string]bool {
 	return accept
 }
 
-// wasmFiles serves the .wasm files of a directory through the cache and
-// everything else through next.
-func (c *wasmCache) wasmFiles(dir string, next http.Handler) http.Handler {
+// Files serves the .wasm files of the directory dir through the cache and
+// every other request through next.
+func (c *Cache) Files(dir string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			c.serve(w, r, filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path))))
+			c.ServeFile(w, r, filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path))))
 			return
 		}
 		next.ServeHTTP(w, r)
