@@ -161,7 +161,10 @@ func New(o Options) (*Endpoint, error) {
 	}
 	switch {
 	case o.Path == "":
-		return fail("path is required")
+		// A resource on "/:id" lists at its URL prefix alone.
+		if o.URLPrefix == "" {
+			return fail("path is required")
+		}
 	case isFullURL(o.Path):
 		if o.URLPrefix != "" {
 			return fail("path %s is a full URL, so urlPrefix %s must be empty", o.Path, o.URLPrefix)

@@ -37,17 +37,25 @@ func TestHeader(t *testing.T) {
 }
 
 func TestListPath(t *testing.T) {
+	// data-client's rule (shortenPath): up to the last token, without the
+	// '/' before it.
 	for path, want := range map[string]string{
 		"/articles/:id":                 "/articles",
 		"/users/:userId/posts/:id":      "/users/:userId/posts",
-		"/api/articles/:id/":            "/api/articles/",
-		"/:id":                          "/",
+		"/api/articles/:id/":            "/api/articles",
+		"/:id":                          "",
 		"http://h:8080/articles/:id":    "http://h:8080/articles",
+		"http\\://test.com/user/:id":    "http\\://test.com/user",
 		"/current_user/":                "/current_user/",
-		"/articles/:id/comments":        "/articles/:id/comments",
-		"/articles/v:id":                "/articles/v:id",
+		"/articles/:id/comments":        "/articles",
+		"/articles/v:id":                "/articles/v",
 		"/articles":                     "/articles",
-		"/users/:userId/posts/:id.json": "/users/:userId/posts/:id.json",
+		"/users/:userId/posts/:id.json": "/users/:userId/posts",
+		"/repos/:owner/*path":           "/repos/:owner",
+		"/api/:version/files/*path":     "/api/:version/files",
+		"/users{/:id}":                  "/users",
+		"/users/:id{/*rest}":            "/users/:id",
+		"/files{/x}":                    "/files{/x}",
 	} {
 		assert.Equal(t, want, listPath(path), path)
 	}
@@ -57,8 +65,19 @@ func TestParsePath(t *testing.T) {
 	tpl, err := parsePath("https://h.com:8443/a/:first_1/b:c/:_x/:9")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"first_1", "c", "_x"}, tpl.tokens, "a port and :9 are not tokens")
-	_, err = parsePath("/a/:id/:id")
-	assert.EqualError(t, err, "path /a/:id/:id names token :id twice")
+	for path, msg := range map[string]string{
+		"/a/:id/:id":   "path /a/:id/:id names token :id twice",
+		"/a/:id{/*id}": "path /a/:id{/*id} names token *id twice",
+		"/a}":          "path /a} has a '}' at 2 that closes no '{'",
+		"/a{/:b":       "path /a{/:b has a '{' that is not closed",
+	} {
+		_, err = parsePath(path)
+		assert.EqualError(t, err, msg)
+	}
+	tpl, err = parsePath("/a\\:b\\{c\\}/:d{/x:e{/*f}}\\?q=1")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"d", "e", "f"}, tpl.tokens, "escaped characters are literal; tokens in groups count")
+	assert.True(t, tpl.query, "an escaped '?' starts the query")
 }
 
 func TestCompareUTF16(t *testing.T) {

@@ -231,41 +231,33 @@ func deleteProcess(next func(v, params value.Value) (value.Value, error)) func(v
 	}
 }
 
-// listPath returns path without its last /:token segment, as
-// "/users/:userId/posts/:id" gives "/users/:userId/posts". A trailing
-// slash is kept; a path that does not end in a token is its own list path.
+// listPath returns the path of a resource's list, as data-client's
+// resource derives it: path up to its last token (or the optional group
+// holding it), without the '/' before it, as "/users/:userId/posts/:id"
+// gives "/users/:userId/posts", "/repos/:owner/*path" "/repos/:owner",
+// "/users{/:id}" "/users" and "/:id" "" (the URL prefix alone). A path
+// without a token is its own list path.
 func listPath(path string) string {
 	t, err := parsePath(path)
-	if err != nil || len(t.parts) < 2 {
+	if err != nil {
 		return path
 	}
-	parts := t.parts
-	trail := ""
-	if last := parts[len(parts)-1]; last.token == "" && last.lit == "/" {
-		trail, parts = "/", parts[:len(parts)-1]
+	for i := len(t.parts) - 1; i >= 0; i-- {
+		if p := t.parts[i]; p.token != "" || p.group != nil && hasTokens(p.group) {
+			return strings.TrimSuffix(path[:p.at], "/")
+		}
 	}
-	n := len(parts)
-	if n < 2 || parts[n-1].token == "" || !strings.HasSuffix(parts[n-2].lit, "/") {
-		return path
-	}
-	var b strings.Builder
-	for _, p := range parts[:n-2] {
-		b.WriteString(p.String())
-	}
-	b.WriteString(strings.TrimSuffix(parts[n-2].lit, "/"))
-	if b.Len() == 0 {
-		return "/" // "/:id" lists at the root
-	}
-	b.WriteString(trail)
-	return b.String()
+	return path
 }
 
-// String returns the part as it was written in the template.
-func (p pathPart) String() string {
-	if p.token != "" {
-		return ":" + p.token
+// hasTokens reports whether parts hold a token, in nested groups too.
+func hasTokens(parts []pathPart) bool {
+	for _, p := range parts {
+		if p.token != "" || hasTokens(p.group) {
+			return true
+		}
 	}
-	return p.lit
+	return false
 }
 
 // field returns the Resource field that holds the built-in endpoint called

@@ -1,33 +1,48 @@
 package rest
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
 // pathTemplate is a parsed path such as /users/:userId/posts/:id: literal
-// text with :name tokens that URL fills from params.
+// text with tokens that URL fills from params, in the syntax of
+// path-to-regexp 8 as data-client uses it: :name (one segment), *name (an
+// array of segments), {…} (an optional group, written only when its tokens
+// are given) and \ (the next character is literal, as "http\\://" or
+// "\\?").
 type pathTemplate struct {
 	raw   string
 	parts []pathPart
-	// tokens lists the token names in order; they are unique.
+	// tokens lists the token names in order, those in groups too; they are
+	// unique.
 	tokens []string
+	// query is whether the literal text holds a '?': params that are not
+	// tokens then join its query string with '&'.
+	query bool
 }
 
-// pathPart is literal text, or a token when token is set.
+// pathPart is literal text, a token (token set; wildcard for *name), or an
+// optional group of parts. at is where it starts in the raw path.
 type pathPart struct {
-	lit   string
-	token string
+	lit      string
+	token    string
+	wildcard bool
+	group    []pathPart
+	at       int
 }
 
-// parsePath parses a path template. A token is ':' followed by a letter or
-// '_' and then letters, digits and '_'. Requiring a letter first keeps a
-// port (as in http://host:8080/) from reading as a token, and tokens are
-// looked for only after a full URL's authority for the same reason.
+// parsePath parses a path template. A token is ':' or '*' followed by a
+// letter or '_' and then letters, digits and '_'; a ':' or '*' not so
+// followed is literal. Requiring a letter first keeps a port (as in
+// http://host:8080/) from reading as a token, and tokens are looked for
+// only after a full URL's authority for the same reason.
 func parsePath(path string) (pathTemplate, error) {
 	t := pathTemplate{raw: path}
 	start := 0
@@ -39,33 +54,92 @@ func parsePath(path string) (pathTemplate, error) {
 			start = len(path)
 		}
 	}
-	lit := path[:start]
-	for i := start; i < len(path); {
-		if path[i] != ':' || i+1 >= len(path) || !isTokenStart(path[i+1]) {
-			lit += path[i : i+1]
-			i++
-			continue
-		}
-		j := i + 2
-		for j < len(path) && isTokenByte(path[j]) {
-			j++
-		}
-		name := path[i+1 : j]
-		if slices.Contains(t.tokens, name) {
-			return pathTemplate{}, fmt.Errorf("path %s names token :%s twice", path, name)
-		}
-		if lit != "" {
-			t.parts = append(t.parts, pathPart{lit: lit})
-			lit = ""
-		}
-		t.parts = append(t.parts, pathPart{token: name})
-		t.tokens = append(t.tokens, name)
-		i = j
+	p := pathParser{t: &t, i: start}
+	parts, err := p.parse(false)
+	if err != nil {
+		return pathTemplate{}, fmt.Errorf("path %s %w", path, err)
 	}
-	if lit != "" {
-		t.parts = append(t.parts, pathPart{lit: lit})
+	if start > 0 {
+		parts = append([]pathPart{{lit: strings.Replace(path[:start], `\:`, ":", 1)}}, parts...)
 	}
+	t.parts = parts
 	return t, nil
+}
+
+// pathParser reads a path template from t.raw, from i.
+type pathParser struct {
+	t *pathTemplate
+	i int
+}
+
+// parse reads parts up to the end, or in a group up to its '}'.
+func (p *pathParser) parse(inGroup bool) ([]pathPart, error) {
+	src := p.t.raw
+	var parts []pathPart
+	var lit []byte
+	litAt := p.i
+	flush := func() {
+		if len(lit) > 0 {
+			parts = append(parts, pathPart{lit: string(lit), at: litAt})
+			p.t.query = p.t.query || strings.IndexByte(string(lit), '?') >= 0
+			lit = nil
+		}
+		litAt = p.i
+	}
+	for p.i < len(src) {
+		c := src[p.i]
+		switch {
+		case c == '\\' && p.i+1 < len(src):
+			if len(lit) == 0 {
+				litAt = p.i
+			}
+			lit = append(lit, src[p.i+1])
+			p.i += 2
+		case c == '{':
+			flush()
+			at := p.i
+			p.i++
+			group, err := p.parse(true)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, pathPart{group: group, at: at})
+			litAt = p.i
+		case c == '}':
+			if !inGroup {
+				return nil, fmt.Errorf("has a '}' at %d that closes no '{'", p.i)
+			}
+			flush()
+			p.i++
+			return parts, nil
+		case (c == ':' || c == '*') && p.i+1 < len(src) && isTokenStart(src[p.i+1]):
+			flush()
+			at := p.i
+			j := p.i + 2
+			for j < len(src) && isTokenByte(src[j]) {
+				j++
+			}
+			name := src[p.i+1 : j]
+			if slices.Contains(p.t.tokens, name) {
+				return nil, fmt.Errorf("names token %c%s twice", c, name)
+			}
+			parts = append(parts, pathPart{token: name, wildcard: c == '*', at: at})
+			p.t.tokens = append(p.t.tokens, name)
+			p.i = j
+			litAt = p.i
+		default:
+			if len(lit) == 0 {
+				litAt = p.i
+			}
+			lit = append(lit, c)
+			p.i++
+		}
+	}
+	if inGroup {
+		return nil, errors.New("has a '{' that is not closed")
+	}
+	flush()
+	return parts, nil
 }
 
 func isTokenStart(c byte) bool {
@@ -75,9 +149,13 @@ func isTokenStart(c byte) bool {
 func isTokenByte(c byte) bool { return isTokenStart(c) || c >= '0' && c <= '9' }
 
 // isFullURL reports whether s starts with a scheme and "://", as
-// https://example.com/ does.
+// https://example.com/ does; the colon may be escaped, as data-client
+// writes it in paths ("http\\://example.com/:id").
 func isFullURL(s string) bool {
 	i := strings.Index(s, "://")
+	if i > 0 && s[i-1] == '\\' {
+		i--
+	}
 	if i <= 0 {
 		return false
 	}
@@ -131,36 +209,9 @@ func (e *Endpoint) writeURL(b *strings.Builder, params value.Value) error {
 	from := b.Len()
 	b.WriteString(e.opts.URLPrefix)
 	var inline [maxInlineTokens]filledToken
-	filled := inline[:0]
-	for _, p := range e.path.parts {
-		if p.token == "" {
-			b.WriteString(p.lit)
-			continue
-		}
-		v := params.Get(p.token)
-		if v.IsNullish() {
-			return fmt.Errorf("%s: params missing path token :%s for %s", e.name, p.token, e.path.raw)
-		}
-		s, ok := v.Text()
-		if !ok {
-			return fmt.Errorf("%s: path token :%s for %s must be a string, number or boolean, got %s",
-				e.name, p.token, e.path.raw, v.Kind())
-		}
-		if value.HasLoneSurrogate(s) {
-			// encodeURIComponent throws a URIError for these.
-			return fmt.Errorf("%s: path token :%s for %s holds a lone surrogate (%s), which a URL cannot carry",
-				e.name, p.token, e.path.raw, value.Str(s).JSON())
-		}
-		// The check is on the escaped text, which is what the URL parser
-		// reads: "." and ".." stay as they are, but "%2e%2e" is written
-		// %252e%252e, a file name.
-		enc := encodeURIComponent(s)
-		if isDotSegment(enc) && !strings.ContainsAny(b.String()[from:], "?#") {
-			return fmt.Errorf("%s: path token :%s for %s is %q, a dot segment that would move the request out of its path",
-				e.name, p.token, e.path.raw, s)
-		}
-		filled = append(filled, filledToken{name: p.token, value: s, start: b.Len() - from})
-		b.WriteString(enc)
+	filled, err := e.writeParts(b, from, e.path.parts, params, inline[:0])
+	if err != nil {
+		return err
 	}
 	if err := e.checkSegments(b.String()[from:], filled); err != nil {
 		return err
@@ -170,7 +221,7 @@ func (e *Endpoint) writeURL(b *strings.Builder, params value.Value) error {
 		return err
 	}
 	if q != "" {
-		if strings.Contains(e.path.raw, "?") {
+		if e.path.query {
 			b.WriteByte('&')
 		} else {
 			b.WriteByte('?')
@@ -178,6 +229,96 @@ func (e *Endpoint) writeURL(b *strings.Builder, params value.Value) error {
 		b.WriteString(q)
 	}
 	return nil
+}
+
+// writeParts writes parts filled from params to b (the URL started at
+// from) and returns filled with the tokens it wrote appended.
+func (e *Endpoint) writeParts(b *strings.Builder, from int, parts []pathPart, params value.Value, filled []filledToken) ([]filledToken, error) {
+	for _, p := range parts {
+		switch {
+		case p.group != nil:
+			if !groupGiven(p.group, params) {
+				continue
+			}
+			var err error
+			if filled, err = e.writeParts(b, from, p.group, params, filled); err != nil {
+				return nil, err
+			}
+		case p.token == "":
+			b.WriteString(p.lit)
+		case p.wildcard:
+			v := params.Get(p.token)
+			if v.Kind() != value.Array || v.Len() == 0 {
+				if v.IsNullish() {
+					return nil, fmt.Errorf("%s: params missing path token *%s for %s", e.name, p.token, e.path.raw)
+				}
+				return nil, fmt.Errorf("%s: path token *%s for %s must be a non-empty array of segments, got %s",
+					e.name, p.token, e.path.raw, schema.KindName(v))
+			}
+			for i, el := range v.Elems() {
+				if i > 0 {
+					b.WriteByte('/')
+				}
+				var err error
+				if filled, err = e.writeToken(b, from, p, el, filled); err != nil {
+					return nil, err
+				}
+			}
+		default:
+			v := params.Get(p.token)
+			if v.IsNullish() {
+				return nil, fmt.Errorf("%s: params missing path token :%s for %s", e.name, p.token, e.path.raw)
+			}
+			var err error
+			if filled, err = e.writeToken(b, from, p, v, filled); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return filled, nil
+}
+
+// writeToken writes v, the value of token p (one segment of a wildcard),
+// escaped as encodeURIComponent does, refusing what would move the request
+// out of its path.
+func (e *Endpoint) writeToken(b *strings.Builder, from int, p pathPart, v value.Value, filled []filledToken) ([]filledToken, error) {
+	sigil := ":"
+	if p.wildcard {
+		sigil = "*"
+	}
+	s, ok := v.Text()
+	if !ok || v.IsNull() {
+		return nil, fmt.Errorf("%s: path token %s%s for %s must be a string, number or boolean, got %s",
+			e.name, sigil, p.token, e.path.raw, v.Kind())
+	}
+	if value.HasLoneSurrogate(s) {
+		// encodeURIComponent throws a URIError for these.
+		return nil, fmt.Errorf("%s: path token %s%s for %s holds a lone surrogate (%s), which a URL cannot carry",
+			e.name, sigil, p.token, e.path.raw, value.Str(s).JSON())
+	}
+	// The check is on the escaped text, which is what the URL parser
+	// reads: "." and ".." stay as they are, but "%2e%2e" is written
+	// %252e%252e, a file name.
+	enc := encodeURIComponent(s)
+	if isDotSegment(enc) && !strings.ContainsAny(b.String()[from:], "?#") {
+		return nil, fmt.Errorf("%s: path token %s%s for %s is %q, a dot segment that would move the request out of its path",
+			e.name, sigil, p.token, e.path.raw, s)
+	}
+	filled = append(filled, filledToken{name: p.token, value: s, start: b.Len() - from})
+	b.WriteString(enc)
+	return filled, nil
+}
+
+// groupGiven reports whether params give every token of an optional
+// group's own (its nested groups decide for themselves): a group is
+// written whole or not at all.
+func groupGiven(group []pathPart, params value.Value) bool {
+	for _, p := range group {
+		if p.token != "" && params.Get(p.token).IsNullish() {
+			return false
+		}
+	}
+	return true
 }
 
 // filledToken is a token as URL wrote it: its value, and where its text

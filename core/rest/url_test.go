@@ -263,3 +263,57 @@ func TestURLLoneSurrogates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/items?%EF%BF%BDX=1&%F0%9F%98%80=2&%EF%BF%BD=3&%EE%80%80=4", got)
 }
+
+// The path syntax of path-to-regexp 8, as data-client's RestEndpoint takes
+// it: optional groups, wildcards, escapes.
+func TestPathSyntax(t *testing.T) {
+	tests := []struct {
+		path   string
+		params string
+		want   string // "" when refused; then err holds part of the error
+		err    string
+	}{
+		{"/users{/:id}", `{"id":"5"}`, "/users/5", ""},
+		{"/users{/:id}", `{}`, "/users", ""},
+		{"/users{/:id}", `{"id":null}`, "/users", ""},
+		{"/users{/:id}{/:group}", `{}`, "/users", ""},
+		{"/users{/:id}{/:group}", `{"id":"5"}`, "/users/5", ""},
+		{"/users{/:id}{/:group}", `{"group":"g"}`, "/users/g", ""},
+		{"/users{/:id}{/:group}", `{"id":5,"group":"g"}`, "/users/5/g", ""},
+		{"/a{/:x/:y}", `{"x":1}`, "/a", ""}, // a token is never a query param
+		{"/a{/:x{/:y}}", `{"x":1}`, "/a/1", ""},
+		{"/a{/:x{/:y}}", `{"y":2}`, "/a", ""},
+		{"/files/*path", `{"path":["a","b","c"]}`, "/files/a/b/c", ""},
+		{"/files/*path", `{"path":["single"]}`, "/files/single", ""},
+		{"/files/*path", `{"path":["a b","c/d",1,true]}`, "/files/a%20b/c%2Fd/1/true", ""},
+		{"/users/:id/*rest", `{"id":"5","rest":["docs","file"]}`, "/users/5/docs/file", ""},
+		{"/files{/*path}", `{"path":["a","b"]}`, "/files/a/b", ""},
+		{"/files{/*path}", `{}`, "/files", ""},
+		{"/users/:id{/*rest}", `{"id":"5"}`, "/users/5", ""},
+		{"/users/:login/events/public\\?per_page=50", `{"login":"alice"}`, "/users/alice/events/public?per_page=50", ""},
+		{"/users/:login/events/public\\?per_page=50", `{"login":"alice","page":2}`, "/users/alice/events/public?per_page=50&page=2", ""},
+		{"http\\://test.com/user/:id", `{"id":"100"}`, "http://test.com/user/100", ""},
+		{"/a\\:b/:c", `{"c":1}`, "/a:b/1", ""},
+		{"/a\\{b\\}/:c", `{"c":1}`, "/a{b}/1", ""},
+		{"/a/\\*b", `{}`, "/a/*b", ""},
+		{"/files/*path", `{}`, "", "params missing path token *path"},
+		{"/files/*path", `{"path":"a/b"}`, "", "must be a non-empty array of segments, got a string"},
+		{"/files/*path", `{"path":[]}`, "", "must be a non-empty array of segments, got an array"},
+		{"/files/*path", `{"path":["a",null]}`, "", "path token *path for /files/*path must be a string, number or boolean, got null"},
+		{"/files/*path", `{"path":["a",".."]}`, "", "a dot segment"},
+		{"/files/*path", `{"path":[{"a":1}]}`, "", "must be a string, number or boolean"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path+" "+tt.params, func(t *testing.T) {
+			e, err := rest.New(rest.Options{Path: tt.path})
+			require.NoError(t, err)
+			got, err := e.URL(obj(tt.params))
+			if tt.err != "" {
+				assert.ErrorContains(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

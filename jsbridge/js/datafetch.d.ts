@@ -453,10 +453,12 @@ export interface Params {
   readonly [name: string]: ParamValue;
 }
 
-// Path templates (core/rest/url.go): a token is ':' then a letter or '_',
-// then letters, digits and '_'; in a full URL (scheme://host...) only what
-// follows the host is searched, so a port or a password is no token. There
-// are no optional segments or wildcards.
+// Path templates (core/rest/url.go), in data-client's syntax
+// (path-to-regexp 8): ':name' fills one segment and '*name' an array of
+// them (a name is a letter or '_', then letters, digits and '_'); '{...}' is
+// an optional group; '\\' makes the next character literal. In a full URL
+// (scheme://host...) only what follows the host is searched, so a port or
+// a password is no token.
 /** The characters of S, as a union. */
 type Chars<S extends string> = S extends `${infer C}${infer Rest}` ? C | Chars<Rest> : never;
 type Letter = Chars<'abcdefghijklmnopqrstuvwxyz'> | Uppercase<Chars<'abcdefghijklmnopqrstuvwxyz'>>;
@@ -465,19 +467,19 @@ type TokenStart = Letter | '_';
 type TokenChar = TokenStart | Digit;
 /** Whether S continues a URL scheme: letters, digits, '+', '-' and '.'. */
 type SchemeRest<S extends string> = S extends `${infer C}${infer Rest}` ? (C extends Letter | Digit | '+' | '-' | '.' ? SchemeRest<Rest> : false) : true;
-/** Whether S is a URL scheme (as `https`): a letter, then SchemeRest. */
-type IsScheme<S extends string> = S extends `${Letter}${infer Rest}` ? SchemeRest<Rest> : false;
+/** Whether S is a URL scheme (as `https`, or `http\\` with its colon escaped): a letter, then SchemeRest. */
+type IsScheme<S extends string> = S extends `${infer Head}\\` ? IsScheme<Head> : S extends `${Letter}${infer Rest}` ? SchemeRest<Rest> : false;
 /** The token name at the start of S: its leading token characters. */
 type TokenName<S extends string, Name extends string = ''> = S extends `${infer C}${infer Rest}`
   ? C extends TokenChar
     ? TokenName<Rest, `${Name}${C}`>
     : Name
   : Name;
-/** The tokens of S: the name after each ':' that a letter or '_' follows. */
-type TemplateTokens<S extends string> = S extends `${string}:${infer Rest}`
+/** The tokens of S that Sigil (':' or '*') starts: the name after each Sigil that a letter or '_' follows. */
+type TemplateTokens<S extends string, Sigil extends string = ':'> = S extends `${string}${Sigil}${infer Rest}`
   ? Rest extends `${TokenStart}${string}`
-    ? TokenName<Rest> | TemplateTokens<Rest>
-    : TemplateTokens<Rest>
+    ? TokenName<Rest> | TemplateTokens<Rest, Sigil>
+    : TemplateTokens<Rest, Sigil>
   : never;
 /** The part of a path that holds tokens: all of it, or what follows a full URL's host. */
 type TokenPart<Path extends string> = Path extends `${infer Scheme}://${infer Rest}`
@@ -487,19 +489,33 @@ type TokenPart<Path extends string> = Path extends `${infer Scheme}://${infer Re
       : ''
     : Path
   : Path;
+/** S without its optional groups. */
+type OutsideGroups<S extends string> = S extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${OutsideGroups<Tail>}` : S;
+/** The text of S's optional groups. */
+type InGroups<S extends string> = S extends `${string}{${infer Inner}}${infer Tail}` ? `${Inner}/${InGroups<Tail>}` : '';
 
 /**
- * The names of the `:name` tokens of a path template: `'/users/:userId/posts/:id'`
- * gives `'userId' | 'id'`, a path without tokens `never`, a path whose text
- * is not known (`string`) `string`.
+ * The names of the tokens of a path template (':name' and '*name', in
+ * optional groups too): `'/users/:userId/posts/:id'` gives `'userId' |
+ * 'id'`, a path without tokens `never`, a path whose text is not known
+ * (`string`) `string`.
  */
-export type PathTokens<Path extends string> = string extends Path ? string : TemplateTokens<TokenPart<Path>>;
+export type PathTokens<Path extends string> = string extends Path ? string : TemplateTokens<TokenPart<Path>, ':' | '*'>;
 
 /** The value of a path token (URL-encoded into the path). */
 export type PathValue = string | number;
 
-/** The path tokens of a template as params: each one required. */
-export type PathArgs<Path extends string> = { [K in PathTokens<Path>]: string | number };
+/**
+ * The path tokens of a template as params: ':name' a value, '*name' an
+ * array of segments; required, or optional in a '{...}' group.
+ */
+export type PathArgs<Path extends string> = Simplify<
+  { [K in TemplateTokens<OutsideGroups<TokenPart<Path>>>]: string | number } & {
+    [K in TemplateTokens<OutsideGroups<TokenPart<Path>>, '*'>]: readonly (string | number)[];
+  } & { [K in TemplateTokens<InGroups<TokenPart<Path>>>]?: string | number } & {
+    [K in TemplateTokens<InGroups<TokenPart<Path>>, '*'>]?: readonly (string | number)[];
+  }
+>;
 
 /**
  * The params of an endpoint on the path template `Path`: every token is
@@ -521,33 +537,46 @@ export type PathParams<Path extends string, SearchParams extends object | undefi
 /** `P` with its index signatures dropped: the members it names. */
 export type KnownParams<P> = { [K in keyof P as string extends K ? never : number extends K ? never : K]: P[K] };
 
-/** The path without its last `/:token` (core/rest/resource.go listPath); false when it does not end in one. */
-type StripLastToken<S extends string, Done extends string = ''> = S extends `${infer Head}/:${infer Tail}`
-  ? Tail extends `${TokenStart}${string}`
-    ? TokenName<Tail> extends Tail
-      ? `${Done}${Head}`
-      : StripLastToken<Tail, `${Done}${Head}/:`>
-    : StripLastToken<Tail, `${Done}${Head}/:`>
-  : false;
+/** S up to its last token or optional group holding one, or false without one (after Seen). */
+type ListHead<S extends string, Seen extends string = '', Cut extends string | false = false> = S extends `${infer C}${infer Rest}`
+  ? C extends '\\'
+    ? Rest extends `${infer E}${infer After}`
+      ? ListHead<After, `${Seen}${C}${E}`, Cut>
+      : ListHead<Rest, `${Seen}${C}`, Cut>
+    : C extends ':' | '*'
+      ? Rest extends `${TokenStart}${string}`
+        ? ListHead<Rest, `${Seen}${C}`, Seen>
+        : ListHead<Rest, `${Seen}${C}`, Cut>
+      : C extends '{'
+        ? Rest extends `${infer Inner}}${infer After}`
+          ? ListHead<After, `${Seen}{${Inner}}`, [PathTokens<Inner>] extends [never] ? Cut : Seen>
+          : ListHead<Rest, `${Seen}${C}`, Cut>
+        : ListHead<Rest, `${Seen}${C}`, Cut>
+  : Cut;
+/** Head without one trailing '/'. */
+type NoTrailingSlash<Head extends string> = Head extends `${infer H}/` ? H : Head;
 
 /**
- * A resource's list path: its `path` without the last `/:token`, as
- * `'/users/:userId/posts/:id'` gives `'/users/:userId/posts'` (a trailing `/`
- * is kept; `'/:id'` gives `'/'`; a path that does not end in a token is its
- * own list path).
+ * A resource's list path, as data-client derives it: its `path` up to the
+ * last token (or the optional group holding one), without the `/` before
+ * it: `'/users/:userId/posts/:id'` gives `'/users/:userId/posts'`,
+ * `'/repos/:owner/*path'` `'/repos/:owner'`, `'/:id'` `''`; a path without a
+ * token is its own list path.
  */
 export type ListPath<Path extends string> = string extends Path
   ? string
-  : Path extends `${infer Trimmed}/`
-    ? StripLastToken<Trimmed> extends infer L extends string
-      ? L extends ''
-        ? '/'
-        : `${L}/`
-      : Path
-    : StripLastToken<Path> extends infer L extends string
-      ? L extends ''
-        ? '/'
-        : L
+  : Path extends `${infer Scheme}://${infer Rest}`
+    ? IsScheme<Scheme> extends true
+      ? Rest extends `${infer Host}/${infer After}`
+        ? ListHead<`/${After}`> extends infer L extends string
+          ? `${Scheme}://${Host}${NoTrailingSlash<L>}`
+          : Path
+        : Path
+      : ListHead<Path> extends infer L extends string
+        ? NoTrailingSlash<L>
+        : Path
+    : ListHead<Path> extends infer L extends string
+      ? NoTrailingSlash<L>
       : Path;
 
 /**

@@ -55,11 +55,35 @@ const PATHS = [
   '/::id',
   '/a:b',
   '/under_:_score9',
-  // The engine refuses the endpoint: a token named twice, no leading slash.
+  // path-to-regexp 8's syntax, as data-client writes paths: optional
+  // groups, wildcards, escapes.
+  '/users{/:id}',
+  '/users{/:id}{/:group}',
+  '/a{/:id/:userId}',
+  '/a{/:id{/:userId}}',
+  '/files/*path',
+  '/users/:id/*rest',
+  '/files{/*path}',
+  '/users/:id{/*rest}',
+  '/users/:id/events/public\\?per_page=50',
+  '/a\\:b/:id',
+  '/a\\{b\\}/:id',
+  '/a/\\*path',
+  // The engine refuses the endpoint: a token named twice, no leading slash,
+  // braces that do not match.
   '/a/:id/b/:id',
   'articles/:id',
+  '/a/:id{/*id}',
+  '/a}/:id',
+  '/a{/:id',
 ];
-const FULL_PATHS = ['http://127.0.0.1:8080/articles/:id', 'https://user:pw@example.com:8443/x/:id', 'http://localhost:3000'];
+const FULL_PATHS = [
+  'http://127.0.0.1:8080/articles/:id',
+  'https://user:pw@example.com:8443/x/:id',
+  'http://localhost:3000',
+  'http\\://test.com/user/:id',
+  'http\\://test.com:8080/files/*path',
+];
 const PARAMS = [
   undefined,
   null,
@@ -112,6 +136,20 @@ const PARAMS = [
   { name: 'report', ext: 'tar.gz' },
   { _: 1, _score9: 2 },
   { b: 1, id: '7' },
+  { id: '5', group: 'g' },
+  { group: 5 },
+  { userId: 2 },
+  { path: ['a', 'b', 'c'] },
+  { path: ['single'] },
+  { path: ['a b', 'c/d', 1, true] },
+  { path: [] },
+  { path: 'a/b' },
+  { path: ['a', null] },
+  { path: ['a', '..'] },
+  { path: ['.', 'b'] },
+  { path: [{ a: 1 }] },
+  { id: '5', rest: ['docs', 'file'] },
+  { id: '5', rest: ['%2e%2e'] },
   'not an object',
   ['1'],
   42,
@@ -164,6 +202,40 @@ test('requestURL follows endpoints as declared: resource members, extend, a Rest
       check(ep, params, `${label} ${show(params)}`);
     }
   }
+});
+
+test("a resource's list path is data-client's, in JavaScript and in the engine alike", async () => {
+  const { df } = await env();
+  class Article extends Entity {
+    id = '';
+  }
+  // resource path -> list path (getList.path, which JavaScript derives)
+  const cases = {
+    '/articles/:id': '/articles',
+    '/api/articles/:id/': '/api/articles',
+    '/:id': '',
+    '/repos/:owner/*path': '/repos/:owner',
+    '/api/:version/files/*path': '/api/:version/files',
+    '/users{/:id}': '/users',
+    '/users/:id{/*rest}': '/users/:id',
+    'http\\://test.com/user/:id': 'http\\://test.com/user',
+  };
+  const params = [{}, { owner: 'john', version: 'v2', id: '5', page: 2 }];
+  for (const [path, list] of Object.entries(cases)) {
+    const urlPrefix = path.startsWith('http') ? '' : 'http://127.0.0.1:9';
+    const r = df.resource({ urlPrefix, path, schema: Article });
+    assert.equal(r.getList.path, list, `${path}: getList.path`);
+    assert.equal(r.create.path, list, `${path}: create.path`);
+    // The engine's own list endpoint requests what the declared path says.
+    for (const p of params) check(r.getList, p, `${path} getList ${show(p)}`);
+    assert.equal(typeof r.getList.url(params[1]), 'string', `${path}: the list has a URL`);
+  }
+  const files = df.resource({ path: '/repos/:owner/*path', schema: Article });
+  assert.equal(files.get.url({ owner: 'john', path: ['src', 'index.ts'] }), '/repos/john/src/index.ts');
+  assert.equal(files.getList.url({ owner: 'john' }), '/repos/john');
+  const root = df.resource({ urlPrefix: 'http://127.0.0.1:9/api', path: '/:id', schema: Article });
+  assert.equal(root.getList.url({}), 'http://127.0.0.1:9/api');
+  assert.equal(root.getList.url({ page: 2 }), 'http://127.0.0.1:9/api?page=2');
 });
 
 // A seeded PRNG (mulberry32), so that a failure repeats.

@@ -31,30 +31,39 @@ import type {
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
 
-// The token syntax of core/rest/url.go: ':' then a letter or '_', then
-// letters, digits and '_'. No optional groups or wildcards exist.
+// The token syntax of core/rest/url.go (path-to-regexp 8's, as data-client
+// writes paths): ':name' and '*name' tokens, '{...}' optional groups.
 type _t1 = Expect<Equal<PathTokens<'/articles/:id'>, 'id'>>;
 type _t2 = Expect<Equal<PathTokens<'/users/:userId/posts/:id'>, 'userId' | 'id'>>;
 type _t3 = Expect<Equal<PathTokens<'/files/:name.json'>, 'name'>>; // a token ends at the first other character
 type _t4 = Expect<Equal<PathTokens<'/a::b/:9/:_c1'>, 'b' | '_c1'>>; // ':' before a digit or ':' is literal text
 type _t5 = Expect<Equal<PathTokens<'http://user:secret@host:8080/items/:id'>, 'id'>>; // no token before a full URL's path
 type _t5b = Expect<Equal<PathTokens<'/a/:b/go?to=http://host/:c'>, 'b' | 'c'>>; // not a full URL: '/a/' is no scheme
+type _t5c = Expect<Equal<PathTokens<'http\\://test.com/user/:id'>, 'id'>>; // an escaped colon
 type _t6 = Expect<Equal<PathTokens<'/search?q=:q'>, 'q'>>; // tokens in the query part are tokens too
 type _t7 = Expect<Equal<PathTokens<'/api/count'>, never>>;
 type _t8 = Expect<Equal<PathTokens<string>, string>>;
+type _t9 = Expect<Equal<PathTokens<'/users{/:id}{/:group}/*rest'>, 'id' | 'group' | 'rest'>>;
 type _a1 = Expect<Equal<PathArgs<'/users/:userId/posts/:id'>, { userId: PathValue; id: PathValue }>>;
+type _a2 = Expect<Equal<PathArgs<'/users{/:id}{/:group}'>, { id?: PathValue; group?: PathValue }>>;
+type _a3 = Expect<Equal<PathArgs<'/users/:id/*rest'>, { id: PathValue; rest: readonly PathValue[] }>>;
+type _a4 = Expect<Equal<PathArgs<'/users/:id{/*rest}'>, { id: PathValue; rest?: readonly PathValue[] }>>;
 type _p1 = Expect<Equal<PathParams<'/api/count'>, Params>>;
 type _p2 = Expect<Equal<PathParams<'/articles/:id', { fields?: string }>, { id: string | number; fields?: string }>>;
 type _p3 = Expect<Equal<PathParams<string>, Params>>;
 type _k1 = Expect<Equal<KnownParams<PathParams<'/articles/:id'>>, { id: string | number }>>;
-// The list path of a resource: core/rest/resource.go listPath.
+// The list path of a resource: data-client's (core/rest/resource.go listPath).
 type _l1 = Expect<Equal<ListPath<'/articles/:id'>, '/articles'>>;
 type _l2 = Expect<Equal<ListPath<'/users/:userId/posts/:id'>, '/users/:userId/posts'>>;
-type _l3 = Expect<Equal<ListPath<'/articles/:id/'>, '/articles/'>>;
-type _l4 = Expect<Equal<ListPath<'/:id'>, '/'>>;
-type _l5 = Expect<Equal<ListPath<'/files/:name.json'>, '/files/:name.json'>>;
+type _l3 = Expect<Equal<ListPath<'/articles/:id/'>, '/articles'>>;
+type _l4 = Expect<Equal<ListPath<'/:id'>, ''>>;
+type _l5 = Expect<Equal<ListPath<'/files/:name.json'>, '/files'>>;
 type _l6 = Expect<Equal<ListPath<'/api/count'>, '/api/count'>>;
 type _l7 = Expect<Equal<ListPath<'http://host:8080/articles/:id'>, 'http://host:8080/articles'>>;
+type _l8 = Expect<Equal<ListPath<'/repos/:owner/*path'>, '/repos/:owner'>>;
+type _l9 = Expect<Equal<ListPath<'/users{/:id}'>, '/users'>>;
+type _l10 = Expect<Equal<ListPath<'/users/:id{/*rest}'>, '/users/:id'>>;
+type _l11 = Expect<Equal<ListPath<'http\\://test.com/user/:id'>, 'http\\://test.com/user'>>;
 // The argument lists: optional without a required member.
 type _g1 = Expect<Equal<ParamsArg<Params>, [params?: Params]>>;
 type _g2 = Expect<Equal<ParamsArg<{ id: PathValue }>, [params: { id: PathValue }]>>;
@@ -78,6 +87,18 @@ export async function params(df: DataFetch, ctrl: Controller): Promise<void> {
   type _e1 = Expect<Equal<EndpointParams<typeof getArticle>, { readonly [name: string]: Params[string]; id: string | number }>>;
   type _e2 = Expect<Equal<EndpointData<typeof getArticle>, ArticleT>>;
   getArticle.url({ id: 1 });
+  // data-client's path syntax: optional groups make optional params,
+  // wildcards take arrays.
+  const users = new df.RestEndpoint({ path: '/users{/:id}{/:group}' });
+  users.url();
+  users.url({ id: 5 });
+  users.url({ group: 'a', id: 5 });
+  const files = new df.RestEndpoint({ path: '/users/:id/*rest' });
+  files.url({ id: '5', rest: ['docs', 'file'] });
+  // @ts-expect-error a wildcard takes an array
+  files.url({ id: '5', rest: 'docs/file' });
+  // @ts-expect-error the wildcard is required
+  files.url({ id: '5' });
   getArticle.url({ id: '1', fields: 'title' }); // other members are search params (docs/js-api.md, endpoints)
   getArticle.key({ id: '1', tag: ['a', 'b'] });
   // @ts-expect-error: '/articles/:id' requires id

@@ -9,6 +9,7 @@
 import { AbortOptimistic, ours as ownError } from './errors.mjs';
 import { engine } from './engine.mjs';
 import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
+import { listPath } from './paths.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
 import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, ValuesSchema, checkShape, isEntity, isQueryable } from './schemas.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
@@ -358,14 +359,6 @@ function prefixOf(res) {
     const o = r[RESOURCE].options;
     if (o !== undefined) return o.name ?? o.schema.key;
   }
-}
-
-// listPath is the path of a resource's list: path without its last
-// /:token (a trailing slash kept), as core/rest's listPath makes it.
-function listPath(path) {
-  const m = /^(.*?)\/:[A-Za-z0-9_]+(\/?)$/.exec(path);
-  if (m === null) return path;
-  return m[1] === '' ? '/' : m[1] + m[2];
 }
 
 // resourceSchema is the schema of a built-in resource endpoint (as

@@ -18,6 +18,7 @@
 // asked for it is still waiting (see prestart's release).
 
 import { RestEndpoint, recipeOf } from './endpoints.mjs';
+import { fillPath, isFullURL, parsePath, tokenText } from './paths.mjs';
 import { jsonText } from './values.mjs';
 
 // ---------------------------------------------------------------- URLs
@@ -30,8 +31,8 @@ import { jsonText } from './values.mjs';
  */
 export function requestURL(endpoint, params) {
   const { urlPrefix = '', path } = endpoint;
-  if (typeof urlPrefix !== 'string' || typeof path !== 'string' || path === '') return undefined;
-  if (isFullURL(path) ? urlPrefix !== '' : path[0] !== '/') return undefined;
+  if (typeof urlPrefix !== 'string' || typeof path !== 'string' || (path === '' && urlPrefix === '')) return undefined;
+  if (isFullURL(path) ? urlPrefix !== '' : path !== '' && path[0] !== '/') return undefined;
   if (urlPrefix !== '' && urlPrefix[0] !== '/' && !isFullURL(urlPrefix)) return undefined;
   let values;
   try {
@@ -50,93 +51,7 @@ export function requestURL(endpoint, params) {
   const query = queryOf(values, template.tokens);
   if (query === undefined) return undefined;
   if (query === '') return head;
-  return head + (path.includes('?') ? '&' : '?') + query;
-}
-
-// A token is ':' then a letter or '_', then letters, digits and '_'.
-const TOKEN = /:([A-Za-z_][A-Za-z0-9_]*)/g;
-// A scheme then "://", as https://example.com/ starts.
-const FULL_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
-
-function isFullURL(s) {
-  return FULL_URL.test(s);
-}
-
-// parsePath splits a path template into literal text and tokens:
-// {parts: [string | {token}], tokens}. Tokens are looked for only after a
-// full URL's authority, so that a port is not one. A token named twice is
-// an error to the engine: undefined.
-function parsePath(path) {
-  let start = 0;
-  if (isFullURL(path)) {
-    const authority = path.indexOf('://') + 3;
-    const slash = path.indexOf('/', authority);
-    start = slash < 0 ? path.length : slash;
-  }
-  const parts = [path.slice(0, start)];
-  const tokens = [];
-  let at = start;
-  TOKEN.lastIndex = start;
-  for (let m = TOKEN.exec(path); m !== null; m = TOKEN.exec(path)) {
-    if (tokens.includes(m[1])) return undefined;
-    parts.push(path.slice(at, m.index), { token: m[1] });
-    tokens.push(m[1]);
-    at = m.index + m[0].length;
-  }
-  parts.push(path.slice(at));
-  return { parts, tokens };
-}
-
-// fillPath returns urlPrefix and the path with its tokens filled from
-// values (encoded as encodeURIComponent does), or undefined for a value
-// the engine refuses: missing, not a string, number or boolean, holding a
-// lone surrogate, or making a dot segment ("." or "..", escaped or not,
-// which a URL parser would resolve) in the path.
-function fillPath(urlPrefix, { parts }, values) {
-  let url = urlPrefix;
-  const filled = [];
-  for (const part of parts) {
-    if (typeof part === 'string') {
-      url += part;
-      continue;
-    }
-    const text = tokenText(values[part.token]);
-    if (text === undefined || !isWellFormed(text)) return undefined;
-    // Checked escaped, as the URL parser reads it: "%2e%2e" is written
-    // %252e%252e, a name.
-    const enc = encodeURIComponent(text);
-    if (isDotSegment(enc) && !/[?#]/.test(url)) return undefined;
-    filled.push(url.length);
-    url += enc;
-  }
-  for (const start of filled) {
-    const before = url.slice(0, start);
-    if (/[?#]/.test(before)) break;
-    const from = before.lastIndexOf('/') + 1;
-    const end = url.slice(start).search(/[/?#]/);
-    if (isDotSegment(url.slice(from, end < 0 ? url.length : start + end))) return undefined;
-  }
-  return url;
-}
-
-// tokenText is a path token's text: strings, numbers and booleans as
-// String() writes them (which is the engine's), undefined for the rest.
-function tokenText(v) {
-  const t = typeof v;
-  return t === 'string' || t === 'number' || t === 'boolean' ? String(v) : undefined;
-}
-
-function isDotSegment(segment) {
-  const s = segment.replaceAll(/%2e/gi, '.');
-  return s === '.' || s === '..';
-}
-
-// A lone surrogate: a lead unit not followed by a trail unit, or a trail
-// unit not after a lead one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function isWellFormed(s) {
-  return !LONE_SURROGATE.test(s);
+  return head + (template.query ? '&' : '?') + query;
 }
 
 // queryOf returns the params that are not path tokens as a query string,
