@@ -222,6 +222,11 @@ func setEndpointHook(o *rest.Options, name string, fn safejs.Value) error {
 		if !unset {
 			o.Update = updateHook(fn)
 		}
+	case "searchToString":
+		o.SearchToString = nil
+		if !unset {
+			o.SearchToString = searchToStringHook(fn)
+		}
 	case "retryDelay":
 		o.RetryDelay = nil
 		if !unset {
@@ -312,6 +317,17 @@ func parseResponseHook(fn safejs.Value) func(context.Context, *rest.Response) (v
 			return value.Undef, err
 		}
 		return jsonArg(r, "parseResponse result")
+	}
+}
+
+// searchToStringHook: adapter(searchJSON) → the query string.
+func searchToStringHook(fn safejs.Value) func(value.Value) (string, error) {
+	return func(search value.Value) (string, error) {
+		r, err := invoke(fn, search.JSON())
+		if err != nil {
+			return "", err
+		}
+		return r.String()
 	}
 }
 

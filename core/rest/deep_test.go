@@ -3,6 +3,8 @@ package rest_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -56,10 +58,21 @@ func TestDeepJSONIsRefusedNotText(t *testing.T) {
 		assert.Equal(t, body, v.JSON())
 	})
 	t.Run("text that is not JSON is still text without a schema", func(t *testing.T) {
-		s := jsonServer(t, 200, "[[[ not json")
+		s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "[[[ not json")
+		})
 		e := newEndpoint(t, s, rest.Options{Path: "/deep", Name: "getDeep"})
 		v, err := e.Fetch(context.Background(), value.Undef, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "[[[ not json", v.Str())
+	})
+	t.Run("unless it says it is JSON", func(t *testing.T) {
+		s := jsonServer(t, 200, "[[[ not json")
+		e := newEndpoint(t, s, rest.Options{Path: "/deep", Name: "getDeep"})
+		_, err := e.Fetch(context.Background(), value.Undef, nil)
+		var ne *rest.NetworkError
+		require.ErrorAs(t, err, &ne)
+		assert.Equal(t, 400, ne.Status)
 	})
 }

@@ -55,6 +55,12 @@ type Options struct {
 	ParseResponse func(ctx context.Context, r *Response) (value.Value, error)
 	// Process transforms the parsed response before it is normalized.
 	Process func(v, params value.Value) (value.Value, error)
+	// SearchToString, when set, encodes the params that are not path
+	// tokens (an object of them, never empty) as the URL's query string,
+	// without its '?', in place of the default (sorted by name, as
+	// URLSearchParams encodes): data-client's searchToString. It must be
+	// a pure function of the params, as keys are made from the URL.
+	SearchToString func(search value.Value) (string, error)
 	// GetOptimisticResponse returns the data to apply before the network
 	// answers; see endpoint.Spec. Only mutations (SideEffect) run it.
 	GetOptimisticResponse func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error)
@@ -150,7 +156,11 @@ func New(o Options) (*Endpoint, error) {
 	}
 	method := strings.ToUpper(o.Method)
 	if method == "" {
+		// As data-client: an endpoint marked as a side effect posts.
 		method = "GET"
+		if o.SideEffect != nil && *o.SideEffect {
+			method = "POST"
+		}
 	}
 	known := false
 	for _, m := range knownMethods {
@@ -196,6 +206,8 @@ func New(o Options) (*Endpoint, error) {
 		se := *o.SideEffect
 		o.SideEffect = &se
 	}
+	// The method is fixed now, as data-client fixes it: Extend keeps it.
+	o.Method = method
 	e := &Endpoint{opts: o, path: path, name: label, method: method}
 	e.spec = e.buildSpec()
 	return e, nil
@@ -499,7 +511,8 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 // DefaultParseResponse parses a response as the endpoint does when it has
 // no ParseResponse option: a 2xx JSON body is parsed; a 204 or an empty body
 // is null; a 2xx body that is not JSON is an error with Status 400 when the
-// endpoint has a Schema (which expects data), or else its text as a string,
+// endpoint has a Schema (which expects data) or the Content-Type says JSON,
+// or else its text as a string,
 // except that JSON nested deeper than value.MaxDepth is always that error;
 // any other status is a *NetworkError with the body parsed when it is JSON.
 // A parsed 2xx value shares resp.Body's bytes (see Response.Body).
@@ -524,7 +537,9 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 		// Text that is not JSON is a string to an endpoint without a
 		// schema. JSON nested too deep to parse is JSON all the same:
 		// handing back its text as if it were the data would be wrong.
-		if e.opts.Schema == nil && !errors.Is(err, value.ErrTooDeep) {
+		// A body said to be JSON that is not is an error, as in
+		// data-client.
+		if e.opts.Schema == nil && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "json") {
 			return value.Str(string(resp.Body)), nil
 		}
 		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}

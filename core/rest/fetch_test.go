@@ -527,7 +527,7 @@ func TestErrorName(t *testing.T) {
 
 func TestExtendImmutable(t *testing.T) {
 	yes := true
-	base, err := rest.New(rest.Options{Path: "/articles/:id", Name: "getArticle", Schema: article, SideEffect: &yes,
+	base, err := rest.New(rest.Options{Path: "/articles/:id", Method: "GET", Name: "getArticle", Schema: article, SideEffect: &yes,
 		DataExpiryLength: time.Minute})
 	require.NoError(t, err)
 	ext, err := base.Extend(func(o *rest.Options) {

@@ -382,6 +382,13 @@ func (e *Endpoint) query(params value.Value) (string, error) {
 	if len(ms) == 0 {
 		return "", nil
 	}
+	if f := e.opts.SearchToString; f != nil {
+		q, err := f(value.Obj(ms...))
+		if err != nil {
+			return "", fmt.Errorf("%s: searchToString: %w", e.name, err)
+		}
+		return q, nil
+	}
 	slices.SortStableFunc(ms, func(a, b value.Member) int { return compareUTF16(a.Key, b.Key) })
 	var b strings.Builder
 	add := func(key string, v value.Value) error {

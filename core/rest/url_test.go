@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"testing"
 
@@ -316,4 +317,56 @@ func TestPathSyntax(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+func TestSideEffectWithoutMethodPosts(t *testing.T) {
+	yes, no := true, false
+	for _, tt := range []struct {
+		method string
+		side   *bool
+		want   string
+	}{
+		{"", nil, "GET"},
+		{"", &yes, "POST"},
+		{"", &no, "GET"},
+		{"GET", &yes, "GET"},
+		{"delete", &yes, "DELETE"},
+	} {
+		e, err := rest.New(rest.Options{Path: "/a", Method: tt.method, SideEffect: tt.side})
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, e.Method(), "method %q", tt.method)
+	}
+	// The method is fixed when the endpoint is made: marking a GET as a
+	// side effect later keeps it a GET.
+	get, err := rest.New(rest.Options{Path: "/a"})
+	require.NoError(t, err)
+	ext, err := get.Extend(func(o *rest.Options) { o.SideEffect = &yes })
+	require.NoError(t, err)
+	assert.Equal(t, "GET", ext.Method())
+}
+
+func TestSearchToString(t *testing.T) {
+	var got []string
+	e, err := rest.New(rest.Options{Path: "/users/:id", SearchToString: func(search value.Value) (string, error) {
+		got = append(got, search.JSON())
+		return "q=" + search.Get("b").JSON(), nil
+	}})
+	require.NoError(t, err)
+	u, err := e.URL(obj(`{"id":1,"b":2,"a":"x"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "/users/1?q=2", u)
+	k, err := e.Key(obj(`{"id":1,"b":2,"a":"x"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "/users/:id GET /users/1?q=2", k, "keys are made from the URL it writes")
+	u, err = e.URL(obj(`{"id":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, "/users/1", u, "not called without search params")
+	assert.Equal(t, []string{`{"b":2,"a":"x"}`, `{"b":2,"a":"x"}`}, got)
+
+	failing, err := rest.New(rest.Options{Path: "/x", Name: "x", SearchToString: func(value.Value) (string, error) {
+		return "", errors.New("no")
+	}})
+	require.NoError(t, err)
+	_, err = failing.URL(obj(`{"a":1}`))
+	assert.EqualError(t, err, "x: searchToString: no")
 }

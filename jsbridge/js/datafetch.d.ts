@@ -672,8 +672,10 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   paginationField?: string;
   /** Refetch interval of subscribed results, ms (a datafetch addition; data-client has none). */
   pollFrequency?: number;
-  /** Marks a mutation. Default: true for every method but GET. */
+  /** Marks a mutation. Default: true for every method but GET; `true` without a `method` makes a POST. */
   sideEffect?: boolean;
+  /** Encodes the params that are not path tokens as the query string (without its `?`); the default sorts them by name and encodes them as `URLSearchParams` does. */
+  searchToString?(searchParams: Params): string;
   /** Aborting rejects with an `AbortError` and removes the request's optimistic update. */
   signal?: AbortSignal;
   /** ms; past it the request is aborted with a `TimeoutError`. */
@@ -693,12 +695,12 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   // them as class fields, and override the function options as methods.
   /** The path template. */
   readonly path: string;
-  /** GET unless set (upper-cased). */
+  /** GET unless set (upper-cased); POST when only `sideEffect: true` is. */
   readonly method: string;
   /** The path unless set. */
   readonly name: string;
-  /** true for every method but GET, unless set. */
-  readonly sideEffect: boolean;
+  /** true for every method but GET, undefined for a GET, unless set. */
+  readonly sideEffect: boolean | undefined;
   readonly urlPrefix?: string;
   /** The schema given (a resource's getList has its Collection's type). */
   readonly schema?: unknown;
@@ -744,6 +746,10 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   url(...params: ParamsArg<P>): string;
   /** The store key for params: equal params give equal keys. */
   key(...params: ParamsArg<P>): string;
+  /** Whether `key` is a key of this endpoint, for some params. */
+  testKey(key: string): boolean;
+  /** The query string of the params that are not path tokens (see the option): what an override gets from `super`. */
+  searchToString(searchParams: Params): string;
   /**
    * A new endpoint with `options` replacing those parts: a new `schema`
    * changes the data, a new `path` (or `searchParams`) the params.
@@ -1248,6 +1254,8 @@ export interface NetworkError extends Error {
   body?: unknown;
   /** How many retries were made before this error, when `retry` applied. */
   retries?: number;
+  /** What `JSON.stringify` writes: name, status, message, the request's URL (and the body, when it was JSON). */
+  toJSON(): { name: string; status: number; message: string; url: string | undefined; body?: unknown };
 }
 
 export interface NetworkErrorConstructor {

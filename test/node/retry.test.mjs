@@ -85,7 +85,7 @@ test('retry: the controller option applies to endpoints without one; retry: 0 on
 test('retry: endpoints with side effects never retry', async () => {
   const { df, base, fx } = await env();
   const ctrl = new df.Controller({ retry: 3, retryDelay: noWait });
-  const { ep, count } = retrying(df, base, fx, { sideEffect: true, retry: 3 });
+  const { ep, count } = retrying(df, base, fx, { method: 'GET', sideEffect: true, retry: 3 });
   const err = await failureOf(() => ctrl.fetch(ep, { id: 1, fail: 2 }));
   assert.equal(err.status, 503);
   assert.equal(await count({ id: 1, fail: 2 }), 1);

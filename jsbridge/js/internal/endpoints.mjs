@@ -9,12 +9,22 @@
 import { AbortOptimistic, ours as ownError } from './errors.mjs';
 import { engine } from './engine.mjs';
 import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
-import { listPath } from './paths.mjs';
+import { listPath, pathRegex, queryString } from './paths.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
 import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, ValuesSchema, checkShape, isEntity, isQueryable } from './schemas.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
-const FUNCTION_OPTIONS = ['getHeaders', 'getRequestInit', 'fetch', 'parseResponse', 'process', 'getOptimisticResponse', 'update', 'retryDelay'];
+const FUNCTION_OPTIONS = [
+  'getHeaders',
+  'getRequestInit',
+  'fetch',
+  'parseResponse',
+  'process',
+  'getOptimisticResponse',
+  'update',
+  'retryDelay',
+  'searchToString',
+];
 const DURATION_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength', 'pollFrequency', 'timeout']);
 // Expiry lengths may be Infinity: never stale, an error kept until invalidated.
 const EXPIRY_OPTIONS = new Set(['dataExpiryLength', 'errorExpiryLength']);
@@ -78,12 +88,16 @@ export class RestEndpoint {
     }
     encodeOptions(options, `RestEndpoint ${options.name ?? options.path ?? ''}`, undefined, checking);
     setOptions(this, options);
+    // As data-client's constructor: the method is fixed now (POST for a
+    // side effect given without one), so that extend keeps it; a subclass
+    // that defines method itself keeps its own.
+    if (options.method === undefined && !definesMethod(this)) own(this, 'method', this.method);
     Object.defineProperty(this, RECIPE, { value: {}, writable: true });
   }
 
-  /** The HTTP method: GET unless set. */
+  /** The HTTP method: GET unless set (POST when sideEffect is set true, as in data-client). */
   get method() {
-    return 'GET';
+    return Object.getOwnPropertyDescriptor(this, 'sideEffect')?.value === true ? 'POST' : 'GET';
   }
 
   set method(v) {
@@ -99,9 +113,12 @@ export class RestEndpoint {
     own(this, 'name', v);
   }
 
-  /** Whether the endpoint changes data on the server: all but GET, unless set. */
+  /**
+   * Whether the endpoint changes data on the server, unless set: true for
+   * every method but GET, undefined for a GET (as data-client has it).
+   */
   get sideEffect() {
-    return this.method !== 'GET';
+    return this.method === 'GET' ? undefined : true;
   }
 
   set sideEffect(v) {
@@ -114,6 +131,29 @@ export class RestEndpoint {
     const h = e.endpointHandle(this);
     const p = e.paramsText(params, 'url', this);
     return e.exported()?.url(h, p) ?? e.call('endpointURL', h, p);
+  }
+
+  /**
+   * The query string of the params that are not path tokens, without its
+   * '?': what url() puts after the path. Override it to encode them
+   * otherwise; by default they are sorted by name and encoded as
+   * URLSearchParams encodes them (an array repeats its name).
+   */
+  searchToString(searchParams) {
+    const values = parse(jsonText(searchParams ?? {}, `${this.name}: searchToString`));
+    const query = queryString(values ?? {}, []);
+    if (query === undefined)
+      throw new TypeError(`${this.name}: searchToString: only strings, numbers, booleans, null and arrays of them go in a URL, got ${show(searchParams)}`);
+    return query;
+  }
+
+  /** Whether key is a key of this endpoint (for some params). */
+  testKey(key) {
+    if (typeof key !== 'string') return false;
+    const prefix = `${this.name} ${this.method} ${this.urlPrefix ?? ''}`;
+    if (!key.startsWith(prefix)) return false;
+    const q = key.lastIndexOf('?');
+    return pathRegex(this.path).test(key.slice(prefix.length, q < prefix.length ? undefined : q));
   }
 
   /** The store key for params. */
@@ -198,7 +238,16 @@ function engineOf(ep, what) {
 
 // The function options' defaults, which are not options the engine gets:
 // an endpoint whose getRequestInit is RestEndpoint's has none of its own.
-const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch'].map((name) => RestEndpoint.prototype[name]));
+const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch', 'searchToString'].map((name) => RestEndpoint.prototype[name]));
+
+// definesMethod reports whether a subclass of RestEndpoint, between ep and
+// RestEndpoint.prototype, defines method.
+function definesMethod(ep) {
+  for (let p = Object.getPrototypeOf(ep); p !== null && p !== RestEndpoint.prototype; p = Object.getPrototypeOf(p)) {
+    if (Object.hasOwn(p, 'method')) return true;
+  }
+  return false;
+}
 
 // own sets obj[k] = v as an own data property, whatever the prototype
 // defines under k.
@@ -530,6 +579,12 @@ export function makeEndpoints(bridge, schemas) {
             if (err instanceof AbortOptimistic) return false;
             throw err;
           }
+        };
+      case 'searchToString':
+        return (params) => {
+          const q = fn.call(self(), parse(params));
+          if (typeof q !== 'string') throw ownError(new TypeError(`${hook()} must return a string, got ${show(q)}`));
+          return q;
         };
       case 'retryDelay':
         return retryDelayAdapter((attempt, err) => fn.call(self(), attempt, err), hook);

@@ -15,6 +15,17 @@ export class NetworkError extends Error {
     this.statusText = response?.statusText ?? '';
     this.response = response;
   }
+
+  /**
+   * What JSON.stringify writes of it (an Error's own members are not
+   * enumerable): name, status, message and the request's URL, as
+   * data-client's NetworkError has it; body too, when it was JSON.
+   */
+  toJSON() {
+    const json = { name: this.name, status: this.status, message: this.message, url: this.response?.url };
+    if (this.body !== undefined) json.body = this.body;
+    return json;
+  }
 }
 
 /** Thrown in getOptimisticResponse to apply no optimistic data. */

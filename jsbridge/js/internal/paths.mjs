@@ -165,12 +165,10 @@ function fillToken(out, v) {
   return true;
 }
 
-/**
- * tokenText is a token's (or query member's) text: strings, numbers and
- * booleans as String() writes them (which is the engine's), undefined for
- * the rest.
- */
-export function tokenText(v) {
+// tokenText is a token's (or query member's) text: strings, numbers and
+// booleans as String() writes them (which is the engine's), undefined for
+// the rest.
+function tokenText(v) {
   const t = typeof v;
   return t === 'string' || t === 'number' || t === 'boolean' ? String(v) : undefined;
 }
@@ -186,4 +184,49 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 function isWellFormed(s) {
   return !LONE_SURROGATE.test(s);
+}
+
+/**
+ * queryString returns the members of values that are not tokens as a
+ * query string, sorted by name (UTF-16 order, as the engine sorts them),
+ * encoded as URLSearchParams encodes (an array repeats its name), or
+ * undefined for a value the engine refuses (an object, or an array holding
+ * one).
+ */
+export function queryString(values, tokens) {
+  const names = Object.keys(values)
+    .filter((k) => !tokens.includes(k))
+    .sort();
+  const query = new URLSearchParams();
+  for (const name of names) {
+    const v = values[name];
+    for (const el of Array.isArray(v) ? v : [v]) {
+      const text = el === null ? 'null' : tokenText(el);
+      if (text === undefined) return undefined;
+      query.append(name, text);
+    }
+  }
+  return query.toString();
+}
+
+/**
+ * pathRegex returns a RegExp that the path part of a URL made from path
+ * matches (as data-client's RestEndpoint.testKey reads keys): each token
+ * one or more characters (a ':name' no '/'), a group optional, and one '/'
+ * allowed at the end.
+ */
+export function pathRegex(path) {
+  const template = parsePath(path);
+  if (template === undefined) return /$^/;
+  return new RegExp(`^${patternOf(template.parts)}/?$`);
+}
+
+function patternOf(parts) {
+  let p = '';
+  for (const part of parts) {
+    if (typeof part === 'string') p += part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    else if (part.group !== undefined) p += `(?:${patternOf(part.group)})?`;
+    else p += part.wildcard ? '[^?#]+' : '[^/?#]+';
+  }
+  return p;
 }

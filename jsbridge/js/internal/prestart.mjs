@@ -18,7 +18,7 @@
 // asked for it is still waiting (see prestart's release).
 
 import { RestEndpoint, recipeOf } from './endpoints.mjs';
-import { fillPath, isFullURL, parsePath, tokenText } from './paths.mjs';
+import { fillPath, isFullURL, parsePath, queryString } from './paths.mjs';
 import { jsonText } from './values.mjs';
 
 // ---------------------------------------------------------------- URLs
@@ -48,30 +48,10 @@ export function requestURL(endpoint, params) {
   if (template === undefined) return undefined;
   const head = fillPath(urlPrefix, template, values);
   if (head === undefined) return undefined;
-  const query = queryOf(values, template.tokens);
+  const query = queryString(values, template.tokens);
   if (query === undefined) return undefined;
   if (query === '') return head;
   return head + (template.query ? '&' : '?') + query;
-}
-
-// queryOf returns the params that are not path tokens as a query string,
-// sorted by name (UTF-16 order, as the engine sorts them), encoded as
-// URLSearchParams encodes (an array repeats its name), or undefined for a
-// value the engine refuses (an object, or an array holding one).
-function queryOf(values, tokens) {
-  const names = Object.keys(values)
-    .filter((k) => !tokens.includes(k))
-    .sort();
-  const query = new URLSearchParams();
-  for (const name of names) {
-    const v = values[name];
-    for (const el of Array.isArray(v) ? v : [v]) {
-      const text = el === null ? 'null' : tokenText(el);
-      if (text === undefined) return undefined;
-      query.append(name, text);
-    }
-  }
-  return query.toString();
 }
 
 // ---------------------------------------------------------------- requests
