@@ -113,6 +113,14 @@ export interface DataFetch {
   NetworkError: NetworkErrorConstructor;
   AbortOptimistic: AbortOptimisticConstructor;
 
+  // Managers
+  /** The types of the actions managers see, as data-client names them. */
+  actionTypes: ActionTypes;
+  /** The managers every controller should have: none (datafetch's own policies run in its engine). */
+  getDefaultManagers(): Manager[];
+  /** A manager that writes messages pushed by a server into the cache (see the class). */
+  StreamManager: StreamManagerConstructor;
+
   // Cache lifecycle
   /**
    * Renders a live view of `ctrl` (entities by type, results with their
@@ -1043,6 +1051,91 @@ export interface ControllerOptions {
   initialState?: StoreState;
   /** Periodic garbage collection (off when absent); see `Controller.gc`. */
   gc?: GCOptions;
+  /**
+   * Managers (data-client's): their middleware sees the controller's writes
+   * as actions (`dispatch`), `init` gets the state when the controller
+   * starts, `cleanup` runs on `close()`.
+   */
+  managers?: Manager[];
+}
+
+/** The action types managers see, by data-client's names. */
+export interface ActionTypes {
+  readonly FETCH: 'rdc/fetch';
+  readonly SET: 'rdc/set';
+  readonly SET_RESPONSE: 'rdc/setresponse';
+  readonly RESET: 'rdc/reset';
+  readonly SUBSCRIBE: 'rdc/subscribe';
+  readonly UNSUBSCRIBE: 'rdc/unsubscribe';
+  readonly INVALIDATE: 'rdc/invalidate';
+  readonly INVALIDATEALL: 'rdc/invalidateall';
+  readonly EXPIREALL: 'rdc/expireall';
+  readonly GC: 'rdc/gc';
+}
+
+/** The times of an action. */
+export interface ActionMeta {
+  readonly fetchedAt: number;
+  readonly date: number;
+  readonly expiresAt: number;
+}
+
+/** An action a controller with managers dispatches (data-client's shapes). */
+export type Action =
+  | {
+      type: 'rdc/fetch';
+      endpoint: AnyEndpoint;
+      args: readonly unknown[];
+      key: string;
+      meta: { fetchedAt: number; resolve(value?: unknown): void; reject(reason?: unknown): void; promise: PromiseLike<unknown> };
+    }
+  | { type: 'rdc/set'; schema: unknown; args: readonly unknown[]; value: unknown; meta: ActionMeta }
+  | { type: 'rdc/setresponse'; endpoint: AnyEndpoint; args: readonly unknown[]; key: string; response: unknown; error: boolean; meta: ActionMeta }
+  | { type: 'rdc/invalidate'; endpoint: AnyEndpoint; args: readonly unknown[]; key: string }
+  | { type: 'rdc/invalidateall' | 'rdc/expireall'; testKey: (key: string) => boolean }
+  | { type: 'rdc/reset'; date: number }
+  | { type: 'rdc/gc' }
+  | { type: 'rdc/subscribe' | 'rdc/unsubscribe'; endpoint: AnyEndpoint; args: readonly unknown[]; key: string };
+
+/** Passes an action on, to the next middleware or to the controller. */
+export type Dispatch = (action: Action) => Promise<void>;
+
+/** A manager's middleware: `(controller) => (next) => (action) => Promise`. */
+export type Middleware = (controller: Controller) => (next: Dispatch) => Dispatch;
+
+/** data-client's Manager: behaviour added to a controller from outside it. */
+export interface Manager {
+  middleware?: Middleware;
+  getMiddleware?(): Middleware;
+  /** Called when the controller starts, with its state. */
+  init?(state: StoreState): void;
+  /** Called when the controller closes. */
+  cleanup(): void;
+}
+
+/** A source of pushed messages: an EventSource, a WebSocket, or anything with message events. */
+export interface MessageSource {
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  removeEventListener?(type: 'message', listener: (event: { data: unknown }) => void): void;
+  close?(): void;
+}
+
+/**
+ * A manager that stores what a server pushes: each message's data is JSON
+ * `{type, args?, data}`, written as `controller.set(entities[type], ...args, data)`.
+ */
+export interface StreamManager extends Manager {
+  middleware: Middleware;
+  cleanup(): void;
+}
+
+export interface StreamManagerConstructor {
+  /** `source`, or a function that opens it when the controller starts; `entities` by message type. */
+  new (
+    source: MessageSource | (() => MessageSource),
+    entities: Record<string, AnyEntity | object>,
+    options?: { onError?: (error: Error) => void },
+  ): StreamManager;
 }
 
 /** The `gc` option of a Controller. */
@@ -1092,6 +1185,8 @@ export interface StoreState {
 }
 
 export interface Controller {
+  /** With managers: sends an action through their middleware (see `ControllerOptions.managers`). */
+  dispatch?: Dispatch;
   /**
    * The endpoint's data, denormalized: at once from a fresh (or, revalidating,
    * stale) cache, else once fetched. `params === null` resolves `undefined`.
@@ -1390,6 +1485,9 @@ export type Invalidate<E = AnyEntity> = InvalidateSchema<E>;
 /** A Collection of `S`, a list written `[E]` or `readonly [E]` alike (as `resource().getList.schema` has it). */
 type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly [E] : S>;
 export declare const NetworkError: NetworkErrorConstructor;
+export declare const actionTypes: ActionTypes;
+export declare function getDefaultManagers(): Manager[];
+export declare const StreamManager: StreamManagerConstructor;
 export declare const AbortOptimistic: AbortOptimisticConstructor;
 
 /** A controller made with the module's `Controller`: before `load()` has resolved, it waits for the one it makes. */

@@ -46,6 +46,8 @@ export { RestEndpoint, resource, resource as createResource } from './internal/e
 export { Entity, EntityMixin } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
+export { actionTypes, getDefaultManagers } from './internal/managers.mjs';
+export { StreamManager } from './internal/stream.mjs';
 export { Controller } from './internal/pending.mjs';
 export { schema } from './internal/schemas.mjs';
 // The schema classes by name too, as data-client exports them (all but

@@ -8,6 +8,8 @@ import type {
   AllSchema,
   AnyEndpoint,
   Controller,
+  Manager,
+  StoreState,
   Denormalize,
   EndpointData,
   EndpointParams,
@@ -24,6 +26,10 @@ import type {
 export interface DataProviderProps {
   /** The controller of the hooks below; without one, the default controller (`df.useController()`) once the module is loaded. */
   controller?: Controller;
+  /** Without `controller`: managers of a controller the provider makes (and closes when it unmounts). */
+  managers?: Manager[];
+  /** Without `controller`: the snapshot that controller starts from. */
+  initialState?: StoreState;
   children?: ReactNode;
 }
 
@@ -111,4 +117,4 @@ export function AsyncBoundary(props: AsyncBoundaryProps): ReactElement;
 export class ErrorBoundary extends Component<{ errorComponent?: ComponentType<ErrorComponentProps>; children?: ReactNode }> {}
 
 /** The package's top-level `Controller` (a `DataProvider`'s controller may be made before `load()`). */
-export { Controller } from './datafetch.js';
+export { Controller, actionTypes, getDefaultManagers } from './datafetch.js';

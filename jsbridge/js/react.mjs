@@ -15,3 +15,4 @@ export { DataProvider, useController } from './internal/react/provider.mjs';
 export { useQuery } from './internal/react/query.mjs';
 export { useCache, useDLE, useFetch, useLive, useSubscription, useSuspense } from './internal/react/result.mjs';
 export { Controller } from './internal/pending.mjs';
+export { actionTypes, getDefaultManagers } from './internal/managers.mjs';

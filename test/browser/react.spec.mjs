@@ -686,3 +686,52 @@ pageTest(
     await page.evaluate(() => T.state.handle.unmount());
   },
 );
+
+// ---------------------------------------------------------------- managers
+
+for (const strict of [false, true]) {
+  pageTest(
+    `<DataProvider managers>${strict ? ' (StrictMode)' : ''}: makes a controller with them; every manager started is cleaned up after unmount`,
+    async (page) => {
+      await page.evaluate(
+        async ({ strict }) => {
+          const { h, mount, Show, Boundary, bindings, load } = T;
+          const df = await load();
+          const log = { init: 0, cleanup: 0, actions: [] };
+          const fx = T.fixtures(df, T.fixture);
+          // A manager made per provider render, as an app might (a new one
+          // each time must not start a controller each time).
+          const manager = () => ({
+            init: () => log.init++,
+            cleanup: () => log.cleanup++,
+            middleware: () => (next) => (action) => {
+              log.actions.push(action.type);
+              return next(action);
+            },
+          });
+          function Refetch() {
+            const ctrl = bindings.useController();
+            return h('button', { id: 'refetch', onClick: () => ctrl.fetch(fx.articles.get, { id: '1' }) }, 'refetch');
+          }
+          function App() {
+            return h(
+              bindings.DataProvider,
+              { managers: [manager()] },
+              h(Boundary, { name: 'b' }, h(Show, { ep: fx.articles.get, params: { id: '1' }, name: 'a' }), h(Refetch)),
+            );
+          }
+          T.state = { log, handle: mount(h(App), { strict }) };
+        },
+        { strict },
+      );
+      await textIs(page, 'a', TITLE_1);
+      await page.click('#refetch');
+      await page.waitForFunction(() => T.state.log.actions.includes('rdc/fetch'));
+      const live = await page.evaluate(() => T.state.log.init - T.state.log.cleanup);
+      assert.equal(live, 1, 'one controller (and its managers) in use while mounted');
+      await page.evaluate(() => T.state.handle.unmount());
+      await page.waitForFunction(() => T.state.log.cleanup === T.state.log.init);
+      assert.ok((await page.evaluate(() => T.state.log.init)) >= 1);
+    },
+  );
+}

@@ -25,7 +25,9 @@ import {
 } from 'datafetch';
 import {
   AsyncBoundary,
+  actionTypes,
   DataProvider,
+  getDefaultManagers,
   type ProviderProps,
   useController,
   useLoading,
@@ -352,3 +354,15 @@ async function early() {
 }
 
 export { alsoSame, draft, early, getUser, notTodos, postURL, repo, sameSchema, updateTodo };
+
+// Managers, as data-client apps pass them to the provider.
+export function WithManagers({ children }: { children?: ReactNode }) {
+  const logger: import('datafetch').Manager = {
+    middleware: (controller) => (next) => async (action) => {
+      if (action.type === actionTypes.FETCH) console.log(action.key, controller.dispatch !== undefined);
+      return next(action);
+    },
+    cleanup() {},
+  };
+  return <DataProvider managers={[...getDefaultManagers(), logger]}>{children}</DataProvider>;
+}

@@ -6,6 +6,8 @@ import { makeController } from './controller.mjs';
 import { offerEngine } from './engine.mjs';
 import { RestEndpoint, makeEndpoints, resource } from './endpoints.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
+import { actionTypes, getDefaultManagers } from './managers.mjs';
+import { StreamManager } from './stream.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
 import { makeSchemas, schema } from './schemas.mjs';
@@ -66,6 +68,9 @@ function makeAPI(go, wasmExports, resume) {
     Resource,
     NetworkError,
     AbortOptimistic,
+    actionTypes,
+    getDefaultManagers,
+    StreamManager,
     inspect: (ctrl, element) => inspect(inspectSource(ctrl), element),
   };
 }

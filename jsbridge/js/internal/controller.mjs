@@ -4,6 +4,7 @@
 import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
 import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
+import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
 import { QuerySchema, isQueryable } from './schemas.mjs';
 import { exactKey } from './argskey.mjs';
@@ -115,6 +116,7 @@ export function makeController(bridge, endpoints, schemas) {
         };
       }
       const state = initialState === undefined ? undefined : snapshotText(initialState, 'Controller: initialState');
+      const managers = checkManagers(options?.managers);
       // This side of the identity table (decode).
       const objs = new IdentityTable();
       const delay = retryDelay && retryDelayAdapter(retryDelay, () => 'Controller: retryDelay');
@@ -133,6 +135,19 @@ export function makeController(bridge, endpoints, schemas) {
       const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
       this.#changes = changes;
       controllerInternals.set(this, { handle: this._h, clock, changes });
+      if (managers !== undefined) this.#stopManagers = this[MANAGE](managers);
+    }
+
+    // #stopManagers stops the managers of the managers option, on close.
+    #stopManagers;
+
+    /**
+     * Starts managers on this controller (see managers.mjs) and returns
+     * the function that stops them. One set at a time.
+     */
+    [MANAGE](managers) {
+      if (Object.hasOwn(this, 'dispatch')) throw new Error('Controller: managers are running already');
+      return installManagers(this, checkManagers(managers) ?? [], Controller.prototype, this.#clock);
     }
 
     [HOLD](schema, ...args) {
@@ -556,10 +571,13 @@ export function makeController(bridge, endpoints, schemas) {
       return removed;
     }
 
-    /** Removes the controller's listeners and stops its timers (polling, waits to retry, gc sweeps). */
+    /** Removes the controller's listeners, stops its timers (polling, waits to retry, gc sweeps) and its managers (cleanup). */
     close() {
       this.#stopListening();
       this.#stopGC?.();
+      const stop = this.#stopManagers;
+      this.#stopManagers = undefined;
+      stop?.();
       call('ctrlClose', this._h);
     }
 

@@ -3,18 +3,65 @@
 // the hooks suspend until load() has resolved. A hook that suspends so for
 // a read that fetches starts the read's request at once (prestart.mjs).
 
-import { createContext, createElement, useContext } from 'react';
-import { load } from '../../datafetch.mjs';
+import { createContext, createElement, useContext, useEffect, useState } from 'react';
+// The loader's module itself (not its parts), so that a page that loads it
+// by URL and bundles this one still has one module state.
+import { Controller, load } from '../../datafetch.mjs';
+import { MANAGE } from '../managers.mjs';
 import { EARLY, PendingController } from '../pending.mjs';
 import { prestartRead } from '../prestart.mjs';
 
 const ControllerContext = createContext(undefined);
 ControllerContext.displayName = 'datafetch.Controller';
 
-/** <DataProvider controller={ctrl}>: the controller of the hooks below it. */
-export function DataProvider({ controller, children }) {
-  return createElement(ControllerContext.Provider, { value: controller ?? undefined }, children);
+/**
+ * <DataProvider controller={ctrl}>: the controller of the hooks below it.
+ * Without a controller, as in data-client, <DataProvider managers={[...]}
+ * initialState={snapshot}> makes one for its lifetime with those options,
+ * and closes it (its managers' cleanup runs) when it unmounts.
+ */
+export function DataProvider({ controller, managers, initialState, children }) {
+  const own = useOwnController(controller === undefined || controller === null, managers, initialState);
+  return createElement(ControllerContext.Provider, { value: controller ?? own }, children);
 }
+
+// useOwnController makes a controller (with initialState) once, when
+// wanted and given managers or a state, starts the managers on it in an
+// effect and stops them when that effect is cleaned up, as data-client's
+// provider does: a render React discards starts nothing. The controller is
+// closed on unmount, a turn of the event loop later, so that StrictMode's
+// second run of the effect (cleanup, then setup again, at once) keeps it.
+function useOwnController(wanted, managers, initialState) {
+  const [made] = useState(() => (!wanted || (managers === undefined && initialState === undefined) ? undefined : new Controller({ initialState })));
+  // The managers of the first render: as in data-client, later ones are
+  // not taken (an app may pass a new array each render).
+  const [started] = useState(managers);
+  useEffect(() => {
+    if (made === undefined) return undefined;
+    clearTimeout(closing.get(made));
+    let stop;
+    let stopped = false;
+    if (started !== undefined && started !== null) {
+      const start = (ctrl) => {
+        if (!stopped) stop = ctrl[MANAGE](started);
+      };
+      if (made instanceof PendingController) made.ready.then(start, () => undefined);
+      else start(made);
+    }
+    return () => {
+      stopped = true;
+      stop?.();
+      closing.set(
+        made,
+        setTimeout(() => made.close(), 0),
+      );
+    };
+  }, [made, started]);
+  return made;
+}
+
+// closing holds the pending close of each controller a DataProvider made.
+const closing = new WeakMap();
 
 // The module, once loaded: load() is started by the first hook that needs
 // the default controller, and suspends it (and every other) until it is done.
