@@ -591,6 +591,10 @@ export type ListPath<Path extends string> = string extends Path
  * The params argument of a call: optional when no member is required (a
  * path without tokens), required otherwise.
  */
+/** How a response body is read: the `content` option of an endpoint. */
+export type ResponseContent = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'formData' | 'stream';
+/** What `invalidateAll` and `expireAll` take: a key test, or an object with one (an endpoint). */
+export type KeyTest = ((key: string) => boolean) | { testKey(key: string): boolean };
 export type ParamsArg<P> = {} extends P ? [params?: P] : [params: P];
 
 /** `ParamsArg`, where `null` (do nothing, resolve `undefined`) is also allowed. */
@@ -664,6 +668,14 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   fetch?(this: RestEndpoint<any, P, B>, params: P, body?: B): Promise<unknown>;
   /** Replaces the parsing of the response. */
   parseResponse?(response: Response): unknown;
+  /**
+   * How the default `parseResponse` reads a 2xx body: `'json'` (whatever
+   * the Content-Type), `'text'`, or a kind JSON cannot carry (`'blob'`,
+   * `'arrayBuffer'`, `'formData'`, `'stream'`: the body itself), which
+   * `endpoint.fetch()` returns and the cache cannot hold. Unset: JSON, a
+   * binary Content-Type a `Blob`, else text.
+   */
+  content?: ResponseContent;
   /** Transforms the parsed response before it is normalized. */
   process?(value: any, params: P): any;
   /** Data applied at once, as if it were the response. Throw `AbortOptimistic` to skip. */
@@ -724,6 +736,8 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   readonly invalidIfStale?: boolean;
   readonly paginationField?: string;
   readonly signal?: AbortSignal;
+  /** How the default `parseResponse` reads a 2xx body (see the option). */
+  readonly content?: ResponseContent;
   /**
    * The init the endpoint sends for body by default (method, headers with
    * `getHeaders` applied, the body encoded): what an override gets from
@@ -1217,10 +1231,10 @@ export interface Controller {
   ): Unsubscribe;
   /** Marks that result invalid: the next read fetches and waits. */
   invalidate<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<void>;
-  /** Invalidates every stored key for which `testKey` is true. */
-  invalidateAll(testKey: (key: string) => boolean): Promise<void>;
-  /** Marks stale every stored key for which `testKey` is true. */
-  expireAll(testKey: (key: string) => boolean): Promise<void>;
+  /** Invalidates every stored key for which `testKey` is true (a function, or an object with a `testKey` method, as an endpoint). */
+  invalidateAll(testKey: KeyTest): Promise<void>;
+  /** Marks stale every stored key for which `testKey` is true (a function, or an object with a `testKey` method). */
+  expireAll(testKey: KeyTest): Promise<void>;
   /** Empties the store; responses to earlier requests are ignored. */
   resetEntireStore(): Promise<void>;
   /** Stores data as if fetched. */

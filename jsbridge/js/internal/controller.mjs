@@ -606,9 +606,13 @@ export function makeController(bridge, endpoints, schemas) {
     return options;
   }
 
+  // keyTest returns the key test of invalidateAll or expireAll: a function,
+  // or, as data-client takes it, an object with a testKey method (an
+  // endpoint), called as its method.
   function keyTest(testKey, where) {
-    if (typeof testKey !== 'function') throw new TypeError(`${where}: testKey must be a function, got ${show(testKey)}`);
-    return testKey;
+    if (typeof testKey === 'function') return testKey;
+    if (typeof testKey?.testKey === 'function') return (key) => testKey.testKey(key);
+    throw new TypeError(`${where}: testKey must be a function or an object with a testKey method (an endpoint), got ${show(testKey)}`);
   }
 
   // inspectSource returns what df.inspect reads of ctrl, all of it

@@ -6,7 +6,7 @@
 // methods of a subclass included; what crosses to Go is split into JSON and
 // the callbacks Go calls (adapted to take and give JSON text).
 
-import { AbortOptimistic, ours as ownError } from './errors.mjs';
+import { AbortOptimistic, NetworkError, ours as ownError } from './errors.mjs';
 import { engine } from './engine.mjs';
 import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
 import { listPath, pathRegex, queryString } from './paths.mjs';
@@ -46,8 +46,19 @@ const OPTIONS = [
   'paginationField',
   'sideEffect',
   'signal',
+  'content',
   ...FUNCTION_OPTIONS,
 ];
+// The response body kinds of the content option (data-client's): JSON, or
+// what the Response method of that name makes ('stream': its body).
+const CONTENT = ['json', 'text', 'blob', 'arrayBuffer', 'formData', 'stream'];
+// The kinds JSON cannot carry: the cache cannot hold them, endpoint.fetch()
+// hands them back.
+const JS_CONTENT = new Set(['blob', 'arrayBuffer', 'formData', 'stream']);
+// Content-Types that are text (data-client's list): any other but JSON is
+// binary.
+const TEXT_LIKE = /\btext\b|\bxml\b|\bhtml\b|\bjavascript\b|\bcss\b|\bcsv\b|\burlencoded\b/;
+const NO_CONTENT = 204;
 // The endpoints a Collection (or paginationField) derives: name, method
 // (undefined: the endpoint's own).
 const COLLECTION_ENDPOINTS = [
@@ -168,7 +179,12 @@ export class RestEndpoint {
   extend(options) {
     if (!options || typeof options !== 'object') throw new TypeError(`${this.name}: extend: options must be an object, got ${show(options)}`);
     encodeOptions(options, `${this.name}: extend`, undefined, checking);
-    return derive(this, options, { base: this, changes: options });
+    const d = derive(this, options, { base: this, changes: options });
+    // A new content option moves the default parsing here or back.
+    if ('content' in options && DEFAULTS.has(d.parseResponse)) {
+      d[RECIPE].changes = { ...options, parseResponse: d.content === undefined ? undefined : RestEndpoint.prototype.parseResponse };
+    }
+    return d;
   }
 
   /** An endpoint whose pages, named by cursorParam, append to one list. */
@@ -204,8 +220,14 @@ export class RestEndpoint {
    * parseResponse gets from super.parseResponse(response).
    */
   parseResponse(response) {
-    const e = engineOf(this, 'parseResponse()');
-    return e.callAsync('endpointParseResponse', e.endpointHandle(this), response).then((text) => parse(text));
+    const kind = this.content ?? autoContent(response);
+    if (kind === undefined || !response.ok || response.status === NO_CONTENT) {
+      const e = engineOf(this, 'parseResponse()');
+      return e.callAsync('endpointParseResponse', e.endpointHandle(this), response).then((text) => parse(text));
+    }
+    if (kind === 'json') return response.json().catch((cause) => Promise.reject(notJSON(this, response, cause)));
+    if (hasSchema(this)) return Promise.reject(incompatible(this, response, kind));
+    return kind === 'stream' ? Promise.resolve(response.body) : response[kind]();
   }
 
   /** The value to normalize: the parsed response, unchanged. */
@@ -220,12 +242,74 @@ export class RestEndpoint {
    * through the global fetch, not a controller's fetch option.
    */
   fetch(params, body) {
+    if (JS_CONTENT.has(this.content)) return fetchJS(this, params, body);
     const e = engineOf(this, 'fetch()');
     const h = e.endpointHandle(this);
     return e
       .callAsync('endpointFetch', h, e.paramsText(params ?? {}, 'fetch', this), ...encodeBody(body, `${this.name}: fetch: body`))
       .then((text) => parse(text));
   }
+}
+
+// ---------------------------------------------------------------- content
+
+// autoContent is the body kind data-client picks with no content option
+// for a 2xx response whose Content-Type is neither JSON nor text: 'blob',
+// or undefined (the engine's parse: JSON, else text).
+function autoContent(response) {
+  const type = response.headers?.get?.('content-type');
+  if (!type || type.includes('json') || TEXT_LIKE.test(type)) return undefined;
+  return 'blob';
+}
+
+// hasSchema reports whether ep's schema expects data to normalize (a
+// process of its own makes any body acceptable, as in data-client).
+function hasSchema(ep) {
+  const s = ep.schema;
+  return s !== undefined && s !== null && typeof s !== 'string' && DEFAULTS.has(ep.process);
+}
+
+// incompatible is the error of a body kind JSON cannot carry where the
+// schema expects data: status 400, as data-client's.
+function incompatible(ep, response, kind) {
+  const err = new NetworkError(response);
+  err.status = 400;
+  err.message = ep.content
+    ? `${ep.name}: content '${kind}' is incompatible with schema: binary and text responses cannot be normalized; use schema: undefined`
+    : `${ep.name}: unexpected binary content-type "${response.headers.get('content-type')}" for a schema: binary responses cannot be normalized; use schema: undefined or content: 'blob'`;
+  return err;
+}
+
+// notJSON is the error of content 'json' for a body that is not JSON:
+// status 400, as the engine's for a schema.
+function notJSON(ep, response, cause) {
+  const err = new NetworkError(response, `${ep.name}: content 'json': the body is not JSON (${cause.message})`);
+  err.status = 400;
+  return err;
+}
+
+// isJSContent reports whether v is a body kind JSON cannot carry.
+function isJSContent(v) {
+  return (
+    v instanceof ArrayBuffer ||
+    ArrayBuffer.isView(v) ||
+    (typeof Blob === 'function' && v instanceof Blob) ||
+    (typeof FormData === 'function' && v instanceof FormData) ||
+    (typeof ReadableStream === 'function' && v instanceof ReadableStream)
+  );
+}
+
+// fetchJS is endpoint.fetch() for a body kind JSON cannot carry: the
+// request as the engine builds it (getRequestInit, getHeaders), sent and
+// parsed here, so that the Blob, ArrayBuffer, FormData or stream reaches
+// the caller.
+async function fetchJS(ep, params, body) {
+  const takesBody = !['GET', 'HEAD', 'DELETE'].includes(ep.method);
+  const url = ep.url(params ?? {});
+  const init = await ep.getRequestInit(takesBody ? (body ?? ep.body) : undefined);
+  if (ep.signal) init.signal = ep.signal;
+  const response = await globalThis.fetch(url, init);
+  return ep.parseResponse(response);
 }
 
 // engines holds, per endpoint, the engine that registered it last: its
@@ -284,6 +368,8 @@ function optionsOf(ep) {
     if (name === 'sideEffect' && !Object.hasOwn(ep, 'sideEffect')) continue;
     o[name] = v;
   }
+  // A content option is read by the default parseResponse, here.
+  if (o.content !== undefined && o.parseResponse === undefined) o.parseResponse = RestEndpoint.prototype.parseResponse;
   return o;
 }
 
@@ -477,6 +563,8 @@ function encodeOptions(options, where, self, to) {
       json.paginationField = v ?? '';
     } else if (name === 'sideEffect') {
       json.sideEffect = v === undefined ? null : !!v;
+    } else if (name === 'content') {
+      if (v !== undefined && !CONTENT.includes(v)) throw new TypeError(`${where}: content must be one of ${CONTENT.join(', ')}, got ${show(v)}`);
     } else if (name === 'signal') {
       if (v !== undefined && v !== null && !(typeof AbortSignal === 'function' && v instanceof AbortSignal)) {
         throw new TypeError(`${where}: signal must be an AbortSignal, got ${show(v)}`);
@@ -553,7 +641,15 @@ export function makeEndpoints(bridge, schemas) {
       case 'fetch':
         return async (h, params, kind, payload) => jsonText(await fn.call(thisOf(h) ?? self(), parse(params), bodyFrom(kind, payload)), `${hook()} result`);
       case 'parseResponse':
-        return async (res) => jsonText(await fn.call(self(), res), `${hook()} result`);
+        return async (res) => {
+          const v = await fn.call(self(), res);
+          if (isJSContent(v)) {
+            throw ownError(
+              new TypeError(`${hook()}: a ${v.constructor.name} cannot be stored in the cache (JSON cannot carry it): get it with endpoint.fetch(params)`),
+            );
+          }
+          return jsonText(v, `${hook()} result`);
+        };
       case 'process':
         return (value, params) => jsonText(synchronous(fn.call(self(), parse(value), parse(params)), hook()), `${hook()} result`);
       case 'getOptimisticResponse':

@@ -9,7 +9,7 @@
  */
 export class NetworkError extends Error {
   constructor(response, message) {
-    super(message ?? (response ? `${response.status} ${response.statusText}`.trim() : 'network error'));
+    super(message ?? (response ? responseMessage(response) : 'network error'));
     this.name = 'NetworkError';
     this.status = response?.status ?? 0;
     this.statusText = response?.statusText ?? '';
@@ -26,6 +26,13 @@ export class NetworkError extends Error {
     if (this.body !== undefined) json.body = this.body;
     return json;
   }
+}
+
+// responseMessage is the message of a NetworkError made from response
+// alone, as data-client words it: the URL, then the status text or, with
+// none (HTTP/2 has none), the status.
+function responseMessage(response) {
+  return `${response.url}: ${response.statusText || `Status not 'ok': ${response.status}`}`;
 }
 
 /** Thrown in getOptimisticResponse to apply no optimistic data. */

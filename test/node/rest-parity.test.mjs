@@ -1,0 +1,135 @@
+// RestEndpoint details as data-client 0.18 has them (issue 22 item 8; see
+// also endpoint-parity.test.mjs): NetworkError's message, invalidateAll
+// and expireAll given an endpoint (its testKey), and the content option
+// with the body kinds data-client reads by Content-Type. Requests go to the fixture server's
+// /bad/body route, which answers any status, Content-Type and body.
+
+import assert from 'node:assert/strict';
+import { env, importModule, setup, test } from './harness.mjs';
+
+setup();
+
+const { Entity } = await importModule();
+
+class Item extends Entity {
+  id = 0;
+  name = '';
+}
+
+// bodyURL is the fixture route answering 200 with text as type.
+function bodyURL(base, type, text) {
+  return `${base}/bad/body?status=200&type=${encodeURIComponent(type)}&text=${encodeURIComponent(text)}`;
+}
+
+// ---------------------------------------------------------------- NetworkError
+
+test('NetworkError from a Response: data-client message, toJSON with name, status, message and url', async () => {
+  const { df } = await env();
+  const response = { status: 404, statusText: 'Not Found', url: 'http://test.com/api/missing' };
+  const err = new df.NetworkError(response);
+  assert.equal(err.message, 'http://test.com/api/missing: Not Found');
+  assert.deepEqual(err.toJSON(), { name: 'NetworkError', status: 404, message: 'http://test.com/api/missing: Not Found', url: 'http://test.com/api/missing' });
+  const noText = new df.NetworkError({ status: 500, statusText: '', url: 'http://test.com/api/broken' });
+  assert.equal(noText.message, "http://test.com/api/broken: Status not 'ok': 500");
+  const parsed = JSON.parse(JSON.stringify(noText));
+  assert.equal(parsed.name, 'NetworkError');
+  assert.equal(parsed.status, 500);
+  assert.equal(parsed.url, 'http://test.com/api/broken');
+});
+
+// ---------------------------------------------------------------- testKey
+
+test('ctrl.invalidateAll(endpoint) invalidates the keys its testKey matches, and no others', async () => {
+  const { df } = await env();
+  const a = new df.RestEndpoint({ urlPrefix: 'http://127.0.0.1:9', path: '/a/:id', name: 'a' });
+  const b = new df.RestEndpoint({ urlPrefix: 'http://127.0.0.1:9', path: '/b/:id', name: 'b' });
+  const ctrl = new df.Controller();
+  await ctrl.setResponse(a, { id: 1 }, 'one');
+  await ctrl.setResponse(a, { id: 2, q: 'x' }, 'two');
+  await ctrl.setResponse(b, { id: 1 }, 'other');
+  await ctrl.invalidateAll(a);
+  assert.equal(ctrl.getResponse(a, { id: 1 }).expiryStatus, 'invalid');
+  assert.equal(ctrl.getResponse(a, { id: 2, q: 'x' }).expiryStatus, 'invalid');
+  assert.equal(ctrl.getResponse(b, { id: 1 }).expiryStatus, 'valid');
+  await ctrl.expireAll({ testKey: (key) => key.startsWith('b ') });
+  assert.equal(ctrl.getResponse(b, { id: 1 }).expiryStatus, 'stale');
+  await assert.rejects(ctrl.invalidateAll({}), /testKey must be a function or an object with a testKey method/);
+});
+
+// ---------------------------------------------------------------- content
+
+test("content: 'text' gives the body's text, JSON or not; 'json' parses whatever the Content-Type", async () => {
+  const { df, base } = await env();
+  const ctrl = new df.Controller();
+  const text = new df.RestEndpoint({ path: bodyURL(base, 'application/json', '{"ok":true}').replace(':', '\\:'), content: 'text' });
+  assert.equal(await ctrl.fetch(text), '{"ok":true}');
+  assert.equal(await text.fetch(), '{"ok":true}', 'endpoint.fetch() too');
+  const json = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', content: 'json' });
+  assert.deepEqual(await ctrl.fetch(json, { status: 200, type: 'text/plain', text: '{"ok":true}' }), { ok: true });
+  const err = await ctrl.fetch(json, { status: 200, type: 'text/plain', text: 'not json' }).then(
+    () => assert.fail('resolved'),
+    (e) => e,
+  );
+  assert.equal(err.status, 400);
+  assert.match(err.message, /content 'json': the body is not JSON/);
+  const ext = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body' }).extend({ content: 'text' });
+  assert.equal(ext.content, 'text');
+  assert.equal(await ctrl.fetch(ext, { status: 200, type: 'application/json', text: '[1]' }), '[1]', 'extend({content}) propagates');
+});
+
+test("content: 'blob', 'arrayBuffer' and 'stream': endpoint.fetch() gives the Blob, ArrayBuffer and body stream", async () => {
+  const { df, base } = await env();
+  const params = { status: 200, type: 'application/octet-stream', text: '\x01\x02\x03' };
+  const blob = await new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', content: 'blob' }).fetch(params);
+  assert.ok(blob instanceof Blob);
+  assert.deepEqual([...new Uint8Array(await blob.arrayBuffer())], [1, 2, 3]);
+  const buf = await new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', content: 'arrayBuffer' }).fetch(params);
+  assert.ok(buf instanceof ArrayBuffer);
+  assert.equal(buf.byteLength, 3);
+  const stream = await new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', content: 'stream' }).fetch(params);
+  assert.ok(stream instanceof ReadableStream);
+  class BlobEndpoint extends df.RestEndpoint {
+    content = 'blob';
+  }
+  const sub = new BlobEndpoint({ urlPrefix: base, path: '/bad/body' });
+  assert.equal(sub.content, 'blob');
+  assert.ok((await sub.fetch(params)) instanceof Blob, 'a subclass field sets it');
+  const none = await new df.RestEndpoint({ urlPrefix: base, path: '/bad/status/:code', content: 'blob' }).fetch({ code: 204 }).catch((e) => e);
+  assert.ok(none instanceof df.NetworkError || none === null, 'a 204 is null, an error status an error');
+});
+
+test('content kinds JSON cannot carry: 400 with a schema, a clear error in the cache, a TypeError for an unknown kind', async () => {
+  const { df, base } = await env();
+  const params = { status: 200, type: 'application/octet-stream', text: 'abc' };
+  const withSchema = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', content: 'blob', schema: Item });
+  const err = await withSchema.fetch(params).then(
+    () => assert.fail('resolved'),
+    (e) => e,
+  );
+  assert.equal(err.status, 400);
+  assert.match(err.message, /content 'blob' is incompatible with schema/);
+  const ep = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', content: 'blob', name: 'download' });
+  await assert.rejects(new df.Controller().fetch(ep, params), /download: parseResponse: a Blob cannot be stored in the cache/);
+  assert.throws(
+    () => new df.RestEndpoint({ path: '/x', content: 'xml' }),
+    /content must be one of json, text, blob, arrayBuffer, formData, stream, got 'xml'|got "xml"/,
+  );
+});
+
+test('parseResponse with no content: a binary Content-Type is a Blob without a schema, an error with status 400 with one', async () => {
+  const { df, base } = await env();
+  for (const type of ['image/png', 'application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']) {
+    const ep = new df.RestEndpoint({ path: '/files/:id' });
+    const v = await ep.parseResponse(await fetch(bodyURL(base, type, 'PNG')));
+    assert.ok(v instanceof Blob, type);
+  }
+  const xml = new df.RestEndpoint({ path: '/files/:id' });
+  assert.equal(await xml.parseResponse(await fetch(bodyURL(base, 'application/xml', '<r/>'))), '<r/>', 'xml is text');
+  const typed = new df.RestEndpoint({ path: '/files/:id', schema: Item });
+  const err = await typed.parseResponse(await fetch(bodyURL(base, 'image/png', 'PNG'))).then(
+    () => assert.fail('resolved'),
+    (e) => e,
+  );
+  assert.equal(err.status, 400);
+  assert.match(err.message, /unexpected binary content-type "image\/png"/);
+});
