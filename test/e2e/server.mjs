@@ -55,7 +55,7 @@ function buildServer() {
  */
 export async function startServer() {
   const { bin, dir } = buildServer();
-  const child = spawn(bin, ['-addr', '127.0.0.1:0', '-root', ROOT], {
+  const child = spawn(bin, ['-addr', '127.0.0.1:0', '-root', ROOT, '-tick', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Never outlive the test process, whatever way it ends.

@@ -216,6 +216,17 @@ func (s *Server) controlRoutes() {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	m.HandleFunc("POST /_control/tick", func(w http.ResponseWriter, r *http.Request) {
+		n, err := queryInt(r, "count", 1)
+		if err != nil || n < 0 {
+			badControl(w, r, err)
+			return
+		}
+		jsonReply(http.StatusOK, s.Tick(n)).write(w)
+	})
+	m.HandleFunc("GET /_control/live", func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(http.StatusOK, s.Live()).write(w)
+	})
 	m.HandleFunc("GET /_control/held", func(w http.ResponseWriter, r *http.Request) {
 		n, err := queryInt(r, "wait", 0)
 		if err != nil {

@@ -23,6 +23,10 @@ type Options struct {
 	// front of the URLs the server hands out (Link headers, page tokens),
 	// because the handler cannot see the prefix that was stripped.
 	BasePath string
+	// TickEvery, when positive, changes a ticker that often while a /live
+	// stream is open (the demo's feed); zero leaves it to Tick and the
+	// /_control/tick route (tests).
+	TickEvery time.Duration
 }
 
 const defaultPageSize = 5
@@ -62,6 +66,8 @@ type Server struct {
 
 	opts    Options
 	onReset []func() // run by Reset under mu (see OnReset)
+
+	live liveFeed // the open /live streams
 }
 
 // New returns a server holding freshly seeded data.
@@ -87,6 +93,9 @@ func New(opts Options) *Server {
 	s.st.reseed()
 	s.routes()
 	s.controlRoutes()
+	if opts.TickEvery > 0 {
+		go s.tickEvery(opts.TickEvery)
+	}
 	return s
 }
 
@@ -125,11 +134,15 @@ func (s *Server) routes() {
 		{"GET /api/birthdays/upcoming/{$}", st.upcomingBirthdays},
 		{"GET /api/birthdays/upcoming", st.upcomingBirthdays},
 		{"GET /api/birthdays/{id}", st.getBirthday},
+
+		{"GET /tickers", st.listTickers},
+		{"GET /tickers/{id}", st.getTicker},
 	} {
 		s.HandleState(r.pattern, r.fn)
 	}
 	HandleCollection(s, "/articles", st.articles, false)
 	HandleCollection(s, "/todos", st.todos, false)
+	s.HandleRaw("GET /live", s.serveLive)
 	s.HandleRaw("/", notFound)
 }
 
@@ -139,7 +152,7 @@ func (s *Server) routes() {
 //
 //	POST /_control/delay?ms=N&jitter=J          SetDelay and SetJitter (J defaults to 0)
 //	POST /_control/fail-next?count=N&status=S   FailNext (count 1, status 500 by default)
-//	POST /_control/fail-next-get?count=N//	POST /_control/fail-next?count=N&status=S   FailNext (count 1, status 500 by default)status=S  FailNextGets (count 1, status 503 by default)
+//	POST /_control/fail-next-get?count=N&status=S  FailNextGets (count 1, status 503 by default)
 //	POST /_control/hold                         Hold (?mode=response: HoldResponses)
 //	GET  /_control/held                         Held (?wait=N&timeout=MS: WaitHeld first)
 //	POST /_control/release?seq=N                Release; 404 if N is not held
@@ -147,6 +160,8 @@ func (s *Server) routes() {
 //	POST /_control/unhold                       Unhold
 //	POST /_control/reset                        Reset
 //	GET  /_control/counts                       Counts
+//	POST /_control/tick?count=N                 Tick (count 1 by default); answers the messages pushed
+//	GET  /_control/live                         Live: open streams and messages sent
 //
 // Setters answer 204.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -71,6 +71,9 @@ type state struct {
 	birthdays    []Birthday
 	count        Count
 	countChanged time.Time // time of the last increment; zero when none
+	tickers      []Ticker
+	// nextTick is the ticker the next tick changes; tickCount counts ticks.
+	nextTick, tickCount int
 }
 
 // reseed replaces all data with freshly built seed records. Building anew
@@ -95,4 +98,6 @@ func (st *state) reseed() {
 	st.birthdays = seedBirthdays(now)
 	st.count = Count{Count: 0, UpdatedAt: isoTime(now)}
 	st.countChanged = time.Time{}
+	st.tickers = seedTickers()
+	st.nextTick, st.tickCount = 0, 0
 }

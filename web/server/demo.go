@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -23,14 +24,21 @@ const apiPath = "/rest"
 
 // config says where the demo's files are.
 type config struct {
-	root  string    // repository root: index.html, dist/
-	wasm  string    // the go-app demo's app.wasm
-	react string    // the built React example (web/react/build.mjs)
-	log   io.Writer // warnings
+	root  string        // repository root: index.html, dist/
+	wasm  string        // the go-app demo's app.wasm
+	react string        // the built React example (web/react/build.mjs)
+	tick  time.Duration // how often a live price changes (api.Options.TickEvery)
+	log   io.Writer     // warnings
 }
 
 // reactPath is where the React example is served.
 const reactPath = "/react/"
+
+// livePath is where the live prices page (web/live: a StreamManager over
+// the API's /live Server-Sent Events) is served, from liveDir.
+const livePath = "/live/"
+
+var liveDir = filepath.Join("web", "live")
 
 // todosPath is where the todo app written the data-client way (web/todos)
 // is served, from todosDir under the repository root.
@@ -69,7 +77,7 @@ func newDemo(c config) (*demo, error) {
 	}
 	ui.Routes(d)
 
-	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath}), wasm: wasmserve.New(c.log)}
+	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath, TickEvery: c.tick}), wasm: wasmserve.New(c.log)}
 	dist := filepath.Join(c.root, "dist")
 	s.wasm.Warm(c.wasm, filepath.Join(dist, "datafetch.wasm"), filepath.Join(c.react, "datafetch.wasm"))
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
@@ -77,6 +85,8 @@ func newDemo(c config) (*demo, error) {
 	// The React example (web/react), built by ./build.sh. Its
 	// index.html is served at /react/ itself.
 	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, s.wasm.Files(c.react, http.FileServer(http.Dir(c.react))))))
+	live := filepath.Join(c.root, liveDir)
+	s.mux.Handle(livePath, noCache(http.StripPrefix(livePath, http.FileServer(http.Dir(live)))))
 	todos := filepath.Join(c.root, todosDir)
 	s.mux.Handle(todosPath, noCache(http.StripPrefix(todosPath, s.wasm.Files(todos, http.FileServer(http.Dir(todos))))))
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := fs.String("root", ".", "repository root, holding index.html and dist/")
 	wasm := fs.String("wasm", "", "the demo's app.wasm (default: <root>/web/build/app.wasm)")
 	react := fs.String("react", "", "the built React example, served at /react/ (default: <root>/web/build/react)")
+	tick := fs.Duration("tick", 1500*time.Millisecond, "how often the live page's prices change while it is open (0: only when told, POST /rest/_control/tick)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *wasm == "" {
 		*wasm = filepath.Join(*root, "web", "build", "app.wasm")
 	}
-	d, err := newDemo(config{root: *root, wasm: *wasm, react: *react, log: stderr})
+	d, err := newDemo(config{root: *root, wasm: *wasm, react: *react, tick: *tick, log: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "server: %v\n", err)
 		return 1
@@ -66,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "datafetch demo on %s/\n", url)
-	fmt.Fprintf(stdout, "  plain-JS page %s/index.html, React example %s%s, REST API %s%s/\n", url, url, reactPath, url, apiPath)
+	fmt.Fprintf(stdout, "  plain-JS page %s/index.html, React example %s%s, live prices %s%s, REST API %s%s/\n", url, url, reactPath, url, livePath, url, apiPath)
 
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
