@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -225,6 +226,20 @@ func (s *Server) controlRoutes() {
 		jsonReply(http.StatusOK, s.Tick(n)).write(w)
 	})
 	m.HandleFunc("GET /_control/live", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("streams") {
+			n, err := queryInt(r, "streams", 0)
+			ms, err2 := queryInt(r, "timeout", int(defaultWaitHeldTimeout/time.Millisecond))
+			if err != nil || err2 != nil || n < 0 {
+				badControl(w, r, errors.Join(err, err2))
+				return
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), time.Duration(ms)*time.Millisecond)
+			defer cancel()
+			if err := s.WaitStreams(ctx, n); err != nil {
+				errorReply(http.StatusGatewayTimeout, "waiting for %d open streams: %v (open: %d)", n, err, s.Live().Streams).write(w)
+				return
+			}
+		}
 		jsonReply(http.StatusOK, s.Live()).write(w)
 	})
 	m.HandleFunc("GET /_control/held", func(w http.ResponseWriter, r *http.Request) {

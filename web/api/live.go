@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -44,6 +45,37 @@ type liveFeed struct {
 	mu      sync.Mutex
 	streams map[chan []byte]struct{}
 	sent    int // messages written to streams
+	// changed is closed (and replaced) when a stream opens or closes.
+	changed chan struct{}
+}
+
+// changedLocked tells WaitStreams that the set of streams changed.
+func (f *liveFeed) changedLocked() {
+	if f.changed != nil {
+		close(f.changed)
+	}
+	f.changed = make(chan struct{})
+}
+
+// WaitStreams waits until n /live streams are open, or ctx is done.
+func (s *Server) WaitStreams(ctx context.Context, n int) error {
+	for {
+		s.live.mu.Lock()
+		if len(s.live.streams) == n {
+			s.live.mu.Unlock()
+			return nil
+		}
+		if s.live.changed == nil {
+			s.live.changed = make(chan struct{})
+		}
+		changed := s.live.changed
+		s.live.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // streamBuffer is how many messages a stream may be behind before it is
@@ -95,6 +127,7 @@ func (f *liveFeed) push(b []byte) {
 		default:
 			delete(f.streams, ch)
 			close(ch)
+			f.changedLocked()
 		}
 	}
 }
@@ -130,11 +163,13 @@ func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
 		s.live.streams = map[chan []byte]struct{}{}
 	}
 	s.live.streams[ch] = struct{}{}
+	s.live.changedLocked()
 	s.live.mu.Unlock()
 	defer func() {
 		s.live.mu.Lock()
 		if _, open := s.live.streams[ch]; open {
 			delete(s.live.streams, ch)
+			s.live.changedLocked()
 		}
 		s.live.mu.Unlock()
 	}()

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,4 +77,11 @@ func TestLiveStreamPushesTicks(t *testing.T) {
 	r.Body.Close()
 	assert.Equal(t, 64250.0, btc.Price)
 	assert.Equal(t, 0, btc.Ticks)
+
+	// The client goes: the server sees its stream close.
+	cancel()
+	wait, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	require.NoError(t, s.WaitStreams(wait, 0))
+	assert.Equal(t, 0, s.Live().Streams)
 }

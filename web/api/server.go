@@ -161,7 +161,7 @@ func (s *Server) routes() {
 //	POST /_control/reset                        Reset
 //	GET  /_control/counts                       Counts
 //	POST /_control/tick?count=N                 Tick (count 1 by default); answers the messages pushed
-//	GET  /_control/live                         Live: open streams and messages sent
+//	GET  /_control/live                         Live: open streams and messages sent (?streams=N: WaitStreams first)
 //
 // Setters answer 204.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/browser/internal/inbox"
 )
 
 // DefaultChannel is the channel JavaScript's syncTabs uses by default.
@@ -49,74 +50,36 @@ func Sync(c *controller.Controller, opts Options) (stop func(), err error) {
 		return nil, errors.New("tabsync: there is no BroadcastChannel here")
 	}
 	ch := ctor.New(name)
-
-	var mu sync.Mutex
-	var queue []js.Value // message data, in order of arrival
-	var stopped bool
-	wake := make(chan struct{}, 1)
-	done := make(chan struct{})
 	ignored := func(err error) {
 		if opts.OnIgnored != nil {
 			opts.OnIgnored(err)
 		}
 	}
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-wake:
-			}
-			for {
-				mu.Lock()
-				if stopped || len(queue) == 0 {
-					mu.Unlock()
-					break
-				}
-				data := queue[0]
-				queue = queue[1:]
-				mu.Unlock()
-				if err := apply(c, data); err != nil {
-					ignored(err)
-				}
-			}
+	in := inbox.New(func(data js.Value) {
+		if err := apply(c, data); err != nil {
+			ignored(err)
 		}
-	}()
-	onMessage := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		mu.Lock()
-		if !stopped {
-			queue = append(queue, args[0].Get("data"))
-		}
-		mu.Unlock()
-		select {
-		case wake <- struct{}{}:
-		default:
-		}
-		return nil
 	})
-	ch.Set("onmessage", onMessage)
-
+	remove := in.Listen(ch)
+	var mu sync.Mutex // guards the channel's postMessage against close
+	closed := false
 	stopSink := c.OnSync(func(msg value.Value) {
 		mu.Lock()
 		defer mu.Unlock()
-		if !stopped {
+		if !closed {
 			ch.Call("postMessage", msg.JSON())
 		}
 	})
 	return func() {
-		mu.Lock()
-		if stopped {
-			mu.Unlock()
+		if !in.Close() {
 			return
 		}
-		stopped = true
-		queue = nil
-		mu.Unlock()
 		stopSink()
-		ch.Set("onmessage", js.Null())
+		mu.Lock()
+		closed = true
+		mu.Unlock()
+		remove()
 		ch.Call("close")
-		onMessage.Release()
-		close(done)
 	}, nil
 }
 
