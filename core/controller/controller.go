@@ -208,11 +208,9 @@ func New(opts Options) *Controller {
 // now reads the clock in epoch ms, within ±schema.MaxClock.
 func (c *Controller) now() int64 { return schema.ClockTime(c.opts.Now()) }
 
-// stamp returns the fetchedAt of a request starting now: the clock, or one
-// past the previous stamp when the clock has not moved on.
-func (c *Controller) stamp() int64 { return c.stampAt(c.now()) }
-
-// stampAt is stamp for the clock reading now, for a caller that needs the
+// stampAt returns the fetchedAt of a request starting at now, the clock's
+// reading (or one past the previous stamp when the clock has not moved
+// on), for a caller that needs the
 // time itself too: one read of the clock per operation (each is two calls
 // into JavaScript under js/wasm).
 func (c *Controller) stampAt(now int64) int64 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/internal/dates"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -126,16 +127,6 @@ func (c *Controller) retryDelay(spec *endpoint.Spec, attempt int, err error) (ti
 	return max(d, 0), nil
 }
 
-// httpDateLayouts are the forms of an HTTP date (RFC 9110 5.6.7): the
-// preferred IMF-fixdate and the two obsolete ones a recipient must accept.
-// Parsed here rather than with net/http's ParseTime, to keep net/http out
-// of the WebAssembly module.
-var httpDateLayouts = []string{
-	"Mon, 02 Jan 2006 15:04:05 GMT",
-	"Monday, 02-Jan-06 15:04:05 GMT",
-	"Mon Jan _2 15:04:05 2006",
-}
-
 // parseRetryAfter reads a Retry-After header: delay-seconds, or an HTTP
 // date (a date in the past is no wait). ok is false when h is neither.
 func parseRetryAfter(h string, now time.Time) (d time.Duration, ok bool) {
@@ -146,19 +137,12 @@ func parseRetryAfter(h string, now time.Time) (d time.Duration, ok bool) {
 	if secs, err := strconv.ParseUint(h, 10, 32); err == nil {
 		return time.Duration(secs) * time.Second, true
 	}
-	for _, layout := range httpDateLayouts {
-		if t, err := time.Parse(layout, h); err == nil {
-			return max(t.Sub(now), 0), true
-		}
+	// An HTTP date (RFC 9110 5.6.7): package dates reads the three forms
+	// a recipient must accept, without net/http or time's layouts.
+	if ms, ok := dates.HTTP(h); ok {
+		return max(time.UnixMilli(ms).Sub(now), 0), true
 	}
 	return 0, false
-}
-
-// fetch runs ep's request, retrying as the policy says (see above). gen is
-// the store generation the request started in: a reset stops the retries.
-func (c *Controller) fetch(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, gen uint64) (value.Value, error) {
-	raw, _, _, _, err := c.fetchText(ctx, ep, key, params, body, gen, false)
-	return raw, err
 }
 
 // bodyFetcher is implemented by endpoints that can hand over a response's

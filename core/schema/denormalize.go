@@ -550,8 +550,11 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 }
 
 // build denormalizes a stored record: defaults filled, nested schemas read.
-// A nested entity that was deleted makes the whole record count as deleted,
-// so that a list leaves it out and a single read fetches again.
+// A nested entity that was deleted, where the member is required (its
+// default is truthy, as a nested entity's default instance is), makes the
+// whole record count as deleted, so that a list leaves it out and a single
+// read fetches again; where it is optional (a default of null, or none),
+// the member reads as undefined. This is data-client's rule.
 //
 // When fill leaves rec as it is and every nested value read is the very
 // value inline at that position in the record rec was normalized from
@@ -576,7 +579,11 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 		}
 		v, cst := f.Schema.denormalize(child, d)
 		if cst == Deleted {
-			st = Deleted
+			if truthy(f.Default) {
+				st = Deleted
+			} else {
+				v = value.Undef
+			}
 		}
 		if inline {
 			if j, x := parsed.Find(f.Name); j == i && value.Same(x, v) {
@@ -602,6 +609,23 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 		out = value.Obj(members...)
 	}
 	return out, st
+}
+
+// truthy reports whether JavaScript would take v as true: anything but
+// undefined, null, false, 0, NaN and "".
+func truthy(v value.Value) bool {
+	switch v.Kind() {
+	case value.Undefined, value.Null:
+		return false
+	case value.Bool:
+		return v.Boolean()
+	case value.Number:
+		f, _ := v.Float()
+		return f != 0 && f == f
+	case value.String:
+		return v.Str() != ""
+	}
+	return true
 }
 
 func (a *Array) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {

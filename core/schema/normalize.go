@@ -1,12 +1,13 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
+	"github.com/datafetch/datafetch/core/internal/dates"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -247,6 +248,10 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		return value.Str(pk), nil
 	}
 	rec, pk, err := e.record(in, parent, path, n.args.Optimistic)
+	if err == errProcessedAway {
+		n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
+		return value.Str(pk), nil
+	}
 	if err != nil {
 		return value.Undef, err
 	}
@@ -345,14 +350,27 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 	return false
 }
 
+// errProcessedAway is record's answer when Process returned undefined:
+// the record (its key taken from the raw one) is to be deleted, as in
+// data-client, where such an entity is invalidated.
+var errProcessedAway = errors.New("process returned undefined")
+
 // record applies Process and finds the primary key of a raw record. A
 // record without one is an error, unless temporary is set: then it gets a
-// new TemporaryPK.
+// new TemporaryPK. When Process returns undefined, it returns the raw
+// record's key and errProcessedAway.
 func (e *Entity) record(in, parent value.Value, path *pathElem, temporary bool) (value.Value, string, error) {
 	if e.Process != nil {
 		out, err := e.Process(in, parent, path.fieldKey())
 		if err != nil {
 			return value.Undef, "", errorAt(path, e, "process: %v", err)
+		}
+		if out.IsUndefined() && in.Kind() == value.Object {
+			pk, ok, err := e.PKOf(in, parent, path.fieldKey())
+			if err != nil || !ok || pk == "" {
+				return value.Undef, "", errorAt(path, e, "process returned undefined for a record without a primary key")
+			}
+			return value.Undef, pk, errProcessedAway
 		}
 		in = out
 	}
@@ -390,7 +408,7 @@ func (e *Entity) Fields() []Field { return e.nestedFields() }
 func (e *Entity) prepare() {
 	e.once.Do(func() {
 		for _, name := range slices.Sorted(maps.Keys(e.Schema)) {
-			e.nested = append(e.nested, Field{Name: name, Schema: e.Schema[name]})
+			e.nested = append(e.nested, Field{Name: name, Schema: e.Schema[name], Default: e.Defaults.Get(name)})
 		}
 		e.defaultKeys = make(map[string]bool, e.Defaults.Len())
 		for _, m := range e.Defaults.Members() {
@@ -526,6 +544,12 @@ func (u *Union) choose(in, parent value.Value, path *pathElem) (string, *Entity,
 }
 
 func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
+	// A delete answered with no record (an empty body, null, {}) deleted
+	// what its params name, as in data-client: the response of the whole
+	// request only, not a member of a larger one.
+	if parent.IsUndefined() && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
+		in = n.args.Params
+	}
 	var pk string
 	switch in.Kind() {
 	case value.String, value.Number:
@@ -534,7 +558,7 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		var err error
 		// Deleting needs the record's own pk, optimistic or not: a
 		// temporary one would delete nothing.
-		if _, pk, err = i.Entity.record(in, parent, path, false); err != nil {
+		if _, pk, err = i.Entity.record(in, parent, path, false); err != nil && err != errProcessedAway {
 			return value.Undef, err
 		}
 	default:
@@ -558,15 +582,11 @@ func (dateSchema) normalize(in, parent value.Value, path *pathElem, n *normalize
 	return value.Undef, errorAt(path, Date, "expected an ISO-8601 string or epoch milliseconds, got %s", in.Kind())
 }
 
-var dateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02"}
-
-// ParseDate reads an ISO-8601 date or date-time as epoch milliseconds. A
-// time without a zone is taken as UTC.
+// ParseDate reads an ISO-8601 date or date-time as epoch milliseconds
+// (the forms of package dates). A time without a zone is taken as UTC.
 func ParseDate(s string) (int64, error) {
-	for _, layout := range dateLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UnixMilli(), nil
-		}
+	if ms, ok := dates.ISO(s); ok {
+		return ms, nil
 	}
 	return 0, fmt.Errorf("invalid date %q: want ISO-8601", s)
 }

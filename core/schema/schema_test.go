@@ -137,6 +137,53 @@ func TestDenormalizeDropsDeletedListMembers(t *testing.T) {
 	assert.Equal(t, schema.Missing, status)
 }
 
+// A deleted nested entity, as data-client reads it: where the member is
+// required (a truthy default, as a nested entity's default instance) the
+// whole record is deleted (a list leaves it out, a single read fetches
+// again); where it is optional (null, or no default) the member reads as
+// undefined and the record stands.
+func TestDenormalizeDeletedNestedEntity(t *testing.T) {
+	user := newUser()
+	for _, c := range []struct {
+		name, defaults string
+		required       bool
+	}{
+		{"default instance", `{"id":null,"author":{"id":null,"name":""}}`, true},
+		{"default true", `{"id":null,"author":true}`, true},
+		{"default string", `{"id":null,"author":"x"}`, true},
+		{"default empty array", `{"id":null,"author":[]}`, true},
+		{"default null", `{"id":null,"author":null}`, false},
+		{"default empty string", `{"id":null,"author":""}`, false},
+		{"default 0", `{"id":null,"author":0}`, false},
+		{"no default", `{"id":null}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			post := &schema.Entity{Key: "Post", Defaults: value.MustParse(c.defaults), Schema: map[string]schema.Schema{"author": user}}
+			st, res := fill(t, schema.ArrayOf(post), `[{"id":1,"author":{"id":7}},{"id":2,"author":{"id":8}}]`)
+			n, err := schema.Normalize(schema.InvalidateOf(user), value.MustParse(`{"id":7}`))
+			require.NoError(t, err)
+			st.Apply(&store.Write{Entities: n.Entities})
+
+			list, status := schema.Denormalize(schema.ArrayOf(post), res, st, nil, st.Version())
+			assert.Equal(t, schema.Found, status, "a list stands")
+			one, oneStatus := schema.Denormalize(post, value.Int(1), st, nil, st.Version())
+			_, wrappedStatus := schema.Denormalize(schema.ObjectOf(schema.Field{Name: "post", Schema: post}), value.MustParse(`{"post":1}`), st, nil, st.Version())
+			if c.required {
+				assert.Equal(t, 1, list.Len(), "the post whose required author is gone is left out: %s", list.JSON())
+				assert.Equal(t, schema.Deleted, oneStatus)
+				assert.Equal(t, schema.Deleted, wrappedStatus, "an object holding it is gone too")
+				return
+			}
+			require.Equal(t, 2, list.Len(), list.JSON())
+			assert.True(t, list.Elems()[0].Get("author").IsUndefined(), "the optional author reads as undefined")
+			assert.Equal(t, "8", list.Elems()[1].Get("author").Get("id").JSON())
+			assert.Equal(t, schema.Found, oneStatus)
+			assert.True(t, one.Get("author").IsUndefined())
+			assert.Equal(t, schema.Found, wrappedStatus)
+		})
+	}
+}
+
 func TestDenormalizeCyclesTerminate(t *testing.T) {
 	person := &schema.Entity{Key: "Person", Defaults: value.MustParse(`{"id":null,"friend":null}`)}
 	person.Schema = map[string]schema.Schema{"friend": person}
@@ -241,4 +288,55 @@ func TestCheck(t *testing.T) {
 			assert.ErrorContains(t, err, c.want)
 		})
 	}
+}
+
+// A delete answered with no record deleted what its params name; inside
+// a larger response an empty member is still an error.
+func TestInvalidateFallsBackToParams(t *testing.T) {
+	user := newUser()
+	params := value.MustParse(`{"id":5}`)
+	for _, body := range []string{`null`, `{}`} {
+		n, err := schema.NormalizeArgs(schema.InvalidateOf(user), value.MustParse(body), schema.Args{Params: params})
+		require.NoError(t, err, body)
+		require.Len(t, n.Entities, 1)
+		assert.Equal(t, "5", n.Entities[0].PK)
+		assert.True(t, n.Entities[0].Deleted)
+	}
+	n, err := schema.NormalizeArgs(schema.InvalidateOf(user), value.Undef, schema.Args{Params: params})
+	require.NoError(t, err, "an empty body")
+	assert.Equal(t, "5", n.Entities[0].PK)
+	// A record in the body wins.
+	n, err = schema.NormalizeArgs(schema.InvalidateOf(user), value.MustParse(`{"id":6}`), schema.Args{Params: params})
+	require.NoError(t, err)
+	assert.Equal(t, "6", n.Entities[0].PK)
+	// No params, or a member of a list: an error as before.
+	_, err = schema.NormalizeArgs(schema.InvalidateOf(user), value.NullV, schema.Args{})
+	assert.ErrorContains(t, err, "expected a record or a primary key, got null")
+	_, err = schema.NormalizeArgs(schema.ArrayOf(schema.InvalidateOf(user)), value.MustParse(`[null]`), schema.Args{Params: params})
+	assert.ErrorContains(t, err, "expected a record or a primary key, got null")
+}
+
+// An entity whose Process returns undefined is invalidated (deleted) under
+// the raw record's key, as in data-client; what held it reads without it.
+func TestProcessReturningUndefinedInvalidates(t *testing.T) {
+	user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`),
+		Process: func(rec, _ value.Value, _ string) (value.Value, error) {
+			if rec.Get("gone").Boolean() {
+				return value.Undef, nil
+			}
+			return rec, nil
+		}}
+	n, err := schema.Normalize(schema.ArrayOf(user), value.MustParse(`[{"id":1,"name":"a"},{"id":2,"gone":true}]`))
+	require.NoError(t, err)
+	require.Len(t, n.Entities, 2)
+	assert.False(t, n.Entities[0].Deleted)
+	assert.Equal(t, "2", n.Entities[1].PK)
+	assert.True(t, n.Entities[1].Deleted)
+
+	st, res := fill(t, schema.ArrayOf(user), `[{"id":1,"name":"a"},{"id":2,"gone":true}]`)
+	v, _ := schema.Denormalize(schema.ArrayOf(user), res, st, nil, st.Version())
+	assert.JSONEq(t, `[{"id":1,"name":"a"}]`, v.JSON())
+
+	_, err = schema.Normalize(user, value.MustParse(`{"gone":true}`))
+	assert.ErrorContains(t, err, "process returned undefined for a record without a primary key")
 }
