@@ -342,8 +342,9 @@ func (d *denormalizer) memoized(e *Entity, pk string) (slot *Slot, read value.Va
 
 func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
 	pk, ok := v.Text()
-	if !ok || v.IsNull() {
-		// null stays null; an inline record (never normalized) is read as is.
+	if !ok || v.IsNull() || v.Kind() == value.Bool {
+		// null and booleans stay as they are; an inline record (never
+		// normalized) is read as is.
 		return v, Found
 	}
 	slot, read, st, done := d.memoized(e, pk)
@@ -693,7 +694,8 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 	name, _ := v.Get("schema").Text()
 	e := u.Schemas[name]
 	if e == nil {
-		return value.Undef, Missing
+		// A value no member took, stored as it came.
+		return v, Found
 	}
 	return e.denormalize(v.Get("id"), d)
 }

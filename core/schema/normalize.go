@@ -77,10 +77,11 @@ func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 	if s == nil {
 		return &Normalized{Result: data}, nil
 	}
-	if e, ok := s.(*Entity); ok && (data.Kind() == value.String || data.Kind() == value.Number) {
-		// A bare key stands for a record only inside a response: as the
-		// whole response it is a server answering something else ("OK",
-		// a count), and reading it back would give nothing.
+	if e, ok := s.(*Entity); ok && (data.Kind() == value.String || data.Kind() == value.Number || data.Kind() == value.Bool) {
+		// A bare key stands for a record only inside a response (and a
+		// boolean is kept only inside a list): as the whole response it is
+		// a server answering something else ("OK", a count, true), and
+		// reading it back would give nothing.
 		return nil, errorAt(nil, e, "expected a record (object), got %s", data.Kind())
 	}
 	n := normalizers.Get().(*normalizer)
@@ -246,6 +247,10 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		// A bare key stands for a record stored elsewhere.
 		pk, _ := in.Text()
 		return value.Str(pk), nil
+	}
+	if in.Kind() == value.Bool {
+		// Not a record: kept as it is (a list may hold one), as in data-client.
+		return in, nil
 	}
 	rec, pk, err := e.record(in, parent, path, n.args.Optimistic)
 	if err == errProcessedAway {
@@ -421,6 +426,14 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	if in.IsNullish() {
 		return in, nil
 	}
+	if in.Kind() == value.Object {
+		// An object's values, as data-client reads a list given as one.
+		vals := make([]value.Value, 0, in.Len())
+		for _, m := range in.Members() {
+			vals = append(vals, m.Value)
+		}
+		in = value.Arr(vals...)
+	}
 	if in.Kind() != value.Array {
 		return value.Undef, errorAt(path, a, "expected an array, got %s", in.Kind())
 	}
@@ -519,6 +532,10 @@ func (u *Union) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	if err != nil {
 		return value.Undef, err
 	}
+	if e == nil {
+		// No member for it: kept as it is, as data-client does (it warns).
+		return in, nil
+	}
 	pk, err := e.normalize(in, parent, path, n)
 	if err != nil {
 		return value.Undef, err
@@ -526,6 +543,8 @@ func (u *Union) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	return value.Obj(value.M("id", pk), value.M("schema", value.Str(name))), nil
 }
 
+// choose returns the member schema of in, or a nil Entity when in names
+// none (no attribute, or an unknown type).
 func (u *Union) choose(in, parent value.Value, path *pathElem) (string, *Entity, error) {
 	var name string
 	if u.AttributeFunc != nil {
@@ -533,12 +552,12 @@ func (u *Union) choose(in, parent value.Value, path *pathElem) (string, *Entity,
 	} else {
 		var ok bool
 		if name, ok = in.Get(u.Attribute).Text(); !ok {
-			return "", nil, errorAt(path, u, "record has no %q member to choose its schema", u.Attribute)
+			return "", nil, nil
 		}
 	}
 	e := u.Schemas[name]
 	if e == nil {
-		return "", nil, errorAt(path, u, "no schema for %q", name)
+		return "", nil, nil
 	}
 	return name, e, nil
 }

@@ -87,11 +87,11 @@ func TestNormalizeErrorsNameWhatAndWhere(t *testing.T) {
 		{"missing pk", schema.ArrayOf(article), `[{"id":1},{"title":"x"}]`, []string{"Article", "$[1]", "no primary key", `"id"`}},
 		{"nested missing pk", article, `{"id":1,"author":{"name":"x"}}`, []string{"User", "$.author", "no primary key"}},
 		{"object pk", article, `{"id":{"a":1}}`, []string{"Article", "primary key", "object"}},
-		{"record not object", schema.ArrayOf(article), `[true]`, []string{"Article", "$[0]", "boolean"}},
-		{"array expected", schema.ArrayOf(article), `{"id":1}`, []string{"[Article]", "expected an array", "object"}},
+		{"record not object", schema.ArrayOf(article), `[[1]]`, []string{"Article", "$[0]", "array"}},
+		{"array expected", schema.ArrayOf(article), `"x"`, []string{"[Article]", "expected an array", "string"}},
 		{"bad date", article, `{"id":1,"createdAt":"yesterday"}`, []string{"Date", "$.createdAt", "yesterday"}},
-		{"union unknown type", &schema.Union{Schemas: map[string]*schema.Entity{"user": user}, Attribute: "type"},
-			`{"id":1,"type":"dog"}`, []string{"union", "dog"}},
+		{"union member without pk", &schema.Union{Schemas: map[string]*schema.Entity{"user": user}, Attribute: "type"},
+			`{"type":"user"}`, []string{"User", "no primary key"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -339,4 +339,31 @@ func TestProcessReturningUndefinedInvalidates(t *testing.T) {
 
 	_, err = schema.Normalize(user, value.MustParse(`{"gone":true}`))
 	assert.ErrorContains(t, err, "process returned undefined for a record without a primary key")
+}
+
+// Shapes data-client reads without an error: a union value no member takes
+// is kept as it is; a list given as an object is its values; null and
+// booleans in a list of entities are kept.
+func TestNormalizeLikeDataClient(t *testing.T) {
+	user := newUser()
+	union := &schema.Union{Schemas: map[string]*schema.Entity{"user": user}, Attribute: "type"}
+	for _, c := range []struct {
+		name   string
+		schema schema.Schema
+		in     string
+		want   string
+	}{
+		{"union unknown type", union, `{"id":1,"type":"dog"}`, `{"id":1,"type":"dog"}`},
+		{"union no attribute", union, `{"id":1}`, `{"id":1}`},
+		{"union in a list", schema.ArrayOf(union), `[{"id":1,"type":"user"},{"id":2,"type":"dog"}]`, `[{"id":1,"name":"","type":"user"},{"id":2,"type":"dog"}]`},
+		{"list given as an object", schema.ArrayOf(user), `{"a":{"id":1},"b":{"id":2}}`, `[{"id":1,"name":""},{"id":2,"name":""}]`},
+		{"null and booleans in a list", schema.ArrayOf(user), `[{"id":1},null,true,false]`, `[{"id":1,"name":""},null,true,false]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, res := fill(t, c.schema, c.in)
+			v, status := schema.Denormalize(c.schema, res, st, nil, st.Version())
+			assert.Equal(t, schema.Found, status)
+			assert.JSONEq(t, c.want, v.JSON())
+		})
+	}
 }

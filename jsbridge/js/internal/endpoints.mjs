@@ -538,7 +538,7 @@ function encodeOptions(options, where, self, to) {
       if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${show(v)}`);
       json[name] = v;
     } else if (name === 'schema') {
-      json.schema = v === undefined ? SCHEMA_NONE : to.schemaHandle(v, `${where}: schema`);
+      json.schema = v === undefined || v === null ? SCHEMA_NONE : to.schemaHandle(v, `${where}: schema`);
     } else if (name === 'body') {
       if (v === undefined || v === null) json.body = null;
       else if (sendsAsJSON(v, `${where}: body`)) {
