@@ -2,7 +2,11 @@
 
 package jsbridge
 
-import "github.com/hack-pad/safejs"
+import (
+	"github.com/hack-pad/safejs"
+
+	"github.com/datafetch/datafetch/jsbridge/interop"
+)
 
 // The JavaScript globals the bridge calls, looked up once. They are the
 // built-ins of every JavaScript environment datafetch runs in (browsers,
@@ -16,13 +20,7 @@ var (
 	setTimeout        = mustGet(global, "setTimeout")
 )
 
-func mustGet(v safejs.Value, name string) safejs.Value {
-	x, err := v.Get(name)
-	if err != nil {
-		panic("jsbridge: " + name + ": " + err.Error())
-	}
-	return x
-}
+func mustGet(v safejs.Value, name string) safejs.Value { return interop.Lookup(v, name) }
 
 func newObject() (safejs.Value, error) {
 	return objectConstructor.New()

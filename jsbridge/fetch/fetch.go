@@ -33,24 +33,16 @@ import (
 // see detachBody.
 var (
 	global              = safejs.Global()
-	objectConstructor   = mustGet(global, "Object")
-	objectAssign        = mustGet(objectConstructor, "assign")
-	arrayFrom           = mustGet(mustGet(global, "Array"), "from")
-	arrayOf             = mustGet(mustGet(global, "Array"), "of")
-	uint8Array          = mustGet(global, "Uint8Array")
-	jsonObject          = mustGet(global, "JSON")
-	abortController     = mustGet(global, "AbortController")
-	responseConstructor = mustGet(global, "Response")
-	structuredClone     = mustGet(global, "structuredClone")
+	objectConstructor   = interop.Lookup(global, "Object")
+	objectAssign        = interop.Lookup(objectConstructor, "assign")
+	arrayFrom           = interop.Lookup(interop.Lookup(global, "Array"), "from")
+	arrayOf             = interop.Lookup(interop.Lookup(global, "Array"), "of")
+	uint8Array          = interop.Lookup(global, "Uint8Array")
+	jsonObject          = interop.Lookup(global, "JSON")
+	abortController     = interop.Lookup(global, "AbortController")
+	responseConstructor = interop.Lookup(global, "Response")
+	structuredClone     = interop.Lookup(global, "structuredClone")
 )
-
-func mustGet(v safejs.Value, name string) safejs.Value {
-	x, err := v.Get(name)
-	if err != nil {
-		panic("fetch: " + name + ": " + err.Error())
-	}
-	return x
-}
 
 // largeBody is the body size from which Read detaches the body's buffer
 // once Go has copied it (see detachBody).

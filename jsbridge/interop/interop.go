@@ -17,15 +17,15 @@ import (
 )
 
 // The globals it calls, looked up once.
-var (
-	global       = safejs.Global()
-	globalString = mustGet(global, "String")
-)
+var globalString = Lookup(safejs.Global(), "String")
 
-func mustGet(v safejs.Value, name string) safejs.Value {
+// Lookup returns v[name], for the JavaScript built-ins a package looks up
+// once, at initialization: a property getter that throws there is a
+// broken environment, and panics.
+func Lookup(v safejs.Value, name string) safejs.Value {
 	x, err := v.Get(name)
 	if err != nil {
-		panic("interop: " + name + ": " + err.Error())
+		panic("datafetch: looking up " + name + ": " + err.Error())
 	}
 	return x
 }

@@ -47,50 +47,42 @@ var httpCases = []string{
 	"Sunday, 06-Nov-1994 08:49:37 GMT", "Sun Nov   6 08:49:37 1994",
 }
 
-func TestISOIsTimeParse(t *testing.T) {
-	for _, s := range isoCases {
-		want, wantOK := oracle(isoLayouts, s)
-		got, ok := ISO(s)
-		assert.Equal(t, wantOK, ok, "%q", s)
-		if wantOK && ok {
-			assert.Equal(t, want, got, "%q", s)
-		}
+func TestParsersAreTimeParse(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		parse   func(string) (int64, bool)
+		layouts []string
+		cases   []string
+	}{
+		{"ISO", ISO, isoLayouts, isoCases},
+		{"HTTP", HTTP, httpLayouts, httpCases},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, s := range c.cases {
+				want, wantOK := oracle(c.layouts, s)
+				got, ok := c.parse(s)
+				assert.Equal(t, wantOK, ok, "%q", s)
+				if wantOK && ok {
+					assert.Equal(t, want, got, "%q", s)
+				}
+			}
+		})
 	}
 }
 
-func TestHTTPIsTimeParse(t *testing.T) {
-	for _, s := range httpCases {
-		want, wantOK := oracle(httpLayouts, s)
-		got, ok := HTTP(s)
-		assert.Equal(t, wantOK, ok, "%q", s)
-		if wantOK && ok {
-			assert.Equal(t, want, got, "%q", s)
-		}
-	}
-}
+func FuzzISO(f *testing.F)  { fuzzParser(f, ISO, isoLayouts, isoCases) }
+func FuzzHTTP(f *testing.F) { fuzzParser(f, HTTP, httpLayouts, httpCases) }
 
-func FuzzISO(f *testing.F) {
-	for _, s := range isoCases {
+// fuzzParser holds parse to time.Parse with layouts on any string.
+func fuzzParser(f *testing.F, parse func(string) (int64, bool), layouts, seeds []string) {
+	for _, s := range seeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		want, wantOK := oracle(isoLayouts, s)
-		got, ok := ISO(s)
+		want, wantOK := oracle(layouts, s)
+		got, ok := parse(s)
 		if ok != wantOK || ok && got != want {
-			t.Fatalf("ISO(%q) = %d, %v; time.Parse: %d, %v", s, got, ok, want, wantOK)
-		}
-	})
-}
-
-func FuzzHTTP(f *testing.F) {
-	for _, s := range httpCases {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, wantOK := oracle(httpLayouts, s)
-		got, ok := HTTP(s)
-		if ok != wantOK || ok && got != want {
-			t.Fatalf("HTTP(%q) = %d, %v; time.Parse: %d, %v", s, got, ok, want, wantOK)
+			t.Fatalf("parse(%q) = %d, %v; time.Parse: %d, %v", s, got, ok, want, wantOK)
 		}
 	})
 }
