@@ -56,3 +56,43 @@ test('data-client shapes: union without a match, a list as an object, non-record
   assert.deepEqual(await read('none', null, { a: 1 }), { a: 1 });
   ctrl.close();
 });
+
+test("ctrl.get and ctrl.getResponse read the state given as their last argument, as data-client's do", async () => {
+  await env();
+  class Tacos extends Entity {
+    type = '';
+    id = '';
+  }
+  // A state as data-client's tests make it: entities only, no metas.
+  const state = {
+    entities: { Tacos: { 1: { id: '1', type: 'foo' }, 2: { id: '2', type: 'bar' } } },
+    endpoints: {},
+    indexes: {},
+    meta: {},
+    entitiesMeta: {},
+    optimistic: [],
+    lastReset: 0,
+  };
+  const ctrl = new Controller();
+  const taco = ctrl.get(Tacos, { id: '1' }, state);
+  assert.ok(taco instanceof Tacos);
+  assert.equal(taco.type, 'foo');
+  assert.equal(ctrl.get(Tacos, { id: '1' }, state), taco, 'the same object for the same state');
+  assert.equal(ctrl.get(Tacos, { id: '2' }, state).type, 'bar');
+  assert.equal(ctrl.get(Tacos, { id: '1' }), undefined, "the controller's own store is another");
+  assert.deepEqual(
+    ctrl.get(new schema.All(Tacos), state).map((t) => t.id),
+    ['1', '2'],
+  );
+
+  // A state from getState, with results: getResponse reads them.
+  const ep = new RestEndpoint({ path: 'http://h.test/tacos/:id', schema: Tacos });
+  const other = new Controller();
+  await other.setResponse(ep, { id: '9' }, { id: '9', type: 'baz' });
+  const got = ctrl.getResponse(ep, { id: '9' }, other.getState());
+  assert.equal(got.data.type, 'baz');
+  assert.equal(got.expiryStatus, 'valid');
+  assert.equal(ctrl.getResponse(ep, { id: '9' }).expiryStatus, 'missing');
+  ctrl.close();
+  other.close();
+});

@@ -17,6 +17,22 @@ import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wir
 export const controllerInternals = new WeakMap();
 
 // snapshotText checks a snapshot (getState's shape) and returns its JSON.
+// isStoreState reports whether v is a store state (getState's, or
+// data-client's) given as the state to read.
+function isStoreState(v) {
+  return isPlainObject(v) && isPlainObject(v.entities) && ('endpoints' in v || 'entitiesMeta' in v || 'indexes' in v || 'meta' in v);
+}
+
+// FAR_EXPIRY stands for an expiry a state does not give: not stale.
+const FAR_EXPIRY = 8.64e15;
+
+// metaOf is a state's meta with the times a snapshot needs.
+function metaOf(m) {
+  const time = (v, or) => (typeof v === 'number' && Number.isFinite(v) ? v : or);
+  const date = time(m?.date, 0);
+  return { date, fetchedAt: time(m?.fetchedAt, date), expiresAt: time(m?.expiresAt, FAR_EXPIRY) };
+}
+
 function snapshotText(snapshot, where) {
   if (!isPlainObject(snapshot)) throw new TypeError(`${where}: a snapshot must be an object (as getState() returns), got ${show(snapshot)}`);
   return jsonText(snapshot, where);
@@ -63,6 +79,28 @@ export function makeController(bridge, endpoints, schemas) {
   function encodeBody(body, where) {
     if (body === undefined) return [BODY_NONE, undefined];
     return sendsAsJSON(body, where) ? [BODY_JSON, jsonText(body, where)] : [BODY_RAW, body];
+  }
+
+  // stateControllers holds the controllers #of made, by state.
+  const stateControllers = new WeakMap();
+
+  // snapshotOfState turns a store state into a snapshot hydrate reads: a
+  // state of getState as it is; a data-client state (no version, metas
+  // that may be missing) with what is missing filled in, so that its
+  // entities (and its results, where their keys are this library's) read.
+  function snapshotOfState(state) {
+    if (state.version !== undefined) return state;
+    const entities = state.entities ?? {};
+    const entitiesMeta = {};
+    for (const [key, table] of Object.entries(entities)) {
+      const metas = state.entitiesMeta?.[key] ?? {};
+      entitiesMeta[key] = {};
+      for (const pk of Object.keys(table ?? {})) entitiesMeta[key][pk] = metaOf(metas[pk]);
+    }
+    const endpoints = state.endpoints ?? {};
+    const meta = {};
+    for (const key of Object.keys(endpoints)) meta[key] = metaOf(state.meta?.[key]);
+    return { version: call('snapshotVersion'), entities, entitiesMeta, endpoints, meta };
   }
 
   // changesOf(ctrl) reads a Controller's change counter (undefined without
@@ -140,6 +178,19 @@ export function makeController(bridge, endpoints, schemas) {
 
     // #stopManagers stops the managers of the managers option, on close.
     #stopManagers;
+
+    // #of returns a controller holding state (a store state as getState
+    // or data-client gives it), made once per state object, for reads
+    // given a state to read: data-client's get(schema, ...args, state) and
+    // getResponse(endpoint, ...args, state).
+    #of(state) {
+      let ctrl = stateControllers.get(state);
+      if (ctrl === undefined) {
+        ctrl = new Controller({ initialState: snapshotOfState(state), now: this.#clock });
+        stateControllers.set(state, ctrl);
+      }
+      return ctrl;
+    }
 
     /**
      * Starts managers on this controller (see managers.mjs) and returns
@@ -231,6 +282,11 @@ export function makeController(bridge, endpoints, schemas) {
      * and its ISO string, are other args).
      */
     get(schema, ...args) {
+      // data-client's form: the state to read is the last argument.
+      if (args.length > 0 && isStoreState(args[args.length - 1])) {
+        const state = args.pop();
+        return this.#of(state).get(schema, ...args);
+      }
       this.#tick();
       const query = schema instanceof QuerySchema ? schema : undefined;
       const read = query ? query.schema : schema;
@@ -395,7 +451,8 @@ export function makeController(bridge, endpoints, schemas) {
       return startAsync(START_FETCH_IF_STALE, this._h, args[0], args[1], undefined) ?? callAsync('ctrlFetchIfStale', this._h, ...args);
     }
 
-    getResponse(endpoint, params) {
+    getResponse(endpoint, params, state) {
+      if (isStoreState(state)) return this.#of(state).getResponse(endpoint, params);
       const h = endpointHandle(endpoint);
       return this.#response(h, paramsText(params, 'getResponse', endpoint));
     }
