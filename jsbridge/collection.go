@@ -16,7 +16,9 @@ import (
 // schema.Collection. The spec is {of: descriptor, key, argsKey: bool,
 // nestKey: bool}; fns holds the descriptor's adapters and, by name, the
 // argsKey(paramsJSON, bodyJSON) and nestKey(parentJSON, key) adapters,
-// which return the args as JSON text.
+// which return the args as JSON text, and when set nonFilter(keyJSON),
+// which returns a non-empty string for an args key that does not filter
+// (as searchToString's adapter returns a string).
 func collectionNew(args []safejs.Value) (any, error) {
 	spec, err := jsonArg(arg(args, 0), "collection")
 	if err != nil {
@@ -51,6 +53,13 @@ func collectionNew(args []safejs.Value) (any, error) {
 		}
 		c.ArgsKey = func(params, body value.Value) (value.Value, error) { return f(params.JSON(), body.JSON()) }
 	}
+	if fn, _ := fns.Get("nonFilter"); fn.Type() == safejs.TypeFunction {
+		nonFilter := searchToStringHook(fn)
+		c.NonFilter = func(key string) bool {
+			s, _ := nonFilter(value.Str(key))
+			return s != ""
+		}
+	}
 	if spec.Get("nestKey").Boolean() {
 		f, err := keyFn("nestKey")
 		if err != nil {
@@ -76,7 +85,7 @@ func collectionByHandle(h value.Value) (*schema.Collection, error) {
 }
 
 // endpointCollection(handle, op) returns the handle of the endpoint's
-// push, unshift, remove or assign endpoint, or of getPage; 0 when the
+// push, unshift, remove, move or assign endpoint, or of getPage; 0 when the
 // endpoint has none (its schema holds no Collection, a list has no
 // assign, no paginationField is set), which JavaScript reads as
 // undefined.
@@ -111,11 +120,15 @@ func endpointCollection(args []safejs.Value) (any, error) {
 			return 0, nil
 		}
 		n, err = ep.Assign()
-	case "remove":
+	case "remove", "move":
 		if c == nil {
 			return 0, nil
 		}
-		n, err = ep.Remove()
+		if op == "move" {
+			n, err = ep.Move()
+		} else {
+			n, err = ep.Remove()
+		}
 	default:
 		return nil, fmt.Errorf("unknown collection operation %q", op)
 	}

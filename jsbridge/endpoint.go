@@ -123,6 +123,8 @@ func (eo endpointOptions) apply(o *rest.Options) error {
 			// data-client's RestEndpoint does.
 		case "paginationField":
 			o.PaginationField = v.Str()
+		case "movePath":
+			o.MovePath = v.Str()
 		case "retry":
 			n, ok := v.Float()
 			if !ok || n != math.Trunc(n) || n < -1 || n > math.MaxInt32 {
@@ -454,18 +456,25 @@ func endpointExtend(args []safejs.Value) (any, error) {
 	return addEndpoint(n), nil
 }
 
-// endpointPaginated(handle, cursorParam) returns the handle of the
-// paginated endpoint.
+// endpointPaginated(handle, cursor) returns the handle of the paginated
+// endpoint: cursor is the cursor param's name, or the adapter of
+// removeCursor, which takes the params as JSON text and returns them
+// without the cursor, as process's does (processHook).
 func endpointPaginated(args []safejs.Value) (any, error) {
 	ep, err := lookup[*rest.Endpoint](arg(args, 0), "an endpoint")
 	if err != nil {
 		return nil, err
 	}
-	cursor, err := stringArg(arg(args, 1), "cursor param")
-	if err != nil {
-		return nil, err
+	var n *rest.Endpoint
+	if fn := arg(args, 1); fn.Type() == safejs.TypeFunction {
+		strip := processHook(fn)
+		n, err = ep.PaginatedBy(func(params value.Value) (value.Value, error) { return strip(params, value.Undef) })
+	} else {
+		var cursor string
+		if cursor, err = stringArg(fn, "cursor param"); err == nil {
+			n, err = ep.Paginated(cursor)
+		}
 	}
-	n, err := ep.Paginated(cursor)
 	if err != nil {
 		return nil, err
 	}

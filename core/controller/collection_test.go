@@ -464,3 +464,52 @@ func TestHoldQueryKeepsWhatItReads(t *testing.T) {
 	_, err = c.HoldQuery(schema.ArrayOf(todo))
 	assert.ErrorIs(t, err, schema.ErrNotQueryable)
 }
+
+// A move (data-client's getList.move) PATCHes the record's path and moves
+// it between the lists its old and new values match; an optimistic move
+// shows at once and is undone when the request fails.
+func TestCollectionMove(t *testing.T) {
+	s, _ := todoServer(t, 0)
+	list := todoList(t, s, rest.Options{MovePath: "/todos/:id"})
+	c := controller.New(controller.Options{})
+	ctx := context.Background()
+	all, user1, user2 := args(`{}`), args(`{"userId":1}`), args(`{"userId":2}`)
+	for _, p := range []value.Value{all, user1, user2} {
+		_, err := c.Fetch(ctx, list, p, nil)
+		require.NoError(t, err)
+	}
+	allBefore := c.GetResponse(list, all).Data
+
+	move, err := list.Move()
+	require.NoError(t, err)
+	assert.Equal(t, "PATCH", move.Method())
+	assert.Equal(t, "todos.move", move.Name())
+	moved, err := c.Fetch(ctx, move, args(`{"id":"1"}`), args(`{"id":"1","userId":2,"title":"t1"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "1", moved.Get("id").Str(), "move resolves to the record")
+	assert.Equal(t, 1, s.Count("PATCH /todos/1"))
+	assert.Equal(t, []string{"3"}, ids(c.GetResponse(list, user1).Data), "left user 1's list")
+	assert.Equal(t, []string{"2", "1"}, ids(c.GetResponse(list, user2).Data), "joined user 2's")
+	assert.Equal(t, []string{"1", "2", "3"}, ids(c.GetResponse(list, all).Data), "{} matched before and after: unchanged")
+	assert.True(t, value.Same(allBefore.Elems()[1], c.GetResponse(list, all).Data.Elems()[1]))
+
+	optimistic, err := move.Extend(func(o *rest.Options) {
+		o.GetOptimisticResponse = func(_ endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
+			return schema.ShallowMerge(params, body.(value.Value)), nil
+		}
+	})
+	require.NoError(t, err)
+	s.Hold(true)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Fetch(ctx, optimistic, args(`{"id":"3"}`), args(`{"userId":2,"title":"fail"}`))
+		done <- err
+	}()
+	h := s.Next()
+	assert.Equal(t, []string{}, ids(c.GetResponse(list, user1).Data), "moved at once")
+	assert.Equal(t, []string{"2", "1", "3"}, ids(c.GetResponse(list, user2).Data))
+	h.Release(t)
+	require.Error(t, <-done)
+	assert.Equal(t, []string{"3"}, ids(c.GetResponse(list, user1).Data), "rolled back")
+	assert.Equal(t, []string{"2", "1"}, ids(c.GetResponse(list, user2).Data))
+}

@@ -8,14 +8,15 @@ import (
 )
 
 // collectionOf returns the Collection an endpoint's schema is or holds as
-// a member (as {results: Collection, nextPage: ""}); nil when none.
+// a member at any depth (as {results: Collection, nextPage: ""} or
+// {data: {results: Collection}}), the first in field order; nil when none.
 func collectionOf(s schema.Schema) *schema.Collection {
 	switch s := s.(type) {
 	case *schema.Collection:
 		return s
 	case *schema.Object:
 		for _, f := range s.Fields {
-			if c, ok := f.Schema.(*schema.Collection); ok {
+			if c := collectionOf(f.Schema); c != nil {
 				return c
 			}
 		}
@@ -50,6 +51,15 @@ func (e *Endpoint) Assign() (*Endpoint, error) { return e.adder(schema.Assign, "
 // collection; the record itself is stored as any response is.
 func (e *Endpoint) Remove() (*Endpoint, error) { return e.adder(schema.Remove, "PATCH") }
 
+// Move returns the endpoint (PATCH to the MovePath option, else this
+// endpoint's path) that changes a record so that it belongs to other
+// collections, as data-client's endpoint.move: the record of the
+// response leaves the stored collections its stored record matched and
+// its new values (the response's record, the body, the params) do not,
+// and is appended to those it matches now and did not before (see
+// schema.Move). A resource's getList moves through the record's path.
+func (e *Endpoint) Move() (*Endpoint, error) { return e.adder(schema.Move, "PATCH") }
+
 func (e *Endpoint) adder(op schema.CollectionOp, method string) (*Endpoint, error) {
 	c := e.Collection()
 	if c == nil {
@@ -62,6 +72,9 @@ func (e *Endpoint) adder(op schema.CollectionOp, method string) (*Endpoint, erro
 	o := e.Options()
 	o.Method, o.Schema, o.SideEffect = method, s, nil
 	o.Name = e.name + "." + op.String()
+	if op == schema.Move && o.MovePath != "" {
+		o.Path = o.MovePath
+	}
 	o.PaginationField = ""
 	return New(o)
 }
@@ -77,16 +90,20 @@ func (e *Endpoint) GetPage() (*Endpoint, error) {
 	return e.Paginated(e.opts.PaginationField)
 }
 
-// collectionArgs is Spec.Args for an endpoint that leaves the param field
-// out of its collections' args (PaginationField, a Paginated cursor).
-// When cursor is set, a page named by it is appended to the collection.
-func collectionArgs(field, cursor string) func(params value.Value, body any) schema.Args {
+// collectionArgs is Spec.Args for an endpoint that leaves params out of
+// its collections' args (PaginationField, a paginated endpoint's cursor).
+// A paginated endpoint's page past the first is appended to the
+// collection.
+func (e *Endpoint) collectionArgs() func(params value.Value, body any) schema.Args {
+	field := e.opts.PaginationField
 	return func(params value.Value, body any) schema.Args {
 		b, _ := body.(value.Value)
 		a := schema.Args{Params: params, Body: b}
-		if cursor != "" {
-			a.Append = !isFirstPage(params.Get(cursor))
-			a.Params = a.Params.Without(cursor)
+		if e.strip != nil {
+			a.Append = !e.firstPage(params)
+			if p, err := e.strip(params); err == nil {
+				a.Params = p
+			}
 		}
 		if field != "" {
 			a.Params = a.Params.Without(field)

@@ -100,6 +100,9 @@ type Options struct {
 	// "cursor" or "page"): a Collection in the schema is stored without
 	// it, and GetPage returns the endpoint that appends a page to it.
 	PaginationField string
+	// MovePath, when set, is the path of Move's endpoint (one record's, as
+	// "/todos/:id"): a resource's getList has its record path.
+	MovePath string
 }
 
 // RequestInit is what a request is built from, as fetch's init argument:
@@ -125,8 +128,10 @@ type Endpoint struct {
 	path   pathTemplate
 	name   string
 	method string
-	// cursor is the cursor param of a Paginated endpoint, left out of keys.
+	// cursor is the cursor param of a Paginated endpoint; strip, set on a
+	// paginated endpoint, takes the cursor out of params for keys.
 	cursor string
+	strip  func(params value.Value) (value.Value, error)
 	spec   *endpoint.Spec
 }
 
@@ -237,10 +242,10 @@ func (e *Endpoint) buildSpec() *endpoint.Spec {
 // args is the endpoint's Spec.Args: nil unless params are left out of
 // its collections' args.
 func (e *Endpoint) args() func(params value.Value, body any) schema.Args {
-	if e.opts.PaginationField == "" && e.cursor == "" {
+	if e.opts.PaginationField == "" && e.strip == nil {
 		return nil
 	}
-	return collectionArgs(e.opts.PaginationField, e.cursor)
+	return e.collectionArgs()
 }
 
 // Name returns the endpoint's name: the Name option, or Path when unset.
@@ -281,8 +286,8 @@ func (e *Endpoint) Extend(change func(o *Options)) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.cursor != "" {
-		return n.Paginated(e.cursor)
+	if e.strip != nil {
+		return n.paginate(e.cursor, e.strip)
 	}
 	return n, nil
 }
@@ -292,8 +297,11 @@ func (e *Endpoint) Extend(change func(o *Options)) (*Endpoint, error) {
 // and endpoints of different names never share one. A Paginated endpoint
 // leaves its cursor param out, so every page has the key of the list.
 func (e *Endpoint) Key(params value.Value) (string, error) {
-	if e.cursor != "" {
-		params = params.Without(e.cursor)
+	if e.strip != nil {
+		var err error
+		if params, err = e.strip(params); err != nil {
+			return "", err
+		}
 	}
 	// One string, written in one buffer: the key is made on every call
 	// (twice for a setResponse and the read after it).

@@ -26,16 +26,29 @@ func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 		return nil, fmt.Errorf("%s: paginated: cursor param %q is a path token of %s, so it cannot be left out of the key",
 			e.name, cursorParam, e.path.raw)
 	}
+	return e.paginate(cursorParam, func(params value.Value) (value.Value, error) { return params.Without(cursorParam), nil })
+}
+
+// PaginatedBy is Paginated for a cursor that removeCursor takes out of
+// the params (data-client's paginated(removeCursor)): the key, and the
+// args of the collection the pages go to, are of the params it returns.
+// As in data-client, every page it fetches is appended (the list's own
+// endpoint fetches the first).
+func (e *Endpoint) PaginatedBy(removeCursor func(params value.Value) (value.Value, error)) (*Endpoint, error) {
+	return e.paginate("", removeCursor)
+}
+
+func (e *Endpoint) paginate(cursor string, strip func(value.Value) (value.Value, error)) (*Endpoint, error) {
 	merge, err := pageMerger(e.opts.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s: paginated: %w", e.name, err)
 	}
 	n := *e
-	n.cursor = cursorParam
+	n.cursor, n.strip = cursor, strip
 	spec := *e.spec
 	spec.Args = n.args()
 	spec.MergeResult = func(params value.Value) func(existing, incoming value.Value) value.Value {
-		if isFirstPage(params.Get(cursorParam)) {
+		if n.firstPage(params) {
 			return nil // replace: the list starts again
 		}
 		return merge
@@ -44,22 +57,29 @@ func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 	return &n, nil
 }
 
+// firstPage reports whether params ask a paginated endpoint for the first
+// page: its cursor param names none (see isFirstPage). Pages of
+// PaginatedBy are never the first.
+func (e *Endpoint) firstPage(params value.Value) bool {
+	return e.cursor != "" && isFirstPage(params.Get(e.cursor))
+}
+
 // RequestKey is Key for a request: for a Paginated endpoint it adds the
 // cursor when one names a page past the first, so that requests for
 // different pages are never shared though they store to one result.
 func (e *Endpoint) RequestKey(params value.Value) (string, error) {
 	key, err := e.Key(params)
-	if err != nil || e.cursor == "" {
+	if err != nil || e.strip == nil || e.firstPage(params) {
 		return key, err
 	}
-	cursor := params.Get(e.cursor)
-	if isFirstPage(cursor) {
-		return key, nil
+	if e.cursor == "" {
+		return key + " " + params.JSON(), nil
 	}
-	return key + " " + e.cursor + "=" + cursor.JSON(), nil
+	return key + " " + e.cursor + "=" + params.Get(e.cursor).JSON(), nil
 }
 
-// Cursor returns the cursor param of a Paginated endpoint; "" for others.
+// Cursor returns the cursor param of a Paginated endpoint; "" for others
+// (PaginatedBy's too).
 func (e *Endpoint) Cursor() string { return e.cursor }
 
 // isFirstPage reports whether a cursor param asks for the first page of a
@@ -79,10 +99,16 @@ func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Val
 		// collection appends the page itself (schema.Args.Append).
 		return appendPage, nil
 	case *schema.Object:
+		// The first list member, at any depth ({data: {results: [S]}}).
 		for _, f := range s.Fields {
+			var inner func(existing, incoming value.Value) value.Value
 			switch f.Schema.(type) {
 			case *schema.Array, *schema.Collection:
-			default:
+				inner = appendPage
+			case *schema.Object:
+				inner, _ = pageMerger(f.Schema)
+			}
+			if inner == nil {
 				continue
 			}
 			member := f.Name
@@ -90,7 +116,7 @@ func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Val
 				if existing.Kind() != value.Object || incoming.Kind() != value.Object {
 					return incoming
 				}
-				return incoming.With(member, appendPage(existing.Get(member), incoming.Get(member)))
+				return incoming.With(member, inner(existing.Get(member), incoming.Get(member)))
 			}, nil
 		}
 		return nil, fmt.Errorf("object schema has no list member to append pages to")

@@ -53,8 +53,10 @@ type Resource struct {
 // resourceEndpoint describes one built-in endpoint of a resource.
 type resourceEndpoint struct {
 	name, method, path string
-	schema             schema.Schema
-	delete             bool
+	// movePath is the MovePath option of getList: the record's path.
+	movePath string
+	schema   schema.Schema
+	delete   bool
 	// optimistic is its GetOptimisticResponse when the resource is
 	// optimistic; nil for get.
 	optimistic func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error)
@@ -79,7 +81,7 @@ func NewResource(o ResourceOptions) (*Resource, error) {
 		{name: "get", method: "GET", path: o.Path, schema: o.Schema},
 		// getList never runs its optimistic response (a GET does not);
 		// the endpoints it derives (push...) inherit it, as in data-client.
-		{name: "getList", method: "GET", path: list, schema: schema.CollectionOf(schema.ArrayOf(o.Schema)), optimistic: optimisticUpdate},
+		{name: "getList", method: "GET", path: list, movePath: o.Path, schema: schema.CollectionOf(schema.ArrayOf(o.Schema)), optimistic: optimisticUpdate},
 		{name: "create", method: "POST", path: list, schema: o.Schema, optimistic: optimisticUpdate},
 		{name: "update", method: "PUT", path: o.Path, schema: o.Schema, optimistic: optimisticUpdate},
 		{name: "partialUpdate", method: "PATCH", path: o.Path, schema: o.Schema, optimistic: optimisticPartial(o.Schema)},
@@ -196,6 +198,9 @@ func newResource(prefix string, e *schema.Entity, urlPrefix string, shared Optio
 			o.URLPrefix = urlPrefix
 		}
 		o.Path, o.Method, o.Name, o.Schema = d.path, d.method, prefix+"."+d.name, d.schema
+		if d.movePath != "" {
+			o.MovePath = d.movePath
+		}
 		if d.optimistic != nil {
 			o.GetOptimisticResponse = d.optimistic
 		}

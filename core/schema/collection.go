@@ -32,6 +32,11 @@ type Collection struct {
 	// NestKey, when set, derives the args of a collection nested in an
 	// entity's field from that entity (parent) and the field's name.
 	NestKey func(parent value.Value, key string) (value.Value, error)
+	// NonFilter, when set, tells the args keys that do not decide which
+	// collections a push, a remove or a move changes (data-client's
+	// nonFilterArgumentKeys: a sort order, a cursor); nil skips those
+	// named order* or sort*.
+	NonFilter func(key string) bool
 
 	once  sync.Once
 	table *Entity // the table's entity: its records are lists of pks
@@ -62,6 +67,44 @@ type CollectionWrite struct {
 	PK     string
 	Match  func(pk string) bool
 	Change func(existing value.Value) value.Value
+	// Move, when set, replaces Match and Change: the write moves one
+	// entity between the collections (see CollectionMove).
+	Move *CollectionMove
+}
+
+// CollectionMove is a move of one entity (the record PK of the table
+// Key) between a Collection's stored lists, which depends on the record
+// as stored before the response: the store applies it before the
+// response's entities.
+type CollectionMove struct {
+	Key, PK string
+
+	c          *Collection
+	pk         value.Value // the entity's pk as the collection holds it
+	params, nv value.Value // the request's params; its new values
+	_          [0]func()   // not comparable: no equality code
+}
+
+// Apply returns the collection stored under pk (existing) after the move,
+// given the moved record as stored before it (old; Undefined when none),
+// as data-client decides: a collection the old record matched (a key's
+// value from it, else from the params) and the new values (the response's
+// record over the body, then the params or the old record) do not is
+// left; one they match and the old record did not is joined (appended).
+// existing itself is returned when it does not change.
+func (m *CollectionMove) Apply(old value.Value, pk string, existing value.Value) value.Value {
+	c := m.c
+	left := !old.IsUndefined() && c.matches(pk, ShallowMerge(m.params, old), value.Undef)
+	if left == c.matches(pk, ShallowMerge(m.params, m.nv), ShallowMerge(old, m.nv)) {
+		return existing
+	}
+	switch {
+	case left:
+		return removePKs(existing, value.Arr(m.pk))
+	case c.IsValues():
+		return assignMembers(existing, value.Obj().With(m.PK, m.pk))
+	}
+	return AppendNew(existing, value.Arr(m.pk))
 }
 
 func (c *Collection) describe() string { return "collection(" + c.Of.describe() + ")" }
@@ -348,9 +391,14 @@ const (
 	// Assign merges the response's map into the matching maps (Values
 	// collections).
 	Assign
+	// Move takes each entity of the response out of the collections its
+	// stored record matched but it no longer does, and appends it to
+	// those it matches now but did not (a todo whose userId changed
+	// leaves one user's lists for the other's).
+	Move
 )
 
-var opNames = [...]string{Push: "push", Unshift: "unshift", Remove: "remove", Assign: "assign"}
+var opNames = [...]string{Push: "push", Unshift: "unshift", Remove: "remove", Assign: "assign", Move: "move"}
 
 func (op CollectionOp) String() string {
 	if int(op) < len(opNames) && opNames[op] != "" {
@@ -364,9 +412,10 @@ func (op CollectionOp) String() string {
 // the rest): the response (one record or a list of them; a map for
 // Assign) is normalized as the collection's elements, and Op applied to
 // every stored collection whose args match the request's: each of the
-// collection's args (but those named order* or sort*, which do not filter)
-// equals, as a string, the member of that name in the params or in the
-// body. The result is the record's pk (or the list or map of pks).
+// collection's args (but those NonFilter names) equals, as a string, the
+// member of that name in the params or in the body. A Move compares the
+// entity's record before and after instead (see Move). The result is the
+// record's pk (or the list or map of pks).
 type CollectionAdd struct {
 	Collection *Collection
 	Op         CollectionOp
@@ -381,7 +430,7 @@ func (c *Collection) Adder(op CollectionOp) (*CollectionAdd, error) {
 		return nil, errors.New("collection: assign needs a Values collection; use push or unshift")
 	case (op == Push || op == Unshift) && c.IsValues():
 		return nil, fmt.Errorf("collection: %s needs a list collection; use assign", op)
-	case op < Push || op > Assign:
+	case op < Push || op > Move:
 		return nil, fmt.Errorf("collection: unknown operation %s", op)
 	}
 	a := &CollectionAdd{Collection: c, Op: op}
@@ -442,7 +491,12 @@ func (a *CollectionAdd) normalize(in, parent value.Value, path *pathElem, n *nor
 		pks = value.Arr(res)
 	}
 	args := n.args
-	match := func(pk string) bool { return matchArgs(pk, args) }
+	key := a.Collection.entity().Key
+	if a.Op == Move {
+		a.moves(key, in, pks, args, n)
+		return res, nil
+	}
+	match := func(pk string) bool { return a.Collection.matches(pk, args.Params, args.Body) }
 	var change func(value.Value) value.Value
 	switch a.Op {
 	case Push:
@@ -454,7 +508,7 @@ func (a *CollectionAdd) normalize(in, parent value.Value, path *pathElem, n *nor
 	case Assign:
 		change = func(ex value.Value) value.Value { return assignMembers(ex, pks) }
 	}
-	n.collections = append(n.collections, CollectionWrite{Key: a.Collection.entity().Key, Match: match, Change: change})
+	n.collections = append(n.collections, CollectionWrite{Key: key, Match: match, Change: change})
 	return res, nil
 }
 
@@ -468,23 +522,39 @@ func (a *CollectionAdd) denormalize(v value.Value, d *denormalizer) (value.Value
 	return a.elem().denormalize(v, d)
 }
 
-// matchArgs is the filter of an adder: whether the collection stored under
-// pk (canonical args) is one the request's params and body belong to.
-func matchArgs(pk string, args Args) bool {
+// matches is the filter of an adder: whether the collection stored under
+// pk (canonical args) is one a request belongs to: each of its args that
+// filters (see NonFilter) equals the member of that name in a or in b.
+func (c *Collection) matches(pk string, a, b value.Value) bool {
 	ca, err := value.ParseString(pk)
 	if err != nil || ca.Kind() != value.Object {
 		return false
 	}
 	for _, m := range ca.Members() {
-		if strings.HasPrefix(m.Key, "order") || strings.HasPrefix(m.Key, "sort") {
+		if c.NonFilter != nil && c.NonFilter(m.Key) ||
+			c.NonFilter == nil && (strings.HasPrefix(m.Key, "order") || strings.HasPrefix(m.Key, "sort")) {
 			continue
 		}
 		want := m.Value.Str()
-		if !argEquals(args.Params.Get(m.Key), want) && !argEquals(args.Body.Get(m.Key), want) {
+		if !argEquals(a.Get(m.Key), want) && !argEquals(b.Get(m.Key), want) {
 			return false
 		}
 	}
 	return true
+}
+
+// moves adds a move's collection writes: one per entity of the response
+// (in, normalized as pks), each a CollectionMove.
+func (a *CollectionAdd) moves(key string, in, pks value.Value, args Args, n *normalizer) {
+	for i, pk := range pks.Elems() {
+		rec := in
+		if in.Kind() == value.Array {
+			rec = in.Elems()[i]
+		}
+		m := &CollectionMove{c: a.Collection, pk: pk, params: args.Params, nv: ShallowMerge(args.Body, rec)}
+		Refs(a.elem(), pk, func(e *Entity, p string) { m.Key, m.PK = e.Key, p })
+		n.collections = append(n.collections, CollectionWrite{Key: key, Move: m})
+	}
 }
 
 func argEquals(v value.Value, want string) bool {

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -115,5 +116,157 @@ func TestCollectionAdders(t *testing.T) {
 		require.NoError(t, err, tt.op)
 		st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
 		assert.Equal(t, tt.want, read(), "%s %s", tt.op, tt.in)
+	}
+}
+
+// todoLists stores the lists of todos fetched with each params (JSON
+// text) in a new store, and returns it with a reader of the list stored
+// for params: its ids, in order.
+func todoLists(t *testing.T, c *schema.Collection, lists map[string]string) (*store.Store, func(params string) string) {
+	t.Helper()
+	st := store.New()
+	for _, params := range []string{`{}`, `{"userId":"1"}`, `{"userId":"2"}`, `{"userId":"1","completed":"true"}`, `{"userId":"1","completed":"false"}`, `{"userId":"1","ignoredMe":"5"}`} {
+		data, ok := lists[params]
+		if !ok {
+			continue
+		}
+		n, err := schema.NormalizeArgs(c, value.MustParse(data), schema.Args{Params: value.MustParse(params)})
+		require.NoError(t, err, params)
+		st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+		st.Apply(&store.Write{Key: params, Schema: c, Result: n.Result, Entities: n.Entities})
+	}
+	return st, func(params string) string {
+		pk, err := c.PK(schema.Args{Params: value.MustParse(params)})
+		require.NoError(t, err)
+		v, _ := schema.Denormalize(c, value.Str(pk), st, nil, st.Version())
+		out := ""
+		switch v.Kind() {
+		case value.Array:
+			for _, e := range v.Elems() {
+				out += e.Get("id").Str() + " "
+			}
+		case value.Object:
+			for _, m := range v.Members() {
+				out += m.Key + " "
+			}
+		}
+		return out
+	}
+}
+
+func newTodo() *schema.Entity {
+	return &schema.Entity{Key: "Todo", Defaults: value.MustParse(`{"id":null,"userId":null,"title":""}`)}
+}
+
+// A move (data-client's collection.move) takes the entity out of the
+// collections its stored record matched and its new values do not, and
+// adds it to those it matches now and did not before; the others are
+// left alone, the unfiltered one included.
+func TestCollectionMove(t *testing.T) {
+	twoUsers := map[string]string{
+		`{"userId":"1"}`: `[{"id":"10","userId":1},{"id":"11","userId":1}]`,
+		`{"userId":"2"}`: `[{"id":"20","userId":2}]`,
+		`{}`:             `[{"id":"10","userId":1},{"id":"20","userId":2}]`,
+	}
+	for _, tt := range []struct {
+		name         string
+		values       bool
+		lists        map[string]string
+		in           string
+		params, body string
+		want         map[string]string // params -> ids
+	}{
+		{name: "between lists", lists: twoUsers, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "20 10 ", `{}`: "10 20 "}},
+		{name: "one arg holds all", lists: twoUsers, in: `{"id":"10","userId":2}`, params: `{"id":"10","userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "20 10 "}},
+		{name: "list input", lists: twoUsers, in: `[{"id":"10","userId":2},{"id":"11","userId":2}]`, params: `{}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"2"}`: "20 10 11 "}},
+		{name: "stays", lists: twoUsers, in: `{"id":"10","userId":1,"title":"new"}`, params: `{"id":"10"}`, body: `{"userId":1}`,
+			want: map[string]string{`{"userId":"1"}`: "10 11 ", `{"userId":"2"}`: "20 "}},
+		{name: "not stored yet: joins only", lists: twoUsers, in: `{"id":"30","userId":2}`, params: `{"id":"30"}`, body: `{"userId":2}`,
+			want: map[string]string{`{"userId":"1"}`: "10 11 ", `{"userId":"2"}`: "20 30 ", `{}`: "10 20 30 "}},
+		{name: "several args", lists: map[string]string{
+			`{"userId":"1","completed":"true"}`:  `[{"id":"10","userId":1,"completed":true}]`,
+			`{"userId":"1","completed":"false"}`: `[{"id":"20","userId":1,"completed":false}]`,
+			`{"userId":"1"}`:                     `[{"id":"10","userId":1},{"id":"20","userId":1}]`,
+			`{"userId":"2"}`:                     `[{"id":"30","userId":2}]`,
+		}, in: `{"id":"10","userId":2,"completed":true}`, params: `{"id":"10"}`, body: `{"userId":"2","completed":"true"}`,
+			want: map[string]string{`{"userId":"1","completed":"true"}`: "", `{"userId":"1","completed":"false"}`: "20 ",
+				`{"userId":"1"}`: "20 ", `{"userId":"2"}`: "30 10 "}},
+		{name: "values", values: true, lists: map[string]string{
+			`{"userId":"1"}`: `{"10":{"id":"10","userId":1},"11":{"id":"11","userId":1}}`,
+			`{"userId":"2"}`: `{"20":{"id":"20","userId":2}}`,
+		}, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "20 10 "}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var of schema.Schema = schema.ArrayOf(newTodo())
+			if tt.values {
+				of = schema.ValuesOf(newTodo())
+			}
+			c := schema.CollectionOf(of)
+			st, read := todoLists(t, c, tt.lists)
+			move, err := c.Adder(schema.Move)
+			require.NoError(t, err)
+			args := schema.Args{Params: value.MustParse(tt.params)}
+			if tt.body != "" {
+				args.Body = value.MustParse(tt.body)
+			}
+			n, err := schema.NormalizeArgs(move, value.MustParse(tt.in), args)
+			require.NoError(t, err)
+			st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+			for params, want := range tt.want {
+				assert.Equal(t, want, read(params), params)
+			}
+		})
+	}
+}
+
+// nonFilterArgumentKeys: the args keys NonFilter names do not decide
+// which collections a push, a remove or a move changes; without it, keys
+// named order* and sort* do not.
+func TestCollectionNonFilter(t *testing.T) {
+	lists := map[string]string{
+		`{"userId":"1"}`:                 `[{"id":"10","userId":1}]`,
+		`{"userId":"1","ignoredMe":"5"}`: `[{"id":"10","userId":1}]`,
+		`{"userId":"2"}`:                 `[{"id":"20","userId":2}]`,
+		`{}`:                             `[{"id":"10","userId":1},{"id":"20","userId":2}]`,
+	}
+	ignored := func(k string) bool { return strings.HasPrefix(k, "ignored") }
+	for _, tt := range []struct {
+		name      string
+		nonFilter func(string) bool
+		op        schema.CollectionOp
+		in        string
+		params    string
+		body      string
+		want      map[string]string
+	}{
+		{name: "push", nonFilter: ignored, op: schema.Push, in: `{"id":"30","userId":1}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 30 ", `{"userId":"1","ignoredMe":"5"}`: "10 30 ", `{"userId":"2"}`: "20 ", `{}`: "10 20 30 "}},
+		{name: "push, default keys", op: schema.Push, in: `{"id":"30","userId":1}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 30 ", `{"userId":"1","ignoredMe":"5"}`: "10 "}},
+		{name: "remove", nonFilter: ignored, op: schema.Remove, in: `{"id":"10"}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 ", `{}`: "20 "}},
+		{name: "move", nonFilter: ignored, op: schema.Move, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 10 ", `{}`: "10 20 "}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &schema.Collection{Of: schema.ArrayOf(newTodo()), NonFilter: tt.nonFilter}
+			st, read := todoLists(t, c, lists)
+			a, err := c.Adder(tt.op)
+			require.NoError(t, err)
+			args := schema.Args{Params: value.MustParse(tt.params)}
+			if tt.body != "" {
+				args.Body = value.MustParse(tt.body)
+			}
+			n, err := schema.NormalizeArgs(a, value.MustParse(tt.in), args)
+			require.NoError(t, err)
+			st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+			for params, want := range tt.want {
+				assert.Equal(t, want, read(params), params)
+			}
+		})
 	}
 }

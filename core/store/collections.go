@@ -24,8 +24,14 @@ func (s *Store) applyCollections(w *Write, l layer) {
 		if cw.PK == "" {
 			pks = l.entityPKs(cw.Key)
 		}
+		var old value.Value // a moved record, as stored before w
+		if m := cw.Move; m != nil {
+			if rec, ok := l.entity(entityID{m.Key, m.PK}); ok && !rec.deleted {
+				old = rec.val
+			}
+		}
 		for _, pk := range pks {
-			if cw.PK == "" && !cw.Match(pk) {
+			if cw.PK == "" && cw.Move == nil && !cw.Match(pk) {
 				continue
 			}
 			id := entityID{cw.Key, pk}
@@ -37,7 +43,12 @@ func (s *Store) applyCollections(w *Write, l layer) {
 			if ok {
 				existing = rec.val
 			}
-			next := cw.Change(existing)
+			var next value.Value
+			if cw.Move != nil {
+				next = cw.Move.Apply(old, pk, existing)
+			} else {
+				next = cw.Change(existing)
+			}
 			if ok && value.Same(next, existing) {
 				continue
 			}

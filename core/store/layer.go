@@ -23,6 +23,12 @@ type layer interface {
 
 // applyWrite merges one write into l, following each entity's merge rules.
 func (s *Store) applyWrite(w *Write, l layer) {
+	// A move's collections depend on the moved record as it was before
+	// the write (schema.CollectionMove): they change first.
+	moves := len(w.Collections) > 0 && w.Collections[0].Move != nil
+	if moves {
+		s.applyCollections(w, l)
+	}
 	for i := range w.Entities {
 		ew := &w.Entities[i]
 		s.know(ew.Entity)
@@ -67,7 +73,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		}
 		l.setEntity(id, rec, parsed)
 	}
-	if len(w.Collections) > 0 {
+	if len(w.Collections) > 0 && !moves {
 		s.applyCollections(w, l)
 	}
 	if w.Key != "" {

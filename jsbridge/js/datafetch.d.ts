@@ -282,6 +282,12 @@ export interface CollectionOptions {
   nestKey?(parent: any, key: string): Record<string, unknown>;
   /** The collections' table in `getState()`. Default `[Entity]`. */
   key?: string;
+  /**
+   * The args keys that do not decide which stored collections a push,
+   * remove or move changes (a sort order, a cursor): a test of the key, a
+   * RegExp or the keys. Default: keys starting with `order` or `sort`.
+   */
+  nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
 }
 
 /** A default value of a non-schema member of an object schema. */
@@ -690,6 +696,8 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   invalidIfStale?: boolean;
   /** The param that selects a page of a list; gives `getPage`. */
   paginationField?: string;
+  /** The path of `move` (one record's, as `'/todos/:id'`); default the endpoint's own. A resource's `getList` has the record path. */
+  movePath?: string;
   /** Refetch interval of subscribed results, ms (a datafetch addition; data-client has none). */
   pollFrequency?: number;
   /** Marks a mutation. Default: true for every method but GET; `true` without a `method` makes a POST. */
@@ -735,6 +743,7 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   readonly retry?: number;
   readonly invalidIfStale?: boolean;
   readonly paginationField?: string;
+  readonly movePath?: string;
   readonly signal?: AbortSignal;
   /** How the default `parseResponse` reads a 2xx body (see the option). */
   readonly content?: ResponseContent;
@@ -786,12 +795,24 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
    * list over, as refreshing an infinite list should.
    */
   paginated<C extends string>(cursorParam: C): RestEndpoint<D, P & { readonly [K in C]?: ParamValue }, B>;
+  /**
+   * As data-client's `paginated(removeCursor)`: `removeCursor(params)`
+   * returns the params without the cursor (`[params]`, or `[]`); keys and
+   * the collection use them, and every page fetched is appended.
+   */
+  paginated<A extends object>(removeCursor: (params: A) => readonly [P] | readonly []): RestEndpoint<D, A, B>;
   /** With a Collection in the schema: POST that appends the created record to every matching collection. */
   readonly push?: RestEndpoint<any, P, any>;
   /** As `push`, prepended. */
   readonly unshift?: RestEndpoint<any, P, any>;
   /** PATCH that takes the record(s) answered out of every matching collection. */
   readonly remove?: RestEndpoint<any, P, any>;
+  /**
+   * PATCH (to `movePath`, else this path) that moves the record answered
+   * out of the collections its stored record matched and its new values do
+   * not, into those it matches now (a todo whose `userId` changed).
+   */
+  readonly move?: RestEndpoint<any, any, any>;
   /** With a `schema.Values` Collection: POST whose map is merged into every matching one. */
   readonly assign?: RestEndpoint<any, P, B>;
   /** With `paginationField`: fetches the page it names and appends it to the collection stored without it. */
@@ -916,7 +937,7 @@ export interface ResourceEndpoints<T, P extends object = Params, LP extends obje
   /** GET path. */
   get: RestEndpoint<T, P>;
   /** GET the list path; its schema is a Collection of the entity (a `Query` may read it). */
-  getList: ResourceListEndpoint<T, LP, Body, S>;
+  getList: ResourceListEndpoint<T, LP, Body, S, P>;
   /** POST the list path. */
   create: RestEndpoint<T, CP, Body>;
   /** PUT path. */
@@ -930,9 +951,10 @@ export interface ResourceEndpoints<T, P extends object = Params, LP extends obje
 /**
  * A resource's `getList`: records `T` listed, params `LP`; its schema is a
  * Collection of the entity `S`, so it has `push`, `unshift` and `remove`
- * (taking `Body`).
+ * (taking `Body`), and `move` on the record's path (params `P`).
  */
-export interface ResourceListEndpoint<T, LP extends object = Params, Body = EntityBody<T>, S = Schema> extends RestEndpoint<T[], LP> {
+export interface ResourceListEndpoint<T, LP extends object = Params, Body = EntityBody<T>, S = Schema, P extends object = Params>
+  extends RestEndpoint<T[], LP> {
   readonly schema: CollectionSchema<readonly [S]>;
   /** POST the list path, the created record appended to every stored list whose args match. */
   readonly push: RestEndpoint<T, LP, Body>;
@@ -940,6 +962,8 @@ export interface ResourceListEndpoint<T, LP extends object = Params, Body = Enti
   readonly unshift: RestEndpoint<T, LP, Body>;
   /** PATCH the list path, the record(s) answered taken out of every matching list. */
   readonly remove: RestEndpoint<T, LP, Body>;
+  /** PATCH the record's path (as `update`): the record leaves the lists it no longer matches and joins those it now does. */
+  readonly move: RestEndpoint<T, P, Body>;
 }
 
 /** Per endpoint name: the options of an endpoint to extend or add. */

@@ -44,6 +44,7 @@ const OPTIONS = [
   'retry',
   'invalidIfStale',
   'paginationField',
+  'movePath',
   'sideEffect',
   'signal',
   'content',
@@ -65,6 +66,7 @@ const COLLECTION_ENDPOINTS = [
   ['push', 'POST'],
   ['unshift', 'POST'],
   ['remove', 'PATCH'],
+  ['move', 'PATCH'],
   ['assign', 'POST'],
   ['getPage', undefined],
 ];
@@ -187,12 +189,16 @@ export class RestEndpoint {
     return d;
   }
 
-  /** An endpoint whose pages, named by cursorParam, append to one list. */
-  paginated(cursorParam) {
-    if (typeof cursorParam !== 'string' || cursorParam === '') {
-      throw new TypeError(`${this.name}: paginated: cursorParam must be a param name, got ${show(cursorParam)}`);
+  /**
+   * An endpoint whose pages append to one list: cursor names the param
+   * that selects a page, or is data-client's removeCursor(...args), which
+   * returns the args without it (as [params]).
+   */
+  paginated(cursor) {
+    if (typeof cursor !== 'function' && (typeof cursor !== 'string' || cursor === '')) {
+      throw new TypeError(`${this.name}: paginated: expected a cursor param name or a removeCursor function, got ${show(cursor)}`);
     }
-    return derive(this, {}, { paginatedOf: this, cursor: cursorParam });
+    return derive(this, {}, { paginatedOf: this, cursor });
   }
 
   /**
@@ -397,6 +403,12 @@ function collectionEndpoint(ep, op, method) {
     own(d, 'method', method);
     own(d, 'name', `${ep.name}.${op}`);
   }
+  if (op === 'move') {
+    // One record's path (a resource's getList has it as movePath), with
+    // no searchParams, as data-client's move.
+    if (typeof ep.movePath === 'string') own(d, 'path', ep.movePath);
+    if ('searchParams' in d) own(d, 'searchParams', undefined);
+  }
   return d;
 }
 
@@ -407,18 +419,24 @@ function hasCollectionEndpoint(ep, op) {
   const c = collectionIn(ep.schema);
   if (c === undefined) return false;
   const values = c.schema instanceof ValuesSchema;
-  return op === 'remove' || (op === 'assign' ? values : !values);
+  return op === 'remove' || op === 'move' || (op === 'assign' ? values : !values);
 }
 
 // collectionIn returns the Collection an endpoint's schema is or holds as
-// a member of an object shape.
-function collectionIn(s) {
+// a member of an object shape, at any depth ({data: {results: C}}), the
+// first in member order (as core/rest collectionOf).
+function collectionIn(s, depth = 0) {
   if (s instanceof CollectionSchema) return s;
   const members = s instanceof ObjectSchema ? s.schema : isPlainObject(s) ? s : undefined;
-  if (members === undefined) return undefined;
-  for (const m of Object.values(members)) if (m instanceof CollectionSchema) return m;
+  if (members === undefined || depth > MAX_COLLECTION_DEPTH) return undefined;
+  for (const m of Object.values(members)) {
+    const c = collectionIn(m, depth + 1);
+    if (c !== undefined) return c;
+  }
   return undefined;
 }
+// How deep collectionIn looks: as deep as a schema may nest (schemas.mjs).
+const MAX_COLLECTION_DEPTH = 256;
 
 // ---------------------------------------------------------------- resource
 
@@ -461,6 +479,8 @@ export function resource(options) {
       method,
       name: `${prefix}.${name}`,
       schema: resourceSchema(schema, name),
+      // getList.move PATCHes one record's path (core/rest NewResource).
+      ...(name === 'getList' ? { movePath: options.path } : {}),
     });
     ep[RECIPE] = { resource: res, member: name };
     res[name] = ep;
@@ -558,6 +578,9 @@ function encodeOptions(options, where, self, to) {
     } else if (name === 'invalidIfStale' || name === 'optimistic') {
       // optimistic is resource()'s (jsbridge/resource.go).
       json[name] = !!v;
+    } else if (name === 'movePath') {
+      if (v !== undefined && typeof v !== 'string') throw new TypeError(`${where}: movePath must be a string, got ${show(v)}`);
+      json.movePath = v ?? '';
     } else if (name === 'paginationField') {
       if (v !== undefined && (typeof v !== 'string' || v === '')) throw new TypeError(`${where}: paginationField must be a param name, got ${show(v)}`);
       json.paginationField = v ?? '';
@@ -754,7 +777,10 @@ export function makeEndpoints(bridge, schemas) {
     if (recipe.base !== undefined) {
       return call('endpointExtend', endpointHandle(recipe.base), ...encodeOptions(recipe.changes, `${ep.name}: extend`, self, to));
     }
-    if (recipe.paginatedOf !== undefined) return call('endpointPaginated', endpointHandle(recipe.paginatedOf), recipe.cursor);
+    if (recipe.paginatedOf !== undefined) {
+      const { cursor } = recipe;
+      return call('endpointPaginated', endpointHandle(recipe.paginatedOf), typeof cursor === 'string' ? cursor : removeCursorAdapter(cursor, ep));
+    }
     if (recipe.collectionOf !== undefined) {
       const h = call('endpointCollection', endpointHandle(recipe.collectionOf), recipe.op);
       if (h === 0) throw ownError(new Error(`${ep.name}: the engine has no ${recipe.op} for this endpoint`));
@@ -819,6 +845,20 @@ export function makeEndpoints(bridge, schemas) {
       Object.defineProperty(entity, name, { value: () => endpoints[name] });
     }
     return entity;
+  }
+
+  // removeCursorAdapter adapts data-client's removeCursor(...args), which
+  // returns the args without the cursor ([params], or [] for none), to
+  // the params JSON in and out that Go calls (jsbridge/endpoint.go).
+  function removeCursorAdapter(fn, ep) {
+    const where = `${ep.name}: paginated: removeCursor`;
+    return (params) => {
+      const out = synchronous(fn.call(ep, parse(params)), where);
+      if (!Array.isArray(out)) throw ownError(new TypeError(`${where} must return the args as an array ([params]), got ${show(out)}`));
+      if (out[0] !== undefined && !isPlainObject(out[0]))
+        throw ownError(new TypeError(`${where} must return [params] with params an object, got ${show(out[0])}`));
+      return jsonText(out[0] ?? {}, `${where} result`);
+    };
   }
 
   // paramsText encodes the params of a call (named by call) to endpoint.

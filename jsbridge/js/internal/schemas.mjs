@@ -135,7 +135,7 @@ export class CollectionSchema {
     }
     checkSchema(schema, 'schema.Collection');
     if (!options || typeof options !== 'object') throw new TypeError(`schema.Collection: options must be an object, got ${show(options)}`);
-    const { argsKey, nestKey, key } = options;
+    const { argsKey, nestKey, key, nonFilterArgumentKeys } = options;
     for (const [name, fn] of Object.entries({ argsKey, nestKey })) {
       if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`schema.Collection: ${name} must be a function, got ${show(fn)}`);
     }
@@ -144,7 +144,20 @@ export class CollectionSchema {
     this.argsKey = argsKey;
     this.nestKey = nestKey;
     this.key = key;
+    // A subclass may define nonFilterArgumentKeys(key) as a method instead.
+    if (nonFilterArgumentKeys !== undefined) this.nonFilterArgumentKeys = nonFilterTest(nonFilterArgumentKeys);
   }
+}
+
+// nonFilterTest returns the test of data-client's nonFilterArgumentKeys
+// option (a function of the key, a RegExp or a list of keys): true for an
+// args key that does not decide which collections a push, remove or move
+// changes.
+function nonFilterTest(v) {
+  if (typeof v === 'function') return v;
+  if (v instanceof RegExp) return (key) => v.test(key);
+  if (Array.isArray(v) && v.every((k) => typeof k === 'string')) return (key) => v.includes(key);
+  throw new TypeError(`schema.Collection: nonFilterArgumentKeys must be a function, a RegExp or an array of keys, got ${show(v)}`);
 }
 CollectionSchema.prototype[QUERYABLE] = true;
 
@@ -430,6 +443,10 @@ export function makeSchemas(bridge) {
       jsonText(synchronous(fn(parse(a) ?? {}, name === 'argsKey' ? (parse(b) ?? {}) : b), `${where}: ${name}`) ?? {}, `${where}: ${name} result`);
     if (s.argsKey) fns.argsKey = args(s.argsKey, 'argsKey');
     if (s.nestKey) fns.nestKey = args(s.nestKey, 'nestKey');
+    // nonFilter(keyJSON) is '1' for a key that does not filter (Go reads a
+    // string, jsbridge/collection.go); a throw counts as filtering.
+    const nonFilter = s.nonFilterArgumentKeys;
+    if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
     h = call('collectionNew', JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);
     finalizer?.register(s, h);
