@@ -15,6 +15,7 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/resources"
 	"github.com/datafetch/datafetch/web/ui"
 )
@@ -71,7 +72,7 @@ func TestSnapshotPageNotCachedByETag(t *testing.T) {
 	etag := resp.Header.Get("ETag")
 	require.NotEmpty(t, etag)
 
-	resp, page := getRaw(t, ts.URL+"/", map[string]string{"If-None-Match": etag})
+	resp, page := testkit.GetRaw(t, ts.URL+"/", map[string]string{"If-None-Match": etag})
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Regexp(t, snapshotElement, string(page))
 }

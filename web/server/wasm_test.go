@@ -15,6 +15,8 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 )
 
 // fakeWasm is compressible stand-in content for a .wasm file, distinct per
@@ -33,24 +35,6 @@ var wasmFilesServed = []struct{ url, file string }{
 	{"/web/app.wasm", "web/build/app.wasm"},
 	{"/dist/datafetch.wasm", "dist/datafetch.wasm"},
 	{"/react/datafetch.wasm", "web/build/react/datafetch.wasm"},
-}
-
-// getRaw GETs url with the headers given, without the client's own
-// decompression, and returns the response and its body as sent.
-func getRaw(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	require.NoError(t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	resp, err := client.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp, body
 }
 
 // decode undoes a Content-Encoding.
@@ -96,7 +80,7 @@ func TestWasmEncodingByAcceptEncoding(t *testing.T) {
 		require.NoError(t, err)
 		for _, tt := range tests {
 			t.Run(f.url+" "+tt.accept, func(t *testing.T) {
-				resp, body := getRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": tt.accept})
+				resp, body := testkit.GetRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": tt.accept})
 				require.Equal(t, http.StatusOK, resp.StatusCode)
 				assert.Equal(t, "application/wasm", resp.Header.Get("Content-Type"))
 				assert.Equal(t, tt.encoding, resp.Header.Get("Content-Encoding"))
@@ -117,16 +101,16 @@ func TestWasmNotModified(t *testing.T) {
 	for _, f := range wasmFilesServed {
 		for _, accept := range []string{"br", "gzip", ""} {
 			t.Run(f.url+" "+accept, func(t *testing.T) {
-				resp, _ := getRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": accept})
+				resp, _ := testkit.GetRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": accept})
 				etag := resp.Header.Get("ETag")
 				require.NotEmpty(t, etag)
 
-				resp, body := getRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": accept, "If-None-Match": etag})
+				resp, body := testkit.GetRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": accept, "If-None-Match": etag})
 				assert.Equal(t, http.StatusNotModified, resp.StatusCode)
 				assert.Empty(t, body)
 				assert.Equal(t, etag, resp.Header.Get("ETag"))
 
-				resp, body = getRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": accept, "If-None-Match": `"0000000000000000"`})
+				resp, body = testkit.GetRaw(t, ts.URL+f.url, map[string]string{"Accept-Encoding": accept, "If-None-Match": `"0000000000000000"`})
 				assert.Equal(t, http.StatusOK, resp.StatusCode, "another version's ETag gets the file")
 				assert.NotEmpty(t, body)
 			})
@@ -134,8 +118,8 @@ func TestWasmNotModified(t *testing.T) {
 	}
 	// The ETag of one encoding does not match another's: a cache holding
 	// the gzip bytes must not be told its copy is the brotli one.
-	resp, _ := getRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "gzip"})
-	resp, _ = getRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "br", "If-None-Match": resp.Header.Get("ETag")})
+	resp, _ := testkit.GetRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "gzip"})
+	resp, _ = testkit.GetRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "br", "If-None-Match": resp.Header.Get("ETag")})
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "br", resp.Header.Get("Content-Encoding"))
 }
@@ -148,33 +132,33 @@ func TestAppWasmVersionedURL(t *testing.T) {
 	m := regexp.MustCompile(`"(/web/app\.wasm\?v=([0-9a-f]{16}))"`).FindStringSubmatch(appJS)
 	require.NotNil(t, m, "app.js loads a versioned app.wasm")
 
-	resp, body := getRaw(t, ts.URL+m[1], map[string]string{"Accept-Encoding": "br"})
+	resp, body := testkit.GetRaw(t, ts.URL+m[1], map[string]string{"Accept-Encoding": "br"})
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
 	assert.Equal(t, `"`+m[2]+`-br"`, resp.Header.Get("ETag"))
 	assert.NotEmpty(t, body)
 
-	resp, _ = getRaw(t, ts.URL+"/web/app.wasm?v=0123456789abcdef", map[string]string{"Accept-Encoding": "br"})
+	resp, _ = testkit.GetRaw(t, ts.URL+"/web/app.wasm?v=0123456789abcdef", map[string]string{"Accept-Encoding": "br"})
 	assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), "another version is not immutable")
 }
 
 // A .wasm file rebuilt while the server runs is served as rebuilt.
 func TestWasmRebuilt(t *testing.T) {
 	ts, root := newTestDemoRoot(t)
-	resp, _ := getRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "br"})
+	resp, _ := testkit.GetRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "br"})
 	before := resp.Header.Get("ETag")
 
 	rebuilt := []byte("\x00asm\x01\x00\x00\x00" + fakeWasm("rebuilt"))
 	require.NoError(t, os.WriteFile(filepath.Join(root, "dist/datafetch.wasm"), rebuilt, 0o644))
-	resp, body := getRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "br"})
+	resp, body := testkit.GetRaw(t, ts.URL+"/dist/datafetch.wasm", map[string]string{"Accept-Encoding": "br"})
 	assert.NotEqual(t, before, resp.Header.Get("ETag"))
 	assert.Equal(t, rebuilt, decode(t, "br", body))
 }
 
 func TestWasmMissing(t *testing.T) {
 	ts := newTestDemo(t)
-	resp, _ := getRaw(t, ts.URL+"/dist/nothing.wasm", map[string]string{"Accept-Encoding": "br"})
+	resp, _ := testkit.GetRaw(t, ts.URL+"/dist/nothing.wasm", map[string]string{"Accept-Encoding": "br"})
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	resp, _ = getRaw(t, ts.URL+"/dist/../../etc/passwd.wasm", map[string]string{"Accept-Encoding": "br"})
+	resp, _ = testkit.GetRaw(t, ts.URL+"/dist/../../etc/passwd.wasm", map[string]string{"Accept-Encoding": "br"})
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/wasmserve"
 )
 
@@ -30,24 +31,6 @@ func fakeWasm(t *testing.T, path, name string) []byte {
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, b, 0o644))
 	return b
-}
-
-// getRaw GETs url with the headers given, without the client's own
-// decompression.
-func getRaw(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	require.NoError(t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	resp, err := client.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp, body
 }
 
 func unbrotli(t *testing.T, b []byte) []byte {
@@ -70,13 +53,13 @@ func TestGoAppServesItsWasmCompressedAndVersioned(t *testing.T) {
 	})
 	defer ts.Close()
 
-	resp, appJS := getRaw(t, ts.URL+"/app.js", nil)
+	resp, appJS := testkit.GetRaw(t, ts.URL+"/app.js", nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	m := regexp.MustCompile(`"(/web/app\.wasm\?v=([0-9a-f]{16}))"`).FindStringSubmatch(string(appJS))
 	require.NotNil(t, m, "app.js loads a versioned app.wasm")
 	assert.Equal(t, cache.Version(filepath.Join(dir, "app.wasm")), m[2])
 
-	resp, body := getRaw(t, ts.URL+m[1], map[string]string{"Accept-Encoding": "gzip, br"})
+	resp, body := testkit.GetRaw(t, ts.URL+m[1], map[string]string{"Accept-Encoding": "gzip, br"})
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "br", resp.Header.Get("Content-Encoding"))
 	assert.Equal(t, "application/wasm", resp.Header.Get("Content-Type"))
@@ -85,7 +68,7 @@ func TestGoAppServesItsWasmCompressedAndVersioned(t *testing.T) {
 	assert.Equal(t, wasm, unbrotli(t, body))
 
 	// The other files under /web/ come from Static.
-	resp, css := getRaw(t, ts.URL+"/web/style.css", nil)
+	resp, css := testkit.GetRaw(t, ts.URL+"/web/style.css", nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "body{}", string(css))
 }
@@ -98,22 +81,22 @@ func TestFilesServesWasmThroughTheCacheAndTheRestThroughNext(t *testing.T) {
 	ts := httptest.NewServer(cache.Files(dir, next))
 	defer ts.Close()
 
-	resp, body := getRaw(t, ts.URL+"/lib/x.wasm", map[string]string{"Accept-Encoding": "br"})
+	resp, body := testkit.GetRaw(t, ts.URL+"/lib/x.wasm", map[string]string{"Accept-Encoding": "br"})
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, wasm, unbrotli(t, body))
 	etag := resp.Header.Get("ETag")
 
-	_, body = getRaw(t, ts.URL+"/lib/x.js", nil)
+	_, body = testkit.GetRaw(t, ts.URL+"/lib/x.js", nil)
 	assert.Equal(t, "next /lib/x.js", string(body))
 
 	// Rebuilt on disk: served as rebuilt, under a new ETag.
 	rebuilt := fakeWasm(t, filepath.Join(dir, "lib", "x.wasm"), "rebuilt")
-	resp, body = getRaw(t, ts.URL+"/lib/x.wasm", map[string]string{"Accept-Encoding": "br"})
+	resp, body = testkit.GetRaw(t, ts.URL+"/lib/x.wasm", map[string]string{"Accept-Encoding": "br"})
 	assert.NotEqual(t, etag, resp.Header.Get("ETag"))
 	assert.Equal(t, rebuilt, unbrotli(t, body))
 
 	for _, p := range []string{"/lib/missing.wasm", "/../../etc/passwd.wasm", "/lib/../../x.wasm"} {
-		resp, _ = getRaw(t, ts.URL+p, nil)
+		resp, _ = testkit.GetRaw(t, ts.URL+p, nil)
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode, p)
 	}
 }
