@@ -448,10 +448,7 @@ func TestOptimisticResource(t *testing.T) {
 	assert.Equal(t, list[0].CreatedAt, shown[0].CreatedAt)
 	assert.Same(t, list[1], shown[1])
 
-	rawPush, err := arts.Rest.GetList.Push()
-	require.NoError(t, err)
-	push, err := df.Wrap[*Article](rawPush)
-	require.NoError(t, err)
+	push := arts.Push // the typed getList.push
 	type draft struct {
 		Title string `df:"title"`
 	}

@@ -9,10 +9,15 @@ import (
 )
 
 // Resource is a REST resource of entity T (rest.NewResource), its
-// endpoints typed: reads of one record return *T, the list []*T.
+// endpoints typed: reads of one record return *T, the list []*T. Push,
+// Unshift, Remove and Move are the endpoints GetList's Collection derives
+// (getList.push... in data-client), typed as the record they send and
+// store; nil when GetList holds no Collection (Extend gave it another
+// schema).
 type Resource[T any] struct {
 	Get, Create, Update, PartialUpdate, Delete *Endpoint[*T]
 	GetList                                    *Endpoint[[]*T]
+	Push, Unshift, Remove, Move                *Endpoint[*T]
 	// Rest is the untyped resource, for endpoints added by Extend (type
 	// them with Wrap) and for the controller's untyped methods.
 	Rest *rest.Resource
@@ -54,6 +59,19 @@ func typeResource[T any](r *rest.Resource) (*Resource[T], error) {
 	}
 	if out.GetList, err = Wrap[[]*T](r.GetList); err != nil {
 		return nil, err
+	}
+	derived := []struct {
+		dst  **Endpoint[*T]
+		make func() (*rest.Endpoint, error)
+	}{{&out.Push, r.GetList.Push}, {&out.Unshift, r.GetList.Unshift}, {&out.Remove, r.GetList.Remove}, {&out.Move, r.GetList.Move}}
+	for _, x := range derived {
+		ep, err := x.make()
+		if err != nil {
+			continue // no Collection to derive it from
+		}
+		if *x.dst, err = Wrap[*T](ep); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
