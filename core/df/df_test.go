@@ -465,3 +465,23 @@ func TestOptimisticResource(t *testing.T) {
 	assert.Equal(t, "3", after[2].ID)
 	assert.Equal(t, int64(3), a.requests.Load(), "the list, a PATCH and a POST: nothing refetched")
 }
+
+func TestResourceExtendRefusesACaseTypo(t *testing.T) {
+	arts, err := df.NewResource[Article](rest.ResourceOptions{URLPrefix: "http://api.test", Path: "/articles/:id"})
+	require.NoError(t, err)
+	require.NotNil(t, arts.Push)
+	assert.Equal(t, "Article.getList.push", arts.Push.Name())
+
+	_, err = arts.Extend(map[string]func(*rest.Options){"partialupdate": func(o *rest.Options) {}})
+	assert.EqualError(t, err, `df: Extend: the resource has no endpoint "partialupdate": did you mean "partialUpdate"?`)
+
+	// A new name adds an endpoint; a known one extends it.
+	x, err := arts.Extend(map[string]func(*rest.Options){
+		"partialUpdate": func(o *rest.Options) { o.Method = "PUT" },
+		"publish":       func(o *rest.Options) { o.Method = "POST"; o.Path = "/articles/:id/publish" },
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "PUT", x.Rest.PartialUpdate.Method())
+	require.NotNil(t, x.Rest.Endpoint("publish"))
+	assert.Equal(t, "POST", x.Rest.Endpoint("publish").Method())
+}

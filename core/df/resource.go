@@ -2,6 +2,7 @@ package df
 
 import (
 	"fmt"
+	"strings"
 	"reflect"
 
 	"github.com/datafetch/datafetch/core/rest"
@@ -77,8 +78,19 @@ func typeResource[T any](r *rest.Resource) (*Resource[T], error) {
 }
 
 // Extend returns a resource whose endpoints named in changes are extended,
-// as rest.Resource.Extend does; endpoints it adds are in Rest, by name.
+// as rest.Resource.Extend does; endpoints it adds are in Rest, by name. A
+// name that differs from one of the resource's only in case
+// ("partialupdate") is refused as the typo it is, rather than adding an
+// endpoint.
 func (r *Resource[T]) Extend(changes map[string]func(o *rest.Options)) (*Resource[T], error) {
+	names := r.Rest.Names()
+	for name := range changes {
+		for _, known := range names {
+			if name != known && strings.EqualFold(name, known) {
+				return nil, fmt.Errorf("df: Extend: the resource has no endpoint %q: did you mean %q?", name, known)
+			}
+		}
+	}
 	x, err := r.Rest.Extend(changes)
 	if err != nil {
 		return nil, err
