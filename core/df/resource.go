@@ -2,8 +2,8 @@ package df
 
 import (
 	"fmt"
-	"strings"
 	"reflect"
+	"strings"
 
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
