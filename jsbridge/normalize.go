@@ -47,7 +47,9 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 }
 
 // denormalize(schema, resultJSON, entitiesJSON) returns the data, read from
-// entities as normalize returns them.
+// entities as normalize returns them, as a getResponse answer: its
+// expiryStatus is "invalid" when a required entity is deleted (JavaScript
+// answers data-client's INVALID then), "valid" otherwise.
 func denormalizeEntry(args []safejs.Value) (any, error) {
 	s, err := lookup[schema.Schema](arg(args, 0), "a schema")
 	if err != nil {
@@ -61,8 +63,12 @@ func denormalizeEntry(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, _ := schema.Denormalize(s, result, &tablesSource{tables: tables}, nil, 0)
-	return emitPlain(lib.decode, s, v, wire.Header{})
+	v, st := schema.Denormalize(s, result, &tablesSource{tables: tables}, nil, 0)
+	h := wire.Header{Response: true, Status: wire.StatusValid}
+	if st == schema.Deleted {
+		h.Status = wire.StatusInvalid
+	}
+	return emitPlain(lib.response, s, v, h)
 }
 
 // tablesSource reads entity slots from entities[key][pk] JSON; null is a

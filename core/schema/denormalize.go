@@ -581,10 +581,11 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 		v, cst := f.Schema.denormalize(child, d)
 		if cst == Deleted {
 			if truthy(f.Default) {
-				st = Deleted
-			} else {
-				v = value.Undef
+				// The whole record reads as deleted: no value, as
+				// data-client's INVALID replaces it.
+				return value.Undef, Deleted
 			}
+			v = value.Undef
 		}
 		if inline {
 			if j, x := parsed.Find(f.Name); j == i && value.Same(x, v) {
@@ -640,7 +641,7 @@ func (a *Array) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 	}
 	for _, el := range v.Elems() {
 		dv, st := a.Of.denormalize(el, d)
-		if st != Found || dv.IsUndefined() {
+		if st == Deleted || dv.IsUndefined() {
 			continue
 		}
 		out = append(out, dv)
@@ -666,6 +667,10 @@ func (o *Object) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 			continue
 		}
 		dv, cst := f.Schema.denormalize(child, d)
+		if cst == Deleted {
+			// Every member of an object is required (data-client's).
+			return value.Undef, Deleted
+		}
 		st = worse(st, cst)
 		members[i].Value = dv
 	}
@@ -679,7 +684,7 @@ func (vs *Values) denormalize(v value.Value, d *denormalizer) (value.Value, Stat
 	members := make([]value.Member, 0, v.Len())
 	for _, m := range v.Members() {
 		dv, st := vs.Of.denormalize(m.Value, d)
-		if st != Found || dv.IsUndefined() {
+		if st == Deleted || dv.IsUndefined() {
 			continue
 		}
 		members = append(members, value.M(m.Key, dv))
@@ -700,14 +705,10 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 	return e.denormalize(v.Get("id"), d)
 }
 
+// denormalize reads the entity as Entity does: deleted, as after the
+// delete that stored it, it is Deleted (data-client's INVALID).
 func (i *Invalidate) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
-	out, st := i.Entity.denormalize(v, d)
-	if st == Deleted {
-		// A delete's own result names what it deleted; that is not a reason
-		// to fetch it again.
-		st = Found
-	}
-	return out, st
+	return i.Entity.denormalize(v, d)
 }
 
 func (dateSchema) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {

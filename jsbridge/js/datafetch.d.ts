@@ -79,8 +79,14 @@ export interface DataFetch {
   readonly schema: SchemaClasses;
   /** Normalizes `data` by `schema` (for tests and tools). */
   normalize<S extends Schema>(schema: S, data: unknown): NormalizedData;
-  /** Reads a normalized `result` back (for tests and tools). */
-  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables): Denormalize<S> | undefined;
+  /**
+   * Reads a normalized `result` back (for tests and tools); `INVALID` when
+   * a required entity is deleted (the entity itself, or one an entity's
+   * truthy-default field or an object schema's member holds).
+   */
+  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables): Denormalize<S> | undefined | typeof INVALID;
+  /** What `denormalize` returns for data that requires a deleted entity. */
+  readonly INVALID: typeof INVALID;
 
   // Endpoints
   RestEndpoint: RestEndpointConstructor;
@@ -1523,6 +1529,8 @@ export type Invalidate<E = AnyEntity> = InvalidateSchema<E>;
 /** A Collection of `S`, a list written `[E]` or `readonly [E]` alike (as `resource().getList.schema` has it). */
 type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly [E] : S>;
 export declare const NetworkError: NetworkErrorConstructor;
+/** What `denormalize` returns for data that requires a deleted entity (data-client's INVALID). */
+export declare const INVALID: unique symbol;
 export declare const actionTypes: ActionTypes;
 export declare function getDefaultManagers(): Manager[];
 export declare const StreamManager: StreamManagerConstructor;

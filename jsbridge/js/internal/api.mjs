@@ -10,7 +10,7 @@ import { actionTypes, getDefaultManagers } from './managers.mjs';
 import { StreamManager } from './stream.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
-import { makeSchemas, schema } from './schemas.mjs';
+import { INVALID, makeSchemas, schema } from './schemas.mjs';
 import { makeSyncTabs } from './tabsync.mjs';
 
 const apis = new WeakMap();
@@ -54,6 +54,7 @@ function makeAPI(go, wasmExports, resume) {
     schema,
     normalize,
     denormalize,
+    INVALID,
     RestEndpoint,
     resource,
     createResource: resource,

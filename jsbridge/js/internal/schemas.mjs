@@ -7,6 +7,12 @@ import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
+/**
+ * What denormalize returns when a required entity is deleted (a deleted
+ * entity, or an entity or object that requires one): data-client's INVALID.
+ */
+export const INVALID = Symbol('INVALID');
+
 // The schema classes only record their shape; attach converts shapes to
 // Go schemas when they are used.
 
@@ -480,12 +486,13 @@ export function makeSchemas(bridge) {
   }
 
   function denormalize(schema, result, entities) {
-    return call(
+    const { data, expiryStatus } = call(
       'denormalize',
       schemaHandle(schema, 'denormalize: schema'),
       jsonText(result, 'denormalize: result'),
       jsonText(entities, 'denormalize: entities'),
     );
+    return expiryStatus === 'invalid' ? INVALID : data;
   }
 
   return { Entity, schemaHandle, normalize, denormalize };
