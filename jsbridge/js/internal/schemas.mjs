@@ -284,15 +284,22 @@ export function makeSchemas(bridge) {
     const names = [];
     if (typeof pk === 'function') {
       names.push('pk');
-      fns.pk = (rec, parent, k) => {
-        const id = synchronous(pk(JSON.parse(rec), parse(parent), k), `${where}: pk`);
+      fns.pk = (rec, parent, k, args) => {
+        const id = synchronous(pk(JSON.parse(rec), parse(parent), k, parse(args) ?? []), `${where}: pk`);
+        if (id === undefined || id === null) return null;
+        // A key is a string or a number: an object would key every record
+        // alike ("[object Object]").
+        if (typeof id === 'object' || typeof id === 'function' || typeof id === 'symbol') {
+          throw new TypeError(`${where}: pk() returned ${show(id)}, not a string or a number`);
+        }
         // As JSON text: a lone surrogate would not survive the trip to Go.
-        return id === undefined || id === null ? null : JSON.stringify(String(id));
+        return JSON.stringify(String(id));
       };
     }
     if (process) {
       names.push('process');
-      fns.process = (rec, parent, k) => jsonText(synchronous(process(JSON.parse(rec), parse(parent), k), `${where}: process`), `${where}: process result`);
+      fns.process = (rec, parent, k, args) =>
+        jsonText(synchronous(process(JSON.parse(rec), parse(parent), k, parse(args) ?? []), `${where}: process`), `${where}: process result`);
     }
     if (hooks.merge) {
       names.push('merge');
@@ -326,9 +333,11 @@ export function makeSchemas(bridge) {
       defaults,
       schema: {},
       hooks: names,
-      // Parents are serialized only for functions that take them.
+      // Parents and args are serialized only for functions that take them.
       pkParent: typeof pk === 'function' && pk.length >= 2,
       processParent: typeof process === 'function' && process.length >= 2,
+      pkArgs: typeof pk === 'function' && pk.length >= 4,
+      processArgs: typeof process === 'function' && process.length >= 4,
       cls,
     };
     if (onHandle === undefined) {
