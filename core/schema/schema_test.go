@@ -226,7 +226,9 @@ func TestMemoIdentity(t *testing.T) {
 
 func TestResolveOrdering(t *testing.T) {
 	count := &schema.Entity{Key: "Count", Defaults: value.MustParse(`{"count":0,"updatedAt":0}`),
-		PKFunc: func(value.Value, value.Value, string, value.Value) (string, bool, error) { return "SINGLETON", true, nil },
+		PKFunc: func(value.Value, value.Value, string, value.Value) (string, bool, error) {
+			return "SINGLETON", true, nil
+		},
 		Schema: map[string]schema.Schema{"updatedAt": schema.Date},
 		UseIncoming: func(em, im schema.Meta, existing, incoming value.Value) bool {
 			e, _ := existing.Get("updatedAt").Float()
