@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +108,21 @@ func TestUndefinedPKIsNoPK(t *testing.T) {
 	n, err := schema.NormalizeArgs(byFunc, value.MustParse(`{"x":1}`), schema.Args{Optimistic: true})
 	require.NoError(t, err)
 	assert.True(t, schema.IsTemporaryPK(n.Result.Str()))
+}
+
+// A Process hook's error is wrapped, not only quoted: what it carries (a
+// JavaScript exception with data-client's status 400 for validate) reaches
+// the caller through errors.As.
+func TestProcessErrorIsWrapped(t *testing.T) {
+	refused := errors.New("validate: name is required")
+	e := &schema.Entity{Key: "Named", Defaults: value.MustParse(`{"id":null,"name":""}`),
+		Process: func(rec, _ value.Value, _ string, _ value.Value) (value.Value, error) {
+			if rec.Get("name").IsUndefined() {
+				return value.Undef, refused
+			}
+			return rec, nil
+		}}
+	_, err := schema.Normalize(schema.ArrayOf(e), value.MustParse(`[{"id":1,"name":"a"},{"id":2}]`))
+	require.ErrorIs(t, err, refused)
+	assert.Equal(t, `normalize Named at $[1]: process: validate: name is required`, err.Error())
 }

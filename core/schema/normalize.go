@@ -384,7 +384,11 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 	if e.Process != nil {
 		out, err := e.Process(in, parent, path.fieldKey(), n.argList())
 		if err != nil {
-			return value.Undef, "", errorAt(path, e, "process: %v", err)
+			// Wrapped, so that what the hook's error carries (a
+			// JavaScript exception's status) reaches the caller.
+			pe := errorAt(path, e, "process: %v", err)
+			pe.Err = err
+			return value.Undef, "", pe
 		}
 		if out.IsUndefined() && in.Kind() == value.Object {
 			pk, ok, err := e.PKOf(in, parent, path.fieldKey(), n.argList())

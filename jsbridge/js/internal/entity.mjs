@@ -247,7 +247,9 @@ export function declarationOf(cls) {
       if (validates && out !== undefined) {
         const message = cls.validate(out);
         if (message) {
-          const err = new Error(`${where}: ${message}`);
+          // As data-client's: status 400 (the engine names the entity and
+          // the place).
+          const err = new Error(`validate: ${message}`);
           err.status = 400;
           throw err;
         }
