@@ -231,7 +231,11 @@ func (n *normalizer) child(path *pathElem, key string, index int) *pathElem {
 }
 
 // argList returns the request's args as a list (Args.List), for the
-// hooks that get them, made once per normalization.
+// hooks that get them, made once per normalization. Not inlined: it is
+// off the path of entities without hooks, and its copies would weigh on
+// datafetch.wasm.
+//
+//go:noinline
 func (n *normalizer) argList() value.Value {
 	if !n.listed {
 		n.list, n.listed = n.args.List(), true
