@@ -385,8 +385,13 @@ const undefinedPK = "undefined"
 // new TemporaryPK. When Process returns undefined, it returns the raw
 // record's key and errProcessedAway.
 func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, temporary bool) (value.Value, string, error) {
+	var args value.Value
+	if e.Process != nil || e.PKFunc != nil {
+		args = n.argList()
+	}
+	key := path.fieldKey()
 	if e.Process != nil {
-		out, err := e.Process(in, parent, path.fieldKey(), n.argList())
+		out, err := e.Process(in, parent, key, args)
 		if err != nil {
 			// Wrapped, so that what the hook's error carries (a
 			// JavaScript exception's status) reaches the caller.
@@ -395,7 +400,7 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 			return value.Undef, "", pe
 		}
 		if out.IsUndefined() && in.Kind() == value.Object {
-			pk, ok, err := e.PKOf(in, parent, path.fieldKey(), n.argList())
+			pk, ok, err := e.PKOf(in, parent, key, args)
 			if err != nil || !ok || pk == "" || pk == undefinedPK {
 				return value.Undef, "", errorAt(path, e, "process returned undefined for a record without a primary key")
 			}
@@ -406,11 +411,7 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 	if in.Kind() != value.Object {
 		return value.Undef, "", errorAt(path, e, "expected a record (object), got %s", in.Kind())
 	}
-	var args value.Value
-	if e.PKFunc != nil {
-		args = n.argList()
-	}
-	pk, ok, err := e.PKOf(in, parent, path.fieldKey(), args)
+	pk, ok, err := e.PKOf(in, parent, key, args)
 	if err != nil {
 		return value.Undef, "", errorAt(path, e, "%v", err)
 	}
