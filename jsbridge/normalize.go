@@ -10,8 +10,10 @@ import (
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
-// normalize(schema, dataJSON) returns {result, entities} as JSON:
-// entities[key][pk] is the normalized record, null when deleted.
+// normalize(schema, dataJSON, argsJSON) returns {result, entities} as
+// JSON: entities[key][pk] is the normalized record, null when deleted.
+// args are the endpoint's args, a JSON array ([params, body]: for
+// Collections, and the pk and process of entities).
 func normalizeEntry(args []safejs.Value) (any, error) {
 	s, err := lookup[schema.Schema](arg(args, 0), "a schema")
 	if err != nil {
@@ -21,7 +23,18 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := schema.Normalize(s, data)
+	list, err := jsonArg(arg(args, 2), "normalize args")
+	if err != nil {
+		return nil, err
+	}
+	var a schema.Args
+	if el := list.Elems(); len(el) > 0 {
+		a.Params = el[0]
+		if len(el) > 1 {
+			a.Body = el[1]
+		}
+	}
+	n, err := schema.NormalizeArgs(s, data, a)
 	if err != nil {
 		return nil, err
 	}

@@ -185,20 +185,22 @@ func entityByHandle(h value.Value) (*schema.Entity, error) {
 
 // entityNew(specJSON, fns) returns the handle of a new Entity. The spec is
 // {key, pk, defaults, schema: {field: descriptor}, hooks: [names],
-// pkParent, processParent, cls}: cls, when set, is the number of the
-// JavaScript class its reads are instances of (see entityClasses); pk names the key field (the fast path: no
-// callback per record) unless hooks names "pk". fns holds the adapters
-// named in hooks, which take and return JSON text:
+// pkParent, processParent, pkArgs, processArgs, cls}: cls, when set, is
+// the number of the JavaScript class its reads are instances of (see
+// entityClasses); pk names the key field (the fast path: no callback per
+// record) unless hooks names "pk". fns holds the adapters named in hooks,
+// which take and return JSON text:
 //
-//	pk(record, parent, key) → string, or null when the record has none
-//	process(record, parent, key) → record
+//	pk(record, parent, key, args) → string, or null when the record has none
+//	process(record, parent, key, args) → record
 //	merge(existing, incoming) → record
 //	useIncoming(6 meta numbers, existing, incoming) → boolean
 //	shouldReorder(6 meta numbers, existing, incoming) → boolean
 //
 // parent is passed only when the caller's function declares it (pkParent,
 // processParent): serializing the whole parent for every record of a list
-// would make normalizing quadratic.
+// would make normalizing quadratic. args (the request's args, a JSON
+// array: schema.Args.List) likewise only with pkArgs, processArgs.
 func entityNew(args []safejs.Value) (any, error) {
 	spec, err := jsonArg(arg(args, 0), "entity")
 	if err != nil {
@@ -274,7 +276,7 @@ func entitySchema(args []safejs.Value) (any, error) {
 
 func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Value) error {
 	// Optional arguments are passed only when wanted (see entityNew).
-	parentOf := func(flag string) func(value.Value) any {
+	wanted := func(flag string) func(value.Value) any {
 		if spec.Get(flag).Boolean() {
 			return func(p value.Value) any { return p.JSON() }
 		}
@@ -282,9 +284,9 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 	}
 	switch name {
 	case "pk":
-		parent := parentOf("pkParent")
-		e.PKFunc = func(record, p value.Value, key string) (string, bool, error) {
-			pk, err := invoke(fn, record.JSON(), parent(p), key)
+		parent, argList := wanted("pkParent"), wanted("pkArgs")
+		e.PKFunc = func(record, p value.Value, key string, a value.Value) (string, bool, error) {
+			pk, err := invoke(fn, record.JSON(), parent(p), key, argList(a))
 			if err != nil {
 				return "", false, fmt.Errorf("pk: %w", err)
 			}
@@ -299,9 +301,9 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			return v.Str(), true, nil
 		}
 	case "process":
-		parent := parentOf("processParent")
-		e.Process = func(record, p value.Value, key string) (value.Value, error) {
-			out, err := invoke(fn, record.JSON(), parent(p), key)
+		parent, argList := wanted("processParent"), wanted("processArgs")
+		e.Process = func(record, p value.Value, key string, a value.Value) (value.Value, error) {
+			out, err := invoke(fn, record.JSON(), parent(p), key, argList(a))
 			if err != nil {
 				return value.Undef, err
 			}

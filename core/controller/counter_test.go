@@ -96,7 +96,7 @@ func (s *counterServer) bodyLocked() string {
 // whose updatedAt decides which of two versions is newer (useIncoming).
 var seedCount = &schema.Entity{
 	Key:      "Count",
-	PKFunc:   func(_, _ value.Value, _ string) (string, bool, error) { return "SINGLETON", true, nil },
+	PKFunc:   func(_, _ value.Value, _ string, _ value.Value) (string, bool, error) { return "SINGLETON", true, nil },
 	Defaults: value.MustParse(`{"count":0,"updatedAt":0}`),
 	UseIncoming: func(_, _ schema.Meta, existing, incoming value.Value) bool {
 		return num(existing.Get("updatedAt")) <= num(incoming.Get("updatedAt"))

@@ -80,7 +80,7 @@ func TestInferredByPK(t *testing.T) {
 			name: "pk function",
 			entity: func() *schema.Entity {
 				return book(func(e *schema.Entity) {
-					e.PKFunc = func(r, _ value.Value, _ string) (string, bool, error) {
+					e.PKFunc = func(r, _ value.Value, _ string, _ value.Value) (string, bool, error) {
 						lang, id := r.Get("lang"), r.Get("id")
 						if lang.IsUndefined() || id.IsUndefined() {
 							return "", false, errors.New("a book needs lang and id")
@@ -98,7 +98,7 @@ func TestInferredByPK(t *testing.T) {
 			name: "pk function that panics on params",
 			entity: func() *schema.Entity {
 				return book(func(e *schema.Entity) {
-					e.PKFunc = func(r, _ value.Value, _ string) (string, bool, error) {
+					e.PKFunc = func(r, _ value.Value, _ string, _ value.Value) (string, bool, error) {
 						if r.Get("title").IsUndefined() {
 							panic("not a record")
 						}

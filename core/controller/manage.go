@@ -183,7 +183,9 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 // (data-client's ctrl.set): its entities are written as if a response had
 // brought them now, with the controller's data expiry, and every result
 // that reads them sees the change; no result is stored under a key. A
-// Collection in s is stored by args[0] as its params. It is how data that
+// Collection in s is stored by args[0] as its params (args[1] as its
+// body), and an entity's PKFunc and Process get args as the request's. It
+// is how data that
 // comes without a request (a WebSocket or Server-Sent Events message) gets
 // into the cache.
 func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) error {
@@ -193,11 +195,14 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	if s == nil {
 		return errors.New("set: no schema")
 	}
-	params := value.Undef
+	var a schema.Args
 	if len(args) > 0 {
-		params = args[0]
+		a.Params = args[0]
 	}
-	norm, err := schema.NormalizeArgs(s, v, schema.Args{Params: params})
+	if len(args) > 1 {
+		a.Body = args[1]
+	}
+	norm, err := schema.NormalizeArgs(s, v, a)
 	if err != nil {
 		return fmt.Errorf("set: %w", err)
 	}

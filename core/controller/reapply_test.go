@@ -70,7 +70,7 @@ func newReapplyRig(t *testing.T, now func() time.Time, fast bool) *reapplyRig {
 	r := &reapplyRig{tr: &bodyTransport{bodies: map[string]string{}}, pkCalls: new(atomic.Int64)}
 	// The user's key is computed, and counted: each count is one record
 	// normalized.
-	r.userEnt = &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`), PKFunc: func(rec, _ value.Value, _ string) (string, bool, error) {
+	r.userEnt = &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`), PKFunc: func(rec, _ value.Value, _ string, _ value.Value) (string, bool, error) {
 		r.pkCalls.Add(1)
 		return rec.Get("id").JSON(), true, nil
 	}}

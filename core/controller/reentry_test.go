@@ -370,7 +370,7 @@ func TestCallbacksOutsideTheLockMayCallTheController(t *testing.T) {
 	require.NoError(t, fetch(c, other))
 	var fromProcess, fromOptimistic endpoint.Response
 	e := book(func(e *schema.Entity) {
-		e.Process = func(rec, _ value.Value, _ string) (value.Value, error) {
+		e.Process = func(rec, _ value.Value, _ string, _ value.Value) (value.Value, error) {
 			fromProcess = c.GetResponse(other, value.Obj())
 			return rec, nil
 		}

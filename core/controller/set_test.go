@@ -8,6 +8,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/value"
 )
 
 // TestSetWritesEntitiesWithoutARequest: Set stores a record (and what it
@@ -43,4 +44,27 @@ func TestSetRefusesWhatAResponseWouldBeRefusedFor(t *testing.T) {
 	assert.Contains(t, err.Error(), "set")
 	require.Error(t, r.c.Set(nil, nil, obj(`{}`)))
 	assert.Equal(t, "kept", r.get(t, r.article, obj(`{"id":1}`)).Get("title").Str(), "the store is as it was")
+}
+
+// TestSetGivesItsArgsToEntityHooks: the args of Set reach an entity's
+// PKFunc and Process as a request's args ([params, body]), as
+// data-client's ctrl.set(Entity, ...args, value) gives them to pk and
+// process.
+func TestSetGivesItsArgsToEntityHooks(t *testing.T) {
+	var pkArgs, processArgs string
+	member := &schema.Entity{Key: "Member", Defaults: value.MustParse(`{"id":null,"org":""}`),
+		PKFunc: func(rec, _ value.Value, _ string, args value.Value) (string, bool, error) {
+			pkArgs = args.JSON()
+			return rec.Get("id").Str() + "@" + args.Elems()[0].Get("org").Str(), true, nil
+		},
+		Process: func(rec, _ value.Value, _ string, args value.Value) (value.Value, error) {
+			processArgs = args.JSON()
+			return rec, nil
+		}}
+	c := controller.New(controller.Options{})
+	defer c.Close()
+	require.NoError(t, c.Set(member, []value.Value{obj(`{"org":"acme"}`), obj(`{"x":1}`)}, obj(`{"id":"ann"}`)))
+	assert.JSONEq(t, `[{"org":"acme"},{"x":1}]`, pkArgs)
+	assert.JSONEq(t, `[{"org":"acme"},{"x":1}]`, processArgs)
+	assert.Contains(t, c.State().Get("entities").Get("Member").JSON(), `"ann@acme"`)
 }

@@ -59,7 +59,7 @@ func TestCheckRecord(t *testing.T) {
 	article := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null}`), Schema: map[string]schema.Schema{"author": user}}
 	slug := &schema.Entity{Key: "Page", PK: "slug", Defaults: value.MustParse(`{"slug":null}`)}
 	computed := &schema.Entity{Key: "Pair", Defaults: value.MustParse(`{}`),
-		PKFunc: func(rec, _ value.Value, _ string) (string, bool, error) {
+		PKFunc: func(rec, _ value.Value, _ string, _ value.Value) (string, bool, error) {
 			return rec.Get("a").Str() + "-" + rec.Get("b").Str(), true, nil
 		}}
 	for _, tc := range []struct {

@@ -56,6 +56,23 @@ type Args struct {
 	Optimistic   bool
 }
 
+// List returns the args as an endpoint's argument list, which an entity's
+// PKFunc and Process get: [] without params or body, [params], or
+// [params, body] (params null when there are none).
+func (a Args) List() value.Value {
+	switch {
+	case !a.Body.IsUndefined():
+		p := a.Params
+		if p.IsUndefined() {
+			p = value.NullV
+		}
+		return value.Arr(p, a.Body)
+	case !a.Params.IsUndefined():
+		return value.Arr(a.Params)
+	}
+	return value.Arr()
+}
+
 // CollectionWrite changes stored collections, as push or remove do: every
 // collection of the table Key whose pk Match accepts, or when PK is set
 // that one collection (made from Change(Undefined) when it is not stored).

@@ -29,15 +29,18 @@ type Entity struct {
 	// PK names the field holding the primary key; "" means "id".
 	PK string
 	// PKFunc, when set, computes the key instead of PK. It returns ok false
-	// when the record has no key yet.
-	PKFunc func(record, parent value.Value, key string) (pk string, ok bool, err error)
+	// when the record has no key yet. args are the args of the request
+	// whose response holds the record, as an array (Args.List), as
+	// data-client passes an endpoint's args to pk.
+	PKFunc func(record, parent value.Value, key string, args value.Value) (pk string, ok bool, err error)
 	// Defaults is an Object with a default for every field; a read fills
 	// absent fields from it.
 	Defaults value.Value
 	// Schema maps fields to nested schemas (entities, lists, Date).
 	Schema map[string]Schema
-	// Process transforms a raw record before it is normalized.
-	Process func(record, parent value.Value, key string) (value.Value, error)
+	// Process transforms a raw record before it is normalized; args are
+	// as PKFunc's.
+	Process func(record, parent value.Value, key string, args value.Value) (value.Value, error)
 	// Merge combines a stored record with an incoming one; nil is a shallow
 	// merge where incoming members win.
 	Merge func(existing, incoming value.Value) value.Value
@@ -116,10 +119,11 @@ func (e *Entity) pkField() string {
 }
 
 // PKOf returns the primary key of a raw or normalized record, as a string.
-// ok is false when the record has none (an unsaved record).
-func (e *Entity) PKOf(record, parent value.Value, key string) (pk string, ok bool, err error) {
+// ok is false when the record has none (an unsaved record). args are the
+// request's, for PKFunc (see Args.List).
+func (e *Entity) PKOf(record, parent value.Value, key string, args value.Value) (pk string, ok bool, err error) {
 	if e.PKFunc != nil {
-		return e.PKFunc(record, parent, key)
+		return e.PKFunc(record, parent, key, args)
 	}
 	v := record.Get(e.pkField())
 	if v.IsNullish() {

@@ -422,9 +422,9 @@ func (b *schemaBuilder) entities() {
 			e.PK = "x"
 		case 3:
 			c := fuzzPKs[r.pick(len(fuzzPKs))]
-			e.PKFunc = func(rec, parent value.Value, key string) (string, bool, error) { return c, c != "", nil }
+			e.PKFunc = func(rec, parent value.Value, key string, _ value.Value) (string, bool, error) { return c, c != "", nil }
 		case 4:
-			e.PKFunc = func(rec, parent value.Value, key string) (string, bool, error) {
+			e.PKFunc = func(rec, parent value.Value, key string, _ value.Value) (string, bool, error) {
 				if rec.Get("fail").Boolean() {
 					return "", false, errors.New("pk function failed")
 				}
@@ -446,7 +446,7 @@ func (b *schemaBuilder) entities() {
 		}
 		hooks := r.next()
 		if hooks&1 != 0 {
-			e.Process = func(rec, parent value.Value, key string) (value.Value, error) {
+			e.Process = func(rec, parent value.Value, key string, _ value.Value) (value.Value, error) {
 				switch {
 				case rec.Get("fail").Boolean():
 					return value.Undef, errors.New("process failed")

@@ -14,7 +14,7 @@ import (
 // field or PKFunc; anything a record could not be keyed by names none.
 func TestPKFromParams(t *testing.T) {
 	byField := &schema.Entity{Key: "A", PK: "slug"}
-	byFunc := &schema.Entity{Key: "B", PKFunc: func(r, parent value.Value, key string) (string, bool, error) {
+	byFunc := &schema.Entity{Key: "B", PKFunc: func(r, parent value.Value, key string, _ value.Value) (string, bool, error) {
 		if !parent.IsUndefined() || key != "" {
 			return "", false, errors.New("params have no parent")
 		}
@@ -24,10 +24,10 @@ func TestPKFromParams(t *testing.T) {
 		}
 		return lang.Str() + "/" + r.Get("id").Str(), true, nil
 	}}
-	failing := &schema.Entity{Key: "C", PKFunc: func(value.Value, value.Value, string) (string, bool, error) {
+	failing := &schema.Entity{Key: "C", PKFunc: func(value.Value, value.Value, string, value.Value) (string, bool, error) {
 		return "", false, errors.New("refused")
 	}}
-	panicking := &schema.Entity{Key: "D", PKFunc: func(value.Value, value.Value, string) (string, bool, error) {
+	panicking := &schema.Entity{Key: "D", PKFunc: func(value.Value, value.Value, string, value.Value) (string, bool, error) {
 		panic("not a record")
 	}}
 	cases := []struct {

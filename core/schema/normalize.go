@@ -147,7 +147,7 @@ func (n *normalizer) release() {
 	if cap(n.slab.scratch) > keep {
 		n.slab.scratch = nil
 	}
-	n.args, n.collections = Args{}, nil
+	n.args, n.collections, n.list, n.listed = Args{}, nil, value.Undef, false
 	normalizers.Put(n)
 }
 
@@ -195,6 +195,9 @@ type normalizer struct {
 	// to stored collections found.
 	args        Args
 	collections []CollectionWrite
+	// list is args.List(), made when a hook first asks for it (listed).
+	list   value.Value
+	listed bool
 
 	// ownPaths and ownPathElems are the first room for paths, in the
 	// normalizer itself.
@@ -227,6 +230,19 @@ func (n *normalizer) child(path *pathElem, key string, index int) *pathElem {
 	return p
 }
 
+// argList returns the request's args as a list (Args.List), for the
+// hooks that get them, made once per normalization. Not inlined: it is
+// off the path of entities without hooks, and its copies would weigh on
+// datafetch.wasm.
+//
+//go:noinline
+func (n *normalizer) argList() value.Value {
+	if !n.listed {
+		n.list, n.listed = n.args.List(), true
+	}
+	return n.list
+}
+
 // add lists one record. A record that appears several times in a response is
 // listed each time; storing the writes in order merges them, with the same
 // rules as any two writes.
@@ -252,7 +268,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		// Not a record: kept as it is (a list may hold one), as in data-client.
 		return in, nil
 	}
-	rec, pk, err := e.record(in, parent, path, n.args.Optimistic)
+	rec, pk, err := e.record(in, parent, path, n, n.args.Optimistic)
 	if err == errProcessedAway {
 		n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
 		return value.Str(pk), nil
@@ -360,19 +376,32 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 // data-client, where such an entity is invalidated.
 var errProcessedAway = errors.New("process returned undefined")
 
+// undefinedPK is the text of JavaScript's undefined: a key that reads so
+// (a pk() of `${this.name}` with no name) is no key, as in data-client.
+const undefinedPK = "undefined"
+
 // record applies Process and finds the primary key of a raw record. A
 // record without one is an error, unless temporary is set: then it gets a
 // new TemporaryPK. When Process returns undefined, it returns the raw
 // record's key and errProcessedAway.
-func (e *Entity) record(in, parent value.Value, path *pathElem, temporary bool) (value.Value, string, error) {
+func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, temporary bool) (value.Value, string, error) {
+	var args value.Value
+	if e.Process != nil || e.PKFunc != nil {
+		args = n.argList()
+	}
+	key := path.fieldKey()
 	if e.Process != nil {
-		out, err := e.Process(in, parent, path.fieldKey())
+		out, err := e.Process(in, parent, key, args)
 		if err != nil {
-			return value.Undef, "", errorAt(path, e, "process: %v", err)
+			// Wrapped, so that what the hook's error carries (a
+			// JavaScript exception's status) reaches the caller.
+			pe := errorAt(path, e, "process: %v", err)
+			pe.Err = err
+			return value.Undef, "", pe
 		}
 		if out.IsUndefined() && in.Kind() == value.Object {
-			pk, ok, err := e.PKOf(in, parent, path.fieldKey())
-			if err != nil || !ok || pk == "" {
+			pk, ok, err := e.PKOf(in, parent, key, args)
+			if err != nil || !ok || pk == "" || pk == undefinedPK {
 				return value.Undef, "", errorAt(path, e, "process returned undefined for a record without a primary key")
 			}
 			return value.Undef, pk, errProcessedAway
@@ -382,18 +411,22 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, temporary bool) 
 	if in.Kind() != value.Object {
 		return value.Undef, "", errorAt(path, e, "expected a record (object), got %s", in.Kind())
 	}
-	pk, ok, err := e.PKOf(in, parent, path.fieldKey())
+	pk, ok, err := e.PKOf(in, parent, key, args)
 	if err != nil {
 		return value.Undef, "", errorAt(path, e, "%v", err)
 	}
-	if !ok || pk == "" {
+	if !ok || pk == "" || pk == undefinedPK {
 		if temporary {
 			return in, TemporaryPK(), nil
 		}
 		// An empty key is no key, as in data-client: it cannot tell
 		// records apart.
+		how := fmt.Sprintf("field %q", e.pkField())
+		if e.PKFunc != nil {
+			how = "pk() returned none"
+		}
 		return value.Undef, "", &Error{Path: path.String(), Schema: e.Key,
-			Msg: fmt.Sprintf("%v (field %q)", ErrNoPK, e.pkField()), Err: ErrNoPK}
+			Msg: fmt.Sprintf("%v (%s)", ErrNoPK, how), Err: ErrNoPK}
 	}
 	return in, pk, nil
 }
@@ -577,7 +610,7 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		var err error
 		// Deleting needs the record's own pk, optimistic or not: a
 		// temporary one would delete nothing.
-		if _, pk, err = i.Entity.record(in, parent, path, false); err != nil && err != errProcessedAway {
+		if _, pk, err = i.Entity.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
 			return value.Undef, err
 		}
 	default:

@@ -226,7 +226,9 @@ func TestMemoIdentity(t *testing.T) {
 
 func TestResolveOrdering(t *testing.T) {
 	count := &schema.Entity{Key: "Count", Defaults: value.MustParse(`{"count":0,"updatedAt":0}`),
-		PKFunc: func(value.Value, value.Value, string) (string, bool, error) { return "SINGLETON", true, nil },
+		PKFunc: func(value.Value, value.Value, string, value.Value) (string, bool, error) {
+			return "SINGLETON", true, nil
+		},
 		Schema: map[string]schema.Schema{"updatedAt": schema.Date},
 		UseIncoming: func(em, im schema.Meta, existing, incoming value.Value) bool {
 			e, _ := existing.Get("updatedAt").Float()
@@ -320,7 +322,7 @@ func TestInvalidateFallsBackToParams(t *testing.T) {
 // the raw record's key, as in data-client; what held it reads without it.
 func TestProcessReturningUndefinedInvalidates(t *testing.T) {
 	user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`),
-		Process: func(rec, _ value.Value, _ string) (value.Value, error) {
+		Process: func(rec, _ value.Value, _ string, _ value.Value) (value.Value, error) {
 			if rec.Get("gone").Boolean() {
 				return value.Undef, nil
 			}

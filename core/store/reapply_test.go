@@ -142,7 +142,7 @@ func TestReapplyRefuses(t *testing.T) {
 		}},
 		{"an entity with a Process hook", func(st *store.Store) (string, string, schema.Schema) {
 			processed := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`),
-				Process: func(rec, _ value.Value, _ string) (value.Value, error) { return rec, nil }}
+				Process: func(rec, _ value.Value, _ string, _ value.Value) (value.Value, error) { return rec, nil }}
 			body := `{"id":1,"title":"a"}`
 			storetest.ApplyText(t, st, "one", processed, body, 10)
 			return "one", body, processed

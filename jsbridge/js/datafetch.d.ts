@@ -77,8 +77,20 @@ export interface DataFetch {
   Entity: EntityFactory;
   /** The schema classes. */
   readonly schema: SchemaClasses;
-  /** Normalizes `data` by `schema` (for tests and tools). */
-  normalize<S extends Schema>(schema: S, data: unknown): NormalizedData;
+  /**
+   * Normalizes `data` by `schema` (for tests and tools), as data-client's
+   * normalize: `args` are the endpoint's args (Collections, and entities'
+   * pk and process get them); the records merge into `store`'s tables by
+   * their entity's merge rules (a record kept as it was is the same object);
+   * `meta` is theirs (default `{date: Date.now(), fetchedAt: 0, expiresAt: Infinity}`).
+   */
+  normalize<S extends Schema>(
+    schema: S,
+    data: unknown,
+    args?: readonly unknown[],
+    store?: { entities?: EntityTables; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> },
+    meta?: Partial<EntityMeta>,
+  ): NormalizedData;
   /**
    * Reads a normalized `result` back (for tests and tools); `INVALID` when
    * a required entity is deleted (the entity itself, or one an entity's
@@ -461,7 +473,14 @@ export interface NormalizedData {
   /** The data with each entity replaced by its pk. */
   result: any;
   entities: EntityTables;
+  /** When each record was produced, by key and pk. */
+  entitiesMeta: EntitiesMeta;
+  /** data-client's indexes: the store's, as given. */
+  indexes: Record<string, unknown>;
 }
+
+/** Metas by entity key and pk. */
+export type EntitiesMeta = Record<string, Record<string, EntityMeta>>;
 
 // ------------------------------------------------------------ Endpoints
 
@@ -1274,7 +1293,11 @@ export interface Controller {
    * with it, without a request, for the endpoint's `errorExpiryLength`.
    */
   setError<E extends AnyEndpoint>(endpoint: E, params: SetParams<EndpointParams<E>>, error: Error): Promise<void>;
-  /** Stores `value` as the data of `schema` read with the args before it, with no request (data-client's `ctrl.set`). */
+  /**
+   * Stores `value` as the data of `schema` read with the args before it, with no request (data-client's `ctrl.set`).
+   * `value` may be a function of what `get(schema, ...args)` reads now (not called, and nothing set, when nothing is
+   * stored); a `schema.Query` writes through the schema it reads.
+   */
   set<S extends Schema>(schema: S, ...argsAndValue: [...args: unknown[], value: unknown]): Promise<void>;
   getState(): StoreState;
   /**

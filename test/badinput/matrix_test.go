@@ -418,7 +418,7 @@ func cases(closedURL string) []badCase {
 			}),
 		callbackFailure("Comment at $[0]", "pk failed").
 			with("pk function throws", bodyEp("pkFails", schema.ArrayOf(&schema.Entity{Key: "Comment", Defaults: commentE.Defaults,
-				PKFunc: func(value.Value, value.Value, string) (string, bool, error) {
+				PKFunc: func(value.Value, value.Value, string, value.Value) (string, bool, error) {
 					return "", false, errors.New("pk failed")
 				}})),
 				body(`[{"id":1}]`)),

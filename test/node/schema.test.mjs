@@ -206,8 +206,9 @@ test('[S] and new schema.Array(S) normalize alike', async () => {
     { id: '1', title: 'a', author: { id: 1, name: 'A' } },
     { id: '2', title: 'b', author: { id: 2, name: 'B' } },
   ];
-  const short = df.normalize([fx.Article], data);
-  const long = df.normalize(new df.schema.Array(fx.Article), data);
+  const meta = { date: 1, fetchedAt: 0, expiresAt: Infinity };
+  const short = df.normalize([fx.Article], data, [], undefined, meta);
+  const long = df.normalize(new df.schema.Array(fx.Article), data, [], undefined, meta);
   assert.deepEqual(long, short);
   assert.deepEqual(short.result.map(String), ['1', '2']);
   assert.equal(short.entities.User['2'].name, 'B');
@@ -345,10 +346,10 @@ test('nested structures keep their shape', async () => {
   assert.equal(back.meta.total, 2);
 });
 
-test('normalize: {result, entities} with nested entities replaced by pks', async () => {
+test('normalize: {result, entities, entitiesMeta, indexes} with nested entities replaced by pks', async () => {
   const { df, fx } = await env();
   const out = df.normalize(fx.Article, { id: '1', title: 'T', author: { id: 7, name: 'Seven' } });
-  assert.deepEqual(Object.keys(out).sort(), ['entities', 'result']);
+  assert.deepEqual(Object.keys(out).sort(), ['entities', 'entitiesMeta', 'indexes', 'result']);
   assert.equal(String(out.result), '1');
   assert.equal(String(out.entities.Article['1'].author), '7');
   assert.equal(out.entities.User['7'].name, 'Seven');

@@ -25,7 +25,7 @@ type Count struct {
 // the server and carry the higher count.
 var CountEntity = &schema.Entity{
 	Key:      "Count",
-	PKFunc:   func(_, _ value.Value, _ string) (string, bool, error) { return "SINGLETON", true, nil },
+	PKFunc:   func(_, _ value.Value, _ string, _ value.Value) (string, bool, error) { return "SINGLETON", true, nil },
 	Defaults: value.MustParse(`{"count":0,"updatedAt":0}`),
 	Schema:   map[string]schema.Schema{"updatedAt": schema.Date},
 	UseIncoming: func(_, _ schema.Meta, existing, incoming value.Value) bool {

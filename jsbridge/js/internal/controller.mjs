@@ -316,14 +316,22 @@ export function makeController(bridge, endpoints, schemas) {
      * Stores value as the data of schema read with args, with no request
      * (data-client's ctrl.set(schema, ...args, value)): its entities are
      * written as a response would write them, and every result that reads
-     * them sees the change. Takes effect before it returns.
+     * them sees the change. Takes effect before it returns. value may be a
+     * function of what ctrl.get(schema, ...args) reads now, which returns
+     * the value (nothing is set when nothing is stored). A schema.Query
+     * writes through the schema it reads.
      */
     set(schema, ...argsAndValue) {
       return promised(() => {
         if (argsAndValue.length === 0) throw new TypeError('set: expected set(schema, ...args, value)');
-        const value = argsAndValue[argsAndValue.length - 1];
+        let value = argsAndValue[argsAndValue.length - 1];
         const args = argsAndValue.slice(0, -1);
-        const h = schemaHandle(schema, 'set: schema');
+        if (typeof value === 'function') {
+          const previous = this.get(schema, ...args);
+          if (previous === undefined) return;
+          value = value(previous);
+        }
+        const h = schemaHandle(schema instanceof QuerySchema ? schema.schema : schema, 'set: schema');
         const text = jsonText(value, 'set: value');
         this.#tick();
         call('ctrlSet', this._h, h, jsonText(args, 'set: args'), text);

@@ -210,10 +210,11 @@ const declarations = new WeakMap();
 /**
  * The declaration of an entity class as the engine takes it, read once
  * per class: {key, pk (a field name, or a function of (record, parent,
- * key)), defaults (a plain object), hooks ({engine name: function}),
- * process (undefined, or a function of (record, parent, key) that also
- * validates)}. Its schema is not part of it: that is read when the class
- * is registered.
+ * key, args)), defaults (a plain object), hooks ({engine name: function}),
+ * process (undefined, or a function of (record, parent, key, args) that
+ * also validates)}; args are the endpoint's args, as data-client passes
+ * them. Its schema is not part of it: that is read when the class is
+ * registered.
  */
 export function declarationOf(cls) {
   let d = declarations.get(cls);
@@ -232,7 +233,7 @@ export function declarationOf(cls) {
     if (typeof v !== 'function' && typeof v !== 'symbol' && typeof v !== 'bigint') defaults[field] = v;
   }
   const field = pkField(cls);
-  const pk = field ?? ((record, parent, k) => cls.pk(record, parent, k));
+  const pk = field ?? ((record, parent, k, args) => cls.pk(record, parent, k, args));
   const hooks = { useIncomingName: 'shouldUpdate' };
   for (const [name, engineName] of HOOKS) {
     if (cls[name] !== statics[name]) hooks[engineName] = (...args) => cls[name](...args);
@@ -241,12 +242,14 @@ export function declarationOf(cls) {
   const processes = cls.process !== statics.process;
   const validates = cls.validate !== statics.validate;
   if (processes || validates) {
-    process = (record, parent, k) => {
-      const out = processes ? cls.process(record, parent, k, []) : record;
+    process = (record, parent, k, args) => {
+      const out = processes ? cls.process(record, parent, k, args) : record;
       if (validates && out !== undefined) {
         const message = cls.validate(out);
         if (message) {
-          const err = new Error(`${where}: ${message}`);
+          // As data-client's: status 400 (the engine names the entity and
+          // the place).
+          const err = new Error(`validate: ${message}`);
           err.status = 400;
           throw err;
         }

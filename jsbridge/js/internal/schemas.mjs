@@ -260,6 +260,26 @@ export function checkShape(s, where) {
   describe(s, where, checking, []);
 }
 
+// NO_META is the meta of a stored record that has none (normalize's
+// store).
+const NO_META = Object.freeze({ date: 0, fetchedAt: 0, expiresAt: 0 });
+
+// factoryMerger gives a df.Entity's hooks (merge, useIncoming,
+// shouldReorder) as an entity class's mergeWithStore and
+// mergeMetaWithStore, for normalize's store: the rules the engine
+// applies (core/schema Entity.Resolve).
+function factoryMerger({ merge, useIncoming, shouldReorder }) {
+  const reorder = (em, im, a, b) => (shouldReorder ? shouldReorder(em, im, a, b) : im.fetchedAt < em.fetchedAt);
+  return {
+    mergeWithStore(em, im, existing, incoming) {
+      if (useIncoming && !useIncoming(em, im, existing, incoming)) return existing;
+      const [older, newer] = reorder(em, im, existing, incoming) ? [incoming, existing] : [existing, incoming];
+      return merge ? merge(older, newer) : { ...older, ...newer };
+    },
+    mergeMetaWithStore: (em, im, a, b) => (reorder(em, im, a, b) ? em : im),
+  };
+}
+
 // makeSchemas returns the schema half of an API instance over bridge (see
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
@@ -290,15 +310,22 @@ export function makeSchemas(bridge) {
     const names = [];
     if (typeof pk === 'function') {
       names.push('pk');
-      fns.pk = (rec, parent, k) => {
-        const id = synchronous(pk(JSON.parse(rec), parse(parent), k), `${where}: pk`);
+      fns.pk = (rec, parent, k, args) => {
+        const id = synchronous(pk(JSON.parse(rec), parse(parent), k, parse(args) ?? []), `${where}: pk`);
+        if (id === undefined || id === null) return null;
+        // A key is a string or a number: an object would key every record
+        // alike ("[object Object]").
+        if (typeof id === 'object' || typeof id === 'function' || typeof id === 'symbol') {
+          throw new TypeError(`${where}: pk() returned ${show(id)}, not a string or a number`);
+        }
         // As JSON text: a lone surrogate would not survive the trip to Go.
-        return id === undefined || id === null ? null : JSON.stringify(String(id));
+        return JSON.stringify(String(id));
       };
     }
     if (process) {
       names.push('process');
-      fns.process = (rec, parent, k) => jsonText(synchronous(process(JSON.parse(rec), parse(parent), k), `${where}: process`), `${where}: process result`);
+      fns.process = (rec, parent, k, args) =>
+        jsonText(synchronous(process(JSON.parse(rec), parse(parent), k, parse(args) ?? []), `${where}: process`), `${where}: process result`);
     }
     if (hooks.merge) {
       names.push('merge');
@@ -332,9 +359,11 @@ export function makeSchemas(bridge) {
       defaults,
       schema: {},
       hooks: names,
-      // Parents are serialized only for functions that take them.
+      // Parents and args are serialized only for functions that take them.
       pkParent: typeof pk === 'function' && pk.length >= 2,
       processParent: typeof process === 'function' && process.length >= 2,
+      pkArgs: typeof pk === 'function' && pk.length >= 4,
+      processArgs: typeof process === 'function' && process.length >= 4,
       cls,
     };
     if (onHandle === undefined) {
@@ -359,6 +388,11 @@ export function makeSchemas(bridge) {
     return fields;
   }
 
+  // mergers holds, by entity key, what merges a record normalize gives
+  // into a stored one (see normalize): the entity class, or for a
+  // df.Entity its factoryMerger. The last registered of a key wins.
+  const mergers = new Map();
+
   // classHandles holds the handle of each entity class registered with
   // this instance. A class is registered the first time a shape names it;
   // the classes a failed registration made are forgotten with it, so a
@@ -376,6 +410,7 @@ export function makeSchemas(bridge) {
       if (!isPlainObject(schema)) throw new TypeError(`${decl.where}: static schema must be an object of field schemas, got ${show(schema)}`);
       return register(decl, schema, classNumber(cls), (made) => {
         classHandles.set(cls, made);
+        mergers.set(decl.key, cls);
         inRegistration.push(cls);
         finalizer?.register(cls, made);
       });
@@ -413,6 +448,7 @@ export function makeSchemas(bridge) {
     }
     const hooks = { merge, useIncoming, shouldReorder, useIncomingName: options.useIncoming !== undefined ? 'useIncoming' : 'shouldUpdate' };
     hold(this, register({ key, pk, defaults, hooks, process, where }, schema, 0));
+    mergers.set(key, factoryMerger(hooks));
     entities.add(this);
     this.key = key;
     this.defaults = defaults;
@@ -481,8 +517,45 @@ export function makeSchemas(bridge) {
     return h;
   }
 
-  function normalize(schema, data) {
-    return JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data')));
+  /**
+   * data-client's normalize(schema, input, args, store, meta): {result,
+   * entities, entitiesMeta, indexes}. args are the endpoint's args (for
+   * Collections, and entities' pk and process); store ({entities,
+   * entitiesMeta}, as getState or an earlier normalize gives) holds the
+   * tables the records merge into, each by its entity's mergeWithStore
+   * and mergeMetaWithStore (shouldUpdate, merge...): what is returned is
+   * new tables, store's extended, and a stored record the merge keeps is
+   * the very object. meta ({date, fetchedAt, expiresAt}) is the incoming
+   * records'.
+   */
+  function normalize(schema, data, args = [], store = undefined, meta = undefined) {
+    if (!Array.isArray(args)) throw new TypeError(`normalize: args must be an array (the endpoint's args), got ${show(args)}`);
+    if (store != null && !(isPlainObject(store) && (store.entities == null || isPlainObject(store.entities)))) {
+      throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
+    }
+    const out = JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data'), jsonText(args, 'normalize: args')));
+    const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
+    const entities = { ...store?.entities };
+    const entitiesMeta = { ...store?.entitiesMeta };
+    for (const [key, records] of Object.entries(out.entities)) {
+      const table = { ...entities[key] };
+      const metas = { ...entitiesMeta[key] };
+      const merger = mergers.get(key);
+      for (const [pk, rec] of Object.entries(records)) {
+        const existing = table[pk];
+        if (existing == null || rec === null || merger === undefined) {
+          table[pk] = rec;
+          metas[pk] = incoming;
+          continue;
+        }
+        const stored = metas[pk] ?? NO_META;
+        table[pk] = merger.mergeWithStore(stored, incoming, existing, rec);
+        metas[pk] = merger.mergeMetaWithStore(stored, incoming, existing, rec);
+      }
+      entities[key] = table;
+      entitiesMeta[key] = metas;
+    }
+    return { result: out.result, entities, entitiesMeta, indexes: { ...store?.indexes } };
   }
 
   function denormalize(schema, result, entities) {
