@@ -73,11 +73,13 @@ WASM_BROTLI_MAX=1000000
 # formatting (fmt, strings, time, and reflect and internal/fmtsort that fmt
 # uses: 3 KB), request-level code (controller, rest),
 # the inspector model, the bridge's entry points and its fetch transport,
-# and the store's writes.
+# the calls into JavaScript (syscall/js, safejs: a few per request, none
+# per entity), and the store's writes.
 # Together with -ldflags='-s -w' this is 1,014,523 -> about 948,000 B
 # brotli (5.07 MB raw -> 4.88). `-gcflags=all=-l` would make it 892,000.
 WASM_GCFLAGS=()
-for p in fmt time strings reflect internal/fmtsort \
+for p in fmt time strings reflect internal/fmtsort syscall/js \
+  github.com/hack-pad/safejs \
   github.com/datafetch/datafetch/core/controller \
   github.com/datafetch/datafetch/core/rest \
   github.com/datafetch/datafetch/core/inspect \

@@ -53,7 +53,9 @@ var postE = &schema.Entity{
 	Defaults: obj(`{"id":null,"title":"","content":""}`),
 }
 
-func singleton(value.Value, value.Value, string, value.Value) (string, bool, error) { return "SINGLETON", true, nil }
+func singleton(value.Value, value.Value, string, value.Value) (string, bool, error) {
+	return "SINGLETON", true, nil
+}
 
 // countE is the singleton counter without ordering.
 var countE = &schema.Entity{
