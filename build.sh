@@ -64,9 +64,11 @@ WASM_TREES=(core jsbridge wasm web/app web/ui web/goapp web/resources web/browse
 # on syscall/js (see native_pkgs).
 WASM_TEST_TREES=(jsbridge test/wasm web/browser)
 
-# datafetch.wasm's size target (issue 11): brotli -q 11 as test/bench/bench.mjs
-# measures it (BROTLI_TARGET_BYTES there). `./build.sh test` fails above it.
-WASM_BROTLI_MAX=1000000
+# datafetch.wasm's size target (issue 11: "<= 1 MiB brotli"): brotli -q 11 as
+# test/bench/bench.mjs measures it (BROTLI_TARGET_BYTES there). `./build.sh
+# test` fails above it. It was 1,000,000 until 2026-11-29, stricter than the
+# target; at that scale a one-character edit moves brotli by up to 4 KB.
+WASM_BROTLI_MAX=1048576
 # Packages compiled without inlining (-l) in datafetch.wasm, for its size:
 # in js/wasm an inlined body is copied to every call site and compresses
 # worse than a call. They are the ones off the per-entity paths: error

@@ -88,16 +88,18 @@ func newEnv(t *testing.T, aopts testapi.Options, copts controller.Options) *env 
 // async runs a controller fetch in a goroutine; the result arrives on the
 // returned channel.
 func (e *env) async(ep endpoint.Endpoint, params value.Value, body any) <-chan result {
-	return e.asyncIn(context.Background(), ep, params, body)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	e.t.Cleanup(cancel)
+	return e.asyncIn(ctx, ep, params, body)
 }
 
-// asyncIn is async with the fetch's context made from parent (a
-// testkit.WaitingContext tells when the fetch waits on it).
-func (e *env) asyncIn(parent context.Context, ep endpoint.Endpoint, params value.Value, body any) <-chan result {
+// asyncIn is async with ctx as the fetch's context, used as it is: a
+// testkit.WaitingContext given here tells when the fetch waits on it, and
+// any context made from it (context.WithTimeout calls its Done at once)
+// would close that signal early.
+func (e *env) asyncIn(ctx context.Context, ep endpoint.Endpoint, params value.Value, body any) <-chan result {
 	ch := make(chan result, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(parent, testkit.WaitLimit)
-		defer cancel()
 		v, err := e.Ctrl.Fetch(ctx, ep, params, body)
 		ch <- result{v, err}
 	}()

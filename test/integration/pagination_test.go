@@ -255,7 +255,9 @@ func TestPagesInFlightAreNotShared(t *testing.T) {
 	// The second fetch of page 2 joins the one in flight and waits on its
 	// context: only then may that request finish (on a busy machine it
 	// could otherwise start after it had, and make one of its own).
-	joined := testkit.NewWaitingContext(context.Background())
+	limit, cancel := context.WithTimeout(context.Background(), testkit.WaitLimit)
+	defer cancel()
+	joined := testkit.NewWaitingContext(limit)
 	again := e.asyncIn(joined, feed, pageParams(value.Str("2")), nil)
 	testkit.Wait(t, joined.Waiting, "the second fetch of page 2 to join the first")
 	held := e.API.Held()
