@@ -445,9 +445,23 @@ export interface EntityFactory {
 
 /** `df.schema`: the schema classes. */
 export interface SchemaClasses {
-  Array: new <S extends Schema>(schema: S) => ArraySchema<S>;
+  /** Given `schemaAttribute`, a list of the union of `schemas` by it (data-client's polymorphic form). */
+  Array: {
+    new <S extends Schema>(schema: S): ArraySchema<S>;
+    new <M extends { readonly [type: string]: AnyEntity }>(
+      schemas: M,
+      schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
+    ): ArraySchema<UnionSchema<M>>;
+  };
   Object: new <M extends SchemaObjectDefinition>(definition: M) => ObjectSchema<M>;
-  Values: new <S extends Schema>(schema: S) => ValuesSchema<S>;
+  /** Given `schemaAttribute`, a map of the union of `schemas` by it (data-client's polymorphic form). */
+  Values: {
+    new <S extends Schema>(schema: S): ValuesSchema<S>;
+    new <M extends { readonly [type: string]: AnyEntity }>(
+      schemas: M,
+      schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
+    ): ValuesSchema<UnionSchema<M>>;
+  };
   /** `schemaAttribute`: the field naming the member of `schemas`, or a function returning that name. */
   Union: new <M extends { readonly [type: string]: AnyEntity }>(
     schemas: M,

@@ -54,10 +54,23 @@ function checkSchema(s, where) {
   if (!isSchema(s)) throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
 }
 
+// polymorphic returns what a list or map schema holds: its schema, or,
+// given a schemaAttribute (data-client's new schema.Array({a: A, b: B},
+// 'type')), the union of the map's schemas by it.
+function polymorphic(where, schema, schemaAttribute) {
+  if (schemaAttribute === undefined) {
+    checkSchema(schema, where);
+    return schema;
+  }
+  if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
+    throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
+  }
+  return new UnionSchema(schema, schemaAttribute);
+}
+
 export class ArraySchema {
-  constructor(schema) {
-    checkSchema(schema, 'schema.Array');
-    this.schema = schema;
+  constructor(schema, schemaAttribute) {
+    this.schema = polymorphic('schema.Array', schema, schemaAttribute);
   }
 }
 
@@ -69,9 +82,8 @@ export class ObjectSchema {
 }
 
 export class ValuesSchema {
-  constructor(schema) {
-    checkSchema(schema, 'schema.Values');
-    this.schema = schema;
+  constructor(schema, schemaAttribute) {
+    this.schema = polymorphic('schema.Values', schema, schemaAttribute);
   }
 }
 
@@ -166,6 +178,11 @@ function nonFilterTest(v) {
   throw new TypeError(`schema.Collection: nonFilterArgumentKeys must be a function, a RegExp or an array of keys, got ${show(v)}`);
 }
 CollectionSchema.prototype[QUERYABLE] = true;
+
+// data-client's names of its Invalidate and Query classes (its others end
+// in Schema as ours do): what `schema.Invalidate.name` gives.
+Object.defineProperty(InvalidateSchema, 'name', { value: 'Invalidate' });
+Object.defineProperty(QuerySchema, 'name', { value: 'Query' });
 
 /**
  * The schema namespace, as data-client exports it: the shape classes, and
@@ -543,8 +560,10 @@ export function makeSchemas(bridge) {
       const merger = mergers.get(key);
       for (const [pk, rec] of Object.entries(records)) {
         const existing = table[pk];
-        if (existing == null || rec === null || merger === undefined) {
-          table[pk] = rec;
+        // A deleted record is data-client's INVALID in the tables (Go
+        // gives null); one replaces a deleted or missing record outright.
+        if (existing == null || existing === INVALID || rec === null || merger === undefined) {
+          table[pk] = rec === null ? INVALID : rec;
           metas[pk] = incoming;
           continue;
         }
@@ -563,10 +582,24 @@ export function makeSchemas(bridge) {
       'denormalize',
       schemaHandle(schema, 'denormalize: schema'),
       jsonText(result, 'denormalize: result'),
-      jsonText(entities, 'denormalize: entities'),
+      jsonText(deletedAsNull(entities), 'denormalize: entities'),
     );
     return expiryStatus === 'invalid' ? INVALID : data;
   }
 
   return { Entity, schemaHandle, normalize, denormalize };
+}
+
+// deletedAsNull returns entity tables with data-client's INVALID (a
+// deleted record, as normalize gives it) as null, the engine's form of a
+// deleted record; the tables given are not changed.
+export function deletedAsNull(entities) {
+  if (!isPlainObject(entities)) return entities;
+  let out = entities;
+  for (const [key, table] of Object.entries(entities)) {
+    if (!isPlainObject(table) || !Object.values(table).includes(INVALID)) continue;
+    if (out === entities) out = { ...entities };
+    out[key] = Object.fromEntries(Object.entries(table).map(([pk, rec]) => [pk, rec === INVALID ? null : rec]));
+  }
+  return out;
 }

@@ -1,0 +1,76 @@
+// data-client's forms of normalize's tables and of the list schemas
+// (issue 22, item 5): a deleted record is data-client's INVALID symbol in
+// the tables normalize returns and denormalize takes; new schema.Array and
+// new schema.Values take a map of schemas and a schemaAttribute (a
+// polymorphic list or map, as a Union's); the schema classes are named as
+// data-client's (Invalidate, Query).
+
+import assert from 'node:assert/strict';
+import { env, importModule, setup, test } from './harness.mjs';
+
+setup();
+
+const { Entity } = await importModule();
+
+test('normalize gives a deleted record as INVALID, and denormalize takes INVALID as deleted', async () => {
+  const { df } = await env();
+  class User extends Entity {
+    id = '';
+    name = '';
+  }
+  const del = df.normalize(new df.schema.Invalidate(User), { id: '1' });
+  assert.equal(del.entities.User['1'], df.INVALID, 'the deleted record is INVALID');
+  assert.equal(df.denormalize(User, '1', del.entities), df.INVALID, 'a deleted entity reads as INVALID');
+  const tables = { User: { 1: df.INVALID, 2: { id: '2', name: 'b' } } };
+  assert.deepEqual(
+    df.denormalize([User], ['1', '2'], tables).map((u) => u.id),
+    ['2'],
+    'a list drops the deleted member',
+  );
+  assert.equal(df.denormalize({ user: User }, { user: '1' }, tables), df.INVALID, 'an object that requires it is INVALID');
+  assert.deepEqual(Object.keys(tables.User), ['1', '2'], 'the caller’s tables are not changed');
+  assert.equal(tables.User['1'], df.INVALID);
+});
+
+test('schema.Array and schema.Values of a map of schemas and a schemaAttribute are polymorphic', async () => {
+  const { df } = await env();
+  class Cat extends Entity {
+    id = '';
+    type = '';
+  }
+  class Dog extends Entity {
+    id = '';
+    type = '';
+  }
+  const list = new df.schema.Array({ cats: Cat, dogs: Dog }, (input) => `${input.type}s`);
+  const { result, entities } = df.normalize(list, [
+    { id: '1', type: 'cat' },
+    { id: '1', type: 'dog' },
+  ]);
+  assert.deepEqual(result, [
+    { id: '1', schema: 'cats' },
+    { id: '1', schema: 'dogs' },
+  ]);
+  assert.deepEqual(Object.keys(entities).sort(), ['Cat', 'Dog']);
+  assert.deepEqual(
+    df.denormalize(list, result, entities).map((x) => x.constructor.name),
+    ['Cat', 'Dog'],
+  );
+
+  const map = new df.schema.Values({ cats: Cat, dogs: Dog }, 'type');
+  const byName = df.normalize(map, { fluffy: { id: '1', type: 'cats' }, fido: { id: '1', type: 'dogs' } });
+  assert.deepEqual(byName.result, { fluffy: { id: '1', schema: 'cats' }, fido: { id: '1', schema: 'dogs' } });
+  const back = df.denormalize(map, byName.result, byName.entities);
+  assert.ok(back.fluffy instanceof Cat);
+  assert.ok(back.fido instanceof Dog);
+
+  assert.throws(() => new df.schema.Array({ cats: Cat }, 42), /schema\.Array: schemaAttribute must be a field name or a function/);
+});
+
+test("the schema classes' names are data-client's", async () => {
+  const { df } = await env();
+  assert.equal(df.schema.Invalidate.name, 'Invalidate');
+  assert.equal(df.schema.Query.name, 'Query');
+  assert.equal(df.schema.All.name, 'AllSchema');
+  assert.equal(df.schema.Array.name, 'ArraySchema');
+});
