@@ -74,3 +74,36 @@ test("the schema classes' names are data-client's", async () => {
   assert.equal(df.schema.All.name, 'AllSchema');
   assert.equal(df.schema.Array.name, 'ArraySchema');
 });
+
+test('normalize and denormalize without a schema pass the data through; normalize refuses null for a schema that expects an object', async () => {
+  const { df } = await env();
+  class Taco extends Entity {
+    id = '';
+  }
+  const input = { a: 1 };
+  for (const none of [undefined, null]) {
+    const out = df.normalize(none, input);
+    assert.equal(out.result, input, `normalize(${none}) keeps the data as it is`);
+    assert.deepEqual(out.entities, {});
+    assert.equal(df.denormalize(none, input, {}), input, `denormalize(${none}) gives the data as it is`);
+  }
+  assert.equal(df.normalize('', 'bob').result, 'bob', 'a primitive schema keeps a value of its type');
+  assert.equal(df.denormalize('', 'bob', {}), 'bob');
+  for (const [schema, data] of [
+    [Taco, null],
+    [Taco, undefined],
+    [{ data: Taco }, null],
+    [[Taco], undefined],
+  ]) {
+    assert.throws(() => df.normalize(schema, data), /normalize: data: expected an object for the schema, got (null|undefined)/);
+  }
+  assert.equal(String(df.normalize(new df.schema.Invalidate(Taco), '5').result), '5', 'an Invalidate takes the pk as it is');
+});
+
+test('denormalize takes a Symbol that says INVALID in the tables as a deleted record', async () => {
+  const { df } = await env();
+  class Taco extends Entity {
+    id = '';
+  }
+  assert.equal(df.denormalize(Taco, '1', { Taco: { 1: Symbol('ENTITY WAS INVALID') } }), df.INVALID);
+});

@@ -550,6 +550,18 @@ export function makeSchemas(bridge) {
     if (store != null && !(isPlainObject(store) && (store.entities == null || isPlainObject(store.entities)))) {
       throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
     }
+    // As data-client's: no schema keeps the data as it is; a primitive
+    // schema ('') takes a value of its type as it is; a schema refuses null
+    // and undefined data (the engine refuses other values that do not fit,
+    // naming the entity and the place).
+    const primitive = schema == null || (typeof schema !== 'object' && typeof schema !== 'function');
+    const wanted = primitive ? typeof schema : 'object';
+    if (schema != null && (data == null || (primitive && typeof data !== wanted))) {
+      throw new TypeError(`normalize: data: expected ${wanted === 'object' ? 'an object' : `a ${wanted}`} for the schema, got ${show(data)}`);
+    }
+    if (primitive) {
+      return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
+    }
     const out = JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data'), jsonText(args, 'normalize: args')));
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
@@ -578,6 +590,8 @@ export function makeSchemas(bridge) {
   }
 
   function denormalize(schema, result, entities) {
+    // No schema (or a primitive one): the data as it is, as data-client's.
+    if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
     const { data, expiryStatus } = call(
       'denormalize',
       schemaHandle(schema, 'denormalize: schema'),
@@ -591,15 +605,18 @@ export function makeSchemas(bridge) {
 }
 
 // deletedAsNull returns entity tables with data-client's INVALID (a
-// deleted record, as normalize gives it) as null, the engine's form of a
-// deleted record; the tables given are not changed.
+// deleted record, as normalize gives it; any Symbol whose description says
+// INVALID, as data-client takes one) as null, the engine's form of a
+// deleted record; the tables given are not changed. Any other Symbol is
+// left for jsonText to refuse.
 export function deletedAsNull(entities) {
   if (!isPlainObject(entities)) return entities;
   let out = entities;
+  const deleted = (rec) => typeof rec === 'symbol' && rec.description?.includes('INVALID') === true;
   for (const [key, table] of Object.entries(entities)) {
-    if (!isPlainObject(table) || !Object.values(table).includes(INVALID)) continue;
+    if (!isPlainObject(table) || !Object.values(table).some(deleted)) continue;
     if (out === entities) out = { ...entities };
-    out[key] = Object.fromEntries(Object.entries(table).map(([pk, rec]) => [pk, rec === INVALID ? null : rec]));
+    out[key] = Object.fromEntries(Object.entries(table).map(([pk, rec]) => [pk, deleted(rec) ? null : rec]));
   }
   return out;
 }
