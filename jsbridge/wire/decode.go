@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -50,6 +51,8 @@ type Node struct {
 	// Convert is the conversion JavaScript applies to the value
 	// (OpConvert): 0 for none.
 	Convert uint64
+	// backRef is 1 + the id of an OpBackRef placeholder; 0 for a value.
+	backRef uint64
 }
 
 // Get returns the value of an Object's member key; nil when it has none.
@@ -143,6 +146,9 @@ func Decode(out []byte, t *Table) (Output, error) {
 	if d.pos != len(d.b) {
 		return o, d.errorf("%d bytes after the value", len(d.b)-d.pos)
 	}
+	if d.holes != 0 {
+		return o, fmt.Errorf("wire: %d back-references left unresolved", d.holes)
+	}
 	if d.cur != 0 {
 		return o, fmt.Errorf("wire: %d of the string area's %d code units unused", d.cur, len(d.units))
 	}
@@ -158,6 +164,11 @@ type decoder struct {
 	t     *Table
 	plain bool // no table: identity ops are faults
 	o     *Output
+	// building are the ids whose objects are being built (OpRegister,
+	// OpOver), outermost first; holes the OpBackRef placeholders not yet
+	// replaced by the object they stand for.
+	building []uint64
+	holes    int
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -424,11 +435,23 @@ func (d *decoder) value() (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		d.building = append(d.building, id)
 		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
+		d.built(id, v)
 		return v, d.register(id, v)
+	case OpBackRef:
+		id, err := d.id()
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(d.building, id) {
+			return nil, d.errorf("BACKREF %d: no object %d is being built", id, id)
+		}
+		d.holes++
+		return &Node{Kind: Object, backRef: id + 1}, nil
 	case OpRef:
 		id, err := d.id()
 		if err != nil {
@@ -502,13 +525,44 @@ func (d *decoder) value() (*Node, error) {
 			return nil, d.errorf("OVER of object %d, which is not an object", prev)
 		}
 		obj := &Node{Kind: Object, Keys: append([]string(nil), p.Keys...), Vals: append([]*Node(nil), p.Vals...), Class: p.Class}
+		d.building = append(d.building, id)
 		if err := d.members(obj, n); err != nil {
 			return nil, err
 		}
+		d.built(id, obj)
 		return obj, d.register(id, obj)
 	default:
 		return nil, d.errorf("%s where a value belongs", op)
 	}
+}
+
+// built ends the building of n, registered as id: the OpBackRef
+// placeholders for id inside it become n, so that the graph is cyclic as
+// JavaScript's is.
+func (d *decoder) built(id uint64, n *Node) {
+	d.building = d.building[:len(d.building)-1]
+	if d.holes == 0 {
+		return
+	}
+	seen := map[*Node]bool{}
+	var fill func(x *Node)
+	fill = func(x *Node) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, kids := range [2][]*Node{x.Elems, x.Vals} {
+			for i, k := range kids {
+				if k.backRef == id+1 {
+					kids[i] = n
+					d.holes--
+				} else {
+					fill(k)
+				}
+			}
+		}
+	}
+	fill(n)
 }
 
 // element reads an array element: a value; undefined is not one.
