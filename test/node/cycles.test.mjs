@@ -274,3 +274,28 @@ test('EntityMixin classes with a computed pk: a schema assigned later closes the
   assert.equal(ada.reports[0].manager, ada, "the report's manager is the person read");
   assert.equal(ctrl.get(Person, { first: 'Bo', last: 'K' })?.manager?.reports[0]?.first, 'Bo');
 });
+
+test('an entity that contains itself normalizes, its inner occurrence a reference (data-client process.test)', async () => {
+  const { df } = await env();
+  class Friend extends Entity {
+    id = '';
+    friends = [];
+    static schema = { friends: [Friend] };
+  }
+  const input = { id: '123', friends: [] };
+  input.friends.push(input);
+  const { result, entities } = df.normalize(Friend, input);
+  assert.equal(result, '123');
+  assert.deepEqual(entities.Friend['123'].friends, ['123']);
+  assert.deepEqual(input.friends, [input], 'the input is left as it was');
+
+  const ctrl = new df.Controller();
+  const ep = endpoint(df, Friend, null);
+  await ctrl.setResponse(ep, { id: '123' }, input);
+  const friend = ctrl.getResponse(ep, { id: '123' }).data;
+  assert.equal(friend.friends[0], friend, 'friend.friends[0] === friend');
+  // A cycle where no entity is refers to nothing: still refused.
+  const loose = { id: '1', extra: {} };
+  loose.extra.self = loose.extra;
+  await assert.rejects(ctrl.setResponse(ep, { id: '1' }, loose), /circular object/);
+});
