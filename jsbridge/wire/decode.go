@@ -668,26 +668,32 @@ func (d *decoder) drop() error {
 }
 
 // String returns n as JSON-like text for test failures (a Date as
-// Date(x)).
-func (n *Node) String() string { return string(n.appendText(nil)) }
-
-func (n *Node) appendText(b []byte) []byte {
-	if n.Kind == Date {
-		return append(n.Of.appendText(append(b, "Date("...)), ')')
-	}
-	if n.Kind == Undefined {
-		return append(b, "undefined"...)
-	}
-	return n.AppendJSON(b, nil, nil)
-}
+// Date(x), a reference back to an object being shown as <cycle>).
+func (n *Node) String() string { return string(n.appendJSON(nil, nil, nil, nil, true)) }
 
 // AppendJSON appends n as JSON that JSON.parse reads back to the same
 // value (-0 as -0, infinities as ±1e400), a Date as its argument; for
 // each Date it calls date with the path to it (keys and indices), when
-// date is not nil. path is the path to n.
+// date is not nil. path is the path to n. JSON has no cycles: it panics
+// when n contains itself (an output with OpBackRef).
 func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
+	return n.appendJSON(b, path, date, nil, false)
+}
+
+// appendJSON is AppendJSON with open, the objects and arrays being written
+// around n; text is String's form.
+func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*Node, text bool) []byte {
+	if (n.Kind == Array || n.Kind == Object) && slices.Contains(open, n) {
+		if !text {
+			panic(fmt.Sprintf("wire: AppendJSON at %v: the value contains itself", path))
+		}
+		return append(b, "<cycle>"...)
+	}
 	switch n.Kind {
 	case Undefined:
+		if text {
+			return append(b, "undefined"...)
+		}
 		return b
 	case Null:
 		return append(b, "null"...)
@@ -698,20 +704,25 @@ func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
 	case String:
 		return value.AppendString(b, n.Str)
 	case Date:
+		if text {
+			return append(n.Of.appendJSON(append(b, "Date("...), path, nil, open, text), ')')
+		}
 		if date != nil {
 			date(append([]any(nil), path...))
 		}
-		return n.Of.AppendJSON(b, path, nil)
+		return n.Of.appendJSON(b, path, nil, open, text)
 	case Array:
+		open = append(open, n)
 		b = append(b, '[')
 		for i, e := range n.Elems {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = e.AppendJSON(b, append(path, i), date)
+			b = e.appendJSON(b, append(path, i), date, open, text)
 		}
 		return append(b, ']')
 	case Object:
+		open = append(open, n)
 		b = append(b, '{')
 		for i, k := range n.Keys {
 			if i > 0 {
@@ -719,7 +730,7 @@ func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
 			}
 			b = value.AppendString(b, k)
 			b = append(b, ':')
-			b = n.Vals[i].AppendJSON(b, append(path, k), date)
+			b = n.Vals[i].appendJSON(b, append(path, k), date, open, text)
 		}
 		return append(b, '}')
 	}
