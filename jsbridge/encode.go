@@ -155,7 +155,15 @@ type encoder struct {
 	prevTopEnt *identity
 	// shared is keptEntity's scratch list of ids.
 	shared []uintptr
+	// open[:opened] are the entities being written in full, from the top
+	// down: a record cut at a cycle back to one of them is written as a
+	// reference back to it (see backRef). Deeper ones are not kept.
+	open   [maxOpen]building
+	opened int
 }
+
+// maxOpen is how deep entities being written are kept for backRef.
+const maxOpen = 32
 
 // value writes v by schema s.
 func (e *encoder) value(v value.Value, s schema.Schema) {
@@ -208,7 +216,10 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 // has the object, else the record, registered, with its nested fields
 // written by their schemas. ent may be nil (a union member not found).
 func (e *encoder) entity(v value.Value, ent *schema.Entity) {
-	saved, done := e.refOrRegister(v)
+	if e.backRef(v, ent) {
+		return
+	}
+	saved, reg, done := e.refOrRegister(v)
 	if done {
 		return
 	}
@@ -222,9 +233,37 @@ func (e *encoder) entity(v value.Value, ent *schema.Entity) {
 	if v.Kind() != value.Object || len(fields) == 0 {
 		e.raw(v)
 	} else {
+		n := e.opened
+		if reg != nil && n < len(e.open) {
+			e.open[n] = building{ent, reg}
+			e.opened++
+		}
 		e.members(v, memberSchemas{fields: fields}, false)
+		e.opened = n
 	}
 	e.held = saved
+}
+
+// building is an entity being written in full, registered as reg (whose
+// value it is).
+type building struct {
+	ent *schema.Entity
+	reg *identity
+}
+
+// backRef writes v, at an entity position of ent, as a reference back to
+// the entity being written that it is the record of, cut at a cycle
+// (schema.Entity.CycleCut): JavaScript then builds the cycle as an object
+// graph (wire.OpBackRef) rather than a tree with the nested entities of
+// the cut shown as keys. It reports whether it did.
+func (e *encoder) backRef(v value.Value, ent *schema.Entity) bool {
+	for i := e.opened - 1; i >= 0; i-- {
+		if b := e.open[i]; b.ent == ent && ent.CycleCut(v, b.reg.v) {
+			e.w.BackRef(uint64(b.reg.wire))
+			return true
+		}
+	}
+	return false
 }
 
 // list writes an array whose elements have schema of.
@@ -317,14 +356,14 @@ func (e *encoder) member(m value.Member, s schema.Schema) {
 // already (done is true: v is written); otherwise it registers v as
 // register does and returns the level to restore once v is written. One
 // lookup in the table serves both.
-func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
+func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, reg *identity, done bool) {
 	saved = e.held
 	if e.t == nil {
-		return saved, false
+		return saved, nil, false
 	}
 	id := value.Identity(v)
 	if id == 0 {
-		return saved, false
+		return saved, nil, false
 	}
 	ent := e.t.entries.get(id)
 	switch {
@@ -334,16 +373,16 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 		ent.refs++
 		*e.held = append(*e.held, id)
 		e.w.Ref(uint64(ent.wire))
-		return saved, true
+		return saved, nil, true
 	default:
 		// Another value at the same address (see lookup): no identity.
-		return saved, false
+		return saved, nil, false
 	}
 	ent.refs++
 	*e.held = append(*e.held, id)
 	e.w.Register(uint64(ent.wire))
 	e.held = &ent.children
-	return saved, false
+	return saved, ent, false
 }
 
 // register enters v in the table, referenced from the current level, and

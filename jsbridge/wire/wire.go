@@ -70,6 +70,10 @@ const (
 	// makes it (a field schema that is a class or function: Number, a
 	// class with fromJSON, Temporal.Instant.from).
 	OpConvert
+	// OpBackRef id: the object that OpRegister (or OpOver) id is building,
+	// an ancestor of this position: a cycle of entities (SPEC.md section
+	// 4a). The decoder sets it in place once that object is built.
+	OpBackRef
 
 	// NumOps is the number of ops; not an op.
 	NumOps
@@ -97,6 +101,7 @@ var opNames = [NumOps]string{
 	OpDrop:        "DROP",
 	OpClass:       "CLASS",
 	OpConvert:     "CONVERT",
+	OpBackRef:     "BACKREF",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).

@@ -531,6 +531,10 @@ func (w *Writer) Register(id uint64) { w.opUint(OpRegister, id) }
 // Ref writes the object held under id.
 func (w *Writer) Ref(id uint64) { w.opUint(OpRef, id) }
 
+// BackRef writes the object being registered under id, of which this
+// position is inside: a cycle.
+func (w *Writer) BackRef(id uint64) { w.opUint(OpBackRef, id) }
+
 // Date makes the next value, a number or a string, a Date.
 func (w *Writer) Date() { w.op(OpDate) }
 

@@ -6,7 +6,7 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
-import { QuerySchema, deletedAsNull, isQueryable } from './schemas.mjs';
+import { QuerySchema, dataText, deletedAsNull, isQueryable } from './schemas.mjs';
 import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
@@ -566,7 +566,7 @@ export function makeController(bridge, endpoints, schemas) {
       return promised(() => {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'setResponse', endpoint);
-        const d = jsonText(data, `setResponse ${endpoint.name}: data`);
+        const d = dataText(endpoint.schema, data, `setResponse ${endpoint.name}: data`);
         const t = this.#tick();
         const x = exported();
         let r;

@@ -297,6 +297,59 @@ function factoryMerger({ merge, useIncoming, shouldReorder }) {
   };
 }
 
+/**
+ * dataText is jsonText for data read along schema s (normalize's,
+ * setResponse's). An entity that contains itself (user.friends holding
+ * user), which data-client's normalize takes, is sent with each inner
+ * occurrence as its primary key, which Go reads as a reference to the
+ * record; any other cycle is refused as jsonText refuses it.
+ */
+export function dataText(s, data, where) {
+  try {
+    return jsonText(data, where);
+  } catch (err) {
+    if (!/circular object/.test(err?.message)) throw err;
+    return jsonText(unroll(s, data, []), where);
+  }
+}
+
+// unroll returns v, read by schema s, with every entity that is one of
+// open (the entities around it) or contains itself replaced by its pk:
+// copies of the objects on the way, v itself left as it is.
+function unroll(s, v, open) {
+  if (v === null || typeof v !== 'object' || v instanceof Date || s === undefined) return v;
+  if (isEntity(s)) {
+    if (open.includes(v)) return s.pk(v);
+    open.push(v);
+    const out = unrollMembers(s.schema, v, open);
+    open.pop();
+    return out;
+  }
+  if (Array.isArray(s) || s instanceof ArraySchema) {
+    const of = Array.isArray(s) ? s[0] : s.schema;
+    return Array.isArray(v) ? v.map((x) => unroll(of, x, open)) : v;
+  }
+  if (s instanceof ValuesSchema) {
+    const out = { ...v };
+    for (const k of Object.keys(out)) out[k] = unroll(s.schema, out[k], open);
+    return out;
+  }
+  if (s instanceof UnionSchema) {
+    const attr = s.schemaAttribute;
+    return unroll(s.schemas[typeof attr === 'function' ? attr(v) : v[attr]], v, open);
+  }
+  if (s instanceof InvalidateSchema || s instanceof AllSchema || s instanceof CollectionSchema) return unroll(s.schema, v, open);
+  if (s instanceof ObjectSchema) return unrollMembers(s.schema, v, open);
+  return isPlainObject(s) ? unrollMembers(s, v, open) : v;
+}
+
+function unrollMembers(fields, v, open) {
+  if (Array.isArray(v) || !isPlainObject(fields)) return v;
+  const out = { ...v };
+  for (const [k, f] of Object.entries(fields)) if (Object.hasOwn(out, k)) out[k] = unroll(f, out[k], open);
+  return out;
+}
+
 // makeSchemas returns the schema half of an API instance over bridge (see
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
@@ -562,7 +615,9 @@ export function makeSchemas(bridge) {
     if (primitive) {
       return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
     }
-    const out = JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data'), jsonText(args, 'normalize: args')));
+    const out = JSON.parse(
+      call('normalize', schemaHandle(schema, 'normalize: schema'), dataText(schema, data, 'normalize: data'), jsonText(args, 'normalize: args')),
+    );
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
     const entitiesMeta = { ...store?.entitiesMeta };
