@@ -249,7 +249,12 @@ func (n *normalizer) argList() value.Value {
 func (n *normalizer) add(w EntityWrite) { n.writes = append(n.writes, w) }
 
 func (p *pathElem) fieldKey() string {
-	if p == nil || p.index >= 0 {
+	// A list's member has the list's key, as data-client's ArraySchema
+	// passes it.
+	for p != nil && p.index >= 0 {
+		p = p.parent
+	}
+	if p == nil {
 		return ""
 	}
 	return p.key
@@ -272,6 +277,9 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	if err == errProcessedAway {
 		n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
 		return value.Str(pk), nil
+	}
+	if err == errProcessedAwayUnkeyed {
+		return value.Undef, nil
 	}
 	if err != nil {
 		return value.Undef, err
@@ -376,6 +384,11 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 // data-client, where such an entity is invalidated.
 var errProcessedAway = errors.New("process returned undefined")
 
+// errProcessedAwayUnkeyed is record's answer when Process returned
+// undefined for a list's member whose raw input has no primary key: the
+// member is left out, nothing is stored.
+var errProcessedAwayUnkeyed = errors.New("process returned undefined for a member without a primary key")
+
 // undefinedPK is the text of JavaScript's undefined: a key that reads so
 // (a pk() of `${this.name}` with no name) is no key, as in data-client.
 const undefinedPK = "undefined"
@@ -399,9 +412,16 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 			pe.Err = err
 			return value.Undef, "", pe
 		}
-		if out.IsUndefined() && in.Kind() == value.Object {
+		if out.IsUndefined() {
+			// Deleted under the raw input's key, whatever its shape (pk
+			// may read a list); with no key, a list's member is left out
+			// (data-client would delete "undefined"), anything else is
+			// an error.
 			pk, ok, err := e.PKOf(in, parent, key, args)
 			if err != nil || !ok || pk == "" || pk == undefinedPK {
+				if err == nil && path != nil && path.index >= 0 {
+					return value.Undef, "", errProcessedAwayUnkeyed
+				}
 				return value.Undef, "", errorAt(path, e, "process returned undefined for a record without a primary key")
 			}
 			return value.Undef, pk, errProcessedAway
@@ -493,8 +513,15 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		elems = n.elems[start:]
 		defer func() { n.elems = n.elems[:start] }()
 	}
+	// The members' parent is the list's, as data-client's ArraySchema
+	// passes it; at the top, the list itself (data-client's normalize
+	// passes the input as its own parent).
+	holder := parent
+	if holder.IsUndefined() {
+		holder = in
+	}
 	for i, el := range elems {
-		v, err := a.Of.normalize(el, in, n.child(path, "", i), n)
+		v, err := a.Of.normalize(el, holder, n.child(path, "", i), n)
 		if err != nil {
 			return value.Undef, err
 		}
@@ -619,7 +646,11 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		var err error
 		// Deleting needs the record's own pk, optimistic or not: a
 		// temporary one would delete nothing.
-		if _, pk, err = i.Entity.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
+		_, pk, err = i.Entity.record(in, parent, path, n, false)
+		if err == errProcessedAwayUnkeyed {
+			return value.Undef, nil
+		}
+		if err != nil && err != errProcessedAway {
 			return value.Undef, err
 		}
 	default:
