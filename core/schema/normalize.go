@@ -275,11 +275,12 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	}
 	rec, pk, err := e.record(in, parent, path, n, n.args.Optimistic)
 	if err == errProcessedAway {
+		if pk == "" {
+			// A list's member without a key: left out.
+			return value.Undef, nil
+		}
 		n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
 		return value.Str(pk), nil
-	}
-	if err == errProcessedAwayUnkeyed {
-		return value.Undef, nil
 	}
 	if err != nil {
 		return value.Undef, err
@@ -381,13 +382,9 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 
 // errProcessedAway is record's answer when Process returned undefined:
 // the record (its key taken from the raw one) is to be deleted, as in
-// data-client, where such an entity is invalidated.
+// data-client, where such an entity is invalidated; with an empty key (a
+// list's member whose raw input has none), the member is left out.
 var errProcessedAway = errors.New("process returned undefined")
-
-// errProcessedAwayUnkeyed is record's answer when Process returned
-// undefined for a list's member whose raw input has no primary key: the
-// member is left out, nothing is stored.
-var errProcessedAwayUnkeyed = errors.New("process returned undefined for a member without a primary key")
 
 // undefinedPK is the text of JavaScript's undefined: a key that reads so
 // (a pk() of `${this.name}` with no name) is no key, as in data-client.
@@ -420,7 +417,7 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 			pk, ok, err := e.PKOf(in, parent, key, args)
 			if err != nil || !ok || pk == "" || pk == undefinedPK {
 				if err == nil && path != nil && path.index >= 0 {
-					return value.Undef, "", errProcessedAwayUnkeyed
+					return value.Undef, "", errProcessedAway
 				}
 				return value.Undef, "", errorAt(path, e, "process returned undefined for a record without a primary key")
 			}
@@ -646,12 +643,11 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		var err error
 		// Deleting needs the record's own pk, optimistic or not: a
 		// temporary one would delete nothing.
-		_, pk, err = i.Entity.record(in, parent, path, n, false)
-		if err == errProcessedAwayUnkeyed {
-			return value.Undef, nil
-		}
-		if err != nil && err != errProcessedAway {
+		if _, pk, err = i.Entity.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
 			return value.Undef, err
+		}
+		if pk == "" {
+			return value.Undef, nil
 		}
 	default:
 		return value.Undef, errorAt(path, i, "expected a record or a primary key, got %s", in.Kind())
