@@ -723,18 +723,18 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 		return v, Found
 	}
 	name, _ := v.Get("schema").Text()
-	e := u.Schemas[name]
-	if e == nil {
+	m := u.Schemas[name]
+	if m == nil {
 		// A value no member took, stored as it came.
 		return v, Found
 	}
-	return e.denormalize(v.Get("id"), d)
+	return m.denormalize(v.Get("id"), d)
 }
 
 // denormalize reads the entity as Entity does: deleted, as after the
 // delete that stored it, it is Deleted (data-client's INVALID).
 func (i *Invalidate) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
-	return i.Entity.denormalize(v, d)
+	return i.target().denormalize(v, d)
 }
 
 func (dateSchema) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {

@@ -364,7 +364,7 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 			}
 		}
 	case *Invalidate:
-		return s != nil && hasProcess(s.Entity, seen)
+		return s != nil && hasProcess(s.target(), seen)
 	case *Collection:
 		return s != nil && hasProcess(s.Of, seen)
 	}
@@ -570,38 +570,41 @@ func (u *Union) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	if in.Kind() != value.Object {
 		return value.Undef, errorAt(path, u, "expected a record (object), got %s", in.Kind())
 	}
-	name, e, err := u.choose(in, parent, path)
-	if err != nil {
-		return value.Undef, err
-	}
-	if e == nil {
+	name, m := u.choose(in, parent, path)
+	if m == nil {
 		// No member for it: kept as it is, as data-client does (it warns).
 		return in, nil
 	}
-	pk, err := e.normalize(in, parent, path, n)
-	if err != nil {
-		return value.Undef, err
+	id, err := m.normalize(in, parent, path, n)
+	if err != nil || id.IsNullish() {
+		return id, err
 	}
-	return value.Obj(value.M("id", pk), value.M("schema", value.Str(name))), nil
+	return value.Obj(value.M("id", id), value.M("schema", value.Str(name))), nil
 }
 
-// choose returns the member schema of in, or a nil Entity when in names
-// none (no attribute, or an unknown type).
-func (u *Union) choose(in, parent value.Value, path *pathElem) (string, *Entity, error) {
+// choose returns the member schema of in and its name, or a nil Schema
+// when in names none (no attribute, or an unknown type).
+func (u *Union) choose(in, parent value.Value, path *pathElem) (string, Schema) {
 	var name string
 	if u.AttributeFunc != nil {
 		name = u.AttributeFunc(in, parent, path.fieldKey())
 	} else {
-		var ok bool
-		if name, ok = in.Get(u.Attribute).Text(); !ok {
-			return "", nil, nil
-		}
+		name, _ = in.Get(u.Attribute).Text()
 	}
-	e := u.Schemas[name]
-	if e == nil {
-		return "", nil, nil
+	return name, u.Schemas[name]
+}
+
+// order returns the member names: Names, or else sorted.
+func (u *Union) order() []string {
+	if u.Names != nil {
+		return u.Names
 	}
-	return name, e, nil
+	names := make([]string, 0, len(u.Schemas))
+	for name := range u.Schemas {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
@@ -611,6 +614,18 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 	if parent.IsUndefined() && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
 		in = n.args.Params
 	}
+	e, name := i.Entity, ""
+	if i.Union != nil {
+		if in.Kind() != value.Object {
+			return value.Undef, errorAt(path, i, "expected a record, got %s", in.Kind())
+		}
+		var m Schema
+		if name, m = i.Union.choose(in, parent, path); m == nil {
+			// As a Union's: a record no member takes is kept as it is.
+			return in, nil
+		}
+		e, _ = m.(*Entity) // Check makes sure it is one
+	}
 	var pk string
 	switch in.Kind() {
 	case value.String, value.Number:
@@ -619,13 +634,16 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		var err error
 		// Deleting needs the record's own pk, optimistic or not: a
 		// temporary one would delete nothing.
-		if _, pk, err = i.Entity.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
+		if _, pk, err = e.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
 			return value.Undef, err
 		}
 	default:
 		return value.Undef, errorAt(path, i, "expected a record or a primary key, got %s", in.Kind())
 	}
-	n.add(EntityWrite{Entity: i.Entity, PK: pk, Deleted: true})
+	n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
+	if i.Union != nil {
+		return value.Obj(value.M("id", value.Str(pk)), value.M("schema", value.Str(name))), nil
+	}
 	return value.Str(pk), nil
 }
 

@@ -376,7 +376,7 @@ func (d *decoder) value() (*Node, error) {
 		}
 		a := &Node{Kind: Array, Elems: make([]*Node, n)}
 		for i := range a.Elems {
-			if a.Elems[i], err = d.element(); err != nil {
+			if a.Elems[i], err = d.value(); err != nil {
 				return nil, err
 			}
 		}
@@ -565,15 +565,6 @@ func (d *decoder) built(id uint64, n *Node) {
 	fill(n)
 }
 
-// element reads an array element: a value; undefined is not one.
-func (d *decoder) element() (*Node, error) {
-	v, err := d.value()
-	if err == nil && v.Kind == Undefined {
-		return nil, d.errorf("undefined array element")
-	}
-	return v, err
-}
-
 func (d *decoder) keptList() (*Node, error) {
 	at := d.at
 	id, err := d.id()
@@ -631,7 +622,7 @@ func (d *decoder) keptList() (*Node, error) {
 			d.o.Kept += int(k)
 			continue
 		}
-		if a.Elems[i], err = d.element(); err != nil {
+		if a.Elems[i], err = d.value(); err != nil {
 			return nil, err
 		}
 		i++
@@ -718,16 +709,25 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 			if i > 0 {
 				b = append(b, ',')
 			}
+			if e.Kind == Undefined && !text {
+				b = append(b, "null"...) // as JSON.stringify writes it
+				continue
+			}
 			b = e.appendJSON(b, append(path, i), date, open, text)
 		}
 		return append(b, ']')
 	case Object:
 		open = append(open, n)
 		b = append(b, '{')
+		comma := false
 		for i, k := range n.Keys {
-			if i > 0 {
+			if n.Vals[i].Kind == Undefined {
+				continue // left out, as JSON.stringify does
+			}
+			if comma {
 				b = append(b, ',')
 			}
+			comma = true
 			b = value.AppendString(b, k)
 			b = append(b, ':')
 			b = n.Vals[i].appendJSON(b, append(path, k), date, open, text)
