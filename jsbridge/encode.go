@@ -173,10 +173,6 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 	case *schema.Entity:
 		e.entity(v, s)
 	case *schema.Invalidate:
-		if s.Union != nil {
-			e.value(v, s.Union)
-			return
-		}
 		e.entity(v, s.Entity)
 	case *schema.Union:
 		m := unionMember(s, v)

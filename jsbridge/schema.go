@@ -105,29 +105,22 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		if inv {
 			of = d.Get("i")
 		}
-		if of.Kind() != value.Object {
-			e, err := entityByHandle(of)
-			if err != nil {
-				return nil, err
+		if of.Kind() == value.Object {
+			// Of a union of entities.
+			u, err := buildUnion(of, fns, inv)
+			if err != nil || inv {
+				return u, err
 			}
-			if inv {
-				return schema.InvalidateOf(e), nil
-			}
-			return schema.AllOf(e), nil
+			return schema.AllOfUnion(u), nil
 		}
-		// Of a union, whose members must be entities.
-		u, err := buildUnion(of, fns)
+		e, err := entityByHandle(of)
 		if err != nil {
 			return nil, err
 		}
-		var s schema.Schema = schema.AllOfUnion(u)
 		if inv {
-			s = schema.InvalidateOfUnion(u)
+			return schema.InvalidateOf(e), nil
 		}
-		if err := schema.Check(s); err != nil {
-			return nil, err
-		}
-		return s, nil
+		return schema.AllOf(e), nil
 	case d.Has("o"):
 		return buildObject(d.Get("o"), fns)
 	case d.Has("cv"):
@@ -137,7 +130,7 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		}
 		return schema.ScalarOf(uint32(f)), nil
 	case d.Has("u"):
-		return buildUnion(d, fns)
+		return buildUnion(d, fns, false)
 	}
 	return nil, fmt.Errorf("schema: bad descriptor %s", d)
 }
@@ -159,15 +152,18 @@ func buildObject(members value.Value, fns safejs.Value) (schema.Schema, error) {
 	return schema.ObjectOf(fields...), nil
 }
 
-func buildUnion(d value.Value, fns safejs.Value) (*schema.Union, error) {
+// buildUnion builds a union, whose members are any schemas; with inv, the
+// union of an Invalidate (see schema.InvalidateOfUnion): its entities
+// become their Invalidates.
+func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error) {
 	u := &schema.Union{Schemas: map[string]schema.Schema{}}
 	for _, m := range d.Get("u").Members() {
 		s, err := buildSchema(m.Value, fns)
-		if err == nil && s == nil {
-			err = fmt.Errorf("no schema")
-		}
-		if err != nil {
+		if err != nil || s == nil {
 			return nil, fmt.Errorf("union member %s: %w", m.Key, err)
+		}
+		if e, ok := s.(*schema.Entity); ok && inv {
+			s = schema.InvalidateOf(e)
 		}
 		u.Schemas[m.Key] = s
 		u.Names = append(u.Names, m.Key)

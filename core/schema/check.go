@@ -100,10 +100,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 		}
 		return checkPK(v, s.Key)
 	case *Invalidate:
-		if s == nil || s.Union != nil {
-			return checkNormalized(s.target(), v)
-		}
-		if s.Entity == nil {
+		if s == nil || s.Entity == nil {
 			return nil
 		}
 		return checkPK(v, s.Entity.Key)
@@ -190,7 +187,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 		}
 		return checkNormalized(s.elem(), v)
 	case *All:
-		if s == nil || s.Entity == nil && s.Union == nil {
+		if s == nil {
 			return nil
 		}
 		return checkNormalized(s.readSchema(), v)
@@ -286,7 +283,7 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		}
 	case *Invalidate:
 		if s != nil {
-			eachEntity(s.target(), f, seen)
+			eachEntity(s.Entity, f, seen)
 		}
 	case *Union:
 		if s != nil {
@@ -319,7 +316,7 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		}
 	case *All:
 		if s != nil {
-			eachEntity(s.target(), f, seen)
+			eachEntity(s.readSchema(), f, seen)
 		}
 	case *Query:
 		if s != nil {

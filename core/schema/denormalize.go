@@ -734,7 +734,7 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 // denormalize reads the entity as Entity does: deleted, as after the
 // delete that stored it, it is Deleted (data-client's INVALID).
 func (i *Invalidate) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
-	return i.target().denormalize(v, d)
+	return i.Entity.denormalize(v, d)
 }
 
 func (dateSchema) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {

@@ -364,7 +364,7 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 			}
 		}
 	case *Invalidate:
-		return s != nil && hasProcess(s.target(), seen)
+		return s != nil && hasProcess(s.Entity, seen)
 	case *Collection:
 		return s != nil && hasProcess(s.Of, seen)
 	}
@@ -594,37 +594,12 @@ func (u *Union) choose(in, parent value.Value, path *pathElem) (string, Schema) 
 	return name, u.Schemas[name]
 }
 
-// order returns the member names: Names, or else sorted.
-func (u *Union) order() []string {
-	if u.Names != nil {
-		return u.Names
-	}
-	names := make([]string, 0, len(u.Schemas))
-	for name := range u.Schemas {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
-
 func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
 	// A delete answered with no record (an empty body, null, {}) deleted
 	// what its params name, as in data-client: the response of the whole
 	// request only, not a member of a larger one.
 	if parent.IsUndefined() && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
 		in = n.args.Params
-	}
-	e, name := i.Entity, ""
-	if i.Union != nil {
-		if in.Kind() != value.Object {
-			return value.Undef, errorAt(path, i, "expected a record, got %s", in.Kind())
-		}
-		var m Schema
-		if name, m = i.Union.choose(in, parent, path); m == nil {
-			// As a Union's: a record no member takes is kept as it is.
-			return in, nil
-		}
-		e, _ = m.(*Entity) // Check makes sure it is one
 	}
 	var pk string
 	switch in.Kind() {
@@ -634,16 +609,13 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		var err error
 		// Deleting needs the record's own pk, optimistic or not: a
 		// temporary one would delete nothing.
-		if _, pk, err = e.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
+		if _, pk, err = i.Entity.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
 			return value.Undef, err
 		}
 	default:
 		return value.Undef, errorAt(path, i, "expected a record or a primary key, got %s", in.Kind())
 	}
-	n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
-	if i.Union != nil {
-		return value.Obj(value.M("id", value.Str(pk)), value.M("schema", value.Str(name))), nil
-	}
+	n.add(EntityWrite{Entity: i.Entity, PK: pk, Deleted: true})
 	return value.Str(pk), nil
 }
 

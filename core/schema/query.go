@@ -126,35 +126,32 @@ func (o *Object) readSchema() Schema { return o }
 // stored, changed or removed gives a new list. As an endpoint's schema it
 // normalizes as a list of Entity and reads as the whole table.
 //
-// With Union set instead of Entity it is polymorphic (data-client's
-// new All({a: A, b: B}, attr)): the tables of the union's entities one
-// after the other, in the union's member order, and it normalizes as a
-// list of the union.
+// An All made by AllOfUnion is polymorphic (data-client's new All({a: A,
+// b: B}, attr)): it has no Entity, lists the tables of the union's
+// entities one after the other, in the union's member order, and
+// normalizes as a list of the union.
 type All struct {
 	Entity *Entity
-	Union  *Union
-	list   *Array // the read schema: a list of Entity
+	list   *Array // the read schema: a list of Entity, or of the union
 }
 
 // AllOf returns the All schema of e.
 func AllOf(e *Entity) *All { return &All{Entity: e, list: ArrayOf(e)} }
 
-// AllOfUnion returns the polymorphic All schema of u's entities.
-func AllOfUnion(u *Union) *All { return &All{Union: u, list: ArrayOf(u)} }
+// AllOfUnion returns the polymorphic All schema of u's entities, listed in
+// the order of u.Names (members it does not name are not listed).
+func AllOfUnion(u *Union) *All { return &All{list: ArrayOf(u)} }
 
-// target is what a's lists hold: its Union, or else its Entity.
-func (a *All) target() Schema {
-	if a.Union != nil {
-		return a.Union
+func (a *All) describe() string {
+	if a.Entity == nil {
+		return "All(union)"
 	}
-	return a.Entity
+	return "All(" + Describe(a.Entity) + ")"
 }
-
-func (a *All) describe() string { return "All(" + Describe(a.target()) + ")" }
 
 // queryInput has no use for args: the input is the whole table.
 func (a *All) queryInput([]value.Value) (value.Value, bool, error) {
-	if a.Entity == nil && a.Union == nil {
+	if a.Entity == nil && a.list == nil {
 		return value.Undef, false, errors.New("schema.All has no entity")
 	}
 	return value.NullV, true, nil
@@ -162,13 +159,30 @@ func (a *All) queryInput([]value.Value) (value.Value, bool, error) {
 
 func (a *All) readSchema() Schema {
 	if a.list == nil {
-		return ArrayOf(a.target())
+		return ArrayOf(a.Entity)
 	}
 	return a.list
 }
 
 func (a *All) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
 	return a.readSchema().normalize(in, parent, path, n)
+}
+
+// Entities returns the entities whose tables a lists, in the order it
+// lists them: Entity, or the union's entities in the order of its Names
+// (as in data-client, an entity named twice is listed twice).
+func (a *All) Entities() []*Entity {
+	u, isUnion := a.readSchema().(*Array).Of.(*Union)
+	if !isUnion {
+		return []*Entity{a.Entity}
+	}
+	var out []*Entity
+	for _, name := range u.Names {
+		if e, isEntity := u.Schemas[name].(*Entity); isEntity {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // TableSource is a Source that can list an entity table. A store is one;
@@ -196,47 +210,23 @@ func (a *All) denormalize(_ value.Value, d *denormalizer) (value.Value, Status) 
 	}
 	var out []value.Value
 	for _, e := range a.Entities() {
-		out = listTable(e, ts, d, out)
-	}
-	return value.Arr(out...), Found
-}
-
-// Entities returns the entities whose tables a lists, in the order it
-// lists them: Entity, or the entities of Union in its member order, each
-// once (a union may name one entity under several names).
-func (a *All) Entities() []*Entity {
-	if a.Union == nil {
-		if a.Entity == nil {
-			return nil
-		}
-		return []*Entity{a.Entity}
-	}
-	var out []*Entity
-	for _, name := range a.Union.order() {
-		if e, isEntity := a.Union.Schemas[name].(*Entity); isEntity && !slices.Contains(out, e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// listTable appends to out every entity of e's table that reads as found,
-// and makes d depend on the table.
-func listTable(e *Entity, ts TableSource, d *denormalizer, out []value.Value) []value.Value {
-	key := e.Key
-	r := d.deps.more()
-	r.tables = append(r.tables, tableDep{key: key, version: ts.TableVersion(key)})
-	pks := ts.TablePKs(key)
-	d.deps.kids = slices.Grow(d.deps.kids, len(pks))
-	out = slices.Grow(out, len(pks))
-	for _, pk := range pks {
-		v, st := e.denormalize(value.Str(pk), d)
-		if st != Found || v.IsUndefined() {
+		if e == nil {
 			continue
 		}
-		out = append(out, v)
+		key := e.Key
+		r := d.deps.more()
+		r.tables = append(r.tables, tableDep{key: key, version: ts.TableVersion(key)})
+		pks := ts.TablePKs(key)
+		d.deps.kids = slices.Grow(d.deps.kids, len(pks))
+		for _, pk := range pks {
+			v, st := e.denormalize(value.Str(pk), d)
+			if st != Found || v.IsUndefined() {
+				continue
+			}
+			out = append(out, v)
+		}
 	}
-	return out
+	return value.Arr(out...), Found
 }
 
 // Query is data derived from the read of a queryable schema (an Entity by

@@ -20,7 +20,7 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 		}
 	case *Invalidate:
 		if s != nil {
-			Refs(s.target(), v, f)
+			Refs(s.Entity, v, f)
 		}
 	case *Union:
 		if s == nil || v.Kind() != value.Object {

@@ -95,9 +95,10 @@ func (v *Values) describe() string { return "values(" + v.Of.describe() + ")" }
 // Union is a polymorphic value: the member Attribute of each record (or
 // AttributeFunc, when set) names which schema of Schemas it is, usually an
 // entity, but any schema may be a member (as data-client allows: an Object
-// for values that are not records). Names lists the member names in the
-// order they were declared, which an All over the union lists its tables
-// in; nil means sorted by name.
+// for values that are not records; an Invalidate, for data-client's
+// Invalidate of a union, see InvalidateOfUnion). Names lists the member
+// names in the order they were declared, which an All over the union lists
+// its tables in.
 type Union struct {
 	Schemas       map[string]Schema
 	Names         []string
@@ -108,27 +109,30 @@ type Union struct {
 func (u *Union) describe() string { return "union" }
 
 // Invalidate normalizes a record (or a bare pk) of Entity and marks that
-// entity deleted; reading it then requires a fetch. With Union set (and
-// Entity nil) the record's entity is the union member it names, whose
-// entities only it may have; its result is then the union's {id, schema}.
-type Invalidate struct {
-	Entity *Entity
-	Union  *Union
-}
+// entity deleted; reading it then requires a fetch.
+type Invalidate struct{ Entity *Entity }
 
 // InvalidateOf returns the Invalidate schema of e.
 func InvalidateOf(e *Entity) *Invalidate { return &Invalidate{Entity: e} }
 
-// InvalidateOfUnion returns the Invalidate schema of the records of u's
-// entities (data-client's new Invalidate({a: A, b: B}, attr)).
-func InvalidateOfUnion(u *Union) *Invalidate { return &Invalidate{Union: u} }
-
-func (i *Invalidate) describe() string {
-	if i.Union != nil {
-		return "invalidate(union)"
+// InvalidateOfUnion returns the schema of data-client's Invalidate of a
+// union (new Invalidate({a: A, b: B}, attr)): u with each entity member
+// replaced by its Invalidate. A record is deleted as the entity its
+// attribute names, and its result is the union's {id, schema}; one that
+// no member takes is kept as it is, as a union keeps it.
+func InvalidateOfUnion(u *Union) *Union {
+	out := *u
+	out.Schemas = make(map[string]Schema, len(u.Schemas))
+	for name, m := range u.Schemas {
+		if e, ok := m.(*Entity); ok {
+			m = InvalidateOf(e)
+		}
+		out.Schemas[name] = m
 	}
-	return "invalidate(" + i.Entity.Key + ")"
+	return &out
 }
+
+func (i *Invalidate) describe() string { return "invalidate(" + i.Entity.Key + ")" }
 
 // Date marks a date field. ISO-8601 strings and epoch-millisecond numbers are
 // both accepted; the store keeps epoch milliseconds, so dates from servers
@@ -239,9 +243,9 @@ func tooDeep(s Schema, depth int, seen map[*Entity]bool) bool {
 			}
 		}
 	case *Invalidate:
-		return s != nil && tooDeep(s.target(), depth, seen)
+		return s != nil && tooDeep(s.Entity, depth, seen)
 	case *All:
-		return s != nil && tooDeep(s.target(), depth, seen)
+		return s != nil && tooDeep(s.Entity, depth, seen)
 	case *Query:
 		return s != nil && s.Schema != nil && tooDeep(s.Schema, depth, seen)
 	case *Collection:
@@ -295,9 +299,9 @@ func check(s Schema, seen map[*Entity]bool) error {
 			}
 		}
 	case *Invalidate:
-		return checkEntities(s.target(), seen)
+		return check(s.Entity, seen)
 	case *All:
-		return checkEntities(s.target(), seen)
+		return check(s.readSchema(), seen)
 	case *Query:
 		return check(s.Schema, seen)
 	case *Collection:
@@ -309,28 +313,6 @@ func check(s Schema, seen map[*Entity]bool) error {
 		return s.Collection.check(seen)
 	}
 	return nil
-}
-
-// checkEntities checks s, an entity or a union whose members must all be
-// entities (of an Invalidate, an All).
-func checkEntities(s Schema, seen map[*Entity]bool) error {
-	if u, ok := s.(*Union); ok {
-		for name, m := range u.Schemas {
-			if _, isEntity := m.(*Entity); !isEntity {
-				return fmt.Errorf("union member %s: %s is not an entity", name, Describe(m))
-			}
-		}
-	}
-	return check(s, seen)
-}
-
-// target is the schema an Invalidate deletes records of: its Union, or
-// else its Entity.
-func (i *Invalidate) target() Schema {
-	if i.Union != nil {
-		return i.Union
-	}
-	return i.Entity
 }
 
 // IsPlain reports whether values of s are plain JSON: no entity positions
