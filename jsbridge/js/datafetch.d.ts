@@ -452,7 +452,10 @@ export interface SchemaClasses {
   Object: new <M extends SchemaObjectDefinition>(definition: M) => ObjectSchema<M>;
   Values: new <S extends Schema>(schema: S) => ValuesSchema<S>;
   /** `schemaAttribute`: the field naming the member of `schemas`, or a function returning that name. */
-  Union: new <M extends { readonly [type: string]: Schema }>(schemas: M, schemaAttribute: SchemaAttribute) => UnionSchema<M>;
+  Union: new <M extends { readonly [type: string]: Schema }>(
+    schemas: M,
+    schemaAttribute: SchemaAttribute,
+  ) => UnionSchema<M>;
   /** Of an entity, or of a union of entities (a `schema.Union`, or its schemas and `schemaAttribute`). */
   Invalidate: {
     new <E extends AnyEntity>(entity: E): InvalidateSchema<E>;

@@ -92,7 +92,8 @@ function checkUnion(where, schemas, schemaAttribute, entitiesOnly) {
     throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
   }
   for (const [name, e] of Object.entries(schemas)) {
-    if (entitiesOnly ? !isEntity(e) : !isSchema(e)) throw new TypeError(`${where}: member ${name}: ${show(e)} is not ${entitiesOnly ? 'an Entity' : 'a schema'}`);
+    if (entitiesOnly ? !isEntity(e) : !isSchema(e))
+      throw new TypeError(`${where}: member ${name}: ${show(e)} is not ${entitiesOnly ? 'an Entity' : 'a schema'}`);
   }
 }
 
@@ -105,7 +106,9 @@ function entitiesOf(where, entity, schemaAttribute) {
     checkUnion(where, entity.schemas, entity.schemaAttribute, true);
     return entity;
   }
-  if (!isPlainObject(entity)) throw new TypeError(`${where}: ${show(entity)} is not an Entity, a schema.Union or an object of entities`);
+  if (!isPlainObject(entity) || schemaAttribute === undefined) {
+    throw new TypeError(`${where}: ${show(entity)} is not an Entity, a schema.Union, or an object of entities with a schemaAttribute`);
+  }
   checkUnion(where, entity, schemaAttribute, true);
   return new UnionSchema(entity, schemaAttribute);
 }
