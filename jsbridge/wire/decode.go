@@ -658,22 +658,34 @@ func (d *decoder) drop() error {
 	return nil
 }
 
-// String returns n as JSON-like text for test failures (a Date as
-// Date(x), a reference back to an object being shown as <cycle>).
+// String returns n as JSON-like text for test failures: a Date as Date(x),
+// undefined as undefined, a reference back to an object being shown as
+// <cycle>.
 func (n *Node) String() string { return string(n.appendJSON(nil, nil, nil, nil, true)) }
 
+// Mark is what AppendJSON reports at a path: a value JSON cannot hold.
+type Mark int
+
+const (
+	// MarkDate is a Date, written as its argument.
+	MarkDate Mark = iota
+	// MarkUndefined is an undefined member or element, written as null.
+	MarkUndefined
+)
+
 // AppendJSON appends n as JSON that JSON.parse reads back to the same
-// value (-0 as -0, infinities as ±1e400), a Date as its argument; for
-// each Date it calls date with the path to it (keys and indices), when
-// date is not nil. path is the path to n. JSON has no cycles: it panics
-// when n contains itself (an output with OpBackRef).
-func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
-	return n.appendJSON(b, path, date, nil, false)
+// value (-0 as -0, infinities as ±1e400), but for Dates (written as their
+// argument) and undefined members and elements (written as null): for each
+// it calls mark, when not nil, with the path to it (keys and indices), so
+// a reader can restore them. path is the path to n. JSON has no cycles: it
+// panics when n contains itself (an output with OpBackRef).
+func (n *Node) AppendJSON(b []byte, path []any, mark func(m Mark, path []any)) []byte {
+	return n.appendJSON(b, path, mark, nil, false)
 }
 
 // appendJSON is AppendJSON with open, the objects and arrays being written
 // around n; text is String's form.
-func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*Node, text bool) []byte {
+func (n *Node) appendJSON(b []byte, path []any, mark func(Mark, []any), open []*Node, text bool) []byte {
 	if (n.Kind == Array || n.Kind == Object) && slices.Contains(open, n) {
 		if !text {
 			panic(fmt.Sprintf("wire: AppendJSON at %v: the value contains itself", path))
@@ -685,7 +697,10 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 		if text {
 			return append(b, "undefined"...)
 		}
-		return b
+		if mark != nil {
+			mark(MarkUndefined, append([]any(nil), path...))
+		}
+		return append(b, "null"...)
 	case Null:
 		return append(b, "null"...)
 	case Bool:
@@ -698,8 +713,8 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 		if text {
 			return append(n.Of.appendJSON(append(b, "Date("...), path, nil, open, text), ')')
 		}
-		if date != nil {
-			date(append([]any(nil), path...))
+		if mark != nil {
+			mark(MarkDate, append([]any(nil), path...))
 		}
 		return n.Of.appendJSON(b, path, nil, open, text)
 	case Array:
@@ -709,28 +724,19 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if e.Kind == Undefined && !text {
-				b = append(b, "null"...) // as JSON.stringify writes it
-				continue
-			}
-			b = e.appendJSON(b, append(path, i), date, open, text)
+			b = e.appendJSON(b, append(path, i), mark, open, text)
 		}
 		return append(b, ']')
 	case Object:
 		open = append(open, n)
 		b = append(b, '{')
-		comma := false
 		for i, k := range n.Keys {
-			if n.Vals[i].Kind == Undefined {
-				continue // left out, as JSON.stringify does
-			}
-			if comma {
+			if i > 0 {
 				b = append(b, ',')
 			}
-			comma = true
 			b = value.AppendString(b, k)
 			b = append(b, ':')
-			b = n.Vals[i].appendJSON(b, append(path, k), date, open, text)
+			b = n.Vals[i].appendJSON(b, append(path, k), mark, open, text)
 		}
 		return append(b, '}')
 	}

@@ -75,7 +75,14 @@ func TestUndefinedMembersAndElements(t *testing.T) {
 	assert.Equal(t, Undefined, o.Value.Vals[0].Kind)
 	assert.Equal(t, Undefined, o.Value.Vals[1].Elems[0].Kind)
 	assert.NoError(t, Match(o.Value, v))
-	assert.Equal(t, `{"b":[null,1]}`, o.Value.String(), "as JSON")
+	assert.Equal(t, `{"a":undefined,"b":[undefined,1]}`, o.Value.String())
+	var marked [][]any
+	assert.Equal(t, `{"a":null,"b":[null,1]}`, string(o.Value.AppendJSON(nil, nil, func(m Mark, p []any) {
+		if m == MarkUndefined {
+			marked = append(marked, p)
+		}
+	})), "as JSON, each marked")
+	assert.Equal(t, [][]any{{"a"}, {"b", 0}}, marked)
 }
 
 func TestNumbers(t *testing.T) {
