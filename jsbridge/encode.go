@@ -175,7 +175,12 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 	case *schema.Invalidate:
 		e.entity(v, s.Entity)
 	case *schema.Union:
-		e.entity(v, unionMember(s, v))
+		m := unionMember(s, v)
+		if ent, ok := m.(*schema.Entity); ok || m == nil {
+			e.entity(v, ent)
+			return
+		}
+		e.value(v, m)
 	case *schema.Array:
 		e.list(v, s.Of)
 	case *schema.Collection:
@@ -294,7 +299,7 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 // element writes el, an element of the array being written, by schema of.
 func (e *encoder) element(el value.Value, of schema.Schema) {
 	if el.IsUndefined() {
-		e.w.Null() // as JSON.stringify writes it
+		e.w.Undefined() // kept, as data-client keeps it (not null, as JSON)
 		return
 	}
 	e.value(el, of)
@@ -323,15 +328,12 @@ func (ms memberSchemas) of(key string) schema.Schema {
 
 // members writes an object whose members have the schemas ms gives (none:
 // written as they are); dict is set when its keys are data (a Values
-// schema), which are not worth a shape. Undefined members are left out, as
-// in JSON.
+// schema), which are not worth a shape. Undefined members are written
+// as undefined, as data-client keeps them (JSON leaves them out).
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
 	members, mark := e.w.MembersOf(v)
 	inline := e.w.Object(members, dict)
 	for _, m := range members {
-		if m.Value.IsUndefined() {
-			continue
-		}
 		if inline {
 			e.w.Key(m.Key)
 		}
@@ -409,8 +411,9 @@ func (e *encoder) register(v value.Value) (saved *[]uintptr) {
 // raw writes v whole: it holds no entity position or Date.
 func (e *encoder) raw(v value.Value) { e.w.Value(v) }
 
-// unionMember returns the entity of u that v, a denormalized record, is.
-func unionMember(u *schema.Union, v value.Value) *schema.Entity {
+// unionMember returns the member of u that v, a denormalized record, is
+// (nil: none).
+func unionMember(u *schema.Union, v value.Value) schema.Schema {
 	if v.Kind() != value.Object {
 		return nil
 	}

@@ -136,8 +136,8 @@ func wantDates(s schema.Schema, v value.Value, path string, out *[]string, open 
 	case *schema.Invalidate:
 		fields(s.Entity.Fields())
 	case *schema.Union:
-		if e := unionMember(s, v); e != nil {
-			fields(e.Fields())
+		if m := unionMember(s, v); m != nil {
+			wantDates(m, v, path, out, open)
 		}
 	case *schema.Array:
 		if v.Kind() == value.Array {

@@ -723,12 +723,12 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 		return v, Found
 	}
 	name, _ := v.Get("schema").Text()
-	e := u.Schemas[name]
-	if e == nil {
+	m := u.Schemas[name]
+	if m == nil {
 		// A value no member took, stored as it came.
 		return v, Found
 	}
-	return e.denormalize(v.Get("id"), d)
+	return m.denormalize(v.Get("id"), d)
 }
 
 // denormalize reads the entity as Entity does: deleted, as after the

@@ -594,38 +594,28 @@ func (u *Union) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	if in.Kind() != value.Object {
 		return value.Undef, errorAt(path, u, "expected a record (object), got %s", in.Kind())
 	}
-	name, e, err := u.choose(in, parent, path)
-	if err != nil {
-		return value.Undef, err
-	}
-	if e == nil {
+	name, m := u.choose(in, parent, path)
+	if m == nil {
 		// No member for it: kept as it is, as data-client does (it warns).
 		return in, nil
 	}
-	pk, err := e.normalize(in, parent, path, n)
-	if err != nil {
-		return value.Undef, err
+	id, err := m.normalize(in, parent, path, n)
+	if err != nil || id.IsNullish() {
+		return id, err
 	}
-	return value.Obj(value.M("id", pk), value.M("schema", value.Str(name))), nil
+	return value.Obj(value.M("id", id), value.M("schema", value.Str(name))), nil
 }
 
-// choose returns the member schema of in, or a nil Entity when in names
-// none (no attribute, or an unknown type).
-func (u *Union) choose(in, parent value.Value, path *pathElem) (string, *Entity, error) {
+// choose returns the member schema of in and its name, or a nil Schema
+// when in names none (no attribute, or an unknown type).
+func (u *Union) choose(in, parent value.Value, path *pathElem) (string, Schema) {
 	var name string
 	if u.AttributeFunc != nil {
 		name = u.AttributeFunc(in, parent, path.fieldKey())
 	} else {
-		var ok bool
-		if name, ok = in.Get(u.Attribute).Text(); !ok {
-			return "", nil, nil
-		}
+		name, _ = in.Get(u.Attribute).Text()
 	}
-	e := u.Schemas[name]
-	if e == nil {
-		return "", nil, nil
-	}
-	return name, e, nil
+	return name, u.Schemas[name]
 }
 
 func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {

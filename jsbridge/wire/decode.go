@@ -376,7 +376,7 @@ func (d *decoder) value() (*Node, error) {
 		}
 		a := &Node{Kind: Array, Elems: make([]*Node, n)}
 		for i := range a.Elems {
-			if a.Elems[i], err = d.element(); err != nil {
+			if a.Elems[i], err = d.value(); err != nil {
 				return nil, err
 			}
 		}
@@ -565,15 +565,6 @@ func (d *decoder) built(id uint64, n *Node) {
 	fill(n)
 }
 
-// element reads an array element: a value; undefined is not one.
-func (d *decoder) element() (*Node, error) {
-	v, err := d.value()
-	if err == nil && v.Kind == Undefined {
-		return nil, d.errorf("undefined array element")
-	}
-	return v, err
-}
-
 func (d *decoder) keptList() (*Node, error) {
 	at := d.at
 	id, err := d.id()
@@ -631,7 +622,7 @@ func (d *decoder) keptList() (*Node, error) {
 			d.o.Kept += int(k)
 			continue
 		}
-		if a.Elems[i], err = d.element(); err != nil {
+		if a.Elems[i], err = d.value(); err != nil {
 			return nil, err
 		}
 		i++
@@ -667,22 +658,34 @@ func (d *decoder) drop() error {
 	return nil
 }
 
-// String returns n as JSON-like text for test failures (a Date as
-// Date(x), a reference back to an object being shown as <cycle>).
+// String returns n as JSON-like text for test failures: a Date as Date(x),
+// undefined as undefined, a reference back to an object being shown as
+// <cycle>.
 func (n *Node) String() string { return string(n.appendJSON(nil, nil, nil, nil, true)) }
 
+// Mark is what AppendJSON reports at a path: a value JSON cannot hold.
+type Mark int
+
+const (
+	// MarkDate is a Date, written as its argument.
+	MarkDate Mark = iota
+	// MarkUndefined is an undefined member or element, written as null.
+	MarkUndefined
+)
+
 // AppendJSON appends n as JSON that JSON.parse reads back to the same
-// value (-0 as -0, infinities as ±1e400), a Date as its argument; for
-// each Date it calls date with the path to it (keys and indices), when
-// date is not nil. path is the path to n. JSON has no cycles: it panics
-// when n contains itself (an output with OpBackRef).
-func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
-	return n.appendJSON(b, path, date, nil, false)
+// value (-0 as -0, infinities as ±1e400), but for Dates (written as their
+// argument) and undefined members and elements (written as null): for each
+// it calls mark, when not nil, with the path to it (keys and indices), so
+// a reader can restore them. path is the path to n. JSON has no cycles: it
+// panics when n contains itself (an output with OpBackRef).
+func (n *Node) AppendJSON(b []byte, path []any, mark func(m Mark, path []any)) []byte {
+	return n.appendJSON(b, path, mark, nil, false)
 }
 
 // appendJSON is AppendJSON with open, the objects and arrays being written
 // around n; text is String's form.
-func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*Node, text bool) []byte {
+func (n *Node) appendJSON(b []byte, path []any, mark func(Mark, []any), open []*Node, text bool) []byte {
 	if (n.Kind == Array || n.Kind == Object) && slices.Contains(open, n) {
 		if !text {
 			panic(fmt.Sprintf("wire: AppendJSON at %v: the value contains itself", path))
@@ -694,7 +697,10 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 		if text {
 			return append(b, "undefined"...)
 		}
-		return b
+		if mark != nil {
+			mark(MarkUndefined, append([]any(nil), path...))
+		}
+		return append(b, "null"...)
 	case Null:
 		return append(b, "null"...)
 	case Bool:
@@ -707,8 +713,8 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 		if text {
 			return append(n.Of.appendJSON(append(b, "Date("...), path, nil, open, text), ')')
 		}
-		if date != nil {
-			date(append([]any(nil), path...))
+		if mark != nil {
+			mark(MarkDate, append([]any(nil), path...))
 		}
 		return n.Of.appendJSON(b, path, nil, open, text)
 	case Array:
@@ -718,7 +724,7 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = e.appendJSON(b, append(path, i), date, open, text)
+			b = e.appendJSON(b, append(path, i), mark, open, text)
 		}
 		return append(b, ']')
 	case Object:
@@ -730,7 +736,7 @@ func (n *Node) appendJSON(b []byte, path []any, date func(path []any), open []*N
 			}
 			b = value.AppendString(b, k)
 			b = append(b, ':')
-			b = n.Vals[i].appendJSON(b, append(path, k), date, open, text)
+			b = n.Vals[i].appendJSON(b, append(path, k), mark, open, text)
 		}
 		return append(b, '}')
 	}

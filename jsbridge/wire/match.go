@@ -10,8 +10,8 @@ import (
 )
 
 // Match reports how n, a decoded value, differs from v, the value Go
-// wrote, as JSON.parse of v's JSON would see it: undefined members left
-// out, undefined elements null, numbers as the nearest double (-0 kept),
+// wrote: as JSON.parse of v's JSON would see it, but that undefined
+// members and elements stay undefined; numbers as the nearest double (-0 kept),
 // strings by code unit. A Date matches the number or string it was made
 // of; which positions are Dates the caller checks. nil when they match.
 func Match(n *Node, v value.Value) error { return match(n, v, "$") }
@@ -80,9 +80,6 @@ func (m *matcher) match(n *Node, v value.Value, at string) error {
 			return fmt.Errorf("%s: decoded %d elements, want %d", at, len(n.Elems), v.Len())
 		}
 		for i, e := range v.Elems() {
-			if e.IsUndefined() {
-				e = value.NullV
-			}
 			if err := m.match(n.Elems[i], e, at+"["+strconv.Itoa(i)+"]"); err != nil {
 				return err
 			}
@@ -100,9 +97,6 @@ func (m *matcher) match(n *Node, v value.Value, at string) error {
 func (m *matcher) matchObject(n *Node, v value.Value, at string) error {
 	i := 0
 	for _, mem := range v.Members() {
-		if mem.Value.IsUndefined() {
-			continue
-		}
 		if i >= len(n.Keys) || n.Keys[i] != mem.Key {
 			if k := mem.Value.Kind(); m.recordOf != nil && (k == value.String || k == value.Number) {
 				continue // the key of a record that is missing: the object leaves it out
@@ -125,9 +119,6 @@ func (m *matcher) matchObject(n *Node, v value.Value, at string) error {
 func (m *matcher) matchList(n *Node, v value.Value, at string) error {
 	j := 0
 	for i, e := range v.Elems() {
-		if e.IsUndefined() {
-			e = value.NullV
-		}
 		var err error
 		if j < len(n.Elems) {
 			err = m.match(n.Elems[j], e, at+"["+strconv.Itoa(i)+"]")

@@ -20,7 +20,8 @@ type Op byte
 // The ops. Operands are unsigned LEB128 (u) unless said otherwise; see
 // SPEC.md section 3 for each.
 const (
-	// OpUndefined: the value is undefined (only the top of a result).
+	// OpUndefined: the value is undefined (no data, as the top of a
+	// result; a member or an element that is undefined).
 	OpUndefined Op = iota
 	// OpNull, OpFalse, OpTrue: the literals.
 	OpNull

@@ -61,6 +61,9 @@ func TestLazyValuesAreWrittenUnbuilt(t *testing.T) {
 	}
 }
 
+// TestUndefinedMembersAndElements: undefined members and elements are
+// written as undefined, as data-client reads them (issue 22 item 6): the
+// key is there, the element is not null.
 func TestUndefinedMembersAndElements(t *testing.T) {
 	v := value.Obj(value.M("a", value.Undef), value.M("b", value.Arr(value.Undef, value.Int(1))))
 	var w Writer
@@ -68,7 +71,18 @@ func TestUndefinedMembersAndElements(t *testing.T) {
 	w.Value(v)
 	o, err := Decode(w.Finish(), nil)
 	require.NoError(t, err)
-	assert.Equal(t, `{"b":[null,1]}`, o.Value.String())
+	require.Equal(t, []string{"a", "b"}, o.Value.Keys)
+	assert.Equal(t, Undefined, o.Value.Vals[0].Kind)
+	assert.Equal(t, Undefined, o.Value.Vals[1].Elems[0].Kind)
+	assert.NoError(t, Match(o.Value, v))
+	assert.Equal(t, `{"a":undefined,"b":[undefined,1]}`, o.Value.String())
+	var marked [][]any
+	assert.Equal(t, `{"a":null,"b":[null,1]}`, string(o.Value.AppendJSON(nil, nil, func(m Mark, p []any) {
+		if m == MarkUndefined {
+			marked = append(marked, p)
+		}
+	})), "as JSON, each marked")
+	assert.Equal(t, [][]any{{"a"}, {"b", 0}}, marked)
 }
 
 func TestNumbers(t *testing.T) {

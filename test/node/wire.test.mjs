@@ -27,9 +27,16 @@ function bytesOf(base64) {
 }
 
 // same checks that got is expected (JSON.parse of Go's JSON) except at the
-// Date paths, which must hold Dates of the expected value.
-function same(got, want, path, dates, where) {
+// Date paths, which must hold Dates of the expected value, and the paths of
+// undefined members and elements (null in the JSON), which must hold
+// undefined.
+function same(got, want, path, marks, where) {
+  const { dates, undefs } = marks;
   const key = JSON.stringify(path);
+  if (undefs.has(key)) {
+    assert.equal(got, undefined, `${where} ${key}: want undefined`);
+    return;
+  }
   if (dates.has(key)) {
     assert.ok(got instanceof Date, `${where} ${key}: want a Date, got ${String(got)}`);
     assert.ok(Object.is(got.getTime(), new Date(want).getTime()), `${where} ${key}: Date ${got.getTime()}, want new Date(${JSON.stringify(want)})`);
@@ -42,7 +49,7 @@ function same(got, want, path, dates, where) {
   if (Array.isArray(want)) {
     assert.ok(Array.isArray(got), `${where} ${key}: want an array`);
     assert.equal(got.length, want.length, `${where} ${key}: length`);
-    for (let i = 0; i < want.length; i++) same(got[i], want[i], [...path, i], dates, where);
+    for (let i = 0; i < want.length; i++) same(got[i], want[i], [...path, i], marks, where);
     return;
   }
   assert.ok(typeof got === 'object' && got !== null && !Array.isArray(got), `${where} ${key}: want an object`);
@@ -51,7 +58,7 @@ function same(got, want, path, dates, where) {
   for (const k of Object.keys(want)) {
     const d = Object.getOwnPropertyDescriptor(got, k);
     assert.ok(d.enumerable && d.writable && d.configurable && 'value' in d, `${where} ${key}: ${k} is not a plain data property`);
-    same(got[k], want[k], [...path, k], dates, where);
+    same(got[k], want[k], [...path, k], marks, where);
   }
 }
 
@@ -98,7 +105,10 @@ function runSession(s) {
       got = wire.decode(objs, bytes);
     }
     if (step.undefined) assert.equal(got, undefined, `${where}: want undefined`);
-    else same(got, JSON.parse(step.value), [], new Set(step.dates.map((p) => JSON.stringify(p))), where);
+    else {
+      const paths = (list) => new Set((list ?? []).map((p) => JSON.stringify(p)));
+      same(got, JSON.parse(step.value), [], { dates: paths(step.dates), undefs: paths(step.undefs) }, where);
+    }
     results.push(got);
   });
   const want = s.same.map((c) => c.map((p) => JSON.stringify(p)).sort()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));

@@ -293,7 +293,7 @@ export function makeController(bridge, endpoints, schemas) {
       const query = schema instanceof QuerySchema ? schema : undefined;
       const read = query ? query.schema : schema;
       if (!isQueryable(read)) {
-        throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
+        throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All, a schema.Collection or an object of them)`);
       }
       const argsText = jsonText(args, 'get: args');
       const key = exactKey(args, argsText);

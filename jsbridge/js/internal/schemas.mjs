@@ -89,31 +89,54 @@ export class ValuesSchema {
 
 export class UnionSchema {
   constructor(schemas, schemaAttribute) {
-    if (!isPlainObject(schemas)) throw new TypeError(`schema.Union: schemas must be an object of entities, got ${show(schemas)}`);
-    if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
-      throw new TypeError(`schema.Union: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
-    }
-    for (const [name, e] of Object.entries(schemas)) {
-      if (!isEntity(e)) throw new TypeError(`schema.Union: member ${name}: ${show(e)} is not an Entity`);
-    }
+    checkUnion('schema.Union', schemas, schemaAttribute, false);
     this.schemas = schemas;
     this.schemaAttribute = schemaAttribute;
   }
 }
 
+// checkUnion checks the members and the schemaAttribute of a union: any
+// schemas (data-client allows a schema.Object for values that are not
+// entities), or only entities (entitiesOnly: of an Invalidate, an All).
+function checkUnion(where, schemas, schemaAttribute, entitiesOnly) {
+  if (!isPlainObject(schemas)) throw new TypeError(`${where}: schemas must be an object of entities, got ${show(schemas)}`);
+  if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
+    throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
+  }
+  for (const [name, e] of Object.entries(schemas)) {
+    if (entitiesOnly ? !isEntity(e) : !isSchema(e))
+      throw new TypeError(`${where}: member ${name}: ${show(e)} is not ${entitiesOnly ? 'an Entity' : 'a schema'}`);
+  }
+}
+
+// entitiesOf returns what an Invalidate or an All is of: an Entity, or a
+// union of entities, given as a schema.Union or as its schemas and
+// schemaAttribute (data-client's new All({a: A, b: B}, 'type')).
+function entitiesOf(where, entity, schemaAttribute) {
+  if (isEntity(entity)) return entity;
+  if (entity instanceof UnionSchema) {
+    checkUnion(where, entity.schemas, entity.schemaAttribute, true);
+    return entity;
+  }
+  if (!isPlainObject(entity) || schemaAttribute === undefined) {
+    throw new TypeError(`${where}: ${show(entity)} is not an Entity, a schema.Union, or an object of entities with a schemaAttribute`);
+  }
+  checkUnion(where, entity, schemaAttribute, true);
+  return new UnionSchema(entity, schemaAttribute);
+}
+
 export class InvalidateSchema {
-  constructor(entity) {
-    if (!isEntity(entity)) throw new TypeError(`schema.Invalidate: ${show(entity)} is not an Entity`);
-    this.schema = entity;
+  constructor(entity, schemaAttribute) {
+    this.schema = entitiesOf('schema.Invalidate', entity, schemaAttribute);
   }
 }
 
 // AllSchema is every stored entity of one type that is not deleted, as
 // a list (section 11); as an endpoint's schema it normalizes as [Entity].
+// Of a union, it lists every member entity's table in member order.
 export class AllSchema {
-  constructor(entity) {
-    if (!isEntity(entity)) throw new TypeError(`schema.All: ${show(entity)} is not an Entity`);
-    this.schema = entity;
+  constructor(entity, schemaAttribute) {
+    this.schema = entitiesOf('schema.All', entity, schemaAttribute);
   }
 }
 
@@ -123,7 +146,7 @@ export class AllSchema {
 export class QuerySchema {
   constructor(schema, process) {
     if (!isQueryable(schema)) {
-      throw new TypeError(`schema.Query: ${show(schema)} is not queryable (an Entity, a schema.All or a schema.Collection)`);
+      throw new TypeError(`schema.Query: ${show(schema)} is not queryable (an Entity, a schema.All, a schema.Collection or an object of them)`);
     }
     if (typeof process !== 'function') throw new TypeError(`schema.Query: process must be a function, got ${show(process)}`);
     this.schema = schema;
@@ -138,7 +161,7 @@ export const QUERYABLE = Symbol('datafetch.queryable');
 AllSchema.prototype[QUERYABLE] = true;
 
 export function isQueryable(s) {
-  return isEntity(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
+  return isEntity(s) || s instanceof ObjectSchema || isPlainObject(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
 }
 
 // CollectionSchema is df.schema.Collection: a list ([S]) or a Values map
@@ -224,12 +247,17 @@ function describe(s, where, reg, fns, depth = 0) {
   }
   if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
   if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
-  if (s instanceof InvalidateSchema) return { i: reg.entity(s.schema, `${where} (schema.Invalidate)`) };
-  if (s instanceof AllSchema) return { all: reg.entity(s.schema, `${where} (schema.All)`) };
+  if (s instanceof InvalidateSchema || s instanceof AllSchema) {
+    const all = s instanceof AllSchema;
+    const at = `${where} (schema.${all ? 'All' : 'Invalidate'})`;
+    // Of an entity, its handle; of a union, the union's descriptor.
+    const of = isEntity(s.schema) ? reg.entity(s.schema, at) : inner(s.schema, at);
+    return all ? { all: of } : { i: of };
+  }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
   if (s instanceof UnionSchema) {
     const u = {};
-    for (const [name, e] of Object.entries(s.schemas)) u[name] = reg.entity(e, `${where} (schema.Union ${name})`);
+    for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr };
     fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
