@@ -513,12 +513,11 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	// The members' parent is the list's, as data-client's ArraySchema
 	// passes it; at the top, the list itself (data-client's normalize
 	// passes the input as its own parent).
-	holder := parent
-	if holder.IsUndefined() {
-		holder = in
+	if parent.IsUndefined() {
+		parent = in
 	}
 	for i, el := range elems {
-		v, err := a.Of.normalize(el, holder, n.child(path, "", i), n)
+		v, err := a.Of.normalize(el, parent, n.child(path, "", i), n)
 		if err != nil {
 			return value.Undef, err
 		}
