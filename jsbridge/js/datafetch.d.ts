@@ -291,6 +291,10 @@ export type QueryArgs<A extends any[]> = A extends [] ? unknown[] : A;
 /** `schema.Collection([E] | schema.Values(E), options)`: a list or map stored per its args. */
 export interface CollectionSchema<S = Schema> {
   readonly [schemaKind]: { collection: S };
+  /** The collections' table in the store: the `key` option, else `[Entity]` (`{Entity}` of a `schema.Values`, `[A;B]` of a union), as data-client's. */
+  readonly key: string;
+  /** The pk of the collection `args` select (or `nestKey(parent, key)` when `parentEntity`), as the store names it. */
+  pk(value: unknown, parent: unknown, key: string, args: readonly unknown[], parentEntity?: unknown): string;
 }
 /** Options of `schema.Collection`. */
 export interface CollectionOptions {
@@ -298,7 +302,7 @@ export interface CollectionOptions {
   argsKey?(params: any, body: any): Record<string, unknown>;
   /** The args of a collection nested in an entity's field, from that entity. */
   nestKey?(parent: any, key: string): Record<string, unknown>;
-  /** The collections' table in `getState()`. Default `[Entity]`. */
+  /** The collections' table in `getState()`. Default `[Entity]` (`{Entity}` of a `schema.Values`, `[A;B]` of a union). */
   key?: string;
   /**
    * The args keys that do not decide which stored collections a push,

@@ -107,3 +107,37 @@ test('denormalize takes a Symbol that says INVALID in the tables as a deleted re
   }
   assert.equal(df.denormalize(Taco, '1', { Taco: { 1: Symbol('ENTITY WAS INVALID') } }), df.INVALID);
 });
+
+test("a Collection's key and pk are data-client's, and name where normalize stores it", async () => {
+  const { df } = await env();
+  class User extends Entity {
+    id = '';
+    group = '';
+  }
+  class Group extends Entity {
+    id = '';
+  }
+  const list = new df.schema.Collection([User]);
+  assert.equal(list.key, '[User]');
+  assert.equal(new df.schema.Collection(new df.schema.Values(User)).key, '{User}');
+  assert.equal(new df.schema.Collection([new df.schema.Union({ users: User, groups: Group }, 'type')]).key, '[User;Group]');
+  assert.equal(new df.schema.Collection([User], { key: 'mine' }).key, 'mine', 'a key given is kept');
+  assert.equal(list.pk(undefined, undefined, '', []), '{}');
+  assert.equal(list.pk(undefined, undefined, '', [{ userId: 5, b: true, a: 'x' }]), '{"a":"x","b":"true","userId":"5"}');
+  const byArgs = new df.schema.Collection([User], { argsKey: ({ group }) => ({ group }) });
+  assert.equal(byArgs.pk(undefined, undefined, '', [{ group: 'g', page: 2 }]), '{"group":"g"}');
+  const nested = new df.schema.Collection([User], { nestKey: (parent) => ({ group: parent.id }) });
+  assert.equal(nested.pk(undefined, { id: 'g1' }, 'users', [], true), '{"group":"g1"}', 'nestKey for a collection in an entity');
+
+  // normalize stores each under that key and pk, and denormalize reads them back.
+  for (const [c, args] of [
+    [list, [{ userId: 5 }]],
+    [new df.schema.Collection(new df.schema.Values(User)), [{ a: 'x' }]],
+  ]) {
+    const data = c === list ? [{ id: '1' }] : { one: { id: '1' } };
+    const { result, entities } = df.normalize(c, data, args);
+    const pk = c.pk(undefined, undefined, '', args);
+    assert.equal(result, pk, `${c.key}: the result is the pk`);
+    assert.ok(entities[c.key]?.[pk], `${c.key}: stored under its key and pk`);
+  }
+});

@@ -157,6 +157,10 @@ async function main(source: LoadSource): Promise<void> {
   const feed: ArraySchema<UnionSchema<{ post: typeof Post; user: typeof User }>> = new df.schema.Array({ post: Post, user: User }, 'type');
   const byKind = new df.schema.Values({ post: Post, user: User }, (value) => (value.title ? 'post' : 'user'));
   type _f = Expect<Equal<Denormalize<typeof feed>, (Denormalize<typeof Post> | UserT)[]>>;
+  const users = new df.schema.Collection([User]);
+  const tableKey: string = users.key;
+  const collectionPK: string = users.pk(undefined, undefined, '', [{ group: 'a' }]);
+  void tableKey, collectionPK;
   const shapes: Schema[] = [Article, [Article], list, obj, values, union, byFn, gone, feed, byKind, { data: [Article] }];
   type _l = Expect<Equal<Denormalize<typeof list>, ArticleT[]>>;
   type _v = Expect<Equal<Denormalize<typeof values>, { [key: string]: Denormalize<typeof Profile> }>>;

@@ -184,10 +184,43 @@ export class CollectionSchema {
     this.schema = schema;
     this.argsKey = argsKey;
     this.nestKey = nestKey;
-    this.key = key;
+    this.key = key ?? collectionKey(schema);
     // A subclass may define nonFilterArgumentKeys(key) as a method instead.
     if (nonFilterArgumentKeys !== undefined) this.nonFilterArgumentKeys = nonFilterTest(nonFilterArgumentKeys);
   }
+
+  /**
+   * data-client's Collection pk: the key of the collection that args (or,
+   * for one in an entity's field, nestKey(parent, key)) select, as the
+   * store names it: JSON of the args object, keys sorted, numbers and
+   * booleans as strings.
+   */
+  pk(_value, parent, key, args = [], parentEntity = undefined) {
+    const obj = parentEntity && this.nestKey ? this.nestKey(parent, key) : this.argsKey ? this.argsKey(...args) : { ...args[0] };
+    const out = {};
+    for (const k of Object.keys(obj ?? {}).sort()) {
+      const v = obj[k];
+      if (v !== undefined) out[k] = typeof v === 'number' || typeof v === 'boolean' ? `${v}` : v;
+    }
+    return JSON.stringify(out);
+  }
+}
+
+// collectionKey is data-client's name of a Collection's table: [E] for a
+// list of entity E, {E} for a Values map of it, a union's entities joined
+// by ';' ([User;Group]). undefined (the engine names it) when a member is
+// not an entity.
+function collectionKey(schema) {
+  const of = Array.isArray(schema) ? schema[0] : schema.schema;
+  const members = of instanceof UnionSchema ? Object.values(of.schemas) : [of];
+  if (!members.every(isEntity)) return undefined;
+  let names;
+  try {
+    names = members.map((e) => e.key).join(';');
+  } catch {
+    return undefined; // a class without a key: refused where it is used
+  }
+  return schema instanceof ValuesSchema ? `{${names}}` : `[${names}]`;
 }
 
 // nonFilterTest returns the test of data-client's nonFilterArgumentKeys
