@@ -295,6 +295,17 @@ export interface CollectionSchema<S = Schema> {
   readonly key: string;
   /** The pk of the collection `args` select (or `nestKey(parent, key)` when `parentEntity`), as the store names it. */
   pk(value: unknown, parent: unknown, key: string, args: readonly unknown[], parentEntity?: unknown): string;
+  /** The adders, as schemas (`df.normalize(c.push, data, args, store)`, an endpoint's schema): they change the collections whose args match. */
+  readonly push: CollectionOpSchema<S>;
+  readonly unshift: CollectionOpSchema<S>;
+  readonly remove: CollectionOpSchema<S>;
+  readonly assign: CollectionOpSchema<S>;
+  readonly move: CollectionOpSchema<S>;
+}
+/** One of a Collection's adders (`collection.push` and the rest). */
+export interface CollectionOpSchema<S = Schema> {
+  readonly [schemaKind]: { collectionOp: S };
+  readonly collection: CollectionSchema<S>;
 }
 /** Options of `schema.Collection`. */
 export interface CollectionOptions {
@@ -331,6 +342,7 @@ export type Schema =
   | InvalidateSchema<any>
   | AllSchema<any>
   | CollectionSchema<any>
+  | CollectionOpSchema<any>
   | readonly [Schema]
   | readonly Schema[]
   | SchemaObjectDefinition;

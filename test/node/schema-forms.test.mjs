@@ -141,3 +141,36 @@ test("a Collection's key and pk are data-client's, and name where normalize stor
     assert.ok(entities[c.key]?.[pk], `${c.key}: stored under its key and pk`);
   }
 });
+
+test("normalize by a Collection's push, unshift, remove, assign and move changes the store's matching collections", async () => {
+  const { df } = await env();
+  class Todo extends Entity {
+    id = '';
+    title = '';
+    userId = '';
+  }
+  const todos = new df.schema.Collection([Todo]);
+  const store = df.normalize(todos, [{ id: '5', userId: '1' }], [{ userId: '1' }]);
+  const other = df.normalize(todos, [{ id: '7', userId: '2' }], [{ userId: '2' }], store);
+  const one = todos.pk(undefined, undefined, '', [{ userId: '1' }]);
+  const two = todos.pk(undefined, undefined, '', [{ userId: '2' }]);
+  const lists = (s) => s.entities[todos.key];
+
+  const pushed = df.normalize(todos.push, [{ id: '10', title: 'new', userId: '1' }], [{ userId: '1' }], other);
+  assert.deepEqual(pushed.result, ['10']);
+  assert.deepEqual(lists(pushed)[one], ['5', '10'], 'appended to the matching collection');
+  assert.deepEqual(lists(pushed)[two], ['7'], 'the other is as it was');
+  assert.equal(pushed.entities.Todo['10'].title, 'new');
+  assert.deepEqual(lists(other)[one], ['5'], 'the store given is not changed');
+
+  assert.deepEqual(lists(df.normalize(todos.unshift, { id: '11', userId: '1' }, [{ userId: '1' }], pushed))[one], ['11', '5', '10']);
+  assert.deepEqual(lists(df.normalize(todos.remove, { id: '5' }, [{ userId: '1' }], pushed))[one], ['10']);
+  const moved = df.normalize(todos.move, { id: '10', userId: '2' }, [{ id: '10' }, { userId: '2' }], pushed);
+  assert.deepEqual([lists(moved)[one], lists(moved)[two]], [['5'], ['7', '10']], 'moved by its new values');
+
+  const byName = new df.schema.Collection(new df.schema.Values(Todo));
+  const map = df.normalize(byName, { a: { id: '1' } }, [{ userId: '1' }]);
+  const assigned = df.normalize(byName.assign, { b: { id: '2' } }, [{ userId: '1' }], map);
+  assert.deepEqual(assigned.entities[byName.key][byName.pk(undefined, undefined, '', [{ userId: '1' }])], { a: '1', b: '2' });
+  assert.equal(todos.push, todos.push, 'each adder is made once');
+});

@@ -160,7 +160,8 @@ async function main(source: LoadSource): Promise<void> {
   const users = new df.schema.Collection([User]);
   const tableKey: string = users.key;
   const collectionPK: string = users.pk(undefined, undefined, '', [{ group: 'a' }]);
-  void tableKey, collectionPK;
+  const pushed = df.normalize(users.push, [{ id: 8, name: 'Bo' }], [{ group: 'a' }], df.normalize(users, [], [{ group: 'a' }]));
+  void tableKey, collectionPK, pushed;
   const shapes: Schema[] = [Article, [Article], list, obj, values, union, byFn, gone, feed, byKind, { data: [Article] }];
   type _l = Expect<Equal<Denormalize<typeof list>, ArticleT[]>>;
   type _v = Expect<Equal<Denormalize<typeof values>, { [key: string]: Denormalize<typeof Profile> }>>;

@@ -45,6 +45,7 @@ function isSchema(s) {
     s instanceof InvalidateSchema ||
     s instanceof AllSchema ||
     s instanceof CollectionSchema ||
+    s instanceof CollectionOpSchema ||
     isPlainObject(s) ||
     (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
   );
@@ -206,6 +207,37 @@ export class CollectionSchema {
   }
 }
 
+// COLLECTION_OPS numbers a Collection's adders as the engine does
+// (core/schema CollectionOp).
+const COLLECTION_OPS = { push: 1, unshift: 2, remove: 3, assign: 4, move: 5 };
+
+// CollectionOpSchema is one of a Collection's adders, data-client's
+// collection.push, .unshift, .remove, .assign and .move: normalizing a
+// response by it stores its entities and changes the collections of that
+// table whose args match the normalize's args (move: the entity's new
+// values); an endpoint with it as its schema does the same.
+export class CollectionOpSchema {
+  constructor(collection, name) {
+    this.collection = collection;
+    this.name = name;
+    this.op = COLLECTION_OPS[name];
+  }
+}
+
+// The adders as data-client's getters, each made once per collection.
+const collectionOps = new WeakMap();
+for (const name of Object.keys(COLLECTION_OPS)) {
+  Object.defineProperty(CollectionSchema.prototype, name, {
+    configurable: true,
+    get() {
+      let ops = collectionOps.get(this);
+      if (ops === undefined) collectionOps.set(this, (ops = {}));
+      ops[name] ??= new CollectionOpSchema(this, name);
+      return ops[name];
+    },
+  });
+}
+
 // collectionKey is data-client's name of a Collection's table: [E] for a
 // list of entity E, {E} for a Values map of it, a union's entities joined
 // by ';' ([User;Group]). undefined (the engine names it) when a member is
@@ -288,6 +320,7 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
+  if (s instanceof CollectionOpSchema) return { c: reg.collection(s.collection, `${where} (schema.Collection.${s.name})`, depth), op: s.op };
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
@@ -677,7 +710,14 @@ export function makeSchemas(bridge) {
       return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
     }
     const out = JSON.parse(
-      call('normalize', schemaHandle(schema, 'normalize: schema'), dataText(schema, data, 'normalize: data'), jsonText(args, 'normalize: args')),
+      call(
+        'normalize',
+        schemaHandle(schema, 'normalize: schema'),
+        dataText(schema, data, 'normalize: data'),
+        jsonText(args, 'normalize: args'),
+        // The tables a Collection's adder changes collections in.
+        schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
+      ),
     );
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
