@@ -462,3 +462,14 @@ func TestListMembersSeeTheListsParentAndKey(t *testing.T) {
 		})
 	}
 }
+
+// A record given inline where an entity's key is expected (data that was
+// never normalized, as data-client's denormalize of collection.unshift's
+// input) reads with the entity's defaults for the fields it lacks.
+func TestInlineRecordReadsWithDefaults(t *testing.T) {
+	user := newUser()
+	st := store.New()
+	v, status := schema.Denormalize(schema.ArrayOf(user), value.MustParse(`[{"id":"2"}]`), st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	assert.JSONEq(t, `[{"id":"2","name":""}]`, v.JSON())
+}
