@@ -174,3 +174,19 @@ test("normalize by a Collection's push, unshift, remove, assign and move changes
   assert.deepEqual(assigned.entities[byName.key][byName.pk(undefined, undefined, '', [{ userId: '1' }])], { a: '1', b: '2' });
   assert.equal(todos.push, todos.push, 'each adder is made once');
 });
+
+test('ctrl.get over a data-client state skips records that are undefined or INVALID', async () => {
+  const { df } = await env();
+  class Cat extends Entity {
+    id = '';
+    name = '';
+  }
+  const ctrl = new df.Controller();
+  const state = { entities: { Cat: { 1: { id: '1', name: 'Milo' }, 2: { id: '2' }, 3: undefined, 4: df.INVALID } }, indexes: {} };
+  const cats = ctrl.get(new df.schema.All(Cat), state);
+  assert.deepEqual(
+    cats.map((c) => c.id),
+    ['1', '2'],
+  );
+  ctrl.close?.();
+});

@@ -97,7 +97,8 @@ export function makeController(bridge, endpoints, schemas) {
     for (const [key, table] of Object.entries(entities)) {
       const metas = state.entitiesMeta?.[key] ?? {};
       entitiesMeta[key] = {};
-      for (const pk of Object.keys(table ?? {})) entitiesMeta[key][pk] = metaOf(metas[pk]);
+      // A record that is undefined is none (JSON leaves it out).
+      for (const pk of Object.keys(table ?? {})) if (table[pk] !== undefined) entitiesMeta[key][pk] = metaOf(metas[pk]);
     }
     const endpoints = state.endpoints ?? {};
     const meta = {};
