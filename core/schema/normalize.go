@@ -86,7 +86,8 @@ func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 	}
 	n := normalizers.Get().(*normalizer)
 	n.args = args
-	res, err := s.normalize(data, value.Undef, nil, n)
+	// At the top, the data is its own parent, as data-client passes it.
+	res, err := s.normalize(data, data, nil, n)
 	if err != nil {
 		n.release()
 		return nil, err
@@ -511,11 +512,7 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		defer func() { n.elems = n.elems[:start] }()
 	}
 	// The members' parent is the list's, as data-client's ArraySchema
-	// passes it; at the top, the list itself (data-client's normalize
-	// passes the input as its own parent).
-	if parent.IsUndefined() {
-		parent = in
-	}
+	// passes it (at the top, the list itself).
 	for i, el := range elems {
 		v, err := a.Of.normalize(el, parent, n.child(path, "", i), n)
 		if err != nil {
@@ -621,7 +618,7 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 	// A delete answered with no record (an empty body, null, {}) deleted
 	// what its params name, as in data-client: the response of the whole
 	// request only, not a member of a larger one.
-	if parent.IsUndefined() && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
+	if path == nil && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
 		in = n.args.Params
 	}
 	var pk string

@@ -473,3 +473,21 @@ func TestInlineRecordReadsWithDefaults(t *testing.T) {
 	assert.Equal(t, schema.Found, status)
 	assert.JSONEq(t, `[{"id":"2","name":""}]`, v.JSON())
 }
+
+// At the top, the data is its own parent, as data-client's normalize
+// passes it: an entity's pk may read the record through parent.
+func TestTopLevelParentIsTheData(t *testing.T) {
+	var parents []string
+	rec := &schema.Entity{
+		Key:      "Recommendations",
+		Defaults: value.MustParse(`{}`),
+		PKFunc: func(_, parent value.Value, _ string, _ value.Value) (string, bool, error) {
+			parents = append(parents, parent.JSON())
+			return parent.Get("user").Get("id").Str(), true, nil
+		},
+	}
+	n, err := schema.Normalize(rec, value.MustParse(`{"user":{"id":"456"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, "456", n.Result.Str())
+	assert.Equal(t, []string{`{"user":{"id":"456"}}`}, parents)
+}
