@@ -27,8 +27,8 @@ import (
 // A page written with data is never answered 304 Not Modified (go-app's
 // ETag names the build, not the data) and is sent without an ETag.
 // Boolean attributes that go-app writes as name="false" (Disabled(false),
-// Checked(false), ...: HTML reads any value as true) are left out of such
-// a page. Serve the app with a service worker that does not cache pages,
+// Checked(false), ...: HTML reads any value as true) are left out of the
+// pages it serves. Serve the app with a service worker that does not cache pages,
 // such as ServiceWorker: go-app's default one serves the page it cached
 // at install, with its data of then.
 type Prerender struct {
@@ -91,7 +91,7 @@ func (p *Prerender) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !bw.buffering {
 		return
 	}
-	body := bw.buf.Bytes()
+	body := falseBoolAttr.ReplaceAll(bw.buf.Bytes(), nil)
 	if pr.readCount() > 0 {
 		body = p.withData(r, body, ctrl)
 		bw.Header().Del("ETag")
@@ -103,10 +103,8 @@ func (p *Prerender) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// withData returns page with its snapshot and without false boolean
-// attributes.
+// withData returns page with its snapshot.
 func (p *Prerender) withData(r *http.Request, page []byte, ctrl *controller.Controller) []byte {
-	page = falseBoolAttr.ReplaceAll(page, nil)
 	snap := ctrl.Snapshot()
 	if p.Base != "" {
 		snap, _ = rebase(snap, p.Base, BaseMarker)
