@@ -2,6 +2,7 @@ package goapp
 
 import (
 	"context"
+	"runtime"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -73,7 +74,11 @@ type subscription[T any] struct {
 // gone by the time the data arrives), keeps updating that component.
 func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endpoint[T], params any) {
 	if OnServer {
-		q.useOnServer(ctx, ep, params)
+		// (A wasm build never pre-renders: the constant test leaves the
+		// server's code out of it.)
+		if runtime.GOARCH != "wasm" {
+			q.useOnServer(ctx, ep, params)
+		}
 		return
 	}
 	if _, isComponent := ctx.Src().(app.Composer); isComponent || !q.hasOwner {
