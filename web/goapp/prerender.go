@@ -62,19 +62,19 @@ func (p *Prerender) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.App.ServeHTTP(w, r)
 		return
 	}
-	var ctrl *controller.Controller
-	if p.NewController != nil {
-		ctrl = p.NewController(r)
-	} else {
-		ctrl = controller.New(controller.Options{})
-	}
 	token, err := newToken()
 	if err != nil {
 		p.fail(r, err)
 		p.App.ServeHTTP(w, r)
 		return
 	}
-	pr := &prerendering{ctrl: ctrl, ctx: r.Context()}
+	orig := r
+	pr := &prerendering{ctx: r.Context(), newCtrl: func() *controller.Controller {
+		if p.NewController != nil {
+			return p.NewController(orig)
+		}
+		return controller.New(controller.Options{})
+	}}
 	prerenderings.Store(token, pr)
 	defer prerenderings.Delete(token)
 
@@ -88,11 +88,17 @@ func (p *Prerender) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	bw := &pageWriter{w: w}
 	p.App.ServeHTTP(bw, r)
+	// go-app has waited for the page's reads: no component asks for the
+	// controller any more.
+	ctrl := pr.made()
+	if ctrl != nil {
+		defer ctrl.Close()
+	}
 	if !bw.buffering {
 		return
 	}
 	body := falseBoolAttr.ReplaceAll(bw.buf.Bytes(), nil)
-	if pr.readCount() > 0 {
+	if ctrl != nil && pr.readCount() > 0 {
 		body = p.withData(r, body, ctrl)
 		bw.Header().Del("ETag")
 	}

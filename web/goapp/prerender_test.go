@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,7 +264,11 @@ func TestPrerenderDropsFalseBooleanAttributes(t *testing.T) {
 // kept, and 304 to a request that is not a navigation.
 func TestPrerenderPageWithoutReads(t *testing.T) {
 	a := newLiveAPI(t)
-	s := ssrServer(t, a.URL, a.URL, nil)
+	var made atomic.Int32
+	s := ssrServer(t, a.URL, a.URL, func(*http.Request) *controller.Controller {
+		made.Add(1)
+		return controller.New(controller.Options{})
+	})
 	resp, page := getPage(t, s.URL+plainPage, nil)
 	assert.Contains(t, page, "nothing to read")
 	assert.NotContains(t, page, goapp.SnapshotElementID)
@@ -271,9 +276,11 @@ func TestPrerenderPageWithoutReads(t *testing.T) {
 	require.NotEmpty(t, etag)
 	resp, _ = testkit.GetRaw(t, s.URL+"/app.js", map[string]string{"If-None-Match": etag})
 	assert.Equal(t, http.StatusNotModified, resp.StatusCode, "other resources keep go-app's caching")
+	assert.Zero(t, made.Load(), "no controller is made for what reads nothing")
 	resp, page = getPage(t, s.URL+listPage, map[string]string{"If-None-Match": etag})
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "a navigation is written afresh")
 	assert.Contains(t, page, "<li>Hello</li>")
+	assert.Equal(t, int32(1), made.Load(), "one controller for the page that reads")
 }
 
 // The snapshot element holds hostile text as JSON that reads back the

@@ -68,6 +68,11 @@ type subscription[T any] struct {
 // collection (controller.GC) keeps that result and the entities it reaches
 // until Close, or until Use moves on to other params.
 //
+// On the server, while a Prerender pre-renders the page, Use reads the
+// result once into the request's controller (not ctrl) and go-app writes
+// the page once it is read: call it from OnPreRender too, which go-app
+// calls there in place of OnMount.
+//
 // The query updates the component whose context it was given: pass the
 // component's own context (from OnMount, OnNav or OnUpdate). A later Use
 // from an event handler, whose context is that of an element (which may be
@@ -157,12 +162,13 @@ func (q *Query[T]) useOnServer(ctx app.Context, ep *df.Endpoint[T], params any) 
 		key, err = ep.Endpoint().Key(p)
 	}
 	q.mu.Lock()
-	if old := q.sub; old != nil && old.ctrl == pr.ctrl && err == nil && old.key == key && old.params.IsNull() == p.IsNull() {
+	ctrl := pr.ctrl()
+	if old := q.sub; old != nil && old.ctrl == ctrl && err == nil && old.key == key && old.params.IsNull() == p.IsNull() {
 		q.mu.Unlock()
 		return // read already
 	}
 	read := err == nil && !p.IsNull()
-	s := &subscription[T]{ctrl: pr.ctrl, ep: ep, params: p, key: key,
+	s := &subscription[T]{ctrl: ctrl, ep: ep, params: p, key: key,
 		state: df.State[T]{ExpiryStatus: endpoint.Missing, Err: err, Loading: read}}
 	q.sub = s
 	q.mu.Unlock()
@@ -172,8 +178,8 @@ func (q *Query[T]) useOnServer(ctx app.Context, ep *df.Endpoint[T], params any) 
 	}
 	pr.read()
 	ctx.Async(func() {
-		_, fetchErr := pr.ctrl.FetchIfStale(pr.ctx, ep.Endpoint(), p)
-		r := ep.Response(pr.ctrl, p)
+		_, fetchErr := ctrl.FetchIfStale(pr.ctx, ep.Endpoint(), p)
+		r := ep.Response(ctrl, p)
 		st := df.State[T]{Data: r.Data, Has: r.Has, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
 		if st.Err == nil && !st.Has {
 			st.Err = fetchErr

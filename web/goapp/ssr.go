@@ -44,8 +44,13 @@ const BaseMarker = "{base}"
 // prerendering is one request pre-rendered under a Prerender: its
 // controller and what watches it.
 type prerendering struct {
-	ctrl *controller.Controller
-	ctx  context.Context // the request's: cancelled when the client leaves
+	ctx context.Context // the request's: cancelled when the client leaves
+
+	// newCtrl makes the controller the first time a component asks for it
+	// (requests for scripts, styles or the wasm need none).
+	newCtrl func() *controller.Controller
+	once    sync.Once
+	c       *controller.Controller
 
 	mu sync.Mutex
 	// reads counts the reads started for the page.
@@ -71,6 +76,19 @@ func prerenderingOf(ctx app.Context) *prerendering {
 		return nil
 	}
 	return p.(*prerendering)
+}
+
+// ctrl returns the request's controller, made on first use.
+func (p *prerendering) ctrl() *controller.Controller {
+	p.once.Do(func() { p.c = p.newCtrl() })
+	return p.c
+}
+
+// made returns the controller if a component asked for it, else nil; no
+// controller is made after it.
+func (p *prerendering) made() *controller.Controller {
+	p.once.Do(func() {})
+	return p.c
 }
 
 // read records a read of the page.
@@ -111,7 +129,7 @@ func (p *prerendering) changed() {
 func ControllerOf(ctx app.Context, ctrl *controller.Controller) *controller.Controller {
 	if OnServer {
 		if p := prerenderingOf(ctx); p != nil {
-			return p.ctrl
+			return p.ctrl()
 		}
 	}
 	return ctrl
@@ -128,7 +146,7 @@ func Listen(ctx app.Context, ctrl *controller.Controller) (read *controller.Cont
 	if OnServer {
 		if p := prerenderingOf(ctx); p != nil {
 			p.watch(ctx)
-			return p.ctrl, func() {}
+			return p.ctrl(), func() {}
 		}
 		return ctrl, func() {}
 	}
