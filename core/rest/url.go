@@ -169,6 +169,37 @@ func isFullURL(s string) bool {
 	return true
 }
 
+// PathToken is one token of an endpoint's path, as PathTokens lists it.
+type PathToken struct {
+	// Name is the param that fills it.
+	Name string
+	// Optional is true for a token inside a {…} group, which is written
+	// only when its tokens are given; a required token's param must be.
+	Optional bool
+	// Wildcard is true for *name, an array of segments.
+	Wildcard bool
+}
+
+// PathTokens returns the tokens of the endpoint's path in order, so that
+// a typed front end (package df) can check its params type against them
+// before any call.
+func (e *Endpoint) PathTokens() []PathToken {
+	var out []PathToken
+	var walk func(parts []pathPart, optional bool)
+	walk = func(parts []pathPart, optional bool) {
+		for _, p := range parts {
+			switch {
+			case p.group != nil:
+				walk(p.group, true)
+			case p.token != "":
+				out = append(out, PathToken{Name: p.token, Optional: optional, Wildcard: p.wildcard})
+			}
+		}
+	}
+	walk(e.path.parts, false)
+	return out
+}
+
 // hasToken reports whether name is one of the template's tokens.
 func (t *pathTemplate) hasToken(name string) bool { return slices.Contains(t.tokens, name) }
 
