@@ -8,13 +8,6 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 )
 
-// Options configures an endpoint (rest.Options), here so that typed code
-// needs no other import than df.
-type Options = rest.Options
-
-// ResourceOptions configures NewResource (rest.ResourceOptions).
-type ResourceOptions = rest.ResourceOptions
-
 // List is a resource's list read as an envelope L, a struct that holds a
 // page of T and what else the server sends with it (data-client's
 // {results: new Collection([Article]), nextCursor: ""}):

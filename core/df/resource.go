@@ -11,6 +11,17 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 )
 
+// Options configures an endpoint (rest.Options), named here so that typed code
+// needs no other import than df.
+type Options = rest.Options
+
+// ResourceOptions configures NewResource (rest.ResourceOptions).
+type ResourceOptions = rest.ResourceOptions
+
+// NetworkError is the error of a failed request (rest.NetworkError): find
+// it with errors.As for its Status.
+type NetworkError = rest.NetworkError
+
 // Resource is a REST resource of entity T (rest.NewResource), its
 // endpoints typed: reads of one record return *T, the list []*T. Push,
 // Unshift, Remove and Move are the endpoints GetList's Collection derives
