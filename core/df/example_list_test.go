@@ -31,7 +31,7 @@ func ExampleListOf() {
 	}
 
 	posts, err := df.NewResource[Post](df.ResourceOptions{
-		URLPrefix: api.URL, Path: "/articles/:id", Name: "Post",
+		URLPrefix: api.URL, Path: "/posts/:id",
 		Options: df.Options{PaginationField: "cursor"},
 	})
 	if err != nil {
@@ -65,7 +65,8 @@ func ExampleListOf() {
 	show(first)
 
 	// Load more: the next page is appended to the list GetList reads.
-	if _, err := getPage.Fetch(ctx, ctrl, PageParams{Cursor: first.NextCursor}, nil); err != nil {
+	_, err = getPage.Fetch(ctx, ctrl, PageParams{Cursor: first.NextCursor}, nil)
+	if err != nil {
 		log.Fatal(err)
 	}
 	all, err := getList.Suspense(ctx, ctrl, PageParams{})

@@ -190,10 +190,10 @@ func controllerSubscribeOptions() controller.SubscribeOptions {
 	return controller.SubscribeOptions{NoFetch: true}
 }
 
-// pages serves /articles as pages of two in an envelope,
-// {"results": [...], "nextCursor": "2"} (nextCursor "" on the last page),
-// the page named by the cursor query param; a POST appends its body as a
-// new article with the next id. It counts requests.
+// pages serves a list (any one-segment path, as /articles) as pages of
+// two in an envelope, {"results": [...], "nextCursor": "2"} (nextCursor ""
+// on the last page), the page named by the cursor query param; a POST
+// appends its body as a new record with the next id. It counts requests.
 type pages struct {
 	*httptest.Server
 	mu       sync.Mutex
@@ -218,7 +218,7 @@ func servePages(titles ...string) *pages {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		if r.URL.Path != "/articles" {
+		if strings.Count(r.URL.Path, "/") != 1 {
 			w.WriteHeader(http.StatusNotFound)
 			return
 		}
