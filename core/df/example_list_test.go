@@ -92,3 +92,43 @@ func ExampleListOf() {
 	// 1:One 2:Two 3:Three 4:Four next ""
 	// requests: 3
 }
+
+// Extend changes endpoints and adds new ones, as data-client's
+// resource.extend does, but refuses a new name that is a near miss of a
+// known one, the typo that would otherwise add an endpoint; Add adds a
+// name that close on purpose.
+func ExampleResource_Extend() {
+	type Article struct {
+		ID    string `df:"id,pk"`
+		Title string `df:"title"`
+	}
+	articles, err := df.NewResource[Article](df.ResourceOptions{URLPrefix: "https://api.test", Path: "/articles/:id"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = articles.Extend(map[string]func(o *df.Options){
+		"partialUpdte": func(o *df.Options) { o.Method = "PUT" },
+	})
+	fmt.Println(err)
+
+	articles, err = articles.Extend(map[string]func(o *df.Options){
+		"partialUpdate": func(o *df.Options) { o.Method = "PUT" },                                    // changed
+		"publish":       func(o *df.Options) { o.Method = "POST"; o.Path = "/articles/:id/publish" }, // added
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	articles, err = articles.Add(map[string]func(o *df.Options){
+		"created": func(o *df.Options) { o.Path = "/articles/created" },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(articles.Rest.Names())
+	fmt.Println(articles.Rest.PartialUpdate.Method())
+
+	// Output:
+	// df: Extend: the resource has no endpoint "partialUpdte": did you mean "partialUpdate"? (Add adds an endpoint of that name)
+	// [get getList create update partialUpdate delete publish created]
+	// PUT
+}

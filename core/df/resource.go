@@ -11,8 +11,8 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 )
 
-// Options configures an endpoint (rest.Options), named here so that typed code
-// needs no other import than df.
+// Options configures an endpoint (rest.Options), named here so that typed
+// code needs no other import than df.
 type Options = rest.Options
 
 // ResourceOptions configures NewResource (rest.ResourceOptions).
@@ -27,7 +27,8 @@ type NetworkError = rest.NetworkError
 // Unshift, Remove and Move are the endpoints GetList's Collection derives
 // (getList.push... in data-client), typed as the record they send and
 // store; nil when GetList holds no Collection (Extend gave it another
-// schema).
+// schema). A list the server sends in an envelope ({results, nextCursor})
+// is read with ListOf.
 type Resource[T any] struct {
 	Get, Create, Update, PartialUpdate, Delete *Endpoint[*T]
 	GetList                                    *Endpoint[[]*T]
