@@ -67,11 +67,9 @@ func WithParams[P, R any](e *Endpoint[R]) (*Typed[P, R], error) {
 		byName[f.name] = f
 	}
 	out := &Typed[P, R]{e: e}
-	if r, ok := e.ep.(interface{ PathTokens() []rest.PathToken }); ok {
-		if re, ok := e.ep.(*rest.Endpoint); ok {
-			out.pathText = re.Options().Path
-		}
-		for _, tok := range r.PathTokens() {
+	if re, ok := e.ep.(*rest.Endpoint); ok {
+		out.pathText = re.Options().Path
+		for _, tok := range rest.PathTokens(re) {
 			if tok.Optional {
 				continue
 			}

@@ -180,10 +180,12 @@ type PathToken struct {
 	Wildcard bool
 }
 
-// PathTokens returns the tokens of the endpoint's path in order, so that
-// a typed front end (package df) can check its params type against them
-// before any call.
-func (e *Endpoint) PathTokens() []PathToken {
+// PathTokens returns the tokens of e's path in order, so that a typed
+// front end (package df) can check its params type against them before
+// any call. It is a function, not a method, so that a program that does
+// not call it does not link it (the linker keeps the exported methods of
+// a type reflection can reach).
+func PathTokens(e *Endpoint) []PathToken {
 	var out []PathToken
 	var walk func(parts []pathPart, optional bool)
 	walk = func(parts []pathPart, optional bool) {

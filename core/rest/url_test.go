@@ -384,6 +384,6 @@ func TestPathTokens(t *testing.T) {
 	} {
 		e, err := rest.New(rest.Options{Path: tc.path})
 		require.NoError(t, err, tc.path)
-		assert.Equal(t, tc.want, e.PathTokens(), tc.path)
+		assert.Equal(t, tc.want, rest.PathTokens(e), tc.path)
 	}
 }
