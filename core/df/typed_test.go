@@ -345,3 +345,37 @@ func TestExtendRefusesNearMissesAndAddAdds(t *testing.T) {
 	_, err = x.Extend(map[string]func(*df.Options){"created": noop})
 	assert.NoError(t, err)
 }
+
+func TestUntypedParamsInTheWrongCaseAreNamed(t *testing.T) {
+	a := newAPI(t)
+	arts := articles(t, a)
+	ctrl := newController()
+	ctx := context.Background()
+	type byGoName struct{ ID string } // no tag: the member is "id"
+	type tagged struct {
+		ID string `json:"ID"`
+	}
+	tests := []struct {
+		name   string
+		params any
+		want   string
+	}{
+		{"a map", map[string]string{"ID": "1"}, `Article.get: params: no "id" for path token :id of /articles/:id, but "ID": member names are case-sensitive`},
+		{"a tagged struct", tagged{"1"}, `Article.get: params: no "id" for path token :id of /articles/:id, but "ID": member names are case-sensitive`},
+		{"the right name", map[string]string{"id": "1"}, ""},
+		{"a Go name", byGoName{"1"}, ""},
+		{"no params", nil, "Article.get: params missing path token :id for /articles/:id"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := arts.Get.Suspense(ctx, ctrl, tc.params)
+			if tc.want != "" {
+				assert.EqualError(t, err, tc.want)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, "Hello", got.Title)
+		})
+	}
+	assert.Equal(t, int64(1), a.requests.Load(), "only the right params were sent")
+}
