@@ -194,11 +194,14 @@ func controllerSubscribeOptions() controller.SubscribeOptions {
 // two in an envelope, {"results": [...], "nextCursor": "2"} (nextCursor ""
 // on the last page), the page named by the cursor query param; a POST
 // appends its body as a new record with the next id. It counts requests.
+// While gate is not nil a POST tells held and waits for a value on gate.
 type pages struct {
 	*httptest.Server
 	mu       sync.Mutex
 	articles []record
 	requests atomic.Int64
+	gate     chan struct{}
+	held     chan struct{}
 }
 
 func newPages(t *testing.T, titles ...string) *pages {
@@ -209,12 +212,22 @@ func newPages(t *testing.T, titles ...string) *pages {
 
 // servePages starts pages; the caller closes it.
 func servePages(titles ...string) *pages {
-	p := &pages{}
+	p := &pages{held: make(chan struct{}, 4)}
 	for i, title := range titles {
 		p.articles = append(p.articles, record{"id": strconv.Itoa(i + 1), "title": title})
 	}
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.requests.Add(1)
+		p.mu.Lock()
+		gate := p.gate
+		p.mu.Unlock()
+		if gate != nil && r.Method == http.MethodPost {
+			p.held <- struct{}{}
+			select { // the test releases it; the limit only stops a hang
+			case <-gate:
+			case <-time.After(testkit.WaitLimit):
+			}
+		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")

@@ -379,3 +379,54 @@ func TestUntypedParamsInTheWrongCaseAreNamed(t *testing.T) {
 	}
 	assert.Equal(t, int64(1), a.requests.Load(), "only the right params were sent")
 }
+
+func TestTypedOptimisticPushShowsTheDraftAtOnce(t *testing.T) {
+	p := newPages(t, "One", "Two")
+	type Page struct {
+		Results    []*Article `df:"results,collection"`
+		NextCursor string     `df:"nextCursor"`
+	}
+	arts, err := df.NewResource[Article](df.ResourceOptions{URLPrefix: p.URL, Path: "/articles/:id"})
+	require.NoError(t, err)
+	// getList's optimistic response is the one its Push inherits.
+	arts, err = arts.Extend(map[string]func(o *df.Options){
+		"getList": func(o *df.Options) {
+			o.GetOptimisticResponse = df.Optimistic(func(_ df.Snapshot, _ struct{}, draft Article) (*Article, error) {
+				return &draft, nil
+			})
+		},
+	})
+	require.NoError(t, err)
+	list, err := df.ListOf[Page](arts)
+	require.NoError(t, err)
+	ctrl := newController()
+	ctx := context.Background()
+	_, err = list.GetList.Suspense(ctx, ctrl, nil)
+	require.NoError(t, err)
+
+	gate := make(chan struct{})
+	p.mu.Lock()
+	p.gate = gate
+	p.mu.Unlock()
+	done := make(chan error, 1)
+	go func() {
+		_, err := list.Push.Fetch(ctx, ctrl, nil, Article{Title: "Draft", Tags: []string{"new"}})
+		done <- err
+	}()
+	testkit.Wait(t, p.held, "the POST at the server")
+	shown := list.GetList.Response(ctrl, nil)
+	close(gate)
+	require.NoError(t, testkit.Wait(t, done, "the POST"))
+	require.NoError(t, shown.Err)
+	require.Len(t, shown.Data.Results, 3, "the draft is in the list before the server answers")
+	draft := shown.Data.Results[2]
+	assert.Equal(t, "Draft", draft.Title)
+	assert.Equal(t, []string{"new"}, draft.Tags)
+	assert.Empty(t, draft.ID, "no id until the server gives one")
+
+	after, err := list.GetList.Suspense(ctx, ctrl, nil)
+	require.NoError(t, err)
+	require.Len(t, after.Results, 3)
+	assert.Equal(t, "3", after.Results[2].ID, "the server's record replaced the draft")
+	assert.Equal(t, int64(2), p.requests.Load(), "the list and the POST: nothing refetched")
+}
