@@ -32,7 +32,12 @@ type NetworkError = rest.NetworkError
 type Resource[T any] struct {
 	Get, Create, Update, PartialUpdate, Delete *Endpoint[*T]
 	GetList                                    *Endpoint[[]*T]
-	Push, Unshift, Remove, Move                *Endpoint[*T]
+	// GetPage fetches the page its PaginationField param names and
+	// appends its records to the list GetList reads (each once, in
+	// order); params without it fetch the first page and start the list
+	// again. nil without a PaginationField option.
+	GetPage                     *Endpoint[[]*T]
+	Push, Unshift, Remove, Move *Endpoint[*T]
 	// Rest is the untyped resource, for endpoints added by Extend (type
 	// them with Wrap) and for the controller's untyped methods.
 	Rest *rest.Resource
@@ -74,6 +79,15 @@ func typeResource[T any](r *rest.Resource) (*Resource[T], error) {
 	}
 	if out.GetList, err = Wrap[[]*T](r.GetList); err != nil {
 		return nil, err
+	}
+	if r.GetList.Options().PaginationField != "" {
+		page, err := r.GetList.GetPage()
+		if err != nil {
+			return nil, err
+		}
+		if out.GetPage, err = Wrap[[]*T](page); err != nil {
+			return nil, err
+		}
 	}
 	derived := []struct {
 		dst  **Endpoint[*T]

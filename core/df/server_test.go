@@ -195,7 +195,9 @@ func controllerSubscribeOptions() controller.SubscribeOptions {
 // on the last page), the page named by the cursor query param; a POST
 // appends its body as a new record with the next id. It counts requests.
 // While gate is not nil a POST tells held and waits for a value on gate.
+// With plain set a page is the bare list, without the envelope.
 type pages struct {
+	plain    atomic.Bool
 	*httptest.Server
 	mu       sync.Mutex
 	articles []record
@@ -248,6 +250,10 @@ func servePages(titles ...string) *pages {
 		next := ""
 		if to < len(p.articles) {
 			next = strconv.Itoa(to)
+		}
+		if p.plain.Load() {
+			_ = json.NewEncoder(w).Encode(p.articles[from:to])
+			return
 		}
 		_ = json.NewEncoder(w).Encode(record{"results": p.articles[from:to], "nextCursor": next})
 	}))

@@ -430,3 +430,31 @@ func TestTypedOptimisticPushShowsTheDraftAtOnce(t *testing.T) {
 	assert.Equal(t, "3", after.Results[2].ID, "the server's record replaced the draft")
 	assert.Equal(t, int64(2), p.requests.Load(), "the list and the POST: nothing refetched")
 }
+
+func TestResourceGetPageAppendsToThePlainList(t *testing.T) {
+	p := newPages(t, "One", "Two", "Three")
+	p.plain.Store(true)
+	arts, err := df.NewResource[Article](df.ResourceOptions{URLPrefix: p.URL, Path: "/articles/:id",
+		Options: df.Options{PaginationField: "cursor"}})
+	require.NoError(t, err)
+	require.NotNil(t, arts.GetPage)
+	assert.Equal(t, arts.GetList.Name(), arts.GetPage.Name(), "a page is stored as the list")
+	ctrl := newController()
+	ctx := context.Background()
+
+	first, err := arts.GetList.Suspense(ctx, ctrl, nil)
+	require.NoError(t, err)
+	require.Len(t, first, 2)
+	_, err = arts.GetPage.Fetch(ctx, ctrl, map[string]string{"cursor": "2"}, nil)
+	require.NoError(t, err)
+	all, err := arts.GetList.Suspense(ctx, ctrl, nil)
+	require.NoError(t, err)
+	require.Len(t, all, 3)
+	assert.Same(t, first[0], all[0])
+	assert.Equal(t, "Three", all[2].Title)
+	assert.Equal(t, int64(2), p.requests.Load())
+
+	plain, err := df.NewResource[Article](df.ResourceOptions{URLPrefix: p.URL, Path: "/articles/:id"})
+	require.NoError(t, err)
+	assert.Nil(t, plain.GetPage, "no PaginationField, no GetPage")
+}
