@@ -197,7 +197,7 @@ func controllerSubscribeOptions() controller.SubscribeOptions {
 // While gate is not nil a POST tells held and waits for a value on gate.
 // With plain set a page is the bare list, without the envelope.
 type pages struct {
-	plain    atomic.Bool
+	plain atomic.Bool
 	*httptest.Server
 	mu       sync.Mutex
 	articles []record
