@@ -91,16 +91,22 @@ func (e *Endpoint[R]) Params(params any) (value.Value, error) {
 		}
 		for _, m := range v.Members() {
 			if strings.EqualFold(m.Key, tok.Name) {
-				sigil := ":"
-				if tok.Wildcard {
-					sigil = "*"
-				}
-				return value.Undef, fmt.Errorf("%s: params: no %q for path token %s%s of %s, but %q: member names are case-sensitive",
-					e.name, tok.Name, sigil, tok.Name, e.path, m.Key)
+				return value.Undef, fmt.Errorf("%s: params: no %q for path token %s, but %q: member names are case-sensitive",
+					e.name, tok.Name, e.tokenText(tok), m.Key)
 			}
 		}
 	}
 	return v, nil
+}
+
+// tokenText names a path token as the path writes it, with the path:
+// ":id of /articles/:id".
+func (e *Endpoint[R]) tokenText(tok rest.PathToken) string {
+	sigil := ":"
+	if tok.Wildcard {
+		sigil = "*"
+	}
+	return sigil + tok.Name + " of " + e.path
 }
 
 // Key returns the store key of params.

@@ -26,19 +26,18 @@ import (
 // Endpoint with params P; Endpoint returns the endpoint that takes any
 // params.
 //
-// Endpoints are immutable and safe for concurrent use.
+// A Typed is immutable and safe for concurrent use.
 type Typed[P, R any] struct {
 	e *Endpoint[R]
-	// required are the path tokens P must give: a field for each, checked
-	// at every call to be set.
+	// required are the path tokens P must give, each with the Go name of
+	// the field that gives it, checked at every call to be set.
 	required []requiredParam
-	pathText string
 }
 
 // requiredParam is a required path token and the field of P that fills it.
 type requiredParam struct {
-	token, goName string
-	wildcard      bool
+	token  rest.PathToken
+	goName string
 }
 
 // WithParams returns e with its params typed as P, a struct. It fails,
@@ -46,8 +45,8 @@ type requiredParam struct {
 // holds what cannot be a param (a nested struct, a map, a func: a param is
 // a string, a number, a boolean, a time, a value.Value, or a pointer or
 // slice of them), or when a required token of a REST endpoint's path has
-// no field ("Article.get: params ArticleParams has no field for path token
-// :id of /articles/:id").
+// no field ("df: Article.get: params main.ArticleParams has no field for
+// path token :id of /articles/:id").
 func WithParams[P, R any](e *Endpoint[R]) (*Typed[P, R], error) {
 	if e == nil {
 		return nil, fmt.Errorf("df: WithParams of a nil endpoint")
@@ -67,33 +66,14 @@ func WithParams[P, R any](e *Endpoint[R]) (*Typed[P, R], error) {
 		byName[f.name] = f
 	}
 	out := &Typed[P, R]{e: e}
-	if re, ok := e.ep.(*rest.Endpoint); ok {
-		out.pathText = re.Options().Path
-		for _, tok := range rest.PathTokens(re) {
-			if tok.Optional {
-				continue
-			}
-			f, ok := byName[tok.Name]
-			if !ok {
-				return nil, fmt.Errorf("df: %s: params %s has no field for path token %s",
-					e.name, t, out.describe(tok.Name, tok.Wildcard))
-			}
-			out.required = append(out.required, requiredParam{token: tok.Name, goName: f.goName, wildcard: tok.Wildcard})
+	for _, tok := range e.tokens {
+		f, ok := byName[tok.Name]
+		if !ok {
+			return nil, fmt.Errorf("df: %s: params %s has no field for path token %s", e.name, t, e.tokenText(tok))
 		}
+		out.required = append(out.required, requiredParam{token: tok, goName: f.goName})
 	}
 	return out, nil
-}
-
-// describe names a path token as the path writes it, with the path.
-func (t *Typed[P, R]) describe(token string, wildcard bool) string {
-	sigil := ":"
-	if wildcard {
-		sigil = "*"
-	}
-	if t.pathText == "" {
-		return sigil + token
-	}
-	return sigil + token + " of " + t.pathText
 }
 
 // isParamType reports whether a field of type t can be a param: what a URL
@@ -127,10 +107,10 @@ func (t *Typed[P, R]) Params(p P) (value.Value, error) {
 		return value.Undef, err
 	}
 	for _, r := range t.required {
-		m := v.Get(r.token)
-		if m.IsNullish() || m.Kind() == value.String && m.Str() == "" || r.wildcard && m.Kind() == value.Array && m.Len() == 0 {
+		m := v.Get(r.token.Name)
+		if m.IsNullish() || m.Kind() == value.String && m.Str() == "" || r.token.Wildcard && m.Kind() == value.Array && m.Len() == 0 {
 			return value.Undef, fmt.Errorf("%s: params: field %s is empty: path token %s needs it",
-				t.e.name, r.goName, t.describe(r.token, r.wildcard))
+				t.e.name, r.goName, t.e.tokenText(r.token))
 		}
 	}
 	return v, nil
