@@ -57,6 +57,11 @@ self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 `
 
+// ServeHTTP serves r through App. A GET or HEAD is pre-rendered under a
+// token of its own, which names the request's controller to the page's
+// components; an HTML answer is held back and completed (its snapshot,
+// when the page read anything; no false boolean attributes); anything
+// else passes through as App writes it.
 func (p *Prerender) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		p.App.ServeHTTP(w, r)
