@@ -190,3 +190,21 @@ test('ctrl.get over a data-client state skips records that are undefined or INVA
   );
   ctrl.close?.();
 });
+
+test("EntityMixin takes the base class's static key unless options or the subclass give one", async () => {
+  const { EntityMixin } = await importModule();
+  class MyData {
+    id = '';
+    static key = 'MYKEY';
+  }
+  assert.equal(EntityMixin(MyData).key, 'MYKEY');
+  assert.equal(EntityMixin(MyData, { key: 'OVERRIDE' }).key, 'OVERRIDE');
+  class Sub extends EntityMixin(MyData, { key: 'OVERRIDE' }) {
+    static key = 'SUB';
+  }
+  assert.equal(Sub.key, 'SUB');
+  class Plain {
+    id = '';
+  }
+  assert.equal(EntityMixin(Plain).key, 'Plain', 'no key: the class name');
+});
