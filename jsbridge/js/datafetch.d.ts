@@ -757,6 +757,14 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
  * Endpoints are immutable: `extend` returns a new one.
  */
 export interface RestEndpoint<D = any, P extends object = Params, B = RequestBody> {
+  /**
+   * Calling an endpoint is `endpoint.fetch(params, body)`: the request, its
+   * parsed response and `process`, with no controller and no cache (what
+   * the schema would normalize, not denormalized data). One argument to an
+   * endpoint that sends a body is the body (`create(body)`).
+   */
+  (...args: FetchArgs<P, B>): Promise<any>;
+  (body: B): Promise<any>;
   // The options it was made with are its properties; a subclass may set
   // them as class fields, and override the function options as methods.
   /** The path template. */

@@ -239,3 +239,18 @@ export async function params(df: DataFetch, ctrl: Controller): Promise<void> {
   keyOf(getArticle, {});
   type _b1 = Expect<Equal<EndpointBody<RestEndpoint<unknown, Params, string>>, string>>;
 }
+
+// An endpoint is callable (data-client's form): endpoint(params, body) is
+// endpoint.fetch(params, body); one argument to a body-taking endpoint is
+// the body.
+export async function callable(ctrl: Controller, getArticle: RestEndpoint<{ id: string }, { id: string }>, create: RestEndpoint<{ id: string }, {}, { title: string }>) {
+  await getArticle({ id: '1' });
+  await getArticle.call(null, { id: '1' });
+  // @ts-expect-error: a required param is missing
+  await getArticle();
+  await create({ title: 'x' });
+  await create({}, { title: 'x' });
+  // @ts-expect-error: not the body's type
+  await create({ title: 1 });
+  void ctrl;
+}

@@ -100,12 +100,17 @@ export class RestEndpoint {
       throw new TypeError(`RestEndpoint: options must be an object with at least a path, got ${show(options)}`);
     }
     encodeOptions(options, `RestEndpoint ${options.name ?? options.path ?? ''}`, undefined, checking);
-    setOptions(this, options);
+    // An endpoint is a function, as data-client's: endpoint(params, body)
+    // is endpoint.fetch(params, body). A subclass's fields land on it.
+    const self = callable(new.target.prototype);
+    setOptions(self, options);
     // As data-client's constructor: the method is fixed now (POST for a
     // side effect given without one), so that extend keeps it; a subclass
     // that defines method itself keeps its own.
-    if (options.method === undefined && !definesMethod(this)) own(this, 'method', this.method);
-    Object.defineProperty(this, RECIPE, { value: {}, writable: true });
+    if (options.method === undefined && !definesMethod(self)) own(self, 'method', self.method);
+    Object.defineProperty(self, RECIPE, { value: {}, writable: true });
+    // biome-ignore lint/correctness/noConstructorReturn: the instance is a function, so that endpoints are callable (data-client's form).
+    return self;
   }
 
   /** The HTTP method: GET unless set (POST when sideEffect is set true, as in data-client). */
@@ -243,19 +248,50 @@ export class RestEndpoint {
 
   /**
    * What the endpoint fetches by default: the request (getRequestInit and
-   * getHeaders applied) and its parsed response (parseResponse applied):
-   * what an override of fetch gets from super.fetch(params, body). It goes
-   * through the global fetch, not a controller's fetch option.
+   * getHeaders applied), its parsed response (parseResponse applied) and
+   * process run on that, as data-client's: what calling the endpoint
+   * resolves to, and what an override of fetch gets from
+   * super.fetch(params, body). It goes through the global fetch, not a
+   * controller's fetch option.
    */
   fetch(params, body) {
-    if (JS_CONTENT.has(this.content)) return fetchJS(this, params, body);
-    const e = engineOf(this, 'fetch()');
-    const h = e.endpointHandle(this);
-    return e
-      .callAsync('endpointFetch', h, e.paramsText(params ?? {}, 'fetch', this), ...encodeBody(body, `${this.name}: fetch: body`))
-      .then((text) => parse(text));
+    const parsed = JS_CONTENT.has(this.content) ? fetchJS(this, params, body) : fetchEngine(this, params, body);
+    return parsed.then((v) => this.process(v, params ?? {}));
   }
 }
+
+// fetchEngine is the default request and parse, made by the engine.
+function fetchEngine(ep, params, body) {
+  const e = engineOf(ep, 'fetch()');
+  const h = e.endpointHandle(ep);
+  return e.callAsync('endpointFetch', h, e.paramsText(params ?? {}, 'fetch', ep), ...encodeBody(body, `${ep.name}: fetch: body`)).then((text) => parse(text));
+}
+
+// callable returns a function with prototype proto: an endpoint, which
+// calling fetches (see callEndpoint). The function's own name and length
+// go, so that the endpoint's (its options, the prototype's getters) show.
+function callable(proto) {
+  const self = (...args) => callEndpoint(self, args);
+  delete self.name;
+  delete self.length;
+  Object.setPrototypeOf(self, proto);
+  return self;
+}
+
+// callEndpoint is endpoint(...args): endpoint.fetch(params, body), where
+// one argument to an endpoint that sends a body is the body (as
+// data-client reads its args: create(body), update(params, body)).
+function callEndpoint(ep, args) {
+  if (args.length === 1 && sendsBody(ep)) return ep.fetch({}, args[0]);
+  return ep.fetch(args[0], args[1]);
+}
+
+// sendsBody reports whether ep's requests carry a body: a method other
+// than GET, HEAD and DELETE, and no body option set to undefined.
+function sendsBody(ep) {
+  return !NO_BODY_METHODS.has(ep.method) && (!('body' in ep) || ep.body !== undefined);
+}
+const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
 
 // ---------------------------------------------------------------- content
 
@@ -310,7 +346,7 @@ function isJSContent(v) {
 // parsed here, so that the Blob, ArrayBuffer, FormData or stream reaches
 // the caller.
 async function fetchJS(ep, params, body) {
-  const takesBody = !['GET', 'HEAD', 'DELETE'].includes(ep.method);
+  const takesBody = !NO_BODY_METHODS.has(ep.method);
   const url = ep.url(params ?? {});
   const init = await ep.getRequestInit(takesBody ? (body ?? ep.body) : undefined);
   if (ep.signal) init.signal = ep.signal;
@@ -328,7 +364,15 @@ function engineOf(ep, what) {
 
 // The function options' defaults, which are not options the engine gets:
 // an endpoint whose getRequestInit is RestEndpoint's has none of its own.
-const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch', 'searchToString'].map((name) => RestEndpoint.prototype[name]));
+// A resource delete's process (deleteFallback) is the engine's too.
+const DEFAULTS = new Set([
+  ...['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch', 'searchToString'].map((name) => RestEndpoint.prototype[name]),
+  deleteFallback,
+]);
+
+// Endpoints are functions (see callable): call, apply and bind work on
+// them as on data-client's.
+Object.setPrototypeOf(RestEndpoint.prototype, Function.prototype);
 
 // definesMethod reports whether a subclass of RestEndpoint, between ep and
 // RestEndpoint.prototype, defines method.
@@ -355,7 +399,7 @@ function setOptions(ep, options) {
 // derive returns an endpoint of ep's class with ep's own properties and
 // options over them, made in an engine by recipe.
 function derive(ep, options, recipe) {
-  const d = Object.create(Object.getPrototypeOf(ep));
+  const d = callable(Object.getPrototypeOf(ep));
   for (const k of Object.keys(ep)) own(d, k, ep[k]);
   setOptions(d, options);
   Object.defineProperty(d, RECIPE, { value: recipe, writable: true });
@@ -483,6 +527,9 @@ export function resource(options) {
       ...(name === 'getList' ? { movePath: options.path } : {}),
     });
     ep[RECIPE] = { resource: res, member: name };
+    // delete's fallback to the params, which the engine applies to what it
+    // stores (core/rest deleteProcess), applies to a call too.
+    if (name === 'delete' && ep.process === RestEndpoint.prototype.process) own(ep, 'process', deleteFallback);
     res[name] = ep;
   }
   return finishResource(res, { options: { ...shared, schema, name: rest.name }, Endpoint });
@@ -514,6 +561,13 @@ function prefixOf(res) {
     const o = r[RESOURCE].options;
     if (o !== undefined) return o.name ?? o.schema.key;
   }
+}
+
+// deleteFallback is a resource delete's process: the params when the
+// response has no record (null, or an empty object as some servers send),
+// as core/rest deleteProcess.
+function deleteFallback(value, params) {
+  return value === null || value === undefined || (isPlainObject(value) && Object.keys(value).length === 0) ? params : value;
 }
 
 // resourceSchema is the schema of a built-in resource endpoint (as

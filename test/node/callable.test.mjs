@@ -1,0 +1,77 @@
+// Endpoints are functions, as data-client's (issue 22): endpoint(params,
+// body) is endpoint.fetch(params, body), which requests, parses and runs
+// process, with no controller and no cache. One argument to an endpoint
+// that sends a body is the body.
+
+import assert from 'node:assert/strict';
+import { env, server, setup, test } from './harness.mjs';
+
+setup();
+
+test('endpoint(params) and endpoint.fetch(params) request, parse and run process; nothing is stored', async () => {
+  const { df, base } = await env();
+  const seen = [];
+  const ep = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/articles/:id',
+    process(value, params) {
+      seen.push(params);
+      return { title: value.title, via: params.id };
+    },
+  });
+  assert.equal(typeof ep, 'function');
+  assert.ok(ep instanceof df.RestEndpoint);
+  assert.equal(ep.name, '/articles/:id', 'the name is the path, not the function name');
+  assert.deepEqual(await ep({ id: '2' }), { title: 'Stale-while-revalidate in practice', via: '2' });
+  assert.deepEqual(await ep.fetch({ id: '2' }), { title: 'Stale-while-revalidate in practice', via: '2' });
+  assert.deepEqual(await ep.call(null, { id: '2' }), { title: 'Stale-while-revalidate in practice', via: '2' }, 'call, apply and bind work');
+  assert.deepEqual(seen, [{ id: '2' }, { id: '2' }, { id: '2' }]);
+  assert.deepEqual(await server.counts(), { 'GET /articles/2': 3 });
+});
+
+test('a resource called: get, create(body), update(params, body), delete falls back to the params', async () => {
+  const { df, base, fx } = await env();
+  const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article });
+  const got = await r.get({ id: '2' });
+  assert.equal(got.title, 'Stale-while-revalidate in practice');
+  assert.equal(typeof got.createdAt, 'string', 'the response as parsed: no schema applied');
+  const created = await r.create({ title: 'Called' });
+  assert.equal(created.title, 'Called');
+  const updated = await r.update({ id: '3' }, { title: 'Replaced' });
+  assert.equal(updated.title, 'Replaced');
+  assert.deepEqual(await r.delete({ id: '3' }), { id: '3' }, 'an empty response gives the params');
+  assert.deepEqual(await server.counts(), { 'GET /articles/2': 1, 'POST /articles': 1, 'PUT /articles/3': 1, 'DELETE /articles/3': 1 });
+});
+
+test('extend, a subclass and a collection endpoint are callable too; an override of fetch is what a call runs', async () => {
+  const { df, base } = await env();
+  class Titled extends df.RestEndpoint {
+    urlPrefix = base;
+    path = '/articles/:id';
+    process(value) {
+      return value.title;
+    }
+  }
+  const sub = new Titled({});
+  assert.ok(sub instanceof Titled);
+  assert.equal(await sub({ id: '2' }), 'Stale-while-revalidate in practice');
+  const ext = sub.extend({ process: (value) => value.id });
+  assert.equal(typeof ext, 'function');
+  assert.equal(await ext({ id: '2' }), '2');
+  let processed = 0;
+  const wrapped = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/articles/:id',
+    process(value) {
+      processed++;
+      return value;
+    },
+    async fetch(params, body) {
+      const v = await df.RestEndpoint.prototype.fetch.call(this, params, body);
+      return { wrapped: v.id };
+    },
+  });
+  assert.deepEqual(await wrapped({ id: '2' }), { wrapped: '2' });
+  assert.deepEqual(await new df.Controller().fetch(wrapped, { id: '2' }), { wrapped: '2' }, 'the engine runs the override, process once inside it');
+  assert.equal(processed, 2, 'process runs inside super.fetch, not again after the override');
+});
