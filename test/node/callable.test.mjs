@@ -75,3 +75,15 @@ test('extend, a subclass and a collection endpoint are callable too; an override
   assert.deepEqual(await new df.Controller().fetch(wrapped, { id: '2' }), { wrapped: '2' }, 'the engine runs the override, process once inside it');
   assert.equal(processed, 2, 'process runs inside super.fetch, not again after the override');
 });
+
+test('resource extend takes endpoints as members, as data-client (extend(Base => ({name: Base.get.extend(...)})))', async () => {
+  const { df, base, fx } = await env();
+  const r = df.resource({ urlPrefix: base, path: '/articles/:id', schema: fx.Article }).extend((Base) => ({
+    longLived: Base.get.extend({ dataExpiryLength: 3_600_000 }),
+  }));
+  assert.equal(typeof r.longLived, 'function');
+  assert.equal(r.longLived.dataExpiryLength, 3_600_000);
+  const a = await new df.Controller().useSuspense(r.longLived, { id: '2' });
+  assert.equal(a.title, 'Stale-while-revalidate in practice');
+  assert.equal((await r.longLived({ id: '2' })).id, '2');
+});

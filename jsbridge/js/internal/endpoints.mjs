@@ -545,7 +545,10 @@ function finishResource(res, recipe) {
       const next = {};
       for (const k of Object.keys(res)) next[k] = res[k];
       for (const [name, opts] of Object.entries(changes)) {
-        if (!opts || typeof opts !== 'object') throw new TypeError(`resource extend ${name}: options must be an object, got ${show(opts)}`);
+        // An endpoint (a function) given as the member takes its options.
+        if (!opts || (typeof opts !== 'object' && !(opts instanceof RestEndpoint))) {
+          throw new TypeError(`resource extend ${name}: options must be an object or an endpoint, got ${show(opts)}`);
+        }
         const from = res[name] ?? res.get;
         const ep = derive(from, res[name] ? opts : { name: `${prefixOf(res)}.${name}`, method: 'GET', ...opts }, { resource: next, member: name });
         next[name] = ep;
