@@ -87,3 +87,42 @@ test('resource extend takes endpoints as members, as data-client (extend(Base =>
   assert.equal(a.title, 'Stale-while-revalidate in practice');
   assert.equal((await r.longLived({ id: '2' })).id, '2');
 });
+
+test('a call reads a binary Content-Type as a Blob with no schema; fetchResponse overrides the request for calls and the controller', async () => {
+  const { df, base } = await env();
+  const file = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body' });
+  const blob = await file({ status: 200, type: 'image/png', text: 'PNG' });
+  assert.ok(blob instanceof Blob, 'a binary Content-Type is a Blob');
+  assert.equal(await blob.text(), 'PNG');
+  assert.equal(await file({ status: 200, type: 'text/plain', text: 'plain' }), 'plain');
+  const requested = [];
+  const canned = new df.RestEndpoint({
+    urlPrefix: 'http://canned.invalid',
+    path: '/things/:id',
+    fetchResponse(input, init) {
+      requested.push(`${init.method} ${input}`);
+      return Promise.resolve(new Response('{"id":"7","n":1}', { headers: { 'Content-Type': 'application/json' } }));
+    },
+  });
+  assert.deepEqual(await canned({ id: '7' }), { id: '7', n: 1 });
+  assert.deepEqual(await new df.Controller().fetch(canned, { id: '7' }), { id: '7', n: 1 });
+  const ext = canned.extend({ name: 'again' });
+  assert.deepEqual(await new df.Controller().fetch(ext, { id: '8' }), { id: '7', n: 1 });
+  assert.deepEqual(requested, ['GET http://canned.invalid/things/7', 'GET http://canned.invalid/things/7', 'GET http://canned.invalid/things/8']);
+});
+
+test('a call that gets no response fails with a NetworkError of status 0 naming the request', async () => {
+  const { df } = await env();
+  const down = new df.RestEndpoint({ urlPrefix: 'http://down.invalid', path: '/x' });
+  const saved = globalThis.fetch;
+  globalThis.fetch = () => Promise.reject(new TypeError('fetch failed'));
+  let err;
+  try {
+    err = await down({}).catch((e) => e);
+  } finally {
+    globalThis.fetch = saved;
+  }
+  assert.ok(err instanceof df.NetworkError);
+  assert.equal(err.status, 0);
+  assert.match(err.message, /\/x: GET http:\/\/down\.invalid\/x: fetch failed/);
+});

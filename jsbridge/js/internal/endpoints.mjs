@@ -53,9 +53,6 @@ const OPTIONS = [
 // The response body kinds of the content option (data-client's): JSON, or
 // what the Response method of that name makes ('stream': its body).
 const CONTENT = ['json', 'text', 'blob', 'arrayBuffer', 'formData', 'stream'];
-// The kinds JSON cannot carry: the cache cannot hold them, endpoint.fetch()
-// hands them back.
-const JS_CONTENT = new Set(['blob', 'arrayBuffer', 'formData', 'stream']);
 // Content-Types that are text (data-client's list): any other but JSON is
 // binary.
 const TEXT_LIKE = /\btext\b|\bxml\b|\bhtml\b|\bjavascript\b|\bcss\b|\bcsv\b|\burlencoded\b/;
@@ -191,6 +188,8 @@ export class RestEndpoint {
     if ('content' in options && DEFAULTS.has(d.parseResponse)) {
       d[RECIPE].changes = { ...options, parseResponse: d.content === undefined ? undefined : RestEndpoint.prototype.parseResponse };
     }
+    // A new fetchResponse is used by the default fetch, here.
+    if ('fetchResponse' in options && DEFAULTS.has(d.fetch)) d[RECIPE].changes = { ...d[RECIPE].changes, fetch: RestEndpoint.prototype.fetch };
     return d;
   }
 
@@ -247,24 +246,30 @@ export class RestEndpoint {
   }
 
   /**
-   * What the endpoint fetches by default: the request (getRequestInit and
-   * getHeaders applied), its parsed response (parseResponse applied) and
-   * process run on that, as data-client's: what calling the endpoint
-   * resolves to, and what an override of fetch gets from
+   * What the endpoint fetches by default, as data-client's: the request
+   * (url, getRequestInit with getHeaders applied, fetchResponse), its
+   * parsed response (parseResponse) and process run on that: what calling
+   * the endpoint resolves to, and what an override of fetch gets from
    * super.fetch(params, body). It goes through the global fetch, not a
    * controller's fetch option.
    */
   fetch(params, body) {
-    const parsed = JS_CONTENT.has(this.content) ? fetchJS(this, params, body) : fetchEngine(this, params, body);
-    return parsed.then((v) => this.process(v, params ?? {}));
+    return fetchJS(this, params, body).then((v) => this.process(v, params ?? {}));
   }
-}
 
-// fetchEngine is the default request and parse, made by the engine.
-function fetchEngine(ep, params, body) {
-  const e = engineOf(ep, 'fetch()');
-  const h = e.endpointHandle(ep);
-  return e.callAsync('endpointFetch', h, e.paramsText(params ?? {}, 'fetch', ep), ...encodeBody(body, `${ep.name}: fetch: body`)).then((text) => parse(text));
+  /**
+   * Sends the request: the global fetch, a failure to get any response
+   * being a NetworkError of status 0. Override it to answer from elsewhere;
+   * endpoint.fetch() and the controller both use the override.
+   */
+  fetchResponse(input, init) {
+    return globalThis.fetch(input, init).catch((cause) => {
+      if (cause?.name === 'AbortError' || cause?.name === 'TimeoutError') throw cause;
+      const err = new NetworkError(undefined, `${this.name}: ${init?.method ?? this.method} ${input}: ${cause?.message ?? cause}`);
+      err.cause = cause;
+      throw err;
+    });
+  }
 }
 
 // callable returns a function with prototype proto: an endpoint, which
@@ -341,16 +346,16 @@ function isJSContent(v) {
   );
 }
 
-// fetchJS is endpoint.fetch() for a body kind JSON cannot carry: the
-// request as the engine builds it (getRequestInit, getHeaders), sent and
-// parsed here, so that the Blob, ArrayBuffer, FormData or stream reaches
-// the caller.
+// fetchJS is endpoint.fetch(): the request as the engine builds it
+// (getRequestInit, getHeaders), sent by fetchResponse and parsed by
+// parseResponse here, so that a Blob, ArrayBuffer, FormData or stream
+// reaches the caller. The signal and timeout options abort it.
 async function fetchJS(ep, params, body) {
-  const takesBody = !NO_BODY_METHODS.has(ep.method);
   const url = ep.url(params ?? {});
-  const init = await ep.getRequestInit(takesBody ? (body ?? ep.body) : undefined);
-  if (ep.signal) init.signal = ep.signal;
-  const response = await globalThis.fetch(url, init);
+  const init = await ep.getRequestInit(sendsBody(ep) ? (body ?? ep.body) : undefined);
+  const signals = [ep.signal, ep.timeout > 0 ? AbortSignal.timeout(ep.timeout) : undefined].filter(Boolean);
+  if (signals.length > 0) init.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  const response = await ep.fetchResponse(url, init);
   return ep.parseResponse(response);
 }
 
@@ -420,6 +425,8 @@ function optionsOf(ep) {
   }
   // A content option is read by the default parseResponse, here.
   if (o.content !== undefined && o.parseResponse === undefined) o.parseResponse = RestEndpoint.prototype.parseResponse;
+  // An override of fetchResponse is used by the default fetch, here.
+  if (ep.fetchResponse !== RestEndpoint.prototype.fetchResponse && o.fetch === undefined) o.fetch = RestEndpoint.prototype.fetch;
   return o;
 }
 
