@@ -1256,6 +1256,21 @@ export interface SubscribeOptions {
 }
 
 /** `getState()`: a plain JSON snapshot, for debugging and for `hydrate`. */
+/**
+ * A store state that `ctrl.get` and `ctrl.getResponse` read in place of the
+ * controller's store when given last (data-client's form): a `getState()`
+ * snapshot, or data-client's state (`{entities, endpoints, meta,
+ * entitiesMeta, indexes, ...}`). Each state object is read as it was
+ * first given.
+ */
+export interface ReadableState {
+  readonly entities: EntityTables;
+  readonly endpoints: { readonly [endpointKey: string]: unknown };
+  readonly meta?: { readonly [endpointKey: string]: { readonly [field: string]: unknown } };
+  readonly entitiesMeta?: { readonly [entityKey: string]: { readonly [pk: string]: unknown } };
+  readonly indexes?: unknown;
+}
+
 export interface StoreState {
   /** The snapshot format's version (1). */
   version: number;
@@ -1284,6 +1299,9 @@ export interface Controller {
   fetchIfStale<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<EndpointData<E>>;
   /** Synchronous read, optimistic data included. */
   getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
+  /** data-client's form: reads `state` (last) in place of this controller's store. */
+  getResponse<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null, state: ReadableState): ResponseState<EndpointData<E>>;
+  getResponse<E extends AnyEndpoint>(endpoint: E, ...state: {} extends EndpointParams<E> ? [state: ReadableState] : never): ResponseState<EndpointData<E>>;
   /**
    * Calls `listener` now and after every change of that result; fetches as
    * `useSuspense` would, again when the result is invalidated or marked
@@ -1331,6 +1349,13 @@ export interface Controller {
   get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
+  /** data-client's form: reads `state` (last) in place of this controller's store. */
+  get<S extends QueryableSchema, R, A extends any[]>(
+    schema: QuerySchema<S, R, A>,
+    ...argsAndState: [...args: QueryArgs<A>, state: ReadableState]
+  ): R | undefined;
+  get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<E> | undefined;
+  get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /**

@@ -461,6 +461,8 @@ export function makeController(bridge, endpoints, schemas) {
 
     getResponse(endpoint, params, state) {
       if (isStoreState(state)) return this.#of(state).getResponse(endpoint, params);
+      // getResponse(endpoint, state): an endpoint without params.
+      if (state === undefined && isStoreState(params)) return this.#of(params).getResponse(endpoint, undefined);
       const h = endpointHandle(endpoint);
       return this.#response(h, paramsText(params, 'getResponse', endpoint));
     }
