@@ -712,6 +712,8 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   fetch?(this: RestEndpoint<any, P, B>, params: P, body?: B): Promise<unknown>;
   /** Replaces the parsing of the response. */
   parseResponse?(response: Response): unknown;
+  /** Replaces the sending of the request by the default fetch (the global `fetch`). */
+  fetchResponse?(input: string, init: RequestInit): Promise<Response>;
   /**
    * How the default `parseResponse` reads a 2xx body: `'json'` (whatever
    * the Content-Type), `'text'`, or a kind JSON cannot carry (`'blob'`,
@@ -808,11 +810,14 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   process(value: any, ...args: any[]): any;
   /**
    * What the endpoint fetches by default (the request, `getRequestInit` and
-   * `getHeaders` applied, and its parsed response): what an override gets
-   * from `super.fetch(params, body)`. What an override returns is normalized
-   * as it is.
+   * `getHeaders` applied, sent by `fetchResponse`; its parsed response; and
+   * `process` run on that): what calling the endpoint resolves to, and what
+   * an override gets from `super.fetch(params, body)`. What an override
+   * returns is normalized as it is.
    */
   fetch(params?: any, body?: any): Promise<any>;
+  /** Sends the request: the global `fetch`; no response is a `NetworkError` of status 0. */
+  fetchResponse(input: string, init: RequestInit): Promise<Response>;
   /** Data applied at once, as if it were the response (see the option). */
   getOptimisticResponse?(snap: Snapshot, params: P, body: B | undefined): unknown;
   /** Rewrites other endpoints' stored results after this one is stored (see the option). */

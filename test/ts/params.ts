@@ -278,3 +278,16 @@ export async function readState(ctrl: Controller) {
   ctrl.getResponse(getOne, dcState);
   return [fromState, allFromState, viewFromState, responseFromState, listFromState];
 }
+
+// fetchResponse: an option (typed), and a method of every endpoint.
+export async function fetchResponse() {
+  const df = await load();
+  const canned = new df.RestEndpoint({
+    path: '/x',
+    fetchResponse: (input: string, init: RequestInit) => Promise.resolve(new Response(`${init.method} ${input}`)),
+  });
+  const sent: Promise<Response> = canned.fetchResponse('/x', { method: 'GET' });
+  // @ts-expect-error: fetchResponse resolves to a Response
+  new df.RestEndpoint({ path: '/x', fetchResponse: () => Promise.resolve('text') });
+  return sent;
+}
