@@ -126,3 +126,15 @@ test('a call that gets no response fails with a NetworkError of status 0 naming 
   assert.equal(err.status, 0);
   assert.match(err.message, /\/x: GET http:\/\/down\.invalid\/x: fetch failed/);
 });
+
+test("a call honours the endpoint's timeout (TimeoutError) and signal (AbortError)", async () => {
+  const { df, base } = await env();
+  const hangs = new df.RestEndpoint({ urlPrefix: base, path: '/bad/hang', timeout: 50 });
+  const err = await hangs({}).catch((e) => e);
+  assert.equal(err.name, 'TimeoutError');
+  const controller = new AbortController();
+  const aborted = new df.RestEndpoint({ urlPrefix: base, path: '/bad/hang', signal: controller.signal });
+  const pending = aborted({}).catch((e) => e);
+  controller.abort();
+  assert.equal((await pending).name, 'AbortError');
+});
