@@ -83,6 +83,10 @@ type Options struct {
 	// GC, when set, sweeps the store every GC.Interval (see GC and
 	// GCOptions); nil: no periodic sweeps.
 	GC *GCOptions
+	// Managers are told of what the controller does (see Manager), in
+	// this order, after the controller's own (polling, periodic GC). New
+	// starts them; Close stops them.
+	Managers []Manager
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -118,7 +122,7 @@ type Controller struct {
 	st       *store.Store
 	gen      uint64 // bumped by ResetEntireStore
 	inflight map[string]*call
-	subs     map[string][]*subscription
+	subs     map[string][]*Subscription
 	// resetCh is closed, and replaced, by ResetEntireStore; closedCh is
 	// closed by Close. Waits between retries end on them.
 	resetCh  chan struct{}
@@ -150,6 +154,11 @@ type Controller struct {
 	// sync is the sinks of sync messages and their queue (sync.go).
 	sync syncState
 	gc   gcState // garbage collection (gc.go)
+
+	// managers are the started managers (manager.go); wants is the union
+	// of the events they want, which emit tests before queuing one.
+	managers []managed
+	wants    eventMask
 }
 
 // call is one shared request in flight, under its request key in inflight.
@@ -192,11 +201,11 @@ func New(opts Options) *Controller {
 		opts:     opts,
 		st:       store.New(),
 		inflight: map[string]*call{},
-		subs:     map[string][]*subscription{},
+		subs:     map[string][]*Subscription{},
 		resetCh:  make(chan struct{}),
 		closedCh: make(chan struct{}),
 	}
-	c.startGC()
+	c.startManagers()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
 			panic(fmt.Errorf("controller.New: InitialState: %w", err))

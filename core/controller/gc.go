@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -43,7 +44,6 @@ type GCStats = store.SweepStats
 // gcState is the controller's part in garbage collection.
 type gcState struct {
 	multiplier float64
-	stop       func() bool // the pending periodic sweep's timer; nil: none
 	holders    map[*holder]struct{}
 }
 
@@ -66,12 +66,14 @@ func checkGC(g *GCOptions) (GCOptions, error) {
 	return o, nil
 }
 
-// startGC schedules the periodic sweeps that opts.GC asks for. Called by
-// New.
-func (c *Controller) startGC() {
+// gcManager reads opts.GC (New panics with its error, as it does for a
+// malformed InitialState: the options are the program's own) and returns
+// the manager of the periodic sweeps it asks for: nil when it asks for
+// none (no GC, or a negative Interval).
+func (c *Controller) gcManager() Manager {
 	c.gc.multiplier = DefaultGCExpiryMultiplier
 	if c.opts.GC == nil {
-		return
+		return nil
 	}
 	o, err := checkGC(c.opts.GC)
 	if err != nil {
@@ -79,32 +81,57 @@ func (c *Controller) startGC() {
 	}
 	c.gc.multiplier = o.ExpiryMultiplier
 	if o.Interval < 0 {
-		return
+		return nil
 	}
-	var tick func()
-	tick = func() {
-		c.mu.Lock()
-		over := c.closed
-		c.mu.Unlock()
-		if over {
-			return
-		}
-		c.GC()
-		c.mu.Lock()
-		if !c.closed {
-			c.gc.stop = c.opts.AfterFunc(o.Interval, tick)
-		}
-		c.mu.Unlock()
-	}
-	c.gc.stop = c.opts.AfterFunc(o.Interval, tick)
+	return &gcTimer{interval: o.Interval}
 }
 
-// stopGC cancels the pending periodic sweep. Called by Close, c.mu held.
-func (c *Controller) stopGC() {
-	if c.gc.stop != nil {
-		c.gc.stop()
-		c.gc.stop = nil
+// gcTimer is the manager of the periodic sweeps (Options.GC): it calls GC
+// every interval on the controller's timers, from Start until Stop. It
+// needs no events: what a sweep keeps is read when it runs.
+type gcTimer struct {
+	interval time.Duration
+	c        *Controller
+	mu       sync.Mutex
+	stop     func() bool // the pending sweep's timer
+	stopped  bool
+}
+
+func (g *gcTimer) wants() eventMask { return 0 }
+
+// Start schedules the first sweep.
+func (g *gcTimer) Start(c *Controller) {
+	g.c = c
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stop = c.opts.AfterFunc(g.interval, g.tick)
+}
+
+// Event is never called: gcTimer wants no events.
+func (g *gcTimer) Event(Event) {}
+
+// tick sweeps and schedules the next sweep, unless stopped.
+func (g *gcTimer) tick() {
+	g.mu.Lock()
+	over := g.stopped
+	g.mu.Unlock()
+	if over {
+		return
 	}
+	g.c.GC()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.stopped {
+		g.stop = g.c.opts.AfterFunc(g.interval, g.tick)
+	}
+}
+
+// Stop cancels the pending sweep.
+func (g *gcTimer) Stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	g.stop()
 }
 
 // GC runs one sweep now, whether or not Options.GC is set (with its

@@ -1,0 +1,197 @@
+package controller
+
+import (
+	"strconv"
+
+	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Managers (data-client's Manager idea, in Go's style). The controller
+// keeps the cache consistent; a policy that only reacts to what the
+// controller does (polling a subscribed result, sweeping on a timer,
+// sending changes to other tabs, persisting the store, writing server
+// pushes into the cache) is a Manager beside it rather than one more job
+// of the Controller type. A manager is told what happens as Events and
+// acts through the controller's exported methods, like any other caller.
+//
+// Where a new manager goes: a policy that needs no platform I/O lives in
+// this package next to polling.go and gcmanager.go, and takes its timers
+// (or other I/O) as options, as the controller does; one that needs the
+// platform (BroadcastChannel, storage, page events) lives with that
+// platform (web/browser/*, jsbridge) and is added through
+// Options.Managers. Neither needs to change the Controller type.
+
+// EventKind says what happened.
+type EventKind uint8
+
+// The kinds of Event, each with the fields it sets besides Kind.
+const (
+	// FetchStart: a request of Endpoint for Key (with Params) starts,
+	// retries included (FetchResolve or FetchReject ends it). Shared
+	// reads start once however many callers wait for them.
+	FetchStart EventKind = iota + 1
+	// FetchResolve: that request's response was stored under Key.
+	FetchResolve
+	// FetchReject: that request failed with Err (an abort, a reset of
+	// the store while it was in flight, a network or schema error).
+	FetchReject
+	// OptimisticEnqueue: a mutation's optimistic response for Key is
+	// visible, before its request has answered.
+	OptimisticEnqueue
+	// OptimisticSettle: the request answered; the optimistic response
+	// was replaced by the stored answer.
+	OptimisticSettle
+	// OptimisticRollback: the request failed with Err; the optimistic
+	// response was dropped.
+	OptimisticRollback
+	// Write: data was stored with no request: SetResponse (Key, Endpoint,
+	// Params), Set (no Key), or a sync message (Sync).
+	Write
+	// Invalidate: the results under Keys were invalidated (Invalidate,
+	// InvalidateAll, a sync message).
+	Invalidate
+	// Expire: the results under Keys were marked stale (ExpireAll, a
+	// sync message).
+	Expire
+	// Subscribe: Sub started (Subscribe, SubscribeWith); Key, Endpoint
+	// and Params are its.
+	Subscribe
+	// Unsubscribe: Sub ended.
+	Unsubscribe
+	// Reset: the store was emptied (ResetEntireStore, a sync message).
+	Reset
+)
+
+var eventNames = [...]string{
+	FetchStart: "FetchStart", FetchResolve: "FetchResolve", FetchReject: "FetchReject",
+	OptimisticEnqueue: "OptimisticEnqueue", OptimisticSettle: "OptimisticSettle",
+	OptimisticRollback: "OptimisticRollback", Write: "Write", Invalidate: "Invalidate",
+	Expire: "Expire", Subscribe: "Subscribe", Unsubscribe: "Unsubscribe", Reset: "Reset",
+}
+
+// String names the kind, as its constant does.
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Event is one thing the controller did, as a Manager is told it. Fields a
+// kind does not use are zero.
+type Event struct {
+	Kind     EventKind
+	Key      string // the result key
+	Keys     []string
+	Endpoint endpoint.Endpoint
+	Params   value.Value
+	Err      error
+	Sub      *Subscription
+	// Sync is set when a sync message (ApplySync) made the change: a
+	// manager that sends changes elsewhere does not send it back.
+	Sync bool
+}
+
+// Manager is told of the controller's events and acts on them through the
+// controller's methods. Managers are listed in Options.Managers; the
+// controller starts them in New, in order, and stops them in Close.
+//
+// The rule: Event is called outside the controller's lock, one event at
+// a time, in the order the changes happened, on a goroutine that changed
+// the controller (before that change's method returns, unless another
+// goroutine is delivering already, which then delivers it). It may call
+// any method of the controller: what that call changes is told after
+// Event returns, in order. It should return soon (start long work on a
+// goroutine of its own), as every listener waits for it. Start is called
+// once, from New, before any event; Stop once, from Close, after which no
+// event comes.
+type Manager interface {
+	Start(c *Controller)
+	Event(ev Event)
+	Stop()
+}
+
+// Endpoint, Params and Key are those the subscription was made with.
+func (s *Subscription) Endpoint() endpoint.Endpoint { return s.ep }
+func (s *Subscription) Params() value.Value         { return s.params }
+func (s *Subscription) Key() string                 { return s.key }
+
+// Options are the subscription's options.
+func (s *Subscription) Options() SubscribeOptions { return s.opts }
+
+// eventMask is a set of EventKinds, one bit each.
+type eventMask uint32
+
+// allEvents is every kind.
+const allEvents = ^eventMask(0)
+
+// maskOf returns the set of kinds.
+func maskOf(kinds ...EventKind) eventMask {
+	var m eventMask
+	for _, k := range kinds {
+		m |= 1 << k
+	}
+	return m
+}
+
+// selective is implemented by this package's managers, which need a few
+// kinds of event: the others are not queued for them, so that a
+// controller with only those managers spends nothing on a fetch's events.
+// Other managers are told every event.
+type selective interface{ wants() eventMask }
+
+// managed is a started manager and the kinds it is told.
+type managed struct {
+	m     Manager
+	wants eventMask
+}
+
+// startManagers starts the built-in managers and then opts.Managers, in
+// order. Called by New.
+func (c *Controller) startManagers() {
+	list := make([]Manager, 0, 2+len(c.opts.Managers))
+	list = append(list, &pollingManager{})
+	if g := c.gcManager(); g != nil {
+		list = append(list, g)
+	}
+	list = append(list, c.opts.Managers...)
+	for _, m := range list {
+		w := allEvents
+		if s, ok := m.(selective); ok {
+			w = s.wants()
+		}
+		c.managers = append(c.managers, managed{m: m, wants: w})
+		c.wants |= w
+	}
+	for _, m := range c.managers {
+		m.m.Start(c)
+	}
+}
+
+// stopManagers stops the managers, in the order they started. Called by
+// Close, outside c.mu.
+func (c *Controller) stopManagers() {
+	for _, m := range c.managers {
+		m.m.Stop()
+	}
+}
+
+// emit queues ev for the managers that want it (c.mu held); dispatch
+// delivers it outside the lock, in order with the subscribers'
+// notifications.
+func (c *Controller) emit(ev Event) {
+	if c.wants&(1<<ev.Kind) != 0 {
+		c.queue = append(c.queue, notification{event: &ev})
+	}
+}
+
+// tell delivers ev to every manager that wants it (outside c.mu, from
+// dispatch).
+func (c *Controller) tell(ev *Event) {
+	for _, m := range c.managers {
+		if m.wants&(1<<ev.Kind) != 0 {
+			m.m.Event(*ev)
+		}
+	}
+}
