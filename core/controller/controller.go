@@ -266,7 +266,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 		return c.read(key), nil
 	}
 	defer c.untrack(c.track(ep, key))
-	return c.run(ctx, ep, key, params, body, nil)
+	return c.run(ctx, newRequest(ep, key, params, body, nil))
 }
 
 // Suspense returns the endpoint's data as data-client's useSuspense does:
@@ -464,7 +464,7 @@ func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.
 	c.dispatch()
 	if start {
 		c.spawn(func() {
-			_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
+			_, cl.err = c.run(context.Background(), newRequest(ep, key, params, nil, cl))
 			close(cl.done)
 		})
 	}

@@ -33,6 +33,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
 	c.syncKeys(SyncInvalidate, []string{key})
+	c.emit(Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params})
 	c.changed()
 	return nil
 }
@@ -69,7 +70,7 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 // lock held: it must not call the controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
 	c.mustNotReenter("InvalidateAll")
-	c.updateMeta(test, SyncInvalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
+	c.updateMeta(test, Invalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
 }
 
 // invalidate is what Invalidate and InvalidateAll do to a result, and a
@@ -98,15 +99,15 @@ func expireMeta(m *store.ResultMeta) {
 // held: it must not call the controller.
 func (c *Controller) ExpireAll(test func(key string) bool) {
 	c.mustNotReenter("ExpireAll")
-	c.updateMeta(test, SyncExpire, expireMeta)
+	c.updateMeta(test, Expire, expireMeta)
 }
 
 // dropError forgets the error kept in m.
 func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 
 // updateMeta changes the results whose keys pass test (change runs with
-// c.mu held); syncOp names the change in a sync message.
-func (c *Controller) updateMeta(test func(string) bool, syncOp string, change func(*store.ResultMeta)) {
+// c.mu held); kind names the change (Invalidate or Expire).
+func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change func(*store.ResultMeta)) {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -114,7 +115,12 @@ func (c *Controller) updateMeta(test func(string) bool, syncOp string, change fu
 	for _, k := range keys {
 		c.st.UpdateMeta(k, change)
 	}
+	syncOp := SyncExpire
+	if kind == Invalidate {
+		syncOp = SyncInvalidate
+	}
 	c.syncKeys(syncOp, keys)
+	c.emit(Event{Kind: kind, Keys: keys})
 	c.changed()
 }
 
@@ -125,17 +131,19 @@ func (c *Controller) ResetEntireStore() {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.reset()
+	c.reset(false)
 	c.syncReset()
 }
 
-// reset is ResetEntireStore with c.mu held.
-func (c *Controller) reset() {
+// reset is ResetEntireStore with c.mu held: a sync message's when sync
+// is set.
+func (c *Controller) reset(sync bool) {
 	c.gen++
 	close(c.resetCh) // requests waiting to retry stop
 	c.resetCh = make(chan struct{})
 	c.st.Reset()
 	c.inflight = map[string]*call{}
+	c.emit(Event{Kind: Reset, Sync: sync})
 	c.changed()
 }
 
@@ -166,8 +174,9 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	}
 	// One read of the clock: the write's fetchedAt, Date and expiry.
 	now := c.now()
+	r := request{ep: ep, spec: ep.Spec(), key: key, params: params, startedAt: now, fetchedAt: c.stampAt(now)}
 	var w store.Write
-	if err := c.prepareInto(&w, ep.Spec(), key, params, nil, data, c.stampAt(now), now); err != nil {
+	if err := c.prepare(&w, &r, data, false, now); err != nil {
 		return err
 	}
 	defer c.dispatch()
@@ -175,6 +184,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	defer c.mu.Unlock()
 	c.apply(&w)
 	c.syncStored(&w)
+	c.emit(Event{Kind: Write, Key: key, Endpoint: ep, Params: params})
 	c.changed()
 	return nil
 }
@@ -216,6 +226,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	defer c.mu.Unlock()
 	c.apply(&w)
 	c.syncStored(&w)
+	c.emit(Event{Kind: Write})
 	c.changed()
 	return nil
 }

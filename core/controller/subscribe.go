@@ -222,7 +222,7 @@ func (c *Controller) ensureFresh(s *Subscription, r endpoint.Response) {
 	c.inflight[s.rkey] = cl
 	ep, key, params := s.ep, s.key, s.params
 	c.spawn(func() {
-		_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
+		_, cl.err = c.run(context.Background(), newRequest(ep, key, params, nil, cl))
 		close(cl.done)
 	})
 }

@@ -244,6 +244,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 			defer c.unmarkCallbacks()
 		}
 		if c.st.TakeSnapshot(ents, results) {
+			c.emit(Event{Kind: Write, Sync: true})
 			c.changed()
 		}
 		return nil
@@ -273,13 +274,18 @@ func (c *Controller) ApplySync(msg value.Value) error {
 				c.st.UpdateMeta(k, expireMeta)
 			}
 		}
+		kind := Expire
+		if op == SyncInvalidate {
+			kind = Invalidate
+		}
+		c.emit(Event{Kind: kind, Keys: keys, Sync: true})
 		c.changed()
 		return nil
 	case SyncReset:
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.reset()
+		c.reset(true)
 		return nil
 	}
 	return fmt.Errorf("sync message: op %q is not known", op)
