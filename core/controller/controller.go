@@ -151,8 +151,8 @@ type Controller struct {
 	// (query.go).
 	queries   map[queryKey]*queryMemo
 	listeners []*listener
-	// sync is the sinks of sync messages and their queue (sync.go).
-	sync syncState
+	// syncer is the manager that makes sync messages (sync.go).
+	syncer *syncManager
 	gc   gcState // garbage collection (gc.go)
 
 	// managers are the started managers (manager.go); wants is the union

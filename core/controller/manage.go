@@ -32,8 +32,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	defer c.mu.Unlock()
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
-	c.syncKeys(SyncInvalidate, []string{key})
-	c.emit(Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params})
+	c.emit(Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params, At: at})
 	c.changed()
 	return nil
 }
@@ -115,12 +114,8 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 	for _, k := range keys {
 		c.st.UpdateMeta(k, change)
 	}
-	syncOp := SyncExpire
-	if kind == Invalidate {
-		syncOp = SyncInvalidate
-	}
-	c.syncKeys(syncOp, keys)
-	c.emit(Event{Kind: kind, Keys: keys})
+	// At: the stamp the invalidation was given (c.mu has been held since).
+	c.emit(Event{Kind: kind, Keys: keys, At: c.lastStamp})
 	c.changed()
 }
 
@@ -132,7 +127,6 @@ func (c *Controller) ResetEntireStore() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.reset(false)
-	c.syncReset()
 }
 
 // reset is ResetEntireStore with c.mu held: a sync message's when sync
@@ -183,8 +177,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.apply(&w)
-	c.syncStored(&w)
-	c.emit(Event{Kind: Write, Key: key, Endpoint: ep, Params: params})
+	c.emitWrite(Event{Kind: Write, Key: key, Endpoint: ep, Params: params}, &w)
 	c.changed()
 	return nil
 }
@@ -225,8 +218,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.apply(&w)
-	c.syncStored(&w)
-	c.emit(Event{Kind: Write})
+	c.emitWrite(Event{Kind: Write}, &w)
 	c.changed()
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -88,6 +89,17 @@ type Event struct {
 	Params   value.Value
 	Err      error
 	Sub      *Subscription
+	// At is an Invalidate's time: the controller's last stamp then, the
+	// newest fetchedAt it knew (see the sync message format).
+	At int64
+	// Written is what a FetchResolve or a Write stored, as a snapshot
+	// (see Snapshot) of only that: the result under its key, the results
+	// its Update functions rewrote, and every entity record it wrote, as
+	// stored after merging. It is made, under the controller's lock, only
+	// for a manager that implements WantsWritten and returns true, and
+	// never for a change a sync message made, nor for a response stored
+	// again from its unchanged text.
+	Written value.Value
 	// Sync is set when a sync message (ApplySync) made the change: a
 	// manager that sends changes elsewhere does not send it back.
 	Sync bool
@@ -112,6 +124,11 @@ type Manager interface {
 	Stop()
 }
 
+// WrittenWanter is implemented by a Manager that needs Event.Written (a
+// manager that sends or keeps what was stored). Reading it back costs, so
+// it is made only for those.
+type WrittenWanter interface{ WantsWritten() bool }
+
 // Endpoint, Params and Key are those the subscription was made with.
 func (s *Subscription) Endpoint() endpoint.Endpoint { return s.ep }
 func (s *Subscription) Params() value.Value         { return s.params }
@@ -123,8 +140,12 @@ func (s *Subscription) Options() SubscribeOptions { return s.opts }
 // eventMask is a set of EventKinds, one bit each.
 type eventMask uint32
 
-// allEvents is every kind.
-const allEvents = ^eventMask(0)
+// wantWritten is the bit of a manager that wants Event.Written; allEvents
+// is every kind, without it.
+const (
+	wantWritten = eventMask(1) << 31
+	allEvents   = ^eventMask(0) &^ wantWritten
+)
 
 // maskOf returns the set of kinds.
 func maskOf(kinds ...EventKind) eventMask {
@@ -150,22 +171,36 @@ type managed struct {
 // startManagers starts the built-in managers and then opts.Managers, in
 // order. Called by New.
 func (c *Controller) startManagers() {
-	list := make([]Manager, 0, 2+len(c.opts.Managers))
-	list = append(list, &pollingManager{})
+	list := make([]Manager, 0, 3+len(c.opts.Managers))
+	c.syncer = &syncManager{}
+	list = append(list, &pollingManager{}, c.syncer)
 	if g := c.gcManager(); g != nil {
 		list = append(list, g)
 	}
 	list = append(list, c.opts.Managers...)
 	for _, m := range list {
-		w := allEvents
-		if s, ok := m.(selective); ok {
-			w = s.wants()
-		}
-		c.managers = append(c.managers, managed{m: m, wants: w})
-		c.wants |= w
+		c.managers = append(c.managers, managed{m: m})
 	}
+	c.refreshWants()
 	for _, m := range c.managers {
 		m.m.Start(c)
+	}
+}
+
+// refreshWants works out again which events each manager wants, and
+// their union (c.mu held, or from New): this package's managers want
+// events only while they have something to do with them.
+func (c *Controller) refreshWants() {
+	c.wants = 0
+	for i := range c.managers {
+		m := &c.managers[i]
+		m.wants = allEvents
+		if s, ok := m.m.(selective); ok {
+			m.wants = s.wants()
+		} else if w, ok := m.m.(WrittenWanter); ok && w.WantsWritten() {
+			m.wants |= wantWritten
+		}
+		c.wants |= m.wants
 	}
 }
 
@@ -184,6 +219,15 @@ func (c *Controller) emit(ev Event) {
 	if c.wants&(1<<ev.Kind) != 0 {
 		c.queue = append(c.queue, notification{event: &ev})
 	}
+}
+
+// emitWrite is emit of a FetchResolve or Write event of w, a write just
+// applied (c.mu held), with Written when a manager wants it.
+func (c *Controller) emitWrite(ev Event, w *store.Write) {
+	if c.wants&wantWritten != 0 {
+		ev.Written = writtenBy(c.st, w)
+	}
+	c.emit(ev)
 }
 
 // tell delivers ev to every manager that wants it (outside c.mu, from

@@ -140,7 +140,7 @@ func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
 func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value.Value, ok bool) {
 	c.mu.Lock()
 	m := schema.Meta{Date: now, FetchedAt: r.fetchedAt, ExpiresAt: now + c.dataExpiry(r.spec)}
-	if r.gen != c.gen || c.syncing() || !c.st.Reapply(r.key, token, r.spec.Schema, m) {
+	if r.gen != c.gen || c.wants&wantWritten != 0 || !c.st.Reapply(r.key, token, r.spec.Schema, m) {
 		c.mu.Unlock()
 		return value.Undef, false
 	}
@@ -281,12 +281,11 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		})
 	default:
 		c.apply(w)
-		c.syncStored(w)
 	}
 	if err != nil {
 		c.emit(Event{Kind: FetchReject, Key: key, Endpoint: r.ep, Params: r.params, Err: err})
 	} else {
-		c.emit(Event{Kind: FetchResolve, Key: key, Endpoint: r.ep, Params: r.params})
+		c.emitWrite(Event{Kind: FetchResolve, Key: key, Endpoint: r.ep, Params: r.params}, w)
 	}
 	if pend != nil {
 		c.removePending(pend)

@@ -265,7 +265,6 @@ func (c *Controller) changed() {
 // dispatch delivers queued notifications outside the lock. One goroutine
 // delivers at a time, so listeners see changes in order.
 func (c *Controller) dispatch() {
-	c.flushSync()
 	c.mu.Lock()
 	if c.dispatching {
 		c.mu.Unlock()
