@@ -153,7 +153,7 @@ type Controller struct {
 	listeners []*listener
 	// syncer is the manager that makes sync messages (sync.go).
 	syncer *syncManager
-	gc   gcState // garbage collection (gc.go)
+	gc     gcState // garbage collection (gc.go)
 
 	// managers are the started managers (manager.go); wants is the union
 	// of the events they want, which emit tests before queuing one.
