@@ -114,9 +114,9 @@ var ErrClosed = errors.New("controller was closed")
 type Controller struct {
 	opts Options
 
-	// callbacks is the id of the goroutine that holds mu and is running
-	// caller code (see reentered); 0 when none is.
-	callbacks atomic.Uint64
+	// hooks guards against caller code that calls the controller back
+	// while mu is held (reentry.go).
+	hooks hookGuard
 
 	mu       sync.Mutex
 	st       *store.Store
@@ -251,7 +251,7 @@ func (c *Controller) errorExpiry(spec *endpoint.Spec) int64 {
 // mutations (SideEffect) never are. With GetOptimisticResponse, its value is
 // visible before Fetch returns to the network and is rolled back on error.
 func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params value.Value, body any) (value.Value, error) {
-	if err := c.reentered("Fetch"); err != nil {
+	if err := c.hooks.reentered("Fetch"); err != nil {
 		return value.Undef, err
 	}
 	spec := ep.Spec()
@@ -278,7 +278,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 // cancelled context, an endpoint's signal) fails the callers waiting for it
 // but keeps no error: the next read fetches.
 func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
-	if err := c.reentered("Suspense"); err != nil {
+	if err := c.hooks.reentered("Suspense"); err != nil {
 		return value.Undef, err
 	}
 	if params.IsNull() {
@@ -309,7 +309,7 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 
 // FetchIfStale fetches only when Suspense would, and waits as it would.
 func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
-	if err := c.reentered("FetchIfStale"); err != nil {
+	if err := c.hooks.reentered("FetchIfStale"); err != nil {
 		return value.Undef, err
 	}
 	return c.Suspense(ctx, ep, params)
@@ -318,7 +318,7 @@ func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, par
 // GetResponse reads the endpoint's result now, optimistic data included.
 // A failed read (bad params, a call from a hook) is Missing, with Err set.
 func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
-	if err := c.reentered("GetResponse"); err != nil {
+	if err := c.hooks.reentered("GetResponse"); err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
 	}
 	key, err := ep.Key(params)
@@ -333,7 +333,7 @@ func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpo
 // it was last given): the key is not made again. A key that is not
 // ep.Key(params) reads another result.
 func (c *Controller) GetResponseKeyed(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
-	if err := c.reentered("GetResponse"); err != nil {
+	if err := c.hooks.reentered("GetResponse"); err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
 	}
 	return c.getResponse(ep, key, params)
@@ -351,7 +351,7 @@ func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.
 // without running its test under the controller's lock (the JavaScript
 // bridge filters them on its side).
 func (c *Controller) Keys() []string {
-	c.mustNotReenter("Keys")
+	c.hooks.mustNotReenter("Keys")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.Keys()

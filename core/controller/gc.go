@@ -144,7 +144,7 @@ func (g *gcTimer) Stop() {
 // longer lists it nor its entities; a held result reads the identical
 // value as before, and no subscriber is told anything.
 func (c *Controller) GC() GCStats {
-	c.mustNotReenter("GC")
+	c.hooks.mustNotReenter("GC")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -158,9 +158,9 @@ func (c *Controller) GC() GCStats {
 		}
 	}
 	if len(c.gc.holders) > 0 {
-		c.markCallbacks()
+		c.hooks.markCallbacks()
 		func() {
-			defer c.unmarkCallbacks()
+			defer c.hooks.unmarkCallbacks()
 			for h := range c.gc.holders {
 				h.roots(roots)
 			}
@@ -184,7 +184,7 @@ func (c *Controller) GC() GCStats {
 // controller's lock held, during GC: it must not call the controller (such
 // a call fails with ErrReentrant).
 func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
-	c.mustNotReenter("Hold")
+	c.hooks.mustNotReenter("Hold")
 	h := &holder{roots: roots}
 	c.mu.Lock()
 	if c.gc.holders == nil {

@@ -22,7 +22,7 @@ import (
 // joined, not repeated. It returns the fetches' errors, joined; ctx ends
 // the wait, not the fetches.
 func (c *Controller) RevalidateActive(ctx context.Context) error {
-	if err := c.reentered("RevalidateActive"); err != nil {
+	if err := c.hooks.reentered("RevalidateActive"); err != nil {
 		return err
 	}
 	type target struct {
@@ -62,7 +62,7 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 // it, no subscription polls and no request retries; reads, fetches and
 // subscriptions otherwise work as before. Calling it again does nothing.
 func (c *Controller) Close() {
-	c.mustNotReenter("Close")
+	c.hooks.mustNotReenter("Close")
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()

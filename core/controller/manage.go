@@ -20,7 +20,7 @@ import (
 // data-client does: a read that would be inferred from the entity table
 // (infer.go) fetches instead.
 func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
-	if err := c.reentered("Invalidate"); err != nil {
+	if err := c.hooks.reentered("Invalidate"); err != nil {
 		return err
 	}
 	key, err := ep.Key(params)
@@ -43,7 +43,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 // drop it), subscribers are told, and stored data stays (GetResponse reads
 // it as before, with Err set). It is data-client's controller.setError.
 func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err error) error {
-	if rerr := c.reentered("SetError"); rerr != nil {
+	if rerr := c.hooks.reentered("SetError"); rerr != nil {
 		return rerr
 	}
 	key, kerr := ep.Key(params)
@@ -68,7 +68,7 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 // drops their kept errors (see Invalidate). test runs with the controller's
 // lock held: it must not call the controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
-	c.mustNotReenter("InvalidateAll")
+	c.hooks.mustNotReenter("InvalidateAll")
 	c.updateMeta(test, Invalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
 }
 
@@ -97,7 +97,7 @@ func expireMeta(m *store.ResultMeta) {
 // replay them instead of fetching. test runs with the controller's lock
 // held: it must not call the controller.
 func (c *Controller) ExpireAll(test func(key string) bool) {
-	c.mustNotReenter("ExpireAll")
+	c.hooks.mustNotReenter("ExpireAll")
 	c.updateMeta(test, Expire, expireMeta)
 }
 
@@ -110,7 +110,7 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keys := c.keysPassing(test)
+	keys := c.hooks.keysPassing(c.st, test)
 	for _, k := range keys {
 		c.st.UpdateMeta(k, change)
 	}
@@ -122,7 +122,7 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 // ResetEntireStore empties the store and the optimistic queue. Responses to
 // requests started before it are not stored.
 func (c *Controller) ResetEntireStore() {
-	c.mustNotReenter("ResetEntireStore")
+	c.hooks.mustNotReenter("ResetEntireStore")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -143,7 +143,7 @@ func (c *Controller) reset(sync bool) {
 
 // SetResponse stores data as if the endpoint had fetched it for params.
 func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value) error {
-	if err := c.reentered("SetResponse"); err != nil {
+	if err := c.hooks.reentered("SetResponse"); err != nil {
 		return err
 	}
 	key, err := ep.Key(params)
@@ -156,7 +156,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 // SetResponseKeyed is SetResponse for a caller that has worked out key as
 // ep.Key(params) already (see GetResponseKeyed).
 func (c *Controller) SetResponseKeyed(ep endpoint.Endpoint, key string, params, data value.Value) error {
-	if err := c.reentered("SetResponse"); err != nil {
+	if err := c.hooks.reentered("SetResponse"); err != nil {
 		return err
 	}
 	return c.setResponse(ep, key, params, data)
@@ -176,7 +176,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.apply(&w)
+	c.hooks.apply(c.st, &w)
 	c.emitWrite(Event{Kind: Write, Key: key, Endpoint: ep, Params: params}, &w)
 	c.changed()
 	return nil
@@ -192,7 +192,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 // comes without a request (a WebSocket or Server-Sent Events message) gets
 // into the cache.
 func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) error {
-	if err := c.reentered("Set"); err != nil {
+	if err := c.hooks.reentered("Set"); err != nil {
 		return err
 	}
 	if s == nil {
@@ -217,7 +217,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.apply(&w)
+	c.hooks.apply(c.st, &w)
 	c.emitWrite(Event{Kind: Write}, &w)
 	c.changed()
 	return nil
@@ -226,7 +226,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 // State returns a JSON snapshot of the store for debugging and devtools:
 // {entities, endpoints, meta, entitiesMeta, optimistic}. It is a copy.
 func (c *Controller) State() value.Value {
-	c.mustNotReenter("State")
+	c.hooks.mustNotReenter("State")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.State()
@@ -235,7 +235,7 @@ func (c *Controller) State() value.Value {
 // PendingOptimistic returns how many optimistic updates wait for their
 // requests.
 func (c *Controller) PendingOptimistic() int {
-	c.mustNotReenter("PendingOptimistic")
+	c.hooks.mustNotReenter("PendingOptimistic")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.PendingCount()

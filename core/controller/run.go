@@ -243,7 +243,7 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.enqueue(w)
+	p := c.hooks.enqueue(c.st, w)
 	c.emit(Event{Kind: OptimisticEnqueue, Key: r.key, Endpoint: r.ep, Params: r.params})
 	c.changed()
 	return p
@@ -280,7 +280,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(r.spec)
 		})
 	default:
-		c.apply(w)
+		c.hooks.apply(c.st, w)
 	}
 	if err != nil {
 		c.emit(Event{Kind: FetchReject, Key: key, Endpoint: r.ep, Params: r.params, Err: err})
@@ -288,7 +288,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		c.emitWrite(Event{Kind: FetchResolve, Key: key, Endpoint: r.ep, Params: r.params}, w)
 	}
 	if pend != nil {
-		c.removePending(pend)
+		c.hooks.removePending(c.st, pend)
 		if err != nil {
 			c.emit(Event{Kind: OptimisticRollback, Key: key, Endpoint: r.ep, Params: r.params, Err: err})
 		} else {

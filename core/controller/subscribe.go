@@ -126,7 +126,7 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 // SubscribeWith is Subscribe with options: opts.NoFetch only listens,
 // opts.NoPoll does not poll.
 func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, listener func(State), opts SubscribeOptions) (unsubscribe func(), err error) {
-	if err := c.reentered("Subscribe"); err != nil {
+	if err := c.hooks.reentered("Subscribe"); err != nil {
 		return nil, err
 	}
 	if params.IsNull() {
@@ -169,7 +169,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 }
 
 func (c *Controller) unsubscribe(s *Subscription) {
-	c.mustNotReenter("Subscribe's unsubscribe")
+	c.hooks.mustNotReenter("Subscribe's unsubscribe")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()

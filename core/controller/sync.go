@@ -155,7 +155,7 @@ func (m *syncManager) Event(ev Event) {
 // notifications); it may call the controller. Messages are made only
 // while there is a sink: without one, changes cost nothing more.
 func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
-	c.mustNotReenter("OnSync")
+	c.hooks.mustNotReenter("OnSync")
 	s := &syncSink{send: send}
 	m := c.syncer
 	c.mu.Lock()
@@ -224,7 +224,7 @@ func writtenBy(st *store.Store, w *store.Write) value.Value {
 // any other, and act on it as they would (a held result that a message
 // invalidates is fetched again).
 func (c *Controller) ApplySync(msg value.Value) error {
-	if err := c.reentered("ApplySync"); err != nil {
+	if err := c.hooks.reentered("ApplySync"); err != nil {
 		return err
 	}
 	op, err := parseSyncHeader(msg)
@@ -247,10 +247,10 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
-		if c.mayCallBack(nil) {
+		if mayCallBack(c.st, nil) {
 			// The rebase replays pending optimistic writes, hooks included.
-			c.markCallbacks()
-			defer c.unmarkCallbacks()
+			c.hooks.markCallbacks()
+			defer c.hooks.unmarkCallbacks()
 		}
 		if c.st.TakeSnapshot(ents, results) {
 			c.emit(Event{Kind: Write, Sync: true})
