@@ -3,7 +3,6 @@ package controller
 import (
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -91,48 +90,21 @@ func (c *Controller) gcManager() Manager {
 // needs no events: what a sweep keeps is read when it runs.
 type gcTimer struct {
 	interval time.Duration
-	c        *Controller
-	mu       sync.Mutex
-	stop     func() bool // the pending sweep's timer
-	stopped  bool
+	repeater
 }
 
 func (g *gcTimer) wants() eventMask { return 0 }
 
 // Start schedules the first sweep.
 func (g *gcTimer) Start(c *Controller) {
-	g.c = c
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.stop = c.opts.AfterFunc(g.interval, g.tick)
+	g.start(c.opts.AfterFunc, g.interval, func() bool { c.GC(); return true })
 }
 
 // Event is never called: gcTimer wants no events.
 func (g *gcTimer) Event(Event) {}
 
-// tick sweeps and schedules the next sweep, unless stopped.
-func (g *gcTimer) tick() {
-	g.mu.Lock()
-	over := g.stopped
-	g.mu.Unlock()
-	if over {
-		return
-	}
-	g.c.GC()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !g.stopped {
-		g.stop = g.c.opts.AfterFunc(g.interval, g.tick)
-	}
-}
-
 // Stop cancels the pending sweep.
-func (g *gcTimer) Stop() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.stopped = true
-	g.stop()
-}
+func (g *gcTimer) Stop() { g.stop() }
 
 // GC runs one sweep now, whether or not Options.GC is set (with its
 // ExpiryMultiplier, or DefaultGCExpiryMultiplier), and reports what it

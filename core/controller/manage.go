@@ -32,7 +32,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	defer c.mu.Unlock()
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
-	c.emit(Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params, At: at})
+	c.emit(&Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params, At: at})
 	c.changed()
 	return nil
 }
@@ -115,7 +115,7 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 		c.st.UpdateMeta(k, change)
 	}
 	// At: the stamp the invalidation was given (c.mu has been held since).
-	c.emit(Event{Kind: kind, Keys: keys, At: c.lastStamp})
+	c.emit(&Event{Kind: kind, Keys: keys, At: c.lastStamp})
 	c.changed()
 }
 
@@ -137,7 +137,7 @@ func (c *Controller) reset(sync bool) {
 	c.resetCh = make(chan struct{})
 	c.st.Reset()
 	c.inflight = map[string]*call{}
-	c.emit(Event{Kind: Reset, Sync: sync})
+	c.emit(&Event{Kind: Reset, Sync: sync})
 	c.changed()
 }
 
@@ -177,7 +177,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.hooks.apply(c.st, &w)
-	c.emitWrite(Event{Kind: Write, Key: key, Endpoint: ep, Params: params}, &w)
+	c.emitReq(Write, &r, nil, &w)
 	c.changed()
 	return nil
 }
@@ -218,7 +218,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.hooks.apply(c.st, &w)
-	c.emitWrite(Event{Kind: Write}, &w)
+	c.emitReq(Write, &request{}, nil, &w)
 	c.changed()
 	return nil
 }

@@ -1,8 +1,6 @@
 package controller
 
 import (
-	"strconv"
-
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
@@ -63,21 +61,6 @@ const (
 	// Reset: the store was emptied (ResetEntireStore, a sync message).
 	Reset
 )
-
-var eventNames = [...]string{
-	FetchStart: "FetchStart", FetchResolve: "FetchResolve", FetchReject: "FetchReject",
-	OptimisticEnqueue: "OptimisticEnqueue", OptimisticSettle: "OptimisticSettle",
-	OptimisticRollback: "OptimisticRollback", Write: "Write", Invalidate: "Invalidate",
-	Expire: "Expire", Subscribe: "Subscribe", Unsubscribe: "Unsubscribe", Reset: "Reset",
-}
-
-// String names the kind, as its constant does.
-func (k EventKind) String() string {
-	if int(k) < len(eventNames) && eventNames[k] != "" {
-		return eventNames[k]
-	}
-	return "EventKind(" + strconv.Itoa(int(k)) + ")"
-}
 
 // Event is one thing the controller did, as a Manager is told it. Fields a
 // kind does not use are zero.
@@ -166,19 +149,18 @@ type selective interface{ wants() eventMask }
 type managed struct {
 	m     Manager
 	wants eventMask
+	_     [0]func() // not comparable: no equality function in the module
 }
 
 // startManagers starts the built-in managers and then opts.Managers, in
 // order. Called by New.
 func (c *Controller) startManagers() {
-	list := make([]Manager, 0, 3+len(c.opts.Managers))
 	c.syncer = &syncManager{}
-	list = append(list, &pollingManager{}, c.syncer)
+	c.managers = append(c.managers, managed{m: &pollingManager{}}, managed{m: c.syncer})
 	if g := c.gcManager(); g != nil {
-		list = append(list, g)
+		c.managers = append(c.managers, managed{m: g})
 	}
-	list = append(list, c.opts.Managers...)
-	for _, m := range list {
+	for _, m := range c.opts.Managers {
 		c.managers = append(c.managers, managed{m: m})
 	}
 	c.refreshWants()
@@ -215,16 +197,22 @@ func (c *Controller) stopManagers() {
 // emit queues ev for the managers that want it (c.mu held); dispatch
 // delivers it outside the lock, in order with the subscribers'
 // notifications.
-func (c *Controller) emit(ev Event) {
+func (c *Controller) emit(ev *Event) {
 	if c.wants&(1<<ev.Kind) != 0 {
-		c.queue = append(c.queue, notification{event: &ev})
+		c.queue = append(c.queue, notification{event: ev})
 	}
 }
 
-// emitWrite is emit of a FetchResolve or Write event of w, a write just
-// applied (c.mu held), with Written when a manager wants it.
-func (c *Controller) emitWrite(ev Event, w *store.Write) {
-	if c.wants&wantWritten != 0 {
+// emitReq is emit of an event of kind about r (c.mu held): err is a
+// failure's error; w, when set, a write just applied, read back into
+// Event.Written when a manager wants it. One function for the request's
+// events keeps the code small (it is all in the WebAssembly module).
+func (c *Controller) emitReq(kind EventKind, r *request, err error, w *store.Write) {
+	if c.wants&(1<<kind) == 0 {
+		return
+	}
+	ev := &Event{Kind: kind, Key: r.key, Endpoint: r.ep, Params: r.params, Err: err}
+	if w != nil && c.wants&wantWritten != 0 {
 		ev.Written = writtenBy(c.st, w)
 	}
 	c.emit(ev)

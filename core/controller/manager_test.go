@@ -36,7 +36,7 @@ func (r *recorder) Start(c *controller.Controller) {
 
 func (r *recorder) Event(ev controller.Event) {
 	r.mu.Lock()
-	r.log = append(r.log, ev.Kind.String()+" "+ev.Key)
+	r.log = append(r.log, kindNames[ev.Kind]+" "+ev.Key)
 	r.events = append(r.events, ev)
 	on, c := r.on, r.c
 	r.mu.Unlock()
@@ -269,4 +269,12 @@ func TestManagerPanicDoesNotStopDelivery(t *testing.T) {
 	assert.Panics(t, func() { _ = c.SetResponse(read, params("1"), value.Str("a")) })
 	require.NoError(t, c.SetResponse(read, params("2"), value.Str("b")))
 	assert.Equal(t, []string{`Write read {"id":"1"}`, `Write read {"id":"2"}`}, rec.take())
+}
+
+// kindNames name the kinds in the tests' logs.
+var kindNames = map[controller.EventKind]string{
+	controller.FetchStart: "FetchStart", controller.FetchResolve: "FetchResolve", controller.FetchReject: "FetchReject",
+	controller.OptimisticEnqueue: "OptimisticEnqueue", controller.OptimisticSettle: "OptimisticSettle",
+	controller.OptimisticRollback: "OptimisticRollback", controller.Write: "Write", controller.Invalidate: "Invalidate",
+	controller.Expire: "Expire", controller.Subscribe: "Subscribe", controller.Unsubscribe: "Unsubscribe", controller.Reset: "Reset",
 }

@@ -30,6 +30,7 @@ type request struct {
 	// startedAt is the clock's reading when it started; fetchedAt its
 	// stamp, startedAt or just after the previous request's.
 	startedAt, fetchedAt int64
+	_                    [0]func() // not comparable: no equality function in the module
 }
 
 // newRequest is the request of ep for key with params and body, serving
@@ -48,7 +49,7 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	r.fetchedAt = c.stampAt(r.startedAt)
 	c.mu.Lock()
 	r.gen = c.gen
-	c.emit(Event{Kind: FetchStart, Key: r.key, Endpoint: r.ep, Params: r.params})
+	c.emitReq(FetchStart, r, nil, nil)
 	c.mu.Unlock()
 	if c.wants&maskOf(FetchStart) != 0 {
 		c.dispatch()
@@ -154,7 +155,7 @@ func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value
 	for _, s := range c.subs[r.key] {
 		s.settled = c.st.Version()
 	}
-	c.emit(Event{Kind: FetchResolve, Key: r.key, Endpoint: r.ep, Params: r.params})
+	c.emitReq(FetchResolve, r, nil, nil)
 	out, _, _, _ = c.st.Read(r.key)
 	return out, true
 }
@@ -244,7 +245,7 @@ func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.hooks.enqueue(c.st, w)
-	c.emit(Event{Kind: OptimisticEnqueue, Key: r.key, Endpoint: r.ep, Params: r.params})
+	c.emitReq(OptimisticEnqueue, r, nil, nil)
 	c.changed()
 	return p
 }
@@ -266,7 +267,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		if err == nil {
 			err = fmt.Errorf("%s: %w", key, ErrReset)
 		}
-		c.emit(Event{Kind: FetchReject, Key: key, Endpoint: r.ep, Params: r.params, Err: err})
+		c.emitReq(FetchReject, r, err, nil)
 		return value.Undef, err
 	}
 	aborted := isAbort(err)
@@ -283,16 +284,16 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		c.hooks.apply(c.st, w)
 	}
 	if err != nil {
-		c.emit(Event{Kind: FetchReject, Key: key, Endpoint: r.ep, Params: r.params, Err: err})
+		c.emitReq(FetchReject, r, err, nil)
 	} else {
-		c.emitWrite(Event{Kind: FetchResolve, Key: key, Endpoint: r.ep, Params: r.params}, w)
+		c.emitReq(FetchResolve, r, nil, w)
 	}
 	if pend != nil {
 		c.hooks.removePending(c.st, pend)
 		if err != nil {
-			c.emit(Event{Kind: OptimisticRollback, Key: key, Endpoint: r.ep, Params: r.params, Err: err})
+			c.emitReq(OptimisticRollback, r, err, nil)
 		} else {
-			c.emit(Event{Kind: OptimisticSettle, Key: key, Endpoint: r.ep, Params: r.params})
+			c.emitReq(OptimisticSettle, r, nil, nil)
 		}
 	}
 	for _, s := range c.subs[key] {

@@ -141,7 +141,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 		inf: inferFor(ep, params), listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
-	c.emit(Event{Kind: Subscribe, Key: key, Endpoint: ep, Params: params, Sub: s})
+	c.emit(&Event{Kind: Subscribe, Key: key, Endpoint: ep, Params: params, Sub: s})
 	r, e := c.responseExpiry(ep.Spec(), key, s.inf)
 	s.seen = e
 	_, busy := c.inflight[s.rkey]
@@ -177,7 +177,7 @@ func (c *Controller) unsubscribe(s *Subscription) {
 		return
 	}
 	s.closed = true
-	c.emit(Event{Kind: Unsubscribe, Key: s.key, Endpoint: s.ep, Params: s.params, Sub: s})
+	c.emit(&Event{Kind: Unsubscribe, Key: s.key, Endpoint: s.ep, Params: s.params, Sub: s})
 	list := c.subs[s.key]
 	for i, x := range list {
 		if x == s {

@@ -93,8 +93,9 @@ type syncSink struct {
 // change under it too).
 func (m *syncManager) wants() eventMask {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.sinks) == 0 {
+	n := len(m.sinks)
+	m.mu.Unlock()
+	if n == 0 {
 		return 0
 	}
 	return maskOf(FetchResolve, Write, Invalidate, Expire, Reset) | wantWritten
@@ -253,7 +254,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 			defer c.hooks.unmarkCallbacks()
 		}
 		if c.st.TakeSnapshot(ents, results) {
-			c.emit(Event{Kind: Write, Sync: true})
+			c.emit(&Event{Kind: Write, Sync: true})
 			c.changed()
 		}
 		return nil
@@ -287,7 +288,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if op == SyncInvalidate {
 			kind = Invalidate
 		}
-		c.emit(Event{Kind: kind, Keys: keys, Sync: true})
+		c.emit(&Event{Kind: kind, Keys: keys, Sync: true})
 		c.changed()
 		return nil
 	case SyncReset:
