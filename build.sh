@@ -255,6 +255,15 @@ build_dist() {
   compgen -G 'jsbridge/js/internal/inspect/*.mjs' >/dev/null || die "jsbridge/js/internal/inspect/ holds no modules: df.inspect would not load"
   mkdir -p "$DIST/internal/inspect"
   cp jsbridge/js/internal/inspect/*.mjs "$DIST/internal/inspect/"
+  # datafetch.bundle.mjs: datafetch.mjs and every module it imports in one
+  # file, for pages without a bundler: one request for the browser instead
+  # of about thirty (a first visit on loopback imported it in ~25 ms against
+  # ~300 ms for the module graph). The same exports; a page imports one or
+  # the other, and React apps (bundled anyway) import the package.
+  ensure_npm
+  log "bundling dist/datafetch.bundle.mjs"
+  node_modules/.bin/esbuild "$DIST/datafetch.mjs" --bundle --format=esm --minify --legal-comments=inline \
+    --log-level=warning --outfile="$DIST/datafetch.bundle.mjs"
   # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
   # dist/ is the npm package.
   build_demo_wasm

@@ -316,11 +316,12 @@ func (c *ctrl) output(key string, s schema.Schema, v value.Value, h wire.Header)
 	return c.ids.output(takeOutput(), h, key, s, v)
 }
 
-// emitPlain hands v to JavaScript without identities (Date ops only), for
-// reads outside a controller's table: snapshots and denormalize.
+// emitPlain hands v to JavaScript outside a controller's table, for
+// snapshots and denormalize: with a table of its own, which JavaScript's
+// decode (given no table) mirrors for the one output, so that a cycle of
+// entities is an object graph there too (wire.OpBackRef names ids).
 func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
-	var none *identities
-	out := none.output(takeOutput(), h, "", s, v)
+	out := newIdentities().output(takeOutput(), h, "", s, v)
 	defer putOutput(out)
 	return handOver(decoder, safejs.Null(), out)
 }

@@ -155,7 +155,15 @@ type encoder struct {
 	prevTopEnt *identity
 	// shared is keptEntity's scratch list of ids.
 	shared []uintptr
+	// open[:opened] are the entities being written in full, from the top
+	// down: a record cut at a cycle back to one of them is written as a
+	// reference back to it (see backRef). Deeper ones are not kept.
+	open   [maxOpen]building
+	opened int
 }
+
+// maxOpen is how deep entities being written are kept for backRef.
+const maxOpen = 32
 
 // value writes v by schema s.
 func (e *encoder) value(v value.Value, s schema.Schema) {
@@ -167,7 +175,12 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 	case *schema.Invalidate:
 		e.entity(v, s.Entity)
 	case *schema.Union:
-		e.entity(v, unionMember(s, v))
+		m := unionMember(s, v)
+		if ent, ok := m.(*schema.Entity); ok || m == nil {
+			e.entity(v, ent)
+			return
+		}
+		e.value(v, m)
 	case *schema.Array:
 		e.list(v, s.Of)
 	case *schema.Collection:
@@ -208,7 +221,10 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 // has the object, else the record, registered, with its nested fields
 // written by their schemas. ent may be nil (a union member not found).
 func (e *encoder) entity(v value.Value, ent *schema.Entity) {
-	saved, done := e.refOrRegister(v)
+	if e.backRef(v, ent) {
+		return
+	}
+	saved, reg, done := e.refOrRegister(v)
 	if done {
 		return
 	}
@@ -222,9 +238,37 @@ func (e *encoder) entity(v value.Value, ent *schema.Entity) {
 	if v.Kind() != value.Object || len(fields) == 0 {
 		e.raw(v)
 	} else {
+		n := e.opened
+		if reg != nil && n < len(e.open) {
+			e.open[n] = building{ent, reg}
+			e.opened++
+		}
 		e.members(v, memberSchemas{fields: fields}, false)
+		e.opened = n
 	}
 	e.held = saved
+}
+
+// building is an entity being written in full, registered as reg (whose
+// value it is).
+type building struct {
+	ent *schema.Entity
+	reg *identity
+}
+
+// backRef writes v, at an entity position of ent, as a reference back to
+// the entity being written that it is the record of, cut at a cycle
+// (schema.Entity.CycleCut): JavaScript then builds the cycle as an object
+// graph (wire.OpBackRef) rather than a tree with the nested entities of
+// the cut shown as keys. It reports whether it did.
+func (e *encoder) backRef(v value.Value, ent *schema.Entity) bool {
+	for i := e.opened - 1; i >= 0; i-- {
+		if b := e.open[i]; b.ent == ent && ent.CycleCut(v, b.reg.v) {
+			e.w.BackRef(uint64(b.reg.wire))
+			return true
+		}
+	}
+	return false
 }
 
 // list writes an array whose elements have schema of.
@@ -255,7 +299,7 @@ func (e *encoder) list(v value.Value, of schema.Schema) {
 // element writes el, an element of the array being written, by schema of.
 func (e *encoder) element(el value.Value, of schema.Schema) {
 	if el.IsUndefined() {
-		e.w.Null() // as JSON.stringify writes it
+		e.w.Undefined() // kept, as data-client keeps it (not null, as JSON)
 		return
 	}
 	e.value(el, of)
@@ -284,15 +328,12 @@ func (ms memberSchemas) of(key string) schema.Schema {
 
 // members writes an object whose members have the schemas ms gives (none:
 // written as they are); dict is set when its keys are data (a Values
-// schema), which are not worth a shape. Undefined members are left out, as
-// in JSON.
+// schema), which are not worth a shape. Undefined members are written
+// as undefined, as data-client keeps them (JSON leaves them out).
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
 	members, mark := e.w.MembersOf(v)
 	inline := e.w.Object(members, dict)
 	for _, m := range members {
-		if m.Value.IsUndefined() {
-			continue
-		}
 		if inline {
 			e.w.Key(m.Key)
 		}
@@ -317,14 +358,14 @@ func (e *encoder) member(m value.Member, s schema.Schema) {
 // already (done is true: v is written); otherwise it registers v as
 // register does and returns the level to restore once v is written. One
 // lookup in the table serves both.
-func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
+func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, reg *identity, done bool) {
 	saved = e.held
 	if e.t == nil {
-		return saved, false
+		return saved, nil, false
 	}
 	id := value.Identity(v)
 	if id == 0 {
-		return saved, false
+		return saved, nil, false
 	}
 	ent := e.t.entries.get(id)
 	switch {
@@ -334,16 +375,16 @@ func (e *encoder) refOrRegister(v value.Value) (saved *[]uintptr, done bool) {
 		ent.refs++
 		*e.held = append(*e.held, id)
 		e.w.Ref(uint64(ent.wire))
-		return saved, true
+		return saved, nil, true
 	default:
 		// Another value at the same address (see lookup): no identity.
-		return saved, false
+		return saved, nil, false
 	}
 	ent.refs++
 	*e.held = append(*e.held, id)
 	e.w.Register(uint64(ent.wire))
 	e.held = &ent.children
-	return saved, false
+	return saved, ent, false
 }
 
 // register enters v in the table, referenced from the current level, and
@@ -370,8 +411,9 @@ func (e *encoder) register(v value.Value) (saved *[]uintptr) {
 // raw writes v whole: it holds no entity position or Date.
 func (e *encoder) raw(v value.Value) { e.w.Value(v) }
 
-// unionMember returns the entity of u that v, a denormalized record, is.
-func unionMember(u *schema.Union, v value.Value) *schema.Entity {
+// unionMember returns the member of u that v, a denormalized record, is
+// (nil: none).
+func unionMember(u *schema.Union, v value.Value) schema.Schema {
 	if v.Kind() != value.Object {
 		return nil
 	}

@@ -387,13 +387,18 @@ func TestEncodeObjectSchemaAndDefaults(t *testing.T) {
 	}
 }
 
-func TestEncodeMissingNestedEntityIsLeftOut(t *testing.T) {
+// TestEncodeMissingNestedEntityIsUndefined: a nested entity that is not
+// stored reads as undefined, its key there, as data-client reads it.
+func TestEncodeMissingNestedEntityIsUndefined(t *testing.T) {
 	f := newFixture()
 	f.store(t, "get", f.article, `{"id":"5","title":"x","author":99}`, 1)
 	// author 99 was never stored: remove nothing, just read.
 	got, out := f.read(t, "get", f.article)
-	if _, ok := got.(map[string]any)["author"]; ok {
-		t.Errorf("missing author present: %s", out)
+	if v, ok := got.(map[string]any)["author"]; !ok || v != nil {
+		t.Errorf("missing author: %s", out)
+	}
+	if !strings.Contains(out.String(), "UNDEFINED×1") {
+		t.Errorf("author not written as undefined: %s", out)
 	}
 }
 

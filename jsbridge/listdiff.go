@@ -115,6 +115,11 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 		*e.held = append(*e.held, child)
 	}
 	e.w.Over(uint64(prevEnt.wire), uint64(entry.wire), bits.OnesCount64(differ))
+	n := e.opened
+	if n < len(e.open) {
+		e.open[n] = building{ent, entry}
+		e.opened++
+	}
 	for k := range now {
 		if differ&(1<<k) == 0 {
 			continue
@@ -122,6 +127,7 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 		e.w.Key(now[k].Key)
 		e.member(now[k], fields.of(now[k].Key))
 	}
+	e.opened = n
 	e.held = saved
 	return true
 }

@@ -22,19 +22,24 @@ import (
 //	{"a": D}                     [S], schema.Array(S)
 //	{"v": D}                     schema.Values(S)
 //	{"i": handle}                schema.Invalidate(Entity)
+//	{"i": U}                     schema.Invalidate of a union, U its
+//	                             descriptor ({"u": ...}: entities only)
 //	{"all": handle}              schema.All(Entity)
+//	{"all": U}                   schema.All of a union (polymorphic)
 //	{"o": [[name, D] | [name, 0, default]...]}
 //	                             a plain object or schema.Object: members
 //	                             that are schemas, and defaults
-//	{"u": {name: handle...}, "k": attribute}
+//	{"u": {name: D...}, "k": attribute}
 //	{"c": handle}                a schema.Collection (made by collectionNew)
 //	{"cv": n}                    a class or function converting a field's
 //	                             value when read (schema.Scalar; n is
 //	                             JavaScript's number for it)
-//	{"u": {name: handle...}, "f": index, "fp": bool}
+//	{"u": {name: D...}, "f": index, "fp": bool}
 //	                             schema.Union, chosen by a field or by the
 //	                             function fns[index] (given the parent
-//	                             when fp)
+//	                             when fp); its members, in declaration
+//	                             order, are any schemas (usually
+//	                             entities, {"e": handle})
 //
 // fns holds the functions a descriptor refers to by index (adapters that
 // take and return JSON text; see datafetch.mjs).
@@ -94,16 +99,26 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 			return nil, err
 		}
 		return schema.ValuesOf(of), nil
-	case d.Has("i"):
-		e, err := entityByHandle(d.Get("i"))
+	case d.Has("i"), d.Has("all"):
+		inv := d.Has("i")
+		of := d.Get("all")
+		if inv {
+			of = d.Get("i")
+		}
+		if of.Kind() == value.Object {
+			// Of a union of entities.
+			u, err := buildUnion(of, fns, inv)
+			if err != nil || inv {
+				return u, err
+			}
+			return schema.AllOfUnion(u), nil
+		}
+		e, err := entityByHandle(of)
 		if err != nil {
 			return nil, err
 		}
-		return schema.InvalidateOf(e), nil
-	case d.Has("all"):
-		e, err := entityByHandle(d.Get("all"))
-		if err != nil {
-			return nil, err
+		if inv {
+			return schema.InvalidateOf(e), nil
 		}
 		return schema.AllOf(e), nil
 	case d.Has("o"):
@@ -115,7 +130,7 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		}
 		return schema.ScalarOf(uint32(f)), nil
 	case d.Has("u"):
-		return buildUnion(d, fns)
+		return buildUnion(d, fns, false)
 	}
 	return nil, fmt.Errorf("schema: bad descriptor %s", d)
 }
@@ -137,14 +152,21 @@ func buildObject(members value.Value, fns safejs.Value) (schema.Schema, error) {
 	return schema.ObjectOf(fields...), nil
 }
 
-func buildUnion(d value.Value, fns safejs.Value) (schema.Schema, error) {
-	u := &schema.Union{Schemas: map[string]*schema.Entity{}}
+// buildUnion builds a union, whose members are any schemas; with inv, the
+// union of an Invalidate (see schema.InvalidateOfUnion): its entities
+// become their Invalidates.
+func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error) {
+	u := &schema.Union{Schemas: map[string]schema.Schema{}}
 	for _, m := range d.Get("u").Members() {
-		e, err := entityByHandle(m.Value)
-		if err != nil {
+		s, err := buildSchema(m.Value, fns)
+		if err != nil || s == nil {
 			return nil, fmt.Errorf("union member %s: %w", m.Key, err)
 		}
-		u.Schemas[m.Key] = e
+		if e, ok := s.(*schema.Entity); ok && inv {
+			s = schema.InvalidateOf(e)
+		}
+		u.Schemas[m.Key] = s
+		u.Names = append(u.Names, m.Key)
 	}
 	if i, ok := d.Get("f").Float(); ok {
 		fn, err := fns.Index(int(i))

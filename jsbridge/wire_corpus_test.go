@@ -60,8 +60,14 @@ func (c *corpusSession) add(out []byte) *wire.Node {
 	o, err := wire.Decode(out, c.table)
 	require.NoError(c.t, err, "%s step %d", c.name, len(c.steps))
 	step := len(c.steps)
-	var dates [][]any
-	val := o.Value.AppendJSON(nil, nil, func(p []any) { dates = append(dates, p) })
+	var dates, undefs [][]any
+	val := o.Value.AppendJSON(nil, nil, func(m wire.Mark, p []any) {
+		if m == wire.MarkDate {
+			dates = append(dates, p)
+		} else {
+			undefs = append(undefs, p)
+		}
+	})
 	c.walk(o.Value, []any{step})
 	var b []byte
 	b = append(b, `{"stream":"`...)
@@ -78,6 +84,10 @@ func (c *corpusSession) add(out []byte) *wire.Node {
 	}
 	b = append(b, `,"dates":`...)
 	b = appendPaths(b, dates)
+	if len(undefs) > 0 {
+		b = append(b, `,"undefs":`...)
+		b = appendPaths(b, undefs)
+	}
 	if o.Header.Response {
 		b = fmt.Appendf(b, `,"header":{"expiryStatus":%q,"expiresAt":%s,"afterExpiry":%s,"errorKept":%t}`,
 			wire.StatusNames[o.Header.Status], strconv.FormatFloat(o.Header.ExpiresAt, 'g', -1, 64),

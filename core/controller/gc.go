@@ -184,7 +184,9 @@ func (c *Controller) HoldQuery(s schema.Schema, args ...value.Value) (release fu
 	}
 	return c.Hold(func(r *store.Roots) {
 		if a, isAll := read.(*schema.All); isAll {
-			r.Type(a.Entity)
+			for _, e := range a.Entities() {
+				r.Type(e)
+			}
 			return
 		}
 		if ok {

@@ -114,15 +114,21 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			return nil
 		}
 		if v.Kind() != value.Object {
-			return &CheckError{Msg: KindName(v) + `, not a union member ({id, schema})`}
+			return &CheckError{Msg: KindName(v) + `, not a union member ({id, schema}) or a record`}
 		}
-		name := v.Get("schema")
-		text, ok := name.Text()
-		e := s.Schemas[text]
-		if !ok || e == nil {
-			return &CheckError{Path: ".schema", Msg: describeValue(name) + ", not the name of a member of the union"}
+		text, _ := v.Get("schema").Text()
+		m := s.Schemas[text]
+		if m == nil {
+			// A record no member took, kept as it came.
+			return nil
 		}
-		if err := checkPK(v.Get("id"), e.Key); err != nil {
+		var err *CheckError
+		if e, ok := m.(*Entity); ok {
+			err = checkPK(v.Get("id"), e.Key)
+		} else {
+			err = checkNormalized(m, v.Get("id"))
+		}
+		if err != nil {
 			return err.under(".id")
 		}
 		return nil
@@ -181,7 +187,7 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 		}
 		return checkNormalized(s.elem(), v)
 	case *All:
-		if s == nil || s.Entity == nil {
+		if s == nil {
 			return nil
 		}
 		return checkNormalized(s.readSchema(), v)
@@ -310,7 +316,7 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		}
 	case *All:
 		if s != nil {
-			eachEntity(s.Entity, f, seen)
+			eachEntity(s.readSchema(), f, seen)
 		}
 	case *Query:
 		if s != nil {

@@ -14,7 +14,8 @@ import (
 func TestCheckNormalized(t *testing.T) {
 	user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null}`)}
 	article := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null}`), Schema: map[string]schema.Schema{"author": user}}
-	union := &schema.Union{Schemas: map[string]*schema.Entity{"user": user, "article": article}, Attribute: "type"}
+	union := &schema.Union{Schemas: map[string]schema.Schema{"user": user, "article": article}, Attribute: "type"}
+	polyObj := &schema.Union{Schemas: map[string]schema.Schema{"user": user, "note": schema.ObjectOf(schema.Nested("user", user))}, Attribute: "type"}
 	envelope := schema.ObjectOf(schema.Nested("data", schema.ArrayOf(article)), schema.Nested("next", schema.Date))
 	coll := schema.CollectionOf(schema.ArrayOf(article))
 	for _, tc := range []struct {
@@ -36,7 +37,10 @@ func TestCheckNormalized(t *testing.T) {
 		{"values", schema.ValuesOf(article), `{"a":"1","my key":"2"}`, ""},
 		{"bad values", schema.ValuesOf(article), `{"a":"1","my key":true}`, `["my key"]: a boolean, not a pk of Article (a string or a number)`},
 		{"a union member", union, `{"id":"1","schema":"user"}`, ""},
-		{"an unknown union member", union, `{"id":"1","schema":"robot"}`, `.schema: "robot", not the name of a member of the union`},
+		{"a record no union member took, kept", union, `{"id":"1","schema":"robot"}`, ""},
+		{"a union's non-entity member", polyObj, `{"id":{"when":"x"},"schema":"note"}`, ""},
+		{"a union's non-entity member, bad", polyObj, `{"id":{"when":"x","user":{}},"schema":"note"}`, ".id.user: an object, not a pk of User (a string or a number)"},
+		{"invalidate of a union", schema.InvalidateOfUnion(union), `{"id":"1","schema":"user"}`, ""},
 		{"a union member without id", union, `{"schema":"user"}`, ".id: missing, not a pk of User (a string or a number)"},
 		{"a collection", coll, `"{}"`, ""},
 		{"a collection's list as its result", coll, `["1"]`, "an array, not a pk of collection([Article]) (a string or a number)"},

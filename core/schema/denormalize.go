@@ -414,6 +414,28 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	return out, st
 }
 
+// CycleCut reports whether v, read at an entity position of e inside
+// full (a read of one of e's records, built around it), is full's own
+// record shown cut at the cycle back to it. A read is a tree, so a cycle
+// (a user's reports drafted by that user) comes back to an entity on the
+// path from the result as its record with nested entities left as keys;
+// readers that build object graphs (the JavaScript bridge) refer back to
+// full there instead. Both are filled from the same stored record, so
+// they have the same members but the nested ones, which full holds read.
+func (e *Entity) CycleCut(v, full value.Value) bool {
+	vm, fm := v.Members(), full.Members()
+	if len(vm) == 0 || len(vm) != len(fm) {
+		return false
+	}
+	for i := range vm {
+		if vm[i].Key != fm[i].Key ||
+			!value.Same(vm[i].Value, fm[i].Value) && e.Schema[vm[i].Key] == nil && !value.Equal(vm[i].Value, fm[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
 // admit checks an Unchecked slot's record against e, its entity, and
 // reports whether it may be read. One that passes is checked for good; one
 // that fails stays unchecked and is read as missing, until a write
@@ -573,7 +595,7 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 	slot.Parsed = value.Undef // put back below if it fits
 	copied := false           // members are out's own until a copy is made
 	st := Found
-	for _, f := range e.nestedFields() {
+	for _, f := range e.nestedFields() { // in member order (see Fields)
 		i, child := out.Find(f.Name)
 		if i < 0 {
 			continue
@@ -655,24 +677,28 @@ func (o *Object) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	}
 	members := append(make([]value.Member, 0, v.Len()+len(o.Fields)), v.Members()...)
 	st := Found
+	// In member order, as the JavaScript bridge writes them (see
+	// Entity.Fields).
+	for i := range members {
+		for _, f := range o.Fields {
+			if f.Name == members[i].Key && f.Schema != nil {
+				dv, cst := f.Schema.denormalize(members[i].Value, d)
+				if cst == Deleted {
+					// Every member of an object is required (data-client's).
+					return value.Undef, Deleted
+				}
+				st = worse(st, cst)
+				members[i].Value = dv
+				break
+			}
+		}
+	}
 	for _, f := range o.Fields {
-		i, child := v.Find(f.Name)
-		if f.Schema == nil {
-			if i < 0 && !f.Default.IsUndefined() {
+		if f.Schema == nil && !f.Default.IsUndefined() {
+			if i, _ := v.Find(f.Name); i < 0 {
 				members = append(members, value.M(f.Name, f.Default))
 			}
-			continue
 		}
-		if i < 0 {
-			continue
-		}
-		dv, cst := f.Schema.denormalize(child, d)
-		if cst == Deleted {
-			// Every member of an object is required (data-client's).
-			return value.Undef, Deleted
-		}
-		st = worse(st, cst)
-		members[i].Value = dv
 	}
 	return value.Obj(members...), st
 }
@@ -697,12 +723,12 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 		return v, Found
 	}
 	name, _ := v.Get("schema").Text()
-	e := u.Schemas[name]
-	if e == nil {
+	m := u.Schemas[name]
+	if m == nil {
 		// A value no member took, stored as it came.
 		return v, Found
 	}
-	return e.denormalize(v.Get("id"), d)
+	return m.denormalize(v.Get("id"), d)
 }
 
 // denormalize reads the entity as Entity does: deleted, as after the

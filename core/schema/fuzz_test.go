@@ -46,7 +46,7 @@ func fixedSchemas() []schema.Schema {
 	user.Schema = map[string]schema.Schema{"bestFriend": user, "friends": schema.ArrayOf(user)}
 	post := &schema.Entity{Key: "Post", Defaults: value.MustParse(`{"id":null,"type":"post","title":"","author":null}`),
 		Schema: map[string]schema.Schema{"author": user}}
-	union := &schema.Union{Schemas: map[string]*schema.Entity{"post": post, "user": user, "article": article}, Attribute: "type"}
+	union := &schema.Union{Schemas: map[string]schema.Schema{"post": post, "user": user, "article": article}, Attribute: "type"}
 	page := schema.ObjectOf(
 		schema.Nested("results", schema.ArrayOf(article)),
 		schema.Nested("featured", union),
@@ -519,7 +519,7 @@ func (b *schemaBuilder) schema(depth int) schema.Schema {
 	case 4:
 		return schema.ValuesOf(b.schema(depth + 1))
 	case 5:
-		u := &schema.Union{Schemas: map[string]*schema.Entity{}, Attribute: "type"}
+		u := &schema.Union{Schemas: map[string]schema.Schema{}, Attribute: "type"}
 		for n := 1 + r.pick(3); n > 0; n-- {
 			u.Schemas[fuzzKeys[r.pick(len(fuzzKeys))]] = b.entity()
 		}
@@ -553,7 +553,7 @@ func (b *schemaBuilder) data(s schema.Schema, depth int) value.Value {
 	case *schema.Union:
 		var ms []value.Member
 		for name, e := range s.Schemas {
-			rec := b.record(e, depth)
+			rec := b.record(e.(*schema.Entity), depth)
 			ms = append(rec.Members(), value.M("type", value.Str(name)), value.M("kind", value.Str(name)))
 			break
 		}

@@ -431,28 +431,37 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 	return in, pk, nil
 }
 
-// nestedFields lists Schema in a fixed order, computed once: an Entity is
-// not changed after first use.
+// nestedFields lists Schema in a fixed order (see Fields).
 func (e *Entity) nestedFields() []Field {
 	e.prepare()
 	return e.nested
 }
 
-// Fields returns the entity's nested schemas (Schema) as Fields sorted by
-// name, computed once: an Entity is not changed after first use. Callers
-// must not modify the slice.
+// Fields returns the entity's nested schemas (Schema) as Fields, computed
+// once (an Entity is not changed after first use): those of Defaults in
+// its order, then the others sorted by name. That is the order of a read
+// record's members, in which reads build them, so that JavaScript's
+// object graph of a cycle refers back to the entity a cut comes back to
+// (see CycleCut). Callers must not modify the slice.
 func (e *Entity) Fields() []Field { return e.nestedFields() }
 
-func (e *Entity) prepare() {
-	e.once.Do(func() {
-		for _, name := range slices.Sorted(maps.Keys(e.Schema)) {
+func (e *Entity) prepare() { e.once.Do(func() { e.setup() }) }
+
+// setup computes what prepare keeps: a method, so that prepare, inlined
+// into its callers, carries only a call to it.
+func (e *Entity) setup() {
+	e.defaultKeys = make(map[string]bool, e.Defaults.Len())
+	for _, m := range e.Defaults.Members() {
+		e.defaultKeys[m.Key] = true
+		if s := e.Schema[m.Key]; s != nil {
+			e.nested = append(e.nested, Field{Name: m.Key, Schema: s, Default: m.Value})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(e.Schema)) {
+		if !e.defaultKeys[name] {
 			e.nested = append(e.nested, Field{Name: name, Schema: e.Schema[name], Default: e.Defaults.Get(name)})
 		}
-		e.defaultKeys = make(map[string]bool, e.Defaults.Len())
-		for _, m := range e.Defaults.Members() {
-			e.defaultKeys[m.Key] = true
-		}
-	})
+	}
 }
 
 func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
@@ -561,38 +570,28 @@ func (u *Union) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	if in.Kind() != value.Object {
 		return value.Undef, errorAt(path, u, "expected a record (object), got %s", in.Kind())
 	}
-	name, e, err := u.choose(in, parent, path)
-	if err != nil {
-		return value.Undef, err
-	}
-	if e == nil {
+	name, m := u.choose(in, parent, path)
+	if m == nil {
 		// No member for it: kept as it is, as data-client does (it warns).
 		return in, nil
 	}
-	pk, err := e.normalize(in, parent, path, n)
-	if err != nil {
-		return value.Undef, err
+	id, err := m.normalize(in, parent, path, n)
+	if err != nil || id.IsNullish() {
+		return id, err
 	}
-	return value.Obj(value.M("id", pk), value.M("schema", value.Str(name))), nil
+	return value.Obj(value.M("id", id), value.M("schema", value.Str(name))), nil
 }
 
-// choose returns the member schema of in, or a nil Entity when in names
-// none (no attribute, or an unknown type).
-func (u *Union) choose(in, parent value.Value, path *pathElem) (string, *Entity, error) {
+// choose returns the member schema of in and its name, or a nil Schema
+// when in names none (no attribute, or an unknown type).
+func (u *Union) choose(in, parent value.Value, path *pathElem) (string, Schema) {
 	var name string
 	if u.AttributeFunc != nil {
 		name = u.AttributeFunc(in, parent, path.fieldKey())
 	} else {
-		var ok bool
-		if name, ok = in.Get(u.Attribute).Text(); !ok {
-			return "", nil, nil
-		}
+		name, _ = in.Get(u.Attribute).Text()
 	}
-	e := u.Schemas[name]
-	if e == nil {
-		return "", nil, nil
-	}
-	return name, e, nil
+	return name, u.Schemas[name]
 }
 
 func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {

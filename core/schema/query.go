@@ -21,7 +21,7 @@ import (
 // changes, as a result's read does.
 
 // queryable is a schema that a Query can read from the cache alone: an
-// Entity, All, and a Collection (collection.go).
+// Entity, All, an Object of them, and a Collection (collection.go).
 type queryable interface {
 	Schema
 	// queryInput returns the normalized value the read of the schema with
@@ -54,7 +54,7 @@ func QueryInput(s Schema, args []value.Value) (read Schema, input value.Value, o
 	}
 	qs, isQueryable := s.(queryable)
 	if !isQueryable || s == nil {
-		return nil, value.Undef, false, fmt.Errorf("schema %s is %w: a Query reads an Entity by pk, an All or a Collection", Describe(s), ErrNotQueryable)
+		return nil, value.Undef, false, fmt.Errorf("schema %s is %w: a Query reads an Entity by pk, an All, a Collection or an object of them", Describe(s), ErrNotQueryable)
 	}
 	input, ok, err = qs.queryInput(args)
 	return s, input, ok, err
@@ -93,25 +93,65 @@ func (e *Entity) queryInput(args []value.Value) (value.Value, bool, error) {
 
 func (e *Entity) readSchema() Schema { return e }
 
+// queryInput reads an object of schemas (data-client's Query over
+// {results: All(User)}): each member that has a schema is read as that
+// schema with args. A member that names nothing stored, or whose schema
+// a read from the cache alone cannot start (a list, a union), makes the
+// whole read nothing, as in data-client. Defaults are filled by the read.
+func (o *Object) queryInput(args []value.Value) (value.Value, bool, error) {
+	members := make([]value.Member, 0, len(o.Fields))
+	for _, f := range o.Fields {
+		if f.Schema == nil {
+			continue
+		}
+		q, isQueryable := f.Schema.(queryable)
+		if !isQueryable {
+			return value.Undef, false, nil
+		}
+		in, ok, err := q.queryInput(args)
+		if err != nil || !ok {
+			return value.Undef, false, err
+		}
+		members = append(members, value.M(f.Name, in))
+	}
+	return value.Obj(members...), true, nil
+}
+
+func (o *Object) readSchema() Schema { return o }
+
 // All is every stored entity of Entity that is not deleted, optimistic
 // records included, as a list in pk order (numeric pks by number, before
 // the others, which are in string order). Read by a Query or
 // Controller.Get it depends on the whole table: any record of that type
 // stored, changed or removed gives a new list. As an endpoint's schema it
 // normalizes as a list of Entity and reads as the whole table.
+//
+// An All made by AllOfUnion is polymorphic (data-client's new All({a: A,
+// b: B}, attr)): it has no Entity, lists the tables of the union's
+// entities one after the other, in the union's member order, and
+// normalizes as a list of the union.
 type All struct {
 	Entity *Entity
-	list   *Array // the read schema: a list of Entity
+	list   *Array // the read schema: a list of Entity, or of the union
 }
 
 // AllOf returns the All schema of e.
 func AllOf(e *Entity) *All { return &All{Entity: e, list: ArrayOf(e)} }
 
-func (a *All) describe() string { return "All(" + Describe(a.Entity) + ")" }
+// AllOfUnion returns the polymorphic All schema of u's entities, listed in
+// the order of u.Names (members it does not name are not listed).
+func AllOfUnion(u *Union) *All { return &All{list: ArrayOf(u)} }
+
+func (a *All) describe() string {
+	if a.Entity == nil {
+		return "All(union)"
+	}
+	return "All(" + Describe(a.Entity) + ")"
+}
 
 // queryInput has no use for args: the input is the whole table.
 func (a *All) queryInput([]value.Value) (value.Value, bool, error) {
-	if a.Entity == nil {
+	if a.Entity == nil && a.list == nil {
 		return value.Undef, false, errors.New("schema.All has no entity")
 	}
 	return value.NullV, true, nil
@@ -126,6 +166,23 @@ func (a *All) readSchema() Schema {
 
 func (a *All) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
 	return a.readSchema().normalize(in, parent, path, n)
+}
+
+// Entities returns the entities whose tables a lists, in the order it
+// lists them: Entity, or the union's entities in the order of its Names
+// (as in data-client, an entity named twice is listed twice).
+func (a *All) Entities() []*Entity {
+	u, isUnion := a.readSchema().(*Array).Of.(*Union)
+	if !isUnion {
+		return []*Entity{a.Entity}
+	}
+	var out []*Entity
+	for _, name := range u.Names {
+		if e, isEntity := u.Schemas[name].(*Entity); isEntity {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // TableSource is a Source that can list an entity table. A store is one;
@@ -148,21 +205,26 @@ type tableDep struct {
 
 func (a *All) denormalize(_ value.Value, d *denormalizer) (value.Value, Status) {
 	ts, ok := d.src.(TableSource)
-	if !ok || a.Entity == nil {
+	if !ok {
 		return value.Arr(), Found
 	}
-	key := a.Entity.Key
-	r := d.deps.more()
-	r.tables = append(r.tables, tableDep{key: key, version: ts.TableVersion(key)})
-	pks := ts.TablePKs(key)
-	d.deps.kids = slices.Grow(d.deps.kids, len(pks))
-	out := make([]value.Value, 0, len(pks))
-	for _, pk := range pks {
-		v, st := a.Entity.denormalize(value.Str(pk), d)
-		if st != Found || v.IsUndefined() {
+	var out []value.Value
+	for _, e := range a.Entities() {
+		if e == nil {
 			continue
 		}
-		out = append(out, v)
+		key := e.Key
+		r := d.deps.more()
+		r.tables = append(r.tables, tableDep{key: key, version: ts.TableVersion(key)})
+		pks := ts.TablePKs(key)
+		d.deps.kids = slices.Grow(d.deps.kids, len(pks))
+		for _, pk := range pks {
+			v, st := e.denormalize(value.Str(pk), d)
+			if st != Found || v.IsUndefined() {
+				continue
+			}
+			out = append(out, v)
+		}
 	}
 	return value.Arr(out...), Found
 }

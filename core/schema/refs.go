@@ -27,8 +27,8 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 			return
 		}
 		name, _ := v.Get("schema").Text()
-		if e := s.Schemas[name]; e != nil {
-			Refs(e, v.Get("id"), f)
+		if m := s.Schemas[name]; m != nil {
+			Refs(m, v.Get("id"), f)
 		}
 	case *Array:
 		if s == nil || v.Kind() != value.Array {

@@ -16,7 +16,7 @@ func TestRefs(t *testing.T) {
 	user := newUser()
 	article := newArticle(user)
 	cat := &schema.Entity{Key: "Cat", Defaults: value.MustParse(`{"id":null}`)}
-	union := &schema.Union{Schemas: map[string]*schema.Entity{"user": user, "cat": cat}, Attribute: "type"}
+	union := &schema.Union{Schemas: map[string]schema.Schema{"user": user, "cat": cat}, Attribute: "type"}
 	for _, tc := range []struct {
 		name string
 		s    schema.Schema

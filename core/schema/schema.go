@@ -92,10 +92,16 @@ func ValuesOf(s Schema) *Values { return &Values{Of: s} }
 
 func (v *Values) describe() string { return "values(" + v.Of.describe() + ")" }
 
-// Union is a polymorphic record: the member Attribute of each record (or
-// AttributeFunc, when set) names which entity of Schemas it is.
+// Union is a polymorphic value: the member Attribute of each record (or
+// AttributeFunc, when set) names which schema of Schemas it is, usually an
+// entity, but any schema may be a member (as data-client allows: an Object
+// for values that are not records; an Invalidate, for data-client's
+// Invalidate of a union, see InvalidateOfUnion). Names lists the member
+// names in the order they were declared, which an All over the union lists
+// its tables in.
 type Union struct {
-	Schemas       map[string]*Entity
+	Schemas       map[string]Schema
+	Names         []string
 	Attribute     string
 	AttributeFunc func(in, parent value.Value, key string) string
 }
@@ -108,6 +114,23 @@ type Invalidate struct{ Entity *Entity }
 
 // InvalidateOf returns the Invalidate schema of e.
 func InvalidateOf(e *Entity) *Invalidate { return &Invalidate{Entity: e} }
+
+// InvalidateOfUnion returns the schema of data-client's Invalidate of a
+// union (new Invalidate({a: A, b: B}, attr)): u with each entity member
+// replaced by its Invalidate. A record is deleted as the entity its
+// attribute names, and its result is the union's {id, schema}; one that
+// no member takes is kept as it is, as a union keeps it.
+func InvalidateOfUnion(u *Union) *Union {
+	out := *u
+	out.Schemas = make(map[string]Schema, len(u.Schemas))
+	for name, m := range u.Schemas {
+		if e, ok := m.(*Entity); ok {
+			m = InvalidateOf(e)
+		}
+		out.Schemas[name] = m
+	}
+	return &out
+}
 
 func (i *Invalidate) describe() string { return "invalidate(" + i.Entity.Key + ")" }
 
@@ -278,7 +301,7 @@ func check(s Schema, seen map[*Entity]bool) error {
 	case *Invalidate:
 		return check(s.Entity, seen)
 	case *All:
-		return check(s.Entity, seen)
+		return check(s.readSchema(), seen)
 	case *Query:
 		return check(s.Schema, seen)
 	case *Collection:

@@ -37,7 +37,7 @@ func TestNormalizeShapes(t *testing.T) {
 	user := newUser()
 	article := newArticle(user)
 	post := &schema.Entity{Key: "Post", Defaults: value.MustParse(`{"id":null,"title":""}`)}
-	union := &schema.Union{Schemas: map[string]*schema.Entity{"post": post, "user": user}, Attribute: "type"}
+	union := &schema.Union{Schemas: map[string]schema.Schema{"post": post, "user": user}, Attribute: "type"}
 	cases := []struct {
 		name     string
 		schema   schema.Schema
@@ -90,7 +90,7 @@ func TestNormalizeErrorsNameWhatAndWhere(t *testing.T) {
 		{"record not object", schema.ArrayOf(article), `[[1]]`, []string{"Article", "$[0]", "array"}},
 		{"array expected", schema.ArrayOf(article), `"x"`, []string{"[Article]", "expected an array", "string"}},
 		{"bad date", article, `{"id":1,"createdAt":"yesterday"}`, []string{"Date", "$.createdAt", "yesterday"}},
-		{"union member without pk", &schema.Union{Schemas: map[string]*schema.Entity{"user": user}, Attribute: "type"},
+		{"union member without pk", &schema.Union{Schemas: map[string]schema.Schema{"user": user}, Attribute: "type"},
 			`{"type":"user"}`, []string{"User", "no primary key"}},
 	}
 	for _, c := range cases {
@@ -348,7 +348,7 @@ func TestProcessReturningUndefinedInvalidates(t *testing.T) {
 // booleans in a list of entities are kept.
 func TestNormalizeLikeDataClient(t *testing.T) {
 	user := newUser()
-	union := &schema.Union{Schemas: map[string]*schema.Entity{"user": user}, Attribute: "type"}
+	union := &schema.Union{Schemas: map[string]schema.Schema{"user": user}, Attribute: "type"}
 	for _, c := range []struct {
 		name   string
 		schema schema.Schema

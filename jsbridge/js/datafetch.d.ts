@@ -260,21 +260,21 @@ export interface ObjectSchema<M = SchemaObjectDefinition> {
 export interface ValuesSchema<S = Schema> {
   readonly [schemaKind]: { values: S };
 }
-/** `schema.Union({...}, attribute)`: one of several entities. */
-export interface UnionSchema<M = { readonly [type: string]: AnyEntity }> {
+/** `schema.Union({...}, attribute)`: one of several entities (or other schemas, as `schema.Object` for values that are not entities). */
+export interface UnionSchema<M = { readonly [type: string]: Schema }> {
   readonly [schemaKind]: { union: M };
 }
-/** `schema.Invalidate(Entity)`: marks the entity deleted. */
+/** `schema.Invalidate(Entity)` (or of a union of entities): marks the entity deleted. */
 export interface InvalidateSchema<E = AnyEntity> {
   readonly [schemaKind]: { invalidate: E };
 }
 
-/** `schema.All(Entity)`: every stored entity of that type (not deleted), as a list. */
+/** `schema.All(Entity)`: every stored entity of that type (not deleted), as a list; of a union, of each of its entities. */
 export interface AllSchema<E = AnyEntity> {
   readonly [schemaKind]: { all: E };
 }
-/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`. */
-export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any>;
+/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`, or an object of them. */
+export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any> | ObjectSchema<any> | SchemaObjectDefinition;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
 export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> {
   readonly [schemaKind]: { query: S };
@@ -443,18 +443,31 @@ export interface EntityFactory {
   <D extends object, S extends EntityFieldSchemas = {}>(options: EntityOptions<D, S>): Entity<Simplify<EntityRecord<D, S>>>;
 }
 
+/** How a union chooses its member: the field naming it, or a function returning that name. */
+export type SchemaAttribute = string | ((value: any, parent: any, key: string | undefined) => string);
+
 /** `df.schema`: the schema classes. */
 export interface SchemaClasses {
   Array: new <S extends Schema>(schema: S) => ArraySchema<S>;
   Object: new <M extends SchemaObjectDefinition>(definition: M) => ObjectSchema<M>;
   Values: new <S extends Schema>(schema: S) => ValuesSchema<S>;
   /** `schemaAttribute`: the field naming the member of `schemas`, or a function returning that name. */
-  Union: new <M extends { readonly [type: string]: AnyEntity }>(
+  Union: new <M extends { readonly [type: string]: Schema }>(
     schemas: M,
-    schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
+    schemaAttribute: SchemaAttribute,
   ) => UnionSchema<M>;
-  Invalidate: new <E extends AnyEntity>(entity: E) => InvalidateSchema<E>;
-  All: new <E extends AnyEntity>(entity: E) => AllSchema<E>;
+  /** Of an entity, or of a union of entities (a `schema.Union`, or its schemas and `schemaAttribute`). */
+  Invalidate: {
+    new <E extends AnyEntity>(entity: E): InvalidateSchema<E>;
+    new <M extends { readonly [type: string]: AnyEntity }>(union: UnionSchema<M>): InvalidateSchema<M[keyof M]>;
+    new <M extends { readonly [type: string]: AnyEntity }>(schemas: M, schemaAttribute: SchemaAttribute): InvalidateSchema<M[keyof M]>;
+  };
+  /** Of an entity, or of a union of entities: each entity's table in turn, in the union's member order. */
+  All: {
+    new <E extends AnyEntity>(entity: E): AllSchema<E>;
+    new <M extends { readonly [type: string]: AnyEntity }>(union: UnionSchema<M>): AllSchema<M[keyof M]>;
+    new <M extends { readonly [type: string]: AnyEntity }>(schemas: M, schemaAttribute: SchemaAttribute): AllSchema<M[keyof M]>;
+  };
   /** `process(entries, ...args)` derives the value; it is called again only when `entries` or the args change. */
   Query: new <S extends QueryableSchema, R, A extends any[] = []>(
     schema: S,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -50,6 +51,8 @@ type Node struct {
 	// Convert is the conversion JavaScript applies to the value
 	// (OpConvert): 0 for none.
 	Convert uint64
+	// backRef is 1 + the id of an OpBackRef placeholder; 0 for a value.
+	backRef uint64
 }
 
 // Get returns the value of an Object's member key; nil when it has none.
@@ -143,6 +146,9 @@ func Decode(out []byte, t *Table) (Output, error) {
 	if d.pos != len(d.b) {
 		return o, d.errorf("%d bytes after the value", len(d.b)-d.pos)
 	}
+	if d.holes != 0 {
+		return o, fmt.Errorf("wire: %d back-references left unresolved", d.holes)
+	}
 	if d.cur != 0 {
 		return o, fmt.Errorf("wire: %d of the string area's %d code units unused", d.cur, len(d.units))
 	}
@@ -158,6 +164,11 @@ type decoder struct {
 	t     *Table
 	plain bool // no table: identity ops are faults
 	o     *Output
+	// building are the ids whose objects are being built (OpRegister,
+	// OpOver), outermost first; holes the OpBackRef placeholders not yet
+	// replaced by the object they stand for.
+	building []uint64
+	holes    int
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -365,7 +376,7 @@ func (d *decoder) value() (*Node, error) {
 		}
 		a := &Node{Kind: Array, Elems: make([]*Node, n)}
 		for i := range a.Elems {
-			if a.Elems[i], err = d.element(); err != nil {
+			if a.Elems[i], err = d.value(); err != nil {
 				return nil, err
 			}
 		}
@@ -424,11 +435,23 @@ func (d *decoder) value() (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		d.building = append(d.building, id)
 		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
+		d.built(id, v)
 		return v, d.register(id, v)
+	case OpBackRef:
+		id, err := d.id()
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(d.building, id) {
+			return nil, d.errorf("BACKREF %d: no object %d is being built", id, id)
+		}
+		d.holes++
+		return &Node{Kind: Object, backRef: id + 1}, nil
 	case OpRef:
 		id, err := d.id()
 		if err != nil {
@@ -502,22 +525,44 @@ func (d *decoder) value() (*Node, error) {
 			return nil, d.errorf("OVER of object %d, which is not an object", prev)
 		}
 		obj := &Node{Kind: Object, Keys: append([]string(nil), p.Keys...), Vals: append([]*Node(nil), p.Vals...), Class: p.Class}
+		d.building = append(d.building, id)
 		if err := d.members(obj, n); err != nil {
 			return nil, err
 		}
+		d.built(id, obj)
 		return obj, d.register(id, obj)
 	default:
 		return nil, d.errorf("%s where a value belongs", op)
 	}
 }
 
-// element reads an array element: a value; undefined is not one.
-func (d *decoder) element() (*Node, error) {
-	v, err := d.value()
-	if err == nil && v.Kind == Undefined {
-		return nil, d.errorf("undefined array element")
+// built ends the building of n, registered as id: the OpBackRef
+// placeholders for id inside it become n, so that the graph is cyclic as
+// JavaScript's is.
+func (d *decoder) built(id uint64, n *Node) {
+	d.building = d.building[:len(d.building)-1]
+	if d.holes == 0 {
+		return
 	}
-	return v, err
+	seen := map[*Node]bool{}
+	var fill func(x *Node)
+	fill = func(x *Node) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, kids := range [2][]*Node{x.Elems, x.Vals} {
+			for i, k := range kids {
+				if k.backRef == id+1 {
+					kids[i] = n
+					d.holes--
+				} else {
+					fill(k)
+				}
+			}
+		}
+	}
+	fill(n)
 }
 
 func (d *decoder) keptList() (*Node, error) {
@@ -577,7 +622,7 @@ func (d *decoder) keptList() (*Node, error) {
 			d.o.Kept += int(k)
 			continue
 		}
-		if a.Elems[i], err = d.element(); err != nil {
+		if a.Elems[i], err = d.value(); err != nil {
 			return nil, err
 		}
 		i++
@@ -613,28 +658,49 @@ func (d *decoder) drop() error {
 	return nil
 }
 
-// String returns n as JSON-like text for test failures (a Date as
-// Date(x)).
-func (n *Node) String() string { return string(n.appendText(nil)) }
+// String returns n as JSON-like text for test failures: a Date as Date(x),
+// undefined as undefined, a reference back to an object being shown as
+// <cycle>.
+func (n *Node) String() string { return string(n.appendJSON(nil, nil, nil, nil, true)) }
 
-func (n *Node) appendText(b []byte) []byte {
-	if n.Kind == Date {
-		return append(n.Of.appendText(append(b, "Date("...)), ')')
-	}
-	if n.Kind == Undefined {
-		return append(b, "undefined"...)
-	}
-	return n.AppendJSON(b, nil, nil)
-}
+// Mark is what AppendJSON reports at a path: a value JSON cannot hold.
+type Mark int
+
+const (
+	// MarkDate is a Date, written as its argument.
+	MarkDate Mark = iota
+	// MarkUndefined is an undefined member or element, written as null.
+	MarkUndefined
+)
 
 // AppendJSON appends n as JSON that JSON.parse reads back to the same
-// value (-0 as -0, infinities as ±1e400), a Date as its argument; for
-// each Date it calls date with the path to it (keys and indices), when
-// date is not nil. path is the path to n.
-func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
+// value (-0 as -0, infinities as ±1e400), but for Dates (written as their
+// argument) and undefined members and elements (written as null): for each
+// it calls mark, when not nil, with the path to it (keys and indices), so
+// a reader can restore them. path is the path to n. JSON has no cycles: it
+// panics when n contains itself (an output with OpBackRef).
+func (n *Node) AppendJSON(b []byte, path []any, mark func(m Mark, path []any)) []byte {
+	return n.appendJSON(b, path, mark, nil, false)
+}
+
+// appendJSON is AppendJSON with open, the objects and arrays being written
+// around n; text is String's form.
+func (n *Node) appendJSON(b []byte, path []any, mark func(Mark, []any), open []*Node, text bool) []byte {
+	if (n.Kind == Array || n.Kind == Object) && slices.Contains(open, n) {
+		if !text {
+			panic(fmt.Sprintf("wire: AppendJSON at %v: the value contains itself", path))
+		}
+		return append(b, "<cycle>"...)
+	}
 	switch n.Kind {
 	case Undefined:
-		return b
+		if text {
+			return append(b, "undefined"...)
+		}
+		if mark != nil {
+			mark(MarkUndefined, append([]any(nil), path...))
+		}
+		return append(b, "null"...)
 	case Null:
 		return append(b, "null"...)
 	case Bool:
@@ -644,20 +710,25 @@ func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
 	case String:
 		return value.AppendString(b, n.Str)
 	case Date:
-		if date != nil {
-			date(append([]any(nil), path...))
+		if text {
+			return append(n.Of.appendJSON(append(b, "Date("...), path, nil, open, text), ')')
 		}
-		return n.Of.AppendJSON(b, path, nil)
+		if mark != nil {
+			mark(MarkDate, append([]any(nil), path...))
+		}
+		return n.Of.appendJSON(b, path, nil, open, text)
 	case Array:
+		open = append(open, n)
 		b = append(b, '[')
 		for i, e := range n.Elems {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = e.AppendJSON(b, append(path, i), date)
+			b = e.appendJSON(b, append(path, i), mark, open, text)
 		}
 		return append(b, ']')
 	case Object:
+		open = append(open, n)
 		b = append(b, '{')
 		for i, k := range n.Keys {
 			if i > 0 {
@@ -665,7 +736,7 @@ func (n *Node) AppendJSON(b []byte, path []any, date func(path []any)) []byte {
 			}
 			b = value.AppendString(b, k)
 			b = append(b, ':')
-			b = n.Vals[i].AppendJSON(b, append(path, k), date)
+			b = n.Vals[i].appendJSON(b, append(path, k), mark, open, text)
 		}
 		return append(b, '}')
 	}

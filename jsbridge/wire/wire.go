@@ -20,7 +20,8 @@ type Op byte
 // The ops. Operands are unsigned LEB128 (u) unless said otherwise; see
 // SPEC.md section 3 for each.
 const (
-	// OpUndefined: the value is undefined (only the top of a result).
+	// OpUndefined: the value is undefined (no data, as the top of a
+	// result; a member or an element that is undefined).
 	OpUndefined Op = iota
 	// OpNull, OpFalse, OpTrue: the literals.
 	OpNull
@@ -70,6 +71,10 @@ const (
 	// makes it (a field schema that is a class or function: Number, a
 	// class with fromJSON, Temporal.Instant.from).
 	OpConvert
+	// OpBackRef id: the object that OpRegister (or OpOver) id is building,
+	// an ancestor of this position: a cycle of entities (SPEC.md section
+	// 4a). The decoder sets it in place once that object is built.
+	OpBackRef
 
 	// NumOps is the number of ops; not an op.
 	NumOps
@@ -97,6 +102,7 @@ var opNames = [NumOps]string{
 	OpDrop:        "DROP",
 	OpClass:       "CLASS",
 	OpConvert:     "CONVERT",
+	OpBackRef:     "BACKREF",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).

@@ -61,6 +61,9 @@ func TestLazyValuesAreWrittenUnbuilt(t *testing.T) {
 	}
 }
 
+// TestUndefinedMembersAndElements: undefined members and elements are
+// written as undefined, as data-client reads them (issue 22 item 6): the
+// key is there, the element is not null.
 func TestUndefinedMembersAndElements(t *testing.T) {
 	v := value.Obj(value.M("a", value.Undef), value.M("b", value.Arr(value.Undef, value.Int(1))))
 	var w Writer
@@ -68,7 +71,18 @@ func TestUndefinedMembersAndElements(t *testing.T) {
 	w.Value(v)
 	o, err := Decode(w.Finish(), nil)
 	require.NoError(t, err)
-	assert.Equal(t, `{"b":[null,1]}`, o.Value.String())
+	require.Equal(t, []string{"a", "b"}, o.Value.Keys)
+	assert.Equal(t, Undefined, o.Value.Vals[0].Kind)
+	assert.Equal(t, Undefined, o.Value.Vals[1].Elems[0].Kind)
+	assert.NoError(t, Match(o.Value, v))
+	assert.Equal(t, `{"a":undefined,"b":[undefined,1]}`, o.Value.String())
+	var marked [][]any
+	assert.Equal(t, `{"a":null,"b":[null,1]}`, string(o.Value.AppendJSON(nil, nil, func(m Mark, p []any) {
+		if m == MarkUndefined {
+			marked = append(marked, p)
+		}
+	})), "as JSON, each marked")
+	assert.Equal(t, [][]any{{"a"}, {"b", 0}}, marked)
 }
 
 func TestNumbers(t *testing.T) {
@@ -360,4 +374,61 @@ func TestBeginReusesItsBuffer(t *testing.T) {
 	w.Value(value.MustParse(`["abc",{"x":"\n"},1.5]`))
 	out := w.Finish()
 	assert.Same(t, unsafe.SliceData(buf[:1]), unsafe.SliceData(out))
+}
+
+// writeNode writes {"id": id, "next": ...} registered as id, next written
+// by next.
+func writeNode(w *Writer, id uint64, next func()) {
+	w.Register(id)
+	w.Object([]value.Member{value.M("id", value.Int(int64(id))), value.M("next", value.NullV)}, true)
+	w.Key("id")
+	w.Number(value.Int(int64(id)).Raw())
+	w.Key("next")
+	next()
+}
+
+// A back-reference names an object being built around it: the decoder sets
+// it in place once that object is built, making the graph a cycle.
+func TestBackRefMakesACycle(t *testing.T) {
+	var w Writer
+	w.Begin(nil, Header{}, nil)
+	// [0 → 1 → back to 0, 1 again]
+	w.Array(2)
+	writeNode(&w, 0, func() { writeNode(&w, 1, func() { w.BackRef(0) }) })
+	w.Ref(1)
+	o, err := Decode(w.Finish(), &Table{})
+	require.NoError(t, err)
+	zero := o.Value.Elems[0]
+	one := zero.Get("next")
+	assert.Same(t, zero, one.Get("next"), "1.next is 0 itself")
+	assert.Same(t, one, o.Value.Elems[1])
+	assert.Equal(t, 1, o.Counts[OpBackRef])
+}
+
+func TestBackRefFaults(t *testing.T) {
+	for name, write := range map[string]func(w *Writer){
+		// 0 is built: a reference to it is a REF.
+		"to an object built": func(w *Writer) {
+			w.Array(2)
+			writeNode(w, 0, func() { w.Null() })
+			w.BackRef(0)
+		},
+		"to no object": func(w *Writer) {
+			writeNode(w, 0, func() { w.BackRef(7) })
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var w Writer
+			w.Begin(nil, Header{}, nil)
+			write(&w)
+			_, err := Decode(w.Finish(), &Table{})
+			assert.ErrorContains(t, err, "BACKREF")
+		})
+	}
+	// Without a table there are no ids to refer back to.
+	var w Writer
+	w.Begin(nil, Header{}, nil)
+	writeNode(&w, 0, func() { w.BackRef(0) })
+	_, err := Decode(w.Finish(), nil)
+	assert.Error(t, err)
 }

@@ -35,21 +35,16 @@ type shape struct {
 	keys []string
 }
 
-// matches reports whether the members of ms that are not undefined, n of
-// them, have the keys of sh in its order.
-func (sh *shape) matches(ms []value.Member, n int) bool {
-	if sh == nil || len(sh.keys) != n {
+// matches reports whether the members of ms have the keys of sh in its
+// order.
+func (sh *shape) matches(ms []value.Member) bool {
+	if sh == nil || len(sh.keys) != len(ms) {
 		return false
 	}
-	j := 0
 	for i := range ms {
-		if ms[i].Value.IsUndefined() {
-			continue
-		}
-		if ms[i].Key != sh.keys[j] {
+		if ms[i].Key != sh.keys[i] {
 			return false
 		}
-		j++
 	}
 	return true
 }
@@ -300,7 +295,7 @@ func (w *Writer) opUint(o Op, x uint64) {
 	w.buf = binary.AppendUvarint(append(w.buf, byte(o)), x)
 }
 
-// Undefined writes undefined (the top of a result only).
+// Undefined writes undefined.
 func (w *Writer) Undefined() { w.op(OpUndefined) }
 
 // Null writes null.
@@ -432,35 +427,29 @@ func (w *Writer) Key(k string) { w.Text(k) }
 // Array starts an array of n elements: n values follow.
 func (w *Writer) Array(n int) { w.opUint(OpArray, uint64(n)) }
 
-// Object starts an object with the members of ms whose values are not
-// undefined, in order. The values follow, each written by the caller;
+// Object starts an object with the members of ms, in order, those whose
+// value is undefined included (as data-client reads them: the key is
+// there). The values follow, each written by the caller;
 // when inline is true, each after its key (Key). With dict set (keys that
 // are data, as a Values schema's) or too many keys, the object is written
 // with OpObject; otherwise by shape, defining the shape first if the table
 // lacks it.
 func (w *Writer) Object(ms []value.Member, dict bool) (inline bool) {
-	n := 0
-	for i := range ms {
-		if !ms[i].Value.IsUndefined() {
-			n++
-		}
-	}
+	n := len(ms)
 	if dict || n == 0 || n > MaxShapeKeys {
 		w.opUint(OpObject, uint64(n))
 		return true
 	}
 	for _, sh := range w.shapes.recent {
-		if sh.matches(ms, n) {
+		if sh.matches(ms) {
 			w.opUint(OpShaped, uint64(sh.id))
 			return false
 		}
 	}
 	key := w.key[:0]
 	for i := range ms {
-		if !ms[i].Value.IsUndefined() {
-			key = binary.AppendUvarint(key, uint64(len(ms[i].Key)))
-			key = append(key, ms[i].Key...)
-		}
+		key = binary.AppendUvarint(key, uint64(len(ms[i].Key)))
+		key = append(key, ms[i].Key...)
 	}
 	w.key = key
 	if sh := w.shapes.find(key); sh != nil {
@@ -475,17 +464,15 @@ func (w *Writer) Object(ms []value.Member, dict bool) (inline bool) {
 	w.opUint(OpDefineShape, uint64(sh.id))
 	w.uint(uint64(n))
 	for i := range ms {
-		if !ms[i].Value.IsUndefined() {
-			w.Text(ms[i].Key)
-		}
+		w.Text(ms[i].Key)
 	}
 	w.opUint(OpShaped, uint64(sh.id))
 	return false
 }
 
 // Value writes v whole, with no identity or Date: what JSON.parse of
-// value.AppendJSON(v) would give (undefined members left out, undefined
-// elements null).
+// value.AppendJSON(v) would give, but that undefined members and elements
+// stay undefined.
 func (w *Writer) Value(v value.Value) {
 	switch v.Kind() {
 	case value.Undefined:
@@ -502,20 +489,13 @@ func (w *Writer) Value(v value.Value) {
 		elems, mark := w.ElemsOf(v)
 		w.Array(len(elems))
 		for i := range elems {
-			if elems[i].IsUndefined() {
-				w.op(OpNull)
-			} else {
-				w.Value(elems[i])
-			}
+			w.Value(elems[i])
 		}
 		w.PopElems(mark)
 	case value.Object:
 		ms, mark := w.MembersOf(v)
 		inline := w.Object(ms, false)
 		for i := range ms {
-			if ms[i].Value.IsUndefined() {
-				continue
-			}
 			if inline {
 				w.Key(ms[i].Key)
 			}
@@ -530,6 +510,10 @@ func (w *Writer) Register(id uint64) { w.opUint(OpRegister, id) }
 
 // Ref writes the object held under id.
 func (w *Writer) Ref(id uint64) { w.opUint(OpRef, id) }
+
+// BackRef writes the object being registered under id, of which this
+// position is inside: a cycle.
+func (w *Writer) BackRef(id uint64) { w.opUint(OpBackRef, id) }
 
 // Date makes the next value, a number or a string, a Date.
 func (w *Writer) Date() { w.op(OpDate) }

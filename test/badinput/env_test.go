@@ -96,7 +96,7 @@ var (
 	articleE = &schema.Entity{Key: "Article",
 		Defaults: value.MustParse(`{"id":null,"title":"","content":"","published":false,"author":null,"tags":[],"createdAt":null}`),
 		Schema:   map[string]schema.Schema{"author": userE, "createdAt": schema.Date}}
-	unionS = &schema.Union{Schemas: map[string]*schema.Entity{"comment": commentE, "user": userE}, Attribute: "type"}
+	unionS = &schema.Union{Schemas: map[string]schema.Schema{"comment": commentE, "user": userE}, Attribute: "type"}
 )
 
 // Short names for the helpers the case tables use on almost every line.

@@ -269,14 +269,14 @@ function spread(msList) {
   };
 }
 
-async function measureLoads(browser, base) {
+async function measureLoads(browser, base, query = '') {
   const runs = [];
   for (let i = 0; i < LOADS; i++) {
     // A fresh context each time: empty HTTP cache, no cached compiled wasm.
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${base}bench/load.html`);
+      await page.goto(`${base}bench/load.html${query}`);
       const r = await page.waitForFunction(() => window.loadResult, null, { timeout: 60_000 }).then((h) => h.jsonValue());
       if (r.error) throw new Error(`load() failed: ${r.error}`);
       if (!r.crossOriginIsolated) throw new Error('load.html is not cross-origin isolated');
@@ -596,6 +596,8 @@ async function main() {
 
     log(`load(): ${LOADS} fresh page loads`);
     report.load = await measureLoads(browser, server.url);
+    log(`load(): ${LOADS} fresh page loads through datafetch.bundle.mjs`);
+    report.loadBundle = await measureLoads(browser, server.url, '?entry=bundle');
     report.wasm = wasmSizes();
 
     // Calls from Go into JavaScript per operation, datafetch's side of each
@@ -656,6 +658,10 @@ async function main() {
   );
   out.push(
     `  (before it, import of datafetch.mjs ${l.importMs.toFixed(1)} ms; import + load ${l.totalMs.toFixed(1)} ms; ready at ${l.sinceNavigationMs.toFixed(1)} ms after navigation start)`,
+  );
+  const lb = report.loadBundle;
+  out.push(
+    `  through datafetch.bundle.mjs (one file): import ${lb.importMs.toFixed(1)} ms; load() to ready ${lb.readyMs.toFixed(1)} ms; import + load ${lb.totalMs.toFixed(1)} ms; ready at ${lb.sinceNavigationMs.toFixed(1)} ms after navigation start`,
   );
   const w = report.wasm;
   const mb = (b) => `${(b / 1e6).toFixed(2)} MB (${b.toLocaleString('en-US')} B)`;

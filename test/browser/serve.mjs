@@ -22,11 +22,13 @@ export const CONTENT_TYPES = Object.freeze({
  * serveFiles serves `pages` (path → [body, extension of its type], or just
  * an HTML body) and the files of `dirs` (URL prefix ending in '/' → folder;
  * a path ending in '/' serves its index.html), answers 404 otherwise, and
- * resolves to `{url, port, close()}` once it listens on 127.0.0.1.
+ * resolves to `{url, port, close()}` once it listens on 127.0.0.1. The path
+ * of every request is pushed onto `seen`, when given.
  */
-export async function serveFiles({ pages = {}, dirs = {} }) {
+export async function serveFiles({ pages = {}, dirs = {}, seen }) {
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
+    seen?.push(path);
     const page = pages[path];
     if (page !== undefined) {
       const [body, ext] = Array.isArray(page) ? page : [page, '.html'];

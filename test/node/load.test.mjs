@@ -122,6 +122,7 @@ function loadInChild(kind, url = '', modulePath = MODULE_PATH) {
     else if (kind === 'url-string') src = ${JSON.stringify(url)};
     else if (kind === 'url-object') src = new URL(${JSON.stringify(url)});
     else if (kind === 'path') src = ${JSON.stringify(WASM)};
+    // 'default': no source, datafetch.wasm beside the module.
     const df = await m.load(src);
     const again = await m.load();
     const Thing = df.Entity({ key: 'Thing', defaults: { id: undefined, n: 0 } });
@@ -201,4 +202,24 @@ test('the default controller is one shared instance', async () => {
   const { df } = await env();
   assert.equal(df.useController(), df.useController());
   assert.ok(df.useController() instanceof df.Controller, 'useController() is a Controller');
+});
+
+// datafetch.bundle.mjs: datafetch.mjs and its modules in one file, for
+// pages without a bundler (test/browser/bundle.spec.mjs counts its requests).
+const BUNDLE = join(DIST, 'datafetch.bundle.mjs');
+
+test('datafetch.bundle.mjs exports what datafetch.mjs exports', async () => {
+  const bundle = await import(pathToFileURL(BUNDLE).href);
+  const modules = await import(pathToFileURL(join(DIST, 'datafetch.mjs')).href);
+  assert.deepEqual(Object.keys(bundle).sort(), Object.keys(modules).sort());
+  const pkg = JSON.parse(readFileSync(join(DIST, 'package.json'), 'utf8'));
+  assert.equal(pkg.exports['./bundle'].default, './datafetch.bundle.mjs');
+  assert.ok(pkg.files.includes('datafetch.bundle.mjs'), 'the bundle ships in the package');
+});
+
+test('datafetch.bundle.mjs loads datafetch.wasm beside itself in a fresh process', async () => {
+  const out = await loadInChild('default', '', BUNDLE);
+  assert.deepEqual(out.result, ['1']);
+  assert.equal(out.n, 2);
+  assert.equal(out.same, true);
 });

@@ -163,7 +163,7 @@ test('ctrl.get of a Collection: the list stored for the params given, and a Quer
 test('bad input: a schema that is not queryable is a TypeError naming it; a bad process; an entity read without params', async () => {
   const { df, ctrl, Article } = await rig();
   assert.throws(() => ctrl.get([Article]), { name: 'TypeError', message: /get: .*is not queryable/ });
-  assert.throws(() => ctrl.get({ a: Article }), { name: 'TypeError', message: /is not queryable/ });
+  assert.throws(() => ctrl.get(new df.schema.Union({ a: Article }, 'type')), { name: 'TypeError', message: /is not queryable/ });
   assert.throws(() => new df.schema.Query([Article], (x) => x), { name: 'TypeError', message: /schema.Query: .*is not queryable/ });
   assert.throws(() => new df.schema.Query(Article, 'sort'), { name: 'TypeError', message: /process must be a function/ });
   assert.throws(() => new df.schema.All({ key: 'x' }), { name: 'TypeError', message: /schema.All: .*is not an Entity/ });

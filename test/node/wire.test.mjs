@@ -27,9 +27,16 @@ function bytesOf(base64) {
 }
 
 // same checks that got is expected (JSON.parse of Go's JSON) except at the
-// Date paths, which must hold Dates of the expected value.
-function same(got, want, path, dates, where) {
+// Date paths, which must hold Dates of the expected value, and the paths of
+// undefined members and elements (null in the JSON), which must hold
+// undefined.
+function same(got, want, path, marks, where) {
+  const { dates, undefs } = marks;
   const key = JSON.stringify(path);
+  if (undefs.has(key)) {
+    assert.equal(got, undefined, `${where} ${key}: want undefined`);
+    return;
+  }
   if (dates.has(key)) {
     assert.ok(got instanceof Date, `${where} ${key}: want a Date, got ${String(got)}`);
     assert.ok(Object.is(got.getTime(), new Date(want).getTime()), `${where} ${key}: Date ${got.getTime()}, want new Date(${JSON.stringify(want)})`);
@@ -42,7 +49,7 @@ function same(got, want, path, dates, where) {
   if (Array.isArray(want)) {
     assert.ok(Array.isArray(got), `${where} ${key}: want an array`);
     assert.equal(got.length, want.length, `${where} ${key}: length`);
-    for (let i = 0; i < want.length; i++) same(got[i], want[i], [...path, i], dates, where);
+    for (let i = 0; i < want.length; i++) same(got[i], want[i], [...path, i], marks, where);
     return;
   }
   assert.ok(typeof got === 'object' && got !== null && !Array.isArray(got), `${where} ${key}: want an object`);
@@ -51,7 +58,7 @@ function same(got, want, path, dates, where) {
   for (const k of Object.keys(want)) {
     const d = Object.getOwnPropertyDescriptor(got, k);
     assert.ok(d.enumerable && d.writable && d.configurable && 'value' in d, `${where} ${key}: ${k} is not a plain data property`);
-    same(got[k], want[k], [...path, k], dates, where);
+    same(got[k], want[k], [...path, k], marks, where);
   }
 }
 
@@ -98,7 +105,10 @@ function runSession(s) {
       got = wire.decode(objs, bytes);
     }
     if (step.undefined) assert.equal(got, undefined, `${where}: want undefined`);
-    else same(got, JSON.parse(step.value), [], new Set(step.dates.map((p) => JSON.stringify(p))), where);
+    else {
+      const paths = (list) => new Set((list ?? []).map((p) => JSON.stringify(p)));
+      same(got, JSON.parse(step.value), [], { dates: paths(step.dates), undefs: paths(step.undefs) }, where);
+    }
     results.push(got);
   });
   const want = s.same.map((c) => c.map((p) => JSON.stringify(p)).sort()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -181,4 +191,59 @@ test('an output not decoded to its end leaves no object held: a later reference 
   const again = s.steps.findIndex((st, i) => i > 0 && bytesOf(st.stream)[ops.HEADER_SIZE] === ops.OP_REF);
   assert.ok(again > 0, 'the articles session has no step that starts with a REF');
   assert.throws(() => wire.decode(objs, bytesOf(s.steps[again].stream)), wire.UnknownObject);
+});
+
+// output assembles an output of ops (bytes after the header) and the
+// strings its string ops take, in op order (SPEC.md section 7: the area
+// holds them last first).
+function output(opBytes, strings = []) {
+  const area = new TextEncoder().encode([...strings].reverse().join(''));
+  const out = new Uint8Array(ops.HEADER_SIZE + opBytes.length + area.length);
+  out[0] = ops.VERSION;
+  new DataView(out.buffer).setUint32(4, area.length, true);
+  out.set(opBytes, ops.HEADER_SIZE);
+  out.set(area, ops.HEADER_SIZE + opBytes.length);
+  return out;
+}
+
+for (const compile of [true, false]) {
+  test(`a back-reference is the object being built around it: a cycle (${compile ? 'compiled shapes' : 'shapes by a loop'})`, () => {
+    const before = wire.shaping.compile;
+    wire.shaping.compile = compile;
+    try {
+      const { OP_REGISTER: R, OP_ARRAY: A, OP_INT: I, OP_BACKREF: B, OP_OBJECT: O, OP_STRING: S, OP_DEFINE_SHAPE: D, OP_SHAPED: H, OP_REF: F } = ops;
+      // REGISTER 0 [1, REGISTER 1 {self: BACKREF 1, up: BACKREF 0}, REGISTER 2 SHAPED(self) {self: BACKREF 2}, REF 1]
+      const bytes = output([R, 0, A, 4, I, 2, R, 1, O, 2, S, 4, B, 1, S, 2, B, 0, R, 2, D, 0, 1, S, 4, H, 0, B, 2, F, 1], ['self', 'up', 'self']);
+      const objs = new wire.IdentityTable();
+      const a = wire.decode(objs, bytes);
+      assert.equal(a[0], 1);
+      assert.equal(a[1].self, a[1], 'o.self === o');
+      assert.equal(a[1].up, a, 'o.up is the array around it');
+      assert.equal(a[2].self, a[2], 'a shaped object refers to itself');
+      assert.equal(a[3], a[1], 'a REF after it is built');
+      assert.deepEqual(Object.keys(a[1]), ['self', 'up']);
+      assert.equal(objs.size, 3);
+    } finally {
+      wire.shaping.compile = before;
+    }
+  });
+}
+
+test('a back-reference to no object being built is an Error, and the table is emptied', () => {
+  const { OP_REGISTER: R, OP_ARRAY: A, OP_BACKREF: B, OP_NULL: N } = ops;
+  const objs = new wire.IdentityTable();
+  // [REGISTER 0 [null], BACKREF 0]: 0 is built when the reference comes.
+  assert.throws(() => wire.decode(objs, output([A, 2, R, 0, A, 1, N, B, 0])), /back-references? to no object built/);
+  assert.equal(objs.size, 0);
+  assert.throws(() => wire.decode(null, output([A, 1, B, 0])), /back-references? to no object built/);
+});
+
+test('an output for no table (a snapshot, denormalize) has ids of its own: back-references work there too', () => {
+  const { OP_REGISTER: R, OP_ARRAY: A, OP_BACKREF: B, OP_REF: F } = ops;
+  // [REGISTER 0 [BACKREF 0], REF 0]
+  const a = wire.decode(null, output([A, 2, R, 0, A, 1, B, 0, F, 0]));
+  assert.equal(a[0][0], a[0]);
+  assert.equal(a[1], a[0]);
+  // Nothing is kept for the next one.
+  assert.throws(() => wire.decode(null, output([F, 0])), wire.UnknownObject);
 });

@@ -3,7 +3,7 @@
 // (Server-Sent Events). A message changes the entity in the cache; both
 // reads see it, and nothing is fetched again.
 
-import { Controller, Entity, StreamManager, load, resource } from '/dist/datafetch.mjs';
+import { Controller, Entity, StreamManager, load, resource } from '/dist/datafetch.bundle.mjs';
 
 const API = '/rest';
 

@@ -6,7 +6,7 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
-import { QuerySchema, isQueryable } from './schemas.mjs';
+import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
 import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
@@ -291,7 +291,7 @@ export function makeController(bridge, endpoints, schemas) {
       const query = schema instanceof QuerySchema ? schema : undefined;
       const read = query ? query.schema : schema;
       if (!isQueryable(read)) {
-        throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
+        throw new TypeError(`get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All, a schema.Collection or an object of them)`);
       }
       const argsText = jsonText(args, 'get: args');
       const key = exactKey(args, argsText);
@@ -564,7 +564,7 @@ export function makeController(bridge, endpoints, schemas) {
       return promised(() => {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'setResponse', endpoint);
-        const d = jsonText(data, `setResponse ${endpoint.name}: data`);
+        const d = dataText(endpoint.schema, data, `setResponse ${endpoint.name}: data`);
         const t = this.#tick();
         const x = exported();
         let r;

@@ -686,7 +686,9 @@ export function makeEndpoints(bridge, schemas) {
               const query = schema instanceof QuerySchema ? schema : undefined;
               const read = query ? query.schema : schema;
               if (!isQueryable(read)) {
-                throw new TypeError(`snap.get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All or a schema.Collection)`);
+                throw new TypeError(
+                  `snap.get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All, a schema.Collection or an object of them)`,
+                );
               }
               const v = call('snapGet', snapHandle, schemaHandle(read, 'snap.get: schema'), jsonText(args, 'snap.get: args'));
               return query !== undefined && v !== undefined ? query.process(v, ...args) : v;

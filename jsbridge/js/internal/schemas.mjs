@@ -77,31 +77,54 @@ export class ValuesSchema {
 
 export class UnionSchema {
   constructor(schemas, schemaAttribute) {
-    if (!isPlainObject(schemas)) throw new TypeError(`schema.Union: schemas must be an object of entities, got ${show(schemas)}`);
-    if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
-      throw new TypeError(`schema.Union: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
-    }
-    for (const [name, e] of Object.entries(schemas)) {
-      if (!isEntity(e)) throw new TypeError(`schema.Union: member ${name}: ${show(e)} is not an Entity`);
-    }
+    checkUnion('schema.Union', schemas, schemaAttribute, false);
     this.schemas = schemas;
     this.schemaAttribute = schemaAttribute;
   }
 }
 
+// checkUnion checks the members and the schemaAttribute of a union: any
+// schemas (data-client allows a schema.Object for values that are not
+// entities), or only entities (entitiesOnly: of an Invalidate, an All).
+function checkUnion(where, schemas, schemaAttribute, entitiesOnly) {
+  if (!isPlainObject(schemas)) throw new TypeError(`${where}: schemas must be an object of entities, got ${show(schemas)}`);
+  if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
+    throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
+  }
+  for (const [name, e] of Object.entries(schemas)) {
+    if (entitiesOnly ? !isEntity(e) : !isSchema(e))
+      throw new TypeError(`${where}: member ${name}: ${show(e)} is not ${entitiesOnly ? 'an Entity' : 'a schema'}`);
+  }
+}
+
+// entitiesOf returns what an Invalidate or an All is of: an Entity, or a
+// union of entities, given as a schema.Union or as its schemas and
+// schemaAttribute (data-client's new All({a: A, b: B}, 'type')).
+function entitiesOf(where, entity, schemaAttribute) {
+  if (isEntity(entity)) return entity;
+  if (entity instanceof UnionSchema) {
+    checkUnion(where, entity.schemas, entity.schemaAttribute, true);
+    return entity;
+  }
+  if (!isPlainObject(entity) || schemaAttribute === undefined) {
+    throw new TypeError(`${where}: ${show(entity)} is not an Entity, a schema.Union, or an object of entities with a schemaAttribute`);
+  }
+  checkUnion(where, entity, schemaAttribute, true);
+  return new UnionSchema(entity, schemaAttribute);
+}
+
 export class InvalidateSchema {
-  constructor(entity) {
-    if (!isEntity(entity)) throw new TypeError(`schema.Invalidate: ${show(entity)} is not an Entity`);
-    this.schema = entity;
+  constructor(entity, schemaAttribute) {
+    this.schema = entitiesOf('schema.Invalidate', entity, schemaAttribute);
   }
 }
 
 // AllSchema is every stored entity of one type that is not deleted, as
 // a list (section 11); as an endpoint's schema it normalizes as [Entity].
+// Of a union, it lists every member entity's table in member order.
 export class AllSchema {
-  constructor(entity) {
-    if (!isEntity(entity)) throw new TypeError(`schema.All: ${show(entity)} is not an Entity`);
-    this.schema = entity;
+  constructor(entity, schemaAttribute) {
+    this.schema = entitiesOf('schema.All', entity, schemaAttribute);
   }
 }
 
@@ -111,7 +134,7 @@ export class AllSchema {
 export class QuerySchema {
   constructor(schema, process) {
     if (!isQueryable(schema)) {
-      throw new TypeError(`schema.Query: ${show(schema)} is not queryable (an Entity, a schema.All or a schema.Collection)`);
+      throw new TypeError(`schema.Query: ${show(schema)} is not queryable (an Entity, a schema.All, a schema.Collection or an object of them)`);
     }
     if (typeof process !== 'function') throw new TypeError(`schema.Query: process must be a function, got ${show(process)}`);
     this.schema = schema;
@@ -126,7 +149,7 @@ export const QUERYABLE = Symbol('datafetch.queryable');
 AllSchema.prototype[QUERYABLE] = true;
 
 export function isQueryable(s) {
-  return isEntity(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
+  return isEntity(s) || s instanceof ObjectSchema || isPlainObject(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
 }
 
 // CollectionSchema is df.schema.Collection: a list ([S]) or a Values map
@@ -207,12 +230,17 @@ function describe(s, where, reg, fns, depth = 0) {
   }
   if (s instanceof ArraySchema) return { a: inner(s.schema, `${where} (schema.Array)`) };
   if (s instanceof ValuesSchema) return { v: inner(s.schema, `${where} (schema.Values)`) };
-  if (s instanceof InvalidateSchema) return { i: reg.entity(s.schema, `${where} (schema.Invalidate)`) };
-  if (s instanceof AllSchema) return { all: reg.entity(s.schema, `${where} (schema.All)`) };
+  if (s instanceof InvalidateSchema || s instanceof AllSchema) {
+    const all = s instanceof AllSchema;
+    const at = `${where} (schema.${all ? 'All' : 'Invalidate'})`;
+    // Of an entity, its handle; of a union, the union's descriptor.
+    const of = isEntity(s.schema) ? reg.entity(s.schema, at) : inner(s.schema, at);
+    return all ? { all: of } : { i: of };
+  }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
   if (s instanceof UnionSchema) {
     const u = {};
-    for (const [name, e] of Object.entries(s.schemas)) u[name] = reg.entity(e, `${where} (schema.Union ${name})`);
+    for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr };
     fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
@@ -278,6 +306,59 @@ function factoryMerger({ merge, useIncoming, shouldReorder }) {
     },
     mergeMetaWithStore: (em, im, a, b) => (reorder(em, im, a, b) ? em : im),
   };
+}
+
+/**
+ * dataText is jsonText for data read along schema s (normalize's,
+ * setResponse's). An entity that contains itself (user.friends holding
+ * user), which data-client's normalize takes, is sent with each inner
+ * occurrence as its primary key, which Go reads as a reference to the
+ * record; any other cycle is refused as jsonText refuses it.
+ */
+export function dataText(s, data, where) {
+  try {
+    return jsonText(data, where);
+  } catch (err) {
+    if (!/circular object/.test(err?.message)) throw err;
+    return jsonText(unroll(s, data, []), where);
+  }
+}
+
+// unroll returns v, read by schema s, with every entity that is one of
+// open (the entities around it) or contains itself replaced by its pk:
+// copies of the objects on the way, v itself left as it is.
+function unroll(s, v, open) {
+  if (v === null || typeof v !== 'object' || v instanceof Date || s === undefined) return v;
+  if (isEntity(s)) {
+    if (open.includes(v)) return s.pk(v);
+    open.push(v);
+    const out = unrollMembers(s.schema, v, open);
+    open.pop();
+    return out;
+  }
+  if (Array.isArray(s) || s instanceof ArraySchema) {
+    const of = Array.isArray(s) ? s[0] : s.schema;
+    return Array.isArray(v) ? v.map((x) => unroll(of, x, open)) : v;
+  }
+  if (s instanceof ValuesSchema) {
+    const out = { ...v };
+    for (const k of Object.keys(out)) out[k] = unroll(s.schema, out[k], open);
+    return out;
+  }
+  if (s instanceof UnionSchema) {
+    const attr = s.schemaAttribute;
+    return unroll(s.schemas[typeof attr === 'function' ? attr(v) : v[attr]], v, open);
+  }
+  if (s instanceof InvalidateSchema || s instanceof AllSchema || s instanceof CollectionSchema) return unroll(s.schema, v, open);
+  if (s instanceof ObjectSchema) return unrollMembers(s.schema, v, open);
+  return isPlainObject(s) ? unrollMembers(s, v, open) : v;
+}
+
+function unrollMembers(fields, v, open) {
+  if (Array.isArray(v) || !isPlainObject(fields)) return v;
+  const out = { ...v };
+  for (const [k, f] of Object.entries(fields)) if (Object.hasOwn(out, k)) out[k] = unroll(f, out[k], open);
+  return out;
 }
 
 // makeSchemas returns the schema half of an API instance over bridge (see
@@ -533,7 +614,9 @@ export function makeSchemas(bridge) {
     if (store != null && !(isPlainObject(store) && (store.entities == null || isPlainObject(store.entities)))) {
       throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
     }
-    const out = JSON.parse(call('normalize', schemaHandle(schema, 'normalize: schema'), jsonText(data, 'normalize: data'), jsonText(args, 'normalize: args')));
+    const out = JSON.parse(
+      call('normalize', schemaHandle(schema, 'normalize: schema'), dataText(schema, data, 'normalize: data'), jsonText(args, 'normalize: args')),
+    );
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
     const entitiesMeta = { ...store?.entitiesMeta };

@@ -8,6 +8,7 @@ import {
   FLAG_ERROR_KEPT,
   HEADER_SIZE,
   OP_ARRAY,
+  OP_BACKREF,
   OP_CLASS,
   OP_CONVERT,
   OP_DATE,
@@ -76,7 +77,8 @@ export class IdentityTable {
 }
 
 // decode turns a read's output (a Uint8Array) into data. objs is the
-// controller's IdentityTable (null for reads without identity).
+// controller's IdentityTable (null for reads outside a controller, whose
+// ids are their own).
 export function decode(objs, bytes) {
   begin(objs, bytes);
   return end();
@@ -313,6 +315,47 @@ let cur = 0;
 let held = null;
 let shapes = [];
 
+/**
+ * Back-references (OP_BACKREF, SPEC.md section 4a): open counts those not
+ * yet set in place; fixes holds, per id, the containers and keys of those
+ * whose container is built, to be set to the object once it is built.
+ * Objects are built bottom-up, so a reference back to one being built is
+ * a Hole until then.
+ */
+let open = 0;
+const fixes = new Map();
+
+// Hole stands for an object under construction, in the container built
+// around it until that object is built.
+class Hole {
+  constructor(id) {
+    this.id = id;
+  }
+}
+
+// built returns c, a container just built, having noted the holes in it:
+// called only while some are open.
+function built(c) {
+  for (const k of Object.keys(c)) {
+    const h = c[k];
+    if (!(h instanceof Hole)) continue;
+    let at = fixes.get(h.id);
+    if (at === undefined) fixes.set(h.id, (at = []));
+    at.push(c, k);
+  }
+  return c;
+}
+
+// close sets obj, just built and registered as id, where back-references
+// to it wait.
+function close(id, obj) {
+  const at = fixes.get(id);
+  if (at === undefined) return;
+  fixes.delete(id);
+  for (let i = 0; i < at.length; i += 2) at[i][at[i + 1]] = obj;
+  open -= at.length / 2;
+}
+
 function begin(objs, bytes) {
   if (bytes.length < HEADER_SIZE || bytes[0] !== VERSION) {
     throw new Error(`datafetch: a read's output is not of wire version ${VERSION} (${bytes.length} bytes, version ${bytes[0]})`);
@@ -324,7 +367,8 @@ function begin(objs, bytes) {
   strs = strLen === 0 ? '' : text.decode(bytes.subarray(opsEnd));
   cur = strs.length;
   pos = HEADER_SIZE;
-  held = objs === null ? null : objs.objects;
+  // Without a table (a snapshot, denormalize), the output's own ids.
+  held = objs === null ? [] : objs.objects;
   shapes = objs === null ? [] : objs.shapes;
 }
 
@@ -342,11 +386,16 @@ function end() {
       for (let n = uint(); n > 0; n--) held[uint()] = undefined;
     }
     if (pos !== opsEnd) throw fault('the ops end inside an op');
+    if (open !== 0) throw fault(`${open} back-references to no object built`);
     return data;
   } catch (err) {
     if (held !== null) held.length = 0;
     throw err;
   } finally {
+    if (open !== 0) {
+      open = 0;
+      fixes.clear();
+    }
     buf = EMPTY;
     strs = '';
     held = null;
@@ -406,7 +455,8 @@ function value() {
       const id = uint();
       const make = shapes[id];
       if (make === undefined) throw new UnknownObject(`datafetch: shape ${id} is unknown`);
-      return make(value);
+      const obj = make(value);
+      return open === 0 ? obj : built(obj);
     }
     case OP_STRING:
       return str(uint());
@@ -420,8 +470,12 @@ function value() {
       const id = uint();
       const v = value();
       held[id] = v;
+      if (open !== 0) close(id, v);
       return v;
     }
+    case OP_BACKREF:
+      open++;
+      return new Hole(uint());
     case OP_ARRAY: {
       // Grown by push, not allocated at its length: new Array(n) would be
       // a holey array for good, which every later read of it pays for,
@@ -431,7 +485,7 @@ function value() {
       if (n > opsEnd - pos) throw fault(`an array of ${n} elements in ${opsEnd - pos} bytes`);
       const a = [];
       for (let i = 0; i < n; i++) a.push(value());
-      return a;
+      return open === 0 ? a : built(a);
     }
     case OP_NULL:
       return null;
@@ -454,12 +508,16 @@ function value() {
     case OP_OBJECT: {
       const obj = {};
       for (let n = uint(); n > 0; n--) put(obj, key(), value());
-      return obj;
+      return open === 0 ? obj : built(obj);
     }
-    case OP_KEPT_LIST:
-      return keptList();
-    case OP_CLASS:
-      return instance();
+    case OP_KEPT_LIST: {
+      const a = keptList();
+      return open === 0 ? a : built(a);
+    }
+    case OP_CLASS: {
+      const obj = instance();
+      return open === 0 ? obj : built(obj);
+    }
     case OP_CONVERT: {
       const convert = converters[uint()];
       if (convert === undefined) throw fault('a conversion this side does not have');
@@ -470,6 +528,7 @@ function value() {
       const id = uint();
       for (let n = uint(); n > 0; n--) put(obj, key(), value());
       held[id] = obj;
+      if (open !== 0) close(id, built(obj));
       return obj;
     }
     case OP_UNDEFINED:

@@ -22,6 +22,7 @@ export const OP_OVER = 17;
 export const OP_DROP = 18;
 export const OP_CLASS = 19;
 export const OP_CONVERT = 20;
+export const OP_BACKREF = 21;
 
 /** The format's version, the header's first byte. */
 export const VERSION = 3;

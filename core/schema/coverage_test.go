@@ -1,0 +1,204 @@
+package schema_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/schema"
+	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/core/value"
+)
+
+// Schema shapes of data-client's own tests (issue 22, item 5): an
+// Invalidate of a union, unions with members that are not entities, a
+// polymorphic All, and a Query over an object of schemas.
+
+// pets returns entities Cat, Dog and Person, each with a type member, and
+// a union of them chosen by it (declared Cat, dogs, people).
+func pets() (cat, dog, person *schema.Entity, union *schema.Union) {
+	mk := func(key string) *schema.Entity {
+		return &schema.Entity{Key: key, Defaults: value.MustParse(`{"id":null,"type":""}`)}
+	}
+	cat, dog, person = mk("Cat"), mk("Dog"), mk("Person")
+	union = &schema.Union{
+		Schemas:   map[string]schema.Schema{"Cat": cat, "dogs": dog, "people": person},
+		Names:     []string{"Cat", "dogs", "people"},
+		Attribute: "type",
+	}
+	return cat, dog, person, union
+}
+
+// storeWrite is the store write of n, a response of s stored under key.
+func storeWrite(key string, s schema.Schema, n *schema.Normalized) *store.Write {
+	return &store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities}
+}
+
+// writes lists a normalization's writes as "Key:pk" (with "!" when
+// deleted).
+func writes(n *schema.Normalized) []string {
+	out := []string{}
+	for _, w := range n.Entities {
+		s := w.Entity.Key + ":" + w.PK
+		if w.Deleted {
+			s += "!"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestInvalidateUnion(t *testing.T) {
+	_, _, _, union := pets()
+	byFunc := &schema.Union{Schemas: union.Schemas, AttributeFunc: func(in, _ value.Value, _ string) string {
+		return in.Get("type").Str()
+	}}
+	for _, c := range []struct {
+		name   string
+		schema schema.Schema
+		in     string
+		result string
+		writes []string
+	}{
+		{"by attribute", schema.InvalidateOfUnion(union), `{"id":"1","type":"Cat"}`, `{"id":"1","schema":"Cat"}`, []string{"Cat:1!"}},
+		{"by function", schema.InvalidateOfUnion(byFunc), `{"id":2,"type":"dogs"}`, `{"id":"2","schema":"dogs"}`, []string{"Dog:2!"}},
+		{"in a list", schema.ArrayOf(schema.InvalidateOfUnion(union)), `[{"id":"1","type":"Cat"},{"id":"2","type":"people"}]`,
+			`[{"id":"1","schema":"Cat"},{"id":"2","schema":"people"}]`, []string{"Cat:1!", "Person:2!"}},
+		{"no member: kept", schema.InvalidateOfUnion(union), `{"id":"1","type":"robot"}`, `{"id":"1","type":"robot"}`, []string{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.NoError(t, schema.Check(c.schema))
+			n, err := schema.Normalize(c.schema, value.MustParse(c.in))
+			require.NoError(t, err)
+			assert.JSONEq(t, c.result, n.Result.JSON())
+			assert.Equal(t, c.writes, writes(n))
+		})
+	}
+
+	// Reading it back: the entity is deleted, as Invalidate of an entity
+	// reads it (data-client's INVALID); alive, it reads as its record.
+	st, res := fill(t, schema.InvalidateOfUnion(union), `{"id":"1","type":"Cat"}`)
+	v, status := schema.Denormalize(schema.InvalidateOfUnion(union), res, st, nil, st.Version())
+	assert.Equal(t, schema.Deleted, status)
+	assert.True(t, v.IsUndefined())
+	st, res = fill(t, union, `{"id":"1","type":"Cat"}`)
+	v, status = schema.Denormalize(schema.InvalidateOfUnion(union), res, st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	assert.JSONEq(t, `{"id":"1","type":"Cat"}`, v.JSON())
+
+}
+
+// TestUnionMemberNotAnEntity: a union member may be any schema (as
+// data-client's schema.Object({}) for the records that are not
+// entities): its value is normalized by it and kept as the id.
+func TestUnionMemberNotAnEntity(t *testing.T) {
+	cat, _, _, _ := pets()
+	owner := newUser()
+	union := &schema.Union{
+		Schemas: map[string]schema.Schema{
+			"Cat":  cat,
+			"dogs": schema.ObjectOf(schema.Nested("owner", owner)),
+		},
+		AttributeFunc: func(in, _ value.Value, _ string) string {
+			if t, ok := in.Get("type").Text(); ok {
+				return t
+			}
+			return "dogs"
+		},
+	}
+	list := schema.ArrayOf(union)
+	in := `[{"type":"Cat","id":"1"},{"id":"789","name":"fido","owner":{"id":"u1","name":"Ann"}}]`
+	n, err := schema.Normalize(list, value.MustParse(in))
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"id":"1","schema":"Cat"},{"id":{"id":"789","name":"fido","owner":"u1"},"schema":"dogs"}]`, n.Result.JSON())
+	assert.Equal(t, []string{"Cat:1", "User:u1"}, writes(n))
+
+	st, res := fill(t, list, in)
+	v, status := schema.Denormalize(list, res, st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	assert.JSONEq(t, `[{"id":"1","type":"Cat"},{"id":"789","name":"fido","owner":{"id":"u1","name":"Ann"}}]`, v.JSON())
+	require.NoError(t, schema.CheckNormalized(list, res))
+	var refs []string
+	schema.Refs(list, res, func(e *schema.Entity, pk string) { refs = append(refs, e.Key+":"+pk) })
+	assert.Equal(t, []string{"Cat:1", "User:u1"}, refs)
+}
+
+// TestAllOfUnion: a polymorphic All lists the tables of the union's
+// entities in the union's member order (each entity once), leaving out
+// deleted ones (an entity named twice is listed twice, as data-client
+// does); as an endpoint's schema it normalizes as a list of the union.
+func TestAllOfUnion(t *testing.T) {
+	cat, _, _, union := pets()
+	twice := &schema.Union{Schemas: map[string]schema.Schema{"Cat": cat, "kitten": cat}, Names: []string{"Cat", "kitten"}, Attribute: "type"}
+	data := `[{"id":"2","type":"Cat"},{"id":"1","type":"people"},{"id":"1","type":"Cat"},{"id":"1","type":"dogs"},{"id":"3","type":"Cat"}]`
+	for _, c := range []struct {
+		name string
+		all  *schema.All
+		want string
+	}{
+		{"member order", schema.AllOfUnion(union),
+			`[{"id":"1","type":"Cat"},{"id":"2","type":"Cat"},{"id":"1","type":"dogs"},{"id":"1","type":"people"}]`},
+		{"one entity under two names", schema.AllOfUnion(twice),
+			`[{"id":"1","type":"Cat"},{"id":"2","type":"Cat"},{"id":"1","type":"Cat"},{"id":"2","type":"Cat"}]`},
+		{"only the members named", schema.AllOfUnion(&schema.Union{Schemas: union.Schemas, Names: []string{"people", "Cat"}, Attribute: "type"}),
+			`[{"id":"1","type":"people"},{"id":"1","type":"Cat"},{"id":"2","type":"Cat"}]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, res := fill(t, c.all, data)
+			assert.Equal(t, `{"id":"2","schema":"Cat"}`, res.Elems()[0].JSON(), "normalized as a list of the union")
+			n, err := schema.Normalize(schema.InvalidateOf(cat), value.MustParse(`"3"`))
+			require.NoError(t, err)
+			st.Apply(storeWrite("del", schema.InvalidateOf(cat), n))
+			read, input, ok, err := schema.QueryInput(c.all, nil)
+			require.NoError(t, err)
+			require.True(t, ok)
+			v, status := schema.Denormalize(read, input, st, nil, st.Version())
+			assert.Equal(t, schema.Found, status)
+			assert.JSONEq(t, c.want, v.JSON())
+		})
+	}
+}
+
+// TestQueryOverObject: a Query (or Controller.Get) reads an object of
+// queryable schemas, each member with the same args, defaults filled; a
+// member that finds nothing, or that a read from the cache cannot start,
+// makes the read nothing.
+func TestQueryOverObject(t *testing.T) {
+	user := newUser()
+	st, _ := fill(t, schema.ArrayOf(user), `[{"id":"2","name":"b"},{"id":"1","name":"a"}]`)
+	page := schema.ObjectOf(schema.Nested("results", schema.AllOf(user)), schema.Default("nextPage", value.Str("")))
+	for _, c := range []struct {
+		name   string
+		schema schema.Schema
+		args   string
+		want   string // "" when the read finds nothing
+	}{
+		{"All in an object", page, `[]`, `{"results":[{"id":"1","name":"a"},{"id":"2","name":"b"}],"nextPage":""}`},
+		{"a Query over it", schema.QueryOf(page, nil), `[]`, `{"results":[{"id":"1","name":"a"},{"id":"2","name":"b"}],"nextPage":""}`},
+		{"an entity by the args", schema.ObjectOf(schema.Nested("user", user), schema.Nested("all", schema.AllOf(user))), `[{"id":"2"}]`,
+			`{"user":{"id":"2","name":"b"},"all":[{"id":"1","name":"a"},{"id":"2","name":"b"}]}`},
+		{"nested objects", schema.ObjectOf(schema.Nested("a", schema.ObjectOf(schema.Nested("u", user)))), `[{"id":"1"}]`, `{"a":{"u":{"id":"1","name":"a"}}}`},
+		{"an entity the args do not name", schema.ObjectOf(schema.Nested("user", user)), `[{"other":1}]`, ``},
+		{"an entity not stored", schema.ObjectOf(schema.Nested("user", user)), `[{"id":"9"}]`, ``},
+		{"a list is not read from the cache", schema.ObjectOf(schema.Nested("users", schema.ArrayOf(user))), `[]`, ``},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			read, input, ok, err := schema.QueryInput(c.schema, value.MustParse(c.args).Elems())
+			require.NoError(t, err)
+			var v value.Value
+			if ok {
+				var status schema.Status
+				if v, status = schema.Denormalize(read, input, st, nil, st.Version()); status != schema.Found {
+					v = value.Undef
+				}
+			}
+			if c.want == "" {
+				assert.True(t, v.IsUndefined(), "read nothing, got %s", v.JSON())
+				return
+			}
+			assert.JSONEq(t, c.want, v.JSON())
+			assert.Equal(t, read, schema.ReadSchema(read))
+		})
+	}
+}
