@@ -79,9 +79,10 @@ type Event struct {
 	// (see Snapshot) of only that: the result under its key, the results
 	// its Update functions rewrote, and every entity record it wrote, as
 	// stored after merging. It is made, under the controller's lock, only
-	// for a manager that implements WantsWritten and returns true, and
-	// never for a change a sync message made, nor for a response stored
-	// again from its unchanged text.
+	// while some manager implements WantsWritten and returns true (every
+	// manager then sees it; a response's text is then always parsed, as
+	// storing it again unparsed reads nothing back: see finishAgain), and
+	// never for a change a sync message made.
 	Written value.Value
 	// Sync is set when a sync message (ApplySync) made the change: a
 	// manager that sends changes elsewhere does not send it back.

@@ -280,3 +280,80 @@ var kindNames = map[controller.EventKind]string{
 	controller.OptimisticRollback: "OptimisticRollback", controller.Write: "Write", controller.Invalidate: "Invalidate",
 	controller.Expire: "Expire", controller.Subscribe: "Subscribe", controller.Unsubscribe: "Unsubscribe", controller.Reset: "Reset",
 }
+
+// writtenRecorder is a recorder that wants Event.Written.
+type writtenRecorder struct{ recorder }
+
+func (*writtenRecorder) WantsWritten() bool { return true }
+
+// A manager that implements WantsWritten gets, with each stored response
+// and write, a snapshot of what it stored; without such a manager nothing
+// is read back.
+func TestManagerWritten(t *testing.T) {
+	wants, plain := &writtenRecorder{}, &recorder{}
+	for _, m := range []controller.Manager{wants, plain} {
+		c := controller.New(controller.Options{Now: newClock().Now, Managers: []controller.Manager{m}})
+		b := &books{}
+		ep := b.endpoint(endpoint.Spec{})
+		_, err := c.Fetch(context.Background(), ep, params("1"), nil)
+		require.NoError(t, err)
+		require.NoError(t, c.Set(bookEntity, nil, value.MustParse(`{"id":"2","title":"pushed","rev":9}`)))
+		c.Close()
+	}
+
+	require.Len(t, wants.events, 3)
+	resolved, set := wants.events[1], wants.events[2]
+	assert.Equal(t, controller.FetchResolve, resolved.Kind)
+	assert.Equal(t, "book 1", resolved.Written.Get("entities").Get("Book").Get("1").Get("title").Str())
+	assert.Equal(t, controller.Write, set.Kind)
+	assert.Equal(t, "pushed", set.Written.Get("entities").Get("Book").Get("2").Get("title").Str())
+	assert.True(t, set.Written.Get("entities").Get("Book").Get("1").IsUndefined(), "only what the write stored")
+	for _, ev := range plain.events {
+		assert.True(t, ev.Written.IsUndefined(), "%v: not read back when no manager wants it", kindNames[ev.Kind])
+	}
+}
+
+// Managers see the events of requests made on many goroutines, each
+// request's in its order, while they call the controller themselves.
+func TestManagerEventsUnderConcurrency(t *testing.T) {
+	var mu sync.Mutex
+	byKey := map[string][]controller.EventKind{}
+	rec := &recorder{on: func(c *controller.Controller, ev controller.Event) {
+		mu.Lock()
+		byKey[ev.Key] = append(byKey[ev.Key], ev.Kind)
+		mu.Unlock()
+		if ev.Kind == controller.FetchResolve {
+			_ = c.GetResponse(ev.Endpoint, ev.Params)
+		}
+	}}
+	c := controller.New(controller.Options{Now: newClock().Now, Managers: []controller.Manager{rec}})
+	defer c.Close()
+	b := &books{}
+	ep := b.endpoint(endpoint.Spec{SideEffect: true})
+	var wg sync.WaitGroup
+	const n = 20
+	for i := range n {
+		wg.Go(func() {
+			_, err := c.Fetch(context.Background(), ep, params(string(rune('a'+i))), nil)
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	// The last fetch's events may still be on their way from another
+	// goroutine delivering them.
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(byKey) == n && func() bool {
+			for _, kinds := range byKey {
+				if len(kinds) != 2 {
+					return false
+				}
+			}
+			return true
+		}()
+	}, testkit.WaitLimit, time.Millisecond)
+	for key, kinds := range byKey {
+		assert.Equal(t, []controller.EventKind{controller.FetchStart, controller.FetchResolve}, kinds, key)
+	}
+}

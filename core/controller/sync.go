@@ -115,7 +115,7 @@ func (m *syncManager) Event(ev Event) {
 	switch ev.Kind {
 	case FetchResolve, Write:
 		if ev.Written.IsUndefined() {
-			return // a response stored again unparsed is not sent (finishAgain)
+			return // made before the first sink was added
 		}
 		msg = syncMessage(SyncStore, value.M("state", ev.Written))
 	case Invalidate, Expire:
