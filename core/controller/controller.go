@@ -109,8 +109,16 @@ var ErrClosed = errors.New("controller was closed")
 // goroutine waits for the lock as usual. Code that runs outside the lock
 // may call the controller: an Entity's Process and PKFunc, an endpoint's
 // Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
-// its Snapshot or directly), and subscription listeners. Options.OnChange
-// runs under the lock and must not call the controller either.
+// its Snapshot or directly), subscription listeners, sync sinks and
+// managers (see Manager). Options.OnChange runs under the lock and must
+// not call the controller either.
+//
+// The Controller keeps the cache consistent: it decides when to fetch,
+// shares and retries requests, stores responses and optimistic updates,
+// and tells subscribers. Policies that only react to what it does run
+// beside it as managers, told of its Events: polling (polling.go), the
+// periodic garbage collection (gc.go), the sync messages (sync.go), and
+// those listed in Options.Managers.
 type Controller struct {
 	opts Options
 
