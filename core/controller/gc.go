@@ -70,6 +70,8 @@ func checkGC(g *GCOptions) (GCOptions, error) {
 // the manager of the periodic sweeps it asks for: nil when it asks for
 // none (no GC, or a negative Interval).
 func (c *Controller) gcManager() Manager {
+	// It returns a Manager, nil when none (not a nil *gcTimer), so that
+	// startManagers can skip it.
 	c.gc.multiplier = DefaultGCExpiryMultiplier
 	if c.opts.GC == nil {
 		return nil

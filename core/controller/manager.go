@@ -157,12 +157,12 @@ type managed struct {
 // order. Called by New.
 func (c *Controller) startManagers() {
 	c.syncer = &syncManager{}
-	c.managers = append(c.managers, managed{m: &pollingManager{}}, managed{m: c.syncer})
-	if g := c.gcManager(); g != nil {
-		c.managers = append(c.managers, managed{m: g})
-	}
-	for _, m := range c.opts.Managers {
-		c.managers = append(c.managers, managed{m: m})
+	list := append([]Manager{&pollingManager{}, c.syncer, c.gcManager()}, c.opts.Managers...)
+	c.managers = make([]managed, 0, len(list))
+	for _, m := range list {
+		if m != nil {
+			c.managers = append(c.managers, managed{m: m})
+		}
 	}
 	c.refreshWants()
 	for _, m := range c.managers {

@@ -357,3 +357,36 @@ func TestManagerEventsUnderConcurrency(t *testing.T) {
 		assert.Equal(t, []controller.EventKind{controller.FetchStart, controller.FetchResolve}, kinds, key)
 	}
 }
+
+// A manager may even wait for a request from an event: the request's own
+// events are told after that event returns.
+func TestManagerMayFetchFromAnEvent(t *testing.T) {
+	read := valueEndpoint("read", endpoint.Spec{}, func(context.Context, value.Value, any) (value.Value, error) {
+		return value.Str("first"), nil
+	})
+	next := valueEndpoint("next", endpoint.Spec{}, func(context.Context, value.Value, any) (value.Value, error) {
+		return value.Str("second"), nil
+	})
+	var got value.Value
+	rec := &recorder{on: func(c *controller.Controller, ev controller.Event) {
+		if ev.Kind == controller.FetchResolve && ev.Endpoint == read {
+			v, err := c.Suspense(context.Background(), next, ev.Params)
+			assert.NoError(t, err)
+			got = v
+		}
+	}}
+	c := controller.New(controller.Options{Now: newClock().Now, Managers: []controller.Manager{rec}})
+	defer c.Close()
+	rec.take()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := c.Fetch(context.Background(), read, params("1"), nil)
+		assert.NoError(t, err)
+	}()
+	testkit.Wait(t, done, "the fetch, whose manager fetches from its event")
+	assert.Equal(t, "second", got.Str())
+	assert.Equal(t, []string{`FetchStart read {"id":"1"}`, `FetchResolve read {"id":"1"}`,
+		`FetchStart next {"id":"1"}`, `FetchResolve next {"id":"1"}`}, rec.take(),
+		"the delivering goroutine tells the inner request's events before Fetch returns")
+}

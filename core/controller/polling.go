@@ -26,24 +26,24 @@ func (r *repeater) start(after func(time.Duration, func()) func() bool, d time.D
 			return
 		}
 		r.mu.Lock()
-		defer r.mu.Unlock()
 		if !r.stopped {
 			r.timer = after(d, tick)
 		}
+		r.mu.Unlock()
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.timer = after(d, tick)
+	r.mu.Unlock()
 }
 
 // stop stops the calls; the pending timer is stopped.
 func (r *repeater) stop() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.stopped = true
 	if r.timer != nil {
 		r.timer()
 	}
+	r.mu.Unlock()
 }
 
 // pollingManager refetches the result of every subscription whose
@@ -69,8 +69,13 @@ func (p *pollingManager) Start(c *Controller) { p.c = c }
 func (p *pollingManager) Event(ev Event) {
 	s := ev.Sub
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if ev.Kind == Unsubscribe {
+	p.event(ev.Kind, s)
+	p.mu.Unlock()
+}
+
+// event is Event with p.mu held.
+func (p *pollingManager) event(kind EventKind, s *Subscription) {
+	if kind == Unsubscribe {
 		if r := p.polls[s]; r != nil {
 			r.stop()
 			delete(p.polls, s)
@@ -102,10 +107,10 @@ func (p *pollingManager) Event(ev Event) {
 // Stop stops every subscription's polling.
 func (p *pollingManager) Stop() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.stopped = true
 	for s, r := range p.polls {
 		r.stop()
 		delete(p.polls, s)
 	}
+	p.mu.Unlock()
 }

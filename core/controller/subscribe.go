@@ -170,10 +170,9 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 
 func (c *Controller) unsubscribe(s *Subscription) {
 	c.hooks.mustNotReenter("Subscribe's unsubscribe")
-	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if s.closed {
+		c.mu.Unlock()
 		return
 	}
 	s.closed = true
@@ -190,6 +189,8 @@ func (c *Controller) unsubscribe(s *Subscription) {
 	} else {
 		c.subs[s.key] = list
 	}
+	c.mu.Unlock()
+	c.dispatch()
 }
 
 // stateWith is the state of s for its result's read r, with loading as
