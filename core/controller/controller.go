@@ -167,6 +167,9 @@ type Controller struct {
 	// of the events they want, which emit tests before queuing one.
 	managers []managed
 	wants    eventMask
+	// managersStopped is set by Close before it stops the managers: no
+	// event is told after it (manager.go).
+	managersStopped atomic.Bool
 }
 
 // call is one shared request in flight, under its request key in inflight.

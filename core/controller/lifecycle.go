@@ -70,6 +70,8 @@ func (c *Controller) Close() {
 	}
 	c.closed = true
 	close(c.closedCh)
+	c.managersStopped.Store(true)
+	c.refreshWants() // only the sync manager's, from now on
 	c.mu.Unlock()
 	// Outside the lock, as the managers' events are: Stop may call the
 	// controller (a last sync, a last save).

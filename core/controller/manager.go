@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"sync/atomic"
+
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
@@ -15,7 +17,7 @@ import (
 // acts through the controller's exported methods, like any other caller.
 //
 // Where a new manager goes: a policy that needs no platform I/O lives in
-// this package next to polling.go and gcmanager.go, and takes its timers
+// this package next to polling.go and gc.go, and takes its timers
 // (or other I/O) as options, as the controller does; one that needs the
 // platform (BroadcastChannel, storage, page events) lives with that
 // platform (web/browser/*, jsbridge) and is added through
@@ -39,10 +41,12 @@ const (
 	// visible, before its request has answered.
 	OptimisticEnqueue
 	// OptimisticSettle: the request answered; the optimistic response
-	// was replaced by the stored answer.
+	// was replaced by the stored answer. It comes right after the
+	// request's FetchResolve.
 	OptimisticSettle
 	// OptimisticRollback: the request failed with Err; the optimistic
-	// response was dropped.
+	// response was dropped. It comes right after the request's
+	// FetchReject.
 	OptimisticRollback
 	// Write: data was stored with no request: SetResponse (Key, Endpoint,
 	// Params), Set (no Key), or a sync message (Sync).
@@ -100,8 +104,8 @@ type Event struct {
 // any method of the controller: what that call changes is told after
 // Event returns, in order. It should return soon (start long work on a
 // goroutine of its own), as every listener waits for it. Start is called
-// once, from New, before any event; Stop once, from Close, after which no
-// event comes.
+// once, from New, before any event; Stop once, from Close. No event is
+// told once Close has begun (one being told then may still finish).
 type Manager interface {
 	Start(c *Controller)
 	Event(ev Event)
@@ -148,9 +152,14 @@ type selective interface{ wants() eventMask }
 
 // managed is a started manager and the kinds it is told.
 type managed struct {
-	m     Manager
-	wants eventMask
-	_     [0]func() // not comparable: no equality function in the module
+	m Manager
+	// wants is the eventMask of what m is told: written under c.mu,
+	// read by tell outside it.
+	wants atomic.Uint32
+	// afterClose is set for the sync manager: OnSync's sinks are told of
+	// changes after Close too, as they were before sync was a manager.
+	afterClose bool
+	_          [0]func() // not comparable: no equality function in the module
 }
 
 // startManagers starts the built-in managers and then opts.Managers, in
@@ -161,12 +170,12 @@ func (c *Controller) startManagers() {
 	c.managers = make([]managed, 0, len(list))
 	for _, m := range list {
 		if m != nil {
-			c.managers = append(c.managers, managed{m: m})
+			c.managers = append(c.managers, managed{m: m, afterClose: m == Manager(c.syncer)})
 		}
 	}
 	c.refreshWants()
-	for _, m := range c.managers {
-		m.m.Start(c)
+	for i := range c.managers {
+		c.managers[i].m.Start(c)
 	}
 }
 
@@ -177,21 +186,28 @@ func (c *Controller) refreshWants() {
 	c.wants = 0
 	for i := range c.managers {
 		m := &c.managers[i]
-		m.wants = allEvents
-		if s, ok := m.m.(selective); ok {
-			m.wants = s.wants()
-		} else if w, ok := m.m.(WrittenWanter); ok && w.WantsWritten() {
-			m.wants |= wantWritten
+		w := allEvents
+		switch s := m.m.(type) {
+		case selective:
+			w = s.wants()
+		case WrittenWanter:
+			if s.WantsWritten() {
+				w |= wantWritten
+			}
 		}
-		c.wants |= m.wants
+		if c.closed && !m.afterClose {
+			w = 0
+		}
+		m.wants.Store(uint32(w))
+		c.wants |= w
 	}
 }
 
 // stopManagers stops the managers, in the order they started. Called by
 // Close, outside c.mu.
 func (c *Controller) stopManagers() {
-	for _, m := range c.managers {
-		m.m.Stop()
+	for i := range c.managers {
+		c.managers[i].m.Stop()
 	}
 }
 
@@ -222,8 +238,10 @@ func (c *Controller) emitReq(kind EventKind, r *request, err error, w *store.Wri
 // tell delivers ev to every manager that wants it (outside c.mu, from
 // dispatch).
 func (c *Controller) tell(ev *Event) {
-	for _, m := range c.managers {
-		if m.wants&(1<<ev.Kind) != 0 {
+	stopped := c.managersStopped.Load()
+	for i := range c.managers {
+		m := &c.managers[i]
+		if eventMask(m.wants.Load())&(1<<ev.Kind) != 0 && (!stopped || m.afterClose) {
 			m.m.Event(*ev)
 		}
 	}

@@ -390,3 +390,50 @@ func TestManagerMayFetchFromAnEvent(t *testing.T) {
 		`FetchStart next {"id":"1"}`, `FetchResolve next {"id":"1"}`}, rec.take(),
 		"the delivering goroutine tells the inner request's events before Fetch returns")
 }
+
+// After Close no event is told: the managers are stopped, though the
+// controller still reads and fetches.
+func TestManagerNoEventsAfterClose(t *testing.T) {
+	rec := &recorder{}
+	c := controller.New(controller.Options{Now: newClock().Now, Managers: []controller.Manager{rec}})
+	c.Close()
+	read := valueEndpoint("read", endpoint.Spec{}, func(context.Context, value.Value, any) (value.Value, error) {
+		return value.Str("ok"), nil
+	})
+	v, err := c.Fetch(context.Background(), read, params("1"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", v.Str())
+	c.ResetEntireStore()
+	assert.Equal(t, []string{"Start", "Stop"}, rec.take())
+}
+
+// OnSync's sinks are told of changes after Close too, as before sync was a
+// manager; adding and removing sinks while events are told is safe.
+func TestSyncSinksOutliveClose(t *testing.T) {
+	c := controller.New(controller.Options{Now: newClock().Now})
+	var mu sync.Mutex
+	var ops []string
+	stop := c.OnSync(func(msg value.Value) {
+		mu.Lock()
+		ops = append(ops, msg.Get("op").Str())
+		mu.Unlock()
+	})
+	defer stop()
+	read := valueEndpoint("read", endpoint.Spec{}, nil)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range 50 {
+			c.OnSync(func(value.Value) {})()
+		}
+	})
+	for i := range 50 {
+		require.NoError(t, c.SetResponse(read, params("1"), value.Int(int64(i))))
+	}
+	wg.Wait()
+	c.Close()
+	c.ResetEntireStore()
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, ops, 51)
+	assert.Equal(t, "reset", ops[50], "told after Close")
+}

@@ -50,8 +50,9 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	c.mu.Lock()
 	r.gen = c.gen
 	c.emitReq(FetchStart, r, nil, nil)
+	told := c.wants&maskOf(FetchStart) != 0
 	c.mu.Unlock()
-	if c.wants&maskOf(FetchStart) != 0 {
+	if told {
 		c.dispatch()
 	}
 

@@ -56,6 +56,8 @@ type SubscribeOptions struct {
 	NoPoll bool
 }
 
+// Subscription is one Subscribe, as managers see it in Subscribe and
+// Unsubscribe events: its endpoint, params, key and options.
 type Subscription struct {
 	opts   SubscribeOptions
 	ep     endpoint.Endpoint
