@@ -473,7 +473,7 @@ func TestResourceExtendRefusesACaseTypo(t *testing.T) {
 	assert.Equal(t, "Article.getList.push", arts.Push.Name())
 
 	_, err = arts.Extend(map[string]func(*rest.Options){"partialupdate": func(o *rest.Options) {}})
-	assert.EqualError(t, err, `df: Extend: the resource has no endpoint "partialupdate": did you mean "partialUpdate"?`)
+	assert.EqualError(t, err, `df: Extend: the resource has no endpoint "partialupdate": did you mean "partialUpdate"? (Add adds an endpoint of that name)`)
 
 	// A new name adds an endpoint; a known one extends it.
 	x, err := arts.Extend(map[string]func(*rest.Options){

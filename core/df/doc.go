@@ -66,6 +66,23 @@
 // Errors of requests are those of package rest (*rest.NetworkError, found
 // with errors.As); a result that does not fit R is a *DecodeError naming
 // the place.
+//
+// WithParams types an endpoint's params too: a Typed[P, R] takes a P, a
+// struct whose fields are the params, so the compiler checks every call.
+// WithParams checks P once against the endpoint (each field a param type,
+// a field for each required path token) and each call checks that the
+// required tokens are set, naming the field, the token and the endpoint.
+//
+// # Lists, pages and optimistic responses
+//
+// A list sent in an envelope ({results, nextCursor}) is a struct whose list
+// field is tagged collection; ListOf gives its GetList and GetPage typed as
+// that struct and the Push, Unshift, Remove and Move that add to it typed
+// as the record. Optimistic writes an optimistic response in the
+// endpoint's types (params P, body B, result R), with Stored to read what
+// the cache holds. ResourceOptions, Options and NetworkError name rest's
+// types here, so that a typed program needs no rest, schema or value
+// import.
 package df
 
 import (

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 	"unsafe"
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -25,6 +27,10 @@ type Endpoint[R any] struct {
 	ep   endpoint.Endpoint
 	plan *plan
 	name string
+	// tokens are the required path tokens of a REST endpoint, and path
+	// its path, for the hint Params gives when a param is misnamed.
+	tokens []rest.PathToken
+	path   string
 }
 
 // Wrap returns ep typed by its result R. It fails when R cannot be decoded
@@ -38,7 +44,16 @@ func Wrap[R any](ep endpoint.Endpoint) (*Endpoint[R], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Endpoint[R]{ep: ep, plan: p, name: ep.Spec().Name}, nil
+	e := &Endpoint[R]{ep: ep, plan: p, name: ep.Spec().Name}
+	if re, ok := ep.(*rest.Endpoint); ok {
+		e.path = re.Options().Path
+		for _, tok := range rest.PathTokens(re) {
+			if !tok.Optional {
+				e.tokens = append(e.tokens, tok)
+			}
+		}
+	}
+	return e, nil
 }
 
 // Raw returns ep typed by value.Value: its reads return the controller's
@@ -62,13 +77,36 @@ func (e *Endpoint[R]) Name() string { return e.name }
 // Params encodes params as the endpoint's reads and fetches do: nil is no
 // params, a value.Value is used as it is (value.NullV reads nothing), and a
 // struct or a map is encoded as Encode does. An error names the endpoint
-// and the field.
+// and the field. Params that lack a required path token but have a member
+// of that name in another case ({"ID": "3"} for :id) fail here, saying
+// so, as member names are case-sensitive.
 func (e *Endpoint[R]) Params(params any) (value.Value, error) {
 	v, err := encodeParams(params)
 	if err != nil {
 		return value.Undef, fmt.Errorf("%s: %w", e.name, err)
 	}
+	for _, tok := range e.tokens {
+		if v.Kind() != value.Object || !v.Get(tok.Name).IsUndefined() {
+			continue
+		}
+		for _, m := range v.Members() {
+			if strings.EqualFold(m.Key, tok.Name) {
+				return value.Undef, fmt.Errorf("%s: params: no %q for path token %s, but %q: member names are case-sensitive",
+					e.name, tok.Name, e.tokenText(tok), m.Key)
+			}
+		}
+	}
 	return v, nil
+}
+
+// tokenText names a path token as the path writes it, with the path:
+// ":id of /articles/:id".
+func (e *Endpoint[R]) tokenText(tok rest.PathToken) string {
+	sigil := ":"
+	if tok.Wildcard {
+		sigil = "*"
+	}
+	return sigil + tok.Name + " of " + e.path
 }
 
 // Key returns the store key of params.

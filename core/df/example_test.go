@@ -10,15 +10,13 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/df"
-	"github.com/datafetch/datafetch/core/endpoint"
-	"github.com/datafetch/datafetch/core/rest"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture/articleapi"
 )
 
 // The typed example of docs/go.md: the articles of core/controller's
 // Example as Go structs, read, compared by pointer, subscribed to and
-// published optimistically (refused once, so rolled back, then accepted).
+// published optimistically (refused once, so rolled back, then accepted):
+// package df alone, with no rest, value or endpoint import.
 func Example() {
 	var refuse atomic.Bool
 	ada := articleapi.Record{"id": 7, "name": "Ada"}
@@ -42,19 +40,42 @@ func Example() {
 		Extra     df.Unknown // members without a field, kept
 	}
 
-	// The six endpoints of a resource, typed; partialUpdate optimistic.
-	articles, err := df.NewResource[Article](rest.ResourceOptions{URLPrefix: api.URL, Path: "/articles/:id"})
+	// Params and bodies are structs too.
+	type ArticleParams struct {
+		ID string `df:"id"`
+	}
+	type Publish struct {
+		Published bool `df:"published"`
+	}
+
+	// The six endpoints of a resource, typed; partialUpdate optimistic,
+	// its optimistic response written in the same types.
+	articles, err := df.NewResource[Article](df.ResourceOptions{URLPrefix: api.URL, Path: "/articles/:id"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	articles, err = articles.Extend(map[string]func(o *rest.Options){
-		"partialUpdate": func(o *rest.Options) {
-			o.GetOptimisticResponse = func(_ endpoint.Snapshot, params value.Value, body any) (value.Value, error) {
-				b, _ := body.(value.Value) // typed bodies arrive encoded
-				return b.With("id", params.Get("id")), nil
-			}
+	articles, err = articles.Extend(map[string]func(o *df.Options){
+		"partialUpdate": func(o *df.Options) {
+			o.GetOptimisticResponse = df.Optimistic(func(snap df.Snapshot, p ArticleParams, b Publish) (*Article, error) {
+				stored, err := df.Stored[Article](snap, p)
+				if stored == nil || err != nil {
+					return nil, df.ErrAbortOptimistic // nothing to change
+				}
+				changed := *stored // a copy: reads are shared
+				changed.Published = b.Published
+				return &changed, nil
+			})
 		},
 	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Typed params: the compiler checks every call's params.
+	get, err := df.WithParams[ArticleParams](articles.Get)
+	if err != nil {
+		log.Fatal(err)
+	}
+	publish, err := df.WithParams[ArticleParams](articles.PartialUpdate)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,12 +90,12 @@ func Example() {
 	for _, a := range list {
 		fmt.Println(a.Title, "by", a.Author.Name, "on", a.CreatedAt.Format(time.DateOnly), a.Extra.Get("rating"))
 	}
-	one, _ := articles.Get.Suspense(ctx, ctrl, map[string]string{"id": "2"})
+	one, _ := get.Suspense(ctx, ctrl, ArticleParams{ID: "2"})
 	fmt.Println("same pointer:", one == list[1])
 
 	// Subscriptions are typed too.
 	published := make(chan bool, 8)
-	unsubscribe, err := articles.Get.Subscribe(ctrl, map[string]string{"id": "1"}, func(st df.State[*Article]) {
+	unsubscribe, err := get.Subscribe(ctrl, ArticleParams{ID: "1"}, func(st df.State[*Article]) {
 		if st.Has {
 			published <- st.Data.Published
 		}
@@ -86,23 +107,22 @@ func Example() {
 	fmt.Println("published:", <-published)
 
 	// Bodies are structs or maps, checked before anything is sent.
-	type publish struct {
-		Published bool `df:"published"`
-	}
 	refuse.Store(true)
-	_, err = articles.PartialUpdate.Fetch(ctx, ctrl, map[string]string{"id": "1"}, publish{true})
-	var nerr *rest.NetworkError
+	_, err = publish.Fetch(ctx, ctrl, ArticleParams{ID: "1"}, Publish{true})
+	var nerr *df.NetworkError
 	if errors.As(err, &nerr) {
 		fmt.Println("publish refused:", nerr.Status)
 	}
 	fmt.Println("published:", <-published, "→", <-published)
 	refuse.Store(false)
-	article, err := articles.PartialUpdate.Fetch(ctx, ctrl, map[string]string{"id": "1"}, publish{true})
+	article, err := publish.Fetch(ctx, ctrl, ArticleParams{ID: "1"}, Publish{true})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("published:", article.Published, <-published)
 	_, err = articles.Create.Fetch(ctx, ctrl, nil, map[string]any{"title": "New", "onSave": func() {}})
+	fmt.Println(err)
+	_, err = get.Suspense(ctx, ctrl, ArticleParams{})
 	fmt.Println(err)
 
 	// Output:
@@ -114,4 +134,5 @@ func Example() {
 	// published: true → false
 	// published: true true
 	// Article.create: body: field ["onSave"]: cannot encode func()
+	// Article.get: params: field ID is empty: path token :id of /articles/:id needs it
 }

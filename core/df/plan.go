@@ -68,6 +68,10 @@ type field struct {
 	plan      *plan
 	omitEmpty bool
 	pk        bool
+	// collection is the collection tag option: the field's list (or map)
+	// of entities is a schema.Collection, which Push and the other
+	// derived endpoints add to.
+	collection bool
 }
 
 var (
@@ -244,6 +248,9 @@ func (b *builder) structFields(p *plan, t reflect.Type, base uintptr, where stri
 		f := field{name: name, goName: sf.Name, off: base + sf.Offset, plan: fp}
 		f.pk = hasOpt(opts, "pk")
 		f.omitEmpty = hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero")
+		if f.collection = hasOpt(opts, "collection"); f.collection && !isCollectionType(sf.Type) {
+			return fmt.Errorf("df: %s.%s: tagged collection, but %s is not a slice or map of entity pointers", where, sf.Name, sf.Type)
+		}
 		p.byName[name] = len(p.fields)
 		p.fields = append(p.fields, f)
 	}
@@ -320,6 +327,9 @@ func (b *builder) shapeOf(p *plan) schema.Schema {
 		var fs []schema.Field
 		for _, f := range p.fields {
 			if e := b.shapeOf(f.plan); e != nil {
+				if f.collection {
+					e = schema.CollectionOf(e)
+				}
 				fs = append(fs, schema.Nested(f.name, e))
 			}
 		}
@@ -329,6 +339,21 @@ func (b *builder) shapeOf(p *plan) schema.Schema {
 	}
 	b.shapes[p] = s
 	return s
+}
+
+// isCollectionType reports whether a field of type t can be tagged
+// collection: a slice or a string-keyed map of pointers to structs (which
+// must be entities: shapeOf then gives a list or values of them).
+func isCollectionType(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map:
+		if t.Kind() == reflect.Map && t.Key().Kind() != reflect.String {
+			return false
+		}
+		e := t.Elem()
+		return e.Kind() == reflect.Pointer && e.Elem().Kind() == reflect.Struct && e.Elem() != timeType
+	}
+	return false
 }
 
 // fillEntity completes p's entity: defaults for every field (the zero

@@ -189,3 +189,83 @@ func (f *fixed) Spec() *endpoint.Spec { return &endpoint.Spec{Name: "fixed"} }
 func controllerSubscribeOptions() controller.SubscribeOptions {
 	return controller.SubscribeOptions{NoFetch: true}
 }
+
+// pages serves a list (any one-segment path, as /articles) as pages of
+// two in an envelope, {"results": [...], "nextCursor": "2"} (nextCursor ""
+// on the last page), the page named by the cursor query param; a POST
+// appends its body as a new record with the next id. It counts requests.
+// While gate is not nil a POST tells held and waits for a value on gate.
+// With plain set a page is the bare list, without the envelope.
+type pages struct {
+	plain atomic.Bool
+	*httptest.Server
+	mu       sync.Mutex
+	articles []record
+	requests atomic.Int64
+	gate     chan struct{}
+	held     chan struct{}
+}
+
+func newPages(t *testing.T, titles ...string) *pages {
+	p := servePages(titles...)
+	t.Cleanup(p.Close)
+	return p
+}
+
+// servePages starts pages; the caller closes it.
+func servePages(titles ...string) *pages {
+	p := &pages{held: make(chan struct{}, 4)}
+	for i, title := range titles {
+		p.articles = append(p.articles, record{"id": strconv.Itoa(i + 1), "title": title})
+	}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.requests.Add(1)
+		p.mu.Lock()
+		gate := p.gate
+		p.mu.Unlock()
+		if gate != nil && r.Method == http.MethodPost {
+			p.held <- struct{}{}
+			select { // the test releases it; the limit only stops a hang
+			case <-gate:
+			case <-time.After(testkit.WaitLimit):
+			}
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if strings.Count(r.URL.Path, "/") != 1 {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		if r.Method == http.MethodPost {
+			var b record
+			_ = json.NewDecoder(r.Body).Decode(&b)
+			b["id"] = strconv.Itoa(len(p.articles) + 1)
+			p.articles = append(p.articles, b)
+			_ = json.NewEncoder(w).Encode(b)
+			return
+		}
+		from, _ := strconv.Atoi(r.URL.Query().Get("cursor"))
+		to := min(from+2, len(p.articles))
+		next := ""
+		if to < len(p.articles) {
+			next = strconv.Itoa(to)
+		}
+		if p.plain.Load() {
+			_ = json.NewEncoder(w).Encode(p.articles[from:to])
+			return
+		}
+		_ = json.NewEncoder(w).Encode(record{"results": p.articles[from:to], "nextCursor": next})
+	}))
+	return p
+}
+
+// mustRest returns a REST endpoint on path.
+func mustRest(t *testing.T, path string) *rest.Endpoint {
+	t.Helper()
+	ep, err := rest.New(rest.Options{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ep
+}

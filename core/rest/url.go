@@ -529,3 +529,36 @@ func firstUnit(r rune) rune {
 	}
 	return r
 }
+
+// PathToken is one token of an endpoint's path, as PathTokens lists it.
+type PathToken struct {
+	// Name is the param that fills it.
+	Name string
+	// Optional is true for a token inside a {…} group, which is written
+	// only when its tokens are given; a required token's param must be.
+	Optional bool
+	// Wildcard is true for *name, an array of segments.
+	Wildcard bool
+}
+
+// PathTokens returns the tokens of e's path in order, so that a typed
+// front end (package df) can check its params type against them before
+// any call. It is a function, not a method, so that a program that does
+// not call it does not link it (the linker keeps the exported methods of
+// a type reflection can reach).
+func PathTokens(e *Endpoint) []PathToken {
+	var out []PathToken
+	var walk func(parts []pathPart, optional bool)
+	walk = func(parts []pathPart, optional bool) {
+		for _, p := range parts {
+			switch {
+			case p.group != nil:
+				walk(p.group, true)
+			case p.token != "":
+				out = append(out, PathToken{Name: p.token, Optional: optional, Wildcard: p.wildcard})
+			}
+		}
+	}
+	walk(e.path.parts, false)
+	return out
+}

@@ -370,3 +370,20 @@ func TestSearchToString(t *testing.T) {
 	_, err = failing.URL(obj(`{"a":1}`))
 	assert.EqualError(t, err, "x: searchToString: no")
 }
+
+func TestPathTokens(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want []rest.PathToken
+	}{
+		{"/articles", nil},
+		{"/articles/:id", []rest.PathToken{{Name: "id"}}},
+		{"/users/:userId/posts{/:id}", []rest.PathToken{{Name: "userId"}, {Name: "id", Optional: true}}},
+		{"/repos/:owner/*path", []rest.PathToken{{Name: "owner"}, {Name: "path", Wildcard: true}}},
+		{"http://host:8080/a/:b", []rest.PathToken{{Name: "b"}}},
+	} {
+		e, err := rest.New(rest.Options{Path: tc.path})
+		require.NoError(t, err, tc.path)
+		assert.Equal(t, tc.want, rest.PathTokens(e), tc.path)
+	}
+}

@@ -5,7 +5,10 @@
 // require-corp), so that the page is crossOriginIsolated and
 // performance.now() has 5 µs resolution instead of 100 µs. It serves only
 // the folders it is given (URL prefix → folder), never anything above them,
-// on a random port of 127.0.0.1.
+// on a random port of 127.0.0.1. Files carry an ETag and answer a matching
+// If-None-Match with 304, as a deployed site does, so that a second visit
+// finds them in the HTTP cache (and datafetch.wasm's compiled code in the
+// browser's code cache).
 //
 //   const server = await serve({ '/dist/': distDir, '/bench/': benchDir });
 //   server.url  // "http://127.0.0.1:PORT/"
@@ -51,6 +54,12 @@ export async function serve(mounts) {
       const info = await stat(file).catch(() => undefined);
       if (!info?.isFile()) {
         res.writeHead(404, headers).end('not found');
+        return;
+      }
+      const etag = `"${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}"`;
+      headers.ETag = etag;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, headers).end();
         return;
       }
       const body = await readFile(file);
