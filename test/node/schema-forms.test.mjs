@@ -208,3 +208,19 @@ test("EntityMixin takes the base class's static key unless options or the subcla
   }
   assert.equal(EntityMixin(Plain).key, 'Plain', 'no key: the class name');
 });
+
+test('ctrl.get of an object of queryables reads entity instances, as a top-level All does', async () => {
+  const { df } = await env();
+  class Cat extends Entity {
+    id = '';
+    name = '';
+  }
+  const ctrl = new df.Controller();
+  const state = { entities: { Cat: { 1: { id: '1', name: 'Milo' } } }, indexes: {} };
+  assert.ok(ctrl.get(new df.schema.All(Cat), state)[0] instanceof Cat);
+  for (const s of [{ results: new df.schema.All(Cat) }, new df.schema.Object({ results: new df.schema.All(Cat) })]) {
+    const got = ctrl.get(s, state);
+    assert.ok(got.results[0] instanceof Cat, 'a member All reads instances');
+    assert.equal(got.results[0].name, 'Milo');
+  }
+});
