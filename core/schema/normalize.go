@@ -572,13 +572,16 @@ func (v *Values) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	if in.Kind() != value.Object {
 		return value.Undef, errorAt(path, v, "expected an object, got %s", in.Kind())
 	}
-	members := make([]value.Member, in.Len())
-	for i, m := range in.Members() {
+	members := make([]value.Member, 0, in.Len())
+	for _, m := range in.Members() {
+		if m.Value.IsNullish() {
+			continue // left out, as data-client's Values does
+		}
 		out, err := v.Of.normalize(m.Value, in, n.child(path, m.Key, -1), n)
 		if err != nil {
 			return value.Undef, err
 		}
-		members[i] = value.M(m.Key, out)
+		members = append(members, value.M(m.Key, out))
 	}
 	return value.Obj(members...), nil
 }

@@ -491,3 +491,11 @@ func TestTopLevelParentIsTheData(t *testing.T) {
 	assert.Equal(t, "456", n.Result.Str())
 	assert.Equal(t, []string{`{"user":{"id":"456"}}`}, parents)
 }
+
+// A Values map leaves out members that are null or undefined when it
+// normalizes, as data-client's does.
+func TestValuesLeavesOutNullMembers(t *testing.T) {
+	n, err := schema.Normalize(schema.ValuesOf(newUser()), value.MustParse(`{"a":{"id":1},"b":null}`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"a":"1"}`, n.Result.JSON())
+}
