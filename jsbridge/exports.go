@@ -126,17 +126,6 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	return int32(len(exchange.out))
 }
 
-// declined is what an entry returns for JavaScript to make the call through
-// its js.FuncOf entry instead; done is a change that took effect; failed is
-// a call that ran and failed, its error kept in exchange.err for
-// JavaScript to take through exchangeError (making the call again would run
-// the caller's hooks twice). EXPORT_* in internal/protocol.mjs.
-const (
-	declined = -1
-	done     = 0
-	failed   = -2
-)
-
 // inputJSON parses the JSON text of n bytes at offset from in the input
 // buffer (none: undefined). ok is false when the bytes are not there or not
 // JSON: the js.FuncOf entry reports that.
