@@ -1,3 +1,5 @@
+//go:build !js
+
 package jsbridge
 
 import (
@@ -84,6 +86,8 @@ func callsJS() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s\n", generatedByHeader)
 	b.WriteString("// The entries of the Go bridge, one function each (jsbridge/calls.go; jsbridge/CALLS.md).\n\n")
+	b.WriteString("/** The property of globalThis that the Go program sets to its bridge (Go: GlobalName). */\n")
+	fmt.Fprintf(&b, "export const GO_GLOBAL = '%s';\n\n", GlobalName)
 	b.WriteString("/**\n")
 	b.WriteString(" * Returns the entries of a bridge as functions: call runs a synchronous entry\n")
 	b.WriteString(" * and throws its error, callAsync runs an asynchronous one and returns its\n")
