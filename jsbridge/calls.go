@@ -158,5 +158,4 @@ var callSpecs = []callSpec{
 	{"ctrlRevalidateActive", asyncCall, []callArg{ctrlA}, "Refetches what the subscriptions hold that is stale or invalid; resolves when those fetches have settled."},
 	{"endpointRequestInit", asyncCall, []callArg{endpointA, bodyKindA, bodyA}, "Resolves to [descJSON, rawBody]: the request init the endpoint builds for body by default."},
 	{"endpointParseResponse", asyncCall, []callArg{endpointA, {"response", argValue}}, "Resolves to the JSON text of the endpoint's default parsing of a fetch Response."},
-	{"endpointFetch", asyncCall, []callArg{endpointA, paramsA, bodyKindA, bodyA}, "Resolves to the JSON text of what the endpoint fetches by default (super.fetch)."},
 }

@@ -59,7 +59,6 @@ const (
 	callCtrlRevalidateActive
 	callEndpointRequestInit
 	callEndpointParseResponse
-	callEndpointFetch
 	// numCalls is the number of entries.
 	numCalls
 )
@@ -119,7 +118,6 @@ var callNames = [numCalls]string{
 	callCtrlRevalidateActive:  "ctrlRevalidateActive",
 	callEndpointRequestInit:   "endpointRequestInit",
 	callEndpointParseResponse: "endpointParseResponse",
-	callEndpointFetch:         "endpointFetch",
 }
 
 // callKinds are the entries' kinds, by callID.
@@ -177,5 +175,4 @@ var callKinds = [numCalls]callKind{
 	callCtrlRevalidateActive:  asyncCall,
 	callEndpointRequestInit:   asyncCall,
 	callEndpointParseResponse: asyncCall,
-	callEndpointFetch:         asyncCall,
 }

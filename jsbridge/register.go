@@ -75,7 +75,6 @@ var entries = [numCalls]entry{
 	callCtrlRevalidateActive:  ctrlRevalidateActive,
 	callEndpointRequestInit:   endpointRequestInit,
 	callEndpointParseResponse: endpointParseResponse,
-	callEndpointFetch:         endpointFetch,
 }
 
 var registerOnce sync.Once

@@ -118,7 +118,5 @@ export function bindCalls(call, callAsync, go) {
     endpointRequestInit: (endpoint, bodyKind, body) => callAsync('endpointRequestInit', endpoint, bodyKind, body),
     /** Resolves to the JSON text of the endpoint's default parsing of a fetch Response. */
     endpointParseResponse: (endpoint, response) => callAsync('endpointParseResponse', endpoint, response),
-    /** Resolves to the JSON text of what the endpoint fetches by default (super.fetch). */
-    endpointFetch: (endpoint, paramsJSON, bodyKind, body) => callAsync('endpointFetch', endpoint, paramsJSON, bodyKind, body),
   };
 }
