@@ -149,7 +149,9 @@ the JavaScript modules call an entry), ` + "`js/internal/protocol.mjs`" + ` and
 ` + "`calls_gen.go`" + ` are generated from ` + "`calls.go`" + ` and ` + "`protocol.go`" + `
 (` + "`go generate ./jsbridge`" + `); TestGeneratedCalls fails when one is stale,
 and TestJSCallsAreInTheTable when a JavaScript module calls an entry the
-table lacks or calls one by its name.
+table lacks, passes one more arguments than the table names (the stub
+would drop them) or calls one by its name; TestRegisterPutsEveryCallOfTheTable
+(js/wasm) when Register binds no function to an entry.
 
 Kinds:
 
