@@ -15,15 +15,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+var update = flag.Bool("update", false, "rewrite the files generated from the call table (go generate ./jsbridge) instead of checking them")
+
 // TestGeneratedCalls checks that the files generated from the call table
 // and the protocol numbers (calls_gen.go, internal/calls.mjs,
 // internal/protocol.mjs, CALLS.md) are what the table makes now: an entry
 // renamed or a number changed on one side only would break the bridge at
 // run time. With -update (go generate ./jsbridge) it writes them.
 func TestGeneratedCalls(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for path, want := range generatedFiles() {
-		if update {
+		if *update {
 			require.NoError(t, os.WriteFile(path, []byte(want), 0o644))
 		}
 		got, err := os.ReadFile(path)

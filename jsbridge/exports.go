@@ -11,6 +11,7 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/encode"
 )
 
 // The entries in this file are WebAssembly exports (go:wasmexport), called
@@ -86,7 +87,7 @@ func exportOutput() uint32 {
 //
 //go:wasmexport datafetchRelease
 func exportRelease() {
-	putOutput(exchange.out) // decoded: its memory serves the next output
+	encode.PutOutput(exchange.out) // decoded: its memory serves the next output
 	exchange.out = nil
 }
 
@@ -308,7 +309,7 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 	c.c.ResetEntireStore()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ids.reset()
+	c.ids.Reset()
 	return done
 }
 

@@ -168,7 +168,7 @@ func asyncFunc(name string, fn entry) safejs.Func {
 }
 
 // lib holds the functions of datafetch.mjs that Go calls: decode and
-// response turn a read's output into JavaScript data (see encode.go),
+// response turn a read's output into JavaScript data (see package encode),
 // makeError builds the Error of a descriptor (errors.go). decodeAt and
 // responseAt, when datafetch.mjs has the module's memory, do what decode
 // and response do with output they read from linear memory (handOver).
