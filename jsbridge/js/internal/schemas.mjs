@@ -448,7 +448,7 @@ function unrollMembers(fields, v, open) {
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
 export function makeSchemas(bridge) {
-  const { call, hold, finalizer } = bridge;
+  const { calls, hold, finalizer } = bridge;
 
   // register makes the Go entity of a declaration (the factory's options
   // or declarationOf's result, with schema its field schemas) and returns
@@ -532,13 +532,13 @@ export function makeSchemas(bridge) {
     };
     if (onHandle === undefined) {
       spec.schema = fieldDescriptors(schema, where, fns);
-      return call('entityNew', JSON.stringify(spec), fns);
+      return calls.entityNew(JSON.stringify(spec), fns);
     }
-    const h = call('entityNew', JSON.stringify(spec), fns);
+    const h = calls.entityNew(JSON.stringify(spec), fns);
     onHandle(h);
     const fieldFns = [];
     const fields = fieldDescriptors(schema, where, fieldFns);
-    if (Object.keys(fields).length > 0) call('entitySchema', h, JSON.stringify(fields), fieldFns);
+    if (Object.keys(fields).length > 0) calls.entitySchema(h, JSON.stringify(fields), fieldFns);
     return h;
   }
 
@@ -653,7 +653,7 @@ export function makeSchemas(bridge) {
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
     if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
-    h = call('collectionNew', JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
+    h = calls.collectionNew(JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);
     finalizer?.register(s, h);
     return h;
@@ -666,14 +666,14 @@ export function makeSchemas(bridge) {
   function schemaHandle(s, where) {
     if (s instanceof Entity) return s._h;
     if (isEntityClass(s)) return classHandle(s);
-    if (s === Date) return (dateHandle ??= call('schemaNew', '"date"', []));
+    if (s === Date) return (dateHandle ??= calls.schemaNew('"date"', []));
     const cacheable = typeof s === 'object' && s !== null;
     if (cacheable) {
       const h = schemaHandles.get(s);
       if (h !== undefined) return h;
     }
     const fns = [];
-    const h = call('schemaNew', JSON.stringify(describe(s, where, registering, fns)), fns);
+    const h = calls.schemaNew(JSON.stringify(describe(s, where, registering, fns)), fns);
     if (cacheable) {
       schemaHandles.set(s, h);
       finalizer?.register(s, h);
@@ -710,8 +710,7 @@ export function makeSchemas(bridge) {
       return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
     }
     const out = JSON.parse(
-      call(
-        'normalize',
+      calls.normalize(
         schemaHandle(schema, 'normalize: schema'),
         dataText(schema, data, 'normalize: data'),
         jsonText(args, 'normalize: args'),
@@ -748,8 +747,7 @@ export function makeSchemas(bridge) {
   function denormalize(schema, result, entities) {
     // No schema (or a primitive one): the data as it is, as data-client's.
     if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
-    const { data, expiryStatus } = call(
-      'denormalize',
+    const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
       jsonText(result, 'denormalize: result'),
       jsonText(deletedAsNull(entities), 'denormalize: entities'),
