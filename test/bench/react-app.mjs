@@ -42,7 +42,7 @@ globalThis.Go = class extends globalThis.Go {
     if (query.get('gctrace') === '1') this.env = { GODEBUG: 'gctrace=1' };
   }
 };
-const df = await load('/dist/datafetch.wasm');
+const df = await load(query.get('wasm') ?? '/dist/datafetch.wasm');
 
 // ------------------------------------------------------------ the server
 
@@ -424,6 +424,19 @@ async function run(name, warmup, iterations) {
   return out;
 }
 
+// profileRun runs iterations samples of datafetch's side alone (react.mjs
+// profiles it with REACT_PROFILE).
+async function profileRun(name, iterations) {
+  const sc = SCENARIOS[name];
+  const lib = libs.datafetch;
+  await sc.setup(lib);
+  for (let i = 0; i < iterations; i++) {
+    await sc.sample(lib, i);
+    await new Promise((resolve) => requestIdleCallback(resolve));
+  }
+  await reset(lib);
+}
+
 // memory: the peer's mount/unmount cycle on datafetch's side, cycles
 // times: a list of count articles fetched into an empty store
 // (resetEntireStore), shown, unmounted; then a full JavaScript GC and a
@@ -447,5 +460,5 @@ async function memory(count, cycles) {
 }
 
 await Promise.all(Object.values(libs).map((lib) => lib.ready));
-window.reactBench = { run, memory, scenarios: Object.keys(SCENARIOS) };
+window.reactBench = { run, memory, profileRun, scenarios: Object.keys(SCENARIOS) };
 document.getElementById('status').textContent = 'ready';

@@ -17,7 +17,12 @@
 //   REACT_REPEATS=3     rounds per scenario
 //   REACT_SCENARIOS=getlist-100,update-user   only those
 //   REACT_MEMORY=0      no memory cycle
+//   REACT_PROFILE=getlist-500   also profiles datafetch's side of those
+//                       scenarios (Chromium's sampler, a datafetch.wasm that
+//                       keeps Go's names): out/react-profile-<name>.cpuprofile,
+//                       summarized by `node test/bench/bench.mjs --analyze`
 
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -99,6 +104,25 @@ async function open(browser, base, query = '') {
   }
 }
 
+async function profile(browser, base, names) {
+  const wasm = join(OUT, 'datafetch.names.wasm');
+  execFileSync('go', ['build', '-trimpath', '-o', wasm, './wasm'], { cwd: ROOT, env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' }, stdio: 'inherit' });
+  const { page } = await open(browser, base, '?wasm=/bench/out/datafetch.names.wasm');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+  for (const name of names) {
+    await page.evaluate((n) => window.reactBench.profileRun(n, 3), name);
+    await cdp.send('Profiler.start');
+    await page.evaluate((n) => window.reactBench.profileRun(n, 20), name);
+    const { profile: p } = await cdp.send('Profiler.stop');
+    const file = join(OUT, `react-profile-${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(p));
+    log(`wrote ${file}`);
+  }
+  await page.close();
+}
+
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 async function main() {
@@ -132,6 +156,7 @@ async function main() {
       );
     }
     await page.close();
+    if (process.env.REACT_PROFILE) await profile(browser, server.url, process.env.REACT_PROFILE.split(','));
     if (MEMORY) {
       // A page of its own, with Go's gctrace on (its printing would cost
       // time in the timed page).
