@@ -15,8 +15,11 @@
 // Environment:
 //   REACT_QUICK=1       a smoke run: one round, few samples
 //   REACT_REPEATS=3     rounds per scenario
-//   REACT_SCENARIOS=getlist-100,update-user   only those
+//   REACT_SCENARIOS=getlist-100,update-user   only those (none: only memory)
 //   REACT_MEMORY=0      no memory cycle
+//   REACT_DIST=/path/dist   bundle datafetch's JavaScript from another build
+//                       of dist/ (an older commit's: a before/after)
+//   REACT_WASM=/bench/out/x.wasm   another datafetch.wasm (served under /bench/)
 //   REACT_PROFILE=getlist-500   also profiles datafetch's side of those
 //                       scenarios (Chromium's sampler, a datafetch.wasm that
 //                       keeps Go's names): out/react-profile-<name>.cpuprofile,
@@ -72,12 +75,26 @@ async function bundle() {
     define: { 'process.env.NODE_ENV': '"production"' },
     outfile: join(OUT, 'react-app.js'),
     logLevel: 'warning',
-    plugins: [jsxShim],
+    plugins: process.env.REACT_DIST ? [jsxShim, otherDist(resolve(process.env.REACT_DIST))] : [jsxShim],
   });
 }
 
 // jsxShim bundles react-jsx-shim.mjs for Babel's jsx helper, which
 // @data-client/react 0.10 (written for React 18) makes its elements with.
+// otherDist bundles the modules of dist/ from another build of it.
+function otherDist(dir) {
+  const dist = join(ROOT, 'dist');
+  return {
+    name: 'other-dist',
+    setup(build) {
+      build.onResolve({ filter: /datafetch\.mjs$|react\.mjs$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        return path.startsWith(`${dist}/`) ? { path: join(dir, path.slice(dist.length + 1)) } : undefined;
+      });
+    },
+  };
+}
+
 const jsxShim = {
   name: 'react19-jsx',
   setup(build) {
@@ -94,7 +111,9 @@ async function open(browser, base, query = '') {
     lines.push(m.text());
     if (m.type() === 'error' || m.type() === 'warning') log(`page console.${m.type()}: ${m.text()}`);
   });
-  await page.goto(`${base}bench/react.html${query}`);
+  const q = new URLSearchParams(query);
+  if (process.env.REACT_WASM && !q.has('wasm')) q.set('wasm', process.env.REACT_WASM);
+  await page.goto(`${base}bench/react.html${q.size ? `?${q}` : ''}`);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (errors.length) throw new Error(`the React benchmark page failed:\n${errors.join('\n')}`);
@@ -107,7 +126,7 @@ async function open(browser, base, query = '') {
 async function profile(browser, base, names) {
   const wasm = join(OUT, 'datafetch.names.wasm');
   execFileSync('go', ['build', '-trimpath', '-o', wasm, './wasm'], { cwd: ROOT, env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' }, stdio: 'inherit' });
-  const { page } = await open(browser, base, '?wasm=/bench/out/datafetch.names.wasm');
+  const { page } = await open(browser, base, 'wasm=/bench/out/datafetch.names.wasm');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
@@ -136,7 +155,7 @@ async function main() {
   try {
     const { page, errors } = await open(browser, server.url);
     const all = await page.evaluate(() => window.reactBench.scenarios);
-    const names = process.env.REACT_SCENARIOS ? process.env.REACT_SCENARIOS.split(',') : all;
+    const names = process.env.REACT_SCENARIOS ? process.env.REACT_SCENARIOS.split(',').filter((n) => n !== 'none') : all;
     for (const name of names) if (!all.includes(name)) throw new Error(`REACT_SCENARIOS: no scenario ${name} (${all.join(', ')})`);
     console.log('scenario                 datafetch ms  data-client ms  ratio (per round)');
     for (const name of names) {
@@ -160,7 +179,7 @@ async function main() {
     if (MEMORY) {
       // A page of its own, with Go's gctrace on (its printing would cost
       // time in the timed page).
-      const m = await open(browser, server.url, '?gctrace=1');
+      const m = await open(browser, server.url, 'gctrace=1');
       const sizes = await m.page.evaluate(([n, c]) => window.reactBench.memory(n, c), [MEMORY_COUNT, MEMORY_CYCLES]);
       if (m.errors.length) throw new Error(`page error in the memory cycle:\n${m.errors.join('\n')}`);
       // gctrace lines: "gc 12 @1.234s 3%: ... 4->5->2 MB, 5 MB goal, ...":
