@@ -95,7 +95,6 @@ var asyncEntries = []namedEntry{
 
 	{"endpointRequestInit", endpointRequestInit},
 	{"endpointParseResponse", endpointParseResponse},
-	{"endpointFetch", endpointFetch},
 }
 
 var registerOnce sync.Once

@@ -68,31 +68,3 @@ func endpointParseResponse(args []safejs.Value) (any, error) {
 	}
 	return v.JSON(), nil
 }
-
-// endpointFetch(endpoint, paramsJSON, bodyKind, body) resolves to the JSON
-// text of what the endpoint fetches by default (rest.Endpoint.DefaultFetch:
-// the request, getRequestInit and getHeaders applied, the response parsed,
-// parseResponse applied), or rejects with its error: super.fetch for an
-// override of fetch.
-func endpointFetch(args []safejs.Value) (any, error) {
-	ep, err := lookup[*rest.Endpoint](arg(args, 0), "an endpoint")
-	if err != nil {
-		return nil, err
-	}
-	params, err := jsonArg(arg(args, 1), "params")
-	if err != nil {
-		return nil, err
-	}
-	if params.IsUndefined() {
-		params = value.Obj()
-	}
-	body, err := bodyArg(arg(args, 2), arg(args, 3))
-	if err != nil {
-		return nil, err
-	}
-	v, err := ep.DefaultFetch(context.Background(), params, body)
-	if err != nil {
-		return nil, err
-	}
-	return v.JSON(), nil
-}

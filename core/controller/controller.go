@@ -83,6 +83,10 @@ type Options struct {
 	// GC, when set, sweeps the store every GC.Interval (see GC and
 	// GCOptions); nil: no periodic sweeps.
 	GC *GCOptions
+	// Managers are told of what the controller does (see Manager), in
+	// this order, after the controller's own (polling, periodic GC). New
+	// starts them; Close stops them.
+	Managers []Manager
 }
 
 // ErrReset is returned to callers whose request was started before a
@@ -105,20 +109,28 @@ var ErrClosed = errors.New("controller was closed")
 // goroutine waits for the lock as usual. Code that runs outside the lock
 // may call the controller: an Entity's Process and PKFunc, an endpoint's
 // Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
-// its Snapshot or directly), and subscription listeners. Options.OnChange
-// runs under the lock and must not call the controller either.
+// its Snapshot or directly), subscription listeners, sync sinks and
+// managers (see Manager). Options.OnChange runs under the lock and must
+// not call the controller either.
+//
+// The Controller keeps the cache consistent: it decides when to fetch,
+// shares and retries requests, stores responses and optimistic updates,
+// and tells subscribers. Policies that only react to what it does run
+// beside it as managers, told of its Events: polling (polling.go), the
+// periodic garbage collection (gc.go), the sync messages (sync.go), and
+// those listed in Options.Managers.
 type Controller struct {
 	opts Options
 
-	// callbacks is the id of the goroutine that holds mu and is running
-	// caller code (see reentered); 0 when none is.
-	callbacks atomic.Uint64
+	// hooks guards against caller code that calls the controller back
+	// while mu is held (reentry.go).
+	hooks hookGuard
 
 	mu       sync.Mutex
 	st       *store.Store
 	gen      uint64 // bumped by ResetEntireStore
 	inflight map[string]*call
-	subs     map[string][]*subscription
+	subs     map[string][]*Subscription
 	// resetCh is closed, and replaced, by ResetEntireStore; closedCh is
 	// closed by Close. Waits between retries end on them.
 	resetCh  chan struct{}
@@ -147,9 +159,17 @@ type Controller struct {
 	// (query.go).
 	queries   map[queryKey]*queryMemo
 	listeners []*listener
-	// sync is the sinks of sync messages and their queue (sync.go).
-	sync syncState
-	gc   gcState // garbage collection (gc.go)
+	// syncer is the manager that makes sync messages (sync.go).
+	syncer *syncManager
+	gc     gcState // garbage collection (gc.go)
+
+	// managers are the started managers (manager.go); wants is the union
+	// of the events they want, which emit tests before queuing one.
+	managers []managed
+	wants    eventMask
+	// managersStopped is set by Close before it stops the managers: no
+	// event is told after it (manager.go).
+	managersStopped atomic.Bool
 }
 
 // call is one shared request in flight, under its request key in inflight.
@@ -192,11 +212,11 @@ func New(opts Options) *Controller {
 		opts:     opts,
 		st:       store.New(),
 		inflight: map[string]*call{},
-		subs:     map[string][]*subscription{},
+		subs:     map[string][]*Subscription{},
 		resetCh:  make(chan struct{}),
 		closedCh: make(chan struct{}),
 	}
-	c.startGC()
+	c.startManagers()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
 			panic(fmt.Errorf("controller.New: InitialState: %w", err))
@@ -242,7 +262,7 @@ func (c *Controller) errorExpiry(spec *endpoint.Spec) int64 {
 // mutations (SideEffect) never are. With GetOptimisticResponse, its value is
 // visible before Fetch returns to the network and is rolled back on error.
 func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params value.Value, body any) (value.Value, error) {
-	if err := c.reentered("Fetch"); err != nil {
+	if err := c.hooks.reentered("Fetch"); err != nil {
 		return value.Undef, err
 	}
 	spec := ep.Spec()
@@ -257,7 +277,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 		return c.read(key), nil
 	}
 	defer c.untrack(c.track(ep, key))
-	return c.run(ctx, ep, key, params, body, nil)
+	return c.run(ctx, newRequest(ep, key, params, body, nil))
 }
 
 // Suspense returns the endpoint's data as data-client's useSuspense does:
@@ -269,7 +289,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 // cancelled context, an endpoint's signal) fails the callers waiting for it
 // but keeps no error: the next read fetches.
 func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
-	if err := c.reentered("Suspense"); err != nil {
+	if err := c.hooks.reentered("Suspense"); err != nil {
 		return value.Undef, err
 	}
 	if params.IsNull() {
@@ -300,7 +320,7 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 
 // FetchIfStale fetches only when Suspense would, and waits as it would.
 func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
-	if err := c.reentered("FetchIfStale"); err != nil {
+	if err := c.hooks.reentered("FetchIfStale"); err != nil {
 		return value.Undef, err
 	}
 	return c.Suspense(ctx, ep, params)
@@ -309,7 +329,7 @@ func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, par
 // GetResponse reads the endpoint's result now, optimistic data included.
 // A failed read (bad params, a call from a hook) is Missing, with Err set.
 func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
-	if err := c.reentered("GetResponse"); err != nil {
+	if err := c.hooks.reentered("GetResponse"); err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
 	}
 	key, err := ep.Key(params)
@@ -324,7 +344,7 @@ func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpo
 // it was last given): the key is not made again. A key that is not
 // ep.Key(params) reads another result.
 func (c *Controller) GetResponseKeyed(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
-	if err := c.reentered("GetResponse"); err != nil {
+	if err := c.hooks.reentered("GetResponse"); err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
 	}
 	return c.getResponse(ep, key, params)
@@ -342,7 +362,7 @@ func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.
 // without running its test under the controller's lock (the JavaScript
 // bridge filters them on its side).
 func (c *Controller) Keys() []string {
-	c.mustNotReenter("Keys")
+	c.hooks.mustNotReenter("Keys")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.Keys()
@@ -455,7 +475,7 @@ func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.
 	c.dispatch()
 	if start {
 		c.spawn(func() {
-			_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
+			_, cl.err = c.run(context.Background(), newRequest(ep, key, params, nil, cl))
 			close(cl.done)
 		})
 	}

@@ -43,7 +43,6 @@ type GCStats = store.SweepStats
 // gcState is the controller's part in garbage collection.
 type gcState struct {
 	multiplier float64
-	stop       func() bool // the pending periodic sweep's timer; nil: none
 	holders    map[*holder]struct{}
 }
 
@@ -66,12 +65,16 @@ func checkGC(g *GCOptions) (GCOptions, error) {
 	return o, nil
 }
 
-// startGC schedules the periodic sweeps that opts.GC asks for. Called by
-// New.
-func (c *Controller) startGC() {
+// gcManager reads opts.GC (New panics with its error, as it does for a
+// malformed InitialState: the options are the program's own) and returns
+// the manager of the periodic sweeps it asks for: nil when it asks for
+// none (no GC, or a negative Interval).
+func (c *Controller) gcManager() Manager {
+	// It returns a Manager, nil when none (not a nil *gcTimer), so that
+	// startManagers can skip it.
 	c.gc.multiplier = DefaultGCExpiryMultiplier
 	if c.opts.GC == nil {
-		return
+		return nil
 	}
 	o, err := checkGC(c.opts.GC)
 	if err != nil {
@@ -79,33 +82,31 @@ func (c *Controller) startGC() {
 	}
 	c.gc.multiplier = o.ExpiryMultiplier
 	if o.Interval < 0 {
-		return
+		return nil
 	}
-	var tick func()
-	tick = func() {
-		c.mu.Lock()
-		over := c.closed
-		c.mu.Unlock()
-		if over {
-			return
-		}
-		c.GC()
-		c.mu.Lock()
-		if !c.closed {
-			c.gc.stop = c.opts.AfterFunc(o.Interval, tick)
-		}
-		c.mu.Unlock()
-	}
-	c.gc.stop = c.opts.AfterFunc(o.Interval, tick)
+	return &gcTimer{interval: o.Interval}
 }
 
-// stopGC cancels the pending periodic sweep. Called by Close, c.mu held.
-func (c *Controller) stopGC() {
-	if c.gc.stop != nil {
-		c.gc.stop()
-		c.gc.stop = nil
-	}
+// gcTimer is the manager of the periodic sweeps (Options.GC): it calls GC
+// every interval on the controller's timers, from Start until Stop. It
+// needs no events: what a sweep keeps is read when it runs.
+type gcTimer struct {
+	interval time.Duration
+	repeater
 }
+
+func (g *gcTimer) wants() eventMask { return 0 }
+
+// Start schedules the first sweep.
+func (g *gcTimer) Start(c *Controller) {
+	g.start(c.opts.AfterFunc, g.interval, func() bool { c.GC(); return true })
+}
+
+// Event is never called: gcTimer wants no events.
+func (g *gcTimer) Event(Event) {}
+
+// Stop cancels the pending sweep.
+func (g *gcTimer) Stop() { g.stop() }
 
 // GC runs one sweep now, whether or not Options.GC is set (with its
 // ExpiryMultiplier, or DefaultGCExpiryMultiplier), and reports what it
@@ -117,7 +118,7 @@ func (c *Controller) stopGC() {
 // longer lists it nor its entities; a held result reads the identical
 // value as before, and no subscriber is told anything.
 func (c *Controller) GC() GCStats {
-	c.mustNotReenter("GC")
+	c.hooks.mustNotReenter("GC")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -131,9 +132,9 @@ func (c *Controller) GC() GCStats {
 		}
 	}
 	if len(c.gc.holders) > 0 {
-		c.markCallbacks()
+		c.hooks.markCallbacks()
 		func() {
-			defer c.unmarkCallbacks()
+			defer c.hooks.unmarkCallbacks()
 			for h := range c.gc.holders {
 				h.roots(roots)
 			}
@@ -157,7 +158,7 @@ func (c *Controller) GC() GCStats {
 // controller's lock held, during GC: it must not call the controller (such
 // a call fails with ErrReentrant).
 func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
-	c.mustNotReenter("Hold")
+	c.hooks.mustNotReenter("Hold")
 	h := &holder{roots: roots}
 	c.mu.Lock()
 	if c.gc.holders == nil {

@@ -29,7 +29,7 @@ const SnapshotVersion = store.SnapshotVersion
 // persist or to render into a page. State, for debugging, shows the store
 // as reads see it, optimistic updates included.
 func (c *Controller) Snapshot() value.Value {
-	c.mustNotReenter("Snapshot")
+	c.hooks.mustNotReenter("Snapshot")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.Snapshot()
@@ -51,7 +51,7 @@ func (c *Controller) Snapshot() value.Value {
 // and drops it if it is not a value of that schema. A record is checked
 // against its entity when first read, and read as missing if it fails.
 func (c *Controller) Hydrate(snapshot value.Value) error {
-	if err := c.reentered("Hydrate"); err != nil {
+	if err := c.hooks.reentered("Hydrate"); err != nil {
 		return err
 	}
 	ents, results, latest, err := parseSnapshot(snapshot)

@@ -22,7 +22,7 @@ import (
 // joined, not repeated. It returns the fetches' errors, joined; ctx ends
 // the wait, not the fetches.
 func (c *Controller) RevalidateActive(ctx context.Context) error {
-	if err := c.reentered("RevalidateActive"); err != nil {
+	if err := c.hooks.reentered("RevalidateActive"); err != nil {
 		return err
 	}
 	type target struct {
@@ -57,28 +57,25 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 }
 
 // Close stops the controller's timers: every subscription's polling, the
-// periodic garbage collection (Options.GC), and
-// the waits of requests waiting to retry, which fail with ErrClosed. After
+// periodic garbage collection (Options.GC), the managers (Options.Managers:
+// each one's Stop, in order), and the waits of requests waiting to retry, which fail with ErrClosed. After
 // it, no subscription polls and no request retries; reads, fetches and
 // subscriptions otherwise work as before. Calling it again does nothing.
 func (c *Controller) Close() {
-	c.mustNotReenter("Close")
+	c.hooks.mustNotReenter("Close")
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.closed {
+		c.mu.Unlock()
 		return
 	}
 	c.closed = true
 	close(c.closedCh)
-	c.stopGC()
-	for _, list := range c.subs {
-		for _, s := range list {
-			if s.stopPoll != nil {
-				s.stopPoll()
-				s.stopPoll = nil
-			}
-		}
-	}
+	c.managersStopped.Store(true)
+	c.refreshWants() // only the sync manager's, from now on
+	c.mu.Unlock()
+	// Outside the lock, as the managers' events are: Stop may call the
+	// controller (a last sync, a last save).
+	c.stopManagers()
 }
 
 // refreshIfStale fetches the result under key, as shared does, unless it

@@ -20,7 +20,7 @@ import (
 // data-client does: a read that would be inferred from the entity table
 // (infer.go) fetches instead.
 func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
-	if err := c.reentered("Invalidate"); err != nil {
+	if err := c.hooks.reentered("Invalidate"); err != nil {
 		return err
 	}
 	key, err := ep.Key(params)
@@ -32,7 +32,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	defer c.mu.Unlock()
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
-	c.syncKeys(SyncInvalidate, []string{key})
+	c.emit(&Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params, At: at})
 	c.changed()
 	return nil
 }
@@ -43,7 +43,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 // drop it), subscribers are told, and stored data stays (GetResponse reads
 // it as before, with Err set). It is data-client's controller.setError.
 func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err error) error {
-	if rerr := c.reentered("SetError"); rerr != nil {
+	if rerr := c.hooks.reentered("SetError"); rerr != nil {
 		return rerr
 	}
 	key, kerr := ep.Key(params)
@@ -68,8 +68,8 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 // drops their kept errors (see Invalidate). test runs with the controller's
 // lock held: it must not call the controller.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
-	c.mustNotReenter("InvalidateAll")
-	c.updateMeta(test, SyncInvalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
+	c.hooks.mustNotReenter("InvalidateAll")
+	c.updateMeta(test, Invalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
 }
 
 // invalidate is what Invalidate and InvalidateAll do to a result, and a
@@ -97,51 +97,53 @@ func expireMeta(m *store.ResultMeta) {
 // replay them instead of fetching. test runs with the controller's lock
 // held: it must not call the controller.
 func (c *Controller) ExpireAll(test func(key string) bool) {
-	c.mustNotReenter("ExpireAll")
-	c.updateMeta(test, SyncExpire, expireMeta)
+	c.hooks.mustNotReenter("ExpireAll")
+	c.updateMeta(test, Expire, expireMeta)
 }
 
 // dropError forgets the error kept in m.
 func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 
 // updateMeta changes the results whose keys pass test (change runs with
-// c.mu held); syncOp names the change in a sync message.
-func (c *Controller) updateMeta(test func(string) bool, syncOp string, change func(*store.ResultMeta)) {
+// c.mu held); kind names the change (Invalidate or Expire).
+func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change func(*store.ResultMeta)) {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keys := c.keysPassing(test)
+	keys := c.hooks.keysPassing(c.st, test)
 	for _, k := range keys {
 		c.st.UpdateMeta(k, change)
 	}
-	c.syncKeys(syncOp, keys)
+	// At: the stamp the invalidation was given (c.mu has been held since).
+	c.emit(&Event{Kind: kind, Keys: keys, At: c.lastStamp})
 	c.changed()
 }
 
 // ResetEntireStore empties the store and the optimistic queue. Responses to
 // requests started before it are not stored.
 func (c *Controller) ResetEntireStore() {
-	c.mustNotReenter("ResetEntireStore")
+	c.hooks.mustNotReenter("ResetEntireStore")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.reset()
-	c.syncReset()
+	c.reset(false)
 }
 
-// reset is ResetEntireStore with c.mu held.
-func (c *Controller) reset() {
+// reset is ResetEntireStore with c.mu held: a sync message's when sync
+// is set.
+func (c *Controller) reset(sync bool) {
 	c.gen++
 	close(c.resetCh) // requests waiting to retry stop
 	c.resetCh = make(chan struct{})
 	c.st.Reset()
 	c.inflight = map[string]*call{}
+	c.emit(&Event{Kind: Reset, Sync: sync})
 	c.changed()
 }
 
 // SetResponse stores data as if the endpoint had fetched it for params.
 func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value) error {
-	if err := c.reentered("SetResponse"); err != nil {
+	if err := c.hooks.reentered("SetResponse"); err != nil {
 		return err
 	}
 	key, err := ep.Key(params)
@@ -154,7 +156,7 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 // SetResponseKeyed is SetResponse for a caller that has worked out key as
 // ep.Key(params) already (see GetResponseKeyed).
 func (c *Controller) SetResponseKeyed(ep endpoint.Endpoint, key string, params, data value.Value) error {
-	if err := c.reentered("SetResponse"); err != nil {
+	if err := c.hooks.reentered("SetResponse"); err != nil {
 		return err
 	}
 	return c.setResponse(ep, key, params, data)
@@ -166,15 +168,16 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	}
 	// One read of the clock: the write's fetchedAt, Date and expiry.
 	now := c.now()
+	r := request{ep: ep, spec: ep.Spec(), key: key, params: params, startedAt: now, fetchedAt: c.stampAt(now)}
 	var w store.Write
-	if err := c.prepareInto(&w, ep.Spec(), key, params, nil, data, c.stampAt(now), now); err != nil {
+	if err := c.prepare(&w, &r, data, false, now); err != nil {
 		return err
 	}
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.apply(&w)
-	c.syncStored(&w)
+	c.hooks.apply(c.st, &w)
+	c.emitReq(Write, &r, nil, &w)
 	c.changed()
 	return nil
 }
@@ -189,7 +192,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 // comes without a request (a WebSocket or Server-Sent Events message) gets
 // into the cache.
 func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) error {
-	if err := c.reentered("Set"); err != nil {
+	if err := c.hooks.reentered("Set"); err != nil {
 		return err
 	}
 	if s == nil {
@@ -214,8 +217,8 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.apply(&w)
-	c.syncStored(&w)
+	c.hooks.apply(c.st, &w)
+	c.emitReq(Write, &request{}, nil, &w)
 	c.changed()
 	return nil
 }
@@ -223,7 +226,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 // State returns a JSON snapshot of the store for debugging and devtools:
 // {entities, endpoints, meta, entitiesMeta, optimistic}. It is a copy.
 func (c *Controller) State() value.Value {
-	c.mustNotReenter("State")
+	c.hooks.mustNotReenter("State")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.State()
@@ -232,7 +235,7 @@ func (c *Controller) State() value.Value {
 // PendingOptimistic returns how many optimistic updates wait for their
 // requests.
 func (c *Controller) PendingOptimistic() int {
-	c.mustNotReenter("PendingOptimistic")
+	c.hooks.mustNotReenter("PendingOptimistic")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.st.PendingCount()

@@ -43,7 +43,7 @@ type queryMemo struct {
 // read the controller. Any other schema is an error wrapping
 // schema.ErrNotQueryable.
 func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, error) {
-	if err := c.reentered("Get"); err != nil {
+	if err := c.hooks.reentered("Get"); err != nil {
 		return value.Undef, err
 	}
 	read, input, ok, err := schema.QueryInput(s, args)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/store"
 )
@@ -16,16 +17,30 @@ import (
 // deadlock, so the call fails instead.
 var ErrReentrant = errors.New("hooks must not call the controller that runs them: it holds its lock while they run")
 
+// hookGuard tells a call from caller code that the controller runs under
+// its lock (an Entity's merge hooks, Update functions, the tests of
+// InvalidateAll and ExpireAll, a Hold's roots) from a call of another
+// goroutine that merely waits for the lock. The first would deadlock, so
+// it fails instead. Managers, listeners and sync sinks are called outside
+// the lock and need no guard; the hooks above still run under it, as they
+// must see and change the store in one critical section, and Go gives a
+// goroutine no other identity than the one its stack trace prints.
+type hookGuard struct {
+	// running is the id of the goroutine that holds the controller's lock
+	// and is running caller code; 0 when none is.
+	running atomic.Uint64
+}
+
 // reentered returns an ErrReentrant error naming method when the calling
 // goroutine is the one running caller code under c.mu, and nil otherwise.
 //
-// Only that goroutine can find its own id in c.callbacks: the field is set
+// Only that goroutine can find its own id in h.running: the field is set
 // and cleared by the goroutine that holds c.mu, around the caller code. A
 // call from any other goroutine, then or later, reads 0 or another id and
 // goes on to wait for the lock as before. goid is only computed while some
 // goroutine runs caller code, so the usual cost is one atomic load.
-func (c *Controller) reentered(method string) error {
-	if g := c.callbacks.Load(); g != 0 && g == goid() {
+func (h *hookGuard) reentered(method string) error {
+	if g := h.running.Load(); g != 0 && g == goid() {
 		return fmt.Errorf("controller.%s called from a hook: %w", method, ErrReentrant)
 	}
 	return nil
@@ -36,8 +51,8 @@ func (c *Controller) reentered(method string) error {
 // fails the request with the error wrapped (see run).
 //
 //go:noinline
-func (c *Controller) mustNotReenter(method string) {
-	if err := c.reentered(method); err != nil {
+func (h *hookGuard) mustNotReenter(method string) {
+	if err := h.reentered(method); err != nil {
 		panic(err)
 	}
 }
@@ -45,9 +60,9 @@ func (c *Controller) mustNotReenter(method string) {
 // markCallbacks records, with c.mu held, that this goroutine is about to
 // run caller code; unmarkCallbacks, deferred, clears it even when the code
 // panics, so that a recovered caller is not taken for a re-entrant one.
-func (c *Controller) markCallbacks() { c.callbacks.Store(goid()) }
+func (h *hookGuard) markCallbacks() { h.running.Store(goid()) }
 
-func (c *Controller) unmarkCallbacks() { c.callbacks.Store(0) }
+func (h *hookGuard) unmarkCallbacks() { h.running.Store(0) }
 
 // mayCallBack reports whether storing w, or with w nil replaying the
 // optimistic queue, can run caller code: entity merge hooks, a MergeResult
@@ -55,8 +70,8 @@ func (c *Controller) unmarkCallbacks() { c.callbacks.Store(0) }
 // rebase replays. It may say yes when nothing runs; it never says no when
 // something does. It spares the usual plain writes the cost of goid, whose
 // stack trace walks the whole stack (microseconds).
-func (c *Controller) mayCallBack(w *store.Write) bool {
-	return (w != nil && callsBack(w)) || c.st.PendingAny(callsBack)
+func mayCallBack(st *store.Store, w *store.Write) bool {
+	return (w != nil && callsBack(w)) || st.PendingAny(callsBack)
 }
 
 // callsBack reports whether storing or replaying w can run caller code.
@@ -72,43 +87,43 @@ func callsBack(w *store.Write) bool {
 	return false
 }
 
-// apply stores a server response (c.mu held), marked as running caller
-// code when it may.
-func (c *Controller) apply(w *store.Write) {
-	if c.mayCallBack(w) {
-		c.markCallbacks()
-		defer c.unmarkCallbacks()
+// apply stores a server response in st (the controller's lock held),
+// marked as running caller code when it may.
+func (h *hookGuard) apply(st *store.Store, w *store.Write) {
+	if mayCallBack(st, w) {
+		h.markCallbacks()
+		defer h.unmarkCallbacks()
 	}
-	_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
-	c.st.Apply(w)
+	_ = st.Adopt(w.Key, w.Schema) // a result w replaces anyway
+	st.Apply(w)
 }
 
-// enqueue queues an optimistic write (c.mu held); the rebase replays the
-// queue, hooks included.
-func (c *Controller) enqueue(w *store.Write) *store.Pending {
-	if c.mayCallBack(w) {
-		c.markCallbacks()
-		defer c.unmarkCallbacks()
+// enqueue queues an optimistic write in st (the lock held); the rebase
+// replays the queue, hooks included.
+func (h *hookGuard) enqueue(st *store.Store, w *store.Write) *store.Pending {
+	if mayCallBack(st, w) {
+		h.markCallbacks()
+		defer h.unmarkCallbacks()
 	}
-	return c.st.AddPending(*w)
+	return st.AddPending(*w)
 }
 
-// removePending drops an optimistic write (c.mu held); the rebase replays
-// the others, hooks included.
-func (c *Controller) removePending(p *store.Pending) {
-	if c.mayCallBack(nil) {
-		c.markCallbacks()
-		defer c.unmarkCallbacks()
+// removePending drops an optimistic write from st (the lock held); the
+// rebase replays the others, hooks included.
+func (h *hookGuard) removePending(st *store.Store, p *store.Pending) {
+	if mayCallBack(st, nil) {
+		h.markCallbacks()
+		defer h.unmarkCallbacks()
 	}
-	c.st.RemovePending(p)
+	st.RemovePending(p)
 }
 
-// keysPassing returns the keys of the stored results that pass test, a
-// caller's function (c.mu held).
-func (c *Controller) keysPassing(test func(key string) bool) []string {
-	c.markCallbacks()
-	defer c.unmarkCallbacks()
-	keys := c.st.Keys()
+// keysPassing returns the keys of the results stored in st that pass
+// test, a caller's function (the lock held).
+func (h *hookGuard) keysPassing(st *store.Store, test func(key string) bool) []string {
+	h.markCallbacks()
+	defer h.unmarkCallbacks()
+	keys := st.Keys()
 	out := keys[:0]
 	for _, k := range keys {
 		if test(k) {

@@ -23,7 +23,7 @@ type Request struct {
 // A mutation's start and end are not changes a read could see, so
 // Options.OnChange is not called for them: a watcher polls.
 func (c *Controller) Requests() []Request {
-	c.mustNotReenter("Requests")
+	c.hooks.mustNotReenter("Requests")
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]Request, 0, len(c.inflight)+len(c.mutations))

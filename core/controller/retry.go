@@ -153,53 +153,63 @@ type bodyFetcher interface {
 	FetchBody(ctx context.Context, params value.Value, body any) (text string, parse func() (value.Value, error), err error)
 }
 
-// fetchText is fetch for a caller that may skip parsing a response whose
-// text the store holds already. When reuse is set and ep is a bodyFetcher
-// that hands over the response's text, it returns that text too, and when
-// mayReapply says the store may take that text again, it returns it
-// unparsed (raw Undefined) with its parse, not called, and the store's
-// token for it; otherwise parse is nil and raw the value, parsed.
-func (c *Controller) fetchText(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, gen uint64, reuse bool) (raw value.Value, text string, token uint64, parse func() (value.Value, error), err error) {
-	spec := ep.Spec()
-	limit := c.retries(spec)
-	bf, _ := ep.(bodyFetcher)
+// fetched is what fetchText got: a response's value (raw), or, when the
+// store may take its text (text) again without parsing it, raw Undefined
+// with the text's parse, not called, and the store's token for it.
+type fetched struct {
+	raw   value.Value
+	text  string
+	token uint64
+	parse func() (value.Value, error)
+}
+
+// fetchText fetches r, retrying as the retry policy says, for a caller
+// that may skip parsing a response whose text the store holds already.
+// When reuse is set and r's endpoint is a bodyFetcher that hands over the
+// response's text, it returns that text too, and when mayReapply says the
+// store may take that text again, it returns it unparsed (see fetched);
+// otherwise parse is nil and raw the value, parsed.
+func (c *Controller) fetchText(ctx context.Context, r *request, reuse bool) (f fetched, err error) {
+	limit := c.retries(r.spec)
+	bf, _ := r.ep.(bodyFetcher)
 	if !reuse {
 		bf = nil
 	}
 	for attempt := 0; ; attempt++ {
 		if bf != nil {
-			text, parse, err = bf.FetchBody(ctx, params, body)
+			var parse func() (value.Value, error)
+			f.text, parse, err = bf.FetchBody(ctx, r.params, r.body)
 			if err == nil {
-				if text != "" {
-					if token, ok := c.mayReapply(key, text); ok {
-						return value.Undef, text, token, parse, nil
+				if f.text != "" {
+					if token, ok := c.mayReapply(r.key, f.text); ok {
+						return fetched{raw: value.Undef, text: f.text, token: token, parse: parse}, nil
 					}
 				}
-				raw, err = parse()
+				f.raw, err = parse()
 			}
 		} else {
-			raw, err = ep.Fetch(ctx, params, body)
+			f.raw, err = r.ep.Fetch(ctx, r.params, r.body)
 		}
 		if err == nil {
-			return raw, text, 0, nil, nil
+			return fetched{raw: f.raw, text: f.text}, nil
 		}
 		if limit == 0 {
-			return raw, "", 0, nil, err
+			return fetched{raw: f.raw}, err
 		}
 		if attempt == limit || !retryable(err) {
-			return value.Undef, "", 0, nil, &RetryError{Err: err, Retries: attempt}
+			return fetched{raw: value.Undef}, &RetryError{Err: err, Retries: attempt}
 		}
-		d, derr := c.retryDelay(spec, attempt, err)
+		d, derr := c.retryDelay(r.spec, attempt, err)
 		if derr != nil {
-			return value.Undef, "", 0, nil, &RetryError{Err: fmt.Errorf("%s: retryDelay: %w (retrying after: %w)", key, derr, err), Retries: attempt}
+			return fetched{raw: value.Undef}, &RetryError{Err: fmt.Errorf("%s: retryDelay: %w (retrying after: %w)", r.key, derr, err), Retries: attempt}
 		}
-		if stop := c.waitRetry(ctx, ep, d, gen); stop != nil {
+		if stop := c.waitRetry(ctx, r, d); stop != nil {
 			if _, abort := stop.(*abortedWait); abort {
 				// An abort, named as one (AbortError), not as the error
 				// it interrupted the retries of; that one is only told.
-				return value.Undef, "", 0, nil, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %v)", key, stop, err), Retries: attempt}
+				return fetched{raw: value.Undef}, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %v)", r.key, stop, err), Retries: attempt}
 			}
-			return value.Undef, "", 0, nil, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %w)", key, stop, err), Retries: attempt}
+			return fetched{raw: value.Undef}, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %w)", r.key, stop, err), Retries: attempt}
 		}
 	}
 }
@@ -208,10 +218,11 @@ func (c *Controller) fetchText(ctx context.Context, ep endpoint.Endpoint, key st
 // nil when the retry may go ahead, or why it may not: the caller's context
 // or the endpoint's signal is done (an abort), the store was reset, or the
 // controller closed.
-func (c *Controller) waitRetry(ctx context.Context, ep endpoint.Endpoint, d time.Duration, gen uint64) error {
+func (c *Controller) waitRetry(ctx context.Context, r *request, d time.Duration) error {
+	ep := r.ep
 	c.mu.Lock()
 	reset, closed := c.resetCh, c.closedCh
-	stale := gen != c.gen
+	stale := r.gen != c.gen
 	c.mu.Unlock()
 	if stale {
 		return ErrReset

@@ -11,30 +11,63 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 )
 
-// run performs one request of ep: optimistic write, network, normalize,
-// store, rollback on error. cl is the shared call it serves, nil for a
-// mutation; it leaves the in-flight table in the same critical section that
-// stores the response, so no subscriber sees data without loading cleared.
-func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, params value.Value, body any, cl *call) (out value.Value, err error) {
-	spec := ep.Spec()
-	started := c.now()
-	fetchedAt := c.stampAt(started)
+// request is one request of an endpoint as it goes through the pipeline
+// (run, fetchText, prepare, finish): what it asks for, and what the
+// controller fixed when it started. One value, so that each step takes
+// the request rather than the half of its parts it needs.
+type request struct {
+	ep     endpoint.Endpoint
+	spec   *endpoint.Spec
+	key    string // the result key
+	params value.Value
+	body   any
+	// cl is the shared call it serves, nil for a mutation or a write with
+	// no request (SetResponse).
+	cl *call
+	// gen is the store's generation when it started: a response to a
+	// request older than a ResetEntireStore is not stored.
+	gen uint64
+	// startedAt is the clock's reading when it started; fetchedAt its
+	// stamp, startedAt or just after the previous request's.
+	startedAt, fetchedAt int64
+	_                    [0]func() // not comparable: no equality function in the module
+}
+
+// newRequest is the request of ep for key with params and body, serving
+// cl (nil for a mutation); run stamps it when it starts.
+func newRequest(ep endpoint.Endpoint, key string, params value.Value, body any, cl *call) *request {
+	return &request{ep: ep, spec: ep.Spec(), key: key, params: params, body: body, cl: cl}
+}
+
+// run performs request r: optimistic write, network, normalize, store,
+// rollback on error. When r serves a shared call it leaves the in-flight
+// table in the same critical section that stores the response, so no
+// subscriber sees data without loading cleared.
+func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err error) {
+	spec := r.spec
+	r.startedAt = c.now()
+	r.fetchedAt = c.stampAt(r.startedAt)
 	c.mu.Lock()
-	gen := c.gen
+	r.gen = c.gen
+	c.emitReq(FetchStart, r, nil, nil)
+	told := c.wants&maskOf(FetchStart) != 0
 	c.mu.Unlock()
+	if told {
+		c.dispatch()
+	}
 
 	var pend *store.Pending
 	defer func() {
 		// A panic in a callback or schema hook fails this request only; in
 		// wasm an escaped panic would end the whole instance.
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: internal error: %v", key, p)
+			err = fmt.Errorf("%s: internal error: %v", r.key, p)
 			if perr, ok := p.(error); ok {
 				// Wrapped, so callers can still find what the callback
 				// threw (the JavaScript bridge makes it the Error's cause).
-				err = fmt.Errorf("%s: internal error: %w", key, perr)
+				err = fmt.Errorf("%s: internal error: %w", r.key, perr)
 			}
-			c.finish(key, spec, gen, pend, cl, nil, err)
+			c.finish(r, pend, nil, err)
 			out = value.Undef
 		}
 	}()
@@ -43,9 +76,9 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 		// Only a mutation guesses its answer, as in data-client: a read
 		// has nothing to guess, and a getOptimisticResponse it inherited
 		// (a resource's shared options) would only break it.
-		pend, err = c.applyOptimistic(ep, key, params, body, fetchedAt, started)
+		pend, err = c.applyOptimistic(r)
 		if err != nil {
-			c.finish(key, spec, gen, nil, cl, nil, err)
+			c.finish(r, nil, nil, err)
 			return value.Undef, err
 		}
 	}
@@ -53,30 +86,32 @@ func (c *Controller) run(ctx context.Context, ep endpoint.Endpoint, key string, 
 	if c.opts.RequestContext != nil {
 		ctx = c.opts.RequestContext(ctx)
 	}
-	reuse := c.mayReuse(spec, body)
-	raw, text, token, parse, err := c.fetchText(ctx, ep, key, params, body, gen, reuse)
-	if err == nil && parse != nil {
+	reuse := c.mayReuse(spec, r.body)
+	f, err := c.fetchText(ctx, r, reuse)
+	raw := f.raw
+	if err == nil && f.parse != nil {
 		// The text the store holds under key already: stored again
 		// without being parsed, when nothing changed the store since.
-		if out, ok := c.finishAgain(key, spec, gen, cl, token, fetchedAt, c.now()); ok {
+		if out, ok := c.finishAgain(r, f.token, c.now()); ok {
 			return out, nil
 		}
-		raw, err = parse()
+		raw, err = f.parse()
 	}
 	if err == nil && raw.IsUndefined() && spec.Schema != nil {
 		// No parsed body is undefined (an empty one is null): a fetch,
 		// parseResponse or process callback returned nothing.
-		err = fmt.Errorf("%s: the response is undefined, where the schema expects data", key)
+		err = fmt.Errorf("%s: the response is undefined, where the schema expects data", r.key)
 	}
 	var w *store.Write
 	if err == nil {
 		// The response arrived now: its Date, and its expiry counted from it.
-		w, err = c.prepare(spec, key, params, body, raw, fetchedAt, c.now())
+		w = new(store.Write)
+		err = c.prepare(w, r, raw, false, c.now())
 		if err == nil && reuse {
-			w.Text = text
+			w.Text = f.text
 		}
 	}
-	return c.finish(key, spec, gen, pend, cl, w, err)
+	return c.finish(r, pend, w, err)
 }
 
 // mayReuse reports whether a response of spec's endpoint to a request with
@@ -100,14 +135,14 @@ func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
 }
 
 // finishAgain is finish of a response whose text mayReapply found is the
-// one stored under key (token), stored again by store.Reapply without
+// one stored under r.key (token), stored again by store.Reapply without
 // being parsed or normalized; false when the store cannot (it changed
 // since, or was reset), and the caller parses the text and stores it as
 // usual.
-func (c *Controller) finishAgain(key string, spec *endpoint.Spec, gen uint64, cl *call, token uint64, fetchedAt, now int64) (out value.Value, ok bool) {
+func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value.Value, ok bool) {
 	c.mu.Lock()
-	m := schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)}
-	if gen != c.gen || c.syncing() || !c.st.Reapply(key, token, spec.Schema, m) {
+	m := schema.Meta{Date: now, FetchedAt: r.fetchedAt, ExpiresAt: now + c.dataExpiry(r.spec)}
+	if r.gen != c.gen || c.wants&wantWritten != 0 || !c.st.Reapply(r.key, token, r.spec.Schema, m) {
 		c.mu.Unlock()
 		return value.Undef, false
 	}
@@ -115,44 +150,33 @@ func (c *Controller) finishAgain(key string, spec *endpoint.Spec, gen uint64, cl
 	defer c.mu.Unlock()
 	defer c.changed()
 	c.reapplied++
-	if cl != nil && c.inflight[cl.key] == cl {
+	if cl := r.cl; cl != nil && c.inflight[cl.key] == cl {
 		delete(c.inflight, cl.key)
 	}
-	for _, s := range c.subs[key] {
+	for _, s := range c.subs[r.key] {
 		s.settled = c.st.Version()
 	}
-	out, _, _, _ = c.st.Read(key)
+	c.emitReq(FetchResolve, r, nil, nil)
+	out, _, _, _ = c.st.Read(r.key)
 	return out, true
 }
 
-// prepare normalizes a response into a store write. params and body are
-// the request's, which collections are stored by (endpoint.Spec.Args); now
-// is the time it is stored at (its Date; it expires a data expiry length
-// later), read by the caller so that an operation reads the clock once.
-func (c *Controller) prepare(spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) (*store.Write, error) {
-	w := new(store.Write)
-	if err := c.prepareInto(w, spec, key, params, body, raw, fetchedAt, now); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
-// prepareInto is prepare into w, which a caller that applies the write at
-// once can keep on its stack.
-func (c *Controller) prepareInto(w *store.Write, spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, fetchedAt, now int64) error {
-	return c.prepareArgs(w, spec, key, params, body, raw, false, fetchedAt, now)
-}
-
-// prepareArgs is prepareInto of an optimistic response (raw) when
-// optimistic is set: its records may lack a pk (schema.Args.Optimistic).
-func (c *Controller) prepareArgs(w *store.Write, spec *endpoint.Spec, key string, params value.Value, body any, raw value.Value, optimistic bool, fetchedAt, now int64) error {
-	args := normalizeArgs(spec, params, body)
+// prepare normalizes raw, a response to r (its optimistic response when
+// optimistic is set: its records may lack a pk, schema.Args.Optimistic),
+// into w, which a caller that applies the write at once can keep on its
+// stack. The request's params and body are what collections are stored
+// by (endpoint.Spec.Args); now is the time it is stored at (its Date; it
+// expires a data expiry length later), read by the caller so that an
+// operation reads the clock once.
+func (c *Controller) prepare(w *store.Write, r *request, raw value.Value, optimistic bool, now int64) error {
+	spec := r.spec
+	args := normalizeArgs(spec, r.params, r.body)
 	args.Optimistic = optimistic
 	norm, err := schema.NormalizeArgs(spec.Schema, raw, args)
 	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return fmt.Errorf("%s: %w", r.key, err)
 	}
-	updates, err := c.updates(spec, key, norm.Result, params)
+	updates, err := c.updates(spec, r.key, norm.Result, r.params)
 	if err != nil {
 		return err
 	}
@@ -160,11 +184,11 @@ func (c *Controller) prepareArgs(w *store.Write, spec *endpoint.Spec, key string
 	// stored one (a later page) or replaces it (the first page).
 	var merge func(existing, incoming value.Value) value.Value
 	if spec.MergeResult != nil {
-		merge = spec.MergeResult(params)
+		merge = spec.MergeResult(r.params)
 	}
 	*w = store.Write{
-		Key: key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
-		Meta:        schema.Meta{Date: now, FetchedAt: fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
+		Key: r.key, Schema: spec.Schema, Result: norm.Result, Entities: norm.Entities,
+		Meta:        schema.Meta{Date: now, FetchedAt: r.fetchedAt, ExpiresAt: now + c.dataExpiry(spec)},
 		MergeResult: merge,
 		Updates:     updates,
 		Collections: norm.Collections,
@@ -193,54 +217,58 @@ func (c *Controller) updates(spec *endpoint.Spec, key string, result, params val
 	return u, nil
 }
 
-// applyOptimistic queues the endpoint's optimistic response. ErrAbortOptimistic
-// queues nothing and is not an error.
-// now is the time the request started (the clock's reading fetchedAt was
-// stamped from): the optimistic data expires counted from it.
-func (c *Controller) applyOptimistic(ep endpoint.Endpoint, key string, params value.Value, body any, fetchedAt, now int64) (*store.Pending, error) {
-	spec := ep.Spec()
-	v, err := spec.GetOptimisticResponse(&snapshot{c: c, fetchedAt: fetchedAt}, params, body)
+// applyOptimistic queues the endpoint's optimistic response for r.
+// ErrAbortOptimistic queues nothing and is not an error. The optimistic
+// data expires counted from r.startedAt, the clock's reading its
+// fetchedAt was stamped from.
+func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
+	v, err := r.spec.GetOptimisticResponse(&snapshot{c: c, fetchedAt: r.fetchedAt}, r.params, r.body)
 	if errors.Is(err, endpoint.ErrAbortOptimistic) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", key, err)
+		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", r.key, err)
 	}
 	w := new(store.Write)
-	if err := c.prepareArgs(w, spec, key, params, body, v, true, fetchedAt, now); err != nil {
+	if err := c.prepare(w, r, v, true, r.startedAt); err != nil {
 		return nil, fmt.Errorf("optimistic response: %w", err)
 	}
-	w.Meta.Date = fetchedAt
-	p := c.addPending(w)
+	w.Meta.Date = r.fetchedAt
+	p := c.addPending(r, w)
 	c.dispatch()
 	return p, nil
 }
 
-// addPending queues w under the lock. The unlock is deferred because
-// AddPending runs caller code (merge hooks, Update functions) that may
-// panic; run recovers, and must find the lock free.
-func (c *Controller) addPending(w *store.Write) *store.Pending {
+// addPending queues w, r's optimistic write, under the lock. The unlock
+// is deferred because AddPending runs caller code (merge hooks, Update
+// functions) that may panic; run recovers, and must find the lock free.
+func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.enqueue(w)
+	p := c.hooks.enqueue(c.st, w)
+	c.emitReq(OptimisticEnqueue, r, nil, nil)
 	c.changed()
 	return p
 }
 
-// finish stores a response (w) or an error, drops the optimistic write, and
-// returns what the caller gets: the stored result, read back.
-func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *store.Pending, cl *call, w *store.Write, err error) (out value.Value, _ error) {
+// finish stores r's response (w) or error, drops its optimistic write
+// (pend), and returns what the caller gets: the stored result, read back.
+// Managers are told how the request ended, then what became of its
+// optimistic write.
+func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err error) (out value.Value, _ error) {
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.changed()
+	key, cl := r.key, r.cl
 	if cl != nil && c.inflight[cl.key] == cl {
 		delete(c.inflight, cl.key)
 	}
-	if gen != c.gen {
+	if r.gen != c.gen {
 		if err == nil {
 			err = fmt.Errorf("%s: %w", key, ErrReset)
 		}
+		c.emitReq(FetchReject, r, err, nil)
 		return value.Undef, err
 	}
 	aborted := isAbort(err)
@@ -251,14 +279,23 @@ func (c *Controller) finish(key string, spec *endpoint.Spec, gen uint64, pend *s
 	case err != nil:
 		now := c.now()
 		c.st.UpdateMeta(key, func(m *store.ResultMeta) {
-			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(spec)
+			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(r.spec)
 		})
 	default:
-		c.apply(w)
-		c.syncStored(w)
+		c.hooks.apply(c.st, w)
+	}
+	if err != nil {
+		c.emitReq(FetchReject, r, err, nil)
+	} else {
+		c.emitReq(FetchResolve, r, nil, w)
 	}
 	if pend != nil {
-		c.removePending(pend)
+		c.hooks.removePending(c.st, pend)
+		if err != nil {
+			c.emitReq(OptimisticRollback, r, err, nil)
+		} else {
+			c.emitReq(OptimisticSettle, r, nil, nil)
+		}
 	}
 	for _, s := range c.subs[key] {
 		s.settled = c.st.Version()

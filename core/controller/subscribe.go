@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/value"
@@ -57,7 +56,9 @@ type SubscribeOptions struct {
 	NoPoll bool
 }
 
-type subscription struct {
+// Subscription is one Subscribe, as managers see it in Subscribe and
+// Unsubscribe events: its endpoint, params, key and options.
+type Subscription struct {
 	opts   SubscribeOptions
 	ep     endpoint.Endpoint
 	key    string
@@ -84,7 +85,6 @@ type subscription struct {
 	// would abort at once, and the next, in a loop.
 	aborted   bool
 	abortedAt uint64
-	stopPoll  func() bool
 	// seen is the result's expiry when the subscription last looked at it
 	// (when it started, and at each change). A change that finds the
 	// result stale (or invalid through InvalidIfStale) with the same
@@ -96,10 +96,12 @@ type subscription struct {
 }
 
 type notification struct {
-	sub   *subscription
+	sub   *Subscription
 	state State
 	// listen, when set, is a Listen registration to call (sub is nil).
 	listen *listener
+	// event, when set, is an Event for the managers (sub is nil).
+	event *Event
 }
 
 // Subscribe calls listener with the result's state now, before returning,
@@ -126,7 +128,7 @@ func (c *Controller) Subscribe(ep endpoint.Endpoint, params value.Value, listene
 // SubscribeWith is Subscribe with options: opts.NoFetch only listens,
 // opts.NoPoll does not poll.
 func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, listener func(State), opts SubscribeOptions) (unsubscribe func(), err error) {
-	if err := c.reentered("Subscribe"); err != nil {
+	if err := c.hooks.reentered("Subscribe"); err != nil {
 		return nil, err
 	}
 	if params.IsNull() {
@@ -137,10 +139,11 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	if err != nil {
 		return nil, err
 	}
-	s := &subscription{opts: opts, ep: ep, key: key, rkey: requestKey(ep, key, params), params: params,
+	s := &Subscription{opts: opts, ep: ep, key: key, rkey: requestKey(ep, key, params), params: params,
 		inf: inferFor(ep, params), listener: listener}
 	c.mu.Lock()
 	c.subs[key] = append(c.subs[key], s)
+	c.emit(&Event{Kind: Subscribe, Key: key, Endpoint: ep, Params: params, Sub: s})
 	r, e := c.responseExpiry(ep.Spec(), key, s.inf)
 	s.seen = e
 	_, busy := c.inflight[s.rkey]
@@ -153,9 +156,6 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	// The fetch ensureFresh started may change s.last as soon as the lock
 	// is free: the first call gets the state read under it.
 	first := s.last
-	if freq := ep.Spec().PollFrequency; freq > 0 && !opts.NoFetch && !opts.NoPoll && !c.closed {
-		s.stopPoll = c.poll(s, freq)
-	}
 	c.mu.Unlock()
 	listener(first)
 	c.mu.Lock()
@@ -170,17 +170,15 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	return func() { c.unsubscribe(s) }, nil
 }
 
-func (c *Controller) unsubscribe(s *subscription) {
-	c.mustNotReenter("Subscribe's unsubscribe")
+func (c *Controller) unsubscribe(s *Subscription) {
+	c.hooks.mustNotReenter("Subscribe's unsubscribe")
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if s.closed {
+		c.mu.Unlock()
 		return
 	}
 	s.closed = true
-	if s.stopPoll != nil {
-		s.stopPoll()
-	}
+	c.emit(&Event{Kind: Unsubscribe, Key: s.key, Endpoint: s.ep, Params: s.params, Sub: s})
 	list := c.subs[s.key]
 	for i, x := range list {
 		if x == s {
@@ -193,35 +191,13 @@ func (c *Controller) unsubscribe(s *subscription) {
 	} else {
 		c.subs[s.key] = list
 	}
-}
-
-// poll refetches s's result every freq while it is subscribed, on the
-// controller's timers, until Close. Called with c.mu held; the function it
-// returns stops the polling, and must be called with c.mu held too.
-func (c *Controller) poll(s *subscription, freq time.Duration) func() bool {
-	var stop func() bool
-	var tick func()
-	tick = func() {
-		c.mu.Lock()
-		over := s.closed || c.closed
-		c.mu.Unlock()
-		if over {
-			return
-		}
-		c.startShared(s.ep, s.key, s.params)
-		c.mu.Lock()
-		if !s.closed && !c.closed {
-			stop = c.opts.AfterFunc(freq, tick)
-		}
-		c.mu.Unlock()
-	}
-	stop = c.opts.AfterFunc(freq, tick)
-	return func() bool { return stop() }
+	c.mu.Unlock()
+	c.dispatch()
 }
 
 // stateWith is the state of s for its result's read r, with loading as
 // it is now (a fetch ensureFresh started after r was read included).
-func (c *Controller) stateWith(s *subscription, r endpoint.Response) State {
+func (c *Controller) stateWith(s *Subscription, r endpoint.Response) State {
 	_, loading := c.inflight[s.rkey]
 	return State{Data: r.Data, Loading: loading, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
 }
@@ -229,7 +205,7 @@ func (c *Controller) stateWith(s *subscription, r endpoint.Response) State {
 // ensureFresh starts a fetch for s when its result, read as r, needs one,
 // as Suspense would. Called with c.mu held; the request itself starts in a
 // goroutine.
-func (c *Controller) ensureFresh(s *subscription, r endpoint.Response) {
+func (c *Controller) ensureFresh(s *Subscription, r endpoint.Response) {
 	if s.opts.NoFetch {
 		return
 	}
@@ -249,7 +225,7 @@ func (c *Controller) ensureFresh(s *subscription, r endpoint.Response) {
 	c.inflight[s.rkey] = cl
 	ep, key, params := s.ep, s.key, s.params
 	c.spawn(func() {
-		_, cl.err = c.run(context.Background(), ep, key, params, nil, cl)
+		_, cl.err = c.run(context.Background(), newRequest(ep, key, params, nil, cl))
 		close(cl.done)
 	})
 }
@@ -292,7 +268,6 @@ func (c *Controller) changed() {
 // dispatch delivers queued notifications outside the lock. One goroutine
 // delivers at a time, so listeners see changes in order.
 func (c *Controller) dispatch() {
-	c.flushSync()
 	c.mu.Lock()
 	if c.dispatching {
 		c.mu.Unlock()
@@ -307,7 +282,7 @@ func (c *Controller) dispatch() {
 				continue
 			}
 			n.listen.queued = false
-		} else if n.sub.closed || !n.sub.started {
+		} else if n.event == nil && (n.sub.closed || !n.sub.started) {
 			continue
 		}
 		c.mu.Unlock()
@@ -332,6 +307,10 @@ func (c *Controller) deliver(n notification) {
 	}()
 	if n.listen != nil {
 		n.listen.fn()
+		return
+	}
+	if n.event != nil {
+		c.tell(n.event)
 		return
 	}
 	n.sub.listener(n.state)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
@@ -74,13 +75,13 @@ const syncTag = "sync"
 // messages are to be ignored, not reported as faults.
 var ErrSyncVersion = errors.New("sync message of an unknown version")
 
-// syncState is the controller's sinks and the messages waiting for them.
-type syncState struct {
+// syncManager is the controller's own manager that makes the sync
+// messages, from the events, for the sinks OnSync adds. It wants the
+// events only while it has a sink: without one, changes cost nothing
+// more.
+type syncManager struct {
+	mu    sync.Mutex
 	sinks []*syncSink
-	// queue holds the messages made under c.mu, in order; one goroutine at
-	// a time hands them to the sinks (flushSync), outside the lock.
-	queue      []value.Value
-	delivering bool
 }
 
 type syncSink struct {
@@ -88,36 +89,102 @@ type syncSink struct {
 	stopped bool
 }
 
+// wants is what a message is made of (read with c.mu held, as the sinks
+// change under it too).
+func (m *syncManager) wants() eventMask {
+	m.mu.Lock()
+	n := len(m.sinks)
+	m.mu.Unlock()
+	if n == 0 {
+		return 0
+	}
+	return maskOf(FetchResolve, Write, Invalidate, Expire, Reset) | wantWritten
+}
+
+func (m *syncManager) Start(*Controller) {}
+func (m *syncManager) Stop()             {}
+
+// Event hands the message of ev, if it makes one, to the sinks. A change a
+// sync message made (ev.Sync) is not sent again, so that two controllers
+// that send to each other do not echo.
+func (m *syncManager) Event(ev Event) {
+	if ev.Sync {
+		return
+	}
+	var msg value.Value
+	switch ev.Kind {
+	case FetchResolve, Write:
+		if ev.Written.IsUndefined() {
+			return // made before the first sink was added
+		}
+		msg = syncMessage(SyncStore, value.M("state", ev.Written))
+	case Invalidate, Expire:
+		list := make([]value.Value, len(ev.Keys))
+		for i, k := range ev.Keys {
+			list[i] = value.Str(k)
+		}
+		members := []value.Member{value.M("keys", value.Arr(list...))}
+		op := SyncExpire
+		if ev.Kind == Invalidate {
+			op = SyncInvalidate
+			// The at that invalidate was given.
+			members = append(members, value.M("at", value.Int(ev.At)))
+		}
+		msg = syncMessage(op, members...)
+	case Reset:
+		msg = syncMessage(SyncReset)
+	default:
+		return
+	}
+	m.mu.Lock()
+	sinks := m.sinks
+	m.mu.Unlock()
+	for _, s := range sinks {
+		m.mu.Lock()
+		stopped := s.stopped
+		m.mu.Unlock()
+		if !stopped {
+			s.send(msg)
+		}
+	}
+}
+
 // OnSync adds send as a sink of sync messages and returns the function
 // that removes it. send is called with each message, in the order of the
 // changes, outside the controller's lock, on the goroutine that made the
-// change; it may call the controller. Messages are made only while there
-// is a sink: without one, changes cost nothing more.
+// change (in order with the managers' events and the subscribers'
+// notifications); it may call the controller. Messages are made only
+// while there is a sink: without one, changes cost nothing more.
 func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
-	c.mustNotReenter("OnSync")
+	c.hooks.mustNotReenter("OnSync")
 	s := &syncSink{send: send}
+	m := c.syncer
 	c.mu.Lock()
-	c.sync.sinks = append(c.sync.sinks, s)
+	m.mu.Lock()
+	m.sinks = append(m.sinks, s)
+	m.mu.Unlock()
+	c.refreshWants()
 	c.mu.Unlock()
 	return func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		m.mu.Lock()
 		if s.stopped {
+			m.mu.Unlock()
 			return
 		}
 		s.stopped = true
-		sinks := c.sync.sinks[:0:0]
-		for _, x := range c.sync.sinks {
+		sinks := m.sinks[:0:0]
+		for _, x := range m.sinks {
 			if x != s {
 				sinks = append(sinks, x)
 			}
 		}
-		c.sync.sinks = sinks
+		m.sinks = sinks
+		m.mu.Unlock()
+		c.refreshWants()
 	}
 }
-
-// syncing reports whether a message should be made (c.mu held).
-func (c *Controller) syncing() bool { return len(c.sync.sinks) > 0 }
 
 func syncMessage(op string, members ...value.Member) value.Value {
 	return value.Obj(append([]value.Member{
@@ -127,12 +194,11 @@ func syncMessage(op string, members ...value.Member) value.Value {
 	}, members...)...)
 }
 
-// syncStored queues the message of a write just applied to the base
-// (c.mu held): what it stored, read back from the store.
-func (c *Controller) syncStored(w *store.Write) {
-	if !c.syncing() {
-		return
-	}
+// writtenBy is what w, a write just applied to the base of st, stored,
+// read back from st as a snapshot: the result under its key, the results
+// its Update functions rewrote, and every entity record it wrote, each as
+// stored after merging (Event.Written).
+func writtenBy(st *store.Store, w *store.Write) value.Value {
 	keys := make([]string, 0, 1+len(w.Updates))
 	if w.Key != "" {
 		keys = append(keys, w.Key)
@@ -147,63 +213,7 @@ func (c *Controller) syncStored(w *store.Write) {
 	for i := range w.Entities {
 		refs[i] = store.EntityRef{Key: w.Entities[i].Entity.Key, PK: w.Entities[i].PK}
 	}
-	c.sync.queue = append(c.sync.queue, syncMessage(SyncStore, value.M("state", c.st.SnapshotOf(keys, refs))))
-}
-
-// syncKeys queues an invalidate or expire message for keys (c.mu held).
-func (c *Controller) syncKeys(op string, keys []string) {
-	if !c.syncing() {
-		return
-	}
-	list := make([]value.Value, len(keys))
-	for i, k := range keys {
-		list[i] = value.Str(k)
-	}
-	members := []value.Member{value.M("keys", value.Arr(list...))}
-	if op == SyncInvalidate {
-		// The at that invalidate was given (c.mu has been held since).
-		members = append(members, value.M("at", value.Int(c.lastStamp)))
-	}
-	c.sync.queue = append(c.sync.queue, syncMessage(op, members...))
-}
-
-// syncReset queues a reset message (c.mu held).
-func (c *Controller) syncReset() {
-	if c.syncing() {
-		c.sync.queue = append(c.sync.queue, syncMessage(SyncReset))
-	}
-}
-
-// flushSync hands the queued messages to the sinks, outside the lock. One
-// goroutine delivers at a time, so sinks see the messages in order. It is
-// called where notifications are dispatched.
-func (c *Controller) flushSync() {
-	c.mu.Lock()
-	if c.sync.delivering || len(c.sync.queue) == 0 {
-		c.mu.Unlock()
-		return
-	}
-	c.sync.delivering = true
-	defer func() {
-		// A sink that panics ends this delivery; the next flush goes on.
-		c.mu.Lock()
-		c.sync.delivering = false
-		c.mu.Unlock()
-	}()
-	for len(c.sync.queue) > 0 {
-		msg := c.sync.queue[0]
-		c.sync.queue[0] = value.Undef
-		c.sync.queue = c.sync.queue[1:]
-		sinks := c.sync.sinks
-		c.mu.Unlock()
-		for _, s := range sinks {
-			if !s.stopped {
-				s.send(msg)
-			}
-		}
-		c.mu.Lock()
-	}
-	c.mu.Unlock()
+	return st.SnapshotOf(keys, refs)
 }
 
 // ApplySync applies a sync message from another controller (see OnSync
@@ -215,7 +225,7 @@ func (c *Controller) flushSync() {
 // any other, and act on it as they would (a held result that a message
 // invalidates is fetched again).
 func (c *Controller) ApplySync(msg value.Value) error {
-	if err := c.reentered("ApplySync"); err != nil {
+	if err := c.hooks.reentered("ApplySync"); err != nil {
 		return err
 	}
 	op, err := parseSyncHeader(msg)
@@ -238,12 +248,13 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
-		if c.mayCallBack(nil) {
+		if mayCallBack(c.st, nil) {
 			// The rebase replays pending optimistic writes, hooks included.
-			c.markCallbacks()
-			defer c.unmarkCallbacks()
+			c.hooks.markCallbacks()
+			defer c.hooks.unmarkCallbacks()
 		}
 		if c.st.TakeSnapshot(ents, results) {
+			c.emit(&Event{Kind: Write, Sync: true})
 			c.changed()
 		}
 		return nil
@@ -273,13 +284,18 @@ func (c *Controller) ApplySync(msg value.Value) error {
 				c.st.UpdateMeta(k, expireMeta)
 			}
 		}
+		kind := Expire
+		if op == SyncInvalidate {
+			kind = Invalidate
+		}
+		c.emit(&Event{Kind: kind, Keys: keys, Sync: true})
 		c.changed()
 		return nil
 	case SyncReset:
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.reset()
+		c.reset(true)
 		return nil
 	}
 	return fmt.Errorf("sync message: op %q is not known", op)

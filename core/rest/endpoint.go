@@ -184,7 +184,9 @@ func New(o Options) (*Endpoint, error) {
 		if o.URLPrefix != "" {
 			return fail("path %s is a full URL, so urlPrefix %s must be empty", o.Path, o.URLPrefix)
 		}
-	case o.Path[0] != '/':
+	case o.Path[0] != '/' && !strings.HasPrefix(o.Path, "{/"):
+		// A path may open with an optional group that starts with "/", as
+		// data-client's "{/:id}" under a urlPrefix.
 		return fail("path %q must start with \"/\" or be a full URL", o.Path)
 	}
 	if o.URLPrefix != "" && o.URLPrefix[0] != '/' && !isFullURL(o.URLPrefix) {

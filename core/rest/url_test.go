@@ -41,6 +41,9 @@ func TestURL(t *testing.T) {
 		{"full URL path with port", "", "http://127.0.0.1:8080/a/:id", obj(`{"id":1}`), "http://127.0.0.1:8080/a/1"},
 		{"path with query", "", "/post?sort=new", obj(`{"page":"2"}`), "/post?sort=new&page=2"},
 		{"prefix is literal", "/api:v1", "/a", value.Undef, "/api:v1/a"},
+		{"path of optional groups only", "http://h/a", "{/:id}{/:title}", obj(`{"id":5}`), "http://h/a/5"},
+		{"path of optional groups, none given", "http://h/a", "{/:id}{/:title}", obj(`{}`), "http://h/a"},
+		{"path of optional groups, both", "http://h/a", "{/:id}{/:title}", obj(`{"id":5,"title":"x"}`), "http://h/a/5/x"},
 		{"utf-16 key order", "", "/q", obj(`{"\ud83d\ude00":1,"\uffff":2}`), "/q?%F0%9F%98%80=1&%EF%BF%BF=2"},
 	}
 	for _, tt := range tests {

@@ -712,6 +712,8 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
   fetch?(this: RestEndpoint<any, P, B>, params: P, body?: B): Promise<unknown>;
   /** Replaces the parsing of the response. */
   parseResponse?(response: Response): unknown;
+  /** Replaces the sending of the request by the default fetch (the global `fetch`). */
+  fetchResponse?(input: string, init: RequestInit): Promise<Response>;
   /**
    * How the default `parseResponse` reads a 2xx body: `'json'` (whatever
    * the Content-Type), `'text'`, or a kind JSON cannot carry (`'blob'`,
@@ -757,6 +759,14 @@ export interface RestEndpointOptions<P extends object = Params, B = RequestBody>
  * Endpoints are immutable: `extend` returns a new one.
  */
 export interface RestEndpoint<D = any, P extends object = Params, B = RequestBody> {
+  /**
+   * Calling an endpoint is `endpoint.fetch(params, body)`: the request, its
+   * parsed response and `process`, with no controller and no cache (what
+   * the schema would normalize, not denormalized data). One argument to an
+   * endpoint that sends a body is the body (`create(body)`).
+   */
+  (...args: FetchArgs<P, B>): Promise<any>;
+  (body: B): Promise<any>;
   // The options it was made with are its properties; a subclass may set
   // them as class fields, and override the function options as methods.
   /** The path template. */
@@ -800,11 +810,14 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   process(value: any, ...args: any[]): any;
   /**
    * What the endpoint fetches by default (the request, `getRequestInit` and
-   * `getHeaders` applied, and its parsed response): what an override gets
-   * from `super.fetch(params, body)`. What an override returns is normalized
-   * as it is.
+   * `getHeaders` applied, sent by `fetchResponse`; its parsed response; and
+   * `process` run on that): what calling the endpoint resolves to, and what
+   * an override gets from `super.fetch(params, body)`. What an override
+   * returns is normalized as it is.
    */
   fetch(params?: any, body?: any): Promise<any>;
+  /** Sends the request: the global `fetch`; no response is a `NetworkError` of status 0. */
+  fetchResponse(input: string, init: RequestInit): Promise<Response>;
   /** Data applied at once, as if it were the response (see the option). */
   getOptimisticResponse?(snap: Snapshot, params: P, body: B | undefined): unknown;
   /** Rewrites other endpoints' stored results after this one is stored (see the option). */
@@ -1248,6 +1261,21 @@ export interface SubscribeOptions {
 }
 
 /** `getState()`: a plain JSON snapshot, for debugging and for `hydrate`. */
+/**
+ * A store state that `ctrl.get` and `ctrl.getResponse` read in place of the
+ * controller's store when given last (data-client's form): a `getState()`
+ * snapshot, or data-client's state (`{entities, endpoints, meta,
+ * entitiesMeta, indexes, ...}`). Each state object is read as it was
+ * first given.
+ */
+export interface ReadableState {
+  readonly entities: EntityTables;
+  readonly endpoints: { readonly [endpointKey: string]: unknown };
+  readonly meta?: { readonly [endpointKey: string]: { readonly [field: string]: unknown } };
+  readonly entitiesMeta?: { readonly [entityKey: string]: { readonly [pk: string]: unknown } };
+  readonly indexes?: unknown;
+}
+
 export interface StoreState {
   /** The snapshot format's version (1). */
   version: number;
@@ -1276,6 +1304,9 @@ export interface Controller {
   fetchIfStale<E extends AnyEndpoint>(endpoint: E, ...params: ParamsArg<EndpointParams<E>>): Promise<EndpointData<E>>;
   /** Synchronous read, optimistic data included. */
   getResponse<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): ResponseState<EndpointData<E>>;
+  /** data-client's form: reads `state` (last) in place of this controller's store. */
+  getResponse<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null, state: ReadableState): ResponseState<EndpointData<E>>;
+  getResponse<E extends AnyEndpoint>(endpoint: E, ...state: {} extends EndpointParams<E> ? [state: ReadableState] : never): ResponseState<EndpointData<E>>;
   /**
    * Calls `listener` now and after every change of that result; fetches as
    * `useSuspense` would, again when the result is invalidated or marked
@@ -1323,6 +1354,13 @@ export interface Controller {
   get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
+  /** data-client's form: reads `state` (last) in place of this controller's store. */
+  get<S extends QueryableSchema, R, A extends any[]>(
+    schema: QuerySchema<S, R, A>,
+    ...argsAndState: [...args: QueryArgs<A>, state: ReadableState]
+  ): R | undefined;
+  get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<E> | undefined;
+  get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[];
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /**

@@ -70,7 +70,8 @@ function kib(n) {
 test('the go-app demo loads and renders the articles from the API', async () => {
   const html = await (await fetch(server.url)).text();
   assert.match(html, /id="app-wasm-loader"/, "the page is pre-rendered with go-app's loader");
-  assert.match(html, /class="skeleton"/, 'pre-rendered pages show their placeholders');
+  assert.doesNotMatch(html, /class="skeleton"/, 'pre-rendered with the data (goapp.Prerender), not placeholders');
+  assert.match(html, /class="row-title"/, 'the rows are in the page');
   assert.doesNotMatch(html, /(src|href)="https?:|raw\.githubusercontent/, 'no resource points at the internet');
 
   const { page, errors, loadMs } = await openDemo();
@@ -497,13 +498,15 @@ test('with "Keep cache" on, a reload shows the data with no request', async () =
   assert.deepEqual(counts, {}, `nothing was asked of the API: ${JSON.stringify(counts)}`);
   await shot(page, 'persisted-reload.png');
 
-  // Off: what was kept is forgotten, and a reload asks the API again.
+  // Off: what was kept is forgotten; a reload still shows the data with
+  // no request, as the page comes with it (goapp.Prerender's snapshot).
   await page.uncheck('#persist');
   assert.equal(await page.evaluate(() => localStorage.getItem('datafetch-goapp-demo')), null);
   await page.reload();
   await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
   await page.waitForSelector('#paged .post-row[data-id="1"]');
-  assert.ok((await countsOf())['GET /posts'] >= 1, 'fetched again without the kept cache');
+  assert.equal(await page.isChecked('#persist'), false, 'off is remembered');
+  assert.deepEqual(await countsOf(), {}, 'the data came with the page');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -32,7 +32,7 @@ test('declared before load(): endpoints know their shape; asking the engine is a
   assert.equal(topLevel.delete.sideEffect, true);
   assert.equal(topLevel.get.name, 'Article.get');
   assert.ok(topLevel.getList.schema instanceof Collection, 'getList.schema is a Collection, for a Query at module top level');
-  assert.equal(typeof topLevel.getList.push, 'object', 'getList has push');
+  assert.equal(typeof topLevel.getList.push, 'function', 'getList has push (an endpoint, callable)');
   assert.equal(topLevel.get.push, undefined);
   assert.equal(createResource, resource);
   assert.throws(() => topLevel.get.url({ id: '1' }), /url\(\) needs datafetch\.wasm: await load\(\) first/);

@@ -133,3 +133,20 @@ test('parseResponse with no content: a binary Content-Type is a Blob without a s
   assert.equal(err.status, 400);
   assert.match(err.message, /unexpected binary content-type "image\/png"/);
 });
+
+test('a content kind every fetch refuses (a schema, no process) is told at construction on console.error, as data-client', async () => {
+  const { df } = await env();
+  const said = [];
+  const saved = console.error;
+  console.error = (msg) => said.push(String(msg));
+  try {
+    new df.RestEndpoint({ path: '/files/:id', content: 'blob', schema: Item });
+    new df.RestEndpoint({ path: '/files/:id', content: 'text', schema: Item, process: (v) => ({ id: 1, name: v }) });
+    new df.RestEndpoint({ path: '/files/:id', content: 'json', schema: Item });
+    new df.RestEndpoint({ path: '/files/:id', content: 'stream' });
+  } finally {
+    console.error = saved;
+  }
+  assert.equal(said.length, 1, said.join('\n'));
+  assert.match(said[0], /\/files\/:id: content 'blob' is incompatible with schema/);
+});

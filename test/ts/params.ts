@@ -4,6 +4,7 @@
 // a mark are calls they must keep accepting (the runtime and docs/js-api.md
 // allow them).
 
+import { load } from 'datafetch';
 import type {
   AnyEndpoint,
   Controller,
@@ -238,4 +239,55 @@ export async function params(df: DataFetch, ctrl: Controller): Promise<void> {
   // @ts-expect-error: the helper checks params as the controller does
   keyOf(getArticle, {});
   type _b1 = Expect<Equal<EndpointBody<RestEndpoint<unknown, Params, string>>, string>>;
+}
+
+// An endpoint is callable (data-client's form): endpoint(params, body) is
+// endpoint.fetch(params, body); one argument to a body-taking endpoint is
+// the body.
+export async function callable(ctrl: Controller, getArticle: RestEndpoint<{ id: string }, { id: string }>, create: RestEndpoint<{ id: string }, {}, { title: string }>) {
+  await getArticle({ id: '1' });
+  await getArticle.call(null, { id: '1' });
+  // @ts-expect-error: a required param is missing
+  await getArticle();
+  await create({ title: 'x' });
+  await create({}, { title: 'x' });
+  void ctrl;
+}
+
+// data-client's forms of get and getResponse: a state to read in place of
+// the controller's store, last (a getState() snapshot or data-client's
+// state, which has entities and endpoints).
+export async function readState(ctrl: Controller) {
+  const df = await load();
+  const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '', published: false } });
+  const all = new df.schema.All(Article);
+  const published = new df.schema.Query(all, (entries, minLength: number) => entries.filter((a) => a.title.length >= minLength).length);
+  const dcState = { entities: { Article: { '1': { id: '1', title: 't', published: true } } }, endpoints: {}, meta: {}, entitiesMeta: {}, indexes: {} };
+  const fromState: string | undefined = ctrl.get(Article, { id: '1' }, dcState)?.title;
+  const allFromState: number = ctrl.get(all, ctrl.getState()).length;
+  const viewFromState: number | undefined = ctrl.get(published, 3, dcState);
+  // @ts-expect-error: the args are process's, the state last
+  ctrl.get(published, 'three', dcState);
+  // @ts-expect-error: a state has endpoints too
+  ctrl.get(Article, { id: '1' }, { entities: {} });
+  const getOne = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
+  const getAll = new df.RestEndpoint({ path: '/articles', schema: [Article] });
+  const responseFromState: string | undefined = ctrl.getResponse(getOne, { id: '1' }, dcState).data?.title;
+  const listFromState: number | undefined = ctrl.getResponse(getAll, dcState).data?.length;
+  // @ts-expect-error: getOne needs its params before the state
+  ctrl.getResponse(getOne, dcState);
+  return [fromState, allFromState, viewFromState, responseFromState, listFromState];
+}
+
+// fetchResponse: an option (typed), and a method of every endpoint.
+export async function fetchResponse() {
+  const df = await load();
+  const canned = new df.RestEndpoint({
+    path: '/x',
+    fetchResponse: (input: string, init: RequestInit) => Promise.resolve(new Response(`${init.method} ${input}`)),
+  });
+  const sent: Promise<Response> = canned.fetchResponse('/x', { method: 'GET' });
+  // @ts-expect-error: fetchResponse resolves to a Response
+  new df.RestEndpoint({ path: '/x', fetchResponse: () => Promise.resolve('text') });
+  return sent;
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/ui"
 )
 
@@ -34,27 +33,21 @@ func main() {
 	app.RunWhenOnBrowser()
 }
 
-// hydrate starts the cache from the snapshot the server rendered into the
-// page (ui.SnapshotElementID), when there is one, so the first page shows
-// its data without a request. A snapshot that cannot be read is logged
-// and left out: the page then fetches its data as it would without one.
+// hydrate starts the cache from the snapshot the server wrote into the
+// page, when there is one, so the first page shows its data without a
+// request. A snapshot that cannot be read, or holds keys of another API
+// base, is logged: what it does not give is fetched as it would be
+// without one.
 func hydrate(d *ui.Demo) {
-	el := app.Window().GetElementByID(ui.SnapshotElementID)
-	if !el.Truthy() {
-		return
-	}
-	snapshot, err := value.ParseString(el.Get("textContent").String())
-	if err == nil {
-		err = d.Hydrate(snapshot)
-	}
-	if err != nil {
-		app.Logf("datafetch demo: the page's snapshot is not used: %v", err)
+	if err := d.Hydrate(); err != nil {
+		app.Logf("datafetch demo: %v", err)
 	}
 }
 
 // apiPrefix is the full URL of the REST API: the page's origin and the
-// path the server mounted the API at, as the server's pre-render names it
-// (the keys of the snapshot it writes into the page hold it).
+// path the server mounted the API at. The snapshot the server writes into
+// the page holds keys relative to its own prefix, which Hydrate makes
+// keys of this one.
 func apiPrefix() string {
 	u := app.Window().URL()
 	path := app.Getenv(ui.APIPathEnv)

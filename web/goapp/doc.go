@@ -57,6 +57,15 @@
 //
 // Everything here runs on go-app's UI goroutine except the controller's
 // listeners, which hand their state over under a lock and ask go-app for an
-// update. On the server (go-app's pre-rendering; see OnServer) queries do
-// not subscribe: pages render their placeholders.
+// update.
+//
+// Pages can be served with their data: on a server, [Prerender] wraps the
+// app.Handler and gives each page request a controller of its own; there
+// Query.Use (called from OnPreRender, which go-app calls on the server in
+// place of OnMount) reads into it before go-app writes the page, and the
+// page carries the controller's snapshot, with keys relative to the API
+// base. In the browser, [Hydrate] starts the app's controller from it
+// before app.RunWhenOnBrowser, so the first render needs no request.
+// Without a Prerender, queries on the server read nothing and pages render
+// their placeholders.
 package goapp

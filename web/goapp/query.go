@@ -2,6 +2,7 @@ package goapp
 
 import (
 	"context"
+	"runtime"
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -13,10 +14,12 @@ import (
 )
 
 // OnServer says whether queries run where go-app pre-renders pages rather
-// than in the browser: there Use subscribes to nothing and pages render
-// their placeholders. It starts as app.IsServer (true in every native
-// build); a native test that drives components with app.NewTestEngine sets
-// it to false so that its queries read.
+// than in the browser: there Use subscribes to nothing; under a Prerender
+// it reads the result once into the request's controller and go-app waits
+// for it, elsewhere pages render their placeholders. It starts as
+// app.IsServer (true in every native build); a native test that drives
+// components with app.NewTestEngine sets it to false so that its queries
+// read as in a browser.
 var OnServer = app.IsServer
 
 // Query is a component's live read of one endpoint result, decoded as T
@@ -65,13 +68,23 @@ type subscription[T any] struct {
 // collection (controller.GC) keeps that result and the entities it reaches
 // until Close, or until Use moves on to other params.
 //
+// On the server, while a Prerender pre-renders the page, Use reads the
+// result once into the request's controller (not ctrl) and go-app writes
+// the page once it is read: call it from OnPreRender too, which go-app
+// calls there in place of OnMount.
+//
 // The query updates the component whose context it was given: pass the
 // component's own context (from OnMount, OnNav or OnUpdate). A later Use
 // from an event handler, whose context is that of an element (which may be
 // gone by the time the data arrives), keeps updating that component.
 func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endpoint[T], params any) {
 	if OnServer {
-		return // pre-rendering: show the placeholder, fetch nothing
+		// (A wasm build never pre-renders: the constant test leaves the
+		// server's code out of it.)
+		if runtime.GOARCH != "wasm" {
+			q.useOnServer(ctx, ep, params)
+		}
+		return
 	}
 	if _, isComponent := ctx.Src().(app.Composer); isComponent || !q.hasOwner {
 		q.owner, q.hasOwner = ctx, true
@@ -131,6 +144,55 @@ func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endp
 	}
 	q.mu.Unlock()
 	ctx.Update()
+}
+
+// useOnServer is Use where go-app pre-renders the page: under a
+// Prerender it reads the result into the request's controller, once, in a
+// goroutine go-app waits for before writing the page (Context.Async), and
+// shows what it read; elsewhere it reads nothing and the page shows the
+// placeholder.
+func (q *Query[T]) useOnServer(ctx app.Context, ep *df.Endpoint[T], params any) {
+	pr := prerenderingOf(ctx)
+	if pr == nil {
+		return
+	}
+	p, err := ep.Params(params)
+	var key string
+	if err == nil && !p.IsNull() {
+		key, err = ep.Endpoint().Key(p)
+	}
+	q.mu.Lock()
+	ctrl := pr.ctrl()
+	if old := q.sub; old != nil && old.ctrl == ctrl && err == nil && old.key == key && old.params.IsNull() == p.IsNull() {
+		q.mu.Unlock()
+		return // read already
+	}
+	read := err == nil && !p.IsNull()
+	s := &subscription[T]{ctrl: ctrl, ep: ep, params: p, key: key,
+		state: df.State[T]{ExpiryStatus: endpoint.Missing, Err: err, Loading: read}}
+	q.sub = s
+	q.mu.Unlock()
+	if !read {
+		ctx.Update()
+		return
+	}
+	pr.read()
+	ctx.Async(func() {
+		_, fetchErr := ctrl.FetchIfStale(pr.ctx, ep.Endpoint(), p)
+		r := ep.Response(ctrl, p)
+		st := df.State[T]{Data: r.Data, Has: r.Has, Err: r.Err, ExpiryStatus: r.ExpiryStatus}
+		if st.Err == nil && !st.Has {
+			st.Err = fetchErr
+		}
+		ctx.Dispatch(func(app.Context) {
+			q.mu.Lock()
+			if q.sub == s {
+				s.state = st
+			}
+			q.mu.Unlock()
+			pr.changed()
+		})
+	})
 }
 
 // Close stops reading: the component is no longer updated. Call it from

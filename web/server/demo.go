@@ -14,6 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/static"
 	"github.com/datafetch/datafetch/web/ui"
 	"github.com/datafetch/datafetch/web/wasmserve"
@@ -21,6 +22,10 @@ import (
 
 // apiPath is where the REST API is mounted.
 const apiPath = "/rest"
+
+// prerenderBase is the API prefix of the endpoints the server pre-renders
+// pages with. Its host is never dialled: reads are served in-process.
+const prerenderBase = "http://127.0.0.1" + apiPath
 
 // config says where the demo's files are.
 type config struct {
@@ -70,8 +75,11 @@ func newDemo(c config) (*demo, error) {
 		}
 	}
 	// Pre-rendering on the server runs the same components as the
-	// browser; they fetch nothing there, so this prefix is never used.
-	d, err := ui.New("http://127.0.0.1" + apiPath)
+	// browser, with these endpoints; each page request reads them into a
+	// controller of its own, in-process (prerenderController), and the
+	// page's snapshot holds their keys relative to this prefix
+	// (goapp.Prerender.Base), so a browser on any host name reads them.
+	d, err := ui.New(prerenderBase)
 	if err != nil {
 		return nil, err
 	}
@@ -92,36 +100,33 @@ func newDemo(c config) (*demo, error) {
 	s.mux.Handle("GET /index.html", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveFile(w, r, filepath.Join(c.root, "index.html"))
 	})))
-	snap := &snapshotter{api: s.api, log: c.log}
-	s.mux.Handle("/", snap.withSnapshot(&app.Handler{
-		Name:            "datafetch demo",
-		ShortName:       "datafetch",
-		Title:           "datafetch · go-app demo",
-		Description:     "Data fetching and normalized caching in Go, compiled to WebAssembly.",
-		Lang:            "en",
-		Icon:            app.Icon{Default: "/web/icon.png", Large: "/web/icon.png", SVG: "/web/icon.svg"},
-		BackgroundColor: "#f5f6fa",
-		ThemeColor:      "#4338ca",
-		LoadingLabel:    "Loading the datafetch demo… {progress}%",
-		Styles:          []string{"/web/style.css"},
-		Env:             map[string]string{ui.APIPathEnv: apiPath},
-		Resources:       wasmserve.GoApp{Wasm: c.wasm, Cache: s.wasm, Static: http.FileServerFS(static.FS)},
-		Version:         version(c.wasm),
-		// go-app's default worker caches every resource, app.wasm
-		// included, and would serve a stale build after a rebuild.
-		ServiceWorkerTemplate: serviceWorker,
-	}))
+	s.mux.Handle("/", &goapp.Prerender{
+		NewController: prerenderController(s.api),
+		Base:          prerenderBase,
+		OnError:       func(_ *http.Request, err error) { fmt.Fprintf(c.log, "server: %v\n", err) },
+		App: &app.Handler{
+			Name:            "datafetch demo",
+			ShortName:       "datafetch",
+			Title:           "datafetch · go-app demo",
+			Description:     "Data fetching and normalized caching in Go, compiled to WebAssembly.",
+			Lang:            "en",
+			Icon:            app.Icon{Default: "/web/icon.png", Large: "/web/icon.png", SVG: "/web/icon.svg"},
+			BackgroundColor: "#f5f6fa",
+			ThemeColor:      "#4338ca",
+			LoadingLabel:    "Loading the datafetch demo… {progress}%",
+			Styles:          []string{"/web/style.css"},
+			Env:             map[string]string{ui.APIPathEnv: apiPath},
+			Resources:       wasmserve.GoApp{Wasm: c.wasm, Cache: s.wasm, Static: http.FileServerFS(static.FS)},
+			Version:         version(c.wasm),
+			// go-app's default worker caches every resource, app.wasm and
+			// the pages included, and would serve a stale build after a
+			// rebuild and pages with the data of when it was installed.
+			ServiceWorkerTemplate: goapp.ServiceWorker,
+		}})
 	return s, nil
 }
 
 func (s *demo) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
-
-// serviceWorker is the demo's app-worker.js: it takes control and caches
-// nothing.
-const serviceWorker = `// datafetch demo: no offline cache, so a rebuilt app.wasm is always served.
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
-`
 
 // serveFile serves one file. Unlike http.ServeFile it does not redirect
 // a path ending in /index.html to the directory.

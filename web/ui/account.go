@@ -24,6 +24,10 @@ func (c *accountPage) OnMount(ctx app.Context) {
 	c.team.Use(ctx, c.d.ctrl, c.d.api.Users.GetList, nil)
 }
 
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *accountPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 func (c *accountPage) OnDismount() {
 	c.me.Close()
 	c.team.Close()

@@ -93,9 +93,10 @@ type authorCard struct {
 	user goapp.Query[*resources.User]
 }
 
-func (c *authorCard) OnMount(ctx app.Context)  { c.use(ctx) }
-func (c *authorCard) OnUpdate(ctx app.Context) { c.use(ctx) }
-func (c *authorCard) OnDismount()              { c.user.Close() }
+func (c *authorCard) OnMount(ctx app.Context)     { c.use(ctx) }
+func (c *authorCard) OnPreRender(ctx app.Context) { c.use(ctx) }
+func (c *authorCard) OnUpdate(ctx app.Context)    { c.use(ctx) }
+func (c *authorCard) OnDismount()                 { c.user.Close() }
 
 func (c *authorCard) use(ctx app.Context) {
 	if c.UserID == 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -25,6 +26,10 @@ type articlesPage struct {
 func (c *articlesPage) OnMount(ctx app.Context) {
 	c.list.Use(ctx, c.d.ctrl, c.d.api.Articles.GetList, resources.ListParams)
 }
+
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *articlesPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
 
 func (c *articlesPage) OnDismount() { c.list.Close() }
 
@@ -187,23 +192,19 @@ func tags(list []string) app.UI {
 // publishedCard is a derived view: the published articles sorted by
 // title, with their count, read with a Query (Controller.Get) from the
 // Article entities any page stored, with no request of its own. It reads
-// again after every change of the cache (Controller.Listen); the read is
-// memoized, so one that nothing changed costs a lookup.
+// again after every change of the cache (goapp.Listen); the read is
+// memoized, so one that nothing changed costs a lookup. On the server it
+// reads the request's controller, after the page's reads.
 type publishedCard struct {
 	app.Compo
 	d *Demo
 
+	read *controller.Controller // the controller to read: goapp.Listen's
 	stop func()
 }
 
-func (c *publishedCard) OnMount(ctx app.Context) {
-	if goapp.OnServer {
-		return
-	}
-	c.stop = c.d.ctrl.Listen(func() {
-		ctx.Dispatch(func(app.Context) {}) // re-render
-	})
-}
+func (c *publishedCard) OnMount(ctx app.Context)     { c.read, c.stop = goapp.Listen(ctx, c.d.ctrl) }
+func (c *publishedCard) OnPreRender(ctx app.Context) { c.read, c.stop = goapp.Listen(ctx, c.d.ctrl) }
 
 func (c *publishedCard) OnDismount() {
 	if c.stop != nil {
@@ -213,7 +214,11 @@ func (c *publishedCard) OnDismount() {
 }
 
 func (c *publishedCard) Render() app.UI {
-	list, err := c.d.api.Articles.Published(c.d.ctrl)
+	read := c.read
+	if read == nil {
+		read = c.d.ctrl
+	}
+	list, err := c.d.api.Articles.Published(read)
 	var body app.UI
 	switch {
 	case err != nil:

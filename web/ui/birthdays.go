@@ -23,6 +23,10 @@ func (c *birthdaysPage) OnMount(ctx app.Context) {
 	c.upcoming.Use(ctx, c.d.ctrl, c.d.api.Birthdays.Upcoming, nil)
 }
 
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *birthdaysPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 func (c *birthdaysPage) OnDismount() { c.upcoming.Close() }
 
 func (c *birthdaysPage) Render() app.UI {

@@ -32,6 +32,10 @@ func (c *commentsPage) OnMount(ctx app.Context) {
 	c.use(ctx)
 }
 
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *commentsPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 func (c *commentsPage) OnDismount() {
 	c.plain.Close()
 	c.wrapped.Close()

@@ -45,6 +45,10 @@ func (c *counterPage) OnMount(ctx app.Context) {
 	c.count.Use(ctx, c.d.ctrl, c.d.api.Counter.Get, nil)
 }
 
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *counterPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 func (c *counterPage) OnDismount() { c.count.Close() }
 
 func (c *counterPage) onClick(ctx app.Context, e app.Event) {

@@ -14,7 +14,6 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/rest"
-	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/web/goapp"
 	"github.com/datafetch/datafetch/web/resources"
 )
@@ -160,14 +159,10 @@ func errorText(err error) string {
 	return err.Error()
 }
 
-// SnapshotElementID is the id of the element in which the demo server
-// renders a snapshot of the first page's data (controller.Snapshot, as
-// JSON in a <script type="application/json">), for the app to start from
-// (Hydrate) instead of fetching it.
-const SnapshotElementID = "datafetch-snapshot"
-
-// Hydrate merges a snapshot into the demo's cache (controller.Hydrate).
-// Call it before the pages mount, so the first render reads from it.
-func (d *Demo) Hydrate(snapshot value.Value) error {
-	return d.ctrl.Hydrate(snapshot)
+// Hydrate starts the demo's cache from the snapshot the server wrote into
+// the page (goapp.Prerender), when there is one, with the keys of this
+// demo's API prefix (goapp.Hydrate). Call it in the browser before the
+// pages mount, so the first render reads from it instead of fetching.
+func (d *Demo) Hydrate() error {
+	return goapp.Hydrate(d.ctrl, d.api.Prefix)
 }

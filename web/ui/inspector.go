@@ -8,9 +8,11 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/inspect"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/web/goapp"
 )
 
 // inspectorPoll is how often the inspector looks at the store: it takes a
@@ -33,6 +35,9 @@ type inspector struct {
 
 	snap inspection
 	stop chan struct{}
+	// prerender is the request's controller while the server pre-renders
+	// the page (goapp.Listen), nil in the browser.
+	prerender *controller.Controller
 }
 
 // inspection is what the inspector shows, derived from one snapshot.
@@ -49,7 +54,19 @@ func (c *inspector) OnMount(ctx app.Context) {
 	ctx.Async(func() { c.watch(ctx, stop) })
 }
 
-func (c *inspector) OnDismount() { close(c.stop) }
+// OnPreRender shows the cache of the page's request, as it is once the
+// page's reads are done (goapp.Listen updates the inspector after each).
+func (c *inspector) OnPreRender(ctx app.Context) {
+	if read, _ := goapp.Listen(ctx, c.d.ctrl); read != c.d.ctrl {
+		c.prerender = read
+	}
+}
+
+func (c *inspector) OnDismount() {
+	if c.stop != nil {
+		close(c.stop)
+	}
+}
 
 // watch polls the store until stop is closed and updates the inspector
 // when what it shows changes.
@@ -78,6 +95,11 @@ func (c *inspector) watch(ctx app.Context, stop <-chan struct{}) {
 // store has not changed since it was taken. Time is rounded to the second,
 // the precision the inspector shows.
 func (c *inspector) inspect(last inspection) inspection {
+	if ctrl := c.prerender; ctrl != nil {
+		now := ctrl.Now().UnixMilli() / 1000 * 1000
+		m := inspect.Of(ctrl.State(), ctrl.Requests(), now, inspect.Options{Prefix: c.d.api.Prefix})
+		return inspection{model: m, shown: m.Value().JSON()}
+	}
 	n := c.d.changes.Load()
 	state := last.model.State
 	if n != last.changes || state.IsUndefined() {
@@ -89,6 +111,9 @@ func (c *inspector) inspect(last inspection) inspection {
 }
 
 func (c *inspector) Render() app.UI {
+	if c.prerender != nil {
+		c.snap = c.inspect(inspection{})
+	}
 	m := c.snap.model
 	total := 0
 	for _, t := range m.Entities {

@@ -30,6 +30,10 @@ func (c *postsPage) OnMount(ctx app.Context) {
 	c.all.Use(ctx, c.d.ctrl, c.d.api.Posts.Infinite, resources.PageParams(""))
 }
 
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *postsPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 func (c *postsPage) OnDismount() {
 	c.page.Close()
 	c.all.Close()

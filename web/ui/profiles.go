@@ -23,6 +23,10 @@ func (c *profilesPage) OnMount(ctx app.Context) {
 	c.use(ctx)
 }
 
+// OnPreRender reads on the server what OnMount reads in the browser: go-app
+// pre-renders the page with it (goapp.Prerender).
+func (c *profilesPage) OnPreRender(ctx app.Context) { c.OnMount(ctx) }
+
 func (c *profilesPage) OnDismount() {
 	c.list.Close()
 	c.detail.Close()

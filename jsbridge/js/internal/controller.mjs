@@ -461,6 +461,8 @@ export function makeController(bridge, endpoints, schemas) {
 
     getResponse(endpoint, params, state) {
       if (isStoreState(state)) return this.#of(state).getResponse(endpoint, params);
+      // getResponse(endpoint, state): an endpoint without params.
+      if (state === undefined && isStoreState(params)) return this.#of(params).getResponse(endpoint, undefined);
       const h = endpointHandle(endpoint);
       return this.#response(h, paramsText(params, 'getResponse', endpoint));
     }
@@ -671,12 +673,12 @@ export function makeController(bridge, endpoints, schemas) {
     return options;
   }
 
-  // keyTest returns the key test of invalidateAll or expireAll: a function,
-  // or, as data-client takes it, an object with a testKey method (an
-  // endpoint), called as its method.
+  // keyTest returns the key test of invalidateAll or expireAll: as
+  // data-client takes it, something with a testKey method (an endpoint,
+  // itself a function), called as its method; or a function.
   function keyTest(testKey, where) {
-    if (typeof testKey === 'function') return testKey;
     if (typeof testKey?.testKey === 'function') return (key) => testKey.testKey(key);
+    if (typeof testKey === 'function') return testKey;
     throw new TypeError(`${where}: testKey must be a function or an object with a testKey method (an endpoint), got ${show(testKey)}`);
   }
 

@@ -53,9 +53,6 @@ const OPTIONS = [
 // The response body kinds of the content option (data-client's): JSON, or
 // what the Response method of that name makes ('stream': its body).
 const CONTENT = ['json', 'text', 'blob', 'arrayBuffer', 'formData', 'stream'];
-// The kinds JSON cannot carry: the cache cannot hold them, endpoint.fetch()
-// hands them back.
-const JS_CONTENT = new Set(['blob', 'arrayBuffer', 'formData', 'stream']);
 // Content-Types that are text (data-client's list): any other but JSON is
 // binary.
 const TEXT_LIKE = /\btext\b|\bxml\b|\bhtml\b|\bjavascript\b|\bcss\b|\bcsv\b|\burlencoded\b/;
@@ -100,12 +97,18 @@ export class RestEndpoint {
       throw new TypeError(`RestEndpoint: options must be an object with at least a path, got ${show(options)}`);
     }
     encodeOptions(options, `RestEndpoint ${options.name ?? options.path ?? ''}`, undefined, checking);
-    setOptions(this, options);
+    // An endpoint is a function, as data-client's: endpoint(params, body)
+    // is endpoint.fetch(params, body). A subclass's fields land on it.
+    const self = callable(new.target.prototype);
+    setOptions(self, options);
     // As data-client's constructor: the method is fixed now (POST for a
     // side effect given without one), so that extend keeps it; a subclass
     // that defines method itself keeps its own.
-    if (options.method === undefined && !definesMethod(this)) own(this, 'method', this.method);
-    Object.defineProperty(this, RECIPE, { value: {}, writable: true });
+    if (options.method === undefined && !definesMethod(self)) own(self, 'method', self.method);
+    Object.defineProperty(self, RECIPE, { value: {}, writable: true });
+    warnContent(self);
+    // biome-ignore lint/correctness/noConstructorReturn: the instance is a function, so that endpoints are callable (data-client's form).
+    return self;
   }
 
   /** The HTTP method: GET unless set (POST when sideEffect is set true, as in data-client). */
@@ -186,6 +189,8 @@ export class RestEndpoint {
     if ('content' in options && DEFAULTS.has(d.parseResponse)) {
       d[RECIPE].changes = { ...options, parseResponse: d.content === undefined ? undefined : RestEndpoint.prototype.parseResponse };
     }
+    // A new fetchResponse is used by the default fetch, here.
+    if ('fetchResponse' in options && DEFAULTS.has(d.fetch)) d[RECIPE].changes = { ...d[RECIPE].changes, fetch: RestEndpoint.prototype.fetch };
     return d;
   }
 
@@ -242,20 +247,57 @@ export class RestEndpoint {
   }
 
   /**
-   * What the endpoint fetches by default: the request (getRequestInit and
-   * getHeaders applied) and its parsed response (parseResponse applied):
-   * what an override of fetch gets from super.fetch(params, body). It goes
-   * through the global fetch, not a controller's fetch option.
+   * What the endpoint fetches by default, as data-client's: the request
+   * (url, getRequestInit with getHeaders applied, fetchResponse), its
+   * parsed response (parseResponse) and process run on that: what calling
+   * the endpoint resolves to, and what an override of fetch gets from
+   * super.fetch(params, body). It goes through the global fetch, not a
+   * controller's fetch option.
    */
   fetch(params, body) {
-    if (JS_CONTENT.has(this.content)) return fetchJS(this, params, body);
-    const e = engineOf(this, 'fetch()');
-    const h = e.endpointHandle(this);
-    return e
-      .callAsync('endpointFetch', h, e.paramsText(params ?? {}, 'fetch', this), ...encodeBody(body, `${this.name}: fetch: body`))
-      .then((text) => parse(text));
+    return fetchJS(this, params, body).then((v) => this.process(v, params ?? {}));
+  }
+
+  /**
+   * Sends the request: the global fetch, a failure to get any response
+   * being a NetworkError of status 0. Override it to answer from elsewhere;
+   * endpoint.fetch() and the controller both use the override.
+   */
+  fetchResponse(input, init) {
+    return globalThis.fetch(input, init).catch((cause) => {
+      if (cause?.name === 'AbortError' || cause?.name === 'TimeoutError') throw cause;
+      const err = new NetworkError(undefined, `${this.name}: ${init?.method ?? this.method} ${input}: ${cause?.message ?? cause}`);
+      err.cause = cause;
+      throw err;
+    });
   }
 }
+
+// callable returns a function with prototype proto: an endpoint, which
+// calling fetches (see callEndpoint). The function's own name and length
+// go, so that the endpoint's (its options, the prototype's getters) show.
+function callable(proto) {
+  const self = (...args) => callEndpoint(self, args);
+  delete self.name;
+  delete self.length;
+  Object.setPrototypeOf(self, proto);
+  return self;
+}
+
+// callEndpoint is endpoint(...args): endpoint.fetch(params, body), where
+// one argument to an endpoint that sends a body is the body (as
+// data-client reads its args: create(body), update(params, body)).
+function callEndpoint(ep, args) {
+  if (args.length === 1 && sendsBody(ep)) return ep.fetch({}, args[0]);
+  return ep.fetch(args[0], args[1]);
+}
+
+// sendsBody reports whether ep's requests carry a body: a method other
+// than GET, HEAD and DELETE, and no body option set to undefined.
+function sendsBody(ep) {
+  return !NO_BODY_METHODS.has(ep.method) && (!('body' in ep) || ep.body !== undefined);
+}
+const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
 
 // ---------------------------------------------------------------- content
 
@@ -273,6 +315,15 @@ function autoContent(response) {
 function hasSchema(ep) {
   const s = ep.schema;
   return s !== undefined && s !== null && typeof s !== 'string' && DEFAULTS.has(ep.process);
+}
+
+// warnContent tells, as data-client's constructor does, of a content kind
+// that every fetch of ep will refuse (a schema expects data): a console
+// error, since a process of a subclass or a later extend may yet fix it.
+function warnContent(ep) {
+  if (ep.content !== undefined && ep.content !== 'json' && hasSchema(ep)) {
+    console.error(`${ep.name}: content '${ep.content}' is incompatible with schema: binary and text responses cannot be normalized; use schema: undefined`);
+  }
 }
 
 // incompatible is the error of a body kind JSON cannot carry where the
@@ -305,16 +356,16 @@ function isJSContent(v) {
   );
 }
 
-// fetchJS is endpoint.fetch() for a body kind JSON cannot carry: the
-// request as the engine builds it (getRequestInit, getHeaders), sent and
-// parsed here, so that the Blob, ArrayBuffer, FormData or stream reaches
-// the caller.
+// fetchJS is endpoint.fetch(): the request as the engine builds it
+// (getRequestInit, getHeaders), sent by fetchResponse and parsed by
+// parseResponse here, so that a Blob, ArrayBuffer, FormData or stream
+// reaches the caller. The signal and timeout options abort it.
 async function fetchJS(ep, params, body) {
-  const takesBody = !['GET', 'HEAD', 'DELETE'].includes(ep.method);
   const url = ep.url(params ?? {});
-  const init = await ep.getRequestInit(takesBody ? (body ?? ep.body) : undefined);
-  if (ep.signal) init.signal = ep.signal;
-  const response = await globalThis.fetch(url, init);
+  const init = await ep.getRequestInit(sendsBody(ep) ? (body ?? ep.body) : undefined);
+  const signals = [ep.signal, ep.timeout > 0 ? AbortSignal.timeout(ep.timeout) : undefined].filter(Boolean);
+  if (signals.length > 0) init.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  const response = await ep.fetchResponse(url, init);
   return ep.parseResponse(response);
 }
 
@@ -328,7 +379,15 @@ function engineOf(ep, what) {
 
 // The function options' defaults, which are not options the engine gets:
 // an endpoint whose getRequestInit is RestEndpoint's has none of its own.
-const DEFAULTS = new Set(['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch', 'searchToString'].map((name) => RestEndpoint.prototype[name]));
+// A resource delete's process (deleteFallback) is the engine's too.
+const DEFAULTS = new Set([
+  ...['getRequestInit', 'getHeaders', 'parseResponse', 'process', 'fetch', 'searchToString'].map((name) => RestEndpoint.prototype[name]),
+  deleteFallback,
+]);
+
+// Endpoints are functions (see callable): call, apply and bind work on
+// them as on data-client's.
+Object.setPrototypeOf(RestEndpoint.prototype, Function.prototype);
 
 // definesMethod reports whether a subclass of RestEndpoint, between ep and
 // RestEndpoint.prototype, defines method.
@@ -355,7 +414,7 @@ function setOptions(ep, options) {
 // derive returns an endpoint of ep's class with ep's own properties and
 // options over them, made in an engine by recipe.
 function derive(ep, options, recipe) {
-  const d = Object.create(Object.getPrototypeOf(ep));
+  const d = callable(Object.getPrototypeOf(ep));
   for (const k of Object.keys(ep)) own(d, k, ep[k]);
   setOptions(d, options);
   Object.defineProperty(d, RECIPE, { value: recipe, writable: true });
@@ -376,6 +435,8 @@ function optionsOf(ep) {
   }
   // A content option is read by the default parseResponse, here.
   if (o.content !== undefined && o.parseResponse === undefined) o.parseResponse = RestEndpoint.prototype.parseResponse;
+  // An override of fetchResponse is used by the default fetch, here.
+  if (ep.fetchResponse !== RestEndpoint.prototype.fetchResponse && o.fetch === undefined) o.fetch = RestEndpoint.prototype.fetch;
   return o;
 }
 
@@ -483,6 +544,9 @@ export function resource(options) {
       ...(name === 'getList' ? { movePath: options.path } : {}),
     });
     ep[RECIPE] = { resource: res, member: name };
+    // delete's fallback to the params, which the engine applies to what it
+    // stores (core/rest deleteProcess), applies to a call too.
+    if (name === 'delete' && ep.process === RestEndpoint.prototype.process) own(ep, 'process', deleteFallback);
     res[name] = ep;
   }
   return finishResource(res, { options: { ...shared, schema, name: rest.name }, Endpoint });
@@ -498,7 +562,10 @@ function finishResource(res, recipe) {
       const next = {};
       for (const k of Object.keys(res)) next[k] = res[k];
       for (const [name, opts] of Object.entries(changes)) {
-        if (!opts || typeof opts !== 'object') throw new TypeError(`resource extend ${name}: options must be an object, got ${show(opts)}`);
+        // An endpoint (a function) given as the member takes its options.
+        if (!opts || (typeof opts !== 'object' && !(opts instanceof RestEndpoint))) {
+          throw new TypeError(`resource extend ${name}: options must be an object or an endpoint, got ${show(opts)}`);
+        }
         const from = res[name] ?? res.get;
         const ep = derive(from, res[name] ? opts : { name: `${prefixOf(res)}.${name}`, method: 'GET', ...opts }, { resource: next, member: name });
         next[name] = ep;
@@ -514,6 +581,13 @@ function prefixOf(res) {
     const o = r[RESOURCE].options;
     if (o !== undefined) return o.name ?? o.schema.key;
   }
+}
+
+// deleteFallback is a resource delete's process: the params when the
+// response has no record (null, or an empty object as some servers send),
+// as core/rest deleteProcess.
+function deleteFallback(value, params) {
+  return value === null || value === undefined || (isPlainObject(value) && Object.keys(value).length === 0) ? params : value;
 }
 
 // resourceSchema is the schema of a built-in resource endpoint (as
