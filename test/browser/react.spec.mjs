@@ -481,46 +481,6 @@ pageTest('useDLE: loading, then data; an error without suspending or throwing', 
   assert.equal(await fixture.count('GET /articles/997'), 1);
 });
 
-pageTest('useDLE and useSuspense start the request of a missing result in the commit that shows loading, not a frame later (after paint)', async (page) => {
-  await fixture.hold();
-  // A MutationObserver's callback runs at the end of the task that changed
-  // the DOM: here the commit of a render that was not flushed
-  // synchronously. Layout effects have run by then; passive effects (where
-  // useSyncExternalStore subscribes) run in a later task, after paint.
-  const started = await page.evaluate(async () => {
-    const { h, setup, mount, Show, bindings } = T;
-    const { ctrl, fx } = await setup();
-    T.state = { ctrl, fx };
-    const atCommit = {};
-    const mo = new MutationObserver(() => {
-      for (const name of ['dle', 'sus-fallback']) {
-        if (atCommit[name] === undefined && document.getElementById(name)) atCommit[name] = ctrl.started('/articles/');
-      }
-    });
-    mo.observe(document.body, { childList: true, subtree: true });
-    const { Suspense } = T.React;
-    mount(
-      h(
-        bindings.DataProvider,
-        { controller: ctrl },
-        h(Show, { hook: 'useDLE', ep: fx.articles.get, params: { id: '1' }, name: 'dle' }),
-        h(Suspense, { fallback: h('p', { id: 'sus-fallback' }, 'loading') }, h(Show, { ep: fx.articles.get, params: { id: '2' }, name: 'sus' })),
-      ),
-    );
-    await new Promise((resolve) => {
-      const check = () => (Object.keys(atCommit).length === 2 ? resolve() : requestAnimationFrame(check));
-      check();
-    });
-    mo.disconnect();
-    return atCommit;
-  });
-  assert.deepEqual(started, { dle: 2, 'sus-fallback': 2 }, 'both requests started when the loading state was committed');
-  await fixture.held(2);
-  await fixture.releaseAll();
-  await textIs(page, 'dle', `data: ${TITLE_1}; loading: false; error: undefined`);
-  assert.equal(await fixture.count('GET /articles/1'), 1, 'one request for useDLE');
-});
-
 pageTest('useFetch: fetches a missing result once without suspending, returns its promise; nothing when it is fresh', async (page) => {
   await fixture.hold();
   await page.evaluate(async () => {

@@ -6,14 +6,9 @@
 // promise is the controller's useSuspense, shared with any identical
 // request in flight): the subscription, made when the component commits,
 // fetches what is missing or stale, so StrictMode's second render and its
-// second mount double nothing. A reader that does not suspend (useDLE)
-// starts the request of a missing or invalid result from a layout effect,
-// in the commit that shows it loading: useSyncExternalStore subscribes
-// from a passive effect, which React runs after the browser paints, a
-// frame (~16 ms) later (the subscription then joins the request in
-// flight).
+// second mount double nothing.
 
-import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useReadController } from './provider.mjs';
 
 const VALID = 'valid';
@@ -140,11 +135,6 @@ function useResult(endpoint, params, reader) {
   useEffect(() => {
     if (revalidate) source.revalidate();
   }, [source, revalidate]);
-  // Missing or invalid, no kept error to show: fetch now, before paint.
-  const missing = reader.fetches && !snapshot.usable && snapshot.error === undefined;
-  useLayoutEffect(() => {
-    if (missing) source.revalidate();
-  }, [source, missing]);
   return [ctrl, snapshot];
 }
 
