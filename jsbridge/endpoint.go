@@ -229,6 +229,11 @@ func setEndpointHook(o *rest.Options, name string, fn safejs.Value) error {
 		if !unset {
 			o.SearchToString = searchToStringHook(fn)
 		}
+	case "key":
+		o.Key = nil
+		if !unset {
+			o.Key = keyHook(fn)
+		}
 	case "retryDelay":
 		o.RetryDelay = nil
 		if !unset {
@@ -326,6 +331,18 @@ func parseResponseHook(fn safejs.Value) func(context.Context, *rest.Response) (v
 func searchToStringHook(fn safejs.Value) func(value.Value) (string, error) {
 	return func(search value.Value) (string, error) {
 		r, err := invoke(fn, search.JSON())
+		if err != nil {
+			return "", err
+		}
+		return r.String()
+	}
+}
+
+// keyHook: adapter(paramsJSON) → the store key (a string); paramsJSON is
+// "" for undefined params.
+func keyHook(fn safejs.Value) func(value.Value) (string, error) {
+	return func(params value.Value) (string, error) {
+		r, err := invoke(fn, params.JSON())
 		if err != nil {
 			return "", err
 		}

@@ -5,6 +5,7 @@ import { makeBridge } from './bridge.mjs';
 import { makeController } from './controller.mjs';
 import { offerEngine } from './engine.mjs';
 import { RestEndpoint, makeEndpoints, resource } from './endpoints.mjs';
+import { Endpoint } from './generic.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { actionTypes, getDefaultManagers } from './managers.mjs';
 import { StreamManager } from './stream.mjs';
@@ -56,6 +57,7 @@ function makeAPI(go, wasmExports, resume) {
     denormalize,
     INVALID,
     RestEndpoint,
+    Endpoint,
     resource,
     createResource: resource,
     Controller,
