@@ -5,9 +5,15 @@
 // engine options (schema, expiry, sideEffect) of a RestEndpoint.
 
 import assert from 'node:assert/strict';
-import { assertMentions, env, failureOf, fakeClock, setup, test } from './harness.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createElement as h } from 'react';
+import { renderToString } from 'react-dom/server';
+import { DIST, assertMentions, env, failureOf, fakeClock, setup, test } from './harness.mjs';
 
 setup();
+
+const { AsyncBoundary, DataProvider, useSuspense } = await import(pathToFileURL(join(DIST, 'react.mjs')).href);
 
 test('an Endpoint is callable, named by its function, keyed by its name and args', async () => {
   const { df } = await env();
@@ -167,4 +173,56 @@ test('bad input: a fetch that is not a function, a key that is not a string', as
   const err = await failureOf(() => ctrl.fetch(ep));
   assertMentions(err, ['badKey', 'key must return a string']);
   assert.equal(ctrl.getResponse(new df.Endpoint(async () => 1, { name: 'fine' })).expiryStatus, 'missing', 'the controller still works');
+});
+
+test('useSuspense reads an Endpoint by key(args); a missing result suspends and calls the function', async () => {
+  const { df } = await env();
+  const ctrl = new df.Controller();
+  const calls = [];
+  const ep = new df.Endpoint(async function greeting({ who }) {
+    calls.push(who);
+    return { text: `hello ${who}` };
+  });
+  function Greeting({ who }) {
+    return h('p', null, useSuspense(ep, { who }).text);
+  }
+  const page = (who) => h(DataProvider, { controller: ctrl }, h(AsyncBoundary, { fallback: h('i', null, 'loading') }, h(Greeting, { who })));
+  await ctrl.fetch(ep, { who: 'ada' });
+  assert.match(renderToString(page('ada')), /<p>hello ada<\/p>/);
+  assert.match(renderToString(page('bob')), /<i>loading<\/i>/);
+  assert.deepEqual(calls, ['ada', 'bob'], 'the suspension fetched through the function');
+});
+
+test('a side-effect Endpoint: getOptimisticResponse shows before the function resolves, update rewrites another result', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const { User } = fx;
+  const list = new df.Endpoint(async () => [{ id: '1', name: 'one' }], { name: 'users', schema: [User] });
+  await ctrl.fetch(list);
+  let answer;
+  const rename = new df.Endpoint(
+    function rename({ id }, body) {
+      return new Promise((resolve) => {
+        answer = () => resolve({ id, name: `${body.name.split(' ')[0]} (saved)` });
+      });
+    },
+    {
+      sideEffect: true,
+      schema: User,
+      getOptimisticResponse: (snap, { id }, body) => ({ id, ...body }),
+      update: (newId) => ({ [list.key()]: (ids) => [...ids, newId] }),
+    },
+  );
+  const done = ctrl.fetch(rename, { id: '2' }, { name: 'two (optimistic)' });
+  assert.deepEqual(
+    ctrl.getResponse(list).data.map((u) => u.name),
+    ['one', 'two (optimistic)'],
+  );
+  answer();
+  await done;
+  assert.deepEqual(
+    ctrl.getResponse(list).data.map((u) => u.name),
+    ['one', 'two (saved)'],
+    'the answer replaces the optimistic record',
+  );
 });
