@@ -70,7 +70,8 @@ func endpointHandle(ep *rest.Endpoint) int {
 //	        undefined, which an extend removes) and optimistic (a
 //	        resource's option, read by resourceNew; an endpoint has none)
 //	fns     the adapters of the function options, which take and return
-//	        JSON text (see the hook methods below)
+//	        JSON text (see the hook methods below); a generic Endpoint
+//	        (generic.mjs) adds key, its store key of the params
 //	raw     a body JSON cannot carry (FormData, Blob, ...)
 //	signal  an AbortSignal
 //
