@@ -111,6 +111,8 @@ export interface DataFetch {
 
   // Controller
   Controller: ControllerConstructor;
+  /** getResponse's `expiryStatus` values, named. */
+  ExpiryStatus: ExpiryStatusNames;
   /** The default controller, shared by the page. */
   useController(): Controller;
   /** `useSuspense` of the default controller. */
@@ -671,6 +673,13 @@ export interface ResponseState<D> {
 }
 
 export type ExpiryStatus = 'valid' | 'stale' | 'invalid' | 'missing';
+/** `df.ExpiryStatus`: data-client's names for the `ExpiryStatus` strings (never stored: `Missing`). */
+export interface ExpiryStatusNames {
+  readonly Valid: 'valid';
+  readonly Stale: 'stale';
+  readonly Invalid: 'invalid';
+  readonly Missing: 'missing';
+}
 
 /** What `getOptimisticResponse` is given. */
 export interface Snapshot {
@@ -1569,6 +1578,8 @@ export interface AbortOptimisticConstructor {
 export declare const RestEndpoint: RestEndpointClass;
 /** data-client's generic endpoint of any async function (docs/js-api.md, Endpoint). */
 export declare const Endpoint: EndpointConstructor;
+/** getResponse's `expiryStatus` values, named. */
+export declare const ExpiryStatus: ExpiryStatusNames;
 
 /**
  * data-client's generic options of an endpoint, as a class made to be

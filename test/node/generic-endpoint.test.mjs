@@ -226,3 +226,16 @@ test('a side-effect Endpoint: getOptimisticResponse shows before the function re
     'the answer replaces the optimistic record',
   );
 });
+
+test('ExpiryStatus names the expiryStatus strings', async () => {
+  const { df } = await env();
+  const mod = await import(pathToFileURL(join(DIST, 'datafetch.node.mjs')).href);
+  assert.equal(mod.ExpiryStatus, df.ExpiryStatus);
+  assert.deepEqual({ ...df.ExpiryStatus }, { Valid: 'valid', Stale: 'stale', Invalid: 'invalid', Missing: 'missing' });
+  assert.ok(Object.isFrozen(df.ExpiryStatus));
+  const ctrl = new df.Controller();
+  const ep = new df.Endpoint(async () => 1, { name: 'one' });
+  assert.equal(ctrl.getResponse(ep).expiryStatus, df.ExpiryStatus.Missing);
+  await ctrl.fetch(ep);
+  assert.equal(ctrl.getResponse(ep).expiryStatus, df.ExpiryStatus.Valid);
+});

@@ -2,7 +2,7 @@
 // not run, by `npx tsc --noEmit -p test/ts`. The lines marked as expected
 // errors are uses the types must reject.
 
-import { Endpoint, Entity, load } from 'datafetch';
+import { Endpoint, Entity, ExpiryStatus, load } from 'datafetch';
 import type { EndpointData, EndpointParams } from 'datafetch';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -51,10 +51,11 @@ export async function useIt() {
   const all: User[] = await ctrl.fetch(list);
   const r = ctrl.getResponse(detail, { id: '1' });
   const data: User | undefined = r.data;
+  const valid: boolean = r.expiryStatus === ExpiryStatus.Valid || r.expiryStatus === df.ExpiryStatus.Missing;
   // @ts-expect-error the params are the function's first arg
   ctrl.getResponse(detail, { name: 'x' });
   ctrl.invalidate(detail, { id: '1' });
   ctrl.setResponse(detail, { id: '1' }, { id: '1', name: 'set' });
   const e: UserEntity = await ctrl.fetch(normalized, { id: '2' });
-  return [u, all, data, e, key, called, boundKey, df.Endpoint, Authed];
+  return [u, all, data, valid, e, key, called, boundKey, df.Endpoint, Authed];
 }

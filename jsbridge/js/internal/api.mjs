@@ -2,7 +2,7 @@
 // its parts (schemas, endpoints, controller), one per bridge.
 
 import { makeBridge } from './bridge.mjs';
-import { makeController } from './controller.mjs';
+import { ExpiryStatus, makeController } from './controller.mjs';
 import { offerEngine } from './engine.mjs';
 import { RestEndpoint, makeEndpoints, resource } from './endpoints.mjs';
 import { Endpoint } from './generic.mjs';
@@ -61,6 +61,7 @@ function makeAPI(go, wasmExports, resume) {
     resource,
     createResource: resource,
     Controller,
+    ExpiryStatus,
     useController,
     useSuspense,
     useResource: useSuspense,
