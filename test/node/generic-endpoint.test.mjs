@@ -135,6 +135,9 @@ test('the controller fetches through the function and stores the result under ke
   });
   assert.equal(await ctrl.fetch(byId, '5'), 'got 5');
   assert.equal(ctrl.getResponse(byId, '5').data, 'got 5');
+  // A side effect gets the body too.
+  const send = new df.Endpoint(async (...args) => args, { name: 'send', sideEffect: true });
+  assert.deepEqual(await ctrl.fetch(send, { to: 'a' }, { text: 'hi' }), [{ to: 'a' }, { text: 'hi' }]);
 });
 
 test('the key option decides what shares a result: setResponse, getResponse and invalidate go by it', async () => {
