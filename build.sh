@@ -50,8 +50,8 @@ FUZZ_BUDGETS=(
   "FuzzNormalizeSchema ./core/schema 100000x"
   "FuzzURL ./core/rest 100000x"
   "FuzzOptimisticQueue ./core/store 10000x"
-  "FuzzReadProtocol ./jsbridge 30000x"
-  "FuzzWire ./jsbridge 30000x"
+  "FuzzReadProtocol ./jsbridge/encode 30000x"
+  "FuzzWire ./jsbridge/encode 30000x"
 )
 FUZZ_DEFAULT_BUDGET=${FUZZ_DEFAULT_BUDGET:-20000x}
 FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}
@@ -87,6 +87,7 @@ for p in fmt time strings reflect internal/fmtsort syscall/js \
   github.com/datafetch/datafetch/core/inspect \
   github.com/datafetch/datafetch/core/store \
   github.com/datafetch/datafetch/jsbridge \
+  github.com/datafetch/datafetch/jsbridge/encode \
   github.com/datafetch/datafetch/jsbridge/fetch; do
   WASM_GCFLAGS+=("-gcflags=$p=-l")
 done

@@ -20,18 +20,19 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/encode"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
 // ctrl is a controller as JavaScript holds it: the core controller, and the
-// identity table of the data it has handed to JavaScript (encode.go).
+// identity table of the data it has handed to JavaScript (package encode).
 type ctrl struct {
 	c *controller.Controller
 	// mu makes each emission (encode in Go, decode in JavaScript) one step,
 	// so the two halves of the table change together and in order even when
 	// reads come from several goroutines.
 	mu  sync.Mutex
-	ids *identities
+	ids *encode.Identities
 	// objs is the JavaScript half: a Map from id to object.
 	objs safejs.Value
 	// changes counts the controller's OnChange calls. JavaScript reads it
@@ -55,7 +56,7 @@ type ctrl struct {
 }
 
 // swept lets go, on both sides at once, what a sweep that removed st
-// left in the identity table (see identities.swept): JavaScript is handed
+// left in the identity table (see encode.Identities.Swept): JavaScript is handed
 // the drops in an output of their own, so the objects it built for what
 // was removed can be collected now rather than after its next read of the
 // same key, which may never come.
@@ -70,7 +71,7 @@ func (c *ctrl) swept(st controller.GCStats) error {
 		return nil
 	}
 	c.mu.Lock()
-	queries := c.ids.querySlots()
+	queries := c.ids.QuerySlots()
 	c.mu.Unlock()
 	changed := queries[:0]
 	for _, q := range queries {
@@ -83,12 +84,12 @@ func (c *ctrl) swept(st controller.GCStats) error {
 	defer collectSoon()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ids.swept(st.Keys, changed, keepPrev)
-	out := c.ids.dropOutput(takeOutput())
+	c.ids.Swept(st.Keys, changed, keepPrev)
+	out := c.ids.DropOutput(encode.TakeOutput())
 	if out == nil {
 		return nil
 	}
-	defer putOutput(out)
+	defer encode.PutOutput(out)
 	_, err := handOver(lib.decode, c.objs, out)
 	return err
 }
@@ -145,7 +146,7 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	// Called with the controller's lock held: a store to memory, no call
 	// into JavaScript.
 	o.OnChange = func() { *changes++ }
-	c := &ctrl{ids: newIdentities(), objs: arg(args, 2), changes: changes, shared: shared}
+	c := &ctrl{ids: encode.NewIdentities(), objs: arg(args, 2), changes: changes, shared: shared}
 	o.Now = c.clock(o.Now)
 	cc := controller.New(o)
 	c.c = cc
@@ -251,7 +252,7 @@ func ctrlChanges(args []safejs.Value) (any, error) {
 }
 
 // emit hands v, the read of the result under key by schema s, to
-// JavaScript through decoder (lib.decode, lib.response or lib.hand), with identities
+// JavaScript through decoder (lib.decode, lib.response or lib.hand), with encode.Identities
 // and header h.
 func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
 	c.mu.Lock()
@@ -261,7 +262,7 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	for try := 0; try < 2; try++ {
 		out := c.output(key, s, v, h)
 		r, err = handOver(decoder, c.objs, out)
-		putOutput(out)
+		encode.PutOutput(out)
 		// Text handed over as a string stays alive in JavaScript while
 		// Go's handle does; either way the collection returns what the
 		// read left as garbage to the Go heap.
@@ -272,7 +273,7 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 		// The halves may disagree now (decode refuses an unknown id): start
 		// both afresh and send the value in full, which costs identity once
 		// but never hands out a wrong object.
-		c.ids.reset()
+		c.ids.Reset()
 		if _, cerr := callMethod(c.objs, "clear"); cerr != nil {
 			break
 		}
@@ -309,11 +310,11 @@ func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 }
 
 // output writes the read of v for decode or response, entering its
-// identities in c.ids, and returns it, in a buffer of the process's
-// scratch (scratch.go) for the caller to put back (putOutput) once
+// encode.Identities in c.ids, and returns it, in a buffer of the process's
+// scratch (encode/scratch.go) for the caller to put back (encode.PutOutput) once
 // JavaScript has decoded it. Called with c.mu held.
 func (c *ctrl) output(key string, s schema.Schema, v value.Value, h wire.Header) []byte {
-	return c.ids.output(takeOutput(), h, key, s, v)
+	return c.ids.Output(encode.TakeOutput(), h, key, s, v)
 }
 
 // emitPlain hands v to JavaScript outside a controller's table, for
@@ -321,8 +322,8 @@ func (c *ctrl) output(key string, s schema.Schema, v value.Value, h wire.Header)
 // decode (given no table) mirrors for the one output, so that a cycle of
 // entities is an object graph there too (wire.OpBackRef names ids).
 func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
-	out := newIdentities().output(takeOutput(), h, "", s, v)
-	defer putOutput(out)
+	out := encode.NewIdentities().Output(encode.TakeOutput(), h, "", s, v)
+	defer encode.PutOutput(out)
 	return handOver(decoder, safejs.Null(), out)
 }
 
@@ -638,7 +639,7 @@ func ctrlResetEntireStore(args []safejs.Value) (any, error) {
 	c.c.ResetEntireStore()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ids.reset()
+	c.ids.Reset()
 	_, err = callMethod(c.objs, "clear")
 	return nil, err
 }

@@ -41,17 +41,6 @@ func stringArg(v safejs.Value, what string) (string, error) {
 	return v.String()
 }
 
-// Body kinds: how a request body crosses, as the pair (kind, payload).
-// JSON bodies (plain objects, arrays, numbers, booleans, strings) cross as
-// JSON text and become a value.Value, which package rest sends as JSON (a
-// string as it is); anything else (FormData, Blob, ArrayBuffer, ...) stays
-// a JavaScript value that only the transport looks at.
-const (
-	bodyNone = 0
-	bodyJSON = 1
-	bodyRaw  = 2
-)
-
 // bodyArg returns the Go form of a (kind, payload) body: nil, a value.Value
 // or a safejs.Value.
 func bodyArg(kind, payload safejs.Value) (any, error) {

@@ -8,7 +8,7 @@
 // JavaScript as one string per read, which datafetch.mjs parses with
 // JSON.parse and then patches: objects JavaScript already holds are reused
 // by id (so unchanged data keeps its identity, ===) and Date fields become
-// Dates (see encode.go). Schemas, endpoints and controllers live in Go and
+// Dates (see package encode). Schemas, endpoints and controllers live in Go and
 // JavaScript holds them by numeric handle (handles.go).
 //
 // Every entry point recovers panics: a synchronous one returns the error as

@@ -11,6 +11,7 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/encode"
 )
 
 // The entries in this file are WebAssembly exports (go:wasmexport), called
@@ -86,7 +87,7 @@ func exportOutput() uint32 {
 //
 //go:wasmexport datafetchRelease
 func exportRelease() {
-	putOutput(exchange.out) // decoded: its memory serves the next output
+	encode.PutOutput(exchange.out) // decoded: its memory serves the next output
 	exchange.out = nil
 }
 
@@ -125,17 +126,6 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 	return int32(len(exchange.out))
 }
-
-// declined is what an entry returns for JavaScript to make the call through
-// its js.FuncOf entry instead; done is a change that took effect; failed is
-// a call that ran and failed, its error kept in exchange.err for
-// JavaScript to take through exchangeError (making the call again would run
-// the caller's hooks twice). EXPORT_* in internal/protocol.mjs.
-const (
-	declined = -1
-	done     = 0
-	failed   = -2
-)
 
 // inputJSON parses the JSON text of n bytes at offset from in the input
 // buffer (none: undefined). ok is false when the bytes are not there or not
@@ -319,7 +309,7 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 	c.c.ResetEntireStore()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ids.reset()
+	c.ids.Reset()
 	return done
 }
 

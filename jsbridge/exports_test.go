@@ -15,6 +15,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/encode"
 )
 
 // putInput writes texts one after the other into the exported input
@@ -96,7 +97,7 @@ func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
 	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
 	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
 	require.NoError(t, err)
-	c := &ctrl{c: controller.New(controller.Options{}), ids: newIdentities(), shared: &ctrlShared{now: math.NaN()}}
+	c := &ctrl{c: controller.New(controller.Options{}), ids: encode.NewIdentities(), shared: &ctrlShared{now: math.NaN()}}
 	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
 	defer table.release(int(ctrlID))
 	defer table.release(int(epID))
@@ -121,7 +122,7 @@ func TestExportTakesTheTimeGiven(t *testing.T) {
 	require.NoError(t, err)
 	own := time.UnixMilli(5_000_000)
 	shared := &ctrlShared{now: math.NaN()}
-	c := &ctrl{ids: newIdentities(), shared: shared}
+	c := &ctrl{ids: encode.NewIdentities(), shared: shared}
 	c.c = controller.New(controller.Options{Now: c.clock(func() time.Time { return own })})
 	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
 	defer table.release(int(ctrlID))

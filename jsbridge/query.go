@@ -11,13 +11,14 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/encode"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
 // Queries (docs/js-api.md, "Collections and queries"): ctrl.get reads a
 // queryable schema from the cache. JavaScript runs a Query's process
 // itself: Go reads the schema the Query is over, and hands the read over
-// with identities, so an unchanged read is the very object JavaScript
+// with encode.Identities, so an unchanged read is the very object JavaScript
 // holds (which its process memo compares by ===).
 
 // ctrlGet(ctrl, schemaHandle, argsJSON) hands over the read of the schema
@@ -43,7 +44,7 @@ func ctrlGet(args []safejs.Value) (any, error) {
 	if v.IsUndefined() {
 		return safejs.Undefined(), nil
 	}
-	key := queryKeyPrefix + strconv.Itoa(h) + " " + list.JSON()
+	key := encode.QueryKeyPrefix + strconv.Itoa(h) + " " + list.JSON()
 	if lib.hand.Type() != safejs.TypeFunction {
 		return c.emit(lib.decode, key, schema.ReadSchema(s), v, wire.Header{})
 	}
@@ -53,19 +54,19 @@ func ctrlGet(args []safejs.Value) (any, error) {
 	return true, nil
 }
 
-// readsStill reports whether the ctrl.get read of q.slot (see ctrlGet)
-// still gives q.v, the top of the slot's last emission: false when the
+// readsStill reports whether the ctrl.get read of q.Slot() (see ctrlGet)
+// still gives q.Value(), the top of the slot's last emission: false when the
 // read fails, finds nothing or gives another value, or when its schema's
 // handle was released.
-func (c *ctrl) readsStill(q slotRoot) (same bool) {
+func (c *ctrl) readsStill(q encode.SlotRoot) (same bool) {
 	defer func() {
 		if recover() != nil {
 			same = false // a hook's panic: the read is not what it was
 		}
 	}()
-	rest := strings.TrimPrefix(q.slot, queryKeyPrefix)
+	rest := strings.TrimPrefix(q.Slot(), encode.QueryKeyPrefix)
 	h, argsJSON, ok := strings.Cut(rest, " ")
-	if !ok || q.v.IsUndefined() {
+	if !ok || q.Value().IsUndefined() {
 		return false
 	}
 	n, err := strconv.Atoi(h)
@@ -82,7 +83,7 @@ func (c *ctrl) readsStill(q slotRoot) (same bool) {
 		return false
 	}
 	v, err := c.c.Get(s, args.Elems()...)
-	return err == nil && value.Same(v, q.v)
+	return err == nil && value.Same(v, q.Value())
 }
 
 // ctrlSet(ctrl, schemaHandle, argsJSON, valueJSON) stores value as the data

@@ -13,88 +13,68 @@ import (
 // Version is the library version, df.version in JavaScript.
 const Version = "0.1.0"
 
-// GlobalName is the property of globalThis that Register sets to the
-// bridge's function table, for datafetch.mjs to take.
-const GlobalName = "__datafetchGo"
-
 // entry is one function of the table: it gets the JavaScript arguments and
 // returns a value for js.ValueOf (or a safejs.Value) or an error.
 type entry func(args []safejs.Value) (any, error)
 
-// namedEntry is an entry of the table under its name. The tables are
-// slices, not maps: a slice of them is data in the binary, where a map
-// literal is code that fills it at start.
-type namedEntry struct {
-	name string
-	fn   entry
-}
-
-// syncEntries run in the js.Func callback and return at once.
-var syncEntries = []namedEntry{
-	{"setLibrary", setLibrary},
-	{"release", releaseHandle},
-	{"settle", settleWatched},
-
-	{"schemaNew", schemaNew},
-	{"entityNew", entityNew},
-	{"entitySchema", entitySchema},
-	{"normalize", normalizeEntry},
-	{"denormalize", denormalizeEntry},
-
-	{"collectionNew", collectionNew},
-	{"endpointCollection", endpointCollection},
-	{"endpointNew", endpointNew},
-	{"endpointExtend", endpointExtend},
-	{"endpointPaginated", endpointPaginated},
-	{"endpointURL", endpointURL},
-	{"endpointKey", endpointKey},
-	{"resourceNew", resourceNew},
-	{"resourceExtend", resourceExtend},
-	{"legacyResource", legacyResource},
-
-	{"ctrlNew", ctrlNew},
-	{"ctrlGetResponse", ctrlGetResponse},
-	{"ctrlChanges", ctrlChanges},
-	{"ctrlSubscribe", ctrlSubscribe},
-	{"ctrlUnsubscribe", ctrlUnsubscribe},
-	{"ctrlGet", ctrlGet},
-	{"ctrlSet", ctrlSet},
-	{"ctrlListen", ctrlListen},
-	{"ctrlHoldQuery", ctrlHoldQuery},
-	{"ctrlInvalidate", ctrlInvalidate},
-	{"ctrlInvalidateAll", ctrlInvalidateAll},
-	{"ctrlExpireAll", ctrlExpireAll},
-	{"ctrlResetEntireStore", ctrlResetEntireStore},
-	{"ctrlSetResponse", ctrlSetResponse},
-	{"ctrlSetError", ctrlSetError},
-	{"exchangeError", exchangeError},
-	{"ctrlGetState", ctrlGetState},
-	{"ctrlClose", ctrlClose},
-	{"ctrlGC", ctrlGC},
-	{"ctrlHydrate", ctrlHydrate},
-	{"ctrlSnapshot", ctrlSnapshot},
-	{"ctrlChangeCount", ctrlChangeCount},
-	{"snapshotVersion", snapshotVersion},
-	{"ctrlInspect", ctrlInspect},
-	{"snapGetResponse", snapGetResponse},
-	{"snapGet", snapGet},
-	{"ctrlSyncStart", ctrlSyncStart},
-	{"ctrlSyncStop", ctrlSyncStop},
-	{"ctrlSyncApply", ctrlSyncApply},
-}
-
-// asyncEntries may wait (for the network, for a request in flight): they
-// are called with resolve and reject before their own arguments and settle
-// the caller's Promise from a goroutine.
-var asyncEntries = []namedEntry{
-	{"ctrlFetch", ctrlFetch},
-	{"ctrlSuspense", ctrlSuspense},
-	{"ctrlFetchIfStale", ctrlFetchIfStale},
-
-	{"ctrlRevalidateActive", ctrlRevalidateActive},
-
-	{"endpointRequestInit", endpointRequestInit},
-	{"endpointParseResponse", endpointParseResponse},
+// entries binds each entry of the call table (calls.go; callID in
+// calls_gen.go) to its function. An array, not a map: it is data in the
+// binary, where a map literal is code that fills it at start. Whether an
+// entry runs synchronously or on a worker is its kind in the table.
+var entries = [numCalls]entry{
+	callSetLibrary:            setLibrary,
+	callRelease:               releaseHandle,
+	callSettle:                settleWatched,
+	callSchemaNew:             schemaNew,
+	callEntityNew:             entityNew,
+	callEntitySchema:          entitySchema,
+	callNormalize:             normalizeEntry,
+	callDenormalize:           denormalizeEntry,
+	callCollectionNew:         collectionNew,
+	callEndpointCollection:    endpointCollection,
+	callEndpointNew:           endpointNew,
+	callEndpointExtend:        endpointExtend,
+	callEndpointPaginated:     endpointPaginated,
+	callEndpointURL:           endpointURL,
+	callEndpointKey:           endpointKey,
+	callResourceNew:           resourceNew,
+	callResourceExtend:        resourceExtend,
+	callLegacyResource:        legacyResource,
+	callCtrlNew:               ctrlNew,
+	callCtrlGetResponse:       ctrlGetResponse,
+	callCtrlChanges:           ctrlChanges,
+	callCtrlSubscribe:         ctrlSubscribe,
+	callCtrlUnsubscribe:       ctrlUnsubscribe,
+	callCtrlGet:               ctrlGet,
+	callCtrlSet:               ctrlSet,
+	callCtrlListen:            ctrlListen,
+	callCtrlHoldQuery:         ctrlHoldQuery,
+	callCtrlInvalidate:        ctrlInvalidate,
+	callCtrlInvalidateAll:     ctrlInvalidateAll,
+	callCtrlExpireAll:         ctrlExpireAll,
+	callCtrlResetEntireStore:  ctrlResetEntireStore,
+	callCtrlSetResponse:       ctrlSetResponse,
+	callCtrlSetError:          ctrlSetError,
+	callExchangeError:         exchangeError,
+	callCtrlGetState:          ctrlGetState,
+	callCtrlClose:             ctrlClose,
+	callCtrlGC:                ctrlGC,
+	callCtrlHydrate:           ctrlHydrate,
+	callCtrlSnapshot:          ctrlSnapshot,
+	callCtrlChangeCount:       ctrlChangeCount,
+	callSnapshotVersion:       snapshotVersion,
+	callCtrlInspect:           ctrlInspect,
+	callSnapGetResponse:       snapGetResponse,
+	callSnapGet:               snapGet,
+	callCtrlSyncStart:         ctrlSyncStart,
+	callCtrlSyncStop:          ctrlSyncStop,
+	callCtrlSyncApply:         ctrlSyncApply,
+	callCtrlFetch:             ctrlFetch,
+	callCtrlSuspense:          ctrlSuspense,
+	callCtrlFetchIfStale:      ctrlFetchIfStale,
+	callCtrlRevalidateActive:  ctrlRevalidateActive,
+	callEndpointRequestInit:   endpointRequestInit,
+	callEndpointParseResponse: endpointParseResponse,
 }
 
 var registerOnce sync.Once
@@ -111,11 +91,16 @@ func Register() {
 		if err != nil {
 			panic("jsbridge: " + err.Error())
 		}
-		for _, e := range syncEntries {
-			mustSet(obj, e.name, syncFunc(e.name, e.fn))
-		}
-		for _, e := range asyncEntries {
-			mustSet(obj, e.name, asyncFunc(e.name, e.fn))
+		for id, fn := range entries {
+			name := callNames[id]
+			switch {
+			case fn == nil:
+				panic("jsbridge: entry " + name + " of the call table has no function in entries")
+			case callKinds[id] == asyncCall:
+				mustSet(obj, name, asyncFunc(name, fn))
+			default:
+				mustSet(obj, name, syncFunc(name, fn))
+			}
 		}
 		mustSet(obj, "version", Version)
 		mustSet(global, GlobalName, obj)
@@ -183,7 +168,7 @@ func asyncFunc(name string, fn entry) safejs.Func {
 }
 
 // lib holds the functions of datafetch.mjs that Go calls: decode and
-// response turn a read's output into JavaScript data (see encode.go),
+// response turn a read's output into JavaScript data (see package encode),
 // makeError builds the Error of a descriptor (errors.go). decodeAt and
 // responseAt, when datafetch.mjs has the module's memory, do what decode
 // and response do with output they read from linear memory (handOver).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/encode"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
@@ -251,7 +252,7 @@ func entityNew(args []safejs.Value) (any, error) {
 		}
 	}
 	if c, ok := spec.Get("cls").Float(); ok && c > 0 && c <= math.MaxUint32 {
-		setEntityClass(e, uint32(c))
+		encode.SetEntityClass(e, uint32(c))
 	}
 	return table.add(e), nil
 }

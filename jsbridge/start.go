@@ -22,7 +22,7 @@ import (
 // worker cannot run inside the export itself.
 
 // startNames are the js.FuncOf entries of the ops, for errors.
-var startNames = [...]string{startFetch: "ctrlFetch", startSuspense: "ctrlSuspense", startFetchIfStale: "ctrlFetchIfStale"}
+var startNames = [...]string{startFetch: callNames[callCtrlFetch], startSuspense: callNames[callCtrlSuspense], startFetchIfStale: callNames[callCtrlFetchIfStale]}
 
 // calls numbers the calls started through exportStart.
 var calls struct{ next int32 }

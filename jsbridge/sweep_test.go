@@ -51,10 +51,7 @@ func TestSweepLeavesNoIdentityOfWhatItRemoved(t *testing.T) {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var slots []string
-	for k := range c.ids.slots {
-		slots = append(slots, k)
-	}
+	slots := c.ids.Slots()
 	assert.Len(t, slots, 2, "page 2's result and the get of record 9 only: %q", slots)
-	assert.Equal(t, 2, c.ids.entries.len(), "page 2's list and record 9")
+	assert.Equal(t, 2, c.ids.Len(), "page 2's list and record 9")
 }

@@ -16,14 +16,6 @@ import (
 // controller's (core/controller/sync.go); they cross as JSON text both
 // ways, and JavaScript posts and receives that text on a BroadcastChannel.
 
-// The answers of ctrlSyncApply.
-const (
-	syncApplied = 0
-	// syncUnknownVersion: the message is of another version (a newer
-	// build's) and was ignored.
-	syncUnknownVersion = 1
-)
-
 // ctrlSyncStart(ctrl, post) makes post, a JavaScript function, a sink of
 // the controller's sync messages: it is called with each message's JSON
 // text, on whichever goroutine made the change, and must not throw (a throw

@@ -56,7 +56,7 @@ func FromGo(x any) (Value, error) {
 		}
 		// Formatting at 32-bit precision keeps float32(0.1) as 0.1
 		// rather than 0.10000000149011612.
-		return Value{kind: Number, raw: strconv.FormatFloat(f, 'g', -1, 32)}, nil
+		return Value{hdr: hdr{kind: Number}, raw: strconv.FormatFloat(f, 'g', -1, 32)}, nil
 	case []Value:
 		return Arr(slices.Clone(x)...), nil
 	case []any:
@@ -79,7 +79,7 @@ func FromGo(x any) (Value, error) {
 
 //go:noinline
 func uintValue(u uint64) Value {
-	return Value{kind: Number, raw: strconv.FormatUint(u, 10)}
+	return Value{hdr: hdr{kind: Number}, raw: strconv.FormatUint(u, 10)}
 }
 
 func arrayFrom[T any](xs []T, conv func(T) (Value, error)) (Value, error) {

@@ -229,7 +229,7 @@ next:
 			if j < 0 {
 				return Undef, stringError(s, i+1)
 			}
-			v = Value{kind: String, raw: s[i+1 : j], esc: esc}
+			v = Value{hdr: hdr{kind: String, esc: esc}, raw: s[i+1 : j]}
 			i = j + 1
 		case '{':
 			begin := i
@@ -288,7 +288,7 @@ next:
 			if j < 0 {
 				return Undef, numberError(s, i)
 			}
-			v = Value{kind: Number, raw: s[i:j]}
+			v = Value{hdr: hdr{kind: Number}, raw: s[i:j]}
 			i = j
 		}
 

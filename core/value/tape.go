@@ -141,7 +141,7 @@ func Patched(obj Value, patches []Patch) Value {
 	base := (*node)(obj.kids)
 	p := base.t.newPatched()
 	*p = patchedNode{node: node{t: base.t, at: base.at, patched: true}, patches: patches}
-	return Value{kind: Object, esc: true, n: obj.n, kids: unsafe.Pointer(&p.node)}
+	return Value{hdr: hdr{kind: Object, esc: true}, n: obj.n, kids: unsafe.Pointer(&p.node)}
 }
 
 // newPatched returns a node for Patched, carved from the tape's slab of
@@ -295,9 +295,9 @@ func (t *tape) value(at uint32) (Value, uint32) {
 	e := t.ent(at)
 	switch e.kind {
 	case String:
-		return Value{kind: String, raw: t.src[e.start:e.end], esc: e.esc}, at + 1
+		return Value{hdr: hdr{kind: String, esc: e.esc}, raw: t.src[e.start:e.end]}, at + 1
 	case Number:
-		return Value{kind: Number, raw: t.src[e.start:e.end]}, at + 1
+		return Value{hdr: hdr{kind: Number}, raw: t.src[e.start:e.end]}, at + 1
 	case Bool:
 		if t.src[e.start] == 't' {
 			return True, at + 1
@@ -307,7 +307,7 @@ func (t *tape) value(at uint32) (Value, uint32) {
 		return NullV, at + 1
 	}
 	c := &t.conts[e.c]
-	v := Value{kind: e.kind, esc: true, n: c.n, kids: unsafe.Pointer(&t.nodes[e.c])}
+	v := Value{hdr: hdr{kind: e.kind, esc: true}, n: c.n, kids: unsafe.Pointer(&t.nodes[e.c])}
 	if c.n > 0 {
 		// Like Parse, an empty container has no Source.
 		v.raw = t.src[e.start:e.end]

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -88,4 +89,12 @@ func TestElemsMembersByKind(t *testing.T) {
 	assert.Equal(t, 0, Str("x").Len())
 	assert.Empty(t, Arr().Elems())
 	assert.Equal(t, 0, Obj().Len())
+}
+
+// TestValueLayout guards what makes a Value cheap to copy (see Value): 32
+// bytes in at most four fields, which the compiler keeps in registers.
+func TestValueLayout(t *testing.T) {
+	typ := reflect.TypeFor[Value]()
+	assert.Equal(t, uintptr(32), typ.Size())
+	assert.LessOrEqual(t, typ.NumField(), 4)
 }

@@ -20,7 +20,8 @@
 //
 // The code is in internal/, one module a part: load.mjs (loading the
 // module), wire.mjs (decoding reads), protocol.mjs and wireops.mjs (the
-// numbers both sides agree on), entity.mjs and classes.mjs (entity
+// numbers both sides agree on) and calls.mjs (the Go entries, one function
+// each), all three generated from Go (jsbridge/CALLS.md), entity.mjs and classes.mjs (entity
 // classes), schemas.mjs, endpoints.mjs, controller.mjs, pending.mjs (a
 // controller made before loading), prestart.mjs (requests started while
 // loading), api.mjs (attach, which puts them together), bridge.mjs (calls

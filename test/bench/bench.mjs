@@ -438,7 +438,7 @@ const PHASES = [
   ['denormalize (core/schema)', (g) => /^datafetch\/core\/schema\.(Denormalize|.*\.denormalize|\(\*deps\)|.*\.fill|.*\.build)/.test(g)],
   [
     'encode read for JS (jsbridge encoder + identities)',
-    (g) => /^datafetch\/jsbridge\.(\(\*encoder\)|\(\*identities\)|appendString|closeObject|needsWalk|entityFields)/.test(g),
+    (g) => /^datafetch\/jsbridge(\/encode)?\.(\(\*encoder\)|\(\*[iI]dentities\)|appendString|closeObject|needsWalk|entityFields)/.test(g),
   ],
   ['JSON text out (core/value.AppendJSON)', (g) => /^datafetch\/core\/value\.(AppendJSON|append)/.test(g)],
   ['value equality (core/value.Equal)', (g) => /^datafetch\/core\/value\.(Equal|equal)/.test(g)],

@@ -2,6 +2,7 @@
 // whether the program has exited, and the release of Go objects when the
 // JavaScript objects holding them are collected.
 
+import { bindCalls } from './calls.mjs';
 import { makeError } from './errors.mjs';
 import { Transport } from './transport.mjs';
 import { Exchange, decode, response } from './wire.mjs';
@@ -19,7 +20,7 @@ export function markExited() {
 
 // makeBridge returns what the rest of an API instance uses to reach go, the
 // bridge a Go program registered, and wasmExports (its instance's exports,
-// or undefined): call, callAsync, startAsync, promised, hold, finalizer, endpointRefs,
+// or undefined): calls (the entries, see calls.mjs), startAsync, promised, hold, finalizer, endpointRefs,
 // and the module's memory and exported(), its exported entries (an
 // Exchange) when there are exports. resume, when given, resumes the Go
 // program (wasm_exec.js's Go._resume): with it, the fetch path reports to
@@ -67,6 +68,10 @@ export function makeBridge(go, wasmExports, resume) {
     });
   }
 
+  // calls are the entries as functions (calls.mjs, generated from the Go
+  // table jsbridge/calls.go): the only way the modules call Go's entries.
+  const calls = bindCalls(call, callAsync, go);
+
   // promised runs a synchronous operation that the API presents as
   // returning a Promise: it takes effect now, and its error rejects.
   function promised(fn) {
@@ -112,8 +117,8 @@ export function makeBridge(go, wasmExports, resume) {
   };
   lib.watch = (promise, id) => {
     promise.then(
-      (v) => settled(exited ? undefined : go.settle(id, true, v)),
-      (e) => settled(exited ? undefined : go.settle(id, false, e)),
+      (v) => settled(exited ? undefined : calls.settle(id, true, v)),
+      (e) => settled(exited ? undefined : calls.settle(id, false, e)),
     );
   };
   // startAsync starts an asynchronous entry through the exports
@@ -131,7 +136,7 @@ export function makeBridge(go, wasmExports, resume) {
     lib.complete = (id, ok, value) => transport.complete(id, ok, value);
     startAsync = (op, ctrl, h, paramsText, bodyText) => (exited ? undefined : transport.start(op, ctrl, h, paramsText, bodyText));
   }
-  call('setLibrary', lib);
+  calls.setLibrary(lib);
 
   // Go objects are released when the JavaScript objects holding them are
   // collected.
@@ -143,7 +148,7 @@ export function makeBridge(go, wasmExports, resume) {
           // An exited program holds nothing to release.
           if (exited) return;
           try {
-            go.release(h);
+            calls.release(h);
           } catch (err) {
             // release reports its errors as a returned Error; a throw is
             // wasm_exec's refusal once the program has exited, which this
@@ -159,5 +164,5 @@ export function makeBridge(go, wasmExports, resume) {
     finalizer?.register(obj, h);
   }
 
-  return { call, callAsync, startAsync, promised, hold, finalizer, endpointRefs, memory, exported, takeHanded };
+  return { calls, startAsync, promised, hold, finalizer, endpointRefs, memory, exported, takeHanded };
 }

@@ -79,7 +79,7 @@ const SHARED_TIME_OFFSET = 8;
 // bridge (see makeBridge), endpoints (see makeEndpoints) and schemas (see
 // makeSchemas).
 export function makeController(bridge, endpoints, schemas) {
-  const { call, callAsync, startAsync, promised, hold, memory, exported, takeHanded } = bridge;
+  const { calls, startAsync, promised, hold, memory, exported, takeHanded } = bridge;
   const { endpointHandle, paramsText } = endpoints;
   const { schemaHandle } = schemas;
 
@@ -107,7 +107,7 @@ export function makeController(bridge, endpoints, schemas) {
     const endpoints = state.endpoints ?? {};
     const meta = {};
     for (const key of Object.keys(endpoints)) meta[key] = metaOf(state.meta?.[key]);
-    return { version: call('snapshotVersion'), entities, entitiesMeta, endpoints, meta };
+    return { version: calls.snapshotVersion(), entities, entitiesMeta, endpoints, meta };
   }
 
   // changesOf(ctrl) reads a Controller's change counter (undefined without
@@ -165,19 +165,19 @@ export function makeController(bridge, endpoints, schemas) {
       // This side of the identity table (decode).
       const objs = new IdentityTable();
       const delay = retryDelay && retryDelayAdapter(retryDelay, () => 'Controller: retryDelay');
-      hold(this, call('ctrlNew', JSON.stringify(lengths), fetch, objs, goNow, delay, state));
+      hold(this, calls.ctrlNew(JSON.stringify(lengths), fetch, objs, goNow, delay, state));
       this.#stopListening = listenLifecycle(this, options ?? {}, (c) => c.#revalidateInBackground());
       this.#stopGC = gc && scheduleGC(this, gc.interval, (c) => c.gc());
       this.#objs = objs;
       this.#clock = clock;
-      const shared = memory && call('ctrlChanges', this._h);
+      const shared = memory && calls.ctrlChanges(this._h);
       this.#reads = memory && new Reads(memory, shared, clock);
       if (memory) {
         this.#timeAddr = shared + SHARED_TIME_OFFSET;
         this.#timeCell = new Float64Array(memory.buffer, this.#timeAddr, 1);
       }
       const reads = this.#reads;
-      const changes = reads ? () => reads.changes() : () => call('ctrlChangeCount', this._h);
+      const changes = reads ? () => reads.changes() : () => calls.ctrlChangeCount(this._h);
       this.#changes = changes;
       controllerInternals.set(this, { handle: this._h, clock, changes });
       if (managers !== undefined) this.#stopManagers = this[MANAGE](managers);
@@ -211,23 +211,23 @@ export function makeController(bridge, endpoints, schemas) {
     [HOLD](schema, ...args) {
       const read = schema instanceof QuerySchema ? schema.schema : schema;
       if (!isQueryable(read)) throw new TypeError(`hold: ${show(schema)} is not queryable`);
-      const h = call('ctrlHoldQuery', this._h, schemaHandle(read, 'hold: schema'), jsonText(args, 'hold: args'));
+      const h = calls.ctrlHoldQuery(this._h, schemaHandle(read, 'hold: schema'), jsonText(args, 'hold: args'));
       let done = false;
       return () => {
         if (done) return;
         done = true;
-        call('ctrlUnsubscribe', h);
+        calls.ctrlUnsubscribe(h);
       };
     }
 
     [LISTEN](fn) {
       if (typeof fn !== 'function') throw new TypeError(`listen: expected a function, got ${show(fn)}`);
-      const h = call('ctrlListen', this._h, fn);
+      const h = calls.ctrlListen(this._h, fn);
       let done = false;
       return () => {
         if (done) return;
         done = true;
-        call('ctrlUnsubscribe', h);
+        calls.ctrlUnsubscribe(h);
       };
     }
 
@@ -308,7 +308,7 @@ export function makeController(bridge, endpoints, schemas) {
       // Nothing changed since the last read: no call into Go at all.
       if (last !== undefined && last.changes === changes) return last.output;
       // true: Go handed the read over (takeHanded), rather than return it.
-      const got = call('ctrlGet', this._h, schemaHandle(read, 'get: schema'), argsText);
+      const got = calls.ctrlGet(this._h, schemaHandle(read, 'get: schema'), argsText);
       const input = got === true ? takeHanded() : got;
       let output = input;
       if (query !== undefined && input !== undefined) {
@@ -341,7 +341,7 @@ export function makeController(bridge, endpoints, schemas) {
         const h = schemaHandle(schema instanceof QuerySchema ? schema.schema : schema, 'set: schema');
         const text = jsonText(value, 'set: value');
         this.#tick();
-        call('ctrlSet', this._h, h, jsonText(args, 'set: args'), text);
+        calls.ctrlSet(this._h, h, jsonText(args, 'set: args'), text);
       });
     }
 
@@ -393,7 +393,7 @@ export function makeController(bridge, endpoints, schemas) {
           this.#give(Number.NaN);
         }
       }
-      return call('ctrlGetResponse', this._h, h, p);
+      return calls.ctrlGetResponse(this._h, h, p);
     }
 
     // #exportedAt runs fn with the exported entries (an Exchange), at time
@@ -435,7 +435,7 @@ export function makeController(bridge, endpoints, schemas) {
           if (!(err instanceof Error)) return Promise.reject(err);
         }
       }
-      return startAsync(START_SUSPENSE, this._h, h, p, undefined) ?? callAsync('ctrlSuspense', this._h, h, p);
+      return startAsync(START_SUSPENSE, this._h, h, p, undefined) ?? calls.ctrlSuspense(this._h, h, p);
     }
 
     fetch(endpoint, params, body) {
@@ -451,7 +451,7 @@ export function makeController(bridge, endpoints, schemas) {
         const started = startAsync(START_FETCH, this._h, h, p, kind === BODY_JSON ? payload : undefined);
         if (started !== undefined) return started;
       }
-      return callAsync('ctrlFetch', this._h, ...args);
+      return calls.ctrlFetch(this._h, ...args);
     }
 
     fetchIfStale(endpoint, params) {
@@ -463,7 +463,7 @@ export function makeController(bridge, endpoints, schemas) {
       } catch (err) {
         return Promise.reject(err);
       }
-      return startAsync(START_FETCH_IF_STALE, this._h, args[0], args[1], undefined) ?? callAsync('ctrlFetchIfStale', this._h, ...args);
+      return startAsync(START_FETCH_IF_STALE, this._h, args[0], args[1], undefined) ?? calls.ctrlFetchIfStale(this._h, ...args);
     }
 
     getResponse(endpoint, params, state) {
@@ -496,12 +496,12 @@ export function makeController(bridge, endpoints, schemas) {
       if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint.name}: listener must be a function, got ${show(listener)}`);
       const { fetch = true, poll = true } = subscribeOptions(options, endpoint);
       this.#tick();
-      const sub = call('ctrlSubscribe', this._h, h, p, (data, loading, error) => listener({ data, loading, error }), !fetch, !poll);
+      const sub = calls.ctrlSubscribe(this._h, h, p, (data, loading, error) => listener({ data, loading, error }), !fetch, !poll);
       let done = false;
       return () => {
         if (done) return;
         done = true;
-        call('ctrlUnsubscribe', sub);
+        calls.ctrlUnsubscribe(sub);
       };
     }
 
@@ -513,19 +513,19 @@ export function makeController(bridge, endpoints, schemas) {
         // Through the exported entry, which declines what it cannot do
         // (an error, a subscription to tell): the js.FuncOf entry does it.
         if (this.#exportedAt(t, (x) => x.invalidate(this._h, h, p))) return;
-        call('ctrlInvalidate', this._h, h, p);
+        calls.ctrlInvalidate(this._h, h, p);
       });
     }
 
     invalidateAll(testKey) {
       return promised(() => {
-        this.#updateAll(keyTest(testKey, 'invalidateAll'), 'ctrlInvalidateAll', false, this.#tick());
+        this.#updateAll(keyTest(testKey, 'invalidateAll'), calls.ctrlInvalidateAll, false, this.#tick());
       });
     }
 
     expireAll(testKey) {
       return promised(() => {
-        this.#updateAll(keyTest(testKey, 'expireAll'), 'ctrlExpireAll', true, this.#tick());
+        this.#updateAll(keyTest(testKey, 'expireAll'), calls.ctrlExpireAll, true, this.#tick());
       });
     }
 
@@ -544,14 +544,14 @@ export function makeController(bridge, endpoints, schemas) {
           // The js.FuncOf entry meets the same exception (without running
           // the caller's test again) and reports it as it always has; the
           // store is unchanged.
-          call(entry, this._h, () => {
+          entry(this._h, () => {
             throw err;
           });
           throw err; // only if Go found no key to test any more
         }
         if (this.#exportedAt(t, (xt) => xt.updateKeys(this._h, chosen, expire))) return;
       }
-      call(entry, this._h, test);
+      entry(this._h, test);
     }
 
     resetEntireStore() {
@@ -565,7 +565,7 @@ export function makeController(bridge, endpoints, schemas) {
           this.#objs.clear();
           return;
         }
-        call('ctrlResetEntireStore', this._h);
+        calls.ctrlResetEntireStore(this._h);
       });
     }
 
@@ -588,8 +588,8 @@ export function makeController(bridge, endpoints, schemas) {
         if (r === EXPORT_DONE) return;
         // Failed: Go ran the call (and any pk or process hook), so it only
         // reports the error; running it again would call the hooks twice.
-        if (r === EXPORT_FAILED) call('exchangeError');
-        else call('ctrlSetResponse', this._h, h, p, d);
+        if (r === EXPORT_FAILED) calls.exchangeError();
+        else calls.ctrlSetResponse(this._h, h, p, d);
       });
     }
 
@@ -603,12 +603,12 @@ export function makeController(bridge, endpoints, schemas) {
           throw new TypeError(`setError ${endpoint.name}: error must be an Error, got ${show(error)}`);
         }
         this.#tick();
-        call('ctrlSetError', this._h, h, p, error);
+        calls.ctrlSetError(this._h, h, p, error);
       });
     }
 
     getState() {
-      return JSON.parse(call('ctrlGetState', this._h));
+      return JSON.parse(calls.ctrlGetState(this._h));
     }
 
     /**
@@ -616,7 +616,7 @@ export function makeController(bridge, endpoints, schemas) {
      * invalid, as fetchIfStale would; resolves when those fetches settle.
      */
     revalidateActive() {
-      return callAsync('ctrlRevalidateActive', this._h);
+      return calls.ctrlRevalidateActive(this._h);
     }
 
     // #revalidateInBackground is revalidateActive for an event, which
@@ -634,7 +634,7 @@ export function makeController(bridge, endpoints, schemas) {
     // it returns.
     gc() {
       this.#tick();
-      const removed = call('ctrlGC', this._h);
+      const removed = calls.ctrlGC(this._h);
       if (removed.results > 0 || removed.entities > 0) {
         // Go has dropped what the sweep removed from both halves of the
         // identity table; a kept answer or a kept get would still hold its
@@ -652,7 +652,7 @@ export function makeController(bridge, endpoints, schemas) {
       const stop = this.#stopManagers;
       this.#stopManagers = undefined;
       stop?.();
-      call('ctrlClose', this._h);
+      calls.ctrlClose(this._h);
     }
 
     // hydrate merges a snapshot (getState's shape) into the store, newer
@@ -662,7 +662,7 @@ export function makeController(bridge, endpoints, schemas) {
       return promised(() => {
         const text = snapshotText(snapshot, 'hydrate');
         this.#tick();
-        call('ctrlHydrate', this._h, text);
+        calls.ctrlHydrate(this._h, text);
       });
     }
   }
@@ -695,7 +695,7 @@ export function makeController(bridge, endpoints, schemas) {
   function inspectSource(ctrl) {
     if (!(ctrl instanceof Controller)) throw new TypeError(`inspect: expected a Controller of this datafetch instance, got ${show(ctrl)}`);
     return {
-      model: () => JSON.parse(call('ctrlInspect', ctrl._h)),
+      model: () => JSON.parse(calls.ctrlInspect(ctrl._h)),
       state: () => ctrl.getState(),
       changes: () => changesOf(ctrl),
     };

@@ -147,7 +147,7 @@ export class RestEndpoint {
     const e = engineOf(this, 'url()');
     const h = e.endpointHandle(this);
     const p = e.paramsText(params, 'url', this);
-    return e.exported()?.url(h, p) ?? e.call('endpointURL', h, p);
+    return e.exported()?.url(h, p) ?? e.calls.endpointURL(h, p);
   }
 
   /**
@@ -178,7 +178,7 @@ export class RestEndpoint {
     const e = engineOf(this, 'key()');
     const h = e.endpointHandle(this);
     const p = e.paramsText(params, 'key', this);
-    return e.exported()?.key(h, p) ?? e.call('endpointKey', h, p);
+    return e.exported()?.key(h, p) ?? e.calls.endpointKey(h, p);
   }
 
   /** A new endpoint with those options replaced; this one is unchanged. */
@@ -214,7 +214,7 @@ export class RestEndpoint {
    */
   getRequestInit(body) {
     const e = engineOf(this, 'getRequestInit()');
-    return e.callAsync('endpointRequestInit', e.endpointHandle(this), ...encodeBody(body, `${this.name}: getRequestInit: body`)).then(([desc, raw]) => {
+    return e.calls.endpointRequestInit(e.endpointHandle(this), ...encodeBody(body, `${this.name}: getRequestInit: body`)).then(([desc, raw]) => {
       const init = JSON.parse(desc);
       if (raw !== undefined) init.body = raw;
       return init;
@@ -235,7 +235,7 @@ export class RestEndpoint {
     const kind = this.content ?? autoContent(response);
     if (kind === undefined || !response.ok || response.status === NO_CONTENT) {
       const e = engineOf(this, 'parseResponse()');
-      return e.callAsync('endpointParseResponse', e.endpointHandle(this), response).then((text) => parse(text));
+      return e.calls.endpointParseResponse(e.endpointHandle(this), response).then((text) => parse(text));
     }
     if (kind === 'json') return response.json().catch((cause) => Promise.reject(notJSON(this, response, cause)));
     if (hasSchema(this)) return Promise.reject(incompatible(this, response, kind));
@@ -725,7 +725,7 @@ const checking = {
 // endpoint's Go handle, registering it the first time), paramsText, and
 // the legacy Resource.
 export function makeEndpoints(bridge, schemas) {
-  const { call, finalizer, endpointRefs } = bridge;
+  const { calls, finalizer, endpointRefs } = bridge;
   const { Entity, schemaHandle } = schemas;
 
   function thisOf(h) {
@@ -736,8 +736,7 @@ export function makeEndpoints(bridge, schemas) {
   const ours = {
     endpointHandle: (ep) => endpointHandle(ep),
     paramsText: (...a) => paramsText(...a),
-    call,
-    callAsync: bridge.callAsync,
+    calls,
     exported: bridge.exported,
   };
 
@@ -776,7 +775,7 @@ export function makeEndpoints(bridge, schemas) {
         return (snapHandle, fetchedAt, params, kind, payload) => {
           const snap = {
             fetchedAt,
-            getResponse: (endpoint, p) => call('snapGetResponse', snapHandle, endpointHandle(endpoint), paramsText(p, 'snap.getResponse', endpoint)),
+            getResponse: (endpoint, p) => calls.snapGetResponse(snapHandle, endpointHandle(endpoint), paramsText(p, 'snap.getResponse', endpoint)),
             // As ctrl.get: an Entity by pk params, All, a Collection, a
             // Query (its process run here).
             get: (schema, ...args) => {
@@ -787,7 +786,7 @@ export function makeEndpoints(bridge, schemas) {
                   `snap.get: ${show(schema)} is not queryable (a schema.Query, an Entity, a schema.All, a schema.Collection or an object of them)`,
                 );
               }
-              const v = call('snapGet', snapHandle, schemaHandle(read, 'snap.get: schema'), jsonText(args, 'snap.get: args'));
+              const v = calls.snapGet(snapHandle, schemaHandle(read, 'snap.get: schema'), jsonText(args, 'snap.get: args'));
               return query !== undefined && v !== undefined ? query.process(v, ...args) : v;
             },
           };
@@ -877,21 +876,21 @@ export function makeEndpoints(bridge, schemas) {
       return h;
     }
     if (recipe.base !== undefined) {
-      return call('endpointExtend', endpointHandle(recipe.base), ...encodeOptions(recipe.changes, `${ep.name}: extend`, self, to));
+      return calls.endpointExtend(endpointHandle(recipe.base), ...encodeOptions(recipe.changes, `${ep.name}: extend`, self, to));
     }
     if (recipe.paginatedOf !== undefined) {
       const { cursor } = recipe;
-      return call('endpointPaginated', endpointHandle(recipe.paginatedOf), typeof cursor === 'string' ? cursor : removeCursorAdapter(cursor, ep));
+      return calls.endpointPaginated(endpointHandle(recipe.paginatedOf), typeof cursor === 'string' ? cursor : removeCursorAdapter(cursor, ep));
     }
     if (recipe.collectionOf !== undefined) {
-      const h = call('endpointCollection', endpointHandle(recipe.collectionOf), recipe.op);
+      const h = calls.endpointCollection(endpointHandle(recipe.collectionOf), recipe.op);
       if (h === 0) throw ownError(new Error(`${ep.name}: the engine has no ${recipe.op} for this endpoint`));
       return h;
     }
     if (recipe.handles !== undefined) {
       throw ownError(new Error(`${ep.name}: a legacy Resource's endpoint runs only with the instance that made it`));
     }
-    return call('endpointNew', ...encodeOptions(optionsOf(ep), `RestEndpoint ${ep.name ?? ''}`, self, to));
+    return calls.endpointNew(...encodeOptions(optionsOf(ep), `RestEndpoint ${ep.name ?? ''}`, self, to));
   }
 
   // registerGeneric registers a generic Endpoint: an endpoint of the
@@ -936,11 +935,11 @@ export function makeEndpoints(bridge, schemas) {
       for (const k of ['path', 'method', 'name', 'schema']) delete shared[k];
       const options = { ...recipe.options, ...shared, schema: recipe.options.schema };
       if (recipe.options.name === undefined) delete options.name;
-      desc = JSON.parse(call('resourceNew', ...encodeOptions(options, `resource ${options.path}`, () => probe, to)));
+      desc = JSON.parse(calls.resourceNew(...encodeOptions(options, `resource ${options.path}`, () => probe, to)));
     } else {
       const base = resourceHandles(recipe.base);
       const list = Object.entries(recipe.changes).map(([name, opts]) => [name, ...encodeOptions(opts, `resource extend ${name}`, () => res[name], to)]);
-      desc = JSON.parse(call('resourceExtend', base.h, list));
+      desc = JSON.parse(calls.resourceExtend(base.h, list));
       desc.inherited = base.members;
     }
     const members = {};
@@ -961,7 +960,7 @@ export function makeEndpoints(bridge, schemas) {
     const { urlRoot, ...rest } = options;
     if (typeof urlRoot !== 'string' || urlRoot === '') throw new TypeError(`df.Resource: urlRoot is required, got ${show(urlRoot)}`);
     const entity = new Entity({ key: urlRoot, ...rest });
-    const desc = JSON.parse(call('legacyResource', entity._h, urlRoot));
+    const desc = JSON.parse(calls.legacyResource(entity._h, urlRoot));
     const endpoints = {};
     for (const e of desc.endpoints) {
       const ep = new RestEndpoint({ path: e.path, method: e.method, name: e.fullName, schema: resourceSchema(entity, e.name) });

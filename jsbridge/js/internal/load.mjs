@@ -13,9 +13,8 @@
 import '../wasm_exec.js';
 import { attach } from './api.mjs';
 import { markExited } from './bridge.mjs';
+import { GO_GLOBAL } from './calls.mjs';
 import { show } from './values.mjs';
-
-const GO_GLOBAL = '__datafetchGo';
 
 // ------------------------------------------------------------ loading
 

@@ -31,7 +31,7 @@ const IDB_VERSION = 1;
 
 // makePersist returns persist and indexedDBStorage over bridge.
 export function makePersist(bridge) {
-  const { call } = bridge;
+  const { calls } = bridge;
   let snapshotVersion;
 
   async function persist(ctrl, options) {
@@ -40,7 +40,7 @@ export function makePersist(bridge) {
     const opts = persistOptions(options);
     const { storage, key, throttle, maxAge, buster, schedule } = opts;
     const where = `persist: ${storageName(storage)} "${key}"`;
-    snapshotVersion ??= call('snapshotVersion');
+    snapshotVersion ??= calls.snapshotVersion();
 
     // Whether the controller has been used before: then what it holds is
     // not in the storage yet, and the first check writes it.
@@ -66,7 +66,7 @@ export function makePersist(bridge) {
         }
       } else {
         try {
-          call('ctrlHydrate', inner.handle, stored.state);
+          calls.ctrlHydrate(inner.handle, stored.state);
         } catch (err) {
           throw new Error(`${where}: the stored snapshot was refused: ${err.message}`, { cause: err });
         }
@@ -84,7 +84,7 @@ export function makePersist(bridge) {
     async function write() {
       const count = inner.changes();
       const at = inner.clock();
-      const text = envelopeHeader(snapshotVersion, at, buster) + call('ctrlSnapshot', inner.handle) + '}';
+      const text = envelopeHeader(snapshotVersion, at, buster) + calls.ctrlSnapshot(inner.handle) + '}';
       try {
         await storage.setItem(key, text);
       } catch (err) {

@@ -365,7 +365,7 @@ function unrollMembers(fields, v, open) {
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
 export function makeSchemas(bridge) {
-  const { call, hold, finalizer } = bridge;
+  const { calls, hold, finalizer } = bridge;
 
   // register makes the Go entity of a declaration (the factory's options
   // or declarationOf's result, with schema its field schemas) and returns
@@ -449,13 +449,13 @@ export function makeSchemas(bridge) {
     };
     if (onHandle === undefined) {
       spec.schema = fieldDescriptors(schema, where, fns);
-      return call('entityNew', JSON.stringify(spec), fns);
+      return calls.entityNew(JSON.stringify(spec), fns);
     }
-    const h = call('entityNew', JSON.stringify(spec), fns);
+    const h = calls.entityNew(JSON.stringify(spec), fns);
     onHandle(h);
     const fieldFns = [];
     const fields = fieldDescriptors(schema, where, fieldFns);
-    if (Object.keys(fields).length > 0) call('entitySchema', h, JSON.stringify(fields), fieldFns);
+    if (Object.keys(fields).length > 0) calls.entitySchema(h, JSON.stringify(fields), fieldFns);
     return h;
   }
 
@@ -570,7 +570,7 @@ export function makeSchemas(bridge) {
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
     if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
-    h = call('collectionNew', JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
+    h = calls.collectionNew(JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);
     finalizer?.register(s, h);
     return h;
@@ -583,14 +583,14 @@ export function makeSchemas(bridge) {
   function schemaHandle(s, where) {
     if (s instanceof Entity) return s._h;
     if (isEntityClass(s)) return classHandle(s);
-    if (s === Date) return (dateHandle ??= call('schemaNew', '"date"', []));
+    if (s === Date) return (dateHandle ??= calls.schemaNew('"date"', []));
     const cacheable = typeof s === 'object' && s !== null;
     if (cacheable) {
       const h = schemaHandles.get(s);
       if (h !== undefined) return h;
     }
     const fns = [];
-    const h = call('schemaNew', JSON.stringify(describe(s, where, registering, fns)), fns);
+    const h = calls.schemaNew(JSON.stringify(describe(s, where, registering, fns)), fns);
     if (cacheable) {
       schemaHandles.set(s, h);
       finalizer?.register(s, h);
@@ -615,7 +615,7 @@ export function makeSchemas(bridge) {
       throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
     }
     const out = JSON.parse(
-      call('normalize', schemaHandle(schema, 'normalize: schema'), dataText(schema, data, 'normalize: data'), jsonText(args, 'normalize: args')),
+      calls.normalize(schemaHandle(schema, 'normalize: schema'), dataText(schema, data, 'normalize: data'), jsonText(args, 'normalize: args')),
     );
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
@@ -642,8 +642,7 @@ export function makeSchemas(bridge) {
   }
 
   function denormalize(schema, result, entities) {
-    const { data, expiryStatus } = call(
-      'denormalize',
+    const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
       jsonText(result, 'denormalize: result'),
       jsonText(entities, 'denormalize: entities'),

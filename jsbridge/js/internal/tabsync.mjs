@@ -12,7 +12,7 @@ const DEFAULT_CHANNEL = 'datafetch';
 
 // makeSyncTabs returns syncTabs over bridge.
 export function makeSyncTabs(bridge) {
-  const { call } = bridge;
+  const { calls } = bridge;
 
   /**
    * Syncs ctrl with the controllers (other tabs, workers, instances) on the
@@ -46,7 +46,7 @@ export function makeSyncTabs(bridge) {
         console.debug(`${where}: a message could not be posted:`, err);
       }
     };
-    const sink = call('ctrlSyncStart', inner.handle, post);
+    const sink = calls.ctrlSyncStart(inner.handle, post);
 
     // Messages from the other ends. Nothing here throws: a message this
     // build cannot read (malformed, or of another version) is reported on
@@ -60,7 +60,7 @@ export function makeSyncTabs(bridge) {
       }
       let r;
       try {
-        r = call('ctrlSyncApply', inner.handle, text);
+        r = calls.ctrlSyncApply(inner.handle, text);
       } catch (err) {
         console.debug(`${where}: ignored a malformed message: ${err?.message ?? String(err)}`);
         return;
@@ -76,7 +76,7 @@ export function makeSyncTabs(bridge) {
       channel.onmessage = null;
       channel.close();
       try {
-        call('ctrlSyncStop', sink);
+        calls.ctrlSyncStop(sink);
       } catch (err) {
         // The Go program has exited: there is no sink left to remove.
         console.debug(`${where}: stop:`, err);

@@ -48,7 +48,7 @@ const MAX_UTF8_PER_UNIT = 3;
 const MAX_INPUT = 1 << 16;
 
 /**
- * A controller's half of the identity table (jsbridge/identity.go): the
+ * A controller's half of the identity table (jsbridge/encode/identity.go): the
  * objects it holds by id, and the shapes the outputs defined
  * (SPEC.md section 5). Clearing it clears both, as Go resets its half.
  */
@@ -650,7 +650,7 @@ function defineOwn(obj, k, v) {
 }
 
 // keptList reads an OP_KEPT_LIST: an array whose runs of OP_KEEP take the
-// elements of its previous emission at the same indices (listdiff.go).
+// elements of its previous emission at the same indices (jsbridge/encode/listdiff.go).
 function keptList() {
   let prev = known(uint());
   for (let depth = uint(); depth > 0; depth--) prev = prev?.[key()];

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"testing"
@@ -19,7 +19,7 @@ import (
 func TestFirstReadKeepsRecordsOnTheTape(t *testing.T) {
 	s := pipelineSchema()
 	st := store.New()
-	out := pipelineFetch(t, st, newIdentities(), nil, s, valuetest.Articles(50, 1), 1)
+	out := pipelineFetch(t, st, NewIdentities(), nil, s, valuetest.Articles(50, 1), 1)
 	o, err := wire.Decode(out, &wire.Table{})
 	require.NoError(t, err)
 	require.Len(t, o.Value.Elems, 50, "the read is the list")

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"maps"
@@ -20,9 +20,9 @@ var entityClasses struct {
 	of atomic.Pointer[map[*schema.Entity]uint32]
 }
 
-// setEntityClass records that reads of e are instances of class c (0:
+// SetEntityClass records that reads of e are instances of class c (0:
 // plain objects).
-func setEntityClass(e *schema.Entity, c uint32) {
+func SetEntityClass(e *schema.Entity, c uint32) {
 	entityClasses.mu.Lock()
 	defer entityClasses.mu.Unlock()
 	next := map[*schema.Entity]uint32{}

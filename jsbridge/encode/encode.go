@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"slices"
@@ -27,7 +27,7 @@ import (
 // t for a read that needs no identity (snapshots, denormalize); then only
 // Date ops are written. w must have been begun (wire.Writer.Begin) with
 // t's shapes.
-func (t *identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v value.Value) {
+func (t *Identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v value.Value) {
 	if a, ok := s.(*schema.CollectionAdd); ok {
 		s = a.ReadSchema(v) // an entity position when one record was pushed
 	}
@@ -139,7 +139,7 @@ func isIdentified(s schema.Schema) bool {
 
 // encoder writes one read.
 type encoder struct {
-	t *identities
+	t *Identities
 	w *wire.Writer
 	// path holds the member keys from the top of the result down to the
 	// value being written, while that value is reached through object

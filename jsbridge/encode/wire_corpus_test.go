@@ -1,6 +1,6 @@
 //go:build !js
 
-package jsbridge
+package encode
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ var updateCorpus = flag.Bool("update", false, "rewrite jsbridge/wire/testdata/co
 // corpusDir holds the differential corpus: outputs of the real encoder with
 // what they decode to by the reference decoder, which test/node/wire.test.mjs
 // runs the JavaScript decoder over.
-const corpusDir = "wire/testdata/corpus"
+const corpusDir = "../wire/testdata/corpus"
 
 // corpusSession records a sequence of outputs decoded with one table, as
 // one controller's reads are.
@@ -200,15 +200,15 @@ func TestWireCorpus(t *testing.T) {
 	v := value.MustParse(corpusValues)
 	for _, identity := range []bool{true, false} {
 		name := "values-plain"
-		var ids *identities
+		var ids *Identities
 		if identity {
-			name, ids = "values", newIdentities()
+			name, ids = "values", NewIdentities()
 		}
 		c := newCorpusSession(t, name, identity)
-		c.add(ids.output(nil, wire.Header{}, "k", nil, v))
-		c.add(ids.output(nil, wire.Header{}, "k", nil, v))
-		c.add(ids.output(nil, wire.Header{}, "bad", nil, corpusBadUTF8()))
-		c.add(ids.output(nil, wire.Header{}, "none", nil, value.Undef))
+		c.add(ids.Output(nil, wire.Header{}, "k", nil, v))
+		c.add(ids.Output(nil, wire.Header{}, "k", nil, v))
+		c.add(ids.Output(nil, wire.Header{}, "bad", nil, corpusBadUTF8()))
+		c.add(ids.Output(nil, wire.Header{}, "none", nil, value.Undef))
 		sessions = append(sessions, c)
 	}
 
@@ -220,7 +220,7 @@ func TestWireCorpus(t *testing.T) {
 	dict := schema.ValuesOf(f.article)
 	read := func(key string, s schema.Schema, h wire.Header) *wire.Node {
 		v, _, _, _ := f.st.Read(key)
-		return c.add(f.ids.output(nil, h, key, s, v))
+		return c.add(f.ids.Output(nil, h, key, s, v))
 	}
 	f.store(t, "list", f.list, articlesJSON(12), 1)
 	f.store(t, "page", page, `{"results":`+articlesJSON(5)+`,"nextPage":"p2"}`, 1)
@@ -246,7 +246,7 @@ func TestWireCorpus(t *testing.T) {
 	read("list", f.list, wire.Header{})
 	read("dict", dict, wire.Header{})
 	// Both halves reset: everything is sent again, shapes included.
-	f.ids.reset()
+	f.ids.Reset()
 	c.table.Reset()
 	c.reset = true
 	read("list", f.list, wire.Header{})
@@ -276,8 +276,8 @@ func TestWireCorpus(t *testing.T) {
 			continue
 		}
 		got, err := os.ReadFile(file)
-		require.NoError(t, err, "run go test ./jsbridge -run TestWireCorpus -update")
-		assert.Equal(t, string(s.file()), string(got), "%s is not current: run go test ./jsbridge -run TestWireCorpus -update", file)
+		require.NoError(t, err, "run go test ./jsbridge/encode -run TestWireCorpus -update")
+		assert.Equal(t, string(s.file()), string(got), "%s is not current: run go test ./jsbridge/encode -run TestWireCorpus -update", file)
 	}
 	entries, err := os.ReadDir(corpusDir)
 	require.NoError(t, err)

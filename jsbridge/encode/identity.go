@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
-// identities is the Go half of the identity protocol between a controller
+// Identities is the Go half of the identity protocol between a controller
 // and datafetch.mjs. JavaScript keeps the objects it built for denormalized
 // values in an array indexed by id; this table keeps the same ids, each with
 // the value it stands for, so a later read can send "the object you already
@@ -36,7 +36,7 @@ import (
 // dropped, to be sent with the next output so that JavaScript forgets it
 // too. The table therefore holds exactly what the last two emissions of
 // each key can reach, a key being a result's or a ctrl.get read's
-// (queryKeyPrefix). A garbage collection sweep narrows that at once (see
+// (QueryKeyPrefix). A garbage collection sweep narrows that at once (see
 // swept): the keys of removed results, and the ctrl.get reads whose
 // answer the sweep changed, are forgotten, and so are the emissions before
 // the last of every key when no optimistic write could roll back to them.
@@ -48,7 +48,7 @@ import (
 //
 // An identities is not safe for concurrent use; its controller serializes
 // emissions.
-type identities struct {
+type Identities struct {
 	entries idTable
 	slots   map[string]*slotIDs
 	// dropped are the wire ids released since the last output.
@@ -90,21 +90,35 @@ type identity struct {
 // cleared, so it holds on to no value).
 const maxIdentitySlab = 128
 
-func newIdentities() *identities {
-	return &identities{slots: map[string]*slotIDs{}}
+// NewIdentities returns an empty table, one for each controller.
+func NewIdentities() *Identities {
+	return &Identities{slots: map[string]*slotIDs{}}
 }
+
+// Slots returns the slots the table keeps emissions of (tests and
+// diagnostics: what a sweep left).
+func (t *Identities) Slots() []string {
+	out := make([]string, 0, len(t.slots))
+	for k := range t.slots {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Len returns the number of values the table has given ids.
+func (t *Identities) Len() int { return t.entries.len() }
 
 // lookup returns the id of v when the table holds v itself. A different
 // value at the same address (a prefix of the same backing list) has no id,
 // which only costs it its identity.
-func (t *identities) lookup(v value.Value) (uintptr, bool) {
+func (t *Identities) lookup(v value.Value) (uintptr, bool) {
 	id, ent := t.find(v)
 	return id, ent != nil
 }
 
 // find returns the id of v and its entry when the table holds v itself
 // (see lookup); a nil entry otherwise.
-func (t *identities) find(v value.Value) (uintptr, *identity) {
+func (t *Identities) find(v value.Value) (uintptr, *identity) {
 	id := value.Identity(v)
 	if id == 0 {
 		return 0, nil
@@ -118,7 +132,7 @@ func (t *identities) find(v value.Value) (uintptr, *identity) {
 
 // add enters v, which must have a non-zero identity the table lacks, with no
 // references yet, and returns its entry.
-func (t *identities) add(v value.Value) (uintptr, *identity, bool) {
+func (t *Identities) add(v value.Value) (uintptr, *identity, bool) {
 	id := value.Identity(v)
 	if id == 0 || t.entries.get(id) != nil {
 		return 0, nil, false
@@ -127,7 +141,7 @@ func (t *identities) add(v value.Value) (uintptr, *identity, bool) {
 }
 
 // insert enters v under id, which the table must lack, with no references.
-func (t *identities) insert(id uintptr, v value.Value) *identity {
+func (t *Identities) insert(id uintptr, v value.Value) *identity {
 	if len(t.free) == 0 {
 		t.chunk = min(max(2*t.chunk, 8), maxIdentitySlab)
 		t.free = make([]identity, t.chunk)
@@ -149,7 +163,7 @@ func (t *identities) insert(id uintptr, v value.Value) *identity {
 
 // grow makes room for n more entries when the table holds fewer than that:
 // a large first read would otherwise rehash the table at every doubling.
-func (t *identities) grow(n int) {
+func (t *Identities) grow(n int) {
 	if n <= t.entries.len() {
 		return
 	}
@@ -157,13 +171,13 @@ func (t *identities) grow(n int) {
 }
 
 // retain counts one more reference to id.
-func (t *identities) retain(id uintptr) {
+func (t *Identities) retain(id uintptr) {
 	t.entries.get(id).refs++
 }
 
 // release drops one reference to id, removing the entry (and releasing its
 // children) when none is left.
-func (t *identities) release(id uintptr) {
+func (t *Identities) release(id uintptr) {
 	ent := t.entries.get(id)
 	if ent == nil {
 		return
@@ -187,7 +201,7 @@ func (t *identities) release(id uintptr) {
 // that falls out of the slot are released. The new references must already
 // be counted, so that ids used by both emissions never drop to zero in
 // between.
-func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
+func (t *Identities) setSlot(slot string, held []uintptr, root uintptr) {
 	st := t.slots[slot]
 	if st == nil {
 		st = &slotIDs{}
@@ -213,7 +227,7 @@ func (t *identities) setSlot(slot string, held []uintptr, root uintptr) {
 // forget releases slot's emissions, for a result that is gone from the
 // store: what only it held is dropped on both sides (the next output
 // carries the drops), so a swept result's objects can be collected.
-func (t *identities) forget(slot string) {
+func (t *Identities) forget(slot string) {
 	st := t.slots[slot]
 	if st == nil {
 		return
@@ -227,28 +241,34 @@ func (t *identities) forget(slot string) {
 	}
 }
 
-// queryKeyPrefix starts the slot of a ctrl.get read (query.go), apart from
+// QueryKeyPrefix starts the slot of a ctrl.get read (query.go), apart from
 // every endpoint key (which never holds a NUL).
-const queryKeyPrefix = "\x00get "
+const QueryKeyPrefix = "\x00get "
 
-// slotRoot is a slot and the top of its last emission when it was looked
+// SlotRoot is a slot and the top of its last emission when it was looked
 // at: root's id and value (0 and undefined: none).
-type slotRoot struct {
+type SlotRoot struct {
 	slot string
 	root uintptr
 	v    value.Value
 }
 
-// querySlots returns the slots of ctrl.get reads (queryKeyPrefix) with the
+// Slot is the read's slot: QueryKeyPrefix, the schema's handle and its args.
+func (q SlotRoot) Slot() string { return q.slot }
+
+// Value is the value the read last emitted.
+func (q SlotRoot) Value() value.Value { return q.v }
+
+// QuerySlots returns the slots of ctrl.get reads (QueryKeyPrefix) with the
 // tops of their last emissions, for the caller to read each again after a
-// sweep (see swept).
-func (t *identities) querySlots() []slotRoot {
-	var qs []slotRoot
+// sweep (see Swept).
+func (t *Identities) QuerySlots() []SlotRoot {
+	var qs []SlotRoot
 	for slot, st := range t.slots {
-		if !strings.HasPrefix(slot, queryKeyPrefix) {
+		if !strings.HasPrefix(slot, QueryKeyPrefix) {
 			continue
 		}
-		q := slotRoot{slot: slot, root: st.root}
+		q := SlotRoot{slot: slot, root: st.root}
 		if ent := t.entries.get(st.root); ent != nil {
 			q.v = ent.v
 		}
@@ -257,8 +277,8 @@ func (t *identities) querySlots() []slotRoot {
 	return qs
 }
 
-// swept lets go what a sweep of the store removed, on Go's side; the drops
-// go to JavaScript with the next output (dropOutput hands them over at
+// Swept lets go what a sweep of the store removed, on Go's side; the drops
+// go to JavaScript with the next output (DropOutput hands them over at
 // once). What a sweep removes can be held here three ways:
 //
 //   - by the slot of a removed result (removed are their keys): forgotten;
@@ -272,7 +292,7 @@ func (t *identities) querySlots() []slotRoot {
 //
 // What a remaining result reads now stays, so an unchanged re-read of it is
 // still the object JavaScript holds.
-func (t *identities) swept(removed []string, changed []slotRoot, keepPrev bool) {
+func (t *Identities) Swept(removed []string, changed []SlotRoot, keepPrev bool) {
 	for _, k := range removed {
 		t.forget(k)
 	}
@@ -296,10 +316,10 @@ func (t *identities) swept(removed []string, changed []slotRoot, keepPrev bool) 
 	}
 }
 
-// dropOutput writes into buf (emptied first) an output that carries no
+// DropOutput writes into buf (emptied first) an output that carries no
 // value but the ids dropped since the last output, for JavaScript to
 // forget them now rather than with its next read; nil when none were.
-func (t *identities) dropOutput(buf []byte) []byte {
+func (t *Identities) DropOutput(buf []byte) []byte {
 	if len(t.dropped) == 0 {
 		return nil
 	}
@@ -313,7 +333,7 @@ func (t *identities) dropOutput(buf []byte) []byte {
 
 // lastRoot returns the top-level value of slot's last emission and its
 // entry, when JavaScript still holds it; nil otherwise.
-func (t *identities) lastRoot(slot string) (value.Value, *identity) {
+func (t *Identities) lastRoot(slot string) (value.Value, *identity) {
 	st := t.slots[slot]
 	if st == nil || st.root == 0 {
 		return value.Undef, nil
@@ -326,17 +346,17 @@ func (t *identities) lastRoot(slot string) (value.Value, *identity) {
 }
 
 // takeDropped returns the wire ids dropped since the last call.
-func (t *identities) takeDropped() []uint64 {
+func (t *Identities) takeDropped() []uint64 {
 	d := t.dropped
 	t.dropped = nil
 	return d
 }
 
-// output writes the read of v, the result under slot by schema s, with
+// Output writes the read of v, the result under slot by schema s, with
 // header h into buf (emptied first) and returns it; see writeRead. A nil t
 // writes it with no identity and shapes of its own. The writer comes from
 // the process's scratch (scratch.go) and goes back to it.
-func (t *identities) output(buf []byte, h wire.Header, slot string, s schema.Schema, v value.Value) []byte {
+func (t *Identities) Output(buf []byte, h wire.Header, slot string, s schema.Schema, v value.Value) []byte {
 	w := takeWriter()
 	defer putWriter(w)
 	if t == nil {
@@ -348,8 +368,8 @@ func (t *identities) output(buf []byte, h wire.Header, slot string, s schema.Sch
 	return w.Finish()
 }
 
-// reset forgets everything, as ResetEntireStore does on both sides.
-func (t *identities) reset() {
+// Reset forgets everything, as ResetEntireStore does on both sides.
+func (t *Identities) Reset() {
 	t.entries.clear()
 	clear(t.slots)
 	t.dropped = nil

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"bytes"

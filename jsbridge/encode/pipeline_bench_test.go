@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"fmt"
@@ -28,10 +28,10 @@ func pipelineSchema() schema.Schema {
 
 // pipelineFetch stores body under "list" and emits the read, as a fetch
 // through a bridge controller does.
-func pipelineFetch(b testing.TB, st *store.Store, ids *identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
+func pipelineFetch(b testing.TB, st *store.Store, ids *Identities, buf []byte, s schema.Schema, body []byte, at int64) []byte {
 	storetest.Apply(b, st, "list", s, body, at)
 	out, _, _, _ := st.Read("list")
-	return ids.output(buf, wire.Header{}, "list", s, out)
+	return ids.Output(buf, wire.Header{}, "list", s, out)
 }
 
 func BenchmarkPipeline(b *testing.B) {
@@ -43,11 +43,11 @@ func BenchmarkPipeline(b *testing.B) {
 			b.ReportAllocs()
 			var buf []byte
 			for b.Loop() {
-				buf = pipelineFetch(b, store.New(), newIdentities(), buf, s, body, 1)
+				buf = pipelineFetch(b, store.New(), NewIdentities(), buf, s, body, 1)
 			}
 		})
 		b.Run(fmt.Sprintf("refetch/N=%d", n), func(b *testing.B) {
-			st, ids := store.New(), newIdentities()
+			st, ids := store.New(), NewIdentities()
 			buf := pipelineFetch(b, st, ids, nil, s, body, 1)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
@@ -61,7 +61,7 @@ func BenchmarkPipeline(b *testing.B) {
 		// setResponse of a user does), then the list is read and emitted:
 		// about N/20 articles change, the rest are kept.
 		b.Run(fmt.Sprintf("changeUser/N=%d", n), func(b *testing.B) {
-			st, ids := store.New(), newIdentities()
+			st, ids := store.New(), NewIdentities()
 			buf := pipelineFetch(b, st, ids, nil, s, body, 1)
 			user := s.(*schema.Array).Of.(*schema.Entity).Schema["author"]
 			b.ReportAllocs()
@@ -70,18 +70,18 @@ func BenchmarkPipeline(b *testing.B) {
 				u := 1 + at%valuetest.Authors
 				storetest.Apply(b, st, fmt.Sprintf("user%d", u), user, fmt.Appendf(nil, `{"id":%d,"name":"u %d"}`, u, at), at)
 				out, _, _, _ := st.Read("list")
-				buf = ids.output(buf, wire.Header{}, "list", s, out)
+				buf = ids.Output(buf, wire.Header{}, "list", s, out)
 				at++
 			}
 		})
 		b.Run(fmt.Sprintf("encode-cold/N=%d", n), func(b *testing.B) {
 			st := store.New()
-			pipelineFetch(b, st, newIdentities(), nil, s, body, 1)
+			pipelineFetch(b, st, NewIdentities(), nil, s, body, 1)
 			v, _, _, _ := st.Read("list")
 			b.ReportAllocs()
 			var buf []byte
 			for b.Loop() {
-				buf = newIdentities().output(buf, wire.Header{}, "list", s, v)
+				buf = NewIdentities().Output(buf, wire.Header{}, "list", s, v)
 			}
 		})
 	}

@@ -1,7 +1,7 @@
-package jsbridge
+package encode
 
 // idTable maps ids (value.Identity, never 0) to the entries of an
-// identities table. It does what a map[uintptr]*identity did, at about half
+// Identities table. It does what a map[uintptr]*identity did, at about half
 // the cost in wasm, where the map hashes each key with the runtime's
 // portable hash and probes its groups without SIMD: a read of a list of N
 // entities looks up N ids or more (each new record, each element kept, each

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"testing"
@@ -23,14 +23,14 @@ func TestForgetDropsWhatOnlyTheSlotHeld(t *testing.T) {
 
 	f.ids.forget("a")
 	assert.Equal(t, 2, f.ids.entries.len(), "article 3 and the author it shares stay")
-	out := f.ids.dropOutput(nil)
+	out := f.ids.DropOutput(nil)
 	require.NotNil(t, out)
 	o, err := wire.Decode(out, &f.dec.table)
 	require.NoError(t, err)
 	assert.Equal(t, wire.Undefined, o.Value.Kind)
 	assert.Equal(t, 1, o.Counts[wire.OpDrop])
 	assert.Equal(t, 2, f.dec.held(), "the decoder forgot the list and the two articles")
-	assert.Nil(t, f.ids.dropOutput(nil), "nothing more to drop")
+	assert.Nil(t, f.ids.DropOutput(nil), "nothing more to drop")
 
 	f.ids.forget("a") // forgetting twice is nothing
 	assert.Equal(t, 2, f.ids.entries.len())
@@ -50,15 +50,15 @@ func sweepAll(t *testing.T, f *fixture, now int64, keepPrev bool, queries map[st
 		roots.Result(k)
 	}
 	st := f.st.Sweep(store.SweepPolicy{Now: now, ExpiryMultiplier: 1}, roots)
-	var changed []slotRoot
-	for _, q := range f.ids.querySlots() {
+	var changed []SlotRoot
+	for _, q := range f.ids.QuerySlots() {
 		v, _, _, _ := f.st.Read(queries[q.slot])
 		if !value.Same(v, q.v) {
 			changed = append(changed, q)
 		}
 	}
-	f.ids.swept(st.Keys, changed, keepPrev)
-	if out := f.ids.dropOutput(nil); out != nil {
+	f.ids.Swept(st.Keys, changed, keepPrev)
+	if out := f.ids.DropOutput(nil); out != nil {
 		_, err := wire.Decode(out, &f.dec.table)
 		require.NoError(t, err)
 	}
@@ -69,7 +69,7 @@ func sweepAll(t *testing.T, f *fixture, now int64, keepPrev bool, queries map[st
 // query slot slot, as ctrl.get does for a read of key's value.
 func (f *fixture) queryRead(t *testing.T, slot, key string, s schema.Schema) (any, *readOut) {
 	t.Helper()
-	return f.dec.decode(t, f.ids.output(nil, wire.Header{}, slot, s, f.mustRead(t, key)))
+	return f.dec.decode(t, f.ids.Output(nil, wire.Header{}, slot, s, f.mustRead(t, key)))
 }
 
 func TestSweptLeavesNoEntryOfWhatTheSweepRemoved(t *testing.T) {
@@ -78,8 +78,8 @@ func TestSweptLeavesNoEntryOfWhatTheSweepRemoved(t *testing.T) {
 	f.store(t, "get3", f.article, `{"id":"3","title":"three","author":{"id":8,"name":"Bo"}}`, 1)
 	f.read(t, "list", f.list)
 	f.read(t, "get3", f.article)
-	queries := map[string]string{queryKeyPrefix + "1 [3]": "get3"}
-	f.queryRead(t, queryKeyPrefix+"1 [3]", "get3", f.article)
+	queries := map[string]string{QueryKeyPrefix + "1 [3]": "get3"}
+	f.queryRead(t, QueryKeyPrefix+"1 [3]", "get3", f.article)
 	require.Equal(t, 6, f.ids.entries.len(), "list, articles 1 and 2, author 7, article 3 and author 8")
 
 	st := sweepAll(t, f, 5000, false, queries)
@@ -96,9 +96,9 @@ func TestSweptKeepsWhatStays(t *testing.T) {
 	f.store(t, "get3", f.article, `{"id":"3","title":"three","author":{"id":7,"name":"Ann"}}`, 1)
 	list, _ := f.read(t, "list", f.list)
 	f.read(t, "get3", f.article)
-	queries := map[string]string{queryKeyPrefix + "1 [1]": "list", queryKeyPrefix + "1 [3]": "get3"}
-	f.queryRead(t, queryKeyPrefix+"1 [1]", "list", f.list) // a read of what stays
-	f.queryRead(t, queryKeyPrefix+"1 [3]", "get3", f.article)
+	queries := map[string]string{QueryKeyPrefix + "1 [1]": "list", QueryKeyPrefix + "1 [3]": "get3"}
+	f.queryRead(t, QueryKeyPrefix+"1 [1]", "list", f.list) // a read of what stays
+	f.queryRead(t, QueryKeyPrefix+"1 [3]", "get3", f.article)
 
 	st := sweepAll(t, f, 5000, false, queries, "list")
 
@@ -106,7 +106,7 @@ func TestSweptKeepsWhatStays(t *testing.T) {
 	again, out := f.read(t, "list", f.list)
 	assert.True(t, out.only(wire.OpRef), "the held result reads the object JavaScript holds: %s", out)
 	assert.True(t, same(list, again))
-	_, out = f.queryRead(t, queryKeyPrefix+"1 [1]", "list", f.list)
+	_, out = f.queryRead(t, QueryKeyPrefix+"1 [1]", "list", f.list)
 	assert.True(t, out.only(wire.OpRef), "so does a query read of it: %s", out)
 	assert.Equal(t, 4, f.ids.entries.len(), "the list, its two articles and author 7")
 	assert.Len(t, f.ids.slots, 2, "the list and the query read of it")

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"fmt"
@@ -121,7 +121,7 @@ type fixture struct {
 	article *schema.Entity
 	user    *schema.Entity
 	list    schema.Schema
-	ids     *identities
+	ids     *Identities
 	dec     *decoder
 }
 
@@ -135,7 +135,7 @@ func newFixture() *fixture {
 	return &fixture{
 		st: store.New(), article: article, user: user,
 		list: schema.ArrayOf(article),
-		ids:  newIdentities(), dec: newDecoder(),
+		ids:  NewIdentities(), dec: newDecoder(),
 	}
 }
 
@@ -153,7 +153,7 @@ func (f *fixture) store(t *testing.T, key string, s schema.Schema, data string, 
 func (f *fixture) read(t *testing.T, key string, s schema.Schema) (any, *readOut) {
 	t.Helper()
 	v, _, _, _ := f.st.Read(key)
-	return f.dec.decode(t, f.ids.output(nil, wire.Header{}, key, s, v))
+	return f.dec.decode(t, f.ids.Output(nil, wire.Header{}, key, s, v))
 }
 
 const twoArticles = `[
@@ -280,7 +280,7 @@ func TestEncodeWireIDsAreDenseAndReused(t *testing.T) {
 	if f.ids.nextWire > 8 {
 		t.Errorf("50 versions took wire ids up to %d, want at most 8", f.ids.nextWire)
 	}
-	f.ids.reset()
+	f.ids.Reset()
 	f.dec.table.Reset()
 	f.read(t, "list", f.list)
 	checkWireIDs(t, f.ids)
@@ -291,7 +291,7 @@ func TestEncodeWireIDsAreDenseAndReused(t *testing.T) {
 
 // checkWireIDs fails t unless the wire ids of ids' entries are distinct,
 // below nextWire, and with the free ones exactly the ids handed out.
-func checkWireIDs(t *testing.T, ids *identities) {
+func checkWireIDs(t *testing.T, ids *Identities) {
 	t.Helper()
 	seen := map[uint32]bool{}
 	for _, s := range ids.entries.slots {
@@ -406,8 +406,8 @@ func TestEncodePlainHasNoIdentity(t *testing.T) {
 	f := newFixture()
 	f.store(t, "list", f.list, twoArticles, 1)
 	v, _, _, _ := f.st.Read("list")
-	var nilTable *identities
-	raw := nilTable.output(nil, wire.Header{}, "", f.list, v)
+	var nilTable *Identities
+	raw := nilTable.Output(nil, wire.Header{}, "", f.list, v)
 	o, err := wire.Decode(raw, nil) // a table-less decode fails on identity ops
 	if err != nil {
 		t.Fatal(err)
@@ -421,7 +421,7 @@ func TestEncodePlainHasNoIdentity(t *testing.T) {
 }
 
 func TestEncodeUndefinedAndScalars(t *testing.T) {
-	ids := newIdentities()
+	ids := NewIdentities()
 	for _, c := range []struct {
 		v    value.Value
 		want string
@@ -431,7 +431,7 @@ func TestEncodeUndefinedAndScalars(t *testing.T) {
 		{value.Int(3), `3`},
 		{value.Str("a\"b"), `"a\"b"`},
 	} {
-		o, err := wire.Decode(ids.output(nil, wire.Header{}, "k", nil, c.v), &wire.Table{})
+		o, err := wire.Decode(ids.Output(nil, wire.Header{}, "k", nil, c.v), &wire.Table{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -445,7 +445,7 @@ func TestEncodeResetForgetsEverything(t *testing.T) {
 	f := newFixture()
 	f.store(t, "list", f.list, twoArticles, 1)
 	f.read(t, "list", f.list)
-	f.ids.reset()
+	f.ids.Reset()
 	f.dec.table.Reset()
 	_, out := f.read(t, "list", f.list)
 	if out.Counts[wire.OpRegister] == 0 || out.Counts[wire.OpDefineShape] == 0 {

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"fmt"
@@ -84,15 +84,15 @@ func checkWire(t *testing.T, s schema.Schema, data value.Value) {
 		}
 		return o
 	}
-	ids := newIdentities()
+	ids := NewIdentities()
 	var table wire.Table
-	first := check("first read", ids.output(nil, wire.Header{}, "k", s, v), &table)
-	again := check("re-read", ids.output(nil, wire.Header{}, "k", s, v), &table)
+	first := check("first read", ids.Output(nil, wire.Header{}, "k", s, v), &table)
+	again := check("re-read", ids.Output(nil, wire.Header{}, "k", s, v), &table)
 	if (v.Kind() == value.Object || v.Kind() == value.Array) && (again.Value != first.Value || again.Counts[wire.OpRef] != 1) {
 		t.Fatalf("unchanged re-read is not one ref to the same object: %v", again.Counts)
 	}
-	var none *identities
-	check("read without a table", none.output(nil, wire.Header{}, "", s, v), nil)
+	var none *Identities
+	check("read without a table", none.Output(nil, wire.Header{}, "", s, v), nil)
 }
 
 // recordOf reports whether n is the record v stands for, v a key or a

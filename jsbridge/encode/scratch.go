@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"sync"
@@ -51,9 +51,9 @@ func putWriter(w *wire.Writer) {
 	}
 }
 
-// takeOutput returns an empty output buffer, the largest free one (nil when
+// TakeOutput returns an empty output buffer, the largest free one (nil when
 // none is).
-func takeOutput() []byte {
+func TakeOutput() []byte {
 	scratch.mu.Lock()
 	defer scratch.mu.Unlock()
 	n := len(scratch.outs)
@@ -73,9 +73,9 @@ func takeOutput() []byte {
 	return b
 }
 
-// putOutput returns b, an output JavaScript has decoded, to the free list,
+// PutOutput returns b, an output JavaScript has decoded, to the free list,
 // unless it is too large to keep (keepScratch) or the list is full.
-func putOutput(b []byte) {
+func PutOutput(b []byte) {
 	b = keepScratch(b)
 	if cap(b) == 0 {
 		return

@@ -1,4 +1,4 @@
-package jsbridge
+package encode
 
 import (
 	"testing"
@@ -28,11 +28,11 @@ func classOf(t *testing.T, n *wire.Node, path ...any) uint64 {
 
 func TestEncodeMarksEntityClasses(t *testing.T) {
 	f := newFixture()
-	setEntityClass(f.article, 3)
-	setEntityClass(f.user, 4)
+	SetEntityClass(f.article, 3)
+	SetEntityClass(f.user, 4)
 	t.Cleanup(func() {
-		setEntityClass(f.article, 0)
-		setEntityClass(f.user, 0)
+		SetEntityClass(f.article, 0)
+		SetEntityClass(f.user, 0)
 	})
 	f.store(t, "list", f.list, twoArticles, 1)
 	_, out := f.read(t, "list", f.list)
