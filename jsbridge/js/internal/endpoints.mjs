@@ -917,7 +917,7 @@ export function makeEndpoints(bridge, schemas) {
       if (body !== undefined) args.push(body);
       return jsonText(await ep.fetch(...args), `${name}: fetch result`);
     };
-    return call('endpointNew', JSON.stringify(desc), fns, raw, signal);
+    return calls.endpointNew(JSON.stringify(desc), fns, raw, signal);
   }
 
   // resourceHandles returns res's handles in this engine, registering it.
