@@ -667,6 +667,22 @@ bench_browser() {
   node "$f"
 }
 
+# The React benchmark (test/bench/react.mjs): datafetch/react against
+# @data-client/react 0.10 on React 19, the same components, the shapes of
+# data-client's own React benchmark (getlist-100/500/500-sorted,
+# update-entity, update-user, invalidate-and-resolve: action to DOM change,
+# interleaved, three rounds) and wasm memory over 10 mount/unmount cycles.
+# Reported, not enforced; REACT_QUICK=1 is a smoke run.
+bench_react() {
+  local f=test/bench/react.mjs
+  [[ -f $f ]] || die "the React benchmark $f is missing"
+  ensure_chromium
+  ensure_npm
+  build_dist
+  log "React benchmark: datafetch/react vs @data-client/react in headless Chromium ($f)"
+  node "$f"
+}
+
 # Time to first request and first data on a first visit
 # (test/bench/firstrequest.mjs): the same page with datafetch and with
 # data-client, each bundled with esbuild, fresh browser contexts,
@@ -695,6 +711,7 @@ bench_bodymem() {
 cmd_bench() {
   bench_go
   bench_browser
+  bench_react
   bench_firstrequest
   bench_bodymem
 }

@@ -637,6 +637,9 @@ func ctrlResetEntireStore(args []safejs.Value) (any, error) {
 	// Subscribers are told during the reset, with the old table; clearing
 	// it after is safe because nothing runs in between.
 	c.c.ResetEntireStore()
+	// What the store held is garbage now: collected soon, the next reads
+	// reuse its memory rather than grow the heap to the collector's target.
+	defer collectSoon()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ids.Reset()

@@ -307,6 +307,7 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 		return declined
 	}
 	c.c.ResetEntireStore()
+	defer collectSoon() // as ctrlResetEntireStore
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ids.Reset()

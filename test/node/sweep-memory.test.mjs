@@ -42,6 +42,12 @@ const WARM_ROUNDS = 10;
 // sweep RECORDS × 30 records in all (about 5 MB of records): a sweep that
 // frees nothing grows it by tens of MB.
 const MAX_GROWTH_BYTES = 8 << 20;
+// Rounds of reading and resetting, measured from the first: a reset that
+// leaves its garbage to the collector's own pace grows memory round after
+// round towards the collector's target (at least 16 MB, wasm/main.go),
+// about 13 MB here; one that collects, by the first round's peak.
+const RESET_ROUNDS = 12;
+const RESET_GROWTH_BYTES = 4 << 20;
 // Records of the tests that sweep once: fewer than ctrl.get keeps reads of
 // one schema for (MAX_QUERY_ARGS in controller.mjs), so that only a sweep
 // can let them go.
@@ -299,4 +305,30 @@ test('a sweep while an optimistic update is pending keeps what its rollback retu
   assert.equal(ctrl.getResponse(get, { id: 1 }).data, before, 'the rollback returns the object from before the update');
   stop();
   ctrl.close();
+});
+
+// resetEntireStore drops everything the store held: what was read from it
+// (through Go's handles too, ctrl.get) is collectable once it returns, and
+// rounds of reading a fresh list and resetting reuse the memory the last
+// round left rather than grow WebAssembly memory to the Go collector's
+// target (which wasm/main.go sets high: five times the live heap, at least
+// 16 MB): the bridge collects after a reset (jsbridge/release.go).
+test('resetEntireStore frees what the store held on both sides, and rounds of reading and resetting reuse memory', async () => {
+  const s = await sweeping('Reset');
+  const early = [];
+  let before;
+  for (let round = 0; round < RESET_ROUNDS; round++) {
+    await s.ctrl.setResponse(s.rows, { round }, rowsOf(round * RECORDS, RECORDS));
+    const list = readers['ctrl.get'](s, round);
+    assert.equal(list.filter((r) => r?.id !== undefined).length, RECORDS);
+    if (round === 0) watch(early, list);
+    await s.ctrl.resetEntireStore();
+    assert.equal(s.ctrl.getResponse(s.rows, { round }).data, undefined, `round ${round}: the reset emptied the store`);
+    await collected();
+    if (round === 0) before = go._inst.exports.mem.buffer.byteLength;
+  }
+  await freed(early, `the first round after ${RESET_ROUNDS} resets`);
+  const growth = go._inst.exports.mem.buffer.byteLength - before;
+  assert.ok(growth <= RESET_GROWTH_BYTES, `wasm memory grew ${growth} bytes over ${RESET_ROUNDS - 1} rounds of reading and resetting after the first`);
+  s.ctrl.close();
 });
