@@ -10,10 +10,13 @@ import (
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
-// normalize(schema, dataJSON, argsJSON) returns {result, entities} as
-// JSON: entities[key][pk] is the normalized record, null when deleted.
-// args are the endpoint's args, a JSON array ([params, body]: for
-// Collections, and the pk and process of entities).
+// normalize(schema, dataJSON, argsJSON, storeJSON) returns {result,
+// entities} as JSON: entities[key][pk] is the normalized record, null when
+// deleted. args are the endpoint's args, a JSON array ([params, body]: for
+// Collections, and the pk and process of entities). storeJSON, when given,
+// is the entity tables the data is normalized into: a Collection's adder
+// (push and the rest) changes the matching collections there, and those
+// are returned among the entities.
 func normalizeEntry(args []safejs.Value) (any, error) {
 	s, err := lookup[schema.Schema](arg(args, 0), "a schema")
 	if err != nil {
@@ -41,7 +44,15 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	// One merged record per (key, pk), grouped by key in order of appearance.
 	var keys []string
 	records := map[string][]value.Member{}
-	for _, w := range n.Merged() {
+	ws := n.Merged()
+	if len(n.Collections) > 0 {
+		stored, err := jsonArg(arg(args, 3), "normalize store")
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, changedCollections(n.Collections, stored)...)
+	}
+	for _, w := range ws {
 		rec := w.Record()
 		if w.Deleted {
 			rec = value.NullV
@@ -105,4 +116,36 @@ func (t *tablesSource) Slot(key, pk string) *schema.Slot {
 	}
 	t.slots[id] = s
 	return s
+}
+
+// changedCollections applies a Collection adder's writes to the stored
+// tables (entities[key][pk] JSON, null a deleted record), as the store
+// applies them (core/store applyCollections), and returns each collection
+// that changed as a write of its table.
+func changedCollections(writes []schema.CollectionWrite, stored value.Value) []schema.EntityWrite {
+	var out []schema.EntityWrite
+	for _, cw := range writes {
+		table := &schema.Entity{Key: cw.Key}
+		old := value.Undef
+		if m := cw.Move; m != nil {
+			if rec := stored.Get(m.Key).Get(m.PK); !rec.IsNull() {
+				old = rec
+			}
+		}
+		for _, m := range stored.Get(cw.Key).Members() {
+			if m.Value.IsNull() || cw.PK != "" && m.Key != cw.PK || cw.PK == "" && cw.Move == nil && !cw.Match(m.Key) {
+				continue
+			}
+			next := m.Value
+			if cw.Move != nil {
+				next = cw.Move.Apply(old, m.Key, m.Value)
+			} else {
+				next = cw.Change(m.Value)
+			}
+			if !value.Same(next, m.Value) {
+				out = append(out, schema.EntityWrite{Entity: table, PK: m.Key, Value: next})
+			}
+		}
+	}
+	return out
 }

@@ -32,6 +32,7 @@ import (
 //	                             that are schemas, and defaults
 //	{"u": {name: D...}, "k": attribute}
 //	{"c": handle}                a schema.Collection (made by collectionNew)
+//	{"c": handle, "op": n}       its adder n (schema.CollectionOp: push...)
 //	{"cv": n}                    a class or function converting a field's
 //	                             value when read (schema.Scalar; n is
 //	                             JavaScript's number for it)
@@ -87,7 +88,13 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 	case d.Has("e"):
 		return entityByHandle(d.Get("e"))
 	case d.Has("c"):
-		return collectionByHandle(d.Get("c"))
+		c, err := collectionByHandle(d.Get("c"))
+		if err != nil || !d.Has("op") {
+			return c, err
+		}
+		// One of its adders (data-client's collection.push and the rest).
+		op, _ := d.Get("op").Float()
+		return c.Adder(schema.CollectionOp(op))
 	case d.Has("a"):
 		of, err := nested("a")
 		if err != nil {

@@ -344,7 +344,11 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	pk, ok := v.Text()
 	if !ok || v.IsNull() || v.Kind() == value.Bool {
 		// null and booleans stay as they are; an inline record (never
-		// normalized) is read as is.
+		// normalized) is read with the entity's defaults, as data-client
+		// reads one.
+		if v.Kind() == value.Object {
+			return e.fill(v), Found
+		}
 		return v, Found
 	}
 	slot, read, st, done := d.memoized(e, pk)

@@ -86,7 +86,8 @@ func NormalizeArgs(s Schema, data value.Value, args Args) (*Normalized, error) {
 	}
 	n := normalizers.Get().(*normalizer)
 	n.args = args
-	res, err := s.normalize(data, value.Undef, nil, n)
+	// At the top, the data is its own parent, as data-client passes it.
+	res, err := s.normalize(data, data, nil, n)
 	if err != nil {
 		n.release()
 		return nil, err
@@ -249,7 +250,12 @@ func (n *normalizer) argList() value.Value {
 func (n *normalizer) add(w EntityWrite) { n.writes = append(n.writes, w) }
 
 func (p *pathElem) fieldKey() string {
-	if p == nil || p.index >= 0 {
+	// A list's member has the list's key, as data-client's ArraySchema
+	// passes it.
+	for p != nil && p.index >= 0 {
+		p = p.parent
+	}
+	if p == nil {
 		return ""
 	}
 	return p.key
@@ -270,6 +276,10 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	}
 	rec, pk, err := e.record(in, parent, path, n, n.args.Optimistic)
 	if err == errProcessedAway {
+		if pk == "" {
+			// A list's member without a key: left out.
+			return value.Undef, nil
+		}
 		n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
 		return value.Str(pk), nil
 	}
@@ -373,7 +383,8 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 
 // errProcessedAway is record's answer when Process returned undefined:
 // the record (its key taken from the raw one) is to be deleted, as in
-// data-client, where such an entity is invalidated.
+// data-client, where such an entity is invalidated; with an empty key (a
+// list's member whose raw input has none), the member is left out.
 var errProcessedAway = errors.New("process returned undefined")
 
 // undefinedPK is the text of JavaScript's undefined: a key that reads so
@@ -399,9 +410,16 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 			pe.Err = err
 			return value.Undef, "", pe
 		}
-		if out.IsUndefined() && in.Kind() == value.Object {
+		if out.IsUndefined() {
+			// Deleted under the raw input's key, whatever its shape (pk
+			// may read a list); with no key, a list's member is left out
+			// (data-client would delete "undefined"), anything else is
+			// an error.
 			pk, ok, err := e.PKOf(in, parent, key, args)
 			if err != nil || !ok || pk == "" || pk == undefinedPK {
+				if err == nil && path != nil && path.index >= 0 {
+					return value.Undef, "", errProcessedAway
+				}
 				return value.Undef, "", errorAt(path, e, "process returned undefined for a record without a primary key")
 			}
 			return value.Undef, pk, errProcessedAway
@@ -493,8 +511,10 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		elems = n.elems[start:]
 		defer func() { n.elems = n.elems[:start] }()
 	}
+	// The members' parent is the list's, as data-client's ArraySchema
+	// passes it (at the top, the list itself).
 	for i, el := range elems {
-		v, err := a.Of.normalize(el, in, n.child(path, "", i), n)
+		v, err := a.Of.normalize(el, parent, n.child(path, "", i), n)
 		if err != nil {
 			return value.Undef, err
 		}
@@ -552,13 +572,16 @@ func (v *Values) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	if in.Kind() != value.Object {
 		return value.Undef, errorAt(path, v, "expected an object, got %s", in.Kind())
 	}
-	members := make([]value.Member, in.Len())
-	for i, m := range in.Members() {
+	members := make([]value.Member, 0, in.Len())
+	for _, m := range in.Members() {
+		if m.Value.IsNullish() {
+			continue // left out, as data-client's Values does
+		}
 		out, err := v.Of.normalize(m.Value, in, n.child(path, m.Key, -1), n)
 		if err != nil {
 			return value.Undef, err
 		}
-		members[i] = value.M(m.Key, out)
+		members = append(members, value.M(m.Key, out))
 	}
 	return value.Obj(members...), nil
 }
@@ -598,7 +621,7 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 	// A delete answered with no record (an empty body, null, {}) deleted
 	// what its params name, as in data-client: the response of the whole
 	// request only, not a member of a larger one.
-	if parent.IsUndefined() && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
+	if path == nil && (in.IsNullish() || in.Kind() == value.Object && in.Len() == 0) && n.args.Params.Kind() == value.Object && n.args.Params.Len() > 0 {
 		in = n.args.Params
 	}
 	var pk string
@@ -611,6 +634,9 @@ func (i *Invalidate) normalize(in, parent value.Value, path *pathElem, n *normal
 		// temporary one would delete nothing.
 		if _, pk, err = i.Entity.record(in, parent, path, n, false); err != nil && err != errProcessedAway {
 			return value.Undef, err
+		}
+		if pk == "" {
+			return value.Undef, nil
 		}
 	default:
 		return value.Undef, errorAt(path, i, "expected a record or a primary key, got %s", in.Kind())

@@ -343,6 +343,52 @@ func TestProcessReturningUndefinedInvalidates(t *testing.T) {
 	assert.ErrorContains(t, err, "process returned undefined for a record without a primary key")
 }
 
+// Process returning undefined for input that is not an object (a price
+// level sent as [price, amount]) deletes under the key pk reads from the
+// raw input; a list's member without one is left out, nothing stored
+// (data-client's process.test, "nested entity invalidated when process
+// returns undefined").
+func TestProcessReturningUndefinedForAListMember(t *testing.T) {
+	level := &schema.Entity{
+		Key:      "PriceLevel",
+		Defaults: value.MustParse(`{"price":0,"amount":0}`),
+		PKFunc: func(rec, _ value.Value, _ string, _ value.Value) (string, bool, error) {
+			if p := rec.Get("price"); !p.IsUndefined() {
+				s, _ := p.Text()
+				return s, true, nil
+			}
+			return "", false, nil
+		},
+		Process: func(rec, _ value.Value, _ string, _ value.Value) (value.Value, error) {
+			if rec.Kind() != value.Array {
+				return rec, nil
+			}
+			el := rec.Elems()
+			if a, _ := el[1].Float(); a == 0 {
+				return value.Undef, nil
+			}
+			return value.Obj(value.M("price", el[0]), value.M("amount", el[1])), nil
+		},
+	}
+	book := &schema.Entity{
+		Key:      "OrderBook",
+		Defaults: value.MustParse(`{"id":null,"bids":[]}`),
+		Schema:   map[string]schema.Schema{"bids": schema.ArrayOf(level)},
+	}
+	n, err := schema.Normalize(book, value.MustParse(`{"id":"ob1","bids":[[100,5],[200,0],[300,10]]}`))
+	require.NoError(t, err)
+	var pks []string
+	for _, w := range n.Entities {
+		if w.Entity == level {
+			pks = append(pks, w.PK)
+			assert.False(t, w.Deleted)
+		}
+	}
+	assert.Equal(t, []string{"100", "300"}, pks, "the member process dropped is not stored")
+	_, err = schema.Normalize(level, value.MustParse(`[200,0]`))
+	assert.ErrorContains(t, err, "process returned undefined for a record without a primary key", "at the top it is an error as before")
+}
+
 // Shapes data-client reads without an error: a union value no member takes
 // is kept as it is; a list given as an object is its values; null and
 // booleans in a list of entities are kept.
@@ -368,4 +414,88 @@ func TestNormalizeLikeDataClient(t *testing.T) {
 			assert.JSONEq(t, c.want, v.JSON())
 		})
 	}
+}
+
+// The members of a list see the list's parent and key, as data-client's
+// ArraySchema passes them: an entity in Post.comments gets the (processed)
+// Post and "comments"; a list at the top is its members' parent, as
+// data-client's normalize passes the input itself there. A Values map is
+// its members' parent, each under its own key.
+func TestListMembersSeeTheListsParentAndKey(t *testing.T) {
+	type seen struct{ parent, key string }
+	var got []seen
+	comment := &schema.Entity{
+		Key:      "Comment",
+		Defaults: value.MustParse(`{"id":null}`),
+		Process: func(rec, parent value.Value, key string, _ value.Value) (value.Value, error) {
+			got = append(got, seen{parent.JSON(), key})
+			return rec, nil
+		},
+	}
+	post := &schema.Entity{
+		Key:      "Post",
+		Defaults: value.MustParse(`{"id":null,"comments":[]}`),
+		Schema:   map[string]schema.Schema{"comments": schema.ArrayOf(comment)},
+	}
+	tests := []struct {
+		name   string
+		schema schema.Schema
+		data   string
+		want   []seen
+	}{
+		{"in an entity's field", post, `{"id":"p1","comments":[{"id":1},{"id":2}]}`, []seen{
+			{`{"id":"p1","comments":[{"id":1},{"id":2}]}`, "comments"},
+			{`{"id":"p1","comments":[{"id":1},{"id":2}]}`, "comments"},
+		}},
+		{"at the top", schema.ArrayOf(comment), `[{"id":1}]`, []seen{{`[{"id":1}]`, ""}}},
+		{"a list of lists", schema.ObjectOf(schema.Field{Name: "pages", Schema: schema.ArrayOf(schema.ArrayOf(comment))}), `{"pages":[[{"id":1}]]}`, []seen{
+			{`{"pages":[[{"id":1}]]}`, "pages"},
+		}},
+		{"in a Values map", schema.ValuesOf(comment), `{"a":{"id":1}}`, []seen{{`{"a":{"id":1}}`, "a"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got = nil
+			_, err := schema.Normalize(tc.schema, value.MustParse(tc.data))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// A record given inline where an entity's key is expected (data that was
+// never normalized, as data-client's denormalize of collection.unshift's
+// input) reads with the entity's defaults for the fields it lacks.
+func TestInlineRecordReadsWithDefaults(t *testing.T) {
+	user := newUser()
+	st := store.New()
+	v, status := schema.Denormalize(schema.ArrayOf(user), value.MustParse(`[{"id":"2"}]`), st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	assert.JSONEq(t, `[{"id":"2","name":""}]`, v.JSON())
+}
+
+// At the top, the data is its own parent, as data-client's normalize
+// passes it: an entity's pk may read the record through parent.
+func TestTopLevelParentIsTheData(t *testing.T) {
+	var parents []string
+	rec := &schema.Entity{
+		Key:      "Recommendations",
+		Defaults: value.MustParse(`{}`),
+		PKFunc: func(_, parent value.Value, _ string, _ value.Value) (string, bool, error) {
+			parents = append(parents, parent.JSON())
+			return parent.Get("user").Get("id").Str(), true, nil
+		},
+	}
+	n, err := schema.Normalize(rec, value.MustParse(`{"user":{"id":"456"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, "456", n.Result.Str())
+	assert.Equal(t, []string{`{"user":{"id":"456"}}`}, parents)
+}
+
+// A Values map leaves out members that are null or undefined when it
+// normalizes, as data-client's does.
+func TestValuesLeavesOutNullMembers(t *testing.T) {
+	n, err := schema.Normalize(schema.ValuesOf(newUser()), value.MustParse(`{"a":{"id":1},"b":null}`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"a":"1"}`, n.Result.JSON())
 }

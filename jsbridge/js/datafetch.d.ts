@@ -295,6 +295,21 @@ export type QueryArgs<A extends any[]> = A extends [] ? unknown[] : A;
 /** `schema.Collection([E] | schema.Values(E), options)`: a list or map stored per its args. */
 export interface CollectionSchema<S = Schema> {
   readonly [schemaKind]: { collection: S };
+  /** The collections' table in the store: the `key` option, else `[Entity]` (`{Entity}` of a `schema.Values`, `[A;B]` of a union), as data-client's. */
+  readonly key: string;
+  /** The pk of the collection `args` select (or `nestKey(parent, key)` when `parentEntity`), as the store names it. */
+  pk(value: unknown, parent: unknown, key: string, args: readonly unknown[], parentEntity?: unknown): string;
+  /** The adders, as schemas (`df.normalize(c.push, data, args, store)`, an endpoint's schema): they change the collections whose args match. */
+  readonly push: CollectionOpSchema<S>;
+  readonly unshift: CollectionOpSchema<S>;
+  readonly remove: CollectionOpSchema<S>;
+  readonly assign: CollectionOpSchema<S>;
+  readonly move: CollectionOpSchema<S>;
+}
+/** One of a Collection's adders (`collection.push` and the rest). */
+export interface CollectionOpSchema<S = Schema> {
+  readonly [schemaKind]: { collectionOp: S };
+  readonly collection: CollectionSchema<S>;
 }
 /** Options of `schema.Collection`. */
 export interface CollectionOptions {
@@ -302,7 +317,7 @@ export interface CollectionOptions {
   argsKey?(params: any, body: any): Record<string, unknown>;
   /** The args of a collection nested in an entity's field, from that entity. */
   nestKey?(parent: any, key: string): Record<string, unknown>;
-  /** The collections' table in `getState()`. Default `[Entity]`. */
+  /** The collections' table in `getState()`. Default `[Entity]` (`{Entity}` of a `schema.Values`, `[A;B]` of a union). */
   key?: string;
   /**
    * The args keys that do not decide which stored collections a push,
@@ -331,6 +346,7 @@ export type Schema =
   | InvalidateSchema<any>
   | AllSchema<any>
   | CollectionSchema<any>
+  | CollectionOpSchema<any>
   | readonly [Schema]
   | readonly Schema[]
   | SchemaObjectDefinition;
@@ -452,9 +468,23 @@ export type SchemaAttribute = string | ((value: any, parent: any, key: string | 
 
 /** `df.schema`: the schema classes. */
 export interface SchemaClasses {
-  Array: new <S extends Schema>(schema: S) => ArraySchema<S>;
+  /** Given `schemaAttribute`, a list of the union of `schemas` by it (data-client's polymorphic form). */
+  Array: {
+    new <S extends Schema>(schema: S): ArraySchema<S>;
+    new <M extends { readonly [type: string]: AnyEntity }>(
+      schemas: M,
+      schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
+    ): ArraySchema<UnionSchema<M>>;
+  };
   Object: new <M extends SchemaObjectDefinition>(definition: M) => ObjectSchema<M>;
-  Values: new <S extends Schema>(schema: S) => ValuesSchema<S>;
+  /** Given `schemaAttribute`, a map of the union of `schemas` by it (data-client's polymorphic form). */
+  Values: {
+    new <S extends Schema>(schema: S): ValuesSchema<S>;
+    new <M extends { readonly [type: string]: AnyEntity }>(
+      schemas: M,
+      schemaAttribute: string | ((value: any, parent: any, key: string | undefined) => string),
+    ): ValuesSchema<UnionSchema<M>>;
+  };
   /** `schemaAttribute`: the field naming the member of `schemas`, or a function returning that name. */
   Union: new <M extends { readonly [type: string]: Schema }>(
     schemas: M,

@@ -154,7 +154,15 @@ async function main(source: LoadSource): Promise<void> {
   const union: UnionSchema<{ post: typeof Post; user: typeof User }> = new df.schema.Union({ post: Post, user: User }, 'type');
   const byFn = new df.schema.Union({ post: Post, user: User }, (value) => (value.title ? 'post' : 'user'));
   const gone: InvalidateSchema<typeof Article> = new df.schema.Invalidate(Article);
-  const shapes: Schema[] = [Article, [Article], list, obj, values, union, byFn, gone, { data: [Article] }];
+  const feed: ArraySchema<UnionSchema<{ post: typeof Post; user: typeof User }>> = new df.schema.Array({ post: Post, user: User }, 'type');
+  const byKind = new df.schema.Values({ post: Post, user: User }, (value) => (value.title ? 'post' : 'user'));
+  type _f = Expect<Equal<Denormalize<typeof feed>, (Denormalize<typeof Post> | UserT)[]>>;
+  const users = new df.schema.Collection([User]);
+  const tableKey: string = users.key;
+  const collectionPK: string = users.pk(undefined, undefined, '', [{ group: 'a' }]);
+  const pushed = df.normalize(users.push, [{ id: 8, name: 'Bo' }], [{ group: 'a' }], df.normalize(users, [], [{ group: 'a' }]));
+  void tableKey, collectionPK, pushed;
+  const shapes: Schema[] = [Article, [Article], list, obj, values, union, byFn, gone, feed, byKind, { data: [Article] }];
   type _l = Expect<Equal<Denormalize<typeof list>, ArticleT[]>>;
   type _v = Expect<Equal<Denormalize<typeof values>, { [key: string]: Denormalize<typeof Profile> }>>;
   type _un = Expect<Equal<Denormalize<typeof union>, Denormalize<typeof Post> | UserT>>;

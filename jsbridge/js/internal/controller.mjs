@@ -6,7 +6,7 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
-import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
+import { QuerySchema, dataText, deletedAsNull, isQueryable } from './schemas.mjs';
 import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
@@ -35,7 +35,9 @@ function metaOf(m) {
 
 function snapshotText(snapshot, where) {
   if (!isPlainObject(snapshot)) throw new TypeError(`${where}: a snapshot must be an object (as getState() returns), got ${show(snapshot)}`);
-  return jsonText(snapshot, where);
+  // A deleted record may be data-client's INVALID (as normalize gives it).
+  const entities = deletedAsNull(snapshot.entities);
+  return jsonText(entities === snapshot.entities ? snapshot : { ...snapshot, entities }, where);
 }
 
 // The boolean options of subscribe.
@@ -102,7 +104,8 @@ export function makeController(bridge, endpoints, schemas) {
     for (const [key, table] of Object.entries(entities)) {
       const metas = state.entitiesMeta?.[key] ?? {};
       entitiesMeta[key] = {};
-      for (const pk of Object.keys(table ?? {})) entitiesMeta[key][pk] = metaOf(metas[pk]);
+      // A record that is undefined is none (JSON leaves it out).
+      for (const pk of Object.keys(table ?? {})) if (table[pk] !== undefined) entitiesMeta[key][pk] = metaOf(metas[pk]);
     }
     const endpoints = state.endpoints ?? {};
     const meta = {};

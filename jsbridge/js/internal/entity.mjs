@@ -147,7 +147,9 @@ export function EntityMixin(Base, options = {}) {
   Object.defineProperty(Mixed, 'name', { value: Base.name });
   Object.assign(Mixed, rest);
   if (schema !== undefined) Mixed.schema = schema;
-  if (key !== undefined) Object.defineProperty(Mixed, 'key', { value: key, writable: true, enumerable: true, configurable: true });
+  // options.key, else a static key the base class declares itself.
+  const own = key ?? (Object.hasOwn(Base, 'key') && typeof Base.key === 'string' ? Base.key : undefined);
+  if (own !== undefined) Object.defineProperty(Mixed, 'key', { value: own, writable: true, enumerable: true, configurable: true });
   defineEntityStatics(Mixed);
   if (typeof pk === 'function') {
     Mixed.prototype.pk = function (parent, k) {

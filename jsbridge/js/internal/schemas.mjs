@@ -45,6 +45,7 @@ function isSchema(s) {
     s instanceof InvalidateSchema ||
     s instanceof AllSchema ||
     s instanceof CollectionSchema ||
+    s instanceof CollectionOpSchema ||
     isPlainObject(s) ||
     (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
   );
@@ -54,10 +55,23 @@ function checkSchema(s, where) {
   if (!isSchema(s)) throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
 }
 
+// polymorphic returns what a list or map schema holds: its schema, or,
+// given a schemaAttribute (data-client's new schema.Array({a: A, b: B},
+// 'type')), the union of the map's schemas by it.
+function polymorphic(where, schema, schemaAttribute) {
+  if (schemaAttribute === undefined) {
+    checkSchema(schema, where);
+    return schema;
+  }
+  if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
+    throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
+  }
+  return new UnionSchema(schema, schemaAttribute);
+}
+
 export class ArraySchema {
-  constructor(schema) {
-    checkSchema(schema, 'schema.Array');
-    this.schema = schema;
+  constructor(schema, schemaAttribute) {
+    this.schema = polymorphic('schema.Array', schema, schemaAttribute);
   }
 }
 
@@ -69,9 +83,8 @@ export class ObjectSchema {
 }
 
 export class ValuesSchema {
-  constructor(schema) {
-    checkSchema(schema, 'schema.Values');
-    this.schema = schema;
+  constructor(schema, schemaAttribute) {
+    this.schema = polymorphic('schema.Values', schema, schemaAttribute);
   }
 }
 
@@ -172,10 +185,74 @@ export class CollectionSchema {
     this.schema = schema;
     this.argsKey = argsKey;
     this.nestKey = nestKey;
-    this.key = key;
+    this.key = key ?? collectionKey(schema);
     // A subclass may define nonFilterArgumentKeys(key) as a method instead.
     if (nonFilterArgumentKeys !== undefined) this.nonFilterArgumentKeys = nonFilterTest(nonFilterArgumentKeys);
   }
+
+  /**
+   * data-client's Collection pk: the key of the collection that args (or,
+   * for one in an entity's field, nestKey(parent, key)) select, as the
+   * store names it: JSON of the args object, keys sorted, numbers and
+   * booleans as strings.
+   */
+  pk(_value, parent, key, args = [], parentEntity = undefined) {
+    const obj = parentEntity && this.nestKey ? this.nestKey(parent, key) : this.argsKey ? this.argsKey(...args) : { ...args[0] };
+    const out = {};
+    for (const k of Object.keys(obj ?? {}).sort()) {
+      const v = obj[k];
+      if (v !== undefined) out[k] = typeof v === 'number' || typeof v === 'boolean' ? `${v}` : v;
+    }
+    return JSON.stringify(out);
+  }
+}
+
+// COLLECTION_OPS numbers a Collection's adders as the engine does
+// (core/schema CollectionOp).
+const COLLECTION_OPS = { push: 1, unshift: 2, remove: 3, assign: 4, move: 5 };
+
+// CollectionOpSchema is one of a Collection's adders, data-client's
+// collection.push, .unshift, .remove, .assign and .move: normalizing a
+// response by it stores its entities and changes the collections of that
+// table whose args match the normalize's args (move: the entity's new
+// values); an endpoint with it as its schema does the same.
+export class CollectionOpSchema {
+  constructor(collection, name) {
+    this.collection = collection;
+    this.name = name;
+    this.op = COLLECTION_OPS[name];
+  }
+}
+
+// The adders as data-client's getters, each made once per collection.
+const collectionOps = new WeakMap();
+for (const name of Object.keys(COLLECTION_OPS)) {
+  Object.defineProperty(CollectionSchema.prototype, name, {
+    configurable: true,
+    get() {
+      let ops = collectionOps.get(this);
+      if (ops === undefined) collectionOps.set(this, (ops = {}));
+      ops[name] ??= new CollectionOpSchema(this, name);
+      return ops[name];
+    },
+  });
+}
+
+// collectionKey is data-client's name of a Collection's table: [E] for a
+// list of entity E, {E} for a Values map of it, a union's entities joined
+// by ';' ([User;Group]). undefined (the engine names it) when a member is
+// not an entity.
+function collectionKey(schema) {
+  const of = Array.isArray(schema) ? schema[0] : schema.schema;
+  const members = of instanceof UnionSchema ? Object.values(of.schemas) : [of];
+  if (!members.every(isEntity)) return undefined;
+  let names;
+  try {
+    names = members.map((e) => e.key).join(';');
+  } catch {
+    return undefined; // a class without a key: refused where it is used
+  }
+  return schema instanceof ValuesSchema ? `{${names}}` : `[${names}]`;
 }
 
 // nonFilterTest returns the test of data-client's nonFilterArgumentKeys
@@ -189,6 +266,11 @@ function nonFilterTest(v) {
   throw new TypeError(`schema.Collection: nonFilterArgumentKeys must be a function, a RegExp or an array of keys, got ${show(v)}`);
 }
 CollectionSchema.prototype[QUERYABLE] = true;
+
+// data-client's names of its Invalidate and Query classes (its others end
+// in Schema as ours do): what `schema.Invalidate.name` gives.
+Object.defineProperty(InvalidateSchema, 'name', { value: 'Invalidate' });
+Object.defineProperty(QuerySchema, 'name', { value: 'Query' });
 
 /**
  * The schema namespace, as data-client exports it: the shape classes, and
@@ -238,6 +320,7 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
+  if (s instanceof CollectionOpSchema) return { c: reg.collection(s.collection, `${where} (schema.Collection.${s.name})`, depth), op: s.op };
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
@@ -614,8 +697,26 @@ export function makeSchemas(bridge) {
     if (store != null && !(isPlainObject(store) && (store.entities == null || isPlainObject(store.entities)))) {
       throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
     }
+    // As data-client's: no schema keeps the data as it is; a primitive
+    // schema ('') takes a value of its type as it is; a schema refuses null
+    // and undefined data (the engine refuses other values that do not fit,
+    // naming the entity and the place).
+    const primitive = schema == null || (typeof schema !== 'object' && typeof schema !== 'function');
+    const wanted = primitive ? typeof schema : 'object';
+    if (schema != null && (data == null || (primitive && typeof data !== wanted))) {
+      throw new TypeError(`normalize: data: expected ${wanted === 'object' ? 'an object' : `a ${wanted}`} for the schema, got ${show(data)}`);
+    }
+    if (primitive) {
+      return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
+    }
     const out = JSON.parse(
-      calls.normalize(schemaHandle(schema, 'normalize: schema'), dataText(schema, data, 'normalize: data'), jsonText(args, 'normalize: args')),
+      calls.normalize(
+        schemaHandle(schema, 'normalize: schema'),
+        dataText(schema, data, 'normalize: data'),
+        jsonText(args, 'normalize: args'),
+        // The tables a Collection's adder changes collections in.
+        schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
+      ),
     );
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
@@ -626,8 +727,10 @@ export function makeSchemas(bridge) {
       const merger = mergers.get(key);
       for (const [pk, rec] of Object.entries(records)) {
         const existing = table[pk];
-        if (existing == null || rec === null || merger === undefined) {
-          table[pk] = rec;
+        // A deleted record is data-client's INVALID in the tables (Go
+        // gives null); one replaces a deleted or missing record outright.
+        if (existing == null || existing === INVALID || rec === null || merger === undefined) {
+          table[pk] = rec === null ? INVALID : rec;
           metas[pk] = incoming;
           continue;
         }
@@ -642,13 +745,32 @@ export function makeSchemas(bridge) {
   }
 
   function denormalize(schema, result, entities) {
+    // No schema (or a primitive one): the data as it is, as data-client's.
+    if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
     const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
       jsonText(result, 'denormalize: result'),
-      jsonText(entities, 'denormalize: entities'),
+      jsonText(deletedAsNull(entities), 'denormalize: entities'),
     );
     return expiryStatus === 'invalid' ? INVALID : data;
   }
 
   return { Entity, schemaHandle, normalize, denormalize };
+}
+
+// deletedAsNull returns entity tables with data-client's INVALID (a
+// deleted record, as normalize gives it; any Symbol whose description says
+// INVALID, as data-client takes one) as null, the engine's form of a
+// deleted record; the tables given are not changed. Any other Symbol is
+// left for jsonText to refuse.
+export function deletedAsNull(entities) {
+  if (!isPlainObject(entities)) return entities;
+  let out = entities;
+  const deleted = (rec) => typeof rec === 'symbol' && rec.description?.includes('INVALID') === true;
+  for (const [key, table] of Object.entries(entities)) {
+    if (!isPlainObject(table) || !Object.values(table).some(deleted)) continue;
+    if (out === entities) out = { ...entities };
+    out[key] = Object.fromEntries(Object.entries(table).map(([pk, rec]) => [pk, deleted(rec) ? null : rec]));
+  }
+  return out;
 }
