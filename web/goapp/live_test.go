@@ -171,7 +171,7 @@ func TestQueryFetchesAndRerenders(t *testing.T) {
 	assert.True(t, c.list.State().Usable())
 }
 
-func TestMutateOptimisticThenRolledBack(t *testing.T) {
+func TestMutationOptimisticThenRolledBack(t *testing.T) {
 	a := newLiveAPI(t)
 	engine, c := mount(t, a, true)
 	loaded(t, engine, c)
@@ -183,8 +183,7 @@ func TestMutateOptimisticThenRolledBack(t *testing.T) {
 	a.mu.Unlock()
 	optimistic := watch(t, func(l []*Article) bool { return l[1].Published })
 	results := make(chan error, 1)
-	goapp.Mutate(c.ctx, &c.publish, ctrl, articles.PartialUpdate,
-		map[string]string{"id": "2"}, map[string]bool{"published": true},
+	c.publish.Run(c.ctx, map[string]string{"id": "2"}, map[string]bool{"published": true},
 		func(_ app.Context, _ *Article, err error) { results <- err })
 	assert.True(t, c.publish.Busy())
 
@@ -211,11 +210,10 @@ func TestMutateOptimisticThenRolledBack(t *testing.T) {
 	assert.Contains(t, app.HTMLString(c), "<button>Publish</button>")
 }
 
-func TestMutateRefusesBadBodiesAtTheCall(t *testing.T) {
+func TestMutationRefusesBadBodiesAtTheCall(t *testing.T) {
 	engine, c := mount(t, newLiveAPI(t), true)
 	results := make(chan error, 1)
-	goapp.Mutate(c.ctx, &c.publish, ctrl, articles.PartialUpdate,
-		map[string]string{"id": "2"}, map[string]any{"published": func() {}},
+	c.publish.Run(c.ctx, map[string]string{"id": "2"}, map[string]any{"published": func() {}},
 		func(_ app.Context, _ *Article, err error) { results <- err })
 	engine.ConsumeAll()
 	err := testkit.Wait(t, results, "the mutation's outcome")
