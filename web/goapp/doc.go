@@ -9,7 +9,8 @@
 // Query.Render shows it through a [Boundary], as Suspense and an error
 // boundary around useSuspense would: a placeholder while nothing is cached,
 // the data (stale data too, while it revalidates), the error in place when
-// the read failed. A [Mutation] runs a typed mutation endpoint in the
+// the read failed. Query.UseCache reads only what the cache holds, as
+// useCache does. A [Mutation] runs a typed mutation endpoint in the
 // background for the component, tracks it as useLoading does, and hands its
 // outcome to that component even when the clicked element is gone (an
 // optimistic update that removes the button); a [Loading] tracks any other

@@ -99,6 +99,18 @@ func mount(t *testing.T, a *liveAPI, prefetch bool) (app.TestEngine, *live) {
 // mountWith is mount with a controller made with opts.
 func mountWith(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options) (app.TestEngine, *live) {
 	t.Helper()
+	setup(t, a, prefetch, opts)
+	engine := app.NewTestEngine()
+	c := &live{}
+	require.NoError(t, engine.Load(c))
+	engine.ConsumeAll()
+	return engine, c
+}
+
+// setup is mountWith without the component: the package's ctrl and
+// articles on a, and queries that read as in a browser.
+func setup(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options) {
+	t.Helper()
 	var err error
 	articles, err = df.NewResource[Article](rest.ResourceOptions{URLPrefix: a.URL, Path: "/articles/:id"})
 	require.NoError(t, err)
@@ -118,11 +130,6 @@ func mountWith(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options)
 	}
 	goapp.OnServer = false
 	t.Cleanup(func() { goapp.OnServer = app.IsServer })
-	engine := app.NewTestEngine()
-	c := &live{}
-	require.NoError(t, engine.Load(c))
-	engine.ConsumeAll()
-	return engine, c
 }
 
 // watch reports on the returned channel when the list the controller
