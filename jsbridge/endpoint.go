@@ -70,7 +70,8 @@ func endpointHandle(ep *rest.Endpoint) int {
 //	        undefined, which an extend removes) and optimistic (a
 //	        resource's option, read by resourceNew; an endpoint has none)
 //	fns     the adapters of the function options, which take and return
-//	        JSON text (see the hook methods below)
+//	        JSON text (see the hook methods below); a generic Endpoint
+//	        (generic.mjs) adds key, its store key of the params
 //	raw     a body JSON cannot carry (FormData, Blob, ...)
 //	signal  an AbortSignal
 //
@@ -229,6 +230,11 @@ func setEndpointHook(o *rest.Options, name string, fn safejs.Value) error {
 		if !unset {
 			o.SearchToString = searchToStringHook(fn)
 		}
+	case "key":
+		o.Key = nil
+		if !unset {
+			o.Key = keyHook(fn)
+		}
 	case "retryDelay":
 		o.RetryDelay = nil
 		if !unset {
@@ -326,6 +332,18 @@ func parseResponseHook(fn safejs.Value) func(context.Context, *rest.Response) (v
 func searchToStringHook(fn safejs.Value) func(value.Value) (string, error) {
 	return func(search value.Value) (string, error) {
 		r, err := invoke(fn, search.JSON())
+		if err != nil {
+			return "", err
+		}
+		return r.String()
+	}
+}
+
+// keyHook: adapter(paramsJSON) → the store key (a string); paramsJSON is
+// "" for undefined params.
+func keyHook(fn safejs.Value) func(value.Value) (string, error) {
+	return func(params value.Value) (string, error) {
+		r, err := invoke(fn, params.JSON())
 		if err != nil {
 			return "", err
 		}

@@ -61,6 +61,11 @@ type Options struct {
 	// URLSearchParams encodes): data-client's searchToString. It must be
 	// a pure function of the params, as keys are made from the URL.
 	SearchToString func(search value.Value) (string, error)
+	// Key, when set, makes the store key of params in place of Name,
+	// method and URL: data-client's generic Endpoint, whose key is a
+	// function of its args and which has no URL (its Fetch makes the
+	// data). It must be a pure function of the params.
+	Key func(params value.Value) (string, error)
 	// GetOptimisticResponse returns the data to apply before the network
 	// answers; see endpoint.Spec. Only mutations (SideEffect) run it.
 	GetOptimisticResponse func(snap endpoint.Snapshot, params value.Value, body any) (value.Value, error)
@@ -304,6 +309,9 @@ func (e *Endpoint) Key(params value.Value) (string, error) {
 		if params, err = e.strip(params); err != nil {
 			return "", err
 		}
+	}
+	if e.opts.Key != nil {
+		return e.opts.Key(params)
 	}
 	// One string, written in one buffer: the key is made on every call
 	// (twice for a setResponse and the read after it).

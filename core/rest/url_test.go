@@ -118,6 +118,16 @@ func TestKey(t *testing.T) {
 		assert.Equal(t, "/articles/:id", e.Name())
 		assert.Equal(t, "/articles/:id GET /articles/1", key(e, `{"id":1}`))
 	})
+	t.Run("the Key option makes the key, of any params", func(t *testing.T) {
+		e, err := rest.New(rest.Options{Path: "/", Name: "fn", Key: func(p value.Value) (string, error) { return "fn " + p.JSON(), nil }})
+		require.NoError(t, err)
+		k, err := e.Key(value.Str("5"))
+		require.NoError(t, err)
+		assert.Equal(t, `fn "5"`, k, "params need not be an object")
+		ext, err := e.Extend(func(o *rest.Options) { o.Name = "other" })
+		require.NoError(t, err)
+		assert.Equal(t, `fn {"id":1}`, key(ext, `{"id":1}`), "an extend keeps it")
+	})
 }
 
 func TestNewValidation(t *testing.T) {

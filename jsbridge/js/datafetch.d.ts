@@ -102,6 +102,8 @@ export interface DataFetch {
 
   // Endpoints
   RestEndpoint: RestEndpointConstructor;
+  /** data-client's generic endpoint of any async function. */
+  Endpoint: EndpointConstructor;
   /** The six built-in endpoints of a REST resource. */
   resource: ResourceFactory;
   /** Alias of `resource`. */
@@ -109,6 +111,8 @@ export interface DataFetch {
 
   // Controller
   Controller: ControllerConstructor;
+  /** getResponse's `expiryStatus` values, named. */
+  ExpiryStatus: ExpiryStatusNames;
   /** The default controller, shared by the page. */
   useController(): Controller;
   /** `useSuspense` of the default controller. */
@@ -669,6 +673,13 @@ export interface ResponseState<D> {
 }
 
 export type ExpiryStatus = 'valid' | 'stale' | 'invalid' | 'missing';
+/** `df.ExpiryStatus`: data-client's names for the `ExpiryStatus` strings (never stored: `Missing`). */
+export interface ExpiryStatusNames {
+  readonly Valid: 'valid';
+  readonly Stale: 'stale';
+  readonly Invalid: 'invalid';
+  readonly Missing: 'missing';
+}
 
 /** What `getOptimisticResponse` is given. */
 export interface Snapshot {
@@ -872,13 +883,82 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
 }
 
 /** Any endpoint: the constraint of functions that take one and read its types. */
-export type AnyEndpoint = RestEndpoint<any, any, any>;
+export type AnyEndpoint = RestEndpoint<any, any, any> | Endpoint<any, any>;
 /** The data endpoint `E` resolves to. */
-export type EndpointData<E> = E extends RestEndpoint<infer D, any, any> ? D : never;
-/** The params endpoint `E` takes. */
-export type EndpointParams<E> = E extends RestEndpoint<any, infer P, any> ? P : never;
-/** The body endpoint `E` takes. */
-export type EndpointBody<E> = E extends RestEndpoint<any, any, infer B> ? B : never;
+export type EndpointData<E> = E extends RestEndpoint<infer D, any, any> ? D : E extends Endpoint<infer F, infer S> ? EndpointResult<F, S> : never;
+/** The params endpoint `E` takes (an `Endpoint`'s first arg; `{}` for none). */
+export type EndpointParams<E> =
+  E extends RestEndpoint<any, infer P, any> ? P : E extends Endpoint<infer F, any> ? (Parameters<F> extends readonly [] ? {} : Parameters<F>[0]) : never;
+/** The body endpoint `E` takes (an `Endpoint`'s second arg). */
+export type EndpointBody<E> = E extends RestEndpoint<any, any, infer B> ? B : E extends Endpoint<infer F, any> ? Parameters<F>[1] : never;
+
+/** The function of a generic `Endpoint`: any async function of its args. */
+export type FetchFunction = (...args: any[]) => Promise<any>;
+/** What a generic `Endpoint` resolves to: its schema's read form, else the function's result. */
+export type EndpointResult<F extends FetchFunction, S> = [S] extends [undefined] ? Awaited<ReturnType<F>> : Denormalize<S>;
+
+/** The options of a generic `Endpoint` (data-client's): any other member becomes a property too. */
+export interface EndpointOptions<F extends FetchFunction = FetchFunction, S extends Schema | undefined = Schema | undefined> {
+  /** The store key of args; default: the name and the args as JSON (`'getUser ["5"]'`). */
+  key?(this: Endpoint<F, S>, ...args: Parameters<F>): string;
+  /** Used in the default key; default: the function's name. */
+  name?: string;
+  /** Normalizes the result; without one, the result is stored as it is. */
+  schema?: S;
+  /** The endpoint changes data: its results are not read by useSuspense. */
+  sideEffect?: boolean;
+  /** How long (ms) a result stays fresh. */
+  dataExpiryLength?: number;
+  /** How long (ms) an error is kept. */
+  errorExpiryLength?: number;
+  /** Refetch every this many ms while subscribed. */
+  pollFrequency?: number;
+  /** A stale result suspends as a missing one. */
+  invalidIfStale?: boolean;
+  /** The data to show before the function resolves (side effects only). */
+  getOptimisticResponse?(snap: Snapshot, ...args: Parameters<F>): unknown;
+  /** Rewrites other stored results once this one is stored. */
+  update?(newPKs: any, ...args: Parameters<F>): Record<string, (stored: any) => any>;
+  [option: string]: unknown;
+}
+
+/**
+ * data-client's generic endpoint: `new Endpoint(fetchFunction, options)`.
+ * Calling it calls the function (`this` is the endpoint); a controller
+ * stores its results under `key(...args)`. A controller passes it its
+ * first arg (params) and, from `ctrl.fetch`, a second (body).
+ */
+export interface Endpoint<F extends FetchFunction = FetchFunction, S extends Schema | undefined = undefined> {
+  (...args: Parameters<F>): ReturnType<F>;
+  /** The function, run with the endpoint as `this`. */
+  readonly fetch: F;
+  /** The store key of args. */
+  key(...args: Parameters<F>): string;
+  /** Whether key is one of this endpoint's (it starts with the name). */
+  testKey(key: string): boolean;
+  /** The name option, else the function's name. */
+  readonly name: string;
+  readonly schema: S;
+  readonly sideEffect?: boolean;
+  readonly dataExpiryLength?: number;
+  readonly errorExpiryLength?: number;
+  readonly pollFrequency?: number;
+  readonly invalidIfStale?: boolean;
+  /** A new endpoint with these options over this one's; a new fetch names it unless options name it. */
+  extend<O extends EndpointOptions<any, any> & { fetch?: FetchFunction }>(
+    options: O,
+  ): Endpoint<O extends { fetch: infer G extends FetchFunction } ? G : F, O extends { schema: infer T extends Schema } ? T : S>;
+  /** An endpoint of no args that fetches and keys with these args. */
+  bind(thisArg: unknown, ...args: Parameters<F>): Endpoint<() => ReturnType<F>, S>;
+  /** Other options given are properties too. */
+  readonly [option: string]: unknown;
+}
+
+/** `new Endpoint(fetchFunction, options)`; a class may extend it. */
+export interface EndpointConstructor {
+  new <F extends FetchFunction, S extends Schema | undefined = undefined>(fetchFunction: F, options?: EndpointOptions<F, S>): Endpoint<F, S>;
+  readonly prototype: Endpoint;
+}
 
 /** The data of an endpoint after `extend(options)`: a new schema's read form, else `D`. */
 export type ExtendedData<D, O> = O extends { schema: infer S extends Schema } ? Denormalize<S> : D;
@@ -1496,6 +1576,10 @@ export interface AbortOptimisticConstructor {
  * schema's read form (`any` without a schema).
  */
 export declare const RestEndpoint: RestEndpointClass;
+/** data-client's generic endpoint of any async function (docs/js-api.md, Endpoint). */
+export declare const Endpoint: EndpointConstructor;
+/** getResponse's `expiryStatus` values, named. */
+export declare const ExpiryStatus: ExpiryStatusNames;
 
 /**
  * data-client's generic options of an endpoint, as a class made to be

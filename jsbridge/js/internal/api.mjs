@@ -2,9 +2,10 @@
 // its parts (schemas, endpoints, controller), one per bridge.
 
 import { makeBridge } from './bridge.mjs';
-import { makeController } from './controller.mjs';
+import { ExpiryStatus, makeController } from './controller.mjs';
 import { offerEngine } from './engine.mjs';
 import { RestEndpoint, makeEndpoints, resource } from './endpoints.mjs';
+import { Endpoint } from './generic.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { actionTypes, getDefaultManagers } from './managers.mjs';
 import { StreamManager } from './stream.mjs';
@@ -56,9 +57,11 @@ function makeAPI(go, wasmExports, resume) {
     denormalize,
     INVALID,
     RestEndpoint,
+    Endpoint,
     resource,
     createResource: resource,
     Controller,
+    ExpiryStatus,
     useController,
     useSuspense,
     useResource: useSuspense,

@@ -41,6 +41,13 @@ function snapshotText(snapshot, where) {
 // The boolean options of subscribe.
 const SUBSCRIBE_FLAGS = ['fetch', 'poll'];
 
+/**
+ * The expiryStatus values of getResponse, named (data-client's
+ * ExpiryStatus names; the values are datafetch's strings, and data that
+ * was never stored is Missing, where data-client says Invalid).
+ */
+export const ExpiryStatus = Object.freeze({ Valid: 'valid', Stale: 'stale', Invalid: 'invalid', Missing: 'missing' });
+
 // LISTEN names the Controller method that calls fn after each change to
 // the stored data and returns the function that stops it: what useQuery
 // subscribes with. A registered symbol, so that the React bindings find it

@@ -8,6 +8,7 @@
 
 import { AbortOptimistic, NetworkError, ours as ownError } from './errors.mjs';
 import { engine } from './engine.mjs';
+import { Endpoint } from './generic.mjs';
 import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
 import { listPath, pathRegex, queryString } from './paths.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
@@ -603,6 +604,28 @@ function resourceSchema(entity, name) {
   return entity;
 }
 
+// ---------------------------------------------------------------- Endpoint
+
+// The options of a generic Endpoint the engine takes (registerGeneric).
+const GENERIC_OPTIONS = [
+  'schema',
+  'sideEffect',
+  'dataExpiryLength',
+  'errorExpiryLength',
+  'pollFrequency',
+  'invalidIfStale',
+  'getOptimisticResponse',
+  'update',
+  'retry',
+  'retryDelay',
+];
+
+// genericArgs is the args of a generic Endpoint the engine's params text
+// stands for: none for undefined params, else the params.
+function genericArgs(params) {
+  return params === '' ? [] : [parse(params)];
+}
+
 // ---------------------------------------------------------------- bodies
 
 function encodeBody(body, where) {
@@ -823,10 +846,13 @@ export function makeEndpoints(bridge, schemas) {
   // endpointHandle returns the Go handle of endpoint, registering it (and
   // what it derives from) the first time this engine meets it.
   function endpointHandle(endpoint) {
-    if (!(endpoint instanceof RestEndpoint)) throw ownError(new TypeError(`expected an endpoint (a RestEndpoint), got ${show(endpoint)}`));
+    const generic = endpoint instanceof Endpoint;
+    if (!generic && !(endpoint instanceof RestEndpoint)) {
+      throw ownError(new TypeError(`expected an endpoint (a RestEndpoint or an Endpoint), got ${show(endpoint)}`));
+    }
     let h = handles.get(endpoint);
     if (h === undefined) {
-      h = register(endpoint);
+      h = generic ? registerGeneric(endpoint) : register(endpoint);
       // A resource's registration remembers its members itself.
       if (!handles.has(endpoint)) remember(endpoint, h);
     }
@@ -865,6 +891,33 @@ export function makeEndpoints(bridge, schemas) {
       throw ownError(new Error(`${ep.name}: a legacy Resource's endpoint runs only with the instance that made it`));
     }
     return calls.endpointNew(...encodeOptions(optionsOf(ep), `RestEndpoint ${ep.name ?? ''}`, self, to));
+  }
+
+  // registerGeneric registers a generic Endpoint: an endpoint of the
+  // engine whose store key is ep.key(...args) and whose fetch is
+  // ep.fetch(...args) (the engine's params are the first arg, its body
+  // the second), with ep's engine options. Its path is a placeholder: it
+  // has no URL.
+  function registerGeneric(ep) {
+    const name = String(ep.name ?? 'Endpoint');
+    const options = { path: '/', name, fetch: ep.fetch };
+    for (const k of GENERIC_OPTIONS) if (ep[k] !== undefined) options[k] = ep[k];
+    const self = () => ep;
+    const [json, fns, raw, signal] = encodeOptions(options, `Endpoint ${name}`, self, to);
+    const desc = JSON.parse(json);
+    desc.hooks.push('key');
+    fns.key = (params) => {
+      const key = ep.key(...genericArgs(params));
+      if (typeof key !== 'string') throw ownError(new TypeError(`${name}: key must return a string, got ${show(key)}`));
+      return key;
+    };
+    fns.fetch = async (h, params, kind, payload) => {
+      const args = genericArgs(params);
+      const body = bodyFrom(kind, payload);
+      if (body !== undefined) args.push(body);
+      return jsonText(await ep.fetch(...args), `${name}: fetch result`);
+    };
+    return calls.endpointNew(JSON.stringify(desc), fns, raw, signal);
   }
 
   // resourceHandles returns res's handles in this engine, registering it.
