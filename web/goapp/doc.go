@@ -9,8 +9,17 @@
 // Query.Render shows it through a [Boundary], as Suspense and an error
 // boundary around useSuspense would: a placeholder while nothing is cached,
 // the data (stale data too, while it revalidates), the error in place when
-// the read failed. A [Loading] runs a mutation in the background and tracks
-// it, as useLoading does; [Mutate] runs one of a typed endpoint.
+// the read failed. Query.UseCache reads only what the cache holds, as
+// useCache does. A [Mutation] runs a typed mutation endpoint in the
+// background for the component, tracks it as useLoading does, and hands its
+// outcome to that component even when the clicked element is gone (an
+// optimistic update that removes the button); a [Loading] tracks any other
+// asynchronous action.
+//
+// Event handlers that use a loop variable (the row's article) must give
+// go-app its scope (app.EventScope(a.ID)): go-app keeps the handler of the
+// first render when the scope is the same, so without one a reordered list
+// would run the handler of the article first shown in that row.
 //
 // Data is typed: a Query[[]*Article] renders a []*Article. Reads are shared
 // and immutable (see package df): an article that did not change is the
@@ -30,11 +39,15 @@
 //	type articleList struct {
 //		app.Compo
 //		list    goapp.Query[[]*Article]
-//		publish goapp.Loading
+//		publish goapp.Mutation[*Article]
 //	}
 //
-//	func (c *articleList) OnMount(ctx app.Context) { c.list.Use(ctx, ctrl, articles.GetList, nil) }
-//	func (c *articleList) OnDismount()             { c.list.Close() }
+//	func (c *articleList) OnMount(ctx app.Context) {
+//		c.list.Use(ctx, ctrl, articles.GetList, nil)
+//		c.publish.Use(ctx, ctrl, articles.PartialUpdate)
+//	}
+//
+//	func (c *articleList) OnDismount() { c.list.Close() }
 //
 //	func (c *articleList) Render() app.UI {
 //		return c.list.Render(boundary, func(list []*Article) app.UI {
@@ -43,10 +56,11 @@
 //				return app.Li().Body(
 //					app.Text(a.Title),
 //					app.If(!a.Published, func() app.UI {
+//						// The scope renews the handler when the row shows another
+//						// article: go-app keeps a handler of the same scope.
 //						return app.Button().Text("Publish").OnClick(func(ctx app.Context, _ app.Event) {
-//							goapp.Mutate(ctx, &c.publish, ctrl, articles.PartialUpdate,
-//								map[string]string{"id": a.ID}, map[string]bool{"published": true}, nil)
-//						})
+//							c.publish.Run(ctx, map[string]string{"id": a.ID}, map[string]bool{"published": true}, nil)
+//						}, app.EventScope(a.ID))
 //					}),
 //				)
 //			}))

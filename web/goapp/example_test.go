@@ -36,11 +36,15 @@ var (
 type articleList struct {
 	app.Compo
 	list    goapp.Query[[]*Article]
-	publish goapp.Loading
+	publish goapp.Mutation[*Article]
 }
 
-func (c *articleList) OnMount(ctx app.Context) { c.list.Use(ctx, ctrl, articles.GetList, nil) }
-func (c *articleList) OnDismount()             { c.list.Close() }
+func (c *articleList) OnMount(ctx app.Context) {
+	c.list.Use(ctx, ctrl, articles.GetList, nil)
+	c.publish.Use(ctx, ctrl, articles.PartialUpdate)
+}
+
+func (c *articleList) OnDismount() { c.list.Close() }
 
 func (c *articleList) Render() app.UI {
 	return c.list.Render(boundary, func(list []*Article) app.UI {
@@ -49,10 +53,11 @@ func (c *articleList) Render() app.UI {
 			return app.Li().Body(
 				app.Text(a.Title),
 				app.If(!a.Published, func() app.UI {
+					// The scope renews the handler when the row shows another
+					// article: go-app keeps a handler of the same scope.
 					return app.Button().Text("Publish").OnClick(func(ctx app.Context, _ app.Event) {
-						goapp.Mutate(ctx, &c.publish, ctrl, articles.PartialUpdate,
-							map[string]string{"id": a.ID}, map[string]bool{"published": true}, nil)
-					})
+						c.publish.Run(ctx, map[string]string{"id": a.ID}, map[string]bool{"published": true}, nil)
+					}, app.EventScope(a.ID))
 				}),
 			)
 		}))

@@ -99,6 +99,18 @@ func mount(t *testing.T, a *liveAPI, prefetch bool) (app.TestEngine, *live) {
 // mountWith is mount with a controller made with opts.
 func mountWith(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options) (app.TestEngine, *live) {
 	t.Helper()
+	setup(t, a, prefetch, opts)
+	engine := app.NewTestEngine()
+	c := &live{}
+	require.NoError(t, engine.Load(c))
+	engine.ConsumeAll()
+	return engine, c
+}
+
+// setup is mountWith without the component: the package's ctrl and
+// articles on a, and queries that read as in a browser.
+func setup(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options) {
+	t.Helper()
 	var err error
 	articles, err = df.NewResource[Article](rest.ResourceOptions{URLPrefix: a.URL, Path: "/articles/:id"})
 	require.NoError(t, err)
@@ -118,11 +130,6 @@ func mountWith(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options)
 	}
 	goapp.OnServer = false
 	t.Cleanup(func() { goapp.OnServer = app.IsServer })
-	engine := app.NewTestEngine()
-	c := &live{}
-	require.NoError(t, engine.Load(c))
-	engine.ConsumeAll()
-	return engine, c
 }
 
 // watch reports on the returned channel when the list the controller
@@ -171,7 +178,7 @@ func TestQueryFetchesAndRerenders(t *testing.T) {
 	assert.True(t, c.list.State().Usable())
 }
 
-func TestMutateOptimisticThenRolledBack(t *testing.T) {
+func TestMutationOptimisticThenRolledBack(t *testing.T) {
 	a := newLiveAPI(t)
 	engine, c := mount(t, a, true)
 	loaded(t, engine, c)
@@ -183,8 +190,7 @@ func TestMutateOptimisticThenRolledBack(t *testing.T) {
 	a.mu.Unlock()
 	optimistic := watch(t, func(l []*Article) bool { return l[1].Published })
 	results := make(chan error, 1)
-	goapp.Mutate(c.ctx, &c.publish, ctrl, articles.PartialUpdate,
-		map[string]string{"id": "2"}, map[string]bool{"published": true},
+	c.publish.Run(c.ctx, map[string]string{"id": "2"}, map[string]bool{"published": true},
 		func(_ app.Context, _ *Article, err error) { results <- err })
 	assert.True(t, c.publish.Busy())
 
@@ -211,11 +217,10 @@ func TestMutateOptimisticThenRolledBack(t *testing.T) {
 	assert.Contains(t, app.HTMLString(c), "<button>Publish</button>")
 }
 
-func TestMutateRefusesBadBodiesAtTheCall(t *testing.T) {
+func TestMutationRefusesBadBodiesAtTheCall(t *testing.T) {
 	engine, c := mount(t, newLiveAPI(t), true)
 	results := make(chan error, 1)
-	goapp.Mutate(c.ctx, &c.publish, ctrl, articles.PartialUpdate,
-		map[string]string{"id": "2"}, map[string]any{"published": func() {}},
+	c.publish.Run(c.ctx, map[string]string{"id": "2"}, map[string]any{"published": func() {}},
 		func(_ app.Context, _ *Article, err error) { results <- err })
 	engine.ConsumeAll()
 	err := testkit.Wait(t, results, "the mutation's outcome")

@@ -5,9 +5,6 @@ import (
 	"sync"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"github.com/datafetch/datafetch/core/controller"
-	"github.com/datafetch/datafetch/core/df"
 )
 
 // Loading runs an asynchronous action of a component, such as a
@@ -25,8 +22,8 @@ type Loading struct {
 // when done is not nil, done is called on the UI goroutine with it. ctx may
 // be an event handler's: go-app updates the component around its element.
 // If that element is gone by the end of the run (a deleted row's button),
-// neither the update nor done happens; report outcomes that must not be
-// lost from fn itself.
+// neither the update nor done happens: pass the component's own context
+// (kept from OnMount), or run mutations with a [Mutation], which does.
 func (l *Loading) Run(ctx app.Context, fn func(context.Context) error, done func(ctx app.Context, err error)) {
 	l.mu.Lock()
 	l.running++
@@ -59,23 +56,4 @@ func (l *Loading) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.err
-}
-
-// Mutate runs a mutation through l: ep.Fetch(params, body) in the
-// background (optimistic updates show at once, through the queries that
-// read what it changes), then done, when not nil, on the UI goroutine with
-// the decoded result or the error. Params or a body that cannot be encoded
-// fail it before anything is sent, with an error naming the field. See Run
-// for when the component updates and when done is skipped.
-func Mutate[R any](ctx app.Context, l *Loading, ctrl *controller.Controller, ep *df.Endpoint[R], params, body any, done func(ctx app.Context, result R, err error)) {
-	var out R
-	l.Run(ctx, func(c context.Context) error {
-		var err error
-		out, err = ep.Fetch(c, ctrl, params, body)
-		return err
-	}, func(ctx app.Context, err error) {
-		if done != nil {
-			done(ctx, out, err)
-		}
-	})
 }

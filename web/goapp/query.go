@@ -47,6 +47,8 @@ type subscription[T any] struct {
 	key    string
 	unsub  func()
 	state  df.State[T]
+	// cacheOnly is set for UseCache: the subscription never fetches.
+	cacheOnly bool
 }
 
 // Use makes the query read ep's result for params through ctrl and keeps
@@ -78,10 +80,15 @@ type subscription[T any] struct {
 // from an event handler, whose context is that of an element (which may be
 // gone by the time the data arrives), keeps updating that component.
 func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endpoint[T], params any) {
+	q.use(ctx, ctrl, ep, params, false)
+}
+
+// use is Use, or UseCache when cacheOnly is set.
+func (q *Query[T]) use(ctx app.Context, ctrl *controller.Controller, ep *df.Endpoint[T], params any, cacheOnly bool) {
 	if OnServer {
 		// (A wasm build never pre-renders: the constant test leaves the
 		// server's code out of it.)
-		if runtime.GOARCH != "wasm" {
+		if runtime.GOARCH != "wasm" && !cacheOnly {
 			q.useOnServer(ctx, ep, params)
 		}
 		return
@@ -97,12 +104,12 @@ func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endp
 	}
 	q.mu.Lock()
 	old := q.sub
-	if old != nil && old.ctrl == ctrl && keyErr == nil && old.key == key && old.params.IsNull() == p.IsNull() {
+	if old != nil && old.ctrl == ctrl && keyErr == nil && old.key == key && old.params.IsNull() == p.IsNull() && old.cacheOnly == cacheOnly {
 		q.mu.Unlock()
 		// The same result (or, for null params, nothing) is read already.
 		// A result that went stale with time while shown was left as it
 		// is (see controller.Subscribe): this read of it revalidates it.
-		if !p.IsNull() && ctrl.GetResponseKeyed(ep.Endpoint(), key, p).ExpiryStatus != endpoint.Valid {
+		if !p.IsNull() && !cacheOnly && ctrl.GetResponseKeyed(ep.Endpoint(), key, p).ExpiryStatus != endpoint.Valid {
 			go func() {
 				// Shared with a request in flight; the outcome reaches the
 				// component through its subscription.
@@ -111,7 +118,7 @@ func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endp
 		}
 		return
 	}
-	s := &subscription[T]{ctrl: ctrl, ep: ep, params: p, key: key,
+	s := &subscription[T]{ctrl: ctrl, ep: ep, params: p, key: key, cacheOnly: cacheOnly,
 		state: df.State[T]{ExpiryStatus: endpoint.Missing, Err: keyErr}}
 	q.sub = s
 	q.mu.Unlock()
@@ -132,7 +139,7 @@ func (q *Query[T]) Use(ctx app.Context, ctrl *controller.Controller, ep *df.Endp
 		if current {
 			ctx.Update()
 		}
-	})
+	}, controller.SubscribeOptions{NoFetch: cacheOnly})
 	q.mu.Lock()
 	switch {
 	case err != nil:
