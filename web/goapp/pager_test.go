@@ -1,0 +1,177 @@
+package goapp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/df"
+	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/web/goapp"
+)
+
+// ArticlePage is a page of articles in its envelope.
+type ArticlePage struct {
+	Results    []*Article `df:"results,collection"`
+	NextCursor string     `df:"nextCursor"`
+}
+
+// pageAPI serves titles two a page, as {results, nextCursor}, counts the
+// requests and, while failPages is set, fails those of a page after the
+// first with 500.
+type pageAPI struct {
+	*httptest.Server
+	requests  atomic.Int32
+	failPages atomic.Bool
+}
+
+func servePages(t *testing.T, titles ...string) *pageAPI {
+	t.Helper()
+	a := &pageAPI{}
+	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.requests.Add(1)
+		if a.failPages.Load() && r.URL.Query().Get("cursor") != "" {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		from, _ := strconv.Atoi(r.URL.Query().Get("cursor"))
+		to := min(from+2, len(titles))
+		var results []map[string]any
+		for i := from; i < to; i++ {
+			results = append(results, map[string]any{"id": strconv.Itoa(i + 1), "title": titles[i]})
+		}
+		next := ""
+		if to < len(titles) {
+			next = strconv.Itoa(to)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"results": results, "nextCursor": next})
+	}))
+	t.Cleanup(a.Close)
+	return a
+}
+
+// moreButton is the "More" button of a feed: its context is that of an
+// element the feed removes while the page loads.
+type moreButton struct{ app.Compo }
+
+var moreContext app.Context
+
+func (b *moreButton) OnPreRender(ctx app.Context) { moreContext = ctx }
+func (b *moreButton) Render() app.UI              { return app.Button().Text("More") }
+
+// feed shows a paginated list and, below it, "More" or "Loading more…".
+type feed struct {
+	app.Compo
+	ctrl     *controller.Controller
+	list     *df.List[ArticlePage, Article]
+	articles goapp.Pager[ArticlePage]
+}
+
+func (c *feed) OnPreRender(ctx app.Context) {
+	c.articles.Use(ctx, c.ctrl, c.list.GetList, c.list.GetPage, nil,
+		func(p ArticlePage) string { return p.NextCursor })
+}
+
+func (c *feed) OnDismount() { c.articles.Close() }
+
+func (c *feed) Render() app.UI {
+	return c.articles.Render(boundary, func(p ArticlePage) app.UI {
+		return app.Div().Body(
+			app.Ul().Body(app.Range(p.Results).Slice(func(i int) app.UI {
+				return app.Li().Text(p.Results[i].Title)
+			})),
+			app.If(c.articles.Busy(), func() app.UI { return app.P().Text("Loading more…") }).
+				ElseIf(c.articles.Err() != nil, func() app.UI { return app.P().Text("More failed") }).
+				ElseIf(c.articles.HasMore(), func() app.UI { return &moreButton{} }),
+		)
+	})
+}
+
+// "More" appends the second page to the list shown, its outcome reaching
+// the feed though the clicked button is gone; at the end of the list More
+// sends nothing.
+func TestPagerLoadsMoreIntoOneList(t *testing.T) {
+	api := servePages(t, "One", "Two", "Three", "Four")
+	engine, c := mountFeed(t, api)
+	require.NotNil(t, moreContext.Src())
+	button := moreContext
+
+	c.articles.More(button)
+	assert.True(t, c.articles.Busy())
+	engine.ConsumeAll() // renders "Loading more…", waits for the page
+	assert.False(t, button.Src().Mounted(), "the clicked button is gone")
+	engine.ConsumeAll()
+	require.NoError(t, c.articles.Err())
+	assert.False(t, c.articles.Busy())
+	assert.False(t, c.articles.HasMore())
+	html := app.HTMLString(c)
+	for _, title := range []string{"One", "Two", "Three", "Four"} {
+		assert.Contains(t, html, "<li>"+title+"</li>")
+	}
+	assert.NotContains(t, html, "Loading more…", "the end of More reached the feed")
+	assert.Len(t, c.articles.Data().Results, 4)
+	assert.Equal(t, int32(2), api.requests.Load())
+
+	c.articles.More(button) // at the end of the list
+	assert.False(t, c.articles.Busy())
+	engine.ConsumeAll()
+	assert.Equal(t, int32(2), api.requests.Load(), "a More at the end sends nothing")
+}
+
+// A More that fails changes no list, so only the Pager can tell the feed:
+// it does, though the clicked button is gone, and the list shown stays.
+func TestPagerFailureReachesTheFeed(t *testing.T) {
+	api := servePages(t, "One", "Two", "Three", "Four")
+	api.failPages.Store(true)
+	engine, c := mountFeed(t, api)
+	button := moreContext
+	c.articles.More(button)
+	engine.ConsumeAll()
+	assert.False(t, button.Src().Mounted(), "the clicked button is gone")
+	engine.ConsumeAll()
+	var nerr *rest.NetworkError
+	require.ErrorAs(t, c.articles.Err(), &nerr)
+	assert.Equal(t, http.StatusInternalServerError, nerr.Status)
+	html := app.HTMLString(c)
+	assert.Contains(t, html, "More failed")
+	assert.NotContains(t, html, "Loading more…")
+	assert.Contains(t, html, "<li>Two</li>")
+	assert.True(t, c.articles.HasMore(), "the page can be asked for again")
+	assert.Equal(t, int32(2), api.requests.Load())
+}
+
+// mountFeed mounts a feed of api's articles in go-app's test engine, its
+// first page shown.
+func mountFeed(t *testing.T, api *pageAPI) (app.TestEngine, *feed) {
+	t.Helper()
+	posts, err := df.NewResource[Article](rest.ResourceOptions{URLPrefix: api.URL, Path: "/articles/:id",
+		Options: rest.Options{PaginationField: "cursor"}})
+	require.NoError(t, err)
+	list, err := df.ListOf[ArticlePage](posts)
+	require.NoError(t, err)
+	c := &feed{ctrl: controller.New(controller.Options{}), list: list}
+	goapp.OnServer = false
+	t.Cleanup(func() { goapp.OnServer = app.IsServer })
+	// Fetched beforehand, so that the feed's first render has the page.
+	_, err = list.GetList.Suspense(context.Background(), c.ctrl, nil)
+	require.NoError(t, err)
+	engine := app.NewTestEngine()
+	moreContext = app.Context{}
+	require.NoError(t, engine.Load(c))
+	engine.ConsumeAll()
+	require.True(t, c.articles.HasMore())
+	html := app.HTMLString(c)
+	assert.Contains(t, html, "<li>Two</li>")
+	assert.NotContains(t, html, "Three")
+	return engine, c
+}
