@@ -39,6 +39,7 @@ type Pager[L any] struct {
 	params  value.Value
 	cursor  func(L) string
 	err     error // of Use: params or endpoints that cannot page
+	used    bool
 }
 
 // Use makes the pager read getList's result for params through ctrl, as
@@ -54,13 +55,15 @@ func (p *Pager[L]) Use(ctx app.Context, ctrl *controller.Controller, getList, ge
 	}
 	switch {
 	case err != nil:
-	case field == "" || getPage == nil:
-		err = fmt.Errorf("goapp: Pager.Use: %s has no PaginationField, or no GetPage was given: nothing to page", getList.Name())
+	case field == "":
+		err = fmt.Errorf("goapp: Pager.Use: %s has no PaginationField: nothing to page", getList.Name())
+	case getPage == nil:
+		err = fmt.Errorf("goapp: Pager.Use: getPage is nil: nothing fetches %s's next page", getList.Name())
 	case pv.IsUndefined():
 		pv = value.Obj()
 	}
 	p.mu.Lock()
-	p.ctrl, p.getPage, p.field, p.params, p.cursor, p.err = ctrl, getPage, field, pv, cursor, err
+	p.ctrl, p.getPage, p.field, p.params, p.cursor, p.err, p.used = ctrl, getPage, field, pv, cursor, err, true
 	p.mu.Unlock()
 	p.Query.Use(ctx, ctrl, getList, params)
 }
@@ -71,7 +74,7 @@ func (p *Pager[L]) next() (value.Value, bool) {
 	st := p.Query.State()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.getPage == nil || p.err != nil || !st.Usable() {
+	if !p.used || p.err != nil || !st.Usable() {
 		return value.Undef, false
 	}
 	c := p.cursor(st.Data)
@@ -99,7 +102,7 @@ func (p *Pager[L]) More(ctx app.Context) {
 		ctx = p.owner
 	}
 	p.mu.Lock()
-	useErr, used := p.err, p.getPage != nil
+	useErr, used := p.err, p.used
 	p.mu.Unlock()
 	if p.more.Busy() {
 		return

@@ -107,7 +107,6 @@ func TestPagerLoadsMoreIntoOneList(t *testing.T) {
 	button := moreContext
 
 	c.articles.More(button)
-	assert.True(t, c.articles.Busy())
 	engine.ConsumeAll() // renders "Loading more…", waits for the page
 	assert.False(t, button.Src().Mounted(), "the clicked button is gone")
 	engine.ConsumeAll()
@@ -174,4 +173,43 @@ func mountFeed(t *testing.T, api *pageAPI) (app.TestEngine, *feed) {
 	assert.Contains(t, html, "<li>Two</li>")
 	assert.NotContains(t, html, "Three")
 	return engine, c
+}
+
+// A Pager that cannot page says why in Err at the first More, and sends
+// nothing.
+func TestPagerMisuse(t *testing.T) {
+	api := servePages(t, "One", "Two", "Three")
+	engine, c := mountFeed(t, api)
+	posts, err := df.NewResource[Article](rest.ResourceOptions{URLPrefix: api.URL, Path: "/articles/:id"})
+	require.NoError(t, err)
+	plain, err := df.ListOf[ArticlePage](posts)
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		use  func(p *goapp.Pager[ArticlePage])
+		want string
+	}{
+		{"More before Use", func(*goapp.Pager[ArticlePage]) {}, "goapp: Pager.More before Pager.Use: no endpoint to page"},
+		{"no GetPage", func(p *goapp.Pager[ArticlePage]) {
+			p.Use(moreContext, c.ctrl, c.list.GetList, nil, nil, func(p ArticlePage) string { return p.NextCursor })
+		}, "goapp: Pager.Use: getPage is nil: nothing fetches Article.getList's next page"},
+		{"no PaginationField", func(p *goapp.Pager[ArticlePage]) {
+			p.Use(moreContext, c.ctrl, plain.GetList, c.list.GetPage, nil, func(p ArticlePage) string { return p.NextCursor })
+		}, "goapp: Pager.Use: Article.getList has no PaginationField: nothing to page"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p goapp.Pager[ArticlePage]
+			tt.use(&p)
+			t.Cleanup(p.Close)
+			engine.ConsumeAll()
+			sent := api.requests.Load()
+			p.More(moreContext)
+			engine.ConsumeAll()
+			assert.EqualError(t, p.Err(), tt.want)
+			assert.False(t, p.HasMore())
+			assert.False(t, p.Busy())
+			assert.Equal(t, sent, api.requests.Load(), "More sent nothing")
+		})
+	}
 }
