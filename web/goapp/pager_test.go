@@ -2,10 +2,8 @@ package goapp_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -19,12 +17,6 @@ import (
 	"github.com/datafetch/datafetch/web/goapp"
 )
 
-// ArticlePage is a page of articles in its envelope.
-type ArticlePage struct {
-	Results    []*Article `df:"results,collection"`
-	NextCursor string     `df:"nextCursor"`
-}
-
 // pageAPI serves titles two a page, as {results, nextCursor}, counts the
 // requests and, while failPages is set, fails those of a page after the
 // first with 500.
@@ -37,24 +29,14 @@ type pageAPI struct {
 func servePages(t *testing.T, titles ...string) *pageAPI {
 	t.Helper()
 	a := &pageAPI{}
+	pages := pagesHandler(&a.requests, titles...)
 	a.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.requests.Add(1)
 		if a.failPages.Load() && r.URL.Query().Get("cursor") != "" {
+			a.requests.Add(1)
 			w.WriteHeader(http.StatusInternalServerError)
 			return
 		}
-		from, _ := strconv.Atoi(r.URL.Query().Get("cursor"))
-		to := min(from+2, len(titles))
-		var results []map[string]any
-		for i := from; i < to; i++ {
-			results = append(results, map[string]any{"id": strconv.Itoa(i + 1), "title": titles[i]})
-		}
-		next := ""
-		if to < len(titles) {
-			next = strconv.Itoa(to)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"results": results, "nextCursor": next})
+		pages(w, r)
 	}))
 	t.Cleanup(a.Close)
 	return a
