@@ -127,8 +127,23 @@ func TestInspectorFull(t *testing.T) {
 	assert.Contains(t, html, `<th scope="row">2</th>`)
 }
 
-// An inspector shows what a controller holds; in a page it follows the
-// controller live until it is dismounted.
+// shell is a page with the cache inspector beside its content.
+type shell struct {
+	app.Compo
+	ctrl *controller.Controller
+	base string // the API base, cut from the keys shown
+}
+
+func (s *shell) Render() app.UI {
+	return app.Div().Body(
+		app.Main().Body(app.H1().Text("Articles")),
+		app.Aside().Body(&goapp.Inspector{Ctrl: s.ctrl, Prefix: s.base, ID: "inspector"}),
+	)
+}
+
+// A page with the inspector beside its content, mounted in go-app's test
+// engine: it shows what the controller holds and follows it live until
+// it is dismounted.
 func ExampleInspector() {
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -143,11 +158,22 @@ func ExampleInspector() {
 	if _, err := articles.GetList.Suspense(context.Background(), ctrl, nil); err != nil {
 		log.Fatal(err)
 	}
+	goapp.OnServer = false // this native test plays the browser
+	defer func() { goapp.OnServer = app.IsServer }()
 
-	// In a page: app.Aside().Body(&goapp.Inspector{Ctrl: ctrl, Prefix: base})
-	html := app.HTMLString(&goapp.Inspector{Ctrl: ctrl, Prefix: api.URL})
+	engine := app.NewTestEngine()
+	page := &shell{ctrl: ctrl, base: api.URL}
+	if err := engine.Load(page); err != nil {
+		log.Fatal(err)
+	}
+	engine.ConsumeAll()
+	html := app.HTMLString(page)
 	fmt.Println(strings.Contains(html, `<span class="insp-type">Article</span>`))
 	fmt.Println(strings.Contains(html, `>Article.getList /articles</code>`))
+	// Replacing the page dismounts the inspector, which stops its timer.
+	if err := engine.Load(&empty{}); err != nil {
+		log.Fatal(err)
+	}
 	// Output:
 	// true
 	// true
