@@ -274,12 +274,19 @@ func hasKey(ms []value.Member, k string) bool {
 // safeLiterals reports whether the literal text of e's path keeps its
 // meaning in a URL: only unreserved characters, sub-delimiters, '/', ':'
 // and '@' (no '?', '#', '%' or characters that need escaping).
-func safeLiterals(e *Endpoint) bool {
-	for _, p := range e.path.parts {
+func safeLiterals(e *Endpoint) bool { return safeParts(e.path.parts) }
+
+// safeParts is safeLiterals for parts, the literal text of optional groups
+// included.
+func safeParts(parts []pathPart) bool {
+	for _, p := range parts {
 		for i := 0; i < len(p.lit); i++ {
 			if c := p.lit[i]; !isAlnum(c) && !strings.ContainsRune("-._~!$&'()*+,;=/:@", rune(c)) {
 				return false
 			}
+		}
+		if !safeParts(p.group) {
+			return false
 		}
 	}
 	return true

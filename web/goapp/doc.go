@@ -17,7 +17,7 @@
 // background for the component, tracks it as useLoading does, and hands its
 // outcome to that component even when the clicked element is gone (an
 // optimistic update that removes the button); a [Loading] tracks any other
-// asynchronous action.
+// asynchronous action. An [Inspector] shows a controller's cache live.
 //
 // Event handlers that use a loop variable (the row's article) must give
 // go-app its scope (app.EventScope(a.ID)): go-app keeps the handler of the

@@ -16,6 +16,6 @@ func (c *cachePage) Render() app.UI {
 			"normalized entities by type, each endpoint result with its expiry status and time left, " +
 			"the optimistic updates waiting for the server, the requests in flight and the last errors. Live.",
 	},
-		app.Div().Class("card").Body(&inspector{d: c.d, Full: true}),
+		app.Div().Class("card").Body(c.d.inspector(true)),
 	)
 }

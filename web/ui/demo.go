@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -25,9 +24,6 @@ const APIPathEnv = "DATAFETCH_API_PATH"
 // Demo is what every page shares: one controller (the whole cache), the
 // endpoints, and the settings of the network controls.
 type Demo struct {
-	// changes counts the controller's changes, so the inspector takes a
-	// snapshot of the store only when there is something new in it.
-	changes  atomic.Uint64
 	ctrl     *controller.Controller
 	api      *resources.API
 	control  *controlClient
@@ -92,7 +88,6 @@ func New(apiPrefix string) (*Demo, error) {
 		showInspector: true,
 	}
 	d.ctrl = controller.New(controller.Options{
-		OnChange:   func() { d.changes.Add(1) },
 		Retry:      readRetries,
 		RetryDelay: d.retryDelay,
 	})

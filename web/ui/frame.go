@@ -76,7 +76,7 @@ func (d *Demo) frame(p page, content ...app.UI) app.UI {
 			app.Div().Class("page-body").Body(content...),
 		),
 		app.If(showPanel, func() app.UI {
-			return app.Aside().Class("inspector-panel").Aria("label", "Cache inspector").Body(&inspector{d: d})
+			return app.Aside().Class("inspector-panel").Aria("label", "Cache inspector").Body(d.inspector(false))
 		}),
 		&notices{d: d},
 	)
