@@ -80,8 +80,8 @@ func (c *feed) Render() app.UI {
 }
 
 // "More" appends the second page to the list shown, its outcome reaching
-// the feed though the clicked button is gone; at the end of the list More
-// sends nothing.
+// the feed though the clicked button is gone; a More while one runs, or at
+// the end of the list, sends nothing.
 func TestPagerLoadsMoreIntoOneList(t *testing.T) {
 	api := servePages(t, "One", "Two", "Three", "Four")
 	engine, c := mountFeed(t, api)
@@ -89,7 +89,8 @@ func TestPagerLoadsMoreIntoOneList(t *testing.T) {
 	button := moreContext
 
 	c.articles.More(button)
-	engine.ConsumeAll() // renders "Loading more…", waits for the page
+	c.articles.More(button) // a second click while it loads sends nothing
+	engine.ConsumeAll()     // renders "Loading more…", waits for the page
 	assert.False(t, button.Src().Mounted(), "the clicked button is gone")
 	engine.ConsumeAll()
 	require.NoError(t, c.articles.Err())
