@@ -59,6 +59,8 @@ func (p *Pager[L]) Use(ctx app.Context, ctrl *controller.Controller, getList, ge
 		err = fmt.Errorf("goapp: Pager.Use: %s has no PaginationField: nothing to page", getList.Name())
 	case getPage == nil:
 		err = fmt.Errorf("goapp: Pager.Use: getPage is nil: nothing fetches %s's next page", getList.Name())
+	case cursor == nil:
+		err = fmt.Errorf("goapp: Pager.Use: cursor is nil: nothing reads %s's next cursor", getList.Name())
 	case pv.IsUndefined():
 		pv = value.Obj()
 	}

@@ -176,6 +176,9 @@ func TestPagerMisuse(t *testing.T) {
 		{"no GetPage", func(p *goapp.Pager[ArticlePage]) {
 			p.Use(moreContext, c.ctrl, c.list.GetList, nil, nil, func(p ArticlePage) string { return p.NextCursor })
 		}, "goapp: Pager.Use: getPage is nil: nothing fetches Article.getList's next page"},
+		{"no cursor", func(p *goapp.Pager[ArticlePage]) {
+			p.Use(moreContext, c.ctrl, c.list.GetList, c.list.GetPage, nil, nil)
+		}, "goapp: Pager.Use: cursor is nil: nothing reads Article.getList's next cursor"},
 		{"no PaginationField", func(p *goapp.Pager[ArticlePage]) {
 			p.Use(moreContext, c.ctrl, plain.GetList, c.list.GetPage, nil, func(p ArticlePage) string { return p.NextCursor })
 		}, "goapp: Pager.Use: Article.getList has no PaginationField: nothing to page"},
