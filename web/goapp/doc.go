@@ -10,7 +10,10 @@
 // boundary around useSuspense would: a placeholder while nothing is cached,
 // the data (stale data too, while it revalidates), the error in place when
 // the read failed. Query.UseCache reads only what the cache holds, as
-// useCache does. A [Mutation] runs a typed mutation endpoint in the
+// useCache does. A Query of an endpoint with a PollFrequency is a live
+// read: the controller refetches it that often while it is shown. A
+// [Pager] is a "load more" list: a Query of a paginated list (df.ListOf)
+// whose More appends the next page, as getList.getPage does. A [Mutation] runs a typed mutation endpoint in the
 // background for the component, tracks it as useLoading does, and hands its
 // outcome to that component even when the clicked element is gone (an
 // optimistic update that removes the button); a [Loading] tracks any other
