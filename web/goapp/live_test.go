@@ -138,18 +138,7 @@ func setup(t *testing.T, a *liveAPI, prefetch bool, opts controller.Options) {
 // this watcher.
 func watch(t *testing.T, ok func([]*Article) bool) <-chan struct{} {
 	t.Helper()
-	seen := make(chan struct{}, 1)
-	unsub, err := articles.GetList.Subscribe(ctrl, nil, func(st df.State[[]*Article]) {
-		if st.Has && ok(st.Data) {
-			select {
-			case seen <- struct{}{}:
-			default:
-			}
-		}
-	}, controller.SubscribeOptions{NoFetch: true})
-	require.NoError(t, err)
-	t.Cleanup(unsub)
-	return seen
+	return watchList(t, articles.GetList, ok)
 }
 
 // loaded prefetches the list before mount, so that the query's first
