@@ -189,13 +189,7 @@ func TestManagerMayCallTheController(t *testing.T) {
 	defer c.Close()
 	rec.take()
 
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, err := c.Fetch(context.Background(), read, params("1"), nil)
-		assert.NoError(t, err)
-	}()
-	testkit.Wait(t, done, "the fetch, whose manager calls the controller")
+	fetchOnGoroutine(t, c, read, "the fetch, whose manager calls the controller")
 	assert.Equal(t, []string{"fetched", "echo fetched"}, seen)
 	assert.Equal(t, []string{`FetchStart read {"id":"1"}`, `FetchResolve read {"id":"1"}`,
 		`Write echo {"id":"1"}`, `Subscribe echo {"id":"1"}`, `Unsubscribe echo {"id":"1"}`}, rec.take())
@@ -378,13 +372,7 @@ func TestManagerMayFetchFromAnEvent(t *testing.T) {
 	c := controller.New(controller.Options{Now: newClock().Now, Managers: []controller.Manager{rec}})
 	defer c.Close()
 	rec.take()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, err := c.Fetch(context.Background(), read, params("1"), nil)
-		assert.NoError(t, err)
-	}()
-	testkit.Wait(t, done, "the fetch, whose manager fetches from its event")
+	fetchOnGoroutine(t, c, read, "the fetch, whose manager fetches from its event")
 	assert.Equal(t, "second", got.Str())
 	assert.Equal(t, []string{`FetchStart read {"id":"1"}`, `FetchResolve read {"id":"1"}`,
 		`FetchStart next {"id":"1"}`, `FetchResolve next {"id":"1"}`}, rec.take(),
@@ -436,4 +424,18 @@ func TestSyncSinksOutliveClose(t *testing.T) {
 	defer mu.Unlock()
 	require.Len(t, ops, 51)
 	assert.Equal(t, "reset", ops[50], "told after Close")
+}
+
+// fetchOnGoroutine fetches ep for params "1" on a goroutine of its own and
+// waits for it, failing as what after testkit.WaitLimit: a manager that
+// deadlocks the controller shows as a failure, not a hung test.
+func fetchOnGoroutine(t *testing.T, c *controller.Controller, ep endpoint.Endpoint, what string) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := c.Fetch(context.Background(), ep, params("1"), nil)
+		assert.NoError(t, err)
+	}()
+	testkit.Wait(t, done, what)
 }

@@ -122,6 +122,21 @@ func TestCollectionAdders(t *testing.T) {
 // todoLists stores the lists of todos fetched with each params (JSON
 // text) in a new store, and returns it with a reader of the list stored
 // for params: its ids, in order.
+// applyAdder normalizes in (JSON) through c's adder op with params and
+// body (JSON; body may be empty) and applies what it wrote to st.
+func applyAdder(t *testing.T, st *store.Store, c *schema.Collection, op schema.CollectionOp, in, params, body string) {
+	t.Helper()
+	a, err := c.Adder(op)
+	require.NoError(t, err)
+	args := schema.Args{Params: value.MustParse(params)}
+	if body != "" {
+		args.Body = value.MustParse(body)
+	}
+	n, err := schema.NormalizeArgs(a, value.MustParse(in), args)
+	require.NoError(t, err)
+	st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+}
+
 func todoLists(t *testing.T, c *schema.Collection, lists map[string]string) (*store.Store, func(params string) string) {
 	t.Helper()
 	st := store.New()
@@ -207,15 +222,7 @@ func TestCollectionMove(t *testing.T) {
 			}
 			c := schema.CollectionOf(of)
 			st, read := todoLists(t, c, tt.lists)
-			move, err := c.Adder(schema.Move)
-			require.NoError(t, err)
-			args := schema.Args{Params: value.MustParse(tt.params)}
-			if tt.body != "" {
-				args.Body = value.MustParse(tt.body)
-			}
-			n, err := schema.NormalizeArgs(move, value.MustParse(tt.in), args)
-			require.NoError(t, err)
-			st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+			applyAdder(t, st, c, schema.Move, tt.in, tt.params, tt.body)
 			for params, want := range tt.want {
 				assert.Equal(t, want, read(params), params)
 			}
@@ -255,15 +262,7 @@ func TestCollectionNonFilter(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &schema.Collection{Of: schema.ArrayOf(newTodo()), NonFilter: tt.nonFilter}
 			st, read := todoLists(t, c, lists)
-			a, err := c.Adder(tt.op)
-			require.NoError(t, err)
-			args := schema.Args{Params: value.MustParse(tt.params)}
-			if tt.body != "" {
-				args.Body = value.MustParse(tt.body)
-			}
-			n, err := schema.NormalizeArgs(a, value.MustParse(tt.in), args)
-			require.NoError(t, err)
-			st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+			applyAdder(t, st, c, tt.op, tt.in, tt.params, tt.body)
 			for params, want := range tt.want {
 				assert.Equal(t, want, read(params), params)
 			}

@@ -6,26 +6,18 @@
 //
 // Run: ./build.sh test (stage e2e), or node --test test/e2e/
 
-import { test, before, after } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
-import { launchChromium } from '../browser/launch.mjs';
-import { APP_WASM, OUT, ROOT, api, control, held, startServer, watchErrors } from './server.mjs';
+import { APP_WASM, OUT, ROOT, api, control, held, watchErrors } from './server.mjs';
+import { HANG_MS, useDemo } from './suite.mjs';
 
-let server;
-let browser;
+const demo = useDemo();
 const metrics = {};
 
-before(async () => {
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+after(() => {
   writeFileSync(join(OUT, 'metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
   console.log('demo metrics:', JSON.stringify(metrics));
 });
@@ -36,17 +28,16 @@ const VIEWPORT = { width: 1400, height: 900 };
 // check of speed (a loaded machine can take many seconds for a click). What
 // must happen before the server answers is made to by holding the request
 // at the server (control 'hold', then 'unhold'), not by latency.
-const HANG_MS = 180_000;
 
 // openDemo resets the server's data and controls, loads path in a fresh
 // browser context and waits until the wasm has taken over the page.
 async function openDemo(path = '') {
-  await control(server.url, 'reset');
-  const page = await browser.newPage({ viewport: VIEWPORT });
+  await control(demo.server.url, 'reset');
+  const page = await demo.browser.newPage({ viewport: VIEWPORT });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchErrors(page);
   const start = performance.now();
-  await page.goto(new URL(path, server.url).href);
+  await page.goto(new URL(path, demo.server.url).href);
   await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
   return { page, errors, loadMs: Math.round(performance.now() - start) };
 }
@@ -68,7 +59,7 @@ function kib(n) {
 }
 
 test('the go-app demo loads and renders the articles from the API', async () => {
-  const html = await (await fetch(server.url)).text();
+  const html = await (await fetch(demo.server.url)).text();
   assert.match(html, /id="app-wasm-loader"/, "the page is pre-rendered with go-app's loader");
   assert.doesNotMatch(html, /class="skeleton"/, 'pre-rendered with the data (goapp.Prerender), not placeholders');
   assert.match(html, /class="row-title"/, 'the rows are in the page');
@@ -87,7 +78,7 @@ test('the go-app demo loads and renders the articles from the API', async () => 
     ),
   };
 
-  const articles = await api(server.url, 'articles');
+  const articles = await api(demo.server.url, 'articles');
   await page.waitForSelector('#articles .article-row');
   assert.equal(await page.locator('#articles .article-row').count(), articles.length);
   assert.equal(await page.locator('#articles .row-title').first().textContent(), articles[0].title);
@@ -100,16 +91,16 @@ test('the go-app demo loads and renders the articles from the API', async () => 
   // useSuspense semantics: a stale result stays on screen while it
   // revalidates (held at the server until checked); an invalidated one
   // shows the placeholder.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('.revalidate');
   await page.waitForSelector('.card-head .refreshing');
   assert.equal(await page.locator('#articles .article-row').count(), articles.length, 'stale rows stay');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('.card-head .refreshing', { state: 'detached' });
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('.invalidate');
   await page.waitForSelector('.card .skeleton');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#articles .article-row');
 
   await shot(page, 'articles.png');
@@ -127,7 +118,7 @@ test('creating an article with 1 s latency shows it at once, then under its serv
   await page.fill('#new-content', 'Created by the end-to-end test with a second of latency.');
   // The server holds the request until the pending state has been checked,
   // so a slow machine cannot let the answer overtake the assertions.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   const start = performance.now();
   await page.click('#create');
   const pending = page.locator('.article-row[data-id^="tmp-"]');
@@ -136,7 +127,7 @@ test('creating an article with 1 s latency shows it at once, then under its serv
   // getList.push: one POST to the list's path, no update function and no
   // refetch of the list (the server holds it, so it has not run yet).
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['POST /articles'],
     'the create is a push to the collection',
   );
@@ -152,7 +143,7 @@ test('creating an article with 1 s latency shows it at once, then under its serv
     copyFileSync(join(OUT, 'create-pending.png'), join(ROOT, 'docs', 'demo.png'));
   }
   metrics.optimisticCreateMs = Math.round(shownMs);
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
 
   const saved = page.locator('.article-row[data-id="101"]');
   await saved.waitFor();
@@ -161,9 +152,9 @@ test('creating an article with 1 s latency shows it at once, then under its serv
   assert.equal(await saved.locator('.row-title').textContent(), title);
   assert.equal(await page.locator('.article-row[data-id^="tmp-"]').count(), 0, 'the temporary row is replaced, not kept');
   await page.waitForSelector('#insp-optimistic strong:text-is("0")');
-  const created = await api(server.url, 'articles/101');
+  const created = await api(demo.server.url, 'articles/101');
   assert.equal(created.title, title);
-  const counts = await api(server.url, '_control/counts');
+  const counts = await api(demo.server.url, '_control/counts');
   // The list came with the page (the server's snapshot) and was not
   // refetched after the push.
   assert.equal(counts['GET /articles'] ?? 0, 0, `the list was not fetched: ${JSON.stringify(counts)}`);
@@ -184,28 +175,28 @@ test('a forced server failure rolls a publish toggle back', async () => {
 
   // The server holds the request: "before the server answered" and "after
   // it failed" are told apart by the release, not by a clock.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await row.locator('.toggle-publish').click();
   await page.waitForSelector('.article-row[data-id="4"][data-published="true"]');
   assert.ok(
-    (await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
+    (await held(demo.server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
     'the toggle is optimistic: the server holds the request, not run yet',
   );
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('.article-row[data-id="4"][data-published="false"]');
   const notice = page.locator('.notice-error');
   await notice.waitFor();
   assert.match(await notice.textContent(), /rolled back/);
   assert.match(await notice.textContent(), /injected failure/);
   await page.waitForSelector('#fail-next:not(.armed)');
-  assert.equal((await api(server.url, 'articles/4')).published, false);
+  assert.equal((await api(demo.server.url, 'articles/4')).published, false);
   await shot(page, 'rollback.png');
 
   // Without a failure the same toggle sticks.
   await row.locator('.toggle-publish').click();
   await page.waitForSelector('.article-row[data-id="4"][data-published="true"]');
   await page.waitForSelector('#insp-optimistic strong:text-is("0")');
-  assert.equal((await api(server.url, 'articles/4')).published, true);
+  assert.equal((await api(demo.server.url, 'articles/4')).published, true);
   assert.deepEqual(errors.filter(expected), []);
   await page.close();
 });
@@ -227,10 +218,10 @@ test('posts page forward and back, and the infinite list loads every page', asyn
   // Going back shows the cached page while the server holds every request:
   // it comes from the cache. (Page 1 is not: its token from page 2,
   // /posts?page=1, is another key than the first load's /posts.)
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#prev-page');
   await page.waitForSelector('#paged .post-row[data-id="6"]');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.click('#prev-page');
   await page.waitForSelector('#paged .post-row[data-id="1"]');
 
@@ -263,7 +254,7 @@ test("fast counter clicks with random latency end at the server's count", async 
   const clicks = 8;
   for (let i = 0; i < clicks; i++) await page.click('#increment', { delay: 0 });
   await page.waitForSelector('#in-flight[data-n="0"]');
-  const counted = await api(server.url, 'api/count');
+  const counted = await api(demo.server.url, 'api/count');
   assert.equal(counted.count, clicks);
   assert.equal(await page.locator('#count').textContent(), String(clicks), "the page ends at the server's count");
   assert.equal(await page.locator('#counter-log li').count(), clicks);
@@ -277,7 +268,7 @@ test('an article opened from the list shows at once, with no request for it', as
   await page.waitForSelector('#articles .article-row[data-id="4"]');
   await page.click('.article-row[data-id="4"] .row-title');
   await page.waitForSelector('#article[data-id="4"]');
-  const counts = await api(server.url, '_control/counts');
+  const counts = await api(demo.server.url, '_control/counts');
   assert.equal(counts['GET /articles'], undefined, `the list came with the page: ${JSON.stringify(counts)}`);
   assert.equal(counts['GET /articles/4'], undefined, `the detail was read from the list's entity: ${JSON.stringify(counts)}`);
   assert.deepEqual(errors, []);
@@ -285,15 +276,15 @@ test('an article opened from the list shows at once, with no request for it', as
 });
 
 test('the first article rows come with the page: no request for the list, and the app runs', async () => {
-  await control(server.url, 'reset');
-  const page = await browser.newPage({ viewport: VIEWPORT });
+  await control(demo.server.url, 'reset');
+  const page = await demo.browser.newPage({ viewport: VIEWPORT });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchErrors(page);
   const requested = [];
   page.on('request', (r) => requested.push(`${r.method()} ${new URL(r.url()).pathname}`));
-  await page.goto(server.url);
+  await page.goto(demo.server.url);
   await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
-  const articles = await api(server.url, 'articles');
+  const articles = await api(demo.server.url, 'articles');
   await page.waitForSelector('#articles .article-row');
   assert.equal(await page.locator('#articles .article-row').count(), articles.length);
   assert.equal(await page.locator('#articles .row-title').first().textContent(), articles[0].title);
@@ -301,7 +292,7 @@ test('the first article rows come with the page: no request for the list, and th
   await page.click(`.article-row[data-id="${articles[0].id}"] .row-title`);
   await page.waitForSelector(`#article[data-id="${articles[0].id}"]`);
   assert.ok(!requested.includes('GET /rest/articles'), `the browser did not ask for the list: ${requested.join(', ')}`);
-  const counts = await api(server.url, '_control/counts');
+  const counts = await api(demo.server.url, '_control/counts');
   assert.equal(counts['GET /articles'], 1, `only this test's own GET was counted: ${JSON.stringify(counts)}`);
   assert.deepEqual(errors, []);
   await page.close();
@@ -314,7 +305,7 @@ test('the current user updates when made a manager from the team list', async ()
   await page.waitForSelector('#current-user [data-manager="true"]');
   assert.equal(await page.locator('#current-user .role').textContent(), 'manager');
   await page.waitForSelector('#insp-optimistic strong:text-is("0")');
-  assert.equal((await api(server.url, 'current_user/')).isManager, true);
+  assert.equal((await api(demo.server.url, 'current_user/')).isManager, true);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -349,14 +340,14 @@ test('the cache inspector shows the entities the pages stored', async () => {
 test('the author shows a placeholder on its line while the user loads', async () => {
   const { page, errors } = await openDemo();
   await page.waitForSelector('#articles .article-row[data-id="4"]');
-  const article = await api(server.url, 'articles/4');
+  const article = await api(demo.server.url, 'articles/4');
   assert.ok(article.author, 'article 4 has an author');
   // The article comes from the list's entity; its author's GET is held.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('.article-row[data-id="4"] .row-title');
   await page.waitForSelector('#article[data-id="4"]');
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     [`GET /users/${article.author}`],
     'only the author is fetched',
   );
@@ -369,8 +360,8 @@ test('the author shows a placeholder on its line while the user loads', async ()
   assert.ok(line.height <= created.height * 2, `author line ${line.height}px, a line ${created.height}px`);
   assert.equal(await page.locator('#article .skeleton').count(), 0, 'no block skeleton in the details');
   await shot(page, 'author-loading.png');
-  await control(server.url, 'unhold');
-  const user = await api(server.url, `users/${article.author}`);
+  await control(demo.server.url, 'unhold');
+  const user = await api(demo.server.url, `users/${article.author}`);
   await page.waitForSelector(`#article .author-name:text-is("${user.name}")`);
   assert.equal(await placeholder.count(), 0);
   await shot(page, 'author-loaded.png');
@@ -381,7 +372,7 @@ test('the author shows a placeholder on its line while the user loads', async ()
 test('a failed unpublish says unpublishing failed', async () => {
   const { page, errors } = await openDemo();
   const expected = (e) => !/status of 500/.test(e); // the injected failure itself
-  const published = (await api(server.url, 'articles')).find((a) => a.published);
+  const published = (await api(demo.server.url, 'articles')).find((a) => a.published);
   assert.ok(published, 'the seed has a published article');
   const row = page.locator(`.article-row[data-id="${published.id}"]`);
   await row.waitFor();
@@ -404,7 +395,7 @@ test('a failed unpublish says unpublishing failed', async () => {
 test('profile rows are reached with Tab and opened with Enter', async () => {
   const { page, errors } = await openDemo('profiles');
   await page.waitForSelector('.profile-row');
-  const profiles = await api(server.url, 'profiles');
+  const profiles = await api(demo.server.url, 'profiles');
   const focused = () => page.evaluate(() => document.activeElement?.closest('.profile-row')?.dataset.id ?? null);
   // Tab through the page (sidebar, controls) until a profile row has focus.
   let id = null;
@@ -428,26 +419,26 @@ test('profile rows are reached with Tab and opened with Enter', async () => {
 test('the published-by-title view is a query whose count follows a publish', async () => {
   const { page, errors } = await openDemo();
   await page.waitForSelector('#articles .article-row');
-  const articles = await api(server.url, 'articles');
+  const articles = await api(demo.server.url, 'articles');
   const published = articles.filter((a) => a.published);
   const want = (list) => list.map((a) => a.title).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   await page.waitForSelector(`#published-count:text-is("${published.length} articles")`);
   assert.deepEqual(await page.locator('#published .row-title').allTextContents(), want(published), 'sorted by title');
 
   const draft = articles.find((a) => !a.published);
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click(`.article-row[data-id="${draft.id}"] .toggle-publish`);
   // Optimistic: the count moves before the server has answered.
   await page.waitForSelector(`#published-count:text-is("${published.length + 1} articles")`);
   await page.waitForSelector(`#published .published-row[data-id="${draft.id}"]`);
   assert.deepEqual(await page.locator('#published .row-title').allTextContents(), want([...published, draft]));
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     [`PATCH /articles/${draft.id}`],
     'the view made no request of its own',
   );
   await shot(page, 'published-view.png');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#insp-optimistic strong:text-is("0")');
   assert.equal(await page.locator('#published-count').textContent(), `${published.length + 1} articles`);
   assert.deepEqual(errors, []);
@@ -455,7 +446,7 @@ test('the published-by-title view is a query whose count follows a publish', asy
 });
 
 // countsOf returns the API's request counts.
-const countsOf = () => api(server.url, '_control/counts');
+const countsOf = () => api(demo.server.url, '_control/counts');
 
 test('a read survives "fail next 2 GETs": it retries and shows the data, the API counted 3 attempts', async () => {
   const { page, errors } = await openDemo();
@@ -472,7 +463,7 @@ test('a read survives "fail next 2 GETs": it retries and shows the data, the API
   await page.waitForSelector('.profile-row');
   const counts = await countsOf();
   assert.equal(counts['GET /profiles'], 3, `two failed attempts and the one that succeeded: ${JSON.stringify(counts)}`);
-  const profiles = await api(server.url, 'profiles');
+  const profiles = await api(demo.server.url, 'profiles');
   assert.equal(await page.locator('.profile-row').count(), profiles.length);
   assert.equal(await page.locator('.notice-error').count(), 0, 'no error shown: the retries cured it');
   await shot(page, 'retry.png');
@@ -488,7 +479,7 @@ test('with "Keep cache" on, a reload shows the data with no request', async () =
   // The snapshot is written (throttled) after the toggle: wait until the
   // posts are in it.
   await page.waitForFunction(() => (localStorage.getItem('datafetch-goapp-demo') ?? '').includes('"Post"'));
-  await control(server.url, 'reset'); // the counts from zero; the same seed
+  await control(demo.server.url, 'reset'); // the counts from zero; the same seed
   await page.reload();
   await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
   await page.waitForSelector('#paged .post-row[data-id="1"]');
@@ -512,21 +503,21 @@ test('with "Keep cache" on, a reload shows the data with no request', async () =
 });
 
 test('two tabs stay in sync: a publish in one shows in the other with no request', async () => {
-  await control(server.url, 'reset');
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  await control(demo.server.url, 'reset');
+  const context = await demo.browser.newContext({ viewport: VIEWPORT });
   const open = async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(HANG_MS);
     const errors = watchErrors(page);
-    await page.goto(server.url);
+    await page.goto(demo.server.url);
     await page.waitForSelector('#app-wasm-loader', { state: 'detached' });
     await page.waitForSelector('#articles .article-row');
     return { page, errors };
   };
   const a = await open();
   const b = await open();
-  const draft = (await api(server.url, 'articles')).find((x) => !x.published);
-  await control(server.url, 'reset'); // counts from zero
+  const draft = (await api(demo.server.url, 'articles')).find((x) => !x.published);
+  await control(demo.server.url, 'reset'); // counts from zero
   await a.page.click(`.article-row[data-id="${draft.id}"] .toggle-publish`);
   await a.page.waitForSelector('#insp-optimistic strong:text-is("0")');
   await b.page.waitForSelector(`.article-row[data-id="${draft.id}"][data-published="true"]`);

@@ -3,40 +3,27 @@
 // against the REST API. Skipped when dist/ has no datafetch.mjs yet (run
 // ./build.sh build). Screenshots land in test/e2e/out/.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium } from '../browser/launch.mjs';
-import { OUT, ROOT, api, control, held, startServer, watchErrors } from './server.mjs';
+import { OUT, ROOT, api, control, held, watchErrors } from './server.mjs';
+import { HANG_MS, useDemo } from './suite.mjs';
 
 const built = existsSync(join(ROOT, 'dist', 'datafetch.mjs')) && existsSync(join(ROOT, 'dist', 'datafetch.wasm'));
 
-let server;
-let browser;
-
-before(async () => {
-  if (!built) return;
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemo({ skip: !built });
 
 // Every wait of a page is bounded by HANG_MS: a guard against hangs, never a
 // check of speed. What must happen before the server answers is made to by
 // holding the request at the server (control 'hold', then 'unhold').
-const HANG_MS = 180_000;
 
 async function openPage() {
-  await control(server.url, 'reset');
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await control(demo.server.url, 'reset');
+  const page = await demo.browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchErrors(page);
-  await page.goto(new URL('index.html', server.url).href);
+  await page.goto(new URL('index.html', demo.server.url).href);
   await page.waitForSelector('#js-status[data-ready]');
   return { page, errors };
 }
@@ -46,7 +33,7 @@ test('index.html: list, detail, optimistic mutations and a live subscription', {
   assert.match(await page.textContent('#js-status'), /^datafetch \S+ ready$/);
 
   // The list is a subscription: it renders the API's articles.
-  const articles = await api(server.url, 'articles');
+  const articles = await api(demo.server.url, 'articles');
   await page.waitForSelector('#js-articles .row');
   assert.equal(await page.locator('#js-articles .row').count(), articles.length);
   assert.equal(await page.locator('#js-articles .row-title').first().textContent(), articles[0].title);
@@ -62,37 +49,37 @@ test('index.html: list, detail, optimistic mutations and a live subscription', {
 
   // Publishing is optimistic: list and detail change while the server
   // holds the request.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#js-articles .row[data-id="4"] .toggle');
   await page.waitForSelector('#js-articles .row[data-id="4"][data-published="true"]');
   await page.waitForSelector('#js-detail article[data-published="true"]');
   assert.ok(
-    (await held(server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
+    (await held(demo.server.url, 1)).some((h) => `${h.method} ${h.path}` === 'PATCH /articles/4'),
     'shown while the server holds the request, not run yet',
   );
   assert.ok((await calls()) > callsBefore, 'the list subscription was called for the optimistic change');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#js-notice:text-matches("^Published")');
-  assert.equal((await api(server.url, 'articles/4')).published, true);
+  assert.equal((await api(demo.server.url, 'articles/4')).published, true);
 
   // A failure rolls it back.
   await page.click('#js-fail-next');
   await page.waitForSelector('#js-fail-next.armed');
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#js-articles .row[data-id="4"] .toggle');
   await page.waitForSelector('#js-articles .row[data-id="4"][data-published="false"]');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#js-articles .row[data-id="4"][data-published="true"]');
   await page.waitForSelector('#js-notice.bad:text-matches("rolled back")');
   assert.equal(await page.getAttribute('#js-detail article', 'data-published'), 'true', 'the detail is rolled back too');
 
   // Creating appends under a temporary id, then the server's.
   await page.fill('#js-new-title', 'Written from plain JavaScript');
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#js-create-button');
   await page.waitForSelector('#js-articles .row[data-id^="tmp-"]');
   await page.screenshot({ path: join(OUT, 'index-pending.png') });
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#js-articles .row[data-id="101"]');
   assert.equal(await page.locator('#js-articles .row[data-id^="tmp-"]').count(), 0);
   assert.equal(await page.locator('#js-articles .row').count(), articles.length + 1);
@@ -108,7 +95,7 @@ test('index.html: the Inspector button opens df.inspect on the page controller, 
   skip: !built && 'dist/datafetch.mjs is not built',
 }, async () => {
   const { page, errors } = await openPage();
-  const articles = await api(server.url, 'articles');
+  const articles = await api(demo.server.url, 'articles');
   await page.waitForSelector('#js-articles .row');
   await page.click('#js-inspector');
   const panel = page.locator('datafetch-inspector');

@@ -8,51 +8,37 @@
 // Run: ./build.sh test (stage e2e), or node --test test/e2e/live.test.mjs
 // after ./build.sh build.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launchChromium } from '../browser/launch.mjs';
-import { OUT, api, control, startServer, watchErrors } from './server.mjs';
+import { OUT, api, control, watchErrors } from './server.mjs';
+import { HANG_MS, useDemo } from './suite.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-// A hang guard on every wait, never a check of speed.
-const HANG_MS = 180_000;
+const demo = useDemo();
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 async function tick(count) {
-  const r = await fetch(new URL(`rest/_control/tick?count=${count}`, server.url), { method: 'POST' });
+  const r = await fetch(new URL(`rest/_control/tick?count=${count}`, demo.server.url), { method: 'POST' });
   assert.equal(r.status, 200, await r.clone().text());
   return r.json();
 }
 
 test('live prices: pushed messages change both reads of an entity through the cache, with no request', async () => {
   // The seed prices, then a reset that clears the counts (and seeds again).
-  const seed = await api(server.url, 'tickers');
-  await control(server.url, 'reset');
-  const page = await browser.newPage({ viewport: { width: 900, height: 560 } });
+  const seed = await api(demo.server.url, 'tickers');
+  await control(demo.server.url, 'reset');
+  const page = await demo.browser.newPage({ viewport: { width: 900, height: 560 } });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchErrors(page);
-  await page.goto(new URL('live/', server.url).href);
+  await page.goto(new URL('live/', demo.server.url).href);
 
   await page.waitForSelector('#list tr[data-ticker] >> nth=2');
   await page.waitForSelector(`#btc:text-is("${money.format(seed[0].price)}")`);
   // The stream is open (the page's EventSource said so; the server
   // registers a stream before it writes to it).
   await page.waitForSelector('#status:text-is("live")');
-  assert.equal((await api(server.url, '_control/live')).streams, 1);
+  assert.equal((await api(demo.server.url, '_control/live')).streams, 1);
 
   const pushed = await tick(4);
   assert.deepEqual(
@@ -70,8 +56,8 @@ test('live prices: pushed messages change both reads of an entity through the ca
 
   // Counted at the server: four messages written, and the two first reads
   // the only requests (the page counts its own too).
-  assert.equal((await api(server.url, '_control/live')).sent, 4);
-  const counts = await api(server.url, '_control/counts');
+  assert.equal((await api(demo.server.url, '_control/live')).sent, 4);
+  const counts = await api(demo.server.url, '_control/counts');
   assert.equal(counts['GET /tickers'], 1);
   assert.equal(counts['GET /tickers/BTC'], 1);
   assert.equal(await page.textContent('#requests'), '2');

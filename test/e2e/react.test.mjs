@@ -10,30 +10,16 @@
 // Run: ./build.sh test (stage e2e), or node --test test/e2e/react.test.mjs
 // after ./build.sh build.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium } from '../browser/launch.mjs';
-import { OUT, REACT_EXAMPLE, api, control, held, startServer, watchErrors } from './server.mjs';
+import { OUT, REACT_EXAMPLE, api, control, held, watchErrors } from './server.mjs';
+import { HANG_MS, useDemo } from './suite.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  assert.ok(existsSync(join(REACT_EXAMPLE, 'app.js')), `${REACT_EXAMPLE} holds no app.js: build the React example (./build.sh build)`);
-  browser = await launchChromium();
+const demo = useDemo({
+  ready: () => assert.ok(existsSync(join(REACT_EXAMPLE, 'app.js')), `${REACT_EXAMPLE} holds no app.js: build the React example (./build.sh build)`),
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-// Every wait of a page is bounded by HANG_MS: a guard against hangs, never
-// a check of speed.
-const HANG_MS = 180_000;
 
 // The console error Chromium logs for a response the server was told to
 // fail ('fail-next'): expected where a test fails a mutation.
@@ -43,11 +29,11 @@ const FAILED_MUTATION = /status of 500/;
 // example at hash (as '#/counter') in a fresh page, once datafetch has
 // loaded.
 async function openExample(hash = '') {
-  await control(server.url, 'reset');
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await control(demo.server.url, 'reset');
+  const page = await demo.browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchErrors(page);
-  await page.goto(new URL(`react/${hash}`, server.url).href);
+  await page.goto(new URL(`react/${hash}`, demo.server.url).href);
   await page.waitForSelector('#status[data-ready]');
   return { page, errors };
 }
@@ -55,7 +41,7 @@ async function openExample(hash = '') {
 // release lets the held request seq proceed (its response, in mode
 // 'response').
 async function release(seq) {
-  const r = await fetch(new URL(`rest/_control/release?seq=${seq}`, server.url), { method: 'POST' });
+  const r = await fetch(new URL(`rest/_control/release?seq=${seq}`, demo.server.url), { method: 'POST' });
   assert.equal(r.status, 204, `release ${seq}: ${await r.text()}`);
 }
 
@@ -65,7 +51,7 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   const { page, errors } = await openExample();
 
   // The list is a useSuspense read of the API's articles.
-  const articles = await api(server.url, 'articles');
+  const articles = await api(demo.server.url, 'articles');
   await page.waitForSelector('#articles .row');
   assert.equal(await page.locator('#articles .row').count(), articles.length);
   assert.equal(await page.locator('#articles .row-title').first().textContent(), articles[0].title);
@@ -92,7 +78,7 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
 
   // Publishing shows at once, in the list and the detail, while the
   // server holds the request.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click(`${row(4)} .toggle`);
   await page.waitForSelector(`${row(4)}[data-published="true"]`);
   await page.waitForSelector('#detail article[data-published="true"]');
@@ -105,25 +91,25 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
     publishedWith4.map((a) => a.title),
   );
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['PATCH /articles/4'],
     'shown while the request is held, before the server ran it',
   );
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#notice:text-matches("^Published")');
-  assert.equal((await api(server.url, 'articles/4')).published, true);
+  assert.equal((await api(demo.server.url, 'articles/4')).published, true);
 
   // The server fails the next mutation: the unpublish shows at once, then
   // is rolled back, in the list and the detail.
   await page.click('#fail-next');
   await page.waitForSelector('#fail-next.armed');
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click(`${row(4)} .toggle`);
   await page.waitForSelector(`${row(4)}[data-published="false"]`);
   await page.waitForSelector('#detail article[data-published="false"]');
   await page.waitForSelector(`#published-count:text-is("${publishedBefore.length} published")`);
-  await held(server.url, 1);
-  await control(server.url, 'unhold');
+  await held(demo.server.url, 1);
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#notice.bad:text-matches("rolled back")');
   await page.waitForSelector(`${row(4)}[data-published="true"]`);
   assert.equal(await page.getAttribute('#detail article', 'data-published'), 'true', 'the detail is rolled back too');
@@ -134,28 +120,28 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
     'the query is rolled back too',
   );
   assert.equal(await page.locator('#fail-next.armed').count(), 0, 'the failure was spent');
-  assert.equal((await api(server.url, 'articles/4')).published, true, 'the server changed nothing');
+  assert.equal((await api(demo.server.url, 'articles/4')).published, true, 'the server changed nothing');
 
   // Create (getList.push): the article is in the list at once under a
   // temporary id, then under the id the server gave it.
   const title = 'Written with datafetch/react';
   await page.fill('#new-title', title);
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#create-button');
   await page.waitForSelector('#articles .row[data-id^="tmp-"]');
   assert.equal(await page.textContent('#articles .row[data-id^="tmp-"] .row-title'), title);
   assert.equal(await page.textContent('#articles .row[data-id^="tmp-"] .pk'), 'saving…');
   assert.equal(await page.textContent('#article-count'), `${articles.length + 1} articles`);
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['POST /articles'],
     'the push is shown while its request is held',
   );
   assert.equal(await page.textContent('#published-count'), `${publishedWith4.length} published`, 'a draft does not count');
   await page.screenshot({ path: join(OUT, 'react-articles-pending.png') });
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#notice:text-matches("^Created")');
-  const created = (await api(server.url, 'articles')).find((a) => a.title === title);
+  const created = (await api(demo.server.url, 'articles')).find((a) => a.title === title);
   assert.ok(created, 'the server has the new article');
   await page.waitForSelector(`${row(created.id)}`);
   assert.equal(await page.locator('#articles .row[data-id^="tmp-"]').count(), 0, 'the temporary id is gone');
@@ -164,7 +150,7 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
   assert.match(await page.textContent('#notice'), new RegExp(`as #${created.id}\\.$`));
 
   // Delete: the row goes at once, before the server runs the request.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click(`${row(2)} .delete`);
   await page.waitForSelector(row(2), { state: 'detached' });
   const publishedAfterDelete = publishedWith4.filter((a) => a.id !== '2');
@@ -174,13 +160,13 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
     publishedAfterDelete.map((a) => a.title),
   );
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['DELETE /articles/2'],
   );
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#notice:text-matches("^Deleted")');
   assert.equal(await page.locator('#articles .row').count(), articles.length);
-  assert.ok(!(await api(server.url, 'articles')).some((a) => a.id === '2'), 'the server deleted it');
+  assert.ok(!(await api(demo.server.url, 'articles')).some((a) => a.id === '2'), 'the server deleted it');
 
   await page.click(`${row(created.id)} .row-title`);
   await page.waitForSelector(`#detail article[data-id="${created.id}"]`);
@@ -194,7 +180,7 @@ test('articles: list, detail, optimistic publish and its rollback, create with a
 
 test('counter: optimistic +1s, and answers out of order never move the count back', async () => {
   const { page, errors } = await openExample('#/counter');
-  const start = (await api(server.url, 'api/count')).count;
+  const start = (await api(demo.server.url, 'api/count')).count;
   await page.waitForSelector(`#count:text-is("${start}")`);
 
   // Latency through the page's own control, then every response held:
@@ -203,13 +189,13 @@ test('counter: optimistic +1s, and answers out of order never move the count bac
   const FIXED = 'ms=300';
   await page.selectOption('#latency', FIXED);
   await page.waitForSelector(`.netctl[data-latency="${FIXED}"]`);
-  await control(server.url, 'hold?mode=response');
+  await control(demo.server.url, 'hold?mode=response');
   const clicks = 4;
   let answers = [];
   for (let i = 1; i <= clicks; i++) {
     await page.click('#increment');
     await page.waitForSelector(`#count:text-is("${start + i}")`); // +1 at once
-    answers = await held(server.url, i);
+    answers = await held(demo.server.url, i);
   }
   assert.equal(await page.getAttribute('#in-flight', 'data-n'), String(clicks));
   assert.deepEqual(
@@ -225,8 +211,8 @@ test('counter: optimistic +1s, and answers out of order never move the count bac
     await page.waitForSelector(`#in-flight[data-n="${clicks - i - 1}"]`);
     assert.equal(await page.textContent('#count'), final, `after ${i + 1} answers the count is still ${final}`);
   }
-  await control(server.url, 'unhold');
-  assert.equal((await api(server.url, 'api/count')).count, start + clicks, "the server's count");
+  await control(demo.server.url, 'unhold');
+  assert.equal((await api(demo.server.url, 'api/count')).count, start + clicks, "the server's count");
   const log = await page.locator('#counter-log li').allTextContents();
   assert.deepEqual(
     log,
@@ -243,7 +229,7 @@ test('counter: optimistic +1s, and answers out of order never move the count bac
   const more = 6;
   for (let i = 0; i < more; i++) await page.click('#increment', { delay: 0 });
   await page.waitForSelector('#in-flight[data-n="0"]');
-  const counted = (await api(server.url, 'api/count')).count;
+  const counted = (await api(demo.server.url, 'api/count')).count;
   assert.equal(counted, start + clicks + more);
   assert.equal(await page.textContent('#count'), String(counted), "the page ends at the server's count");
   assert.deepEqual(errors, []);
@@ -267,26 +253,26 @@ test('posts: token pagination forward and back, and the infinite list', async ()
   // A page that is not cached is fetched in a transition: while the
   // server holds it, the page shown stays. Its param is the token page 3
   // gave, a URL.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#next-page');
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${decodeURIComponent(h.path)}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${decodeURIComponent(h.path)}`),
     ['GET /posts?page=/rest/posts?page=4'],
   );
   assert.deepEqual(await ids(), ['11', '12', '13', '14', '15'], 'page 3 stays while page 4 loads');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector('#paged .post-row[data-id="16"]');
   assert.equal(await page.textContent('#page-number'), 'page 4');
 
   // Back: the pages seen are cached, shown while the server holds every
   // request.
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('#prev-page');
   await page.waitForSelector('#paged .post-row[data-id="11"]');
   await page.click('#prev-page');
   await page.waitForSelector('#paged .post-row[data-id="6"]');
   assert.equal(await page.textContent('#page-number'), 'page 2');
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.click('#prev-page');
   await page.waitForSelector('#paged .post-row[data-id="1"]');
   assert.equal(await page.locator('#prev-page').isDisabled(), true);

@@ -7,26 +7,12 @@
 //
 // Run: ./build.sh test e2e, or node --test test/e2e/ssr.test.mjs
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium } from '../browser/launch.mjs';
-import { api, control, startServer, watchErrors } from './server.mjs';
+import { api, control, watchErrors } from './server.mjs';
+import { HANG_MS, useDemo } from './suite.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-// A guard against hangs only (see demo.test.mjs).
-const HANG_MS = 180_000;
+const demo = useDemo();
 
 // The pages that read data. /cache shows the browser's own cache and reads
 // nothing.
@@ -39,16 +25,16 @@ const HOSTS = ['127.0.0.1', 'localhost'];
 for (const host of HOSTS) {
   for (const path of PAGES) {
     test(`/${path} on ${host} renders with data on the server and resumes with no request`, async () => {
-      await control(server.url, 'reset'); // the counts from zero
-      const url = new URL(path, server.url);
+      await control(demo.server.url, 'reset'); // the counts from zero
+      const url = new URL(path, demo.server.url);
       url.hostname = host;
 
       // The server's page: data, no placeholder, a snapshot.
-      const html = await (await fetch(new URL(path, server.url), { headers: { Accept: 'text/html' } })).text();
+      const html = await (await fetch(new URL(path, demo.server.url), { headers: { Accept: 'text/html' } })).text();
       assert.match(html, /<script type="application\/json" id="datafetch-snapshot">/);
       assert.doesNotMatch(html, /aria-busy="true"/, 'the server wrote the data, not a placeholder');
 
-      const page = await browser.newPage();
+      const page = await demo.browser.newPage();
       page.setDefaultTimeout(HANG_MS);
       const errors = watchErrors(page);
       const requested = [];
@@ -75,7 +61,7 @@ for (const host of HOSTS) {
       await page.waitForFunction((text) => document.querySelector('.insp-results .insp-ttl')?.textContent !== text, first, { timeout: HANG_MS });
       assert.equal(await page.locator('#insp-requests strong').textContent(), '0', 'nothing in flight');
       assert.deepEqual(requested, [], 'the browser asked the API for nothing');
-      assert.deepEqual(await api(server.url, '_control/counts'), {}, 'the API counted no request');
+      assert.deepEqual(await api(demo.server.url, '_control/counts'), {}, 'the API counted no request');
       assert.deepEqual(errors, []);
       await page.close();
     });

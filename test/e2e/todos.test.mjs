@@ -11,32 +11,16 @@
 // Run: ./build.sh test (stage e2e), or node --test test/e2e/todos.test.mjs
 // after ./build.sh build.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium } from '../browser/launch.mjs';
-import { OUT, ROOT, api, control, held, startServer, watchErrors } from './server.mjs';
+import { OUT, ROOT, api, control, held, watchErrors } from './server.mjs';
+import { HANG_MS, useDemo } from './suite.mjs';
 
 const TODOS_APP = join(ROOT, 'web', 'build', 'todos');
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  assert.ok(existsSync(join(TODOS_APP, 'app.js')), `${TODOS_APP} holds no app.js: build it (./build.sh build)`);
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-// Every wait of a page is bounded by HANG_MS: a guard against hangs, never
-// a check of speed.
-const HANG_MS = 180_000;
+const demo = useDemo({ ready: () => assert.ok(existsSync(join(TODOS_APP, 'app.js')), `${TODOS_APP} holds no app.js: build it (./build.sh build)`) });
 
 // Console errors for responses the server was told to fail: Chromium's
 // for the status, and React's report of the error its boundary caught.
@@ -45,16 +29,16 @@ const FAILED_STATUS = /status of (500|503)|injected failure/;
 const item = (id) => `.todo[data-todo="${id}"]`;
 
 async function openApp() {
-  await control(server.url, 'reset');
-  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  await control(demo.server.url, 'reset');
+  const page = await demo.browser.newPage({ viewport: { width: 900, height: 800 } });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchErrors(page);
-  await page.goto(new URL('todos/', server.url).href);
+  await page.goto(new URL('todos/', demo.server.url).href);
   return { page, errors };
 }
 
 async function counts() {
-  return api(server.url, '_control/counts');
+  return api(demo.server.url, '_control/counts');
 }
 
 test('todos: the list, optimistic toggle, create and delete with rollback, a user switch from the cache, the error boundary', async () => {
@@ -62,13 +46,13 @@ test('todos: the list, optimistic toggle, create and delete with rollback, a use
 
   // The list of user 1, read with useSuspense; the count left is a
   // useQuery of a Query over getList.schema.
-  const mine = await api(server.url, 'todos?userId=1');
+  const mine = await api(demo.server.url, 'todos?userId=1');
   await page.waitForSelector('section.card[data-user="1"] .todo');
   assert.equal(await page.locator('.todo').count(), mine.length);
   const left = (list) => list.filter((t) => !t.completed).length;
   await page.waitForSelector(`#remaining:text-is("${left(mine)} of ${mine.length} left")`);
   // The tabs show getters of the User class.
-  const users = await api(server.url, 'users');
+  const users = await api(demo.server.url, 'users');
   const initials = users[0].name
     .split(' ')
     .map((p) => p[0])
@@ -77,64 +61,64 @@ test('todos: the list, optimistic toggle, create and delete with rollback, a use
 
   // Toggle: shown at once, the count too, while the server holds it.
   const first = mine.find((t) => !t.completed);
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click(`${item(first.id)} input[type=checkbox]`);
   await page.waitForSelector(`${item(first.id)}.done`);
   await page.waitForSelector(`#remaining:text-is("${left(mine) - 1} of ${mine.length} left")`);
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     [`PATCH /todos/${first.id}`],
     'shown while the request is held',
   );
-  await control(server.url, 'unhold');
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector(`${item(first.id)}:not([data-pending])`);
-  assert.equal((await api(server.url, `todos/${first.id}`)).completed, true);
+  assert.equal((await api(demo.server.url, `todos/${first.id}`)).completed, true);
 
   // The server fails the next mutation: the toggle back shows at once,
   // then is rolled back.
-  await control(server.url, 'fail-next');
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'fail-next');
+  await control(demo.server.url, 'hold');
   await page.click(`${item(first.id)} input[type=checkbox]`);
   await page.waitForSelector(`${item(first.id)}:not(.done)`);
-  await held(server.url, 1);
-  await control(server.url, 'unhold');
+  await held(demo.server.url, 1);
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector(`${item(first.id)}.done:not([data-pending])`);
   await page.waitForSelector(`#remaining:text-is("${left(mine) - 1} of ${mine.length} left")`);
-  assert.equal((await api(server.url, `todos/${first.id}`)).completed, true, 'the server changed nothing');
+  assert.equal((await api(demo.server.url, `todos/${first.id}`)).completed, true, 'the server changed nothing');
 
   // Create with getList.unshift: at the top at once, then under the id the
   // server gave it.
   await page.fill('input[aria-label="New todo"]', 'Try datafetch');
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click('.new-todo button[type=submit]');
   await page.waitForSelector('.todo:first-child .title:text-is("Try datafetch")');
   assert.equal(await page.locator('.todo').count(), mine.length + 1);
   assert.deepEqual(
-    (await held(server.url, 1)).map((h) => `${h.method} ${h.path}`),
+    (await held(demo.server.url, 1)).map((h) => `${h.method} ${h.path}`),
     ['POST /todos?userId=1'],
   );
   await page.screenshot({ path: join(OUT, 'todos-pending.png') });
-  await control(server.url, 'unhold');
-  const created = (await api(server.url, 'todos?userId=1')).find((t) => t.title === 'Try datafetch');
+  await control(demo.server.url, 'unhold');
+  const created = (await api(demo.server.url, 'todos?userId=1')).find((t) => t.title === 'Try datafetch');
   assert.ok(created, 'the server has the new todo');
   await page.waitForSelector(item(created.id));
   assert.equal(await page.locator('.todo').count(), mine.length + 1, 'one item: the temporary one was replaced');
 
   // Delete: gone at once; with the server failing, back again.
-  await control(server.url, 'fail-next');
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'fail-next');
+  await control(demo.server.url, 'hold');
   await page.click(`${item(created.id)} .delete`);
   await page.waitForSelector(item(created.id), { state: 'detached' });
-  await held(server.url, 1);
-  await control(server.url, 'unhold');
+  await held(demo.server.url, 1);
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector(item(created.id));
-  await control(server.url, 'hold');
+  await control(demo.server.url, 'hold');
   await page.click(`${item(created.id)} .delete`);
   await page.waitForSelector(item(created.id), { state: 'detached' });
-  await held(server.url, 1);
-  await control(server.url, 'unhold');
+  await held(demo.server.url, 1);
+  await control(demo.server.url, 'unhold');
   await page.waitForSelector(`#remaining:text-is("${left(mine) - 1} of ${mine.length} left")`);
-  const afterDelete = await api(server.url, 'todos?userId=1');
+  const afterDelete = await api(demo.server.url, 'todos?userId=1');
   assert.equal(
     afterDelete.find((t) => t.id === created.id),
     undefined,
@@ -150,7 +134,7 @@ test('todos: the list, optimistic toggle, create and delete with rollback, a use
   assert.equal((await counts())['GET /todos?userId=1'], before['GET /todos?userId=1'], 'no request for a list in the cache');
 
   // A failing read goes to the error boundary; trying again reads it.
-  await control(server.url, 'fail-next-get');
+  await control(demo.server.url, 'fail-next-get');
   await page.click('.tab[data-user="3"]');
   await page.waitForSelector('.error[role=alert]');
   await page.screenshot({ path: join(OUT, 'todos-error.png') });

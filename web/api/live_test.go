@@ -8,11 +8,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/api"
 )
 
@@ -80,7 +80,7 @@ func TestLiveStreamPushesTicks(t *testing.T) {
 
 	// The client goes: the server sees its stream close.
 	cancel()
-	wait, stop := context.WithTimeout(context.Background(), time.Minute)
+	wait, stop := context.WithTimeout(context.Background(), testkit.WaitLimit) // a hang guard
 	defer stop()
 	require.NoError(t, s.WaitStreams(wait, 0))
 	assert.Equal(t, 0, s.Live().Streams)
