@@ -49,6 +49,7 @@ export { ExpiryStatus } from './internal/controller.mjs';
 export { Entity, EntityMixin } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
+export { MemoCache } from './internal/memo.mjs';
 export { actionTypes, getDefaultManagers } from './internal/managers.mjs';
 export { StreamManager } from './internal/stream.mjs';
 export { Controller } from './internal/pending.mjs';

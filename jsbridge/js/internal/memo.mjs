@@ -1,0 +1,336 @@
+// MemoCache (docs/js-api.md, "MemoCache"): data-client's memoized
+// denormalize, over the engine's denormalize. The engine reads a state's
+// tables as JSON and builds new objects each time; what a MemoCache adds is
+// JavaScript's concern, the identity of those objects across reads:
+//
+//   - The same schema, input and entities object: the very result of the
+//     last read (no call into the engine). State is immutable in the
+//     data-client sense: a change makes a new entities object.
+//   - Otherwise the engine reads it again, and the new output is matched
+//     against what this cache handed out before (reconcile): an entity
+//     (an instance of an entity class) is the object handed out before for
+//     its class and pk when its record in the tables is the same object and
+//     everything inside it is (after matching) the same; an array or plain
+//     object is the one at the same place of the last read of the same
+//     schema and input when its members are. So after one record changes,
+//     only it and what holds it are new objects.
+//
+// Entity graphs with cycles are handed out as the engine builds them (no
+// matching), as are reads of schemas the cache cannot place.
+
+import { isEntityClass } from './entity.mjs';
+import { ArraySchema, CollectionSchema, INVALID, ObjectSchema, ValuesSchema } from './schemas.mjs';
+import { plainEntities, plainInput, plainState } from './state.mjs';
+import { isPlainObject, show } from './values.mjs';
+
+let readers;
+
+/**
+ * Sets what MemoCaches read with, unless set already: {denormalize,
+ * Controller} of the first API instance (load()'s, or attach()'s).
+ */
+export function offerReaders(r) {
+  readers ??= r;
+}
+
+function need(what) {
+  if (readers === undefined) throw new Error(`datafetch: MemoCache.${what} needs datafetch.wasm: await load() first`);
+  return readers;
+}
+
+// NO_PATHS is the paths of a read that met no entity.
+const NO_PATHS = Object.freeze([]);
+
+/** data-client's MemoCache: denormalize and query with identity across calls. */
+export class MemoCache {
+  // #entities: per entity class, per pk, the last {record, out} handed out.
+  #entities = new WeakMap();
+  // #results: per schema, per input (a WeakMap for objects, a Map for
+  // primitives), the last read: {tables, result}.
+  #results = new WeakMap();
+  // #queryKeys: per argsKey, per schema, the last buildQueryKey:
+  // {lookups, value}.
+  #queryKeys = new Map();
+  // #controller reads the schemas buildQueryKey cannot place (query).
+  #controller;
+
+  /**
+   * data-client takes a policy (plain or ImmutableJS state): both forms
+   * are read here, so it is accepted and not needed.
+   */
+  constructor(policy) {
+    void policy;
+  }
+
+  /**
+   * Denormalizes input by schema from entities ({key: {pk: record}}, plain
+   * or ImmutableJS), as df.denormalize does, and returns {data, paths}:
+   * data keeps its identity across calls as the module comment says;
+   * paths lists the entities the data holds ({key, pk}). args are the
+   * endpoint's args (data-client's signature; the read does not use them).
+   */
+  denormalize(schema, input, entities, args = []) {
+    void args;
+    if (schema === undefined || schema === null) return { data: input, paths: NO_PATHS };
+    if (input === undefined) return { data: undefined, paths: NO_PATHS };
+    const { denormalize } = need('denormalize');
+    const tables = plainEntities(entities);
+    const given = plainInput(input);
+    const slot = this.#slotOf(schema, given);
+    const last = slot?.last;
+    if (last !== undefined && last.tables === tables) return last.result;
+    const fresh = denormalize(schema, given, tables);
+    const result = this.#match(fresh, last?.result.data, tables);
+    const out = last !== undefined && last.result.data === result.data ? last.result : result;
+    if (slot !== undefined) slot.last = { tables, result: out };
+    return out;
+  }
+
+  /**
+   * data-client's query: the data of schema read with args from state
+   * ({entities, indexes}, plain or ImmutableJS), as ctrl.get reads it,
+   * with denormalize's identity; {data: undefined} when state does not
+   * hold it.
+   */
+  query(schema, args, state, argsKey) {
+    if (!Array.isArray(args)) throw new TypeError(`MemoCache.query: args must be an array, got ${show(args)}`);
+    const plain = plainState(state);
+    if (!placeable(schema)) {
+      // All, Collection, Query, Union...: the controller's read of state.
+      const { Controller } = need('query');
+      this.#controller ??= new Controller();
+      const fresh = this.#controller.get(schema, ...args, { indexes: {}, ...plain });
+      return this.#match(fresh, undefined, plainEntities(plain?.entities));
+    }
+    const input = this.buildQueryKey(schema, args, plain, argsKey);
+    if (input === undefined) return { data: undefined, paths: NO_PATHS };
+    return this.denormalize(schema, input, plain.entities, args);
+  }
+
+  /**
+   * data-client's buildQueryKey: the normalized form of what schema read
+   * with args finds in state ({entities, indexes}): an Entity's pk (from a
+   * pk or an object of params, or through an index) when state holds that
+   * entity, else undefined; an object of such schemas, member by member;
+   * undefined for lists and Values; a primitive schema as it is. The same
+   * object again while the entities and indexes it looked up are.
+   */
+  buildQueryKey(schema, args, state, argsKey = JSON.stringify(args)) {
+    if (!schema || (typeof schema !== 'object' && typeof schema !== 'function')) return schema;
+    const plain = plainState(state);
+    const look = lookups(plain);
+    let bySchema = this.#queryKeys.get(argsKey);
+    if (bySchema === undefined) {
+      bySchema = new WeakMap();
+      this.#queryKeys.set(argsKey, bySchema);
+    }
+    const last = bySchema.get(schema);
+    if (last !== undefined && last.lookups.every(([fn, a, b, c, got]) => look[fn](a, b, c) === got)) return last.value;
+    const seen = [];
+    const delegate = {
+      getEntity(key, pk) {
+        const got = look.entity(key, pk);
+        seen.push(['entity', key, pk, undefined, got]);
+        return got;
+      },
+      getIndex(key, field, value) {
+        const got = look.index(key, field, value);
+        seen.push(['index', key, field, value, got]);
+        return got;
+      },
+    };
+    const value = queryKeyOf(schema, args, delegate);
+    bySchema.set(schema, { lookups: seen, value });
+    return value;
+  }
+
+  // #slotOf returns the memo slot of schema and input: {last}.
+  #slotOf(schema, input) {
+    if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) return undefined;
+    let byInput = this.#results.get(schema);
+    if (byInput === undefined) {
+      byInput = { objects: new WeakMap(), values: new Map() };
+      this.#results.set(schema, byInput);
+    }
+    const map = input !== null && typeof input === 'object' ? byInput.objects : byInput.values;
+    let slot = map.get(input);
+    if (slot === undefined) {
+      slot = { last: undefined };
+      map.set(input, slot);
+    }
+    return slot;
+  }
+
+  // #match returns {data, paths}: fresh (a new output of the engine)
+  // with the objects this cache handed out before wherever they still
+  // stand for the same data (see the module comment); before is the data
+  // of the last read of the same schema and input.
+  #match(fresh, before, tables) {
+    if (fresh === INVALID || fresh === null || typeof fresh !== 'object') return { data: fresh, paths: NO_PATHS };
+    const paths = [];
+    const done = new Map();
+    const building = new Set();
+    // Entities matched in this read, and what the cache learns (kept only
+    // when the read has no cycle).
+    const met = new Map();
+    const learned = [];
+    let cycle = false;
+
+    const visit = (v, prev) => {
+      if (v === null || typeof v !== 'object') return v;
+      const known = done.get(v);
+      if (known !== undefined) return known;
+      if (building.has(v)) {
+        cycle = true;
+        return v;
+      }
+      if (v instanceof Date) return prev instanceof Date && +prev === +v ? prev : v;
+      const cls = v.constructor;
+      let out;
+      if (isEntityClass(cls)) {
+        out = visitEntity(v, cls);
+      } else if (Array.isArray(v) || isPlainObject(v)) {
+        building.add(v);
+        const same = prev !== null && typeof prev === 'object' && Object.getPrototypeOf(prev) === Object.getPrototypeOf(v) ? prev : undefined;
+        out = members(v, same, same);
+        building.delete(v);
+      } else {
+        out = v;
+      }
+      done.set(v, out);
+      return out;
+    };
+
+    // members returns v with its members matched against prev's; reuse
+    // when every member is reuse's (and they have the same keys).
+    const members = (v, prev, reuse) => {
+      const keys = Object.keys(v);
+      const got = new Array(keys.length);
+      let changed = false;
+      for (let i = 0; i < keys.length; i++) {
+        got[i] = visit(v[keys[i]], prev?.[keys[i]]);
+        if (got[i] !== v[keys[i]]) changed = true;
+      }
+      if (reuse !== undefined && Object.keys(reuse).length === keys.length && keys.every((k, i) => Object.hasOwn(reuse, k) && reuse[k] === got[i])) return reuse;
+      if (!changed) return v;
+      const copy = Array.isArray(v) ? new Array(v.length) : Object.create(Object.getPrototypeOf(v));
+      for (let i = 0; i < keys.length; i++) copy[keys[i]] = got[i];
+      return copy;
+    };
+
+    const visitEntity = (v, cls) => {
+      const key = cls.key;
+      let pk;
+      try {
+        pk = cls.pk(v, undefined, undefined, []);
+      } catch {
+        pk = undefined;
+      }
+      if (pk === undefined || pk === null || pk === '') {
+        building.add(v);
+        const out = members(v, undefined, undefined);
+        building.delete(v);
+        return out;
+      }
+      pk = `${pk}`;
+      paths.push({ key, pk });
+      const record = tables?.[key]?.[pk];
+      let byPK = met.get(cls);
+      if (byPK === undefined) {
+        byPK = new Map();
+        met.set(cls, byPK);
+      }
+      const now = byPK.get(pk);
+      if (now !== undefined) return now;
+      const cached = this.#entities.get(cls)?.get(pk);
+      const reuse = cached !== undefined && record !== undefined && cached.record === record ? cached.out : undefined;
+      building.add(v);
+      const out = members(v, cached?.out, reuse);
+      building.delete(v);
+      byPK.set(pk, out);
+      if (record !== undefined) learned.push([cls, pk, { record, out }]);
+      return out;
+    };
+
+    const data = visit(fresh, before);
+    if (cycle) return { data: fresh, paths };
+    for (const [cls, pk, entry] of learned) {
+      let byPK = this.#entities.get(cls);
+      if (byPK === undefined) {
+        byPK = new Map();
+        this.#entities.set(cls, byPK);
+      }
+      byPK.set(pk, entry);
+    }
+    return { data, paths };
+  }
+}
+
+// lookups reads a plain state's entities and indexes, as buildQueryKey's
+// delegate and its memo's check.
+function lookups(state) {
+  const entities = state?.entities;
+  const indexes = state?.indexes;
+  return {
+    entity: (key, pk) => entities?.[key]?.[pk],
+    index: (key, field, value) => indexes?.[key]?.[field]?.[value],
+  };
+}
+
+// placeable reports whether buildQueryKey places schema (and so query
+// reads it through denormalize): entity classes, objects of schemas,
+// lists and Values (which it does not place: undefined), primitives.
+function placeable(schema) {
+  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) return true;
+  if (isEntityClass(schema) || Array.isArray(schema) || schema instanceof ArraySchema || schema instanceof ValuesSchema) return true;
+  if (schema instanceof CollectionSchema) return false;
+  if (schema instanceof ObjectSchema) return Object.values(schema.schema).every(placeable);
+  if (isPlainObject(schema)) return Object.values(schema).every(placeable);
+  return false;
+}
+
+// queryKeyOf is buildQueryKey's walk (data-client's queryKey): see
+// MemoCache.buildQueryKey.
+function queryKeyOf(schema, args, delegate) {
+  if (!schema || (typeof schema !== 'object' && typeof schema !== 'function')) return schema;
+  const walk = (s, a) => queryKeyOf(s, a, delegate);
+  if (isEntityClass(schema)) {
+    if (args.length === 1 && args[0] === null) return undefined;
+    // A class's own queryKey (data-client's static queryKey) decides.
+    if (typeof schema.queryKey === 'function') return schema.queryKey(args, walk, delegate);
+    return entityKey(schema, args, delegate);
+  }
+  if (Array.isArray(schema) || schema instanceof ArraySchema || schema instanceof ValuesSchema) return undefined;
+  const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
+  if (members !== undefined) {
+    const out = {};
+    for (const [k, s] of Object.entries(members)) out[k] = walk(s, args);
+    return out;
+  }
+  if (typeof schema.queryKey === 'function') return schema.queryKey(args, walk, delegate);
+  return undefined;
+}
+
+// entityKey is an entity class's key for args: a pk given as it is (a
+// string or number), else the pk of args[0] as a record, else an index
+// field of it; only when the state holds that entity.
+function entityKey(cls, args, delegate) {
+  const first = args[0];
+  if (!first) return undefined;
+  let pk;
+  if (typeof first === 'string' || typeof first === 'number') {
+    pk = `${first}`;
+  } else if (typeof first === 'object') {
+    try {
+      pk = cls.pk(first, undefined, '', args);
+    } catch {
+      pk = undefined;
+    }
+    if (pk === undefined || pk === '') {
+      const field = Array.isArray(cls.indexes) ? cls.indexes.find((f) => Object.hasOwn(first, f)) : undefined;
+      pk = field === undefined ? undefined : delegate.getIndex(cls.key, field, first[field]);
+    }
+  }
+  if (pk === undefined || pk === null || pk === '') return undefined;
+  return delegate.getEntity(cls.key, `${pk}`) !== undefined ? pk : undefined;
+}
