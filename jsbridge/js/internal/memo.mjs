@@ -41,15 +41,21 @@ function need(what) {
 // NO_PATHS is the paths of a read that met no entity.
 const NO_PATHS = Object.freeze([]);
 
+// How many keys buildQueryKey keeps per schema and args (one per state of
+// what they looked up): past it, the oldest is forgotten.
+const MAX_QUERY_KEYS = 16;
+
 /** data-client's MemoCache: denormalize and query with identity across calls. */
 export class MemoCache {
-  // #entities: per entity class, per pk, the last {record, out} handed out.
+  // #entities: per entity class (or Collection), per pk, the last
+  // {record, out} handed out.
   #entities = new WeakMap();
-  // #results: per schema, per input (a WeakMap for objects, a Map for
-  // primitives), the last read: {tables, result}.
-  #results = new WeakMap();
-  // #queryKeys: per argsKey, per schema, the last buildQueryKey:
-  // {lookups, value}.
+  // #results: per input (a WeakMap for objects, a Map for primitives),
+  // the last read: {schema, tables, result}.
+  #results = { objects: new WeakMap(), values: new Map() };
+  // #queryKeys: per argsKey, per schema, the last buildQueryKeys (up to
+  // MAX_QUERY_KEYS): {lookups, value}, each the same value again while
+  // what it looked up is.
   #queryKeys = new Map();
   // #controller reads the schemas buildQueryKey cannot place (query).
   #controller;
@@ -76,13 +82,13 @@ export class MemoCache {
     const { denormalize } = need('denormalize');
     const tables = plainEntities(entities);
     const given = plainInput(input);
-    const slot = this.#slotOf(schema, given);
-    const last = slot?.last;
-    if (last !== undefined && last.tables === tables) return last.result;
+    const slot = this.#slotOf(given);
+    const last = slot.last;
+    if (last !== undefined && last.schema === schema && last.tables === tables) return last.result;
     const fresh = denormalize(schema, given, tables);
-    const result = this.#match(fresh, last?.result.data, tables);
+    const result = this.#match(fresh, last?.result.data, tables, schema instanceof CollectionSchema && typeof given === 'string' ? [schema, given] : undefined);
     const out = last !== undefined && last.result.data === result.data ? last.result : result;
-    if (slot !== undefined) slot.last = { tables, result: out };
+    slot.last = { schema, tables, result: out };
     return out;
   }
 
@@ -124,8 +130,13 @@ export class MemoCache {
       bySchema = new WeakMap();
       this.#queryKeys.set(argsKey, bySchema);
     }
-    const last = bySchema.get(schema);
-    if (last !== undefined && last.lookups.every(([fn, a, b, c, got]) => look[fn](a, b, c) === got)) return last.value;
+    let kept = bySchema.get(schema);
+    if (kept === undefined) {
+      kept = [];
+      bySchema.set(schema, kept);
+    }
+    const hit = kept.find((k) => k.lookups.every(([fn, a, b, c, got]) => look[fn](a, b, c) === got));
+    if (hit !== undefined) return hit.value;
     const seen = [];
     const delegate = {
       getEntity(key, pk) {
@@ -140,19 +151,17 @@ export class MemoCache {
       },
     };
     const value = queryKeyOf(schema, args, delegate);
-    bySchema.set(schema, { lookups: seen, value });
+    if (kept.length >= MAX_QUERY_KEYS) kept.shift();
+    kept.push({ lookups: seen, value });
     return value;
   }
 
-  // #slotOf returns the memo slot of schema and input: {last}.
-  #slotOf(schema, input) {
-    if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) return undefined;
-    let byInput = this.#results.get(schema);
-    if (byInput === undefined) {
-      byInput = { objects: new WeakMap(), values: new Map() };
-      this.#results.set(schema, byInput);
-    }
-    const map = input !== null && typeof input === 'object' ? byInput.objects : byInput.values;
+  // #slotOf returns the memo slot of input: {last}. By input alone, as
+  // data-client's: a schema written inline ({data: Article}) is a new
+  // object each call, and the same input read by another schema is
+  // matched as any other new output is.
+  #slotOf(input) {
+    const map = input !== null && typeof input === 'object' ? this.#results.objects : this.#results.values;
     let slot = map.get(input);
     if (slot === undefined) {
       slot = { last: undefined };
@@ -165,7 +174,8 @@ export class MemoCache {
   // with the objects this cache handed out before wherever they still
   // stand for the same data (see the module comment); before is the data
   // of the last read of the same schema and input.
-  #match(fresh, before, tables) {
+  // top, when given, is the [Collection, pk] that fresh is the read of.
+  #match(fresh, before, tables, top = undefined) {
     if (fresh === INVALID || fresh === null || typeof fresh !== 'object') return { data: fresh, paths: NO_PATHS };
     const paths = [];
     const done = new Map();
@@ -186,8 +196,11 @@ export class MemoCache {
       }
       if (v instanceof Date) return prev instanceof Date && +prev === +v ? prev : v;
       const cls = v.constructor;
+      const coll = places.get(v);
       let out;
-      if (isEntityClass(cls)) {
+      if (coll !== undefined) {
+        out = visitStored(v, coll[0], coll[0].key, coll[1]);
+      } else if (isEntityClass(cls)) {
         out = visitEntity(v, cls);
       } else if (Array.isArray(v) || isPlainObject(v)) {
         building.add(v);
@@ -218,6 +231,12 @@ export class MemoCache {
       return copy;
     };
 
+    // places holds the Collections met in the output (an array is not
+    // known for one otherwise): fresh array -> [Collection, pk], found
+    // from the fields of entities whose schema names a Collection.
+    const places = new Map();
+    if (top !== undefined && Array.isArray(fresh)) places.set(fresh, top);
+
     const visitEntity = (v, cls) => {
       const key = cls.key;
       let pk;
@@ -233,22 +252,35 @@ export class MemoCache {
         return out;
       }
       pk = `${pk}`;
+      const record = tables?.[key]?.[pk];
+      if (record !== null && typeof record === 'object' && cls.schema !== null && typeof cls.schema === 'object') {
+        for (const [field, s] of Object.entries(cls.schema)) {
+          if (s instanceof CollectionSchema && typeof record[field] === 'string' && Array.isArray(v[field])) places.set(v[field], [s, record[field]]);
+        }
+      }
+      return visitStored(v, cls, key, pk);
+    };
+
+    // visitStored matches v, the read of the record stored at
+    // tables[key][pk], whose cache is of owner (its entity class or
+    // Collection).
+    const visitStored = (v, owner, key, pk) => {
       paths.push({ key, pk });
       const record = tables?.[key]?.[pk];
-      let byPK = met.get(cls);
+      let byPK = met.get(owner);
       if (byPK === undefined) {
         byPK = new Map();
-        met.set(cls, byPK);
+        met.set(owner, byPK);
       }
       const now = byPK.get(pk);
       if (now !== undefined) return now;
-      const cached = this.#entities.get(cls)?.get(pk);
+      const cached = this.#entities.get(owner)?.get(pk);
       const reuse = cached !== undefined && record !== undefined && cached.record === record ? cached.out : undefined;
       building.add(v);
       const out = members(v, cached?.out, reuse);
       building.delete(v);
       byPK.set(pk, out);
-      if (record !== undefined) learned.push([cls, pk, { record, out }]);
+      if (record !== undefined) learned.push([owner, pk, { record, out }]);
       return out;
     };
 
