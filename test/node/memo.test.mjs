@@ -73,7 +73,9 @@ class FakeImmutable {
 }
 const immutableTables = (t) => new FakeImmutable(Object.fromEntries(Object.entries(t).map(([k, table]) => [k, new FakeImmutable(table)])));
 const deepImmutable = (o) =>
-  o !== null && typeof o === 'object' && !Array.isArray(o) ? new FakeImmutable(Object.fromEntries(Object.entries(o).map(([k, v]) => [k, deepImmutable(v)]))) : o;
+  o !== null && typeof o === 'object' && !Array.isArray(o)
+    ? new FakeImmutable(Object.fromEntries(Object.entries(o).map(([k, v]) => [k, deepImmutable(v)])))
+    : o;
 
 test('MemoCache: exported at top level and on the loaded API, the same class', async () => {
   const df = await loadDF();
@@ -91,10 +93,7 @@ test('MemoCache.denormalize: the same input and entities give the very same data
   assert.equal(second.data, first.data);
   assert.deepEqual(second.paths, first.paths);
   assert.ok(first.data.data instanceof Article);
-  assert.deepEqual(
-    first.paths.map((p) => `${p.key}:${p.pk}`).sort(),
-    ['Article:1', 'Comment:c1', 'Comment:c2', 'User:u1', 'User:u2'],
-  );
+  assert.deepEqual(first.paths.map((p) => `${p.key}:${p.pk}`).sort(), ['Article:1', 'Comment:c1', 'Comment:c2', 'User:u1', 'User:u2']);
   // Another read of the entity (another schema, input) shares its object.
   assert.equal(memo.denormalize(Article, '1', entities).data, first.data.data);
   // Equal entities in a new tables object: the same objects still.

@@ -224,7 +224,8 @@ export class MemoCache {
         got[i] = visit(v[keys[i]], prev?.[keys[i]]);
         if (got[i] !== v[keys[i]]) changed = true;
       }
-      if (reuse !== undefined && Object.keys(reuse).length === keys.length && keys.every((k, i) => Object.hasOwn(reuse, k) && reuse[k] === got[i])) return reuse;
+      if (reuse !== undefined && Object.keys(reuse).length === keys.length && keys.every((k, i) => Object.hasOwn(reuse, k) && reuse[k] === got[i]))
+        return reuse;
       if (!changed) return v;
       const copy = Array.isArray(v) ? new Array(v.length) : Object.create(Object.getPrototypeOf(v));
       for (let i = 0; i < keys.length; i++) copy[keys[i]] = got[i];
