@@ -240,3 +240,52 @@ test('ImmutableJS state: denormalize, MemoCache and ctrl.get read Maps of tables
   assert.equal(ctrl.get(Cat, { id: '1' }, state)?.name, 'Milo');
   ctrl.close?.();
 });
+
+test('MemoCache: a Collection read at the top and inside an entity is one array until it changes', async () => {
+  await loadDF();
+  class Todo extends Entity {
+    id = '';
+    title = '';
+  }
+  const userTodos = new schema.Collection([Todo], { argsKey: ({ userId }) => ({ userId }) });
+  class Owner extends Entity {
+    id = '';
+    todos = [];
+    static schema = { todos: new schema.Collection([Todo], { nestKey: (parent) => ({ userId: parent.id }) }) };
+  }
+  const pk = '{"userId":"1"}';
+  const entities = {
+    [userTodos.key]: { [pk]: ['5'] },
+    Todo: { 5: { id: '5', title: 'five' } },
+    Owner: { 1: { id: '1', todos: pk } },
+  };
+  const memo = new MemoCache();
+  const top = memo.denormalize(userTodos, pk, entities, [{ userId: '1' }]).data;
+  const owner = memo.denormalize(Owner, '1', entities).data;
+  assert.equal(owner.todos, top);
+  const state = { entities, indexes: {} };
+  assert.equal(memo.buildQueryKey(userTodos, [{ userId: '1' }], state), pk);
+  assert.equal(memo.buildQueryKey(userTodos, [{ userId: '2' }], state), undefined);
+  assert.equal(memo.query(userTodos, [{ userId: '1' }], state).data, top);
+
+  const pushed = { ...entities, [userTodos.key]: { [pk]: ['5', '6'] }, Todo: { ...entities.Todo, 6: { id: '6', title: 'six' } } };
+  const after = memo.denormalize(userTodos, pk, pushed, [{ userId: '1' }]).data;
+  assert.notEqual(after, top);
+  assert.equal(after[0], top[0], 'the todo that did not change');
+  assert.equal(memo.denormalize(Owner, '1', pushed).data.todos, after);
+});
+
+test('MemoCache.query of a schema.All: the same data while the state is the same, new entities only where added', async () => {
+  await loadDF();
+  const all = { results: new schema.All(Cat), nextPage: '' };
+  const memo = new MemoCache();
+  const state = { entities: { Cat: { 1: { id: '1', name: 'Milo' }, 2: { id: '2', name: 'Jake' } } }, indexes: {} };
+  const first = memo.query(all, [], state).data;
+  assert.equal(first.results.length, 2);
+  assert.equal(memo.query(all, [], state).data, first);
+  const more = { ...state, entities: { Cat: { ...state.entities.Cat, 3: { id: '3', name: 'Zeta' } } } };
+  const second = memo.query(all, [], more).data;
+  assert.notEqual(second, first);
+  assert.equal(second.results.length, 3);
+  assert.ok(second.results.includes(first.results[0]) && second.results.includes(first.results[1]), 'the cats already read keep their objects');
+});

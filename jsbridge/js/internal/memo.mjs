@@ -47,8 +47,9 @@ const MAX_QUERY_KEYS = 16;
 
 /** data-client's MemoCache: denormalize and query with identity across calls. */
 export class MemoCache {
-  // #entities: per entity class (or Collection), per pk, the last
-  // {record, out} handed out.
+  // #entities: per entity class (or Collection key's owner, see
+  // #collectionOwner), per pk, the last {record, out} handed out.
+  #collections = new Map();
   #entities = new WeakMap();
   // #results: per input (a WeakMap for objects, a Map for primitives),
   // the last read: {schema, tables, result}.
@@ -57,8 +58,12 @@ export class MemoCache {
   // MAX_QUERY_KEYS): {lookups, value}, each the same value again while
   // what it looked up is.
   #queryKeys = new Map();
-  // #controller reads the schemas buildQueryKey cannot place (query).
+  // #controller reads the schemas buildQueryKey cannot place (query), a
+  // state as #stateReads gives it (a store state ctrl.get takes); #queried
+  // holds its last result per argsKey and schema.
   #controller;
+  #stateReads = new WeakMap();
+  #queried = new Map();
 
   /**
    * data-client takes a policy (plain or ImmutableJS state): both forms
@@ -102,11 +107,28 @@ export class MemoCache {
     if (!Array.isArray(args)) throw new TypeError(`MemoCache.query: args must be an array, got ${show(args)}`);
     const plain = plainState(state);
     if (!placeable(schema)) {
-      // All, Collection, Query, Union...: the controller's read of state.
+      // All, Collection, Query, Union...: the controller's read of state
+      // (one controller per state object: its read is the same object
+      // while state is), matched against the last read of schema and args.
       const { Controller } = need('query');
       this.#controller ??= new Controller();
-      const fresh = this.#controller.get(schema, ...args, { indexes: {}, ...plain });
-      return this.#match(fresh, undefined, plainEntities(plain?.entities));
+      let read = this.#stateReads.get(plain);
+      if (read === undefined) {
+        read = { indexes: {}, ...plain };
+        this.#stateReads.set(plain, read);
+      }
+      const fresh = this.#controller.get(schema, ...args, read);
+      const key = argsKey ?? JSON.stringify(args);
+      let bySchema = this.#queried.get(key);
+      if (bySchema === undefined) {
+        bySchema = new WeakMap();
+        this.#queried.set(key, bySchema);
+      }
+      const last = bySchema.get(schema);
+      const result = this.#match(fresh, last?.data, plainEntities(plain?.entities));
+      const out = last !== undefined && last.data === result.data ? last : result;
+      bySchema.set(schema, out);
+      return out;
     }
     const input = this.buildQueryKey(schema, args, plain, argsKey);
     if (input === undefined) return { data: undefined, paths: NO_PATHS };
@@ -117,7 +139,8 @@ export class MemoCache {
    * data-client's buildQueryKey: the normalized form of what schema read
    * with args finds in state ({entities, indexes}): an Entity's pk (from a
    * pk or an object of params, or through an index) when state holds that
-   * entity, else undefined; an object of such schemas, member by member;
+   * entity, else undefined; a Collection's pk for args when state holds
+   * that collection; an object of such schemas, member by member;
    * undefined for lists and Values; a primitive schema as it is. The same
    * object again while the entities and indexes it looked up are.
    */
@@ -154,6 +177,18 @@ export class MemoCache {
     if (kept.length >= MAX_QUERY_KEYS) kept.shift();
     kept.push({ lookups: seen, value });
     return value;
+  }
+
+  // #collectionOwner returns what the cache of collections of key is
+  // kept under: one object per key, so that every Collection of that key
+  // (one at the top, one an entity's field) shares its reads.
+  #collectionOwner(key) {
+    let owner = this.#collections.get(key);
+    if (owner === undefined) {
+      owner = { collection: key };
+      this.#collections.set(key, owner);
+    }
+    return owner;
   }
 
   // #slotOf returns the memo slot of input: {last}. By input alone, as
@@ -199,7 +234,7 @@ export class MemoCache {
       const coll = places.get(v);
       let out;
       if (coll !== undefined) {
-        out = visitStored(v, coll[0], coll[0].key, coll[1]);
+        out = visitStored(v, this.#collectionOwner(coll[0].key), coll[0].key, coll[1]);
       } else if (isEntityClass(cls)) {
         out = visitEntity(v, cls);
       } else if (Array.isArray(v) || isPlainObject(v)) {
@@ -311,12 +346,13 @@ function lookups(state) {
 }
 
 // placeable reports whether buildQueryKey places schema (and so query
-// reads it through denormalize): entity classes, objects of schemas,
-// lists and Values (which it does not place: undefined), primitives.
+// reads it through denormalize): entity classes, Collections, objects of
+// schemas, lists and Values (which it does not place: undefined),
+// primitives.
 function placeable(schema) {
   if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) return true;
   if (isEntityClass(schema) || Array.isArray(schema) || schema instanceof ArraySchema || schema instanceof ValuesSchema) return true;
-  if (schema instanceof CollectionSchema) return false;
+  if (schema instanceof CollectionSchema) return true;
   if (schema instanceof ObjectSchema) return Object.values(schema.schema).every(placeable);
   if (isPlainObject(schema)) return Object.values(schema).every(placeable);
   return false;
@@ -334,6 +370,11 @@ function queryKeyOf(schema, args, delegate) {
     return entityKey(schema, args, delegate);
   }
   if (Array.isArray(schema) || schema instanceof ArraySchema || schema instanceof ValuesSchema) return undefined;
+  if (schema instanceof CollectionSchema) {
+    // The collection args select, when state holds it.
+    const pk = schema.pk(undefined, undefined, '', args);
+    return delegate.getEntity(schema.key, pk) !== undefined ? pk : undefined;
+  }
   const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
   if (members !== undefined) {
     const out = {};
