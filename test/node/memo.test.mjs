@@ -289,3 +289,16 @@ test('MemoCache.query of a schema.All: the same data while the state is the same
   assert.equal(second.results.length, 3);
   assert.ok(second.results.includes(first.results[0]) && second.results.includes(first.results[1]), 'the cats already read keep their objects');
 });
+
+test('MemoCache: bad arguments are a TypeError naming the method and what was given', async () => {
+  await loadDF();
+  const memo = new MemoCache();
+  assert.throws(() => memo.query(Cat, { id: '1' }, { entities: {} }), /MemoCache\.query: args must be an array, got/);
+  assert.throws(() => memo.query(Cat, [{ id: '1' }], null), /MemoCache\.query: state must be an object of \{entities, indexes\}.*got null/);
+  assert.throws(() => memo.buildQueryKey({ cat: Cat }, ['1'], { indexes: {} }), /MemoCache\.buildQueryKey: state must be an object of \{entities, indexes\}/);
+  // A read the engine refuses leaves the cache as it was.
+  const entities = tables();
+  const first = memo.denormalize(Article, '1', entities).data;
+  assert.throws(() => memo.denormalize(new Map(), '1', entities), /denormalize: schema: a Map is not a schema/);
+  assert.equal(memo.denormalize(Article, '1', entities).data, first);
+});

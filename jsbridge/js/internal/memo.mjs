@@ -45,6 +45,30 @@ const NO_PATHS = Object.freeze([]);
 // what they looked up): past it, the oldest is forgotten.
 const MAX_QUERY_KEYS = 16;
 
+// How many primitive inputs (pks) denormalize, and how many argsKeys
+// buildQueryKey and query, keep their last read for: past it, that memo
+// starts afresh (identity is lost once). Object inputs are held weakly.
+const MAX_KEPT = 1024;
+
+// keyed returns map's entry for key, made by make the first time; a map
+// grown to MAX_KEPT is emptied first.
+function keyed(map, key, make) {
+  let v = map.get(key);
+  if (v === undefined) {
+    if (map.size >= MAX_KEPT) map.clear();
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
+
+// checkState refuses a state that is not {entities, ...}.
+function checkState(state, where) {
+  if (state === null || typeof state !== 'object' || state.entities === null || typeof state.entities !== 'object') {
+    throw new TypeError(`MemoCache.${where}: state must be an object of {entities, indexes} (plain or ImmutableJS), got ${show(state)}`);
+  }
+}
+
 /** data-client's MemoCache: denormalize and query with identity across calls. */
 export class MemoCache {
   // #entities: per entity class (or Collection key's owner, see
@@ -106,6 +130,7 @@ export class MemoCache {
   query(schema, args, state, argsKey) {
     if (!Array.isArray(args)) throw new TypeError(`MemoCache.query: args must be an array, got ${show(args)}`);
     const plain = plainState(state);
+    checkState(plain, 'query');
     if (!placeable(schema)) {
       // All, Collection, Query, Union...: the controller's read of state
       // (one controller per state object: its read is the same object
@@ -118,12 +143,7 @@ export class MemoCache {
         this.#stateReads.set(plain, read);
       }
       const fresh = this.#controller.get(schema, ...args, read);
-      const key = argsKey ?? JSON.stringify(args);
-      let bySchema = this.#queried.get(key);
-      if (bySchema === undefined) {
-        bySchema = new WeakMap();
-        this.#queried.set(key, bySchema);
-      }
+      const bySchema = keyed(this.#queried, argsKey ?? JSON.stringify(args), () => new WeakMap());
       const last = bySchema.get(schema);
       const result = this.#match(fresh, last?.data, plainEntities(plain?.entities));
       const out = last !== undefined && last.data === result.data ? last : result;
@@ -145,14 +165,12 @@ export class MemoCache {
    * object again while the entities and indexes it looked up are.
    */
   buildQueryKey(schema, args, state, argsKey = JSON.stringify(args)) {
+    if (!Array.isArray(args)) throw new TypeError(`MemoCache.buildQueryKey: args must be an array, got ${show(args)}`);
     if (!schema || (typeof schema !== 'object' && typeof schema !== 'function')) return schema;
     const plain = plainState(state);
+    checkState(plain, 'buildQueryKey');
     const look = lookups(plain);
-    let bySchema = this.#queryKeys.get(argsKey);
-    if (bySchema === undefined) {
-      bySchema = new WeakMap();
-      this.#queryKeys.set(argsKey, bySchema);
-    }
+    const bySchema = keyed(this.#queryKeys, argsKey, () => new WeakMap());
     let kept = bySchema.get(schema);
     if (kept === undefined) {
       kept = [];
@@ -196,13 +214,15 @@ export class MemoCache {
   // object each call, and the same input read by another schema is
   // matched as any other new output is.
   #slotOf(input) {
-    const map = input !== null && typeof input === 'object' ? this.#results.objects : this.#results.values;
-    let slot = map.get(input);
-    if (slot === undefined) {
-      slot = { last: undefined };
-      map.set(input, slot);
+    if (input !== null && typeof input === 'object') {
+      let slot = this.#results.objects.get(input);
+      if (slot === undefined) {
+        slot = { last: undefined };
+        this.#results.objects.set(input, slot);
+      }
+      return slot;
     }
-    return slot;
+    return keyed(this.#results.values, input, () => ({ last: undefined }));
   }
 
   // #match returns {data, paths}: fresh (a new output of the engine)
