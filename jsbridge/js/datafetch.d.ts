@@ -88,7 +88,7 @@ export interface DataFetch {
     schema: S,
     data: unknown,
     args?: readonly unknown[],
-    store?: { entities?: EntityTables; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> },
+    store?: { entities?: EntityTables | ImmutableLike; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> | ImmutableLike },
     meta?: Partial<EntityMeta>,
   ): NormalizedData;
   /**

@@ -238,6 +238,10 @@ test('ImmutableJS state: denormalize, MemoCache and ctrl.get read Maps of tables
   assert.deepEqual(memo.buildQueryKey({ cat: Cat }, [{ id: '1' }], state), { cat: '1' });
   const ctrl = new df.Controller();
   assert.equal(ctrl.get(Cat, { id: '1' }, state)?.name, 'Milo');
+  // normalize merges into an immutable store's tables, returning plain ones.
+  const merged = df.normalize(Cat, { id: '1', name: 'Milo II' }, [], state);
+  assert.equal(merged.entities.Cat[1].name, 'Milo II');
+  assert.equal(merged.entities.Cat[1].username, 'm', 'merged with the stored record');
   ctrl.close?.();
 });
 
