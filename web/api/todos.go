@@ -10,7 +10,7 @@ import (
 )
 
 // Todo is a to-do item as served by /todos: data-client's example todo app
-// runs on it (web/todos), each user with a list of their own.
+// runs on it (web/demo/todos), each user with a list of their own.
 type Todo struct {
 	ID        int    `json:"id"`
 	UserID    int    `json:"userId"`

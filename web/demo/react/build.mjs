@@ -1,9 +1,9 @@
 // Builds a React example into a folder the demo server serves: the React
-// example (web/react, at /react/) or the todo app written the data-client
-// way (web/todos, at /todos/): index.html, style.css, app.js (the app,
+// example (web/demo/react, at /react/) or the todo app written the data-client
+// way (web/demo/todos, at /todos/): index.html, style.css, app.js (the app,
 // React and datafetch bundled by esbuild) and datafetch.wasm.
 //
-//   node web/react/build.mjs [--app DIR] [--dist DIR] [--out DIR] [--dev]
+//   node web/demo/react/build.mjs [--app DIR] [--dist DIR] [--out DIR] [--dev]
 //
 // datafetch is imported by its name ('datafetch', 'datafetch/react') and
 // resolved as an installed package would be, through its package.json
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
+const root = resolve(here, '..', '..', '..');
 
 const { values: args } = parseArgs({
   options: {

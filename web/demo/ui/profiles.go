@@ -3,8 +3,8 @@ package ui
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/web/demo/resources"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/resources"
 )
 
 // profilesPage lists the profiles and shows one: the list and the detail

@@ -13,7 +13,7 @@ import (
 	_ "github.com/datafetch/datafetch/core/rest/nethttp"
 	"github.com/datafetch/datafetch/test/fixture/apitest"
 	"github.com/datafetch/datafetch/web/api"
-	"github.com/datafetch/datafetch/web/resources"
+	"github.com/datafetch/datafetch/web/demo/resources"
 )
 
 // setup serves a fresh demo API under /rest and returns its endpoints

@@ -14,9 +14,9 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/web/demo/static"
+	"github.com/datafetch/datafetch/web/demo/ui"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/static"
-	"github.com/datafetch/datafetch/web/ui"
 	"github.com/datafetch/datafetch/web/wasmserve"
 )
 
@@ -31,7 +31,7 @@ const prerenderBase = "http://127.0.0.1" + apiPath
 type config struct {
 	root  string        // repository root: index.html, dist/
 	wasm  string        // the go-app demo's app.wasm
-	react string        // the built React example (web/react/build.mjs)
+	react string        // the built React example (web/demo/react/build.mjs)
 	tick  time.Duration // how often a live price changes (api.Options.TickEvery)
 	log   io.Writer     // warnings
 }
@@ -39,19 +39,19 @@ type config struct {
 // reactPath is where the React example is served.
 const reactPath = "/react/"
 
-// livePath is where the live prices page (web/live: a StreamManager over
+// livePath is where the live prices page (web/demo/live: a StreamManager over
 // the API's /live Server-Sent Events) is served, from liveDir.
 const livePath = "/live/"
 
-var liveDir = filepath.Join("web", "live")
+var liveDir = filepath.Join("web", "demo", "live")
 
-// todosPath is where the todo app written the data-client way (web/todos)
+// todosPath is where the todo app written the data-client way (web/demo/todos)
 // is served, from todosDir under the repository root.
 const todosPath = "/todos/"
 
 var todosDir = filepath.Join("web", "build", "todos")
 
-// defaultReactDir is where web/react/build.mjs writes the React
+// defaultReactDir is where web/demo/react/build.mjs writes the React
 // example, under the repository root.
 var defaultReactDir = filepath.Join("web", "build", "react")
 
@@ -90,7 +90,7 @@ func newDemo(c config) (*demo, error) {
 	s.wasm.Warm(c.wasm, filepath.Join(dist, "datafetch.wasm"), filepath.Join(c.react, "datafetch.wasm"))
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))
 	s.mux.Handle("/dist/", noCache(http.StripPrefix("/dist/", s.wasm.Files(dist, http.FileServer(http.Dir(dist))))))
-	// The React example (web/react), built by ./build.sh. Its
+	// The React example (web/demo/react), built by ./build.sh. Its
 	// index.html is served at /react/ itself.
 	s.mux.Handle(reactPath, noCache(http.StripPrefix(reactPath, s.wasm.Files(c.react, http.FileServer(http.Dir(c.react))))))
 	live := filepath.Join(c.root, liveDir)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/web/demo/resources"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/resources"
 )
 
 // counterPage increments a singleton counter as fast as one can click.

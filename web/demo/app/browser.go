@@ -13,7 +13,7 @@ import (
 	"github.com/datafetch/datafetch/web/browser/lifecycle"
 	"github.com/datafetch/datafetch/web/browser/persist"
 	"github.com/datafetch/datafetch/web/browser/tabsync"
-	"github.com/datafetch/datafetch/web/ui"
+	"github.com/datafetch/datafetch/web/demo/ui"
 )
 
 // useFetch sends the endpoints' requests with the browser's fetch.

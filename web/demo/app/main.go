@@ -1,8 +1,8 @@
 // Command app is the go-app demo of datafetch, built to WebAssembly:
 //
-//	GOOS=js GOARCH=wasm go build -o web/build/app.wasm ./web/app
+//	GOOS=js GOARCH=wasm go build -o web/build/app.wasm ./web/demo/app
 //
-// The demo server (web/server) serves it along with the REST API it talks
+// The demo server (web/demo/server) serves it along with the REST API it talks
 // to. Its endpoints send requests with the browser's fetch through package
 // jsbridge/fetch, which keeps net/http out of the binary.
 package main
@@ -13,7 +13,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/web/ui"
+	"github.com/datafetch/datafetch/web/demo/ui"
 )
 
 func main() {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/web/demo/resources"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/resources"
 )
 
 // commentsPage reads the comments of a post in the two envelopes of the

@@ -13,8 +13,8 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/df"
 	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/web/demo/resources"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/resources"
 )
 
 // APIPathEnv names the go-app environment variable through which the

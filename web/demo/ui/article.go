@@ -5,8 +5,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/datafetch/datafetch/web/demo/resources"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/resources"
 )
 
 // articlePage shows one article, /articles/{id}, with its author: a second

@@ -2,7 +2,7 @@
 
 package main
 
-import "github.com/datafetch/datafetch/web/ui"
+import "github.com/datafetch/datafetch/web/demo/ui"
 
 // connect has nothing to connect outside a browser: main exits there.
 func connect(*ui.Demo) {}

@@ -15,8 +15,8 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/test/fixture/testkit"
+	"github.com/datafetch/datafetch/web/demo/resources"
 	"github.com/datafetch/datafetch/web/goapp"
-	"github.com/datafetch/datafetch/web/resources"
 )
 
 // noNetwork is a rest.Transport that fails every request: reads through

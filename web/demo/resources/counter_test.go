@@ -13,7 +13,7 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture/testkit"
 	"github.com/datafetch/datafetch/web/api"
-	"github.com/datafetch/datafetch/web/resources"
+	"github.com/datafetch/datafetch/web/demo/resources"
 )
 
 // newestHeld returns the number of the request held last.
