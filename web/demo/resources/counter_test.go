@@ -12,12 +12,13 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/test/fixture/testkit"
-	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/demo/resources"
+	"github.com/datafetch/datafetch/web/restserver"
+	"github.com/datafetch/datafetch/web/sampleapi"
 )
 
 // newestHeld returns the number of the request held last.
-func newestHeld(held []api.HeldRequest) int {
+func newestHeld(held []restserver.HeldRequest) int {
 	seq := 0
 	for _, h := range held {
 		seq = max(seq, h.Seq)
@@ -37,7 +38,7 @@ func TestCounterNeverGoesBackwards(t *testing.T) {
 	for _, order := range testkit.Permutations(n) {
 		t.Run(fmt.Sprint(order), func(t *testing.T) {
 			clk := testkit.NewClock(time.UnixMilli(1_750_000_000_000))
-			f, a := serve(t, api.Options{Now: clk.Now})
+			f, a := serve(t, sampleapi.Options{Now: clk.Now})
 			srv := f.API
 			c := controller.New(controller.Options{Now: clk.Now})
 

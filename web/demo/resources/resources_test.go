@@ -12,24 +12,24 @@ import (
 	"github.com/datafetch/datafetch/core/df"
 	_ "github.com/datafetch/datafetch/core/rest/nethttp"
 	"github.com/datafetch/datafetch/test/fixture/apitest"
-	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/demo/resources"
+	"github.com/datafetch/datafetch/web/sampleapi"
 )
 
 // setup serves a fresh demo API under /rest and returns its endpoints
 // and a controller.
-func setup(t *testing.T) (*api.Server, *resources.API, *controller.Controller) {
+func setup(t *testing.T) (*sampleapi.Server, *resources.API, *controller.Controller) {
 	t.Helper()
-	f, a := serve(t, api.Options{})
+	f, a := serve(t, sampleapi.Options{})
 	return f.API, a, controller.New(controller.Options{})
 }
 
 // serve serves a fresh demo API made with opts under /rest, as the demo
 // server mounts it, until the end of t, and returns it and its endpoints.
-func serve(t *testing.T, opts api.Options) (*apitest.Fixture[*api.Server], *resources.API) {
+func serve(t *testing.T, opts sampleapi.Options) (*apitest.Fixture[*sampleapi.Server], *resources.API) {
 	t.Helper()
 	opts.BasePath = "/rest"
-	f := apitest.Mount(t, api.New(opts), "/rest")
+	f := apitest.Mount(t, sampleapi.New(opts), "/rest")
 	a, err := resources.New(f.TS.URL + "/rest")
 	require.NoError(t, err)
 	return f, a

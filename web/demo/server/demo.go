@@ -13,10 +13,10 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/datafetch/datafetch/web/api"
 	"github.com/datafetch/datafetch/web/demo/static"
 	"github.com/datafetch/datafetch/web/demo/ui"
 	"github.com/datafetch/datafetch/web/goapp"
+	"github.com/datafetch/datafetch/web/sampleapi"
 	"github.com/datafetch/datafetch/web/wasmserve"
 )
 
@@ -32,7 +32,7 @@ type config struct {
 	root  string        // repository root: index.html, dist/
 	wasm  string        // the go-app demo's app.wasm
 	react string        // the built React example (web/demo/react/build.mjs)
-	tick  time.Duration // how often a live price changes (api.Options.TickEvery)
+	tick  time.Duration // how often a live price changes (sampleapi.Options.TickEvery)
 	log   io.Writer     // warnings
 }
 
@@ -58,7 +58,7 @@ var defaultReactDir = filepath.Join("web", "build", "react")
 // demo is the whole demo server as one http.Handler.
 type demo struct {
 	mux  *http.ServeMux
-	api  *api.Server
+	api  *sampleapi.Server
 	wasm *wasmserve.Cache
 }
 
@@ -85,7 +85,7 @@ func newDemo(c config) (*demo, error) {
 	}
 	ui.Routes(d)
 
-	s := &demo{mux: http.NewServeMux(), api: api.New(api.Options{BasePath: apiPath, TickEvery: c.tick}), wasm: wasmserve.New(c.log)}
+	s := &demo{mux: http.NewServeMux(), api: sampleapi.New(sampleapi.Options{BasePath: apiPath, TickEvery: c.tick}), wasm: wasmserve.New(c.log)}
 	dist := filepath.Join(c.root, "dist")
 	s.wasm.Warm(c.wasm, filepath.Join(dist, "datafetch.wasm"), filepath.Join(c.react, "datafetch.wasm"))
 	s.mux.Handle(apiPath+"/", http.StripPrefix(apiPath, s.api))

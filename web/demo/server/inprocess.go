@@ -9,7 +9,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
-	"github.com/datafetch/datafetch/web/api"
+	"github.com/datafetch/datafetch/web/restserver"
 )
 
 // Every page of the go-app demo is served with its data (goapp.Prerender):
@@ -26,7 +26,7 @@ import (
 func prerenderController(apiHandler http.Handler) func(*http.Request) *controller.Controller {
 	return func(*http.Request) *controller.Controller {
 		return controller.New(controller.Options{RequestContext: func(ctx context.Context) context.Context {
-			return rest.WithTransport(api.Internal(ctx), inProcess{apiHandler})
+			return rest.WithTransport(restserver.Internal(ctx), inProcess{apiHandler})
 		}})
 	}
 }
