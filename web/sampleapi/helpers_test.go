@@ -10,10 +10,10 @@ import (
 	"github.com/datafetch/datafetch/web/sampleapi"
 )
 
-// fixture is the demo's API served over a real loopback connection.
+// fixture is the sample API served over a real loopback connection.
 type fixture = apitest.Fixture[*sampleapi.Server]
 
-// newFixture serves a demo API made with opts until the end of t; a nil
+// newFixture serves a sample API made with opts until the end of t; a nil
 // opts.Now is apitest.FixedNow.
 func newFixture(t *testing.T, opts sampleapi.Options) *fixture {
 	t.Helper()

@@ -1,5 +1,5 @@
 // Package resources declares the entities and endpoints of the demo's REST
-// API (package api, served under a prefix by the demo server), as the
+// API (package sampleapi, served under a prefix by the demo server), as the
 // resources folder of a data-client app does. The go-app demo reads and
 // mutates everything through these endpoints and one controller.
 package resources

@@ -1,7 +1,7 @@
 // Command server runs the datafetch demo on one local address: the go-app
 // demo (pre-rendered pages and app.wasm), the plain-JS page index.html,
 // the React example (web/demo/react, built) at /react/, the JavaScript
-// package dist/, and the in-memory REST API of package api
+// package dist/, and the in-memory REST API of package sampleapi
 // under /rest/, which both demos talk to.
 //
 // Usage:

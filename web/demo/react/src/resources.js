@@ -1,5 +1,5 @@
 // The app's data: entities and endpoints over the demo's REST API
-// (web/api, mounted at /rest), declared once at module level as
+// (web/sampleapi, mounted at /rest), declared once at module level as
 // data-client's docs do. datafetch's constructors live on the loaded API,
 // so this module loads it first (top-level await): every module that
 // imports a resource runs after datafetch.wasm is ready.
