@@ -226,7 +226,10 @@ func entityByHandle(h value.Value) (*schema.Entity, error) {
 //	merge(existing, incoming) → record
 //	useIncoming(6 meta numbers, existing, incoming) → boolean
 //	shouldReorder(6 meta numbers, existing, incoming) → boolean
+//	valid(record) → boolean: whether a stored record may be read
+//	depthLimited(limit): a read cut the entity at its depth limit
 //
+// maxDepth, when set, is the entity's depth limit (schema.Entity.MaxDepth).
 // parent is passed only when the caller's function declares it (pkParent,
 // processParent): serializing the whole parent for every record of a list
 // would make normalizing quadratic. args (the request's args, a JSON
@@ -257,6 +260,9 @@ func entityNew(args []safejs.Value) (any, error) {
 		if err := setEntityHook(e, name, fn, spec); err != nil {
 			return nil, err
 		}
+	}
+	if d, ok := spec.Get("maxDepth").Float(); ok && d >= 1 && d <= schema.MaxDepth {
+		e.MaxDepth = int(d)
 	}
 	if c, ok := spec.Get("cls").Float(); ok && c > 0 && c <= math.MaxUint32 {
 		encode.SetEntityClass(e, uint32(c))
@@ -353,6 +359,20 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			}
 			return v
 		}
+	case "valid":
+		e.Valid = func(record value.Value) bool {
+			// No error result, as Merge: a failure panics, which the
+			// entry point turns into the read's error.
+			out, err := invoke(fn, record.JSON())
+			if err != nil {
+				panic(fmt.Errorf("entity %s: validate: %w", e.Key, err))
+			}
+			b, _ := out.Truthy()
+			return b
+		}
+	case "depthLimited":
+		// A report only: what it throws is not the read's concern.
+		e.DepthLimited = func(limit int) { _, _ = invoke(fn, limit) }
 	case "useIncoming":
 		e.UseIncoming = metaPredicate(e.Key, name, fn)
 	case "shouldReorder":

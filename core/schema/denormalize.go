@@ -295,6 +295,18 @@ type denormalizer struct {
 	// entityDeps), depSize the size of the last one, which the next doubles.
 	depSlab []deps
 	depSize int
+	// limited is set once an entity's DepthLimited was called in this
+	// read: a read reports its first cut at a depth limit only.
+	limited bool
+}
+
+// depthLimit returns how deep e may be reached in a read: its MaxDepth
+// when that is lower than the package's.
+func (e *Entity) depthLimit() int {
+	if e.MaxDepth > 0 && e.MaxDepth < MaxDepth {
+		return e.MaxDepth
+	}
+	return MaxDepth
 }
 
 // slot looks up an entity, trying first the slot the previous build of the
@@ -377,8 +389,12 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		d.deps.kids = append(d.deps.kids, m.deps)
 		return m.val, m.st
 	}
-	if d.depth >= MaxDepth {
+	if limit := e.depthLimit(); d.depth >= limit {
 		// Too deep: cut as a cycle is, and depend on the record shown.
+		if !d.limited && e.DepthLimited != nil {
+			d.limited = true
+			e.DepthLimited(limit)
+		}
 		d.cuts++
 		r := d.deps.more()
 		r.slots = append(r.slots, depOn(slot))
@@ -392,7 +408,11 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	cuts := d.cuts
 	slot.building = d.pass
 	d.depth++
-	out, st := e.build(slot.Value, slot, d)
+	var out value.Value
+	st = Deleted // a record Valid refuses reads as deleted
+	if e.Valid == nil || e.Valid(slot.Value) {
+		out, st = e.build(slot.Value, slot, d)
+	}
 	d.depth--
 	slot.building = 0
 	d.deps = outer

@@ -213,8 +213,18 @@ export interface EntityStatics {
   shouldUpdate(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
   /** Return true to let the stored fields win the merge. */
   shouldReorder(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
-  /** A message when a processed record is not valid (status 400). */
+  /**
+   * A message when a record is not valid: a processed record refused is
+   * normalize's Error (status 400); a stored record refused on a read
+   * reads as `INVALID` (as deleted: what requires it is `INVALID` too).
+   */
   validate(processed: any): string | undefined;
+  /**
+   * How many entities deep a read resolves this entity's nested entities
+   * (data-client's `maxEntityDepth`); deeper, they stay primary keys and
+   * the read reports it once with `console.error`. Default and most: 128.
+   */
+  maxEntityDepth?: number;
   /** The record stored when incoming data meets a stored one (overridden, it decides alone). */
   mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
   /** The meta stored with it. */

@@ -214,7 +214,9 @@ const declarations = new WeakMap();
  * per class: {key, pk (a field name, or a function of (record, parent,
  * key, args)), defaults (a plain object), hooks ({engine name: function}),
  * process (undefined, or a function of (record, parent, key, args) that
- * also validates)}; args are the endpoint's args, as data-client passes
+ * also validates), validate (undefined, or a function of a stored record
+ * returning why a read may not use it), maxDepth (undefined, or the class's
+ * maxEntityDepth)}; args are the endpoint's args, as data-client passes
  * them. Its schema is not part of it: that is read when the class is
  * registered.
  */
@@ -259,7 +261,14 @@ export function declarationOf(cls) {
       return out;
     };
   }
-  d = { key, pk, defaults, hooks, process, where };
+  // A stored record validate refuses reads as deleted (data-client's
+  // createIfValid): asked once per record read, not per read.
+  const validate = validates ? (record) => cls.validate(record) : undefined;
+  const maxDepth = cls.maxEntityDepth;
+  if (maxDepth !== undefined && !(Number.isInteger(maxDepth) && maxDepth >= 1)) {
+    throw new TypeError(`${where}: static maxEntityDepth must be a positive integer, got ${show(maxDepth)}`);
+  }
+  d = { key, pk, defaults, hooks, process, validate, maxDepth, where };
   declarations.set(cls, d);
   return d;
 }

@@ -444,6 +444,18 @@ function unrollMembers(fields, v, open) {
   return out;
 }
 
+// depthLimitMessage is what a read that cut entity key at its depth
+// limit reports (console.error, once per read), in data-client's terms:
+// its first sentence is data-client's, which code may look for.
+function depthLimitMessage(key, limit, own) {
+  return (
+    `Entity depth limit of ${limit} reached for "${key}" entity. ` +
+    'Entities nested deeper than that are read with their nested entities left as primary keys; ' +
+    'a graph this deep is usually a bidirectional relationship (a.items → item.owner → a) read from both sides.' +
+    (own ? '' : ' Set static maxEntityDepth on the Entity to choose the limit (at most 128).')
+  );
+}
+
 // makeSchemas returns the schema half of an API instance over bridge (see
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
@@ -457,7 +469,7 @@ export function makeSchemas(bridge) {
   // given them after onHandle has the handle: fields may name entities
   // that name this one.
   function register(decl, schema, cls, onHandle) {
-    const { key, pk, defaults, hooks, process, where } = decl;
+    const { key, pk, defaults, hooks, process, validate, maxDepth, where } = decl;
     const dates = [];
     for (const [field, s] of Object.entries(schema)) if (s === Date) dates.push(field);
     // readForm gives hooks a stored record as a reader sees it.
@@ -491,6 +503,12 @@ export function makeSchemas(bridge) {
       fns.process = (rec, parent, k, args) =>
         jsonText(synchronous(process(JSON.parse(rec), parse(parent), k, parse(args) ?? []), `${where}: process`), `${where}: process result`);
     }
+    if (validate) {
+      names.push('valid');
+      fns.valid = (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`);
+    }
+    names.push('depthLimited');
+    fns.depthLimited = (limit) => console.error(depthLimitMessage(key, limit, maxDepth !== undefined));
     if (hooks.merge) {
       names.push('merge');
       fns.merge = (a, b) => toStoreJSON(synchronous(hooks.merge(readForm(a), readForm(b)), `${where}: merge`));
@@ -528,6 +546,7 @@ export function makeSchemas(bridge) {
       processParent: typeof process === 'function' && process.length >= 2,
       pkArgs: typeof pk === 'function' && pk.length >= 4,
       processArgs: typeof process === 'function' && process.length >= 4,
+      maxDepth,
       cls,
     };
     if (onHandle === undefined) {
