@@ -37,6 +37,15 @@ type Collection struct {
 	// nonFilterArgumentKeys: a sort order, a cursor); nil skips those
 	// named order* or sort*.
 	NonFilter func(key string) bool
+	// Filter, when set, decides which stored collections a push, a remove
+	// or a move changes, in place of comparing args (data-client's
+	// createCollectionFilter(...args)(collectionKey)): given a stored
+	// collection's args (an object of strings, as its pk) and the
+	// request's params and body (Undefined when there is none; a move
+	// passes the moved record's values over them), it reports whether
+	// the collection is one the request belongs to. NonFilter is not
+	// consulted then.
+	Filter func(collectionArgs, params, body value.Value) bool
 
 	once  sync.Once
 	table *Entity // the table's entity: its records are lists of pks
@@ -540,12 +549,16 @@ func (a *CollectionAdd) denormalize(v value.Value, d *denormalizer) (value.Value
 }
 
 // matches is the filter of an adder: whether the collection stored under
-// pk (canonical args) is one a request belongs to: each of its args that
-// filters (see NonFilter) equals the member of that name in a or in b.
+// pk (canonical args) is one a request belongs to: by Filter when set,
+// else each of its args that filters (see NonFilter) equals the member of
+// that name in a or in b.
 func (c *Collection) matches(pk string, a, b value.Value) bool {
 	ca, err := value.ParseString(pk)
 	if err != nil || ca.Kind() != value.Object {
 		return false
+	}
+	if c.Filter != nil {
+		return c.Filter(ca, a, b)
 	}
 	for _, m := range ca.Members() {
 		if c.NonFilter != nil && c.NonFilter(m.Key) ||

@@ -241,9 +241,22 @@ func TestCollectionNonFilter(t *testing.T) {
 		`{}`:                             `[{"id":"10","userId":1},{"id":"20","userId":2}]`,
 	}
 	ignored := func(k string) bool { return strings.HasPrefix(k, "ignored") }
+	// filter is a createCollectionFilter that skips ignored* keys and
+	// compares the rest with the params, then the body.
+	// Values compare as text, as data-client's `${args[0][key]}` === value.
+	text := func(v value.Value) string { s, _ := v.Text(); return s }
+	filter := func(ca, params, body value.Value) bool {
+		for _, m := range ca.Members() {
+			if !ignored(m.Key) && text(params.Get(m.Key)) != m.Value.Str() && text(body.Get(m.Key)) != m.Value.Str() {
+				return false
+			}
+		}
+		return true
+	}
 	for _, tt := range []struct {
 		name      string
 		nonFilter func(string) bool
+		filter    func(ca, params, body value.Value) bool
 		op        schema.CollectionOp
 		in        string
 		params    string
@@ -258,9 +271,22 @@ func TestCollectionNonFilter(t *testing.T) {
 			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 ", `{}`: "20 "}},
 		{name: "move", nonFilter: ignored, op: schema.Move, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
 			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 10 ", `{}`: "10 20 "}},
+		// Filter decides alone (createCollectionFilter), NonFilter unused.
+		{name: "push, filter", filter: filter, nonFilter: func(string) bool { return true }, op: schema.Push,
+			in: `{"id":"30","userId":1}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 30 ", `{"userId":"1","ignoredMe":"5"}`: "10 30 ", `{"userId":"2"}`: "20 ", `{}`: "10 20 30 "}},
+		{name: "push, filter by body", filter: filter, op: schema.Push, in: `{"id":"30","userId":2}`, params: `{}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 ", `{"userId":"2"}`: "20 30 ", `{}`: "10 20 30 "}},
+		{name: "remove, filter", filter: filter, op: schema.Remove, in: `{"id":"10"}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 ", `{}`: "20 "}},
+		{name: "move, filter", filter: filter, op: schema.Move, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 10 ", `{}`: "10 20 "}},
+		{name: "nothing matches", filter: func(_, _, _ value.Value) bool { return false }, op: schema.Push,
+			in: `{"id":"30","userId":1}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 ", `{}`: "10 20 "}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &schema.Collection{Of: schema.ArrayOf(newTodo()), NonFilter: tt.nonFilter}
+			c := &schema.Collection{Of: schema.ArrayOf(newTodo()), NonFilter: tt.nonFilter, Filter: tt.filter}
 			st, read := todoLists(t, c, lists)
 			applyAdder(t, st, c, tt.op, tt.in, tt.params, tt.body)
 			for params, want := range tt.want {

@@ -335,6 +335,14 @@ export interface CollectionOptions {
    * RegExp or the keys. Default: keys starting with `order` or `sort`.
    */
   nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
+  /**
+   * Decides alone which stored collections a push, remove or move
+   * changes: given the request's args (`[params]` or `[params, body]`;
+   * a move's values over them), a test of a stored collection's args
+   * (values as strings). `nonFilterArgumentKeys` is not used then. A
+   * subclass may define it as a method instead.
+   */
+  createCollectionFilter?(...args: any[]): (collectionKey: Record<string, string>) => boolean;
 }
 
 /** A default value of a non-schema member of an object schema. */

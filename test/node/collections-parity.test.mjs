@@ -182,6 +182,46 @@ test('nonFilterArgumentKeys: a function, a RegExp, a list of keys or a subclass 
   }
 });
 
+test('createCollectionFilter: an option or a subclass method decides alone which collections push and move change', async () => {
+  const { df, base } = await env();
+  // Keys starting with "ignored" do not filter; the rest compare as text
+  // with the params or the body (data-client's default, written out).
+  const create =
+    (...args) =>
+    (collectionKey) =>
+      Object.entries(collectionKey).every(([key, value]) => key.startsWith('ignored') || `${args[0]?.[key]}` === value || `${args[1]?.[key]}` === value);
+  class MyCollection extends df.schema.Collection {
+    createCollectionFilter(...args) {
+      return create(...args);
+    }
+  }
+  const forms = [
+    ['option', (Todo) => new df.schema.Collection([Todo], { createCollectionFilter: create, nonFilterArgumentKeys: () => true })],
+    ['subclass', (Todo) => new MyCollection([Todo])],
+  ];
+  for (const [form, make] of forms) {
+    await server.reset();
+    const Todo = todoEntity(df);
+    const { list, ctrl, read } = await ignoredLists(df, base, Todo, make(Todo));
+    const pushed = await ctrl.fetch(list.push, {}, { userId: 1, title: form });
+    assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4, pushed.id], form);
+    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [1, 2, 3, 4, pushed.id], `${form}: ignoredMe does not filter`);
+    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8], `${form}: nonFilterArgumentKeys is not used`);
+    await ctrl.fetch(list.move.extend({ path: '/todos/:id' }), { id: 1 }, { userId: 2 });
+    assert.deepEqual(read({ userId: 1 }), [2, 3, 4, pushed.id], `${form}: move leaves it`);
+    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8, 1], `${form}: move joins`);
+  }
+});
+
+test('createCollectionFilter that is not a function, or returns none, is an Error naming it', async () => {
+  const { df, base } = await env();
+  const Todo = todoEntity(df);
+  assert.throws(() => new df.schema.Collection([Todo], { createCollectionFilter: 'userId' }), /createCollectionFilter must be a function/);
+  const { list, ctrl, read } = await ignoredLists(df, base, Todo, new df.schema.Collection([Todo], { createCollectionFilter: () => true }));
+  await assert.rejects(ctrl.fetch(list.push, {}, { userId: 1, title: 'x' }), /createCollectionFilter must return a function/);
+  assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4], 'the lists keep their last good state');
+});
+
 test('without nonFilterArgumentKeys every arg filters (but order* and sort*); a bad option is a TypeError', async () => {
   const { df, base } = await env();
   const Todo = todoEntity(df);

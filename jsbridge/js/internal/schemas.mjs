@@ -177,8 +177,8 @@ export class CollectionSchema {
     }
     checkSchema(schema, 'schema.Collection');
     if (!options || typeof options !== 'object') throw new TypeError(`schema.Collection: options must be an object, got ${show(options)}`);
-    const { argsKey, nestKey, key, nonFilterArgumentKeys } = options;
-    for (const [name, fn] of Object.entries({ argsKey, nestKey })) {
+    const { argsKey, nestKey, key, nonFilterArgumentKeys, createCollectionFilter } = options;
+    for (const [name, fn] of Object.entries({ argsKey, nestKey, createCollectionFilter })) {
       if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`schema.Collection: ${name} must be a function, got ${show(fn)}`);
     }
     if (key !== undefined && typeof key !== 'string') throw new TypeError(`schema.Collection: key must be a string, got ${show(key)}`);
@@ -188,6 +188,10 @@ export class CollectionSchema {
     this.key = key ?? collectionKey(schema);
     // A subclass may define nonFilterArgumentKeys(key) as a method instead.
     if (nonFilterArgumentKeys !== undefined) this.nonFilterArgumentKeys = nonFilterTest(nonFilterArgumentKeys);
+    // data-client's createCollectionFilter(...args) => (collectionKey) =>
+    // boolean decides alone which collections an adder changes; a
+    // subclass may define it as a method instead.
+    if (createCollectionFilter !== undefined) this.createCollectionFilter = createCollectionFilter;
   }
 
   /**
@@ -672,6 +676,18 @@ export function makeSchemas(bridge) {
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
     if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
+    // collectionFilter(argsJSON, paramsJSON, bodyJSON) is whether the collection
+    // stored for args is one a request with params and body changes.
+    const createFilter = s.createCollectionFilter;
+    if (typeof createFilter === 'function') {
+      fns.collectionFilter = (key, params, body) => {
+        const args = body === undefined ? [JSON.parse(params)] : [JSON.parse(params), JSON.parse(body)];
+        const test = synchronous(createFilter.apply(s, args), `${where}: createCollectionFilter`);
+        if (typeof test !== 'function')
+          throw new TypeError(`${where}: createCollectionFilter must return a function of the collection's args, got ${show(test)}`);
+        return !!test(JSON.parse(key));
+      };
+    }
     h = calls.collectionNew(JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);
     finalizer?.register(s, h);
