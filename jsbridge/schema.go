@@ -33,6 +33,8 @@ import (
 //	{"u": {name: D...}, "k": attribute}
 //	{"c": handle}                a schema.Collection (made by collectionNew)
 //	{"c": handle, "op": n}       its adder n (schema.CollectionOp: push...)
+//	{"c": handle, "op": 5, "m": index}
+//	                             its move joining by fns[index] (moveWith)
 //	{"cv": n}                    a class or function converting a field's
 //	                             value when read (schema.Scalar; n is
 //	                             JavaScript's number for it)
@@ -94,7 +96,29 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		}
 		// One of its adders (data-client's collection.push and the rest).
 		op, _ := d.Get("op").Float()
-		return c.Adder(schema.CollectionOp(op))
+		a, err := c.Adder(schema.CollectionOp(op))
+		if err != nil || !d.Has("m") {
+			return a, err
+		}
+		// A move's join, fns[m] (data-client's moveWith(merge)).
+		m, _ := d.Get("m").Float()
+		fn, err := fns.Index(int(m))
+		if err != nil {
+			return nil, err
+		}
+		a.Merge = func(existing, incoming value.Value) value.Value {
+			// No error result, as an entity's merge: a failure panics,
+			// which the entry point turns into the request's error.
+			out, err := invoke(fn, existing.JSON(), incoming.JSON())
+			if err == nil {
+				var v value.Value
+				if v, err = jsonArg(out, "moveWith merge result"); err == nil {
+					return v
+				}
+			}
+			panic(fmt.Errorf("collection %s: moveWith: %w", c.TableKey(), err))
+		}
+		return a, nil
 	case d.Has("a"):
 		of, err := nested("a")
 		if err != nil {

@@ -106,9 +106,10 @@ type CollectionMove struct {
 	Key, PK string
 
 	c          *Collection
-	pk         value.Value // the entity's pk as the collection holds it
-	params, nv value.Value // the request's params; its new values
-	_          [0]func()   // not comparable: no equality code
+	pk         value.Value                                      // the entity's pk as the collection holds it
+	params, nv value.Value                                      // the request's params; its new values
+	join       func(existing, incoming value.Value) value.Value // CollectionAdd.Merge
+	_          [0]func()                                        // not comparable: no equality code
 }
 
 // Apply returns the collection stored under pk (existing) after the move,
@@ -116,8 +117,8 @@ type CollectionMove struct {
 // as data-client decides: a collection the old record matched (a key's
 // value from it, else from the params) and the new values (the response's
 // record over the body, then the params or the old record) do not is
-// left; one they match and the old record did not is joined (appended).
-// existing itself is returned when it does not change.
+// left; one they match and the old record did not is joined (appended,
+// or as the adder's Merge says). existing itself is returned when it does not change.
 func (m *CollectionMove) Apply(old value.Value, pk string, existing value.Value) value.Value {
 	c := m.c
 	left := !old.IsUndefined() && c.matches(pk, ShallowMerge(m.params, old), value.Undef)
@@ -127,6 +128,10 @@ func (m *CollectionMove) Apply(old value.Value, pk string, existing value.Value)
 	switch {
 	case left:
 		return removePKs(existing, value.Arr(m.pk))
+	case m.join != nil && c.IsValues():
+		return m.join(existing, value.Obj().With(m.PK, m.pk))
+	case m.join != nil:
+		return m.join(existing, value.Arr(m.pk))
 	case c.IsValues():
 		return assignMembers(existing, value.Obj().With(m.PK, m.pk))
 	}
@@ -445,6 +450,12 @@ func (op CollectionOp) String() string {
 type CollectionAdd struct {
 	Collection *Collection
 	Op         CollectionOp
+	// Merge, when set, is how a Move joins a collection (data-client's
+	// collection.moveWith(merge)): given the stored list (or map) and the
+	// moved entity's ([pk], or {pk: pk} of a Values collection), it
+	// returns the collection after the join, as Apply's default appends.
+	// It must be pure, as a CollectionWrite's Change.
+	Merge func(existing, incoming value.Value) value.Value
 
 	list *Array // [element], made by Adder
 }
@@ -581,7 +592,7 @@ func (a *CollectionAdd) moves(key string, in, pks value.Value, args Args, n *nor
 		if in.Kind() == value.Array {
 			rec = in.Elems()[i]
 		}
-		m := &CollectionMove{c: a.Collection, pk: pk, params: args.Params, nv: ShallowMerge(args.Body, rec)}
+		m := &CollectionMove{c: a.Collection, pk: pk, params: args.Params, nv: ShallowMerge(args.Body, rec), join: a.Merge}
 		Refs(a.elem(), pk, func(e *Entity, p string) { m.Key, m.PK = e.Key, p })
 		n.collections = append(n.collections, CollectionWrite{Key: key, Move: m})
 	}

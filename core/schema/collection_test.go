@@ -189,6 +189,7 @@ func TestCollectionMove(t *testing.T) {
 		lists        map[string]string
 		in           string
 		params, body string
+		merge        func(existing, incoming value.Value) value.Value
 		want         map[string]string // params -> ids
 	}{
 		{name: "between lists", lists: twoUsers, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
@@ -214,6 +215,19 @@ func TestCollectionMove(t *testing.T) {
 			`{"userId":"2"}`: `{"20":{"id":"20","userId":2}}`,
 		}, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
 			want: map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "20 10 "}},
+		// moveWith(merge): the merge joins; leaving is still a removal.
+		{name: "merge: unshift", lists: twoUsers, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			merge: func(ex, in value.Value) value.Value { return value.Arr(append(in.Elems(), ex.Elems()...)...) },
+			want:  map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "10 20 ", `{}`: "10 20 "}},
+		{name: "merge: list input", lists: twoUsers, in: `[{"id":"10","userId":2},{"id":"11","userId":2}]`, params: `{}`,
+			merge: func(ex, in value.Value) value.Value { return value.Arr(append(in.Elems(), ex.Elems()...)...) },
+			want:  map[string]string{`{"userId":"1"}`: "", `{"userId":"2"}`: "11 10 20 "}},
+		{name: "merge: values", values: true, lists: map[string]string{
+			`{"userId":"1"}`: `{"10":{"id":"10","userId":1},"11":{"id":"11","userId":1}}`,
+			`{"userId":"2"}`: `{"20":{"id":"20","userId":2}}`,
+		}, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			merge: func(ex, in value.Value) value.Value { return schema.ShallowMerge(in, ex) },
+			want:  map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "10 20 "}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var of schema.Schema = schema.ArrayOf(newTodo())
@@ -222,7 +236,20 @@ func TestCollectionMove(t *testing.T) {
 			}
 			c := schema.CollectionOf(of)
 			st, read := todoLists(t, c, tt.lists)
-			applyAdder(t, st, c, schema.Move, tt.in, tt.params, tt.body)
+			if tt.merge == nil {
+				applyAdder(t, st, c, schema.Move, tt.in, tt.params, tt.body)
+			} else {
+				mover, err := c.Adder(schema.Move)
+				require.NoError(t, err)
+				mover.Merge = tt.merge
+				args := schema.Args{Params: value.MustParse(tt.params)}
+				if tt.body != "" {
+					args.Body = value.MustParse(tt.body)
+				}
+				n, err := schema.NormalizeArgs(mover, value.MustParse(tt.in), args)
+				require.NoError(t, err)
+				st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+			}
 			for params, want := range tt.want {
 				assert.Equal(t, want, read(params), params)
 			}

@@ -315,6 +315,12 @@ export interface CollectionSchema<S = Schema> {
   readonly remove: CollectionOpSchema<S>;
   readonly assign: CollectionOpSchema<S>;
   readonly move: CollectionOpSchema<S>;
+  /**
+   * A move whose join of a collection is `merge(existing, incoming)` (lists
+   * of pks, or Values maps of them) instead of an append: `moveWith(unshift)`
+   * joins at the start. A subclass may set `this.move = this.moveWith(merge)`.
+   */
+  moveWith(merge: (existing: any, incoming: any) => any): CollectionOpSchema<S>;
 }
 /** One of a Collection's adders (`collection.push` and the rest). */
 export interface CollectionOpSchema<S = Schema> {
@@ -1737,6 +1743,8 @@ type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly 
 export declare const NetworkError: NetworkErrorConstructor;
 /** What `denormalize` returns for data that requires a deleted entity (data-client's INVALID). */
 export declare const INVALID: unique symbol;
+/** data-client's `unshift`: a Collection merge that puts the incoming members first (`collection.moveWith(unshift)`). */
+export declare function unshift<T>(existing: readonly T[], incoming: readonly T[]): T[];
 export declare const actionTypes: ActionTypes;
 export declare function getDefaultManagers(): Manager[];
 export declare const StreamManager: StreamManagerConstructor;

@@ -52,7 +52,7 @@ export { load } from './internal/load.mjs';
 export { actionTypes, getDefaultManagers } from './internal/managers.mjs';
 export { StreamManager } from './internal/stream.mjs';
 export { Controller } from './internal/pending.mjs';
-export { INVALID, schema } from './internal/schemas.mjs';
+export { INVALID, schema, unshift } from './internal/schemas.mjs';
 // The schema classes by name too, as data-client exports them (all but
 // Array and Object, which would shadow the globals).
 export {

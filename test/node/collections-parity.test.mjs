@@ -234,3 +234,42 @@ test('without nonFilterArgumentKeys every arg filters (but order* and sort*); a 
     (err) => err instanceof TypeError && /nonFilterArgumentKeys must be a function, a RegExp or an array of keys/.test(err.message),
   );
 });
+
+test('moveWith(merge) joins by merge (unshift: at the start), for a list and a Values collection, set as a subclass move', async () => {
+  const { df } = await env();
+  const { unshift } = await import('./harness.mjs').then((h) => h.importModule());
+  assert.deepEqual(unshift([1, 2], [3]), [3, 1, 2]);
+  const Todo = todoEntity(df);
+  class UnshiftCollection extends df.schema.Collection {
+    constructor(schema, options) {
+      super(schema, options);
+      this.move = this.moveWith(unshift);
+    }
+  }
+  const list = new UnshiftCollection([Todo]);
+  let state = df.normalize(list, [{ id: 10, userId: 1 }], [{ userId: '1' }]);
+  state = df.normalize(list, [{ id: 20, userId: 2 }], [{ userId: '2' }], state);
+  state = df.normalize(list.move, { id: 10, userId: 2 }, [{ id: '10' }, { userId: '2' }], state);
+  const read = (c, userId) => df.denormalize(c, c.pk(undefined, undefined, '', [{ userId }]), state.entities);
+  assert.deepEqual(ids(read(list, '1')), []);
+  assert.deepEqual(ids(read(list, '2')), [10, 20], 'the moved todo first');
+  const listState = state;
+
+  // Values: merge puts incoming first too.
+  const values = new df.schema.Collection(new df.schema.Values(Todo));
+  const first = values.moveWith((existing, incoming) => ({ ...incoming, ...existing }));
+  state = df.normalize(values, { a: { id: 30, userId: 1 } }, [{ userId: '1' }]);
+  state = df.normalize(values, { b: { id: 40, userId: 2 } }, [{ userId: '2' }], state);
+  state = df.normalize(first, { id: 30, userId: 2 }, [{ id: '30' }, { userId: '2' }], state);
+  assert.deepEqual(Object.keys(read(values, '1')), []);
+  assert.deepEqual(
+    Object.values(read(values, '2')).map((t) => t.id),
+    [30, 40],
+  );
+
+  assert.throws(() => list.moveWith('unshift'), /moveWith\(merge\): merge must be a function/);
+  const broken = list.moveWith(() => {
+    throw new Error('merge broke');
+  });
+  assert.throws(() => df.normalize(broken, { id: 20, userId: 1 }, [{ id: '20' }, { userId: '1' }], listState), /merge broke/);
+});

@@ -221,11 +221,29 @@ const COLLECTION_OPS = { push: 1, unshift: 2, remove: 3, assign: 4, move: 5 };
 // table whose args match the normalize's args (move: the entity's new
 // values); an endpoint with it as its schema does the same.
 export class CollectionOpSchema {
-  constructor(collection, name) {
+  constructor(collection, name, merge = undefined) {
     this.collection = collection;
     this.name = name;
     this.op = COLLECTION_OPS[name];
+    // How a move joins a collection (moveWith): (existing, incoming) =>
+    // the collection after, of pks (or a Values map of them).
+    this.merge = merge;
   }
+}
+
+/**
+ * data-client's collection.moveWith(merge): a move whose join of a
+ * collection is merge(existing, incoming) (both lists of pks, or Values
+ * maps of them) instead of an append; `unshift` joins at the start.
+ */
+CollectionSchema.prototype.moveWith = function moveWith(merge) {
+  if (typeof merge !== 'function') throw new TypeError(`schema.Collection: moveWith(merge): merge must be a function, got ${show(merge)}`);
+  return new CollectionOpSchema(this, 'move', merge);
+};
+
+/** data-client's unshift: a Collection merge that puts incoming first. */
+export function unshift(existing, incoming) {
+  return [...incoming, ...existing];
 }
 
 // The adders as data-client's getters, each made once per collection.
@@ -238,6 +256,10 @@ for (const name of Object.keys(COLLECTION_OPS)) {
       if (ops === undefined) collectionOps.set(this, (ops = {}));
       ops[name] ??= new CollectionOpSchema(this, name);
       return ops[name];
+    },
+    // A subclass may replace one (this.move = this.moveWith(unshift)).
+    set(v) {
+      Object.defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true });
     },
   });
 }
@@ -324,7 +346,14 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
-  if (s instanceof CollectionOpSchema) return { c: reg.collection(s.collection, `${where} (schema.Collection.${s.name})`, depth), op: s.op };
+  if (s instanceof CollectionOpSchema) {
+    const at = `${where} (schema.Collection.${s.name})`;
+    const d = { c: reg.collection(s.collection, at, depth), op: s.op };
+    const merge = s.merge;
+    if (merge === undefined) return d;
+    fns.push((a, b) => jsonText(synchronous(merge(JSON.parse(a), JSON.parse(b)), `${at}: merge`), `${at}: merge result`));
+    return { ...d, m: fns.length - 1 };
+  }
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
