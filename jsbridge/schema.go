@@ -253,7 +253,9 @@ func entityByHandle(h value.Value) (*schema.Entity, error) {
 //	valid(record) → boolean: whether a stored record may be read
 //	depthLimited(limit): a read cut the entity at its depth limit
 //
-// maxDepth, when set, is the entity's depth limit (schema.Entity.MaxDepth).
+// maxDepth, when set, is the entity's depth limit (schema.Entity.MaxDepth);
+// fields, when set, lists every default field in order, those defaults
+// lacks being undefined ones (see defaultsInOrder).
 // parent is passed only when the caller's function declares it (pkParent,
 // processParent): serializing the whole parent for every record of a list
 // would make normalizing quadratic. args (the request's args, a JSON
@@ -268,6 +270,9 @@ func entityNew(args []safejs.Value) (any, error) {
 		Key:      spec.Get("key").Str(),
 		PK:       spec.Get("pk").Str(),
 		Defaults: spec.Get("defaults"),
+	}
+	if fields := spec.Get("fields"); fields.Kind() == value.Array && e.Defaults.Kind() == value.Object {
+		e.Defaults = defaultsInOrder(e.Defaults, fields)
 	}
 	if err := e.Validate(); err != nil {
 		return nil, err
@@ -292,6 +297,17 @@ func entityNew(args []safejs.Value) (any, error) {
 		encode.SetEntityClass(e, uint32(c))
 	}
 	return table.add(e), nil
+}
+
+// defaultsInOrder returns defaults with a member for each of fields (every
+// default field, in order): those JSON could not carry (undefined) as
+// Undefined, so that reads have them, as data-client's instances do.
+func defaultsInOrder(defaults, fields value.Value) value.Value {
+	ms := make([]value.Member, 0, fields.Len())
+	for _, f := range fields.Elems() {
+		ms = append(ms, value.M(f.Str(), defaults.Get(f.Str())))
+	}
+	return value.Obj(ms...)
 }
 
 // setFieldSchemas sets e.Schema from fields, an object of descriptors by

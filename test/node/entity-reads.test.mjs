@@ -154,3 +154,24 @@ test('static maxEntityDepth must be a positive integer', async () => {
     assert.throws(() => df.denormalize(Bad, '1', { Bad: { 1: { id: '1' } } }), /Bad: static maxEntityDepth must be a positive integer/);
   }
 });
+
+test('a field whose default is undefined is read as undefined, an own member as in an instance', async () => {
+  const df = await loadDF();
+  class Taco extends Entity {
+    id = '';
+    name = '';
+    alias = undefined;
+  }
+  const read = df.denormalize(Taco, '1', { Taco: { 1: { id: '1', name: 'foo' } } });
+  assert.deepEqual(Object.keys(read), ['id', 'name', 'alias'], 'in the order of the defaults');
+  assert.ok(Object.hasOwn(read, 'alias'));
+  assert.equal(read.alias, undefined);
+  assert.equal(df.denormalize(Taco, '2', { Taco: { 2: { id: '2', name: 'bar', alias: 'baz' } } }).alias, 'baz');
+  // Through a controller, and in JSON as before.
+  const ctrl = new df.Controller();
+  ctrl.set(Taco, { id: '3' }, { id: '3', name: 'qux' });
+  const got = ctrl.get(Taco, { id: '3' });
+  assert.ok(Object.hasOwn(got, 'alias'));
+  assert.equal(JSON.stringify(got), '{"id":"3","name":"qux"}');
+  ctrl.close();
+});

@@ -582,6 +582,10 @@ export function makeSchemas(bridge) {
       maxDepth,
       cls,
     };
+    // A default that is undefined (alias = undefined), which JSON leaves
+    // out: the order of every default field tells the engine it is there
+    // (reads have it, as data-client's instances do).
+    if (Object.values(defaults).includes(undefined)) spec.fields = Object.keys(defaults);
     if (onHandle === undefined) {
       spec.schema = fieldDescriptors(schema, where, fns);
       return calls.entityNew(JSON.stringify(spec), fns);
