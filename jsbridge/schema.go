@@ -43,7 +43,9 @@ import (
 //	                             function fns[index] (given the parent
 //	                             when fp); its members, in declaration
 //	                             order, are any schemas (usually
-//	                             entities, {"e": handle})
+//	                             entities, {"e": handle}); with "w": index,
+//	                             fns[index](valueJSON, attr, reading)
+//	                             reports a value no member takes
 //
 // fns holds the functions a descriptor refers to by index (adapters that
 // take and return JSON text; see datafetch.mjs).
@@ -199,6 +201,15 @@ func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error
 		}
 		u.Schemas[m.Key] = s
 		u.Names = append(u.Names, m.Key)
+	}
+	if i, ok := d.Get("w").Float(); ok {
+		// The report of a value no member takes (schema.Union.Unknown):
+		// a warning only, whatever it throws.
+		fn, err := fns.Index(int(i))
+		if err != nil {
+			return nil, err
+		}
+		u.Unknown = func(v value.Value, attr string, reading bool) { _, _ = invoke(fn, v.JSON(), attr, reading) }
 	}
 	if i, ok := d.Get("f").Float(); ok {
 		fn, err := fns.Index(int(i))

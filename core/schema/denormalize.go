@@ -743,16 +743,24 @@ func (vs *Values) denormalize(v value.Value, d *denormalizer) (value.Value, Stat
 }
 
 func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
-	if v.Kind() != value.Object {
-		return v, Found
+	if v.Kind() == value.Object && v.Has("schema") {
+		name, _ := v.Get("schema").Text()
+		if m := u.Schemas[name]; m != nil {
+			return m.denormalize(v.Get("id"), d)
+		}
+		return v, Found // a value no member took, stored as it came
 	}
-	name, _ := v.Get("schema").Text()
-	m := u.Schemas[name]
-	if m == nil {
-		// A value no member took, stored as it came.
-		return v, Found
+	if v.Kind() == value.Object {
+		// A record never normalized (data-client reads one so): read by
+		// the member its attribute names.
+		if _, m := u.choose(v, value.Undef, nil); m != nil {
+			return m.denormalize(v, d)
+		}
 	}
-	return m.denormalize(v.Get("id"), d)
+	if u.Unknown != nil && truthy(v) {
+		u.Unknown(v, "", true)
+	}
+	return v, Found
 }
 
 // denormalize reads the entity as Entity does: deleted, as after the

@@ -66,7 +66,10 @@ function polymorphic(where, schema, schemaAttribute) {
   if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
     throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
   }
-  return new UnionSchema(schema, schemaAttribute);
+  const union = new UnionSchema(schema, schemaAttribute);
+  // Reports name the schema that made it, as data-client's do.
+  Object.defineProperty(union, 'owner', { value: where === 'schema.Array' ? 'ArraySchema' : 'ValuesSchema' });
+  return union;
 }
 
 export class ArraySchema {
@@ -357,14 +360,33 @@ function describe(s, where, reg, fns, depth = 0) {
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
+    fns.push(unknownWarning(s));
+    const w = fns.length - 1;
     const attr = s.schemaAttribute;
-    if (typeof attr === 'string') return { u, k: attr };
+    if (typeof attr === 'string') return { u, k: attr, w };
     fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
-    return { u, f: fns.length - 1, fp: attr.length >= 2 };
+    return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
   if (isPlainObject(s)) return objectDescriptor(s, where, reg, fns, depth);
   throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+}
+
+// unknownWarning returns the report of a value union s keeps as it is
+// because no member takes it (console.warn, in data-client's words, which
+// code and tests may look for): on a normalize, a record whose attribute
+// attr names no member; on a read, a value it cannot place.
+function unknownWarning(s) {
+  const names = Object.keys(s.schemas);
+  const owner = s.owner ?? 'UnionSchema';
+  return (json, attr, reading) => {
+    const shown = JSON.stringify(JSON.parse(json), undefined, 2);
+    console.warn(
+      reading
+        ? `TypeError: Unable to determine schema for ${owner}\nValue: ${shown}.`
+        : `Schema attribute ${JSON.stringify(attr)} is not expected.\nExpected one of: ${names.map((k) => `"${k}"`).join(', ')}\n\nValue: ${shown}`,
+    );
+  };
 }
 
 function objectDescriptor(def, where, reg, fns, depth = 0) {
