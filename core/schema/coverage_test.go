@@ -243,3 +243,29 @@ func TestUnionUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestAllNull: an All that holds null (a field stored as null, a response
+// of null) reads as null, as data-client's; any list reads as the table,
+// and a query (QueryInput) reads the table.
+func TestAllNull(t *testing.T) {
+	filling := &schema.Entity{Key: "Filling", Defaults: value.MustParse(`{"id":""}`)}
+	taco := &schema.Entity{Key: "Taco", Defaults: value.MustParse(`{"id":"","fillings":[]}`),
+		Schema: map[string]schema.Schema{"fillings": schema.AllOf(filling)}}
+	st := storeOf(t, `{"Filling":{"1":{"id":"1"}},"Taco":{"a":{"id":"a","fillings":null},"b":{"id":"b","fillings":["x"]},"c":{"id":"c"}}}`, filling, taco)
+	for pk, want := range map[string]string{
+		"a": `{"id":"a","fillings":null}`,
+		"b": `{"id":"b","fillings":[{"id":"1"}]}`,
+		"c": `{"id":"c","fillings":[{"id":"1"}]}`,
+	} {
+		v, status := schema.Denormalize(taco, value.Str(pk), st, nil, st.Version())
+		assert.Equal(t, schema.Found, status, pk)
+		assert.JSONEq(t, want, v.JSON(), pk)
+	}
+	v, _ := schema.Denormalize(schema.AllOf(filling), value.NullV, st, nil, st.Version())
+	assert.True(t, v.IsNull(), "a response of null")
+	read, input, ok, err := schema.QueryInput(schema.AllOf(filling), nil)
+	require.NoError(t, err)
+	require.True(t, ok)
+	v, _ = schema.Denormalize(read, input, st, nil, st.Version())
+	assert.JSONEq(t, `[{"id":"1"}]`, v.JSON(), "a query")
+}
