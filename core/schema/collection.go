@@ -624,6 +624,27 @@ func prependNew(existing, incoming value.Value) value.Value {
 	return value.Arr(append(out, rest.Elems()...)...)
 }
 
+// refKey is what removePKs compares a collection's member by: a pk's
+// text, or for a union's member ({id, schema}) its schema and id, as
+// data-client compares them; ok is false for anything else, which no
+// removal matches.
+func refKey(v value.Value) (key string, ok bool) {
+	if s, isPK := v.Text(); isPK {
+		return s, true
+	}
+	if v.Kind() != value.Object {
+		return "", false
+	}
+	id, idOK := v.Get("id").Text()
+	name, nameOK := v.Get("schema").Text()
+	if !idOK || !nameOK {
+		return "", false
+	}
+	// Starting with NUL, which pks in practice never do, it is apart
+	// from any pk's text.
+	return "\x00" + name + "\x00" + id, true
+}
+
 // removePKs returns existing without the pks listed in gone (a list, or
 // a map whose values are the pks); existing itself when none was in it.
 func removePKs(existing, gone value.Value) value.Value {
@@ -638,12 +659,12 @@ func removePKs(existing, gone value.Value) value.Value {
 		}
 	}
 	for _, pk := range goneVals {
-		if s, ok := pk.Text(); ok {
+		if s, ok := refKey(pk); ok {
 			drop[s] = true
 		}
 	}
 	keep := func(pk value.Value) bool {
-		s, ok := pk.Text()
+		s, ok := refKey(pk)
 		return !ok || !drop[s]
 	}
 	switch existing.Kind() {

@@ -322,3 +322,20 @@ func TestCollectionNonFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectionRemoveUnion: a collection of a union holds {id, schema}
+// refs; remove (and a move out) takes out the ref of the same schema
+// and id, as data-client compares them, and no other.
+func TestCollectionRemoveUnion(t *testing.T) {
+	_, _, _, union := pets()
+	c := schema.CollectionOf(schema.ArrayOf(union))
+	st := store.New()
+	n, err := schema.NormalizeArgs(c, value.MustParse(`[{"id":"1","type":"people"},{"id":"1","type":"Cat"},{"id":"2","type":"Cat"}]`),
+		schema.Args{Params: value.MustParse(`{"completed":false}`)})
+	require.NoError(t, err)
+	st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+	applyAdder(t, st, c, schema.Remove, `{"id":"1","type":"people"}`, `{"completed":false}`, "")
+	slot := st.Slot(c.TableKey(), `{"completed":"false"}`)
+	require.NotNil(t, slot)
+	assert.JSONEq(t, `[{"id":"1","schema":"Cat"},{"id":"2","schema":"Cat"}]`, slot.Value.JSON())
+}

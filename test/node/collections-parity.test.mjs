@@ -273,3 +273,54 @@ test('moveWith(merge) joins by merge (unshift: at the start), for a list and a V
   });
   assert.throws(() => df.normalize(broken, { id: 20, userId: 1 }, [{ id: '20' }, { userId: '1' }], listState), /merge broke/);
 });
+
+test('normalize of a move of several records: each moves by its own values, as the store moves them', async () => {
+  const { df } = await env();
+  const Todo = todoEntity(df);
+  const list = new df.schema.Collection([Todo]);
+  let state = df.normalize(
+    list,
+    [
+      { id: 10, userId: 1 },
+      { id: 11, userId: 1 },
+    ],
+    [{ userId: '1' }],
+  );
+  state = df.normalize(list, [{ id: 20, userId: 2 }], [{ userId: '2' }], state);
+  state = df.normalize(list, [{ id: 30, userId: 3 }], [{ userId: '3' }], state);
+  state = df.normalize(
+    list.move,
+    [
+      { id: 10, userId: 2 },
+      { id: 11, userId: 3 },
+    ],
+    [{ id: '10' }, { userId: '2' }],
+    state,
+  );
+  const read = (userId) => ids(df.denormalize(list, list.pk(undefined, undefined, '', [{ userId }]), state.entities));
+  assert.deepEqual(read('1'), [], 'both left');
+  assert.deepEqual(read('2'), [20, 10]);
+  assert.deepEqual(read('3'), [30, 11]);
+});
+
+test('remove takes a union member out by its schema and id', async () => {
+  const { df } = await env();
+  const User = df.Entity({ key: 'RUser', defaults: { id: '', type: 'users' } });
+  const Group = df.Entity({ key: 'RGroup', defaults: { id: '', type: 'groups' } });
+  const members = new df.schema.Collection([new df.schema.Union({ users: User, groups: Group }, 'type')]);
+  let state = df.normalize(
+    members,
+    [
+      { id: '1', type: 'users' },
+      { id: '1', type: 'groups' },
+      { id: '2', type: 'groups' },
+    ],
+    [{ completed: false }],
+  );
+  state = df.normalize(members.remove, { id: '1', type: 'users' }, [{ completed: false }], state);
+  const pk = members.pk(undefined, undefined, '', [{ completed: false }]);
+  assert.deepEqual(state.entities[members.key][pk], [
+    { id: '1', schema: 'groups' },
+    { id: '2', schema: 'groups' },
+  ]);
+});
