@@ -1798,6 +1798,12 @@ type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly 
 export declare const NetworkError: NetworkErrorConstructor;
 /** What `denormalize` returns for data that requires a deleted entity (data-client's INVALID). */
 export declare const INVALID: unique symbol;
+/**
+ * data-client's `validateRequired`, for a class's `static validate`: a
+ * message naming the first key of `requiredDefaults` that `record` lacks
+ * as its own, else undefined (`return validateRequired(r, this.defaults)`).
+ */
+export declare function validateRequired(record: object, requiredDefaults: Record<string, unknown>): string | undefined;
 /** data-client's `unshift`: a Collection merge that puts the incoming members first (`collection.moveWith(unshift)`). */
 export declare function unshift<T>(existing: readonly T[], incoming: readonly T[]): T[];
 /** data-client's MemoCache (its methods need `load()` to have resolved). */

@@ -47,7 +47,7 @@ export { attach } from './internal/api.mjs';
 export { RestEndpoint, resource, resource as createResource } from './internal/endpoints.mjs';
 export { Endpoint } from './internal/generic.mjs';
 export { ExpiryStatus } from './internal/controller.mjs';
-export { Entity, EntityMixin } from './internal/entity.mjs';
+export { Entity, EntityMixin, validateRequired } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
 export { MemoCache } from './internal/memo.mjs';

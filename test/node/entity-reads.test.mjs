@@ -175,3 +175,23 @@ test('a field whose default is undefined is read as undefined, an own member as 
   assert.equal(JSON.stringify(got), '{"id":"3","name":"qux"}');
   ctrl.close();
 });
+
+test('validateRequired: a record lacking a required field is refused on normalize and read as INVALID', async () => {
+  const df = await loadDF();
+  const { validateRequired } = await importModule();
+  assert.equal(validateRequired({ a: 1, b: undefined }, { a: 0, b: '' }), undefined, 'own members count, even undefined');
+  assert.equal(validateRequired({ a: 1 }, { a: 0, b: '' }), 'missing required field "b"');
+  class Article extends Entity {
+    id = '';
+    title = '';
+    body = '';
+    static validate(record) {
+      return validateRequired(record, this.defaults);
+    }
+  }
+  // A list gave a partial record: the detail read is INVALID (fetch it).
+  const entities = { Article: { 1: { id: '1', title: 'x' }, 2: { id: '2', title: 'y', body: 'z' } } };
+  assert.equal(df.denormalize(Article, '1', entities), df.INVALID);
+  assert.equal(df.denormalize(Article, '2', entities).body, 'z');
+  assert.throws(() => df.normalize(Article, { id: '3', title: 'no body' }), /validate: missing required field "body"/);
+});

@@ -135,6 +135,21 @@ export class Entity {
 }
 
 /**
+ * data-client's validateRequired, for a class's static validate: a
+ * message naming the first field of requiredDefaults (an object whose
+ * keys are the required fields, as a class's defaults) that record does
+ * not have as its own, else undefined. A record without one is refused
+ * on normalize, and read as INVALID (so a read fetches the full record):
+ * `static validate(r) { return validateRequired(r, this.defaults); }`.
+ */
+export function validateRequired(record, requiredDefaults) {
+  for (const field of Object.keys(requiredDefaults ?? {})) {
+    if (record === null || typeof record !== 'object' || !Object.hasOwn(record, field)) return `missing required field ${JSON.stringify(field)}`;
+  }
+  return undefined;
+}
+
+/**
  * Turns any class into an entity class (data-client's EntityMixin):
  * options may set pk (a field name or a function of the record), key,
  * schema and any static member.
