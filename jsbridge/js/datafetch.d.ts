@@ -1801,7 +1801,7 @@ export declare const INVALID: unique symbol;
 /**
  * data-client's `validateRequired`, for a class's `static validate`: a
  * message naming the first key of `requiredDefaults` that `record` lacks
- * as its own, else undefined (`return validateRequired(r, this.defaults)`).
+ * as its own, else undefined (`return validateRequired(r, Article.defaults)`).
  */
 export declare function validateRequired(record: object, requiredDefaults: Record<string, unknown>): string | undefined;
 /** data-client's `unshift`: a Collection merge that puts the incoming members first (`collection.moveWith(unshift)`). */

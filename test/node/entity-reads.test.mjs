@@ -186,7 +186,7 @@ test('validateRequired: a record lacking a required field is refused on normaliz
     title = '';
     body = '';
     static validate(record) {
-      return validateRequired(record, this.defaults);
+      return validateRequired(record, Article.defaults);
     }
   }
   // A list gave a partial record: the detail read is INVALID (fetch it).

@@ -140,7 +140,7 @@ export class Entity {
  * keys are the required fields, as a class's defaults) that record does
  * not have as its own, else undefined. A record without one is refused
  * on normalize, and read as INVALID (so a read fetches the full record):
- * `static validate(r) { return validateRequired(r, this.defaults); }`.
+ * `static validate(r) { return validateRequired(r, Article.defaults); }`.
  */
 export function validateRequired(record, requiredDefaults) {
   for (const field of Object.keys(requiredDefaults ?? {})) {
