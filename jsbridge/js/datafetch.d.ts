@@ -1103,6 +1103,16 @@ type ResolvedParams<P, Path extends string, SP extends object | undefined> = [P]
  * and the `searchParams` option, unless given as a type (`P`).
  */
 export interface RestEndpointConstructor {
+  /** With a `schema.Query`: responses are stored by the Query's schema, and reads are its process's result with the endpoint's params. */
+  new <
+    Q extends QuerySchema<any, any, any>,
+    P extends object = FromPath,
+    B = RequestBody,
+    Path extends string = string,
+    SP extends object | undefined = undefined,
+  >(
+    options: Omit<RestEndpointOptions<ResolvedParams<P, Path, SP>, B>, 'schema'> & { path: Path; schema: Q; searchParams?: SP },
+  ): RestEndpoint<Q extends QuerySchema<any, infer R, any> ? R : never, ResolvedParams<P, Path, SP>, B>;
   new <S extends Schema, P extends object = FromPath, B = RequestBody, Path extends string = string, SP extends object | undefined = undefined>(
     options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema: S; searchParams?: SP },
   ): RestEndpoint<Denormalize<S>, ResolvedParams<P, Path, SP>, B>;

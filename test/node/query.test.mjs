@@ -244,3 +244,52 @@ test('ctrl.get: args that JSON writes alike but process can tell apart each get 
   args.max = null;
   assert.equal(ctrl.get(seen, args).saw, '[{max:null}]');
 });
+
+test('a schema.Query as an endpoint schema: stored by its schema, read through its process with the params', async () => {
+  const df = await loadDF();
+  const User = df.Entity({ key: 'QEUser', defaults: { id: undefined, name: '' } });
+  let calls = 0;
+  const sorted = new df.schema.Query(new df.schema.Collection([User]), (users, { asc } = {}) => {
+    calls++;
+    const out = [...users].sort((a, b) => a.name.localeCompare(b.name));
+    return asc ? out : out.reverse();
+  });
+  const body = [
+    { id: 1, name: 'Milo' },
+    { id: 2, name: 'Alpha' },
+    { id: 3, name: 'Zeta' },
+  ];
+  const ctrl = new df.Controller({ fetch: async () => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }) });
+  const getUsers = new df.RestEndpoint({ urlPrefix: BASE, path: '/users', searchParams: {}, schema: sorted });
+  assert.equal(getUsers.schema, sorted, 'the endpoint keeps the Query as its schema');
+  const fetched = await ctrl.fetch(getUsers, { asc: true });
+  assert.deepEqual(
+    fetched.map((u) => u.name),
+    ['Alpha', 'Milo', 'Zeta'],
+  );
+  const read = ctrl.getResponse(getUsers, { asc: true });
+  assert.equal(read.expiryStatus, 'valid');
+  assert.deepEqual(
+    read.data.map((u) => u.name),
+    ['Alpha', 'Milo', 'Zeta'],
+  );
+  const before = calls;
+  assert.equal(ctrl.getResponse(getUsers, { asc: true }).data, read.data, 'unchanged: the same derived value, not processed again');
+  assert.equal(calls, before);
+  // Stored normalized: the entities are in the table, and a query of the
+  // endpoint's schema reads them too.
+  assert.deepEqual(
+    ctrl.get(new df.schema.All(User)).map((u) => u.name),
+    ['Milo', 'Alpha', 'Zeta'],
+  );
+  assert.deepEqual(
+    (await ctrl.useSuspense(getUsers, { asc: true })).map((u) => u.name),
+    ['Alpha', 'Milo', 'Zeta'],
+  );
+  await ctrl.fetch(getUsers, {});
+  assert.deepEqual(
+    ctrl.getResponse(getUsers, {}).data.map((u) => u.name),
+    ['Zeta', 'Milo', 'Alpha'],
+    'other params, processed with those',
+  );
+});

@@ -291,3 +291,16 @@ export async function fetchResponse() {
   new df.RestEndpoint({ path: '/x', fetchResponse: () => Promise.resolve('text') });
   return sent;
 }
+
+// A schema.Query as an endpoint's schema: the endpoint's data is what its
+// process returns for the endpoint's params.
+export async function querySchemaEndpoint(ctrl: Controller): Promise<string[]> {
+  const df = await load();
+  const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '', published: false } });
+  const byTitle = new df.schema.Query(new df.schema.All(Article), (articles, params?: { asc?: boolean }) =>
+    [...articles].sort((a, b) => (params?.asc ? 1 : -1) * a.title.localeCompare(b.title)),
+  );
+  const sorted = new df.RestEndpoint({ path: '/articles', searchParams: {} as { asc?: boolean }, schema: byTitle });
+  const list = await ctrl.fetch(sorted, { asc: true });
+  return list.map((a) => a.title);
+}
