@@ -250,3 +250,48 @@ func TestListen(t *testing.T) {
 	r.set(t, r.articles, `{}`, `[{"id":"3"}]`)
 	assert.Equal(t, []int{1, 2}, heard)
 }
+
+// TestGetUnion: a union of entities is read by the member its params'
+// attribute names (a field or a function), by the pk they name, the same
+// value while unchanged; params naming no member, or no pk, read nothing.
+func TestGetUnion(t *testing.T) {
+	r := newQueryRig(t)
+	r.set(t, r.articles, `{}`, `[{"id":"1","title":"a"}]`)
+	r.set(t, r.users, `{}`, `[{"id":"1","name":"Ann"}]`)
+	schemas := map[string]schema.Schema{"articles": r.article, "users": r.user}
+	byField := &schema.Union{Schemas: schemas, Names: []string{"articles", "users"}, Attribute: "type"}
+	byFunc := &schema.Union{Schemas: schemas, Names: []string{"articles", "users"},
+		AttributeFunc: func(in, _ value.Value, _ string) string { return in.Get("kind").Str() + "s" }}
+	cases := []struct {
+		name   string
+		union  *schema.Union
+		params string
+		want   string // the read's JSON; "" for nothing
+	}{
+		{"field names a user", byField, `{"id":"1","type":"users"}`, `"Ann"`},
+		{"field names an article", byField, `{"id":"1","type":"articles"}`, `"a"`},
+		{"function names a user", byFunc, `{"id":"1","kind":"user"}`, `"Ann"`},
+		{"no such member", byField, `{"id":"1","type":"groups"}`, ""},
+		{"no pk", byField, `{"type":"users"}`, ""},
+		{"not stored", byField, `{"id":"9","type":"users"}`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := r.get(t, tc.union, obj(tc.params))
+			if tc.want == "" {
+				assert.True(t, v.IsUndefined(), "got %s", v.JSON())
+				return
+			}
+			field := "name"
+			if v.Has("title") {
+				field = "title"
+			}
+			assert.Equal(t, tc.want, v.Get(field).JSON())
+			assert.True(t, value.Same(v, r.get(t, tc.union, obj(tc.params))), "unchanged: the same value")
+		})
+	}
+	_, err := r.c.Get(byField)
+	assert.NoError(t, err, "no params: nothing to read, no error")
+	_, err = r.c.Get(byField, value.Num(5))
+	assert.NoError(t, err)
+}

@@ -289,8 +289,8 @@ export interface InvalidateSchema<E = AnyEntity> {
 export interface AllSchema<E = AnyEntity> {
   readonly [schemaKind]: { all: E };
 }
-/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`, or an object of them. */
-export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any> | ObjectSchema<any> | SchemaObjectDefinition;
+/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`, a `schema.Union` of entities (by the member its params name), or an object of them. */
+export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any> | UnionSchema<any> | ObjectSchema<any> | SchemaObjectDefinition;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
 export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> {
   readonly [schemaKind]: { query: S };
@@ -1553,6 +1553,8 @@ export interface Controller {
   get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
+  /** A union of entities: the member its params' attribute names, by their pk. */
+  get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }): Denormalize<U> | undefined;
   /** data-client's form: reads `state` (last) in place of this controller's store. */
   get<S extends QueryableSchema, R, A extends any[]>(
     schema: QuerySchema<S, R, A>,
@@ -1560,6 +1562,7 @@ export interface Controller {
   ): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[];
+  get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<U> | undefined;
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /**

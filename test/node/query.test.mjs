@@ -163,7 +163,7 @@ test('ctrl.get of a Collection: the list stored for the params given, and a Quer
 test('bad input: a schema that is not queryable is a TypeError naming it; a bad process; an entity read without params', async () => {
   const { df, ctrl, Article } = await rig();
   assert.throws(() => ctrl.get([Article]), { name: 'TypeError', message: /get: .*is not queryable/ });
-  assert.throws(() => ctrl.get(new df.schema.Union({ a: Article }, 'type')), { name: 'TypeError', message: /is not queryable/ });
+  assert.throws(() => ctrl.get(new df.schema.Values(Article)), { name: 'TypeError', message: /is not queryable/ });
   assert.throws(() => new df.schema.Query([Article], (x) => x), { name: 'TypeError', message: /schema.Query: .*is not queryable/ });
   assert.throws(() => new df.schema.Query(Article, 'sort'), { name: 'TypeError', message: /process must be a function/ });
   assert.throws(() => new df.schema.All({ key: 'x' }), { name: 'TypeError', message: /schema.All: .*is not an Entity/ });
@@ -292,4 +292,28 @@ test('a schema.Query as an endpoint schema: stored by its schema, read through i
     ['Zeta', 'Milo', 'Alpha'],
     'other params, processed with those',
   );
+});
+
+test('ctrl.get of a schema.Union: the member its params name (a field or a function), by pk; nothing for params naming none', async () => {
+  const df = await loadDF();
+  const User = df.Entity({ key: 'QUUser', defaults: { id: '', type: 'users', name: '' } });
+  const Group = df.Entity({ key: 'QUGroup', defaults: { id: '', type: 'groups', size: 0 } });
+  const byField = new df.schema.Union({ users: User, groups: Group }, 'type');
+  const byFunc = new df.schema.Union({ users: User, groups: Group }, (v) => `${v.kind}s`);
+  const ctrl = new df.Controller({ fetch: () => Promise.reject(new Error('no request expected')) });
+  const people = new df.RestEndpoint({ urlPrefix: BASE, path: '/people', schema: [byField] });
+  await ctrl.setResponse(people, {}, [
+    { id: '1', type: 'users', name: 'bob' },
+    { id: '2', type: 'groups', size: 3 },
+  ]);
+  const bob = ctrl.get(byField, { id: '1', type: 'users' });
+  assert.equal(bob.name, 'bob');
+  assert.equal(ctrl.get(byField, { id: '1', type: 'users' }), bob, 'unchanged: the same object');
+  assert.equal(ctrl.get(byField, { id: '2', type: 'groups' }).size, 3);
+  assert.equal(ctrl.get(byFunc, { id: '2', kind: 'group' }).size, 3);
+  assert.equal(ctrl.get(byField, { id: '1', type: 'nope' }), undefined);
+  assert.equal(ctrl.get(byField, { id: '9', type: 'users' }), undefined);
+  assert.equal(ctrl.get(byField, 5), undefined);
+  const count = new df.schema.Query(byField, (person) => person.name ?? `group of ${person.size}`);
+  assert.equal(ctrl.get(count, { id: '2', type: 'groups' }), 'group of 3');
 });

@@ -304,3 +304,13 @@ export async function querySchemaEndpoint(ctrl: Controller): Promise<string[]> {
   const list = await ctrl.fetch(sorted, { asc: true });
   return list.map((a) => a.title);
 }
+
+// ctrl.get of a union: the member its params name.
+export async function unionRead(ctrl: Controller): Promise<string | undefined> {
+  const df = await load();
+  const User = df.Entity({ key: 'User', defaults: { id: '', type: 'users', name: '' } });
+  const Group = df.Entity({ key: 'Group', defaults: { id: '', type: 'groups', size: 0 } });
+  const person = new df.schema.Union({ users: User, groups: Group }, 'type');
+  const p = ctrl.get(person, { id: '1', type: 'users' });
+  return p && 'name' in p ? p.name : undefined;
+}

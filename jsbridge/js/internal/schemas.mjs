@@ -164,6 +164,9 @@ export class QuerySchema {
 // do).
 export const QUERYABLE = Symbol('datafetch.queryable');
 AllSchema.prototype[QUERYABLE] = true;
+// A Union is read by the member its params' attribute names
+// (ctrl.get(union, {id, type})), as data-client's.
+UnionSchema.prototype[QUERYABLE] = true;
 
 export function isQueryable(s) {
   return isEntity(s) || s instanceof ObjectSchema || isPlainObject(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
