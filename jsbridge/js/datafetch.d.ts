@@ -798,6 +798,15 @@ export interface Snapshot {
   readonly fetchedAt: number;
 }
 
+/** `ctrl.snapshot(state, fetchedAt)`: data-client's Snapshot, reading `state`. */
+export interface StateSnapshot extends Snapshot {
+  readonly getResponseMeta: Snapshot['getResponse'];
+  get: Controller['get'];
+  getQueryMeta: Controller['getQueryMeta'];
+  /** Throw it from `getOptimisticResponse` to make no optimistic update. */
+  readonly abort: Error;
+}
+
 /** `update`'s result: for each endpoint key, a function from its stored result (a list of pks) to the new one. */
 export interface UpdateMap {
   [endpointKey: string]: (pks: any) => any;
@@ -1506,6 +1515,16 @@ export interface Controller {
   /** data-client's form: reads `state` (last) in place of this controller's store. */
   getResponse<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null, state: ReadableState): ResponseState<EndpointData<E>>;
   getResponse<E extends AnyEndpoint>(endpoint: E, ...state: {} extends EndpointParams<E> ? [state: ReadableState] : never): ResponseState<EndpointData<E>>;
+  /** data-client's name of `getResponse`. */
+  readonly getResponseMeta: Controller['getResponse'];
+  /** `get`'s read as data-client's `getQueryMeta` gives it; a state may be given last. */
+  getQueryMeta<S extends QueryableSchema, R, A extends any[]>(
+    schema: QuerySchema<S, R, A>,
+    ...args: QueryArgs<A> | [...QueryArgs<A>, ReadableState]
+  ): { data: R | undefined };
+  getQueryMeta<S extends QueryableSchema>(schema: S, ...args: unknown[]): { data: Denormalize<S> | undefined };
+  /** data-client's Snapshot of a store state: its reads, bound to `state`. */
+  snapshot(state: ReadableState, fetchedAt?: number): StateSnapshot;
   /**
    * Calls `listener` now and after every change of that result; fetches as
    * `useSuspense` would, again when the result is invalidated or marked

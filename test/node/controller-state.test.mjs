@@ -32,3 +32,34 @@ test('ctrl.getResponse(endpoint, state) reads the state for an endpoint with no 
   ctrl.close();
   source.close();
 });
+
+test('ctrl.snapshot(state, fetchedAt), getQueryMeta and getResponseMeta read a given state, as data-client names them', async () => {
+  await env();
+  const one = new RestEndpoint({ path: 'http://h.test/tacos/:id', schema: Taco });
+  const source = new Controller();
+  await source.setResponse(one, { id: '1' }, { id: '1', type: 'foo' });
+  await source.setResponse(one, { id: '2' }, { id: '2', type: 'bar' });
+  const state = source.getState();
+  const ctrl = new Controller();
+  const snap = ctrl.snapshot(state, 1234);
+  assert.equal(snap.fetchedAt, 1234);
+  assert.equal(ctrl.snapshot(state).fetchedAt, 0, 'fetchedAt defaults to 0');
+  const taco = snap.getQueryMeta(Taco, { id: '1' }).data;
+  assert.ok(taco instanceof Taco);
+  assert.equal(taco.type, 'foo');
+  assert.equal(snap.getQueryMeta(Taco, { id: '1' }).data, taco, 'the same read while the state is the same');
+  assert.equal(snap.get(Taco, { id: '2' }).type, 'bar');
+  assert.equal(snap.getQueryMeta(Taco, { id: '9' }).data, undefined);
+  const meta = snap.getResponseMeta(one, { id: '2' });
+  assert.equal(meta.expiryStatus, 'valid');
+  assert.equal(meta.data.type, 'bar');
+  assert.equal(snap.getResponse(one, { id: '1' }).data, taco);
+  assert.ok(snap.abort instanceof Error, 'abort: thrown from getOptimisticResponse');
+  assert.equal(ctrl.getQueryMeta(Taco, { id: '1' }, state).data, taco, 'on the controller, the state last');
+  assert.equal(ctrl.getResponseMeta(one, { id: '2' }, state).data.type, 'bar');
+  assert.equal(ctrl.getQueryMeta(Taco, { id: '1' }).data, undefined, "the controller's own store is another");
+  assert.throws(() => ctrl.snapshot({}), { name: 'TypeError', message: /snapshot: expected a store state/ });
+  assert.throws(() => ctrl.snapshot(state, 'now'), { name: 'TypeError', message: /fetchedAt/ });
+  ctrl.close();
+  source.close();
+});

@@ -314,3 +314,16 @@ export async function unionRead(ctrl: Controller): Promise<string | undefined> {
   const p = ctrl.get(person, { id: '1', type: 'users' });
   return p && 'name' in p ? p.name : undefined;
 }
+
+// data-client's Snapshot of a state, and the Meta names of the reads.
+export async function snapshotReads(ctrl: Controller): Promise<string | undefined> {
+  const df = await load();
+  const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '', published: false } });
+  const getOne = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
+  const snap = ctrl.snapshot(ctrl.getState(), 0);
+  const fromSnap: string | undefined = snap.getQueryMeta(Article, { id: '1' }).data?.title;
+  const meta: string | undefined = ctrl.getResponseMeta(getOne, { id: '1' }).data?.title;
+  const t: number = snap.fetchedAt;
+  void t;
+  return fromSnap ?? meta ?? snap.getResponseMeta(getOne, { id: '1' }).data?.title;
+}

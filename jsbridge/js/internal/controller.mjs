@@ -7,6 +7,7 @@ import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
 import { queryAnswer, queryPromise, queryRead } from './queryread.mjs';
+import { snapshotOf } from './readsnapshot.mjs';
 import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
 import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
@@ -517,6 +518,21 @@ export function makeController(bridge, endpoints, schemas) {
       if (state === undefined && isStoreState(params)) return this.#of(params).getResponse(endpoint, undefined);
       const h = endpointHandle(endpoint);
       return queryAnswer(endpoint, params, this.#response(h, paramsText(params, 'getResponse', endpoint)));
+    }
+
+    /** data-client's name of getResponse (the answer has data, expiryStatus, expiresAt). */
+    getResponseMeta(endpoint, params, state) {
+      return this.getResponse(endpoint, params, state);
+    }
+
+    /** get's read as data-client's getQueryMeta gives it: {data}. */
+    getQueryMeta(schema, ...args) {
+      return { data: this.get(schema, ...args) };
+    }
+
+    /** The reads of a store state, as data-client's Snapshot (readsnapshot.mjs). */
+    snapshot(state, fetchedAt) {
+      return snapshotOf(this, state, fetchedAt, isStoreState);
     }
 
     #response(h, p) {
