@@ -93,7 +93,8 @@ func idsJSON(v value.Value) []string {
 // back until the table changes.
 func TestGetAll(t *testing.T) {
 	r := newQueryRig(t)
-	assert.Equal(t, 0, r.get(t, r.allArticles).Len(), "nothing stored")
+	assert.True(t, r.get(t, r.allArticles).IsUndefined(), "nothing ever stored: nothing to list yet, as data-client's")
+	assert.True(t, r.get(t, r.publishedByTitle).IsUndefined(), "and a Query over it is not processed")
 	r.set(t, r.articles, `{}`, `[{"id":"10","title":"b","author":{"id":"u1","name":"Ann"}},{"id":"2","title":"a"},{"id":"x","title":"c"}]`)
 	all := r.get(t, r.allArticles)
 	assert.Equal(t, []string{`"2"`, `"10"`, `"x"`}, idsJSON(all), "numeric pks by number, then the others")
@@ -111,9 +112,18 @@ func TestGetAll(t *testing.T) {
 	assert.Equal(t, []string{`"10"`, `"x"`}, idsJSON(after))
 	assert.True(t, value.Same(all.Elems()[1], after.Elems()[0]), "unchanged entities keep their identity")
 
-	// A reset empties it.
+	// Every one deleted: an empty list (the table was stored).
+	for _, id := range []string{"10", "x"} {
+		_, err = r.c.Fetch(context.Background(), r.deleteArticle, obj(`{"id":"`+id+`"}`), nil)
+		require.NoError(t, err)
+	}
+	empty := r.get(t, r.allArticles)
+	assert.Equal(t, value.Array, empty.Kind())
+	assert.Equal(t, 0, empty.Len())
+
+	// A reset forgets it: nothing stored again.
 	r.c.ResetEntireStore()
-	assert.Equal(t, 0, r.get(t, r.allArticles).Len())
+	assert.True(t, r.get(t, r.allArticles).IsUndefined())
 }
 
 // TestGetAllOptimistic: an optimistic create shows in All while its
