@@ -1567,11 +1567,11 @@ export interface Controller {
    * with no request; memoized: the same value until an entity it read
    * changes, per args (args that JSON writes alike but a Query's process
    * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
-   * are other args). `undefined` when an Entity read finds nothing.
+   * are other args). `undefined` when an Entity read finds nothing, or an All has nothing of its type stored.
    */
   get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
-  get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
+  get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[] | undefined;
   /** A union of entities: the member its params' attribute names, by their pk. */
   get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }): Denormalize<U> | undefined;
   /** data-client's form: reads `state` (last) in place of this controller's store. */
@@ -1580,7 +1580,7 @@ export interface Controller {
     ...argsAndState: [...args: QueryArgs<A>, state: ReadableState]
   ): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<E> | undefined;
-  get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[];
+  get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[] | undefined;
   get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<U> | undefined;
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;

@@ -264,7 +264,7 @@ export async function readState(ctrl: Controller) {
   const published = new df.schema.Query(all, (entries, minLength: number) => entries.filter((a) => a.title.length >= minLength).length);
   const dcState = { entities: { Article: { '1': { id: '1', title: 't', published: true } } }, endpoints: {}, meta: {}, entitiesMeta: {}, indexes: {} };
   const fromState: string | undefined = ctrl.get(Article, { id: '1' }, dcState)?.title;
-  const allFromState: number = ctrl.get(all, ctrl.getState()).length;
+  const allFromState: number = ctrl.get(all, ctrl.getState())?.length ?? 0;
   const viewFromState: number | undefined = ctrl.get(published, 3, dcState);
   // @ts-expect-error: the args are process's, the state last
   ctrl.get(published, 'three', dcState);
