@@ -278,6 +278,12 @@ test('a schema.Query as an endpoint schema: stored by its schema, read through i
   const before = calls;
   assert.equal(ctrl.getResponse(getUsers, { asc: true }).data, read.data, 'unchanged: the same derived value, not processed again');
   assert.equal(calls, before);
+  // The hooks' read (useSuspense, useDLE, useCache) is derived too.
+  const [hookRead] = ctrl[Symbol.for('datafetch.controller.response')](getUsers, { asc: true });
+  assert.equal(hookRead.data, read.data, "the hooks' read: the same derived value");
+  let heard;
+  ctrl.subscribe(getUsers, { asc: true }, (state) => (heard = state), { fetch: false })();
+  assert.equal(heard.data, read.data, 'a subscription hears the derived value');
   // Stored normalized: the entities are in the table, and a query of the
   // endpoint's schema reads them too.
   assert.deepEqual(
