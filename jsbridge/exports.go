@@ -266,7 +266,7 @@ func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
 		// (pk, process): the error is reported, not met again.
 		return fail(err)
 	}
-	data, err := inputJSON(paramsLen, dataLen, ep.Name()+": data")
+	data, err := inputJSON(paramsLen, dataLen, ep.Name()+": setResponse data")
 	if err == nil {
 		err = c.c.SetResponseKeyed(ep, key, params, data)
 	}

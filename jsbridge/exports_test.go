@@ -196,7 +196,7 @@ func TestExportsAnswerTheirErrors(t *testing.T) {
 		{"setResponse, data not JSON", func() int32 {
 			lens := putInput(`{"id":1}`, `{"id"`)
 			return exportSetResponse(ctrlID, epID, lens[0], lens[1])
-		}, "article: data"},
+		}, "article: setResponse data"},
 		{"setResponse, past the input", func() int32 { return exportSetResponse(ctrlID, epID, putInput(`{"id":1}`)[0], 1<<30) }, "past the input buffer"},
 		{"invalidate, no key", func() int32 { return exportInvalidate(ctrlID, epID, putInput(`{}`)[0]) }, "id"},
 		{"resetEntireStore, a controller released", func() int32 { return exportResetEntireStore(gone) }, "no longer exists"},

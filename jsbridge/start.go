@@ -63,7 +63,7 @@ func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 		if op != startFetch {
 			return fail(fmt.Errorf("datafetch %s: takes no body", callNames[startNames[op]]))
 		}
-		b, err := inputJSON(paramsLen, bodyLen, ep.Name()+": body")
+		b, err := inputJSON(paramsLen, bodyLen, "body")
 		if err != nil {
 			return fail(err)
 		}

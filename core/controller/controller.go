@@ -102,16 +102,16 @@ var ErrClosed = errors.New("controller was closed")
 // Caller code that runs while the controller holds its lock must not call
 // the controller: an Entity's Merge, UseIncoming and ShouldReorder, the
 // merge function an endpoint's MergeResult returns, the functions its
-// Update returns, the test of InvalidateAll and ExpireAll. Such a call
-// fails with an error wrapping [ErrReentrant] that names the method
-// (methods that return no error panic with it, which fails the request the
-// hook ran for) instead of deadlocking. The same call from another
-// goroutine waits for the lock as usual. Code that runs outside the lock
-// may call the controller: an Entity's Process and PKFunc, an endpoint's
+// Update returns, a Hold's roots, Options.OnChange. They must see and
+// change the store in one critical section. Such a call fails with an
+// error wrapping [ErrReentrant] that names the method (methods that return
+// no error panic with it, which fails the request the hook ran for)
+// instead of deadlocking. The same call from another goroutine waits for
+// the lock as usual. All other caller code runs outside the lock and may
+// call the controller: an Entity's Process and PKFunc, an endpoint's
 // Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
-// its Snapshot or directly), subscription listeners, sync sinks and
-// managers (see Manager). Options.OnChange runs under the lock and must
-// not call the controller either.
+// its Snapshot or directly), the test of InvalidateAll and ExpireAll,
+// subscription listeners, sync sinks and managers (see Manager).
 //
 // The Controller keeps the cache consistent: it decides when to fetch,
 // shares and retries requests, stores responses and optimistic updates,
