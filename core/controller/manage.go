@@ -29,7 +29,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
 	c.emit(&Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params, At: at})
@@ -56,7 +56,7 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 	expires := c.now() + c.errorExpiry(ep.Spec())
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) {
 		m.Err, m.ErrorExpiresAt = err, expires
 	})
@@ -113,7 +113,7 @@ func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change func(*store.ResultMeta)) {
 	c.mu.Lock()
 	keys := c.st.Keys()
-	c.mu.Unlock()
+	c.unlock()
 	chosen := keys[:0]
 	for _, k := range keys {
 		if test(k) {
@@ -122,7 +122,7 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	keys = chosen[:0]
 	for _, k := range chosen {
 		if _, ok := c.st.Meta(k); !ok {
@@ -142,7 +142,7 @@ func (c *Controller) ResetEntireStore() {
 	c.hooks.mustNotReenter("ResetEntireStore")
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.reset(false)
 }
 
@@ -192,7 +192,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.hooks.apply(c.st, &w)
 	c.emitReq(Write, &r, nil, &w)
 	c.changed()
@@ -233,7 +233,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.hooks.apply(c.st, &w)
 	c.emitReq(Write, &request{}, nil, &w)
 	c.changed()
@@ -245,7 +245,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 func (c *Controller) State() value.Value {
 	c.hooks.mustNotReenter("State")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.State()
 }
 
@@ -254,7 +254,7 @@ func (c *Controller) State() value.Value {
 func (c *Controller) PendingOptimistic() int {
 	c.hooks.mustNotReenter("PendingOptimistic")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.PendingCount()
 }
 

@@ -108,7 +108,7 @@ type Event struct {
 // told once Close has begun (one being told then may still finish). The
 // only caller code that runs under the lock, and must not call the
 // controller, is the store's: merge hooks, Update functions, a Hold's
-// roots, Options.OnChange (see Controller).
+// roots (see Controller).
 type Manager interface {
 	Start(c *Controller)
 	Event(ev Event)

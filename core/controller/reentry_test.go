@@ -432,6 +432,36 @@ func TestKeyTestsMayCallTheController(t *testing.T) {
 	})
 }
 
+// TestOnChangeMayCallTheController: Options.OnChange is called once the
+// controller's lock is released, so it may call the controller back (read,
+// write, fetch, subscribe, and every other method); it is still called
+// before the changing method returns. Under the lock, such a call waited
+// for the lock forever.
+func TestOnChangeMayCallTheController(t *testing.T) {
+	for _, call := range controllerCalls {
+		t.Run(call.method, func(t *testing.T) {
+			var c *controller.Controller
+			var armed atomic.Bool
+			got := make(chan error, 1)
+			c = controller.New(controller.Options{Now: newClock().Now, OnChange: func() {
+				if armed.CompareAndSwap(true, false) {
+					got <- call.call(c)
+				}
+			}})
+			target := bookEndpoint("target", endpoint.Spec{Schema: book(nil)})
+			require.NoError(t, fetch(c, target))
+			armed.Store(true)
+			var err error
+			require.Nil(t, within(t, call.method, func() {
+				err = c.SetResponse(target, value.Obj(), value.MustParse(`{"id":"1","title":"set"}`))
+			}))
+			require.NoError(t, err)
+			require.Len(t, got, 1, "OnChange ran before SetResponse returned")
+			require.NoError(t, <-got, "the call from OnChange is served")
+		})
+	}
+}
+
 // TestOtherGoroutineWaitsForHooks: while a hook runs under the lock, a call
 // from another goroutine is not taken for a re-entrant one: it waits for
 // the lock and then succeeds.
