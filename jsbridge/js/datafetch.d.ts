@@ -88,7 +88,7 @@ export interface DataFetch {
     schema: S,
     data: unknown,
     args?: readonly unknown[],
-    store?: { entities?: EntityTables; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> },
+    store?: { entities?: EntityTables | ImmutableLike; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> | ImmutableLike },
     meta?: Partial<EntityMeta>,
   ): NormalizedData;
   /**
@@ -96,7 +96,9 @@ export interface DataFetch {
    * a required entity is deleted (the entity itself, or one an entity's
    * truthy-default field or an object schema's member holds).
    */
-  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables): Denormalize<S> | undefined | typeof INVALID;
+  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables | ImmutableLike): Denormalize<S> | undefined | typeof INVALID;
+  /** `MemoCache` (the module's export): denormalize with identity across calls. */
+  readonly MemoCache: MemoCacheConstructor;
   /** What `denormalize` returns for data that requires a deleted entity. */
   readonly INVALID: typeof INVALID;
 
@@ -510,9 +512,62 @@ export interface SchemaClasses {
   Collection: new <S extends readonly [Schema] | ArraySchema<any> | ValuesSchema<any>>(schema: S, options?: CollectionOptions) => CollectionSchema<S>;
 }
 
-/** Normalized entity records: `entities[entityKey][pk]`. */
+/** Normalized entity records: `entities[entityKey][pk]`; a Symbol (data-client's `INVALID`) is a deleted record. */
 export interface EntityTables {
   [entityKey: string]: { [pk: string]: any };
+}
+
+/**
+ * An ImmutableJS collection as input state takes one (a Map of tables, a
+ * nested Map of indexes): read with `toJS` and `getIn`; immutable is not a
+ * dependency of this package.
+ */
+export interface ImmutableLike {
+  toJS(): unknown;
+  getIn(path: readonly unknown[]): unknown;
+}
+
+/** The state `MemoCache.query` and `buildQueryKey` read: data-client's store state, plain or ImmutableJS. */
+export interface MemoState {
+  entities: EntityTables | ImmutableLike;
+  indexes?: Record<string, Record<string, Record<string, string>>> | ImmutableLike;
+}
+
+/** An entity a read holds: its key and pk (`MemoCache`'s `paths`). */
+export interface EntityPath {
+  key: string;
+  pk: string;
+}
+
+/** What `MemoCache.denormalize` and `query` return. */
+export interface MemoResult<T> {
+  data: T;
+  /** The entities the data holds. */
+  paths: EntityPath[];
+}
+
+/**
+ * data-client's MemoCache: denormalize and query with identity across
+ * calls. The same input and entities give the very same result; after one
+ * record changes (a new object in its table), only the objects that hold
+ * it are new.
+ */
+export interface MemoCache {
+  denormalize<S extends Schema>(
+    schema: S | undefined,
+    input: unknown,
+    entities: EntityTables | ImmutableLike,
+    args?: readonly unknown[],
+  ): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
+  /** The data of `schema` read with `args` from `state`; `undefined` data when the state does not hold it. */
+  query<S extends Schema>(schema: S, args: readonly unknown[], state: MemoState, argsKey?: string): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
+  /** The normalized form (pks) of what `schema` read with `args` finds in `state`. */
+  buildQueryKey(schema: Schema, args: readonly unknown[], state: MemoState, argsKey?: string): any;
+}
+
+export interface MemoCacheConstructor {
+  /** `policy` is data-client's (plain or ImmutableJS state); both are read, so it is not needed. */
+  new (policy?: unknown): MemoCache;
 }
 
 /** What `df.normalize` returns. */
@@ -1719,6 +1774,8 @@ type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly 
 export declare const NetworkError: NetworkErrorConstructor;
 /** What `denormalize` returns for data that requires a deleted entity (data-client's INVALID). */
 export declare const INVALID: unique symbol;
+/** data-client's MemoCache (its methods need `load()` to have resolved). */
+export declare const MemoCache: MemoCacheConstructor;
 export declare const actionTypes: ActionTypes;
 export declare function getDefaultManagers(): Manager[];
 export declare const StreamManager: StreamManagerConstructor;

@@ -6,7 +6,8 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
-import { QuerySchema, dataText, deletedAsNull, isQueryable } from './schemas.mjs';
+import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
+import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
@@ -19,8 +20,9 @@ export const controllerInternals = new WeakMap();
 // snapshotText checks a snapshot (getState's shape) and returns its JSON.
 // isStoreState reports whether v is a store state (getState's, or
 // data-client's) given as the state to read.
+// Its entities and indexes may be ImmutableJS Maps (state.mjs).
 function isStoreState(v) {
-  return isPlainObject(v) && isPlainObject(v.entities) && ('endpoints' in v || 'entitiesMeta' in v || 'indexes' in v || 'meta' in v);
+  return isPlainObject(v) && isPlainObject(plainState(v).entities) && ('endpoints' in v || 'entitiesMeta' in v || 'indexes' in v || 'meta' in v);
 }
 
 // FAR_EXPIRY stands for an expiry a state does not give: not stale.
@@ -190,10 +192,13 @@ export function makeController(bridge, endpoints, schemas) {
     #stopManagers;
 
     // #of returns a controller holding state (a store state as getState
-    // or data-client gives it), made once per state object, for reads
+    // or data-client gives it, plain or ImmutableJS), made once per state object, for reads
     // given a state to read: data-client's get(schema, ...args, state) and
     // getResponse(endpoint, ...args, state).
-    #of(state) {
+    #of(given) {
+      // Immutable entities and indexes read as plain tables (the same
+      // plain state, and so the same controller, for the same state).
+      const state = plainState(given);
       let ctrl = stateControllers.get(state);
       if (ctrl === undefined) {
         ctrl = new Controller({ initialState: snapshotOfState(state), now: this.#clock });

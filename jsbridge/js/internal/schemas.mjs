@@ -5,6 +5,7 @@
 import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
+import { deletedAsNull, plainInput, plainState } from './state.mjs';
 import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
@@ -693,6 +694,7 @@ export function makeSchemas(bridge) {
    * records'.
    */
   function normalize(schema, data, args = [], store = undefined, meta = undefined) {
+    store = plainState(store);
     if (!Array.isArray(args)) throw new TypeError(`normalize: args must be an array (the endpoint's args), got ${show(args)}`);
     if (store != null && !(isPlainObject(store) && (store.entities == null || isPlainObject(store.entities)))) {
       throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
@@ -728,8 +730,8 @@ export function makeSchemas(bridge) {
       for (const [pk, rec] of Object.entries(records)) {
         const existing = table[pk];
         // A deleted record is data-client's INVALID in the tables (Go
-        // gives null); one replaces a deleted or missing record outright.
-        if (existing == null || existing === INVALID || rec === null || merger === undefined) {
+        // gives null; a caller's store may hold any symbol); one replaces a deleted or missing record outright.
+        if (existing == null || typeof existing === 'symbol' || rec === null || merger === undefined) {
           table[pk] = rec === null ? INVALID : rec;
           metas[pk] = incoming;
           continue;
@@ -749,28 +751,11 @@ export function makeSchemas(bridge) {
     if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
     const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
-      jsonText(result, 'denormalize: result'),
+      jsonText(plainInput(result), 'denormalize: result'),
       jsonText(deletedAsNull(entities), 'denormalize: entities'),
     );
     return expiryStatus === 'invalid' ? INVALID : data;
   }
 
   return { Entity, schemaHandle, normalize, denormalize };
-}
-
-// deletedAsNull returns entity tables with data-client's INVALID (a
-// deleted record, as normalize gives it; any Symbol whose description says
-// INVALID, as data-client takes one) as null, the engine's form of a
-// deleted record; the tables given are not changed. Any other Symbol is
-// left for jsonText to refuse.
-export function deletedAsNull(entities) {
-  if (!isPlainObject(entities)) return entities;
-  let out = entities;
-  const deleted = (rec) => typeof rec === 'symbol' && rec.description?.includes('INVALID') === true;
-  for (const [key, table] of Object.entries(entities)) {
-    if (!isPlainObject(table) || !Object.values(table).some(deleted)) continue;
-    if (out === entities) out = { ...entities };
-    out[key] = Object.fromEntries(Object.entries(table).map(([pk, rec]) => [pk, deleted(rec) ? null : rec]));
-  }
-  return out;
 }
