@@ -51,10 +51,11 @@ type Options struct {
 	// once for one or more changes, on the goroutine that made them, as
 	// soon as the controller's lock is released and before the changing
 	// method returns (and before subscribers and managers are told). It
-	// may call the controller. It exists so that a cache of reads kept
-	// outside (the JavaScript bridge's) knows when to drop its entries.
-	// Expiry by the passing of time is not a change: such caches compare
-	// expiresAt with the clock themselves.
+	// may call the controller; calls from two goroutines may overlap, so
+	// it must be safe for concurrent use. It exists so that a cache of
+	// reads kept outside (the JavaScript bridge's) knows when to drop its
+	// entries. Expiry by the passing of time is not a change: such caches
+	// compare expiresAt with the clock themselves.
 	OnChange func()
 	// Retry is how many times a failed request of a read endpoint is
 	// retried when its endpoint sets no Retry of its own; 0 means none.
