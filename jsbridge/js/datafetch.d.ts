@@ -215,8 +215,18 @@ export interface EntityStatics {
   shouldUpdate(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
   /** Return true to let the stored fields win the merge. */
   shouldReorder(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
-  /** A message when a processed record is not valid (status 400). */
+  /**
+   * A message when a record is not valid: a processed record refused is
+   * normalize's Error (status 400); a stored record refused on a read
+   * reads as `INVALID` (as deleted: what requires it is `INVALID` too).
+   */
   validate(processed: any): string | undefined;
+  /**
+   * How many entities deep a read resolves this entity's nested entities
+   * (data-client's `maxEntityDepth`); deeper, they stay primary keys and
+   * the read reports it once with `console.error`. Default and most: 128.
+   */
+  maxEntityDepth?: number;
   /** The record stored when incoming data meets a stored one (overridden, it decides alone). */
   mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
   /** The meta stored with it. */
@@ -307,6 +317,12 @@ export interface CollectionSchema<S = Schema> {
   readonly remove: CollectionOpSchema<S>;
   readonly assign: CollectionOpSchema<S>;
   readonly move: CollectionOpSchema<S>;
+  /**
+   * A move whose join of a collection is `merge(existing, incoming)` (lists
+   * of pks, or Values maps of them) instead of an append: `moveWith(unshift)`
+   * joins at the start. A subclass may set `this.move = this.moveWith(merge)`.
+   */
+  moveWith(merge: (existing: any, incoming: any) => any): CollectionOpSchema<S>;
 }
 /** One of a Collection's adders (`collection.push` and the rest). */
 export interface CollectionOpSchema<S = Schema> {
@@ -327,6 +343,14 @@ export interface CollectionOptions {
    * RegExp or the keys. Default: keys starting with `order` or `sort`.
    */
   nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
+  /**
+   * Decides alone which stored collections a push, remove or move
+   * changes: given the request's args (`[params]` or `[params, body]`;
+   * a move's values over them), a test of a stored collection's args
+   * (values as strings). `nonFilterArgumentKeys` is not used then. A
+   * subclass may define it as a method instead.
+   */
+  createCollectionFilter?(...args: any[]): (collectionKey: Record<string, string>) => boolean;
 }
 
 /** A default value of a non-schema member of an object schema. */
@@ -1774,6 +1798,14 @@ type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly 
 export declare const NetworkError: NetworkErrorConstructor;
 /** What `denormalize` returns for data that requires a deleted entity (data-client's INVALID). */
 export declare const INVALID: unique symbol;
+/**
+ * data-client's `validateRequired`, for a class's `static validate`: a
+ * message naming the first key of `requiredDefaults` that `record` lacks
+ * as its own, else undefined (`return validateRequired(r, Article.defaults)`).
+ */
+export declare function validateRequired(record: object, requiredDefaults: Record<string, unknown>): string | undefined;
+/** data-client's `unshift`: a Collection merge that puts the incoming members first (`collection.moveWith(unshift)`). */
+export declare function unshift<T>(existing: readonly T[], incoming: readonly T[]): T[];
 /** data-client's MemoCache (its methods need `load()` to have resolved). */
 export declare const MemoCache: MemoCacheConstructor;
 export declare const actionTypes: ActionTypes;

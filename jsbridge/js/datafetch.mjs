@@ -47,14 +47,14 @@ export { attach } from './internal/api.mjs';
 export { RestEndpoint, resource, resource as createResource } from './internal/endpoints.mjs';
 export { Endpoint } from './internal/generic.mjs';
 export { ExpiryStatus } from './internal/controller.mjs';
-export { Entity, EntityMixin } from './internal/entity.mjs';
+export { Entity, EntityMixin, validateRequired } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
 export { MemoCache } from './internal/memo.mjs';
 export { actionTypes, getDefaultManagers } from './internal/managers.mjs';
 export { StreamManager } from './internal/stream.mjs';
 export { Controller } from './internal/pending.mjs';
-export { INVALID, schema } from './internal/schemas.mjs';
+export { INVALID, schema, unshift } from './internal/schemas.mjs';
 // The schema classes by name too, as data-client exports them (all but
 // Array and Object, which would shadow the globals).
 export {
