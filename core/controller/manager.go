@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"slices"
 	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/endpoint"
@@ -214,11 +213,14 @@ func (c *Controller) AddManager(m Manager) (remove func()) {
 	return func() {
 		c.mu.Lock()
 		cur := *c.managers.Load()
-		if i := slices.Index(cur, mm); i >= 0 {
-			ms := slices.Delete(slices.Clone(cur), i, i+1)
-			c.managers.Store(&ms)
-			c.refreshWants()
+		ms := make([]*managed, 0, len(cur))
+		for _, x := range cur {
+			if x != mm {
+				ms = append(ms, x)
+			}
 		}
+		c.managers.Store(&ms)
+		c.refreshWants()
 		c.mu.Unlock()
 		mm.stop()
 	}

@@ -49,7 +49,8 @@ type Options struct {
 	// Throttle is the least time between the starts of two saves, by the
 	// clock; a negative Throttle saves only on Flush.
 	Throttle time.Duration
-	// MaxAge: a stored snapshot saved longer ago than this is not taken.
+	// MaxAge: a stored snapshot saved longer ago than this is not taken;
+	// a negative MaxAge takes any age.
 	MaxAge time.Duration
 	// Buster: a stored snapshot saved with another Buster is not taken.
 	Buster string
@@ -128,37 +129,31 @@ func holdsData(snap value.Value) bool {
 	return false
 }
 
-// stateMember is what comes before the snapshot in a saved envelope.
-const stateMember = `,"state":`
-
 // restore applies the restore rule to stored.
 func (m *Manager) restore(stored string) (Outcome, error) {
-	header, state, err := readEnvelope(stored)
+	h, state, err := readEnvelope(stored)
 	if err != nil {
 		return Nothing, err
 	}
-	savedAtText := header.Get("savedAt").Raw()
-	f, _ := header.Get("savedAt").Float()
+	at := h.Get("savedAt")
+	f, _ := at.Float()
 	// A reading of a clock: beyond its range the snapshot would never be
-	// too old.
+	// too old. It is named as it is written, as JavaScript writes it.
 	savedAt, err := schema.ClockMillis(f)
 	if err != nil {
-		// Named as it is written, as JavaScript writes it.
-		return Nothing, fmt.Errorf("savedAt: %s is out of range (a time is epoch milliseconds within ±%s)",
-			savedAtText, strconv.FormatFloat(schema.MaxClock, 'f', -1, 64))
+		return Nothing, errors.New("savedAt: " + at.Raw() + " is out of range (a time is epoch milliseconds within ±" +
+			strconv.FormatInt(schema.MaxClock, 10) + ")")
 	}
-	envelope, _ := header.Get("datafetch").Float()
-	version, _ := header.Get("version").Float()
 	age := schema.ClockTime(m.opts.Now()) - savedAt
-	if envelope != EnvelopeVersion || version != controller.SnapshotVersion ||
-		header.Get("buster").Str() != m.opts.Buster || age > m.opts.MaxAge.Milliseconds() {
+	if h.Get("datafetch").Raw() != strconv.Itoa(EnvelopeVersion) || h.Get("version").Raw() != strconv.Itoa(controller.SnapshotVersion) ||
+		h.Get("buster").Str() != m.opts.Buster || m.opts.MaxAge >= 0 && age > m.opts.MaxAge.Milliseconds() {
 		return Dropped, nil
 	}
 	snap, err := value.ParseLazy(state)
-	if err != nil {
-		err = fmt.Errorf("hydrate: snapshot: %w", err)
-	} else {
+	if err == nil {
 		err = m.c.Hydrate(snap)
+	} else {
+		err = errors.New("hydrate: snapshot: " + err.Error())
 	}
 	if err != nil {
 		return Nothing, fmt.Errorf("the stored snapshot was refused: %w", err)
@@ -172,19 +167,23 @@ func (m *Manager) restore(stored string) (Outcome, error) {
 // as the snapshot's fault (by hydrate); another is parsed whole.
 func readEnvelope(stored string) (header value.Value, state string, err error) {
 	if i := strings.Index(stored, stateMember); i > 0 && strings.HasSuffix(stored, "}") {
-		if h, err := value.ParseString(stored[:i] + "}"); err == nil && isHeader(h) {
+		if h, err := value.ParseLazy(stored[:i] + "}"); err == nil && isHeader(h) {
 			return h, stored[i+len(stateMember) : len(stored)-1], nil
 		}
 	}
-	env, err := value.ParseString(stored)
+	env, err := value.ParseLazy(stored)
 	if err != nil {
-		return value.Undef, "", fmt.Errorf("the stored value is not JSON (%w)", err)
+		return env, "", errors.New("the stored value is not JSON (" + err.Error() + ")")
 	}
-	if !isHeader(env) || env.Get("state").Kind() != value.Object {
-		return value.Undef, "", errors.New("the stored value is not a datafetch snapshot (expected {datafetch, version, savedAt, buster, state})")
+	st := env.Get("state")
+	if !isHeader(env) || st.Kind() != value.Object {
+		return env, "", errors.New("the stored value is not a datafetch snapshot (expected {datafetch, version, savedAt, buster, state})")
 	}
-	return env, env.Get("state").JSON(), nil
+	return env, st.JSON(), nil
 }
+
+// stateMember is what comes before the snapshot in a saved envelope.
+const stateMember = `,"state":`
 
 // isHeader reports whether v has an envelope's members, of their kinds.
 func isHeader(v value.Value) bool {
@@ -257,6 +256,10 @@ func (m *Manager) fire() {
 // saveLocked begins a save (m.mu held; it unlocks it). done, when set,
 // is the Flush waiting for it; else a failure goes to OnError.
 func (m *Manager) saveLocked(done func(error)) {
+	if m.timer != nil { // a flush: the end of the save arms again
+		m.timer()
+		m.timer = nil
+	}
 	m.dirty, m.saving, m.saved = false, true, true
 	m.savedAt = m.opts.Now()
 	at := m.savedAt

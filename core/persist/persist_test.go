@@ -149,9 +149,11 @@ func TestSaveSchedule(t *testing.T) {
 		}},
 		{"flush saves at once, and only what changed", time.Second, "", []step{
 			{flush: true, saves: 0},
-			{change: "one", flush: true, saves: 1, pending: []time.Duration{0}},
-			{fire: true, saves: 1},
-			{flush: true, saves: 1},
+			{change: "one", flush: true, saves: 1}, // the armed timer is stopped
+			{change: "two", saves: 1, pending: []time.Duration{time.Second}},
+			{flush: true, saves: 2},
+			{fire: true, saves: 2},
+			{flush: true, saves: 2},
 		}},
 		{"a negative throttle saves only on flush", -1, "", []step{
 			{change: "one", saves: 0},
@@ -232,7 +234,8 @@ func TestRestoreRule(t *testing.T) {
 		text    string
 		advance time.Duration
 		buster  string
-		held    string // a title the cache holds before, fetched a minute after the save
+		maxAge  time.Duration // 0: an hour
+		held    string        // a title the cache holds before, fetched a minute after the save
 		out     persist.Outcome
 		err     string
 		title   string // the title read after; "" for none
@@ -241,6 +244,7 @@ func TestRestoreRule(t *testing.T) {
 		{name: "taken", text: saved, buster: "b", out: persist.Restored, title: "stored"},
 		{name: "exactly MaxAge old", text: saved, buster: "b", advance: time.Hour, out: persist.Restored, title: "stored"},
 		{name: "older than MaxAge", text: saved, buster: "b", advance: time.Hour + time.Millisecond, out: persist.Dropped},
+		{name: "any age with a negative MaxAge", text: saved, buster: "b", maxAge: -1, advance: 200 * 365 * 24 * time.Hour, out: persist.Restored, title: "stored"},
 		{name: "another buster", text: saved, buster: "c", out: persist.Dropped},
 		{name: "another snapshot version", text: strings.Replace(saved, `"version":1`, `"version":99`, 1), buster: "b", out: persist.Dropped},
 		{name: "another envelope version", text: strings.Replace(saved, `"datafetch":1`, `"datafetch":2`, 1), buster: "b", out: persist.Dropped},
@@ -267,6 +271,9 @@ func TestRestoreRule(t *testing.T) {
 			before := c.Snapshot().JSON()
 			opts := r.options()
 			opts.Buster = tt.buster
+			if tt.maxAge != 0 {
+				opts.MaxAge = tt.maxAge
+			}
 			m, out, err := persist.Start(c, opts, tt.text, true)
 			require.NotNil(t, m)
 			defer m.Stop()
