@@ -58,7 +58,7 @@ FUZZ_SHORT_TIME=${FUZZ_SHORT_TIME:-}
 FUZZ_LONG_TIME=${FUZZ_LONG_TIME:-60s}
 
 # Trees also vetted with GOOS=js GOARCH=wasm (those that hold Go files).
-WASM_TREES=(core jsbridge wasm web/app web/ui web/goapp web/resources web/browser)
+WASM_TREES=(core jsbridge wasm web/demo/app web/demo/ui web/goapp web/demo/resources web/browser)
 # Trees whose tests run as js/wasm in headless Chromium (wasmbrowsertest).
 # Natively, `go vet`/`go test` skip packages that are js/wasm-only or depend
 # on syscall/js (see native_pkgs).
@@ -268,38 +268,38 @@ build_dist() {
   log "bundling dist/datafetch.bundle.mjs"
   node_modules/.bin/esbuild "$DIST/datafetch.mjs" --bundle --format=esm --minify --legal-comments=inline \
     --log-level=warning --outfile="$DIST/datafetch.bundle.mjs"
-  # The go-app demo's app.wasm (web/app), beside dist/ rather than in it:
+  # The go-app demo's app.wasm (web/demo/app), beside dist/ rather than in it:
   # dist/ is the npm package.
   build_demo_wasm
   log "dist/: $(find "$DIST" -mindepth 1 -maxdepth 1 -printf '%f ')"
 }
 
-# The go-app demo (web/app) as web/build/app.wasm, which the demo server
-# (web/server) serves. A cold build takes about a minute on two cores; the
+# The go-app demo (web/demo/app) as web/build/app.wasm, which the demo server
+# (web/demo/server) serves. A cold build takes about a minute on two cores; the
 # Go build cache makes later ones take seconds.
 DEMO_WASM=$ROOT/web/build/app.wasm
 build_demo_wasm() {
-  has_go web/app || die "web/app holds no Go files: the demo's app.wasm cannot be built"
+  has_go web/demo/app || die "web/demo/app holds no Go files: the demo's app.wasm cannot be built"
   log "building web/build/app.wasm (the go-app demo)"
   mkdir -p "$(dirname "$DEMO_WASM")"
-  GOWASM=$WASM_FEATURES GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/app
+  GOWASM=$WASM_FEATURES GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$DEMO_WASM" ./web/demo/app
 }
 
 # The React examples as web/build/react/ and web/build/todos/, which the
 # demo server serves at /react/ and /todos/: esbuild bundles each with
 # React and with datafetch from dist/, imported by its name as an
-# installed package would be (web/react/build.mjs). web/react is the
-# React example; web/todos the todo app written the data-client way.
+# installed package would be (web/demo/react/build.mjs). web/demo/react is the
+# React example; web/demo/todos the todo app written the data-client way.
 # Needs dist/ and the npm packages; about a second each.
 REACT_EXAMPLE=$ROOT/web/build/react
 TODOS_EXAMPLE=$ROOT/web/build/todos
 build_react_example() {
-  [[ -f web/react/build.mjs ]] || die "web/react/build.mjs is missing: the React example cannot be built"
+  [[ -f web/demo/react/build.mjs ]] || die "web/demo/react/build.mjs is missing: the React example cannot be built"
   [[ -f $DIST/datafetch.mjs && -f $DIST/react.mjs && -f $DIST/datafetch.wasm ]] || die "dist/ is not built: the React example bundles it (./build.sh build)"
   ensure_npm
   log "building web/build/react/ (the React example) and web/build/todos/ (the todo app)"
-  node web/react/build.mjs --dist "$DIST" --out "$REACT_EXAMPLE"
-  node web/react/build.mjs --app web/todos --dist "$DIST" --out "$TODOS_EXAMPLE"
+  node web/demo/react/build.mjs --dist "$DIST" --out "$REACT_EXAMPLE"
+  node web/demo/react/build.mjs --app web/demo/todos --dist "$DIST" --out "$TODOS_EXAMPLE"
 }
 
 # ---------------------------------------------------------------- stages
@@ -457,7 +457,7 @@ stage_e2e() {
   build_demo_wasm
   build_react_example
   mkdir -p "$TOOLS_BIN"
-  GOOS='' GOARCH='' go build -o "$TOOLS_BIN/demo-server" ./web/server
+  GOOS='' GOARCH='' go build -o "$TOOLS_BIN/demo-server" ./web/demo/server
   DEMO_SERVER=$TOOLS_BIN/demo-server DEMO_ROOT=$ROOT node --test --test-concurrency=1 "${files[@]}"
 }
 
@@ -638,11 +638,11 @@ cmd_test() {
 }
 
 cmd_serve() {
-  has_go web/server || die "web/server does not exist yet: nothing to serve"
+  has_go web/demo/server || die "web/demo/server does not exist yet: nothing to serve"
   build_dist
   build_react_example
-  log "starting the demo server (web/server; -addr overrides 127.0.0.1:8080)"
-  exec go run ./web/server -addr 127.0.0.1:8080 "$@"
+  log "starting the demo server (web/demo/server; -addr overrides 127.0.0.1:8080)"
+  exec go run ./web/demo/server -addr 127.0.0.1:8080 "$@"
 }
 
 bench_go() {

@@ -18,7 +18,9 @@ import (
 // argsKey(paramsJSON, bodyJSON) and nestKey(parentJSON, key) adapters,
 // which return the args as JSON text, and when set nonFilter(keyJSON),
 // which returns a non-empty string for an args key that does not filter
-// (as searchToString's adapter returns a string).
+// (as searchToString's adapter returns a string), and collectionFilter(argsJSON,
+// paramsJSON, bodyJSON or undefined), which returns whether a stored
+// collection's args match a request's (schema.Collection.Filter).
 func collectionNew(args []safejs.Value) (any, error) {
 	spec, err := jsonArg(arg(args, 0), "collection")
 	if err != nil {
@@ -58,6 +60,22 @@ func collectionNew(args []safejs.Value) (any, error) {
 		c.NonFilter = func(key string) bool {
 			s, _ := nonFilter(value.Str(key))
 			return s != ""
+		}
+	}
+	if fn, _ := fns.Get("collectionFilter"); fn.Type() == safejs.TypeFunction {
+		c.Filter = func(collectionArgs, params, body value.Value) bool {
+			var b any
+			if !body.IsUndefined() {
+				b = body.JSON()
+			}
+			// No error result, as an entity's merge: a failure panics,
+			// which the entry point turns into the request's error.
+			out, err := invoke(fn, collectionArgs.JSON(), params.JSON(), b)
+			if err != nil {
+				panic(fmt.Errorf("collection %s: %w", c.TableKey(), err))
+			}
+			ok, _ := out.Truthy()
+			return ok
 		}
 	}
 	if spec.Get("nestKey").Boolean() {

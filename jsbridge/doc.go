@@ -4,11 +4,14 @@
 // classes (Entity, RestEndpoint, Controller, ...).
 //
 // The boundary is crossed in bulk. Params, bodies and the results of
-// JavaScript callbacks come to Go as one JSON string each; results go to
-// JavaScript as one string per read, which datafetch.mjs parses with
-// JSON.parse and then patches: objects JavaScript already holds are reused
-// by id (so unchanged data keeps its identity, ===) and Date fields become
-// Dates (see package encode). Schemas, endpoints and controllers live in Go and
+// JavaScript callbacks come to Go as JSON text; a read goes back as one
+// output of ops in the module's memory (package wire, specified in
+// wire/SPEC.md), written by package encode and decoded by datafetch.mjs
+// (internal/wire.mjs), which reuses the objects JavaScript already holds
+// for data that did not change (so unchanged data keeps its identity, ===)
+// and turns Date fields into Dates. The entries JavaScript calls are one
+// table (calls.go, written down in CALLS.md) from which go generate writes
+// the JavaScript stubs. Schemas, endpoints and controllers live in Go and
 // JavaScript holds them by numeric handle (handles.go).
 //
 // Every entry point recovers panics: a synchronous one returns the error as

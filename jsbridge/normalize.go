@@ -121,9 +121,11 @@ func (t *tablesSource) Slot(key, pk string) *schema.Slot {
 // changedCollections applies a Collection adder's writes to the stored
 // tables (entities[key][pk] JSON, null a deleted record), as the store
 // applies them (core/store applyCollections), and returns each collection
-// that changed as a write of its table.
+// that changed as a write of its table. Each write starts from what the
+// writes before it made (a move of several entities is a write each).
 func changedCollections(writes []schema.CollectionWrite, stored value.Value) []schema.EntityWrite {
 	var out []schema.EntityWrite
+	at := map[[2]string]int{} // table key and pk → its write in out
 	for _, cw := range writes {
 		table := &schema.Entity{Key: cw.Key}
 		old := value.Undef
@@ -136,13 +138,24 @@ func changedCollections(writes []schema.CollectionWrite, stored value.Value) []s
 			if m.Value.IsNull() || cw.PK != "" && m.Key != cw.PK || cw.PK == "" && cw.Move == nil && !cw.Match(m.Key) {
 				continue
 			}
-			next := m.Value
-			if cw.Move != nil {
-				next = cw.Move.Apply(old, m.Key, m.Value)
-			} else {
-				next = cw.Change(m.Value)
+			id := [2]string{cw.Key, m.Key}
+			cur := m.Value
+			i, written := at[id]
+			if written {
+				cur = out[i].Value
 			}
-			if !value.Same(next, m.Value) {
+			var next value.Value
+			if cw.Move != nil {
+				next = cw.Move.Apply(old, m.Key, cur)
+			} else {
+				next = cw.Change(cur)
+			}
+			switch {
+			case value.Same(next, cur):
+			case written:
+				out[i].Value = next
+			default:
+				at[id] = len(out)
 				out = append(out, schema.EntityWrite{Entity: table, PK: m.Key, Value: next})
 			}
 		}

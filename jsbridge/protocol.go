@@ -57,6 +57,10 @@ const (
 	startFetch        = 0
 	startSuspense     = 1
 	startFetchIfStale = 2
+	// startPrefetch is fetchIfStale for a reader that reads the result
+	// itself (a React hook's subscription): its call completes with
+	// undefined, so the result is not encoded for JavaScript a second time.
+	startPrefetch = 3
 )
 
 // The answers of ctrlSyncApply (tabsync.go).
@@ -96,6 +100,7 @@ var protocolConsts = []protocolConst{
 	{"The asynchronous entries datafetchStart starts (start.go).", "START_FETCH", startFetch, "ctrl.fetch (ctrlFetch)."},
 	{"", "START_SUSPENSE", startSuspense, "useSuspense (ctrlSuspense)."},
 	{"", "START_FETCH_IF_STALE", startFetchIfStale, "ctrl.fetchIfStale (ctrlFetchIfStale)."},
+	{"", "START_PREFETCH", startPrefetch, "fetchIfStale whose call completes with undefined: the result is read elsewhere (the React hooks)."},
 
 	{"What ctrlSyncApply answers (tabsync.go).", "SYNC_APPLIED", syncApplied, "The sync message was applied."},
 	{"", "SYNC_UNKNOWN_VERSION", syncUnknownVersion, "The sync message is of another version and was ignored."},

@@ -33,6 +33,8 @@ import (
 //	{"u": {name: D...}, "k": attribute}
 //	{"c": handle}                a schema.Collection (made by collectionNew)
 //	{"c": handle, "op": n}       its adder n (schema.CollectionOp: push...)
+//	{"c": handle, "op": 5, "m": index}
+//	                             its move joining by fns[index] (moveWith)
 //	{"cv": n}                    a class or function converting a field's
 //	                             value when read (schema.Scalar; n is
 //	                             JavaScript's number for it)
@@ -41,7 +43,9 @@ import (
 //	                             function fns[index] (given the parent
 //	                             when fp); its members, in declaration
 //	                             order, are any schemas (usually
-//	                             entities, {"e": handle})
+//	                             entities, {"e": handle}); with "w": index,
+//	                             fns[index](valueJSON, attr, reading)
+//	                             reports a value no member takes
 //
 // fns holds the functions a descriptor refers to by index (adapters that
 // take and return JSON text; see datafetch.mjs).
@@ -94,7 +98,29 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		}
 		// One of its adders (data-client's collection.push and the rest).
 		op, _ := d.Get("op").Float()
-		return c.Adder(schema.CollectionOp(op))
+		a, err := c.Adder(schema.CollectionOp(op))
+		if err != nil || !d.Has("m") {
+			return a, err
+		}
+		// A move's join, fns[m] (data-client's moveWith(merge)).
+		m, _ := d.Get("m").Float()
+		fn, err := fns.Index(int(m))
+		if err != nil {
+			return nil, err
+		}
+		a.Merge = func(existing, incoming value.Value) value.Value {
+			// No error result, as an entity's merge: a failure panics,
+			// which the entry point turns into the request's error.
+			out, err := invoke(fn, existing.JSON(), incoming.JSON())
+			if err == nil {
+				var v value.Value
+				if v, err = jsonArg(out, "moveWith merge result"); err == nil {
+					return v
+				}
+			}
+			panic(fmt.Errorf("collection %s: moveWith: %w", c.TableKey(), err))
+		}
+		return a, nil
 	case d.Has("a"):
 		of, err := nested("a")
 		if err != nil {
@@ -176,6 +202,15 @@ func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error
 		u.Schemas[m.Key] = s
 		u.Names = append(u.Names, m.Key)
 	}
+	if i, ok := d.Get("w").Float(); ok {
+		// The report of a value no member takes (schema.Union.Unknown):
+		// a warning only, whatever it throws.
+		fn, err := fns.Index(int(i))
+		if err != nil {
+			return nil, err
+		}
+		u.Unknown = func(v value.Value, attr string, reading bool) { _, _ = invoke(fn, v.JSON(), attr, reading) }
+	}
 	if i, ok := d.Get("f").Float(); ok {
 		fn, err := fns.Index(int(i))
 		if err != nil {
@@ -226,7 +261,12 @@ func entityByHandle(h value.Value) (*schema.Entity, error) {
 //	merge(existing, incoming) → record
 //	useIncoming(6 meta numbers, existing, incoming) → boolean
 //	shouldReorder(6 meta numbers, existing, incoming) → boolean
+//	valid(record) → boolean: whether a stored record may be read
+//	depthLimited(limit): a read cut the entity at its depth limit
 //
+// maxDepth, when set, is the entity's depth limit (schema.Entity.MaxDepth);
+// fields, when set, lists every default field in order, those defaults
+// lacks being undefined ones (see defaultsInOrder).
 // parent is passed only when the caller's function declares it (pkParent,
 // processParent): serializing the whole parent for every record of a list
 // would make normalizing quadratic. args (the request's args, a JSON
@@ -241,6 +281,9 @@ func entityNew(args []safejs.Value) (any, error) {
 		Key:      spec.Get("key").Str(),
 		PK:       spec.Get("pk").Str(),
 		Defaults: spec.Get("defaults"),
+	}
+	if fields := spec.Get("fields"); fields.Kind() == value.Array && e.Defaults.Kind() == value.Object {
+		e.Defaults = defaultsInOrder(e.Defaults, fields)
 	}
 	if err := e.Validate(); err != nil {
 		return nil, err
@@ -258,10 +301,24 @@ func entityNew(args []safejs.Value) (any, error) {
 			return nil, err
 		}
 	}
+	if d, ok := spec.Get("maxDepth").Float(); ok && d >= 1 && d <= schema.MaxDepth {
+		e.MaxDepth = int(d)
+	}
 	if c, ok := spec.Get("cls").Float(); ok && c > 0 && c <= math.MaxUint32 {
 		encode.SetEntityClass(e, uint32(c))
 	}
 	return table.add(e), nil
+}
+
+// defaultsInOrder returns defaults with a member for each of fields (every
+// default field, in order): those JSON could not carry (undefined) as
+// Undefined, so that reads have them, as data-client's instances do.
+func defaultsInOrder(defaults, fields value.Value) value.Value {
+	ms := make([]value.Member, 0, fields.Len())
+	for _, f := range fields.Elems() {
+		ms = append(ms, value.M(f.Str(), defaults.Get(f.Str())))
+	}
+	return value.Obj(ms...)
 }
 
 // setFieldSchemas sets e.Schema from fields, an object of descriptors by
@@ -353,6 +410,20 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			}
 			return v
 		}
+	case "valid":
+		e.Valid = func(record value.Value) bool {
+			// No error result, as Merge: a failure panics, which the
+			// entry point turns into the read's error.
+			out, err := invoke(fn, record.JSON())
+			if err != nil {
+				panic(fmt.Errorf("entity %s: validate: %w", e.Key, err))
+			}
+			b, _ := out.Truthy()
+			return b
+		}
+	case "depthLimited":
+		// A report only: what it throws is not the read's concern.
+		e.DepthLimited = func(limit int) { _, _ = invoke(fn, limit) }
 	case "useIncoming":
 		e.UseIncoming = metaPredicate(e.Key, name, fn)
 	case "shouldReorder":

@@ -22,7 +22,12 @@ import (
 // worker cannot run inside the export itself.
 
 // startNames are the js.FuncOf entries of the ops, for errors.
-var startNames = [...]string{startFetch: callNames[callCtrlFetch], startSuspense: callNames[callCtrlSuspense], startFetchIfStale: callNames[callCtrlFetchIfStale]}
+var startNames = [...]string{
+	startFetch:        callNames[callCtrlFetch],
+	startSuspense:     callNames[callCtrlSuspense],
+	startFetchIfStale: callNames[callCtrlFetchIfStale],
+	startPrefetch:     callNames[callCtrlFetchIfStale],
+}
 
 // calls numbers the calls started through exportStart.
 var calls struct{ next int32 }
@@ -69,7 +74,7 @@ func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 		run = func() (value.Value, error) { return c.c.Fetch(context.Background(), ep, params, body) }
 	case startSuspense:
 		run = func() (value.Value, error) { return c.c.Suspense(context.Background(), ep, params) }
-	case startFetchIfStale:
+	case startFetchIfStale, startPrefetch:
 		run = func() (value.Value, error) { return c.c.FetchIfStale(context.Background(), ep, params) }
 	default:
 		return declined
@@ -89,8 +94,8 @@ func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 			}
 		}()
 		v, err := run()
-		var out safejs.Value
-		if err == nil {
+		out := safejs.Undefined()
+		if err == nil && op != startPrefetch {
 			var res any
 			res, err = c.emitResult(ep, params, v)
 			out, _ = res.(safejs.Value)

@@ -37,6 +37,15 @@ type Collection struct {
 	// nonFilterArgumentKeys: a sort order, a cursor); nil skips those
 	// named order* or sort*.
 	NonFilter func(key string) bool
+	// Filter, when set, decides which stored collections a push, a remove
+	// or a move changes, in place of comparing args (data-client's
+	// createCollectionFilter(...args)(collectionKey)): given a stored
+	// collection's args (an object of strings, as its pk) and the
+	// request's params and body (Undefined when there is none; a move
+	// passes the moved record's values over them), it reports whether
+	// the collection is one the request belongs to. NonFilter is not
+	// consulted then.
+	Filter func(collectionArgs, params, body value.Value) bool
 
 	once  sync.Once
 	table *Entity // the table's entity: its records are lists of pks
@@ -97,9 +106,10 @@ type CollectionMove struct {
 	Key, PK string
 
 	c          *Collection
-	pk         value.Value // the entity's pk as the collection holds it
-	params, nv value.Value // the request's params; its new values
-	_          [0]func()   // not comparable: no equality code
+	pk         value.Value                                      // the entity's pk as the collection holds it
+	params, nv value.Value                                      // the request's params; its new values
+	join       func(existing, incoming value.Value) value.Value // CollectionAdd.Merge
+	_          [0]func()                                        // not comparable: no equality code
 }
 
 // Apply returns the collection stored under pk (existing) after the move,
@@ -107,8 +117,8 @@ type CollectionMove struct {
 // as data-client decides: a collection the old record matched (a key's
 // value from it, else from the params) and the new values (the response's
 // record over the body, then the params or the old record) do not is
-// left; one they match and the old record did not is joined (appended).
-// existing itself is returned when it does not change.
+// left; one they match and the old record did not is joined (appended,
+// or as the adder's Merge says). existing itself is returned when it does not change.
 func (m *CollectionMove) Apply(old value.Value, pk string, existing value.Value) value.Value {
 	c := m.c
 	left := !old.IsUndefined() && c.matches(pk, ShallowMerge(m.params, old), value.Undef)
@@ -118,6 +128,10 @@ func (m *CollectionMove) Apply(old value.Value, pk string, existing value.Value)
 	switch {
 	case left:
 		return removePKs(existing, value.Arr(m.pk))
+	case m.join != nil && c.IsValues():
+		return m.join(existing, value.Obj().With(m.PK, m.pk))
+	case m.join != nil:
+		return m.join(existing, value.Arr(m.pk))
 	case c.IsValues():
 		return assignMembers(existing, value.Obj().With(m.PK, m.pk))
 	}
@@ -436,6 +450,12 @@ func (op CollectionOp) String() string {
 type CollectionAdd struct {
 	Collection *Collection
 	Op         CollectionOp
+	// Merge, when set, is how a Move joins a collection (data-client's
+	// collection.moveWith(merge)): given the stored list (or map) and the
+	// moved entity's ([pk], or {pk: pk} of a Values collection), it
+	// returns the collection after the join, as Apply's default appends.
+	// It must be pure, as a CollectionWrite's Change.
+	Merge func(existing, incoming value.Value) value.Value
 
 	list *Array // [element], made by Adder
 }
@@ -540,12 +560,16 @@ func (a *CollectionAdd) denormalize(v value.Value, d *denormalizer) (value.Value
 }
 
 // matches is the filter of an adder: whether the collection stored under
-// pk (canonical args) is one a request belongs to: each of its args that
-// filters (see NonFilter) equals the member of that name in a or in b.
+// pk (canonical args) is one a request belongs to: by Filter when set,
+// else each of its args that filters (see NonFilter) equals the member of
+// that name in a or in b.
 func (c *Collection) matches(pk string, a, b value.Value) bool {
 	ca, err := value.ParseString(pk)
 	if err != nil || ca.Kind() != value.Object {
 		return false
+	}
+	if c.Filter != nil {
+		return c.Filter(ca, a, b)
 	}
 	for _, m := range ca.Members() {
 		if c.NonFilter != nil && c.NonFilter(m.Key) ||
@@ -568,7 +592,7 @@ func (a *CollectionAdd) moves(key string, in, pks value.Value, args Args, n *nor
 		if in.Kind() == value.Array {
 			rec = in.Elems()[i]
 		}
-		m := &CollectionMove{c: a.Collection, pk: pk, params: args.Params, nv: ShallowMerge(args.Body, rec)}
+		m := &CollectionMove{c: a.Collection, pk: pk, params: args.Params, nv: ShallowMerge(args.Body, rec), join: a.Merge}
 		Refs(a.elem(), pk, func(e *Entity, p string) { m.Key, m.PK = e.Key, p })
 		n.collections = append(n.collections, CollectionWrite{Key: key, Move: m})
 	}
@@ -600,6 +624,27 @@ func prependNew(existing, incoming value.Value) value.Value {
 	return value.Arr(append(out, rest.Elems()...)...)
 }
 
+// refKey is what removePKs compares a collection's member by: a pk's
+// text, or for a union's member ({id, schema}) its schema and id, as
+// data-client compares them; ok is false for anything else, which no
+// removal matches.
+func refKey(v value.Value) (key string, ok bool) {
+	if s, isPK := v.Text(); isPK {
+		return s, true
+	}
+	if v.Kind() != value.Object {
+		return "", false
+	}
+	id, idOK := v.Get("id").Text()
+	name, nameOK := v.Get("schema").Text()
+	if !idOK || !nameOK {
+		return "", false
+	}
+	// Starting with NUL, which pks in practice never do, it is apart
+	// from any pk's text.
+	return "\x00" + name + "\x00" + id, true
+}
+
 // removePKs returns existing without the pks listed in gone (a list, or
 // a map whose values are the pks); existing itself when none was in it.
 func removePKs(existing, gone value.Value) value.Value {
@@ -614,12 +659,12 @@ func removePKs(existing, gone value.Value) value.Value {
 		}
 	}
 	for _, pk := range goneVals {
-		if s, ok := pk.Text(); ok {
+		if s, ok := refKey(pk); ok {
 			drop[s] = true
 		}
 	}
 	keep := func(pk value.Value) bool {
-		s, ok := pk.Text()
+		s, ok := refKey(pk)
 		return !ok || !drop[s]
 	}
 	switch existing.Kind() {

@@ -189,6 +189,7 @@ func TestCollectionMove(t *testing.T) {
 		lists        map[string]string
 		in           string
 		params, body string
+		merge        func(existing, incoming value.Value) value.Value
 		want         map[string]string // params -> ids
 	}{
 		{name: "between lists", lists: twoUsers, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
@@ -214,6 +215,19 @@ func TestCollectionMove(t *testing.T) {
 			`{"userId":"2"}`: `{"20":{"id":"20","userId":2}}`,
 		}, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
 			want: map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "20 10 "}},
+		// moveWith(merge): the merge joins; leaving is still a removal.
+		{name: "merge: unshift", lists: twoUsers, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			merge: func(ex, in value.Value) value.Value { return value.Arr(append(in.Elems(), ex.Elems()...)...) },
+			want:  map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "10 20 ", `{}`: "10 20 "}},
+		{name: "merge: list input", lists: twoUsers, in: `[{"id":"10","userId":2},{"id":"11","userId":2}]`, params: `{}`,
+			merge: func(ex, in value.Value) value.Value { return value.Arr(append(in.Elems(), ex.Elems()...)...) },
+			want:  map[string]string{`{"userId":"1"}`: "", `{"userId":"2"}`: "11 10 20 "}},
+		{name: "merge: values", values: true, lists: map[string]string{
+			`{"userId":"1"}`: `{"10":{"id":"10","userId":1},"11":{"id":"11","userId":1}}`,
+			`{"userId":"2"}`: `{"20":{"id":"20","userId":2}}`,
+		}, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			merge: func(ex, in value.Value) value.Value { return schema.ShallowMerge(in, ex) },
+			want:  map[string]string{`{"userId":"1"}`: "11 ", `{"userId":"2"}`: "10 20 "}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var of schema.Schema = schema.ArrayOf(newTodo())
@@ -222,7 +236,20 @@ func TestCollectionMove(t *testing.T) {
 			}
 			c := schema.CollectionOf(of)
 			st, read := todoLists(t, c, tt.lists)
-			applyAdder(t, st, c, schema.Move, tt.in, tt.params, tt.body)
+			if tt.merge == nil {
+				applyAdder(t, st, c, schema.Move, tt.in, tt.params, tt.body)
+			} else {
+				mover, err := c.Adder(schema.Move)
+				require.NoError(t, err)
+				mover.Merge = tt.merge
+				args := schema.Args{Params: value.MustParse(tt.params)}
+				if tt.body != "" {
+					args.Body = value.MustParse(tt.body)
+				}
+				n, err := schema.NormalizeArgs(mover, value.MustParse(tt.in), args)
+				require.NoError(t, err)
+				st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+			}
 			for params, want := range tt.want {
 				assert.Equal(t, want, read(params), params)
 			}
@@ -241,9 +268,22 @@ func TestCollectionNonFilter(t *testing.T) {
 		`{}`:                             `[{"id":"10","userId":1},{"id":"20","userId":2}]`,
 	}
 	ignored := func(k string) bool { return strings.HasPrefix(k, "ignored") }
+	// filter is a createCollectionFilter that skips ignored* keys and
+	// compares the rest with the params, then the body.
+	// Values compare as text, as data-client's `${args[0][key]}` === value.
+	text := func(v value.Value) string { s, _ := v.Text(); return s }
+	filter := func(ca, params, body value.Value) bool {
+		for _, m := range ca.Members() {
+			if !ignored(m.Key) && text(params.Get(m.Key)) != m.Value.Str() && text(body.Get(m.Key)) != m.Value.Str() {
+				return false
+			}
+		}
+		return true
+	}
 	for _, tt := range []struct {
 		name      string
 		nonFilter func(string) bool
+		filter    func(ca, params, body value.Value) bool
 		op        schema.CollectionOp
 		in        string
 		params    string
@@ -258,9 +298,22 @@ func TestCollectionNonFilter(t *testing.T) {
 			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 ", `{}`: "20 "}},
 		{name: "move", nonFilter: ignored, op: schema.Move, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
 			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 10 ", `{}`: "10 20 "}},
+		// Filter decides alone (createCollectionFilter), NonFilter unused.
+		{name: "push, filter", filter: filter, nonFilter: func(string) bool { return true }, op: schema.Push,
+			in: `{"id":"30","userId":1}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 30 ", `{"userId":"1","ignoredMe":"5"}`: "10 30 ", `{"userId":"2"}`: "20 ", `{}`: "10 20 30 "}},
+		{name: "push, filter by body", filter: filter, op: schema.Push, in: `{"id":"30","userId":2}`, params: `{}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 ", `{"userId":"2"}`: "20 30 ", `{}`: "10 20 30 "}},
+		{name: "remove, filter", filter: filter, op: schema.Remove, in: `{"id":"10"}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 ", `{}`: "20 "}},
+		{name: "move, filter", filter: filter, op: schema.Move, in: `{"id":"10","userId":2}`, params: `{"id":"10"}`, body: `{"userId":"2"}`,
+			want: map[string]string{`{"userId":"1"}`: "", `{"userId":"1","ignoredMe":"5"}`: "", `{"userId":"2"}`: "20 10 ", `{}`: "10 20 "}},
+		{name: "nothing matches", filter: func(_, _, _ value.Value) bool { return false }, op: schema.Push,
+			in: `{"id":"30","userId":1}`, params: `{"userId":"1"}`,
+			want: map[string]string{`{"userId":"1"}`: "10 ", `{}`: "10 20 "}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &schema.Collection{Of: schema.ArrayOf(newTodo()), NonFilter: tt.nonFilter}
+			c := &schema.Collection{Of: schema.ArrayOf(newTodo()), NonFilter: tt.nonFilter, Filter: tt.filter}
 			st, read := todoLists(t, c, lists)
 			applyAdder(t, st, c, tt.op, tt.in, tt.params, tt.body)
 			for params, want := range tt.want {
@@ -268,4 +321,21 @@ func TestCollectionNonFilter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCollectionRemoveUnion: a collection of a union holds {id, schema}
+// refs; remove (and a move out) takes out the ref of the same schema
+// and id, as data-client compares them, and no other.
+func TestCollectionRemoveUnion(t *testing.T) {
+	_, _, _, union := pets()
+	c := schema.CollectionOf(schema.ArrayOf(union))
+	st := store.New()
+	n, err := schema.NormalizeArgs(c, value.MustParse(`[{"id":"1","type":"people"},{"id":"1","type":"Cat"},{"id":"2","type":"Cat"}]`),
+		schema.Args{Params: value.MustParse(`{"completed":false}`)})
+	require.NoError(t, err)
+	st.Apply(&store.Write{Entities: n.Entities, Collections: n.Collections})
+	applyAdder(t, st, c, schema.Remove, `{"id":"1","type":"people"}`, `{"completed":false}`, "")
+	slot := st.Slot(c.TableKey(), `{"completed":"false"}`)
+	require.NotNil(t, slot)
+	assert.JSONEq(t, `[{"id":"1","schema":"Cat"},{"id":"2","schema":"Cat"}]`, slot.Value.JSON())
 }

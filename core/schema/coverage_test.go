@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -201,4 +202,70 @@ func TestQueryOverObject(t *testing.T) {
 			assert.Equal(t, read, schema.ReadSchema(read))
 		})
 	}
+}
+
+// TestUnionUnknown: what a union keeps because no member takes it is
+// told to Unknown (data-client warns): on a normalize, a record whose
+// attribute names no member, with that attribute; on a read, a value
+// that names no member and whose attribute names none, unless it is
+// falsy. A record never normalized is read by the member its attribute
+// names.
+func TestUnionUnknown(t *testing.T) {
+	_, _, _, union := pets()
+	var told []string
+	union.Unknown = func(v value.Value, attr string, reading bool) {
+		told = append(told, fmt.Sprintf("%s %q %v", v.JSON(), attr, reading))
+	}
+	n, err := schema.Normalize(schema.ArrayOf(union), value.MustParse(`[{"id":"1","type":"Cat"},{"id":"2","type":"robot"}]`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"id":"1","schema":"Cat"},{"id":"2","type":"robot"}]`, n.Result.JSON())
+	assert.Equal(t, []string{`{"id":"2","type":"robot"} "robot" false`}, told)
+
+	st, _ := fill(t, schema.ArrayOf(union), `[{"id":"1","type":"Cat"}]`)
+	for _, c := range []struct {
+		name, in, want string
+		told           []string
+	}{
+		{"normalized", `{"id":"1","schema":"Cat"}`, `{"id":"1","type":"Cat"}`, nil},
+		{"a record, inferred", `{"id":"9","type":"people"}`, `{"id":"9","type":"people"}`, nil},
+		{"a record no member takes", `{"id":"2","type":"robot"}`, `{"id":"2","type":"robot"}`, []string{`{"id":"2","type":"robot"} "" true`}},
+		{"a string", `"1"`, `"1"`, []string{`"1" "" true`}},
+		{"falsy: no report", `""`, `""`, nil},
+		{"null: no report", `null`, `null`, nil},
+		{"an unknown schema name: kept, no report", `{"id":"1","schema":"robot"}`, `{"id":"1","schema":"robot"}`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			told = nil
+			v, status := schema.Denormalize(union, value.MustParse(c.in), st, nil, st.Version())
+			assert.Equal(t, schema.Found, status)
+			assert.JSONEq(t, c.want, v.JSON())
+			assert.Equal(t, c.told, told)
+		})
+	}
+}
+
+// TestAllNull: an All that holds null (a field stored as null, a response
+// of null) reads as null, as data-client's; any list reads as the table,
+// and a query (QueryInput) reads the table.
+func TestAllNull(t *testing.T) {
+	filling := &schema.Entity{Key: "Filling", Defaults: value.MustParse(`{"id":""}`)}
+	taco := &schema.Entity{Key: "Taco", Defaults: value.MustParse(`{"id":"","fillings":[]}`),
+		Schema: map[string]schema.Schema{"fillings": schema.AllOf(filling)}}
+	st := storeOf(t, `{"Filling":{"1":{"id":"1"}},"Taco":{"a":{"id":"a","fillings":null},"b":{"id":"b","fillings":["x"]},"c":{"id":"c"}}}`, filling, taco)
+	for pk, want := range map[string]string{
+		"a": `{"id":"a","fillings":null}`,
+		"b": `{"id":"b","fillings":[{"id":"1"}]}`,
+		"c": `{"id":"c","fillings":[{"id":"1"}]}`,
+	} {
+		v, status := schema.Denormalize(taco, value.Str(pk), st, nil, st.Version())
+		assert.Equal(t, schema.Found, status, pk)
+		assert.JSONEq(t, want, v.JSON(), pk)
+	}
+	v, _ := schema.Denormalize(schema.AllOf(filling), value.NullV, st, nil, st.Version())
+	assert.True(t, v.IsNull(), "a response of null")
+	read, input, ok, err := schema.QueryInput(schema.AllOf(filling), nil)
+	require.NoError(t, err)
+	require.True(t, ok)
+	v, _ = schema.Denormalize(read, input, st, nil, st.Version())
+	assert.JSONEq(t, `[{"id":"1"}]`, v.JSON(), "a query")
 }

@@ -295,6 +295,18 @@ type denormalizer struct {
 	// entityDeps), depSize the size of the last one, which the next doubles.
 	depSlab []deps
 	depSize int
+	// limited is set once an entity's DepthLimited was called in this
+	// read: a read reports its first cut at a depth limit only.
+	limited bool
+}
+
+// depthLimit returns how deep e may be reached in a read: its MaxDepth
+// when that is lower than the package's.
+func (e *Entity) depthLimit() int {
+	if e.MaxDepth > 0 && e.MaxDepth < MaxDepth {
+		return e.MaxDepth
+	}
+	return MaxDepth
 }
 
 // slot looks up an entity, trying first the slot the previous build of the
@@ -377,8 +389,12 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		d.deps.kids = append(d.deps.kids, m.deps)
 		return m.val, m.st
 	}
-	if d.depth >= MaxDepth {
+	if limit := e.depthLimit(); d.depth >= limit {
 		// Too deep: cut as a cycle is, and depend on the record shown.
+		if !d.limited && e.DepthLimited != nil {
+			d.limited = true
+			e.DepthLimited(limit)
+		}
 		d.cuts++
 		r := d.deps.more()
 		r.slots = append(r.slots, depOn(slot))
@@ -392,7 +408,11 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	cuts := d.cuts
 	slot.building = d.pass
 	d.depth++
-	out, st := e.build(slot.Value, slot, d)
+	var out value.Value
+	st = Deleted // a record Valid refuses reads as deleted
+	if e.Valid == nil || e.Valid(slot.Value) {
+		out, st = e.build(slot.Value, slot, d)
+	}
 	d.depth--
 	slot.building = 0
 	d.deps = outer
@@ -723,16 +743,24 @@ func (vs *Values) denormalize(v value.Value, d *denormalizer) (value.Value, Stat
 }
 
 func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
-	if v.Kind() != value.Object {
-		return v, Found
+	if v.Kind() == value.Object && v.Has("schema") {
+		name, _ := v.Get("schema").Text()
+		if m := u.Schemas[name]; m != nil {
+			return m.denormalize(v.Get("id"), d)
+		}
+		return v, Found // a value no member took, stored as it came
 	}
-	name, _ := v.Get("schema").Text()
-	m := u.Schemas[name]
-	if m == nil {
-		// A value no member took, stored as it came.
-		return v, Found
+	if v.Kind() == value.Object {
+		// A record never normalized (data-client reads one so): read by
+		// the member its attribute names.
+		if _, m := u.choose(v, value.Undef, nil); m != nil {
+			return m.denormalize(v, d)
+		}
 	}
-	return m.denormalize(v.Get("id"), d)
+	if u.Unknown != nil && truthy(v) {
+		u.Unknown(v, "", true)
+	}
+	return v, Found
 }
 
 // denormalize reads the entity as Entity does: deleted, as after the

@@ -59,6 +59,24 @@ type Entity struct {
 	// the meta of whichever side ShouldReorder (or its default) says is
 	// newer (data-client's mergeMetaWithStore).
 	MergeMetaWithStore func(existingMeta, incomingMeta Meta, existing, incoming value.Value) Meta
+	// Valid, when set, tells whether a stored record may be read
+	// (data-client's validate, which its reads apply too): a record it
+	// refuses reads as deleted, so that what requires it reads as
+	// deleted as well and a read that needs it fetches it again, as for
+	// a partial record another response stored. It gets the record as
+	// stored (nested entities as keys, no defaults filled). Its answer is
+	// memoized with the record's read form: it is asked again only when
+	// the record changes.
+	Valid func(record value.Value) bool
+	// MaxDepth, when above 0, lowers the depth limit of reads for this
+	// entity (data-client's maxEntityDepth): reached through MaxDepth
+	// entities or more, it reads as its record with nested entities left
+	// as keys. The limit is never above the package's MaxDepth.
+	MaxDepth int
+	// DepthLimited, when set, is called once per read that cuts this
+	// entity at its depth limit, with that limit, so that the cut can be
+	// reported (data-client warns with console.error).
+	DepthLimited func(limit int)
 
 	once        sync.Once
 	nested      []Field         // Schema in a fixed order

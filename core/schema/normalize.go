@@ -596,6 +596,9 @@ func (u *Union) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 	name, m := u.choose(in, parent, path)
 	if m == nil {
 		// No member for it: kept as it is, as data-client does (it warns).
+		if u.Unknown != nil {
+			u.Unknown(in, name, false)
+		}
 		return in, nil
 	}
 	id, err := m.normalize(in, parent, path, n)

@@ -149,12 +149,13 @@ func (a *All) describe() string {
 	return "All(" + Describe(a.Entity) + ")"
 }
 
-// queryInput has no use for args: the input is the whole table.
+// queryInput has no use for args: the input is the whole table, which
+// any list stands for (null reads as null; see denormalize).
 func (a *All) queryInput([]value.Value) (value.Value, bool, error) {
 	if a.Entity == nil && a.list == nil {
 		return value.Undef, false, errors.New("schema.All has no entity")
 	}
-	return value.NullV, true, nil
+	return value.Arr(), true, nil
 }
 
 func (a *All) readSchema() Schema {
@@ -203,7 +204,13 @@ type tableDep struct {
 	version uint64
 }
 
-func (a *All) denormalize(_ value.Value, d *denormalizer) (value.Value, Status) {
+// denormalize lists the tables whatever list v is (the pks a response of
+// it normalized to, or a query's empty list); null (a field or a
+// response that held null) reads as null, as data-client's does.
+func (a *All) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
+	if v.IsNull() {
+		return v, Found
+	}
 	ts, ok := d.src.(TableSource)
 	if !ok {
 		return value.Arr(), Found

@@ -104,6 +104,13 @@ type Union struct {
 	Names         []string
 	Attribute     string
 	AttributeFunc func(in, parent value.Value, key string) string
+	// Unknown, when set, is told of a value the union keeps as it is
+	// because no member takes it, so that it can be reported (data-client
+	// warns): on a normalize, a record whose attribute (attr) names no
+	// member; on a read (reading), a value that neither names a member
+	// (as a normalized {id, schema} does) nor is a record whose attribute
+	// names one.
+	Unknown func(v value.Value, attr string, reading bool)
 }
 
 func (u *Union) describe() string { return "union" }

@@ -88,7 +88,7 @@ export interface DataFetch {
     schema: S,
     data: unknown,
     args?: readonly unknown[],
-    store?: { entities?: EntityTables; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> },
+    store?: { entities?: EntityTables | ImmutableLike; entitiesMeta?: EntitiesMeta; indexes?: Record<string, unknown> | ImmutableLike },
     meta?: Partial<EntityMeta>,
   ): NormalizedData;
   /**
@@ -96,7 +96,9 @@ export interface DataFetch {
    * a required entity is deleted (the entity itself, or one an entity's
    * truthy-default field or an object schema's member holds).
    */
-  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables): Denormalize<S> | undefined | typeof INVALID;
+  denormalize<S extends Schema>(schema: S, result: unknown, entities: EntityTables | ImmutableLike): Denormalize<S> | undefined | typeof INVALID;
+  /** `MemoCache` (the module's export): denormalize with identity across calls. */
+  readonly MemoCache: MemoCacheConstructor;
   /** What `denormalize` returns for data that requires a deleted entity. */
   readonly INVALID: typeof INVALID;
 
@@ -213,8 +215,18 @@ export interface EntityStatics {
   shouldUpdate(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
   /** Return true to let the stored fields win the merge. */
   shouldReorder(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
-  /** A message when a processed record is not valid (status 400). */
+  /**
+   * A message when a record is not valid: a processed record refused is
+   * normalize's Error (status 400); a stored record refused on a read
+   * reads as `INVALID` (as deleted: what requires it is `INVALID` too).
+   */
   validate(processed: any): string | undefined;
+  /**
+   * How many entities deep a read resolves this entity's nested entities
+   * (data-client's `maxEntityDepth`); deeper, they stay primary keys and
+   * the read reports it once with `console.error`. Default and most: 128.
+   */
+  maxEntityDepth?: number;
   /** The record stored when incoming data meets a stored one (overridden, it decides alone). */
   mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
   /** The meta stored with it. */
@@ -305,6 +317,12 @@ export interface CollectionSchema<S = Schema> {
   readonly remove: CollectionOpSchema<S>;
   readonly assign: CollectionOpSchema<S>;
   readonly move: CollectionOpSchema<S>;
+  /**
+   * A move whose join of a collection is `merge(existing, incoming)` (lists
+   * of pks, or Values maps of them) instead of an append: `moveWith(unshift)`
+   * joins at the start. A subclass may set `this.move = this.moveWith(merge)`.
+   */
+  moveWith(merge: (existing: any, incoming: any) => any): CollectionOpSchema<S>;
 }
 /** One of a Collection's adders (`collection.push` and the rest). */
 export interface CollectionOpSchema<S = Schema> {
@@ -325,6 +343,14 @@ export interface CollectionOptions {
    * RegExp or the keys. Default: keys starting with `order` or `sort`.
    */
   nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
+  /**
+   * Decides alone which stored collections a push, remove or move
+   * changes: given the request's args (`[params]` or `[params, body]`;
+   * a move's values over them), a test of a stored collection's args
+   * (values as strings). `nonFilterArgumentKeys` is not used then. A
+   * subclass may define it as a method instead.
+   */
+  createCollectionFilter?(...args: any[]): (collectionKey: Record<string, string>) => boolean;
 }
 
 /** A default value of a non-schema member of an object schema. */
@@ -510,9 +536,62 @@ export interface SchemaClasses {
   Collection: new <S extends readonly [Schema] | ArraySchema<any> | ValuesSchema<any>>(schema: S, options?: CollectionOptions) => CollectionSchema<S>;
 }
 
-/** Normalized entity records: `entities[entityKey][pk]`. */
+/** Normalized entity records: `entities[entityKey][pk]`; a Symbol (data-client's `INVALID`) is a deleted record. */
 export interface EntityTables {
   [entityKey: string]: { [pk: string]: any };
+}
+
+/**
+ * An ImmutableJS collection as input state takes one (a Map of tables, a
+ * nested Map of indexes): read with `toJS` and `getIn`; immutable is not a
+ * dependency of this package.
+ */
+export interface ImmutableLike {
+  toJS(): unknown;
+  getIn(path: readonly unknown[]): unknown;
+}
+
+/** The state `MemoCache.query` and `buildQueryKey` read: data-client's store state, plain or ImmutableJS. */
+export interface MemoState {
+  entities: EntityTables | ImmutableLike;
+  indexes?: Record<string, Record<string, Record<string, string>>> | ImmutableLike;
+}
+
+/** An entity a read holds: its key and pk (`MemoCache`'s `paths`). */
+export interface EntityPath {
+  key: string;
+  pk: string;
+}
+
+/** What `MemoCache.denormalize` and `query` return. */
+export interface MemoResult<T> {
+  data: T;
+  /** The entities the data holds. */
+  paths: EntityPath[];
+}
+
+/**
+ * data-client's MemoCache: denormalize and query with identity across
+ * calls. The same input and entities give the very same result; after one
+ * record changes (a new object in its table), only the objects that hold
+ * it are new.
+ */
+export interface MemoCache {
+  denormalize<S extends Schema>(
+    schema: S | undefined,
+    input: unknown,
+    entities: EntityTables | ImmutableLike,
+    args?: readonly unknown[],
+  ): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
+  /** The data of `schema` read with `args` from `state`; `undefined` data when the state does not hold it. */
+  query<S extends Schema>(schema: S, args: readonly unknown[], state: MemoState, argsKey?: string): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
+  /** The normalized form (pks) of what `schema` read with `args` finds in `state`. */
+  buildQueryKey(schema: Schema, args: readonly unknown[], state: MemoState, argsKey?: string): any;
+}
+
+export interface MemoCacheConstructor {
+  /** `policy` is data-client's (plain or ImmutableJS state); both are read, so it is not needed. */
+  new (policy?: unknown): MemoCache;
 }
 
 /** What `df.normalize` returns. */
@@ -1719,6 +1798,16 @@ type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly 
 export declare const NetworkError: NetworkErrorConstructor;
 /** What `denormalize` returns for data that requires a deleted entity (data-client's INVALID). */
 export declare const INVALID: unique symbol;
+/**
+ * data-client's `validateRequired`, for a class's `static validate`: a
+ * message naming the first key of `requiredDefaults` that `record` lacks
+ * as its own, else undefined (`return validateRequired(r, Article.defaults)`).
+ */
+export declare function validateRequired(record: object, requiredDefaults: Record<string, unknown>): string | undefined;
+/** data-client's `unshift`: a Collection merge that puts the incoming members first (`collection.moveWith(unshift)`). */
+export declare function unshift<T>(existing: readonly T[], incoming: readonly T[]): T[];
+/** data-client's MemoCache (its methods need `load()` to have resolved). */
+export declare const MemoCache: MemoCacheConstructor;
 export declare const actionTypes: ActionTypes;
 export declare function getDefaultManagers(): Manager[];
 export declare const StreamManager: StreamManagerConstructor;

@@ -26,9 +26,10 @@
 // controller made before loading), prestart.mjs (requests started while
 // loading), api.mjs (attach, which puts them together), bridge.mjs (calls
 // into Go), errors.mjs and values.mjs (checks and conversions of the
-// caller's values). This module is the package's browser entry
-// (datafetch.node.mjs, its Node.js entry, adds file reading to load()):
-// what it exports is the public API.
+// caller's values), state.mjs (the entity tables and states callers hand
+// in: deleted records, ImmutableJS) and memo.mjs (MemoCache). This module
+// is the package's browser entry (datafetch.node.mjs, its Node.js entry,
+// adds file reading to load()): what it exports is the public API.
 
 import { setDefaultSource } from './internal/load.mjs';
 
@@ -46,13 +47,14 @@ export { attach } from './internal/api.mjs';
 export { RestEndpoint, resource, resource as createResource } from './internal/endpoints.mjs';
 export { Endpoint } from './internal/generic.mjs';
 export { ExpiryStatus } from './internal/controller.mjs';
-export { Entity, EntityMixin } from './internal/entity.mjs';
+export { Entity, EntityMixin, validateRequired } from './internal/entity.mjs';
 export { AbortOptimistic, NetworkError } from './internal/errors.mjs';
 export { load } from './internal/load.mjs';
+export { MemoCache } from './internal/memo.mjs';
 export { actionTypes, getDefaultManagers } from './internal/managers.mjs';
 export { StreamManager } from './internal/stream.mjs';
 export { Controller } from './internal/pending.mjs';
-export { INVALID, schema } from './internal/schemas.mjs';
+export { INVALID, schema, unshift } from './internal/schemas.mjs';
 // The schema classes by name too, as data-client exports them (all but
 // Array and Object, which would shadow the globals).
 export {

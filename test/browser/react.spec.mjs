@@ -481,6 +481,38 @@ pageTest('useDLE: loading, then data; an error without suspending or throwing', 
   assert.equal(await fixture.count('GET /articles/997'), 1);
 });
 
+pageTest('useDLE: a missing result is requested while rendering, before the commit, and no subscription is made to ask for an error', async (page) => {
+  await fixture.hold();
+  await page.evaluate(async () => {
+    const { React, h, setup, mount, bindings } = T;
+    const { ctrl, fx } = await setup();
+    T.state = { ctrl, fx, atCommit: [], subscribedInRender: 0 };
+    let rendering = false;
+    const subscribe = ctrl.subscribe;
+    ctrl.subscribe = (...args) => {
+      if (rendering) T.state.subscribedInRender++;
+      return subscribe(...args);
+    };
+    function Dle() {
+      rendering = true;
+      const { data, loading } = bindings.useDLE(fx.articles.get, { id: '1' });
+      rendering = false;
+      React.useLayoutEffect(() => {
+        T.state.atCommit.push(ctrl.started('/articles/1'));
+      });
+      return h('p', { id: 'dle' }, `${data?.title}; ${loading}`);
+    }
+    mount(h(bindings.DataProvider, { controller: ctrl }, h(Dle)));
+  });
+  await textIs(page, 'dle', 'undefined; true');
+  assert.deepEqual(await page.evaluate(() => T.state.atCommit), [1], 'the request had started when the component first committed');
+  assert.equal(await page.evaluate(() => T.state.subscribedInRender), 0, 'no subscription made while rendering');
+  await fixture.held(1);
+  await fixture.releaseAll();
+  await textIs(page, 'dle', `${TITLE_1}; false`);
+  assert.equal(await fixture.count('GET /articles/1'), 1, 'one request: the subscription shared it');
+});
+
 pageTest('useFetch: fetches a missing result once without suspending, returns its promise; nothing when it is fresh', async (page) => {
   await fixture.hold();
   await page.evaluate(async () => {

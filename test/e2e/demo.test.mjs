@@ -1,4 +1,4 @@
-// End-to-end tests of the go-app demo (web/app, web/ui) in headless
+// End-to-end tests of the go-app demo (web/demo/app, web/demo/ui) in headless
 // Chromium: the demo server runs on a random port, each test opens a fresh
 // page and waits for go-app's wasm loader to go away (the server
 // pre-renders every page, so seeing HTML proves nothing), then drives the

@@ -1,4 +1,4 @@
-// End-to-end test of the live prices page (web/live, served at /live/ by
+// End-to-end test of the live prices page (web/demo/live, served at /live/ by
 // the demo server): a StreamManager over the API's /live Server-Sent
 // Events keeps two reads of the same Ticker entities current, with no
 // request after the first ones. The server is started with -tick 0, so

@@ -1,4 +1,4 @@
-// End-to-end test of the React example (web/react, served at /react/
+// End-to-end test of the React example (web/demo/react, served at /react/
 // by the demo server): the articles (list, detail, optimistic publish and
 // its rollback, create under a temporary id, delete), the counter's
 // ordering under latency, and token pagination, driven in headless

@@ -1,4 +1,4 @@
-// Starts and stops the demo server (web/server) for the end-to-end tests.
+// Starts and stops the demo server (web/demo/server) for the end-to-end tests.
 //
 // ./build.sh test (stage_e2e) builds the server, app.wasm and the React
 // example and passes the binary in DEMO_SERVER. Run alone (node --test
@@ -35,9 +35,9 @@ function buildServer() {
   const dir = mkdtempSync(join(tmpdir(), 'demo-server-'));
   const bin = join(dir, 'demo-server');
   const env = { ...process.env, GOOS: '', GOARCH: '' };
-  execFileSync('go', ['build', '-o', bin, './web/server'], { cwd: ROOT, env, stdio: 'inherit' });
+  execFileSync('go', ['build', '-o', bin, './web/demo/server'], { cwd: ROOT, env, stdio: 'inherit' });
   if (!existsSync(APP_WASM)) {
-    execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', APP_WASM, './web/app'], {
+    execFileSync('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', APP_WASM, './web/demo/app'], {
       cwd: ROOT,
       env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
       stdio: 'inherit',

@@ -1,4 +1,4 @@
-// End-to-end test of the todo app written the data-client way (web/todos,
+// End-to-end test of the todo app written the data-client way (web/demo/todos,
 // served at /todos/ by the demo server): entity classes, a resource with
 // optimistic: true, a Query over getList.schema, DataProvider with no
 // load() in the app. Driven in headless Chromium against the demo's REST

@@ -1,6 +1,6 @@
 // Command fixtureserver serves the in-memory test API of package
-// [github.com/datafetch/datafetch/test/fixture/testapi] (the demo's API
-// with the routes only tests use) for tests that run outside Go's own
+// [github.com/datafetch/datafetch/test/fixture/testapi] (the sample API,
+// web/sampleapi, with the routes only tests use) for tests that run outside Go's own
 // process, such as browser tests under wasmbrowsertest and Node.js tests.
 //
 // Usage:

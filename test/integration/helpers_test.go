@@ -1,5 +1,5 @@
 // Package integration runs datafetch's core (controller, rest, schema,
-// store) end to end against the fixture REST API of web/api, over real HTTP
+// store) end to end against the test REST API (test/fixture/testapi), over real HTTP
 // on an httptest server. Every test builds its own server and controller.
 package integration
 

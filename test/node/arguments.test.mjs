@@ -154,8 +154,12 @@ test('the default controller, extend, normalize and denormalize refuse what JSON
     assert.match(extended.message, /body/);
     const normalized = await failureOf(() => df.normalize(fx.Article, make()), `normalize of ${kind}`);
     assertNamed(normalized, 'normalize', 'data', `normalize of ${kind}`);
-    const denormalized = await failureOf(() => df.denormalize(fx.Article, '1', { Article: { 1: make() } }), `denormalize of ${kind}`);
-    assertNamed(denormalized, 'denormalize', 'entities', `denormalize of ${kind}`);
+    // A Symbol standing for a whole record is data-client's INVALID: a
+    // deleted record (tested in memo.test.mjs), not bad input.
+    if (kind !== 'a Symbol') {
+      const denormalized = await failureOf(() => df.denormalize(fx.Article, '1', { Article: { 1: make() } }), `denormalize of ${kind}`);
+      assertNamed(denormalized, 'denormalize', 'entities', `denormalize of ${kind}`);
+    }
   }
   assert.equal(await server.total(), before, 'nothing was sent');
   assert.equal(df.normalize(fx.Comment, { id: 3, name: 'ok' }).entities.Comment['3'].name, 'ok', 'the instance keeps working');

@@ -182,6 +182,46 @@ test('nonFilterArgumentKeys: a function, a RegExp, a list of keys or a subclass 
   }
 });
 
+test('createCollectionFilter: an option or a subclass method decides alone which collections push and move change', async () => {
+  const { df, base } = await env();
+  // Keys starting with "ignored" do not filter; the rest compare as text
+  // with the params or the body (data-client's default, written out).
+  const create =
+    (...args) =>
+    (collectionKey) =>
+      Object.entries(collectionKey).every(([key, value]) => key.startsWith('ignored') || `${args[0]?.[key]}` === value || `${args[1]?.[key]}` === value);
+  class MyCollection extends df.schema.Collection {
+    createCollectionFilter(...args) {
+      return create(...args);
+    }
+  }
+  const forms = [
+    ['option', (Todo) => new df.schema.Collection([Todo], { createCollectionFilter: create, nonFilterArgumentKeys: () => true })],
+    ['subclass', (Todo) => new MyCollection([Todo])],
+  ];
+  for (const [form, make] of forms) {
+    await server.reset();
+    const Todo = todoEntity(df);
+    const { list, ctrl, read } = await ignoredLists(df, base, Todo, make(Todo));
+    const pushed = await ctrl.fetch(list.push, {}, { userId: 1, title: form });
+    assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4, pushed.id], form);
+    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [1, 2, 3, 4, pushed.id], `${form}: ignoredMe does not filter`);
+    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8], `${form}: nonFilterArgumentKeys is not used`);
+    await ctrl.fetch(list.move.extend({ path: '/todos/:id' }), { id: 1 }, { userId: 2 });
+    assert.deepEqual(read({ userId: 1 }), [2, 3, 4, pushed.id], `${form}: move leaves it`);
+    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8, 1], `${form}: move joins`);
+  }
+});
+
+test('createCollectionFilter that is not a function, or returns none, is an Error naming it', async () => {
+  const { df, base } = await env();
+  const Todo = todoEntity(df);
+  assert.throws(() => new df.schema.Collection([Todo], { createCollectionFilter: 'userId' }), /createCollectionFilter must be a function/);
+  const { list, ctrl, read } = await ignoredLists(df, base, Todo, new df.schema.Collection([Todo], { createCollectionFilter: () => true }));
+  await assert.rejects(ctrl.fetch(list.push, {}, { userId: 1, title: 'x' }), /createCollectionFilter must return a function/);
+  assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4], 'the lists keep their last good state');
+});
+
 test('without nonFilterArgumentKeys every arg filters (but order* and sort*); a bad option is a TypeError', async () => {
   const { df, base } = await env();
   const Todo = todoEntity(df);
@@ -193,4 +233,94 @@ test('without nonFilterArgumentKeys every arg filters (but order* and sort*); a 
     () => new df.schema.Collection([Todo], { nonFilterArgumentKeys: 'ignoredMe' }),
     (err) => err instanceof TypeError && /nonFilterArgumentKeys must be a function, a RegExp or an array of keys/.test(err.message),
   );
+});
+
+test('moveWith(merge) joins by merge (unshift: at the start), for a list and a Values collection, set as a subclass move', async () => {
+  const { df } = await env();
+  const { unshift } = await import('./harness.mjs').then((h) => h.importModule());
+  assert.deepEqual(unshift([1, 2], [3]), [3, 1, 2]);
+  const Todo = todoEntity(df);
+  class UnshiftCollection extends df.schema.Collection {
+    constructor(schema, options) {
+      super(schema, options);
+      this.move = this.moveWith(unshift);
+    }
+  }
+  const list = new UnshiftCollection([Todo]);
+  let state = df.normalize(list, [{ id: 10, userId: 1 }], [{ userId: '1' }]);
+  state = df.normalize(list, [{ id: 20, userId: 2 }], [{ userId: '2' }], state);
+  state = df.normalize(list.move, { id: 10, userId: 2 }, [{ id: '10' }, { userId: '2' }], state);
+  const read = (c, userId) => df.denormalize(c, c.pk(undefined, undefined, '', [{ userId }]), state.entities);
+  assert.deepEqual(ids(read(list, '1')), []);
+  assert.deepEqual(ids(read(list, '2')), [10, 20], 'the moved todo first');
+  const listState = state;
+
+  // Values: merge puts incoming first too.
+  const values = new df.schema.Collection(new df.schema.Values(Todo));
+  const first = values.moveWith((existing, incoming) => ({ ...incoming, ...existing }));
+  state = df.normalize(values, { a: { id: 30, userId: 1 } }, [{ userId: '1' }]);
+  state = df.normalize(values, { b: { id: 40, userId: 2 } }, [{ userId: '2' }], state);
+  state = df.normalize(first, { id: 30, userId: 2 }, [{ id: '30' }, { userId: '2' }], state);
+  assert.deepEqual(Object.keys(read(values, '1')), []);
+  assert.deepEqual(
+    Object.values(read(values, '2')).map((t) => t.id),
+    [30, 40],
+  );
+
+  assert.throws(() => list.moveWith('unshift'), /moveWith\(merge\): merge must be a function/);
+  const broken = list.moveWith(() => {
+    throw new Error('merge broke');
+  });
+  assert.throws(() => df.normalize(broken, { id: 20, userId: 1 }, [{ id: '20' }, { userId: '1' }], listState), /merge broke/);
+});
+
+test('normalize of a move of several records: each moves by its own values, as the store moves them', async () => {
+  const { df } = await env();
+  const Todo = todoEntity(df);
+  const list = new df.schema.Collection([Todo]);
+  let state = df.normalize(
+    list,
+    [
+      { id: 10, userId: 1 },
+      { id: 11, userId: 1 },
+    ],
+    [{ userId: '1' }],
+  );
+  state = df.normalize(list, [{ id: 20, userId: 2 }], [{ userId: '2' }], state);
+  state = df.normalize(list, [{ id: 30, userId: 3 }], [{ userId: '3' }], state);
+  state = df.normalize(
+    list.move,
+    [
+      { id: 10, userId: 2 },
+      { id: 11, userId: 3 },
+    ],
+    [{ id: '10' }, { userId: '2' }],
+    state,
+  );
+  const read = (userId) => ids(df.denormalize(list, list.pk(undefined, undefined, '', [{ userId }]), state.entities));
+  assert.deepEqual(read('1'), [], 'both left');
+  assert.deepEqual(read('2'), [20, 10]);
+  assert.deepEqual(read('3'), [30, 11]);
+});
+
+test('remove takes a union member out by its schema and id', async () => {
+  const { df } = await env();
+  const User = df.Entity({ key: 'RUser', defaults: { id: '', type: 'users' } });
+  const Group = df.Entity({ key: 'RGroup', defaults: { id: '', type: 'groups' } });
+  const members = new df.schema.Collection([new df.schema.Union({ users: User, groups: Group }, 'type')]);
+  let state = df.normalize(
+    members,
+    [
+      { id: '1', type: 'users' },
+      { id: '1', type: 'groups' },
+      { id: '2', type: 'groups' },
+    ],
+    [{ completed: false }],
+  );
+  state = df.normalize(members.remove, { id: '1', type: 'users' }, [{ completed: false }], state);
+  const pk = members.pk(undefined, undefined, '', [{ completed: false }]);
+  assert.deepEqual(state.entities[members.key][pk], [
+    { id: '1', schema: 'groups' },
+    { id: '2', schema: 'groups' },
+  ]);
 });

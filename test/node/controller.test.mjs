@@ -299,6 +299,48 @@ test('fetchIfStale: fetches only when missing or stale', async () => {
   assert.equal(await server.count('GET /articles/1'), 2, 'stale: fetched once');
 });
 
+// The React hooks' methods (internal/controller.mjs): PREFETCH is
+// fetchIfStale whose Promise carries no result (useDLE reads it from the
+// store); RESPONSE is getResponse with whether an error is kept.
+const PREFETCH = Symbol.for('datafetch.controller.prefetch');
+const RESPONSE = Symbol.for('datafetch.controller.response');
+
+test('PREFETCH: fetches a missing result once (shared with fetchIfStale in flight) and resolves to undefined', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  await server.hold();
+  const prefetch = ctrl[PREFETCH](fx.getArticle, { id: '1' });
+  const shared = ctrl.fetchIfStale(fx.getArticle, { id: '1' });
+  await server.held(1);
+  await server.unhold();
+  assert.equal(await prefetch, undefined, 'no result for the Promise');
+  assert.equal((await shared).title, 'Normalizing nested API responses', 'the shared call still has its result');
+  assert.equal(await server.count('GET /articles/1'), 1, 'one request');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).expiryStatus, 'valid', 'stored');
+  assert.equal(await ctrl[PREFETCH](fx.getArticle, { id: '1' }), undefined, 'fresh: nothing fetched');
+  assert.equal(await server.count('GET /articles/1'), 1);
+  await assert.rejects(ctrl[PREFETCH](fx.getArticle, { id: '997' }), (err) => err.status === 404, 'a failed fetch rejects');
+});
+
+test('RESPONSE: getResponse and whether an error of the last fetch is kept, read or kept', async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const [missing, noError] = ctrl[RESPONSE](fx.getArticle, { id: '997' });
+  assert.equal(missing.expiryStatus, 'missing');
+  assert.equal(noError, false);
+  await failureOf(() => ctrl.fetch(fx.getArticle, { id: '997' }));
+  for (const read of ['read', 'kept']) {
+    const [failed, kept] = ctrl[RESPONSE](fx.getArticle, { id: '997' });
+    assert.equal(failed.data, undefined, read);
+    assert.equal(kept, true, `${read}: the 404 is kept`);
+  }
+  await ctrl.fetch(fx.getArticle, { id: '1' });
+  assert.deepEqual(
+    ctrl[RESPONSE](fx.getArticle, { id: '1' }).map((x) => (typeof x === 'object' ? x.expiryStatus : x)),
+    ['valid', false],
+  );
+});
+
 // ---------------------------------------------------------------- getResponse
 
 test('getResponse: missing, valid, stale, invalid', async () => {

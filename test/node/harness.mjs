@@ -1,7 +1,7 @@
 // Shared helpers of the Node.js test suite (node --test test/node/).
 //
 // The suite is black-box: it loads ../../dist/datafetch.mjs, as a user would,
-// and runs it against the REST fixture server (web/api, served by
+// and runs it against the REST fixture server (test/fixture/testapi, served by
 // test/fixtureserver). The server is found through FIXTURE_URL:
 //
 //   .tools/bin/fixtureserver node --test --test-concurrency=1 --test-force-exit test/node/*.test.mjs
@@ -175,7 +175,7 @@ async function control(method, path) {
   return res.status === 204 ? undefined : res.json();
 }
 
-/** Test controls of the fixture server (see web/api/control.go). */
+/** Test controls of the fixture server (see web/restserver/control.go). */
 export const server = {
   /** Seed data back, no delay, no failures, counts cleared, holding off (held requests get 503). */
   reset: () => control('POST', 'reset'),

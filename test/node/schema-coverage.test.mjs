@@ -153,3 +153,71 @@ test('a member read as undefined is kept as a key (data-client reads {data: unde
   assert.equal(post.post.author, undefined);
   ctrl.close();
 });
+
+// spyWarn replaces console.warn while fn runs and returns what it was
+// called with (first arguments).
+function spyWarn(fn) {
+  const calls = [];
+  const original = console.warn;
+  console.warn = (msg) => calls.push(msg);
+  try {
+    fn();
+  } finally {
+    console.warn = original;
+  }
+  return calls;
+}
+
+test('a union warns of a value no member takes: a record on a normalize, a value it cannot place on a read', async () => {
+  const { df } = await env();
+  const union = new schema.Union({ users: User, groups: Group }, 'type');
+  let out;
+  const normalizing = spyWarn(() => {
+    out = df.normalize(
+      [union],
+      [
+        { id: '1', type: 'users' },
+        { type: 'robot', id: '9' },
+      ],
+    );
+  });
+  assert.deepEqual(
+    out.result,
+    [
+      { id: '1', schema: 'users' },
+      { type: 'robot', id: '9' },
+    ],
+    'kept as it is',
+  );
+  assert.deepEqual(normalizing, [
+    `Schema attribute "robot" is not expected.\nExpected one of: "users", "groups"\n\nValue: {\n  "type": "robot",\n  "id": "9"\n}`,
+  ]);
+
+  const byFn = new schema.Union({ users: User, groups: Group }, (input) => (input.name ? 'users' : undefined));
+  const entities = out.entities;
+  assert.deepEqual(
+    spyWarn(() => assert.deepEqual(df.denormalize(byFn, { id: '1' }, entities), { id: '1' })),
+    ['TypeError: Unable to determine schema for UnionSchema\nValue: {\n  "id": "1"\n}.'],
+  );
+  assert.deepEqual(
+    spyWarn(() => assert.equal(df.denormalize(byFn, '1', entities), '1')),
+    ['TypeError: Unable to determine schema for UnionSchema\nValue: "1".'],
+  );
+  // A record never normalized is read by the member its attribute names,
+  // with no warning; a normalized one as before.
+  assert.deepEqual(
+    spyWarn(() => {
+      const read = df.denormalize(byFn, { id: '5', name: 'Ann' }, entities);
+      assert.ok(read instanceof User);
+      assert.equal(read.name, 'Ann');
+      assert.ok(df.denormalize(union, { id: '1', schema: 'users' }, entities) instanceof User);
+    }),
+    [],
+  );
+  // A polymorphic schema.Array names itself.
+  const list = new schema.Array({ users: User }, 'type');
+  assert.deepEqual(
+    spyWarn(() => df.denormalize(list, ['x'], entities)),
+    ['TypeError: Unable to determine schema for ArraySchema\nValue: "x".'],
+  );
+});

@@ -24,6 +24,11 @@ import type {
   EntityOptions,
   EntityRecord,
   EntityTables,
+  EntityPath,
+  ImmutableLike,
+  MemoCacheConstructor,
+  MemoResult,
+  MemoState,
   ExpiryStatus,
   ExtendedEndpoint,
   FieldFromDefault,
@@ -177,6 +182,19 @@ async function main(source: LoadSource): Promise<void> {
   const back = df.denormalize([Article], normalized.result, tables);
   // INVALID when the data requires a deleted entity (data-client's symbol).
   if (back !== df.INVALID) console.log(shapes.length, noPage, back?.[0]?.author?.name);
+
+  // MemoCache: denormalize with identity across calls, query over a state.
+  const Memo: MemoCacheConstructor = df.MemoCache;
+  const memo = new Memo();
+  const memoed: MemoResult<ArticleT[] | undefined | typeof df.INVALID> = memo.denormalize([Article], normalized.result, tables);
+  const firstPath: EntityPath | undefined = memoed.paths[0];
+  const memoState: MemoState = { entities: tables, indexes: {} };
+  const queried = memo.query(Article, [{ id: '1' }], memoState).data;
+  if (queried !== df.INVALID) console.log(queried?.title, firstPath?.key, memo.buildQueryKey({ article: Article }, ['1'], memoState));
+  const immutableTables: ImmutableLike = { toJS: () => tables, getIn: (path) => path };
+  memo.denormalize(Article, '1', immutableTables);
+  // @ts-expect-error query takes its args as an array
+  memo.query(Article, { id: '1' }, memoState);
 
   // 3. Endpoints
   const method: HTTPMethod = 'GET';

@@ -20,7 +20,7 @@ import (
 	"github.com/datafetch/datafetch/web/wasmserve"
 )
 
-// The demo server's tests (web/server) check every encoding and ETag rule
+// The demo server's tests (web/demo/server) check every encoding and ETag rule
 // on the demo's three .wasm URLs; these check the package as another
 // program uses it: a go-app handler, and a directory of files.
 

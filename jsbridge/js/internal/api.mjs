@@ -8,6 +8,7 @@ import { RestEndpoint, makeEndpoints, resource } from './endpoints.mjs';
 import { Endpoint } from './generic.mjs';
 import { AbortOptimistic, NetworkError } from './errors.mjs';
 import { actionTypes, getDefaultManagers } from './managers.mjs';
+import { MemoCache, offerReaders } from './memo.mjs';
 import { StreamManager } from './stream.mjs';
 import { makePersist } from './persist.mjs';
 import { inspect } from './inspect/panel.mjs';
@@ -46,6 +47,7 @@ function makeAPI(go, wasmExports, resume) {
   const { Resource } = endpoints;
   offerEngine(endpoints.engine);
   const { Controller, useController, useSuspense, useLoading, inspectSource } = makeController(bridge, endpoints, schemas);
+  offerReaders({ denormalize, Controller });
   const { persist, indexedDBStorage } = makePersist(bridge);
   const { syncTabs } = makeSyncTabs(bridge);
 
@@ -55,6 +57,7 @@ function makeAPI(go, wasmExports, resume) {
     schema,
     normalize,
     denormalize,
+    MemoCache,
     INVALID,
     RestEndpoint,
     Endpoint,

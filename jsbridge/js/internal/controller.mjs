@@ -1,12 +1,13 @@
 // The Controller (docs/js-api.md, "Controller") and the hook-style functions over a
 // default one.
 
-import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_SUSPENSE } from './protocol.mjs';
+import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_PREFETCH, START_SUSPENSE } from './protocol.mjs';
 import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
-import { QuerySchema, dataText, deletedAsNull, isQueryable } from './schemas.mjs';
+import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
+import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
@@ -19,8 +20,9 @@ export const controllerInternals = new WeakMap();
 // snapshotText checks a snapshot (getState's shape) and returns its JSON.
 // isStoreState reports whether v is a store state (getState's, or
 // data-client's) given as the state to read.
+// Its entities and indexes may be ImmutableJS Maps (state.mjs).
 function isStoreState(v) {
-  return isPlainObject(v) && isPlainObject(v.entities) && ('endpoints' in v || 'entitiesMeta' in v || 'indexes' in v || 'meta' in v);
+  return isPlainObject(v) && isPlainObject(plainState(v).entities) && ('endpoints' in v || 'entitiesMeta' in v || 'indexes' in v || 'meta' in v);
 }
 
 // FAR_EXPIRY stands for an expiry a state does not give: not stale.
@@ -62,6 +64,20 @@ export const LISTEN = Symbol.for('datafetch.controller.listen');
 // it returns is called: useQuery holds its query while mounted (a held
 // Query or All counts as a holder). A registered symbol, as LISTEN.
 export const HOLD = Symbol.for('datafetch.controller.hold');
+
+// RESPONSE names the Controller method the React hooks read a result
+// with: [getResponse's answer, whether an error of the result's last fetch
+// is kept]. getResponse does not report a kept error; knowing there is
+// none spares a render a subscription made only to ask. A registered
+// symbol, as LISTEN.
+export const RESPONSE = Symbol.for('datafetch.controller.response');
+
+// PREFETCH names the Controller method a hook that renders loading (useDLE)
+// starts its fetch with while rendering: fetchIfStale whose Promise
+// resolves to undefined, since the hook reads the result from the store
+// (the result is not made a second time for the Promise). A registered
+// symbol, as LISTEN.
+export const PREFETCH = Symbol.for('datafetch.controller.prefetch');
 
 // How many args of one query ctrl.get keeps derived data for; past it,
 // that query's memo starts afresh (identity is lost once).
@@ -190,10 +206,13 @@ export function makeController(bridge, endpoints, schemas) {
     #stopManagers;
 
     // #of returns a controller holding state (a store state as getState
-    // or data-client gives it), made once per state object, for reads
+    // or data-client gives it, plain or ImmutableJS), made once per state object, for reads
     // given a state to read: data-client's get(schema, ...args, state) and
     // getResponse(endpoint, ...args, state).
-    #of(state) {
+    #of(given) {
+      // Immutable entities and indexes read as plain tables (the same
+      // plain state, and so the same controller, for the same state).
+      const state = plainState(given);
       let ctrl = stateControllers.get(state);
       if (ctrl === undefined) {
         ctrl = new Controller({ initialState: snapshotOfState(state), now: this.#clock });
@@ -467,6 +486,28 @@ export function makeController(bridge, endpoints, schemas) {
         return Promise.reject(err);
       }
       return startAsync(START_FETCH_IF_STALE, this._h, args[0], args[1], undefined) ?? calls.ctrlFetchIfStale(this._h, ...args);
+    }
+
+    [PREFETCH](endpoint, params) {
+      let args;
+      try {
+        this.#tick();
+        if (params === null) return Promise.resolve(undefined);
+        args = [endpointHandle(endpoint), paramsText(params, 'fetchIfStale', endpoint)];
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return startAsync(START_PREFETCH, this._h, args[0], args[1], undefined) ?? calls.ctrlFetchIfStale(this._h, ...args).then(() => undefined);
+    }
+
+    [RESPONSE](endpoint, params) {
+      const h = endpointHandle(endpoint);
+      const p = paramsText(params, 'getResponse', endpoint);
+      lastRead.errorKept = false;
+      const answer = this.#response(h, p);
+      // A kept answer says it; one read now has just set lastRead.
+      const kept = this.#reads?.kept(h, p);
+      return [answer, kept === undefined ? lastRead.errorKept : kept.err];
     }
 
     getResponse(endpoint, params, state) {

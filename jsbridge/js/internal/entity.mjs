@@ -135,6 +135,21 @@ export class Entity {
 }
 
 /**
+ * data-client's validateRequired, for a class's static validate: a
+ * message naming the first field of requiredDefaults (an object whose
+ * keys are the required fields, as a class's defaults) that record does
+ * not have as its own, else undefined. A record without one is refused
+ * on normalize, and read as INVALID (so a read fetches the full record):
+ * `static validate(r) { return validateRequired(r, Article.defaults); }`.
+ */
+export function validateRequired(record, requiredDefaults) {
+  for (const field of Object.keys(requiredDefaults ?? {})) {
+    if (record === null || typeof record !== 'object' || !Object.hasOwn(record, field)) return `missing required field ${JSON.stringify(field)}`;
+  }
+  return undefined;
+}
+
+/**
  * Turns any class into an entity class (data-client's EntityMixin):
  * options may set pk (a field name or a function of the record), key,
  * schema and any static member.
@@ -214,7 +229,9 @@ const declarations = new WeakMap();
  * per class: {key, pk (a field name, or a function of (record, parent,
  * key, args)), defaults (a plain object), hooks ({engine name: function}),
  * process (undefined, or a function of (record, parent, key, args) that
- * also validates)}; args are the endpoint's args, as data-client passes
+ * also validates), validate (undefined, or a function of a stored record
+ * returning why a read may not use it), maxDepth (undefined, or the class's
+ * maxEntityDepth)}; args are the endpoint's args, as data-client passes
  * them. Its schema is not part of it: that is read when the class is
  * registered.
  */
@@ -259,7 +276,14 @@ export function declarationOf(cls) {
       return out;
     };
   }
-  d = { key, pk, defaults, hooks, process, where };
+  // A stored record validate refuses reads as deleted (data-client's
+  // createIfValid): asked once per record read, not per read.
+  const validate = validates ? (record) => cls.validate(record) : undefined;
+  const maxDepth = cls.maxEntityDepth;
+  if (maxDepth !== undefined && !(Number.isInteger(maxDepth) && maxDepth >= 1)) {
+    throw new TypeError(`${where}: static maxEntityDepth must be a positive integer, got ${show(maxDepth)}`);
+  }
+  d = { key, pk, defaults, hooks, process, validate, maxDepth, where };
   declarations.set(cls, d);
   return d;
 }

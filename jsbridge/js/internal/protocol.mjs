@@ -45,6 +45,8 @@ export const START_FETCH = 0;
 export const START_SUSPENSE = 1;
 /** ctrl.fetchIfStale (ctrlFetchIfStale). */
 export const START_FETCH_IF_STALE = 2;
+/** fetchIfStale whose call completes with undefined: the result is read elsewhere (the React hooks). */
+export const START_PREFETCH = 3;
 
 // What ctrlSyncApply answers (tabsync.go).
 

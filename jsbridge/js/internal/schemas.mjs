@@ -5,6 +5,7 @@
 import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
+import { deletedAsNull, plainInput, plainState } from './state.mjs';
 import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
@@ -66,7 +67,10 @@ function polymorphic(where, schema, schemaAttribute) {
   if (typeof schemaAttribute !== 'string' && typeof schemaAttribute !== 'function') {
     throw new TypeError(`${where}: schemaAttribute must be a field name or a function, got ${show(schemaAttribute)}`);
   }
-  return new UnionSchema(schema, schemaAttribute);
+  const union = new UnionSchema(schema, schemaAttribute);
+  // Reports name the schema that made it, as data-client's do.
+  Object.defineProperty(union, 'owner', { value: where === 'schema.Array' ? 'ArraySchema' : 'ValuesSchema' });
+  return union;
 }
 
 export class ArraySchema {
@@ -177,8 +181,8 @@ export class CollectionSchema {
     }
     checkSchema(schema, 'schema.Collection');
     if (!options || typeof options !== 'object') throw new TypeError(`schema.Collection: options must be an object, got ${show(options)}`);
-    const { argsKey, nestKey, key, nonFilterArgumentKeys } = options;
-    for (const [name, fn] of Object.entries({ argsKey, nestKey })) {
+    const { argsKey, nestKey, key, nonFilterArgumentKeys, createCollectionFilter } = options;
+    for (const [name, fn] of Object.entries({ argsKey, nestKey, createCollectionFilter })) {
       if (fn !== undefined && typeof fn !== 'function') throw new TypeError(`schema.Collection: ${name} must be a function, got ${show(fn)}`);
     }
     if (key !== undefined && typeof key !== 'string') throw new TypeError(`schema.Collection: key must be a string, got ${show(key)}`);
@@ -188,6 +192,10 @@ export class CollectionSchema {
     this.key = key ?? collectionKey(schema);
     // A subclass may define nonFilterArgumentKeys(key) as a method instead.
     if (nonFilterArgumentKeys !== undefined) this.nonFilterArgumentKeys = nonFilterTest(nonFilterArgumentKeys);
+    // data-client's createCollectionFilter(...args) => (collectionKey) =>
+    // boolean decides alone which collections an adder changes; a
+    // subclass may define it as a method instead.
+    if (createCollectionFilter !== undefined) this.createCollectionFilter = createCollectionFilter;
   }
 
   /**
@@ -217,11 +225,29 @@ const COLLECTION_OPS = { push: 1, unshift: 2, remove: 3, assign: 4, move: 5 };
 // table whose args match the normalize's args (move: the entity's new
 // values); an endpoint with it as its schema does the same.
 export class CollectionOpSchema {
-  constructor(collection, name) {
+  constructor(collection, name, merge = undefined) {
     this.collection = collection;
     this.name = name;
     this.op = COLLECTION_OPS[name];
+    // How a move joins a collection (moveWith): (existing, incoming) =>
+    // the collection after, of pks (or a Values map of them).
+    this.merge = merge;
   }
+}
+
+/**
+ * data-client's collection.moveWith(merge): a move whose join of a
+ * collection is merge(existing, incoming) (both lists of pks, or Values
+ * maps of them) instead of an append; `unshift` joins at the start.
+ */
+CollectionSchema.prototype.moveWith = function moveWith(merge) {
+  if (typeof merge !== 'function') throw new TypeError(`schema.Collection: moveWith(merge): merge must be a function, got ${show(merge)}`);
+  return new CollectionOpSchema(this, 'move', merge);
+};
+
+/** data-client's unshift: a Collection merge that puts incoming first. */
+export function unshift(existing, incoming) {
+  return [...incoming, ...existing];
 }
 
 // The adders as data-client's getters, each made once per collection.
@@ -234,6 +260,10 @@ for (const name of Object.keys(COLLECTION_OPS)) {
       if (ops === undefined) collectionOps.set(this, (ops = {}));
       ops[name] ??= new CollectionOpSchema(this, name);
       return ops[name];
+    },
+    // A subclass may replace one (this.move = this.moveWith(unshift)).
+    set(v) {
+      Object.defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true });
     },
   });
 }
@@ -320,18 +350,44 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
-  if (s instanceof CollectionOpSchema) return { c: reg.collection(s.collection, `${where} (schema.Collection.${s.name})`, depth), op: s.op };
+  if (s instanceof CollectionOpSchema) {
+    const at = `${where} (schema.Collection.${s.name})`;
+    const d = { c: reg.collection(s.collection, at, depth), op: s.op };
+    const merge = s.merge;
+    if (merge === undefined) return d;
+    fns.push((a, b) => jsonText(synchronous(merge(JSON.parse(a), JSON.parse(b)), `${at}: merge`), `${at}: merge result`));
+    return { ...d, m: fns.length - 1 };
+  }
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
+    fns.push(unknownWarning(s));
+    const w = fns.length - 1;
     const attr = s.schemaAttribute;
-    if (typeof attr === 'string') return { u, k: attr };
+    if (typeof attr === 'string') return { u, k: attr, w };
     fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
-    return { u, f: fns.length - 1, fp: attr.length >= 2 };
+    return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
   if (isPlainObject(s)) return objectDescriptor(s, where, reg, fns, depth);
   throw new TypeError(`${where}: ${show(s)} is not a schema (an Entity, [S], a plain object, a df.schema class or Date)`);
+}
+
+// unknownWarning returns the report of a value union s keeps as it is
+// because no member takes it (console.warn, in data-client's words, which
+// code and tests may look for): on a normalize, a record whose attribute
+// attr names no member; on a read, a value it cannot place.
+function unknownWarning(s) {
+  const names = Object.keys(s.schemas);
+  const owner = s.owner ?? 'UnionSchema';
+  return (json, attr, reading) => {
+    const shown = JSON.stringify(JSON.parse(json), undefined, 2);
+    console.warn(
+      reading
+        ? `TypeError: Unable to determine schema for ${owner}\nValue: ${shown}.`
+        : `Schema attribute ${JSON.stringify(attr)} is not expected.\nExpected one of: ${names.map((k) => `"${k}"`).join(', ')}\n\nValue: ${shown}`,
+    );
+  };
 }
 
 function objectDescriptor(def, where, reg, fns, depth = 0) {
@@ -444,6 +500,18 @@ function unrollMembers(fields, v, open) {
   return out;
 }
 
+// depthLimitMessage is what a read that cut entity key at its depth
+// limit reports (console.error, once per read), in data-client's terms:
+// its first sentence is data-client's, which code may look for.
+function depthLimitMessage(key, limit, own) {
+  return (
+    `Entity depth limit of ${limit} reached for "${key}" entity. ` +
+    'Entities nested deeper than that are read with their nested entities left as primary keys; ' +
+    'a graph this deep is usually a bidirectional relationship (a.items → item.owner → a) read from both sides.' +
+    (own ? '' : ' Set static maxEntityDepth on the Entity to choose the limit (at most 128).')
+  );
+}
+
 // makeSchemas returns the schema half of an API instance over bridge (see
 // makeBridge): Entity (the factory form), and the Go schema of any shape,
 // entity classes registered the first time a shape names them.
@@ -457,7 +525,7 @@ export function makeSchemas(bridge) {
   // given them after onHandle has the handle: fields may name entities
   // that name this one.
   function register(decl, schema, cls, onHandle) {
-    const { key, pk, defaults, hooks, process, where } = decl;
+    const { key, pk, defaults, hooks, process, validate, maxDepth, where } = decl;
     const dates = [];
     for (const [field, s] of Object.entries(schema)) if (s === Date) dates.push(field);
     // readForm gives hooks a stored record as a reader sees it.
@@ -491,6 +559,12 @@ export function makeSchemas(bridge) {
       fns.process = (rec, parent, k, args) =>
         jsonText(synchronous(process(JSON.parse(rec), parse(parent), k, parse(args) ?? []), `${where}: process`), `${where}: process result`);
     }
+    if (validate) {
+      names.push('valid');
+      fns.valid = (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`);
+    }
+    names.push('depthLimited');
+    fns.depthLimited = (limit) => console.error(depthLimitMessage(key, limit, maxDepth !== undefined));
     if (hooks.merge) {
       names.push('merge');
       fns.merge = (a, b) => toStoreJSON(synchronous(hooks.merge(readForm(a), readForm(b)), `${where}: merge`));
@@ -528,8 +602,13 @@ export function makeSchemas(bridge) {
       processParent: typeof process === 'function' && process.length >= 2,
       pkArgs: typeof pk === 'function' && pk.length >= 4,
       processArgs: typeof process === 'function' && process.length >= 4,
+      maxDepth,
       cls,
     };
+    // A default that is undefined (alias = undefined), which JSON leaves
+    // out: the order of every default field tells the engine it is there
+    // (reads have it, as data-client's instances do).
+    if (Object.values(defaults).includes(undefined)) spec.fields = Object.keys(defaults);
     if (onHandle === undefined) {
       spec.schema = fieldDescriptors(schema, where, fns);
       return calls.entityNew(JSON.stringify(spec), fns);
@@ -653,6 +732,18 @@ export function makeSchemas(bridge) {
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
     if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
+    // collectionFilter(argsJSON, paramsJSON, bodyJSON) is whether the collection
+    // stored for args is one a request with params and body changes.
+    const createFilter = s.createCollectionFilter;
+    if (typeof createFilter === 'function') {
+      fns.collectionFilter = (key, params, body) => {
+        const args = body === undefined ? [JSON.parse(params)] : [JSON.parse(params), JSON.parse(body)];
+        const test = synchronous(createFilter.apply(s, args), `${where}: createCollectionFilter`);
+        if (typeof test !== 'function')
+          throw new TypeError(`${where}: createCollectionFilter must return a function of the collection's args, got ${show(test)}`);
+        return !!test(JSON.parse(key));
+      };
+    }
     h = calls.collectionNew(JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);
     finalizer?.register(s, h);
@@ -693,6 +784,7 @@ export function makeSchemas(bridge) {
    * records'.
    */
   function normalize(schema, data, args = [], store = undefined, meta = undefined) {
+    store = plainState(store);
     if (!Array.isArray(args)) throw new TypeError(`normalize: args must be an array (the endpoint's args), got ${show(args)}`);
     if (store != null && !(isPlainObject(store) && (store.entities == null || isPlainObject(store.entities)))) {
       throw new TypeError(`normalize: store must be an object of {entities, entitiesMeta} (as getState() returns), got ${show(store)}`);
@@ -728,8 +820,8 @@ export function makeSchemas(bridge) {
       for (const [pk, rec] of Object.entries(records)) {
         const existing = table[pk];
         // A deleted record is data-client's INVALID in the tables (Go
-        // gives null); one replaces a deleted or missing record outright.
-        if (existing == null || existing === INVALID || rec === null || merger === undefined) {
+        // gives null; a caller's store may hold any symbol); one replaces a deleted or missing record outright.
+        if (existing == null || typeof existing === 'symbol' || rec === null || merger === undefined) {
           table[pk] = rec === null ? INVALID : rec;
           metas[pk] = incoming;
           continue;
@@ -749,28 +841,11 @@ export function makeSchemas(bridge) {
     if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
     const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
-      jsonText(result, 'denormalize: result'),
+      jsonText(plainInput(result), 'denormalize: result'),
       jsonText(deletedAsNull(entities), 'denormalize: entities'),
     );
     return expiryStatus === 'invalid' ? INVALID : data;
   }
 
   return { Entity, schemaHandle, normalize, denormalize };
-}
-
-// deletedAsNull returns entity tables with data-client's INVALID (a
-// deleted record, as normalize gives it; any Symbol whose description says
-// INVALID, as data-client takes one) as null, the engine's form of a
-// deleted record; the tables given are not changed. Any other Symbol is
-// left for jsonText to refuse.
-export function deletedAsNull(entities) {
-  if (!isPlainObject(entities)) return entities;
-  let out = entities;
-  const deleted = (rec) => typeof rec === 'symbol' && rec.description?.includes('INVALID') === true;
-  for (const [key, table] of Object.entries(entities)) {
-    if (!isPlainObject(table) || !Object.values(table).some(deleted)) continue;
-    if (out === entities) out = { ...entities };
-    out[key] = Object.fromEntries(Object.entries(table).map(([pk, rec]) => [pk, deleted(rec) ? null : rec]));
-  }
-  return out;
 }

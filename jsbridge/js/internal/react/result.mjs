@@ -2,14 +2,23 @@
 // subscribes to (the controller's subscribe) and reads (getResponse), the
 // same on the server (getServerSnapshot), and the hooks built on it.
 //
-// Rendering never starts a request, except by suspending (the thrown
-// promise is the controller's useSuspense, shared with any identical
-// request in flight): the subscription, made when the component commits,
-// fetches what is missing or stale, so StrictMode's second render and its
-// second mount double nothing.
+// Rendering starts a request only for a result that is missing or
+// invalid, as data-client's hooks do: by suspending (the thrown promise is
+// the controller's useSuspense) or, for useDLE, with the controller's
+// PREFETCH (fetchIfStale); either is shared with any identical request in
+// flight, so StrictMode's second render doubles nothing. The subscription,
+// made when the component commits, joins that request and fetches what is
+// stale, so StrictMode's second mount doubles nothing either.
 
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useReadController } from './provider.mjs';
+
+// The controller's methods for the hooks (internal/controller.mjs):
+// RESPONSE reads a result and whether an error is kept, PREFETCH starts a
+// fetch whose Promise carries no result. Registered symbols, as in
+// query.mjs.
+const RESPONSE = Symbol.for('datafetch.controller.response');
+const PREFETCH = Symbol.for('datafetch.controller.prefetch');
 
 const VALID = 'valid';
 const STALE = 'stale';
@@ -35,6 +44,9 @@ const CACHE = Object.freeze({ subscribe: Object.freeze({ fetch: false }), fetche
  * reader that renders it) and error (the kept error of the last fetch).
  */
 const NOTHING = Object.freeze({ data: undefined, usable: true, stale: false, loading: false, error: undefined });
+
+/** The state of a result no subscription told yet, with no error kept, for a reader that fetches. */
+const WILL_FETCH = Object.freeze({ loading: true, error: undefined });
 
 const FIELDS = ['data', 'usable', 'stale', 'loading', 'error'];
 
@@ -89,10 +101,12 @@ class ResultSource {
   // #state is {loading, error} of the result: the subscription's, else
   // read through a subscription that only listens and ends at once (a
   // result that is not valid may have a kept error, which getResponse
-  // does not report).
-  #state(expiryStatus) {
+  // does not report). errorKept is false when the read said no error is
+  // kept: then nothing need be asked (the subscription will fetch).
+  #state(expiryStatus, errorKept) {
     if (this.#live !== undefined) return this.#live;
     if (expiryStatus === VALID) return NOTHING;
+    if (!errorKept) return this.#reader.fetches ? WILL_FETCH : NOTHING;
     if (this.#peeked === undefined) {
       let told = NOTHING;
       this.#ctrl.subscribe(this.#endpoint, this.#params, (state) => (told = state), CACHE.subscribe)();
@@ -105,9 +119,12 @@ class ResultSource {
   }
 
   #read() {
-    const { data, expiryStatus } = this.#ctrl.getResponse(this.#endpoint, this.#params);
+    const ctrl = this.#ctrl;
+    // A controller without RESPONSE (another copy of the package) is asked.
+    const [{ data, expiryStatus }, errorKept] =
+      typeof ctrl[RESPONSE] === 'function' ? ctrl[RESPONSE](this.#endpoint, this.#params) : [ctrl.getResponse(this.#endpoint, this.#params), true];
     const usable = expiryStatus === VALID || expiryStatus === STALE;
-    const { loading, error } = this.#state(expiryStatus);
+    const { loading, error } = this.#state(expiryStatus, errorKept);
     const next = {
       data,
       usable,
@@ -129,6 +146,14 @@ function useResult(endpoint, params, reader) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
   const source = useMemo(() => (key === null ? NULL_SOURCE : new ResultSource(ctrl, endpoint, params, reader)), [ctrl, endpoint, key, reader]);
   const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot);
+  // A reader that renders loading (useDLE) starts the fetch of a missing
+  // or invalid result while rendering, as a suspending read does, not a
+  // commit later when its subscription is made (which then shares it).
+  const starts = reader.loading && snapshot.loading && !snapshot.usable && typeof ctrl[PREFETCH] === 'function';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for params (equal params, equal key), which are a new object each render
+  useMemo(() => {
+    if (starts) ctrl[PREFETCH](endpoint, params).catch(noop);
+  }, [ctrl, endpoint, key, starts]);
   // Data that went stale with the passing of time (no change the
   // subscription hears of) is revalidated when a render finds it stale.
   const revalidate = reader.fetches && snapshot.stale;
