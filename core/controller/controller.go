@@ -171,7 +171,9 @@ type Controller struct {
 
 	// managers are the started managers (manager.go); wants is the union
 	// of the events they want, which emit tests before queuing one.
-	managers []managed
+	// managers is replaced, never changed in place (under mu), so that
+	// tell reads it outside the lock.
+	managers atomic.Pointer[[]*managed]
 	wants    eventMask
 	// managersStopped is set by Close before it stops the managers: no
 	// event is told after it (manager.go).

@@ -142,6 +142,7 @@ func (c *Controller) GC() GCStats {
 	}
 	stats := c.st.Sweep(store.SweepPolicy{Now: c.now(), ExpiryMultiplier: c.gc.multiplier}, roots)
 	if stats.Results > 0 || stats.Entities > 0 {
+		c.emit(&Event{Kind: Sweep, Keys: stats.Keys})
 		// What a held result reads did not change, so no subscriber is
 		// told (nor refetches); caches of reads kept outside learn that
 		// removed results are gone (OnChange, once c.mu is released).

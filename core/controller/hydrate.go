@@ -70,6 +70,7 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 		c.lastStamp = latest
 	}
 	if c.st.Hydrate(ents, results) {
+		c.emit(&Event{Kind: Hydrate})
 		c.changed()
 	}
 	return nil

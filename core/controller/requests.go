@@ -74,3 +74,10 @@ func (c *Controller) untrack(cl *call) {
 // decisions read (within ±schema.MaxClock, see Options.Now), for an
 // inspector to show time left by the same clock.
 func (c *Controller) Now() time.Time { return time.UnixMilli(c.now()) }
+
+// AfterFunc calls f once, on a goroutine of its own, after d by the
+// controller's timers (Options.AfterFunc), unless stop is called first:
+// the timers a manager uses, so that a test's fake timers drive it too.
+func (c *Controller) AfterFunc(d time.Duration, f func()) (stop func() bool) {
+	return c.opts.AfterFunc(d, f)
+}
