@@ -67,7 +67,7 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 		m = &queryMemo{}
 		c.queries[key] = m
 	}
-	if a, isAll := read.(*schema.All); isAll && !c.anyTable(a) {
+	if c.nothingToList(read) {
 		c.mu.Unlock()
 		return value.Undef, nil
 	}
@@ -94,14 +94,28 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	return out, nil
 }
 
-// anyTable reports whether any entity of a's tables has been stored
-// (deleted ones count: a table whose entities were all deleted lists
-// nothing, where one never stored is nothing to list yet, as data-client
-// tells them apart). Called with c.mu held.
-func (c *Controller) anyTable(a *schema.All) bool {
-	for _, e := range a.Entities() {
-		if e != nil && len(c.st.TablePKs(e.Key)) > 0 {
-			return true
+// nothingToList reports whether read is an All, or an object with an All
+// member, none of whose entities has ever been stored (deleted ones count:
+// a table whose entities were all deleted lists nothing, where one never
+// stored is nothing to list yet, as data-client tells them apart). Such a
+// read is Undefined. Called with c.mu held.
+func (c *Controller) nothingToList(read schema.Schema) bool {
+	stored := func(a *schema.All) bool {
+		for _, e := range a.Entities() {
+			if e != nil && len(c.st.TablePKs(e.Key)) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	switch s := read.(type) {
+	case *schema.All:
+		return !stored(s)
+	case *schema.Object:
+		for _, f := range s.Fields {
+			if a, isAll := f.Schema.(*schema.All); isAll && !stored(a) {
+				return true
+			}
 		}
 	}
 	return false

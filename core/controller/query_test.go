@@ -95,6 +95,8 @@ func TestGetAll(t *testing.T) {
 	r := newQueryRig(t)
 	assert.True(t, r.get(t, r.allArticles).IsUndefined(), "nothing ever stored: nothing to list yet, as data-client's")
 	assert.True(t, r.get(t, r.publishedByTitle).IsUndefined(), "and a Query over it is not processed")
+	page := schema.ObjectOf(schema.Field{Name: "results", Schema: r.allArticles}, schema.Field{Name: "next", Default: value.Str("")})
+	assert.True(t, r.get(t, page).IsUndefined(), "an object with such an All member: nothing either")
 	r.set(t, r.articles, `{}`, `[{"id":"10","title":"b","author":{"id":"u1","name":"Ann"}},{"id":"2","title":"a"},{"id":"x","title":"c"}]`)
 	all := r.get(t, r.allArticles)
 	assert.Equal(t, []string{`"2"`, `"10"`, `"x"`}, idsJSON(all), "numeric pks by number, then the others")
@@ -120,6 +122,7 @@ func TestGetAll(t *testing.T) {
 	empty := r.get(t, r.allArticles)
 	assert.Equal(t, value.Array, empty.Kind())
 	assert.Equal(t, 0, empty.Len())
+	assert.Equal(t, `{"results":[],"next":""}`, r.get(t, page).JSON())
 
 	// A reset forgets it: nothing stored again.
 	r.c.ResetEntireStore()
