@@ -227,6 +227,8 @@ export interface EntityStatics {
    * the read reports it once with `console.error`. Default and most: 128.
    */
   maxEntityDepth?: number;
+  /** Fields that tell records apart as the pk does: `ctrl.get(User, {username: 'bob'})` reads the record whose `username` is `'bob'` (data-client's `indexes`). */
+  indexes?: readonly string[];
   /** The record stored when incoming data meets a stored one (overridden, it decides alone). */
   mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
   /** The meta stored with it. */

@@ -63,3 +63,39 @@ test('ctrl.snapshot(state, fetchedAt), getQueryMeta and getResponseMeta read a g
   ctrl.close();
   source.close();
 });
+
+test('static indexes: ctrl.get by an index field reads the record that has it, the same object as by pk; in a given state too', async () => {
+  await env();
+  class Member extends Entity {
+    id = '';
+    username = '';
+    staff = false;
+    static indexes = ['username'];
+  }
+  const list = new RestEndpoint({ path: 'http://h.test/members', schema: [Member] });
+  const ctrl = new Controller();
+  assert.equal(ctrl.get(Member, { username: 'bob' }), undefined, 'nothing stored');
+  await ctrl.setResponse(list, undefined, [
+    { id: '1', username: 'bob' },
+    { id: '2', username: 'george' },
+  ]);
+  const bob = ctrl.get(Member, { username: 'bob' });
+  assert.ok(bob instanceof Member);
+  assert.equal(bob.id, '1');
+  assert.equal(ctrl.get(Member, { id: '1' }), bob, 'the same object as by pk');
+  assert.equal(ctrl.get(Member, { username: 'nobody' }), undefined);
+  await ctrl.setResponse(list, undefined, [
+    { id: '1', username: 'george' },
+    { id: '2', username: 'bob' },
+  ]);
+  assert.equal(ctrl.get(Member, { username: 'bob' }).id, '2', 'follows the field');
+  const state = { entities: { Member: { 7: { id: '7', username: 'ann' } } }, endpoints: {}, indexes: { Member: { username: { ann: '7' } } } };
+  assert.equal(ctrl.get(Member, { username: 'ann' }, state).id, '7', 'a given state');
+  class Bad extends Entity {
+    id = '';
+    static indexes = 'username';
+  }
+  const bad = new RestEndpoint({ path: 'http://h.test/bad', schema: Bad });
+  await assert.rejects(ctrl.setResponse(bad, undefined, { id: '1' }), { name: 'TypeError', message: /static indexes must be a list of field names/ });
+  ctrl.close();
+});
