@@ -13,8 +13,9 @@ import { jsonText } from './values.mjs';
 // processed maps a read object (the engine keeps its identity while nothing
 // it read changed) to the values process made of it, by args key.
 const processed = new WeakMap();
-// answers maps a getResponse answer to the one with its data processed.
-const answers = new WeakMap();
+// How many params one read keeps derived values for; past it, they are
+// derived afresh.
+const MAX_ARGS = 256;
 
 /** The schema the engine takes for an endpoint's schema s: a Query's own. */
 export function engineSchema(s) {
@@ -34,6 +35,7 @@ export function queryRead(endpoint, params, data) {
   if (typeof data !== 'object') return q.process(data, ...args);
   let byArgs = processed.get(data);
   if (byArgs === undefined) processed.set(data, (byArgs = new Map()));
+  else if (byArgs.size >= MAX_ARGS) byArgs.clear();
   const key = exactKey(args, jsonText(args, `${endpoint.name}: params`));
   if (!byArgs.has(key)) byArgs.set(key, q.process(data, ...args));
   return byArgs.get(key);
@@ -42,12 +44,7 @@ export function queryRead(endpoint, params, data) {
 /** queryRead of a getResponse answer ({data, expiryStatus, expiresAt}). */
 export function queryAnswer(endpoint, params, answer) {
   if (!(endpoint?.schema instanceof QuerySchema) || answer?.data === undefined || answer.data === null) return answer;
-  let out = answers.get(answer);
-  if (out === undefined || out.params !== params) {
-    out = { params, answer: { ...answer, data: queryRead(endpoint, params, answer.data) } };
-    answers.set(answer, out);
-  }
-  return out.answer;
+  return { ...answer, data: queryRead(endpoint, params, answer.data) };
 }
 
 /** The promise of a read (useSuspense, fetch) with queryRead applied. */
