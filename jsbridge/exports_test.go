@@ -91,16 +91,26 @@ func TestKeyedParamsKeepsParams(t *testing.T) {
 	}
 }
 
-// exportSetResponse stores under the key kept from the params, and a read
-// of other params right after it is not answered with the kept key.
-func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
+// exportRig registers a controller over cc (nil: the caller sets c.c)
+// and an endpoint of articles in the handle table, released when t ends.
+func exportRig(t *testing.T, cc *controller.Controller) (c *ctrl, ep *rest.Endpoint, ctrlID, epID int32) {
+	t.Helper()
 	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
 	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
 	require.NoError(t, err)
-	c := &ctrl{c: controller.New(controller.Options{}), ids: encode.NewIdentities(), shared: &ctrlShared{now: math.NaN()}}
-	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
-	defer table.release(int(ctrlID))
-	defer table.release(int(epID))
+	c = &ctrl{c: cc, ids: encode.NewIdentities(), shared: &ctrlShared{now: math.NaN()}}
+	ctrlID, epID = int32(table.add(c)), int32(table.add(ep))
+	t.Cleanup(func() {
+		table.release(int(ctrlID))
+		table.release(int(epID))
+	})
+	return c, ep, ctrlID, epID
+}
+
+// exportSetResponse stores under the key kept from the params, and a read
+// of other params right after it is not answered with the kept key.
+func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
+	c, ep, ctrlID, epID := exportRig(t, controller.New(controller.Options{}))
 
 	for _, id := range []string{"1", "2", "1"} {
 		lens := putInput(`{"id":`+id+`}`, `{"id":`+id+`,"title":"t`+id+`"}`)
@@ -117,16 +127,10 @@ func TestExportSetResponseUsesTheKeptKey(t *testing.T) {
 // when JavaScript gives one (ctrlShared.now), for that call only; with NaN
 // there it reads the controller's own clock.
 func TestExportTakesTheTimeGiven(t *testing.T) {
-	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
-	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
-	require.NoError(t, err)
 	own := time.UnixMilli(5_000_000)
-	shared := &ctrlShared{now: math.NaN()}
-	c := &ctrl{ids: encode.NewIdentities(), shared: shared}
+	c, ep, ctrlID, epID := exportRig(t, nil)
 	c.c = controller.New(controller.Options{Now: c.clock(func() time.Time { return own })})
-	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
-	defer table.release(int(ctrlID))
-	defer table.release(int(epID))
+	shared := c.shared
 	expiry := controller.DefaultDataExpiryLength.Milliseconds()
 
 	tests := []struct {
@@ -159,13 +163,7 @@ func TestExportTakesTheTimeGiven(t *testing.T) {
 // a second time. It declines only a change to a controller with a
 // subscription open.
 func TestExportsAnswerTheirErrors(t *testing.T) {
-	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
-	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
-	require.NoError(t, err)
-	c := &ctrl{c: controller.New(controller.Options{}), ids: encode.NewIdentities(), shared: &ctrlShared{now: math.NaN()}}
-	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
-	defer table.release(int(ctrlID))
-	defer table.release(int(epID))
+	c, _, ctrlID, epID := exportRig(t, controller.New(controller.Options{}))
 	gone := int32(table.add(c))
 	table.release(int(gone))
 	broken := int32(table.add(&ctrl{})) // no controller: a call panics

@@ -479,18 +479,17 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     fetchIfStale(endpoint, params) {
-      let args;
-      try {
-        this.#tick();
-        if (params === null) return Promise.resolve(undefined);
-        args = [endpointHandle(endpoint), paramsText(params, 'fetchIfStale', endpoint)];
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      return queryPromise(endpoint, params, startAsync(START_FETCH_IF_STALE, this._h, args[0], args[1], undefined) ?? calls.ctrlFetchIfStale(this._h, ...args));
+      return queryPromise(endpoint, params, this.#ifStale(START_FETCH_IF_STALE, endpoint, params));
     }
 
     [PREFETCH](endpoint, params) {
+      // Nobody reads the result: START_PREFETCH settles without encoding it.
+      return this.#ifStale(START_PREFETCH, endpoint, params).then(() => undefined);
+    }
+
+    // #ifStale starts fetchIfStale as op through the exported entry, or
+    // through the js.FuncOf entry where the export declines.
+    #ifStale(op, endpoint, params) {
       let args;
       try {
         this.#tick();
@@ -499,7 +498,7 @@ export function makeController(bridge, endpoints, schemas) {
       } catch (err) {
         return Promise.reject(err);
       }
-      return startAsync(START_PREFETCH, this._h, args[0], args[1], undefined) ?? calls.ctrlFetchIfStale(this._h, ...args).then(() => undefined);
+      return startAsync(op, this._h, args[0], args[1], undefined) ?? calls.ctrlFetchIfStale(this._h, ...args);
     }
 
     [RESPONSE](endpoint, params) {
