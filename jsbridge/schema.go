@@ -304,9 +304,6 @@ func entityNew(args []safejs.Value) (any, error) {
 	if d, ok := spec.Get("maxDepth").Float(); ok && d >= 1 && d <= schema.MaxDepth {
 		e.MaxDepth = int(d)
 	}
-	for _, f := range spec.Get("indexes").Elems() {
-		e.Indexes = append(e.Indexes, f.Str())
-	}
 	if c, ok := spec.Get("cls").Float(); ok && c > 0 && c <= math.MaxUint32 {
 		encode.SetEntityClass(e, uint32(c))
 	}

@@ -51,19 +51,11 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	if err != nil {
 		return value.Undef, fmt.Errorf("controller.Get: %w", err)
 	}
-	e, isEntity := read.(*schema.Entity)
-	byIndex := !ok && isEntity && len(args) > 0 && len(e.Indexes) > 0
-	if !ok && !byIndex {
+	if !ok {
 		return value.Undef, nil
 	}
 	key := queryKey{s: s, args: value.Arr(args...).JSON()}
 	c.mu.Lock()
-	if byIndex {
-		if input, ok = c.indexed(e, args[0]); !ok {
-			c.mu.Unlock()
-			return value.Undef, nil
-		}
-	}
 	m := c.queries[key]
 	if m == nil {
 		if len(c.queries) >= maxQueryMemos {
@@ -100,25 +92,6 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	m.processed, m.in, m.out = true, v, out
 	c.unlock()
 	return out, nil
-}
-
-// indexed finds the pk of the visible record of e whose index field
-// params name has the value they give (data-client's lookup by static
-// indexes), as the Str input of a read of e; ok false when params name no
-// index or no record has it. Values compare as JSON. Called with c.mu held.
-func (c *Controller) indexed(e *schema.Entity, params value.Value) (value.Value, bool) {
-	field, want, ok := e.IndexFromParams(params)
-	if !ok {
-		return value.Undef, false
-	}
-	text := want.JSON()
-	for _, pk := range c.st.TablePKs(e.Key) {
-		slot := c.st.Slot(e.Key, pk)
-		if slot != nil && !slot.Deleted && !slot.Removed && slot.Value.Get(field).JSON() == text {
-			return value.Str(pk), true
-		}
-	}
-	return value.Undef, false
 }
 
 // nothingToList reports whether read is an All, or an object with an All

@@ -308,28 +308,3 @@ func TestGetUnion(t *testing.T) {
 	_, err = r.c.Get(byField, value.Num(5))
 	assert.NoError(t, err)
 }
-
-// TestGetByIndex: params that name no pk but one of the entity's Indexes
-// read the record whose field has that value (data-client's static
-// indexes): the same value as the read by pk, following a change of the
-// field, and nothing for a deleted record or a value no record has.
-func TestGetByIndex(t *testing.T) {
-	r := newQueryRig(t)
-	r.article.Indexes = []string{"slug", "title"}
-	r.set(t, r.articles, `{}`, `[{"id":"1","title":"a","slug":"first"},{"id":"2","title":"b","slug":"second"}]`)
-	byPK := r.get(t, r.article, obj(`{"id":"1"}`))
-	bySlug := r.get(t, r.article, obj(`{"slug":"first"}`))
-	assert.Equal(t, `"a"`, bySlug.Get("title").JSON())
-	assert.True(t, value.Same(byPK, bySlug), "the same value as the read by pk")
-	assert.Equal(t, `"2"`, r.get(t, r.article, obj(`{"title":"b"}`)).Get("id").JSON(), "a second index")
-	assert.True(t, r.get(t, r.article, obj(`{"slug":"none"}`)).IsUndefined(), "no record has it")
-	assert.True(t, r.get(t, r.article, obj(`{"name":"a"}`)).IsUndefined(), "not an index")
-
-	// The field moves to another record: the read follows it.
-	r.set(t, r.articles, `{}`, `[{"id":"1","title":"a","slug":"second"},{"id":"2","title":"b","slug":"first"}]`)
-	assert.Equal(t, `"2"`, r.get(t, r.article, obj(`{"slug":"first"}`)).Get("id").JSON())
-
-	_, err := r.c.Fetch(context.Background(), r.deleteArticle, obj(`{"id":"2"}`), nil)
-	require.NoError(t, err)
-	assert.True(t, r.get(t, r.article, obj(`{"slug":"first"}`)).IsUndefined(), "deleted: nothing")
-}

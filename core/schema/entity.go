@@ -73,11 +73,6 @@ type Entity struct {
 	// entities or more, it reads as its record with nested entities left
 	// as keys. The limit is never above the package's MaxDepth.
 	MaxDepth int
-	// Indexes are fields that tell records apart as the pk does
-	// (data-client's static indexes): Controller.Get of the entity with
-	// params that name no pk but one of these reads the record whose field
-	// has the param's value (see IndexFromParams).
-	Indexes []string
 	// DepthLimited, when set, is called once per read that cuts this
 	// entity at its depth limit, with that limit, so that the cut can be
 	// reported (data-client warns with console.error).

@@ -94,20 +94,6 @@ func (e *Entity) queryInput(args []value.Value) (value.Value, bool, error) {
 
 func (e *Entity) readSchema() Schema { return e }
 
-// IndexFromParams returns the first of e's Indexes that params (an
-// object) name, and the value they give it; ok false when they name none.
-func (e *Entity) IndexFromParams(params value.Value) (field string, v value.Value, ok bool) {
-	if params.Kind() != value.Object {
-		return "", value.Undef, false
-	}
-	for _, f := range e.Indexes {
-		if params.Has(f) {
-			return f, params.Get(f), true
-		}
-	}
-	return "", value.Undef, false
-}
-
 // queryInput reads an object of schemas (data-client's Query over
 // {results: All(User)}): each member that has a schema is read as that
 // schema with args. A member that names nothing stored, or whose schema

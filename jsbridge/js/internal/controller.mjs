@@ -6,6 +6,7 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
+import { indexLookup, indexed } from './indexes.mjs';
 import { queryAnswer, queryPromise, queryRead } from './queryread.mjs';
 import { snapshotOf } from './readsnapshot.mjs';
 import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
@@ -318,6 +319,9 @@ export function makeController(bridge, endpoints, schemas) {
         const state = args.pop();
         return this.#of(state).get(schema, ...args);
       }
+      // By a static index (indexes.mjs): the record of the entity's All read.
+      const lookup = indexLookup(schema, args);
+      if (lookup !== undefined) return indexed(this.get(lookup.all), lookup);
       this.#tick();
       const query = schema instanceof QuerySchema ? schema : undefined;
       const read = query ? query.schema : schema;

@@ -528,7 +528,7 @@ export function makeSchemas(bridge) {
   // given them after onHandle has the handle: fields may name entities
   // that name this one.
   function register(decl, schema, cls, onHandle) {
-    const { key, pk, defaults, hooks, process, validate, maxDepth, indexes, where } = decl;
+    const { key, pk, defaults, hooks, process, validate, maxDepth, where } = decl;
     const dates = [];
     for (const [field, s] of Object.entries(schema)) if (s === Date) dates.push(field);
     // readForm gives hooks a stored record as a reader sees it.
@@ -606,7 +606,6 @@ export function makeSchemas(bridge) {
       pkArgs: typeof pk === 'function' && pk.length >= 4,
       processArgs: typeof process === 'function' && process.length >= 4,
       maxDepth,
-      indexes,
       cls,
     };
     // A default that is undefined (alias = undefined), which JSON leaves
