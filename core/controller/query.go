@@ -34,7 +34,8 @@ type queryMemo struct {
 // entity of its type that is not deleted, optimistic ones included), or
 // a schema.Query over one of those, whose Process derives the value from
 // that read and args. A read that finds nothing (no entity under that pk,
-// or a deleted one) is Undefined, and a Query's Process is not called.
+// or a deleted one; for All, no entity of its types ever stored) is
+// Undefined, and a Query's Process is not called.
 //
 // The read is memoized per schema and args: the identical Value until an
 // entity it read changes (for All, until any entity of its type is
@@ -66,6 +67,10 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 		m = &queryMemo{}
 		c.queries[key] = m
 	}
+	if c.nothingToList(read) {
+		c.mu.Unlock()
+		return value.Undef, nil
+	}
 	v, st := schema.Denormalize(read, input, c.st, &m.memo, c.st.Version())
 	q, _ := s.(*schema.Query)
 	if st != schema.Found || v.IsUndefined() {
@@ -87,6 +92,33 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	m.processed, m.in, m.out = true, v, out
 	c.unlock()
 	return out, nil
+}
+
+// nothingToList reports whether read is an All, or an object with an All
+// member, none of whose entities has ever been stored (deleted ones count:
+// a table whose entities were all deleted lists nothing, where one never
+// stored is nothing to list yet, as data-client tells them apart). Such a
+// read is Undefined. Called with c.mu held.
+func (c *Controller) nothingToList(read schema.Schema) bool {
+	stored := func(a *schema.All) bool {
+		for _, e := range a.Entities() {
+			if e != nil && len(c.st.TablePKs(e.Key)) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	switch s := read.(type) {
+	case *schema.All:
+		return !stored(s)
+	case *schema.Object:
+		for _, f := range s.Fields {
+			if a, isAll := f.Schema.(*schema.All); isAll && !stored(a) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listener is one Listen registration.

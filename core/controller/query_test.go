@@ -93,7 +93,10 @@ func idsJSON(v value.Value) []string {
 // back until the table changes.
 func TestGetAll(t *testing.T) {
 	r := newQueryRig(t)
-	assert.Equal(t, 0, r.get(t, r.allArticles).Len(), "nothing stored")
+	assert.True(t, r.get(t, r.allArticles).IsUndefined(), "nothing ever stored: nothing to list yet, as data-client's")
+	assert.True(t, r.get(t, r.publishedByTitle).IsUndefined(), "and a Query over it is not processed")
+	page := schema.ObjectOf(schema.Field{Name: "results", Schema: r.allArticles}, schema.Field{Name: "next", Default: value.Str("")})
+	assert.True(t, r.get(t, page).IsUndefined(), "an object with such an All member: nothing either")
 	r.set(t, r.articles, `{}`, `[{"id":"10","title":"b","author":{"id":"u1","name":"Ann"}},{"id":"2","title":"a"},{"id":"x","title":"c"}]`)
 	all := r.get(t, r.allArticles)
 	assert.Equal(t, []string{`"2"`, `"10"`, `"x"`}, idsJSON(all), "numeric pks by number, then the others")
@@ -111,9 +114,19 @@ func TestGetAll(t *testing.T) {
 	assert.Equal(t, []string{`"10"`, `"x"`}, idsJSON(after))
 	assert.True(t, value.Same(all.Elems()[1], after.Elems()[0]), "unchanged entities keep their identity")
 
-	// A reset empties it.
+	// Every one deleted: an empty list (the table was stored).
+	for _, id := range []string{"10", "x"} {
+		_, err = r.c.Fetch(context.Background(), r.deleteArticle, obj(`{"id":"`+id+`"}`), nil)
+		require.NoError(t, err)
+	}
+	empty := r.get(t, r.allArticles)
+	assert.Equal(t, value.Array, empty.Kind())
+	assert.Equal(t, 0, empty.Len())
+	assert.Equal(t, `{"results":[],"next":""}`, r.get(t, page).JSON())
+
+	// A reset forgets it: nothing stored again.
 	r.c.ResetEntireStore()
-	assert.Equal(t, 0, r.get(t, r.allArticles).Len())
+	assert.True(t, r.get(t, r.allArticles).IsUndefined())
 }
 
 // TestGetAllOptimistic: an optimistic create shows in All while its
@@ -249,4 +262,49 @@ func TestListen(t *testing.T) {
 	stop()
 	r.set(t, r.articles, `{}`, `[{"id":"3"}]`)
 	assert.Equal(t, []int{1, 2}, heard)
+}
+
+// TestGetUnion: a union of entities is read by the member its params'
+// attribute names (a field or a function), by the pk they name, the same
+// value while unchanged; params naming no member, or no pk, read nothing.
+func TestGetUnion(t *testing.T) {
+	r := newQueryRig(t)
+	r.set(t, r.articles, `{}`, `[{"id":"1","title":"a"}]`)
+	r.set(t, r.users, `{}`, `[{"id":"1","name":"Ann"}]`)
+	schemas := map[string]schema.Schema{"articles": r.article, "users": r.user}
+	byField := &schema.Union{Schemas: schemas, Names: []string{"articles", "users"}, Attribute: "type"}
+	byFunc := &schema.Union{Schemas: schemas, Names: []string{"articles", "users"},
+		AttributeFunc: func(in, _ value.Value, _ string) string { return in.Get("kind").Str() + "s" }}
+	cases := []struct {
+		name   string
+		union  *schema.Union
+		params string
+		want   string // the read's JSON; "" for nothing
+	}{
+		{"field names a user", byField, `{"id":"1","type":"users"}`, `"Ann"`},
+		{"field names an article", byField, `{"id":"1","type":"articles"}`, `"a"`},
+		{"function names a user", byFunc, `{"id":"1","kind":"user"}`, `"Ann"`},
+		{"no such member", byField, `{"id":"1","type":"groups"}`, ""},
+		{"no pk", byField, `{"type":"users"}`, ""},
+		{"not stored", byField, `{"id":"9","type":"users"}`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := r.get(t, tc.union, obj(tc.params))
+			if tc.want == "" {
+				assert.True(t, v.IsUndefined(), "got %s", v.JSON())
+				return
+			}
+			field := "name"
+			if v.Has("title") {
+				field = "title"
+			}
+			assert.Equal(t, tc.want, v.Get(field).JSON())
+			assert.True(t, value.Same(v, r.get(t, tc.union, obj(tc.params))), "unchanged: the same value")
+		})
+	}
+	_, err := r.c.Get(byField)
+	assert.NoError(t, err, "no params: nothing to read, no error")
+	_, err = r.c.Get(byField, value.Num(5))
+	assert.NoError(t, err)
 }

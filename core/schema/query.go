@@ -21,7 +21,8 @@ import (
 // changes, as a result's read does.
 
 // queryable is a schema that a Query can read from the cache alone: an
-// Entity, All, an Object of them, and a Collection (collection.go).
+// Entity, All, a Union of entities, an Object of them, and a Collection
+// (collection.go).
 type queryable interface {
 	Schema
 	// queryInput returns the normalized value the read of the schema with
@@ -118,6 +119,28 @@ func (o *Object) queryInput(args []value.Value) (value.Value, bool, error) {
 }
 
 func (o *Object) readSchema() Schema { return o }
+
+// queryInput reads the member entity args[0] names by the union's
+// attribute (data-client's ctrl.get(union, {id, type})), by the pk those
+// params name, as the union's normalized {id, schema}. Params that name
+// no entity member, or no pk, read as nothing.
+func (u *Union) queryInput(args []value.Value) (value.Value, bool, error) {
+	if len(args) == 0 || args[0].Kind() != value.Object {
+		return value.Undef, false, nil
+	}
+	name, m := u.choose(args[0], value.Undef, nil)
+	e, isEntity := m.(*Entity)
+	if !isEntity {
+		return value.Undef, false, nil
+	}
+	pk, ok := e.PKFromParams(args[0])
+	if !ok {
+		return value.Undef, false, nil
+	}
+	return value.Obj(value.M("id", value.Str(pk)), value.M("schema", value.Str(name))), true, nil
+}
+
+func (u *Union) readSchema() Schema { return u }
 
 // All is every stored entity of Entity that is not deleted, optimistic
 // records included, as a list in pk order (numeric pks by number, before

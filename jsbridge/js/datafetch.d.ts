@@ -227,6 +227,8 @@ export interface EntityStatics {
    * the read reports it once with `console.error`. Default and most: 128.
    */
   maxEntityDepth?: number;
+  /** Fields that tell records apart as the pk does: `ctrl.get(User, {username: 'bob'})` reads the record whose `username` is `'bob'` (data-client's `indexes`). */
+  indexes?: readonly string[];
   /** The record stored when incoming data meets a stored one (overridden, it decides alone). */
   mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
   /** The meta stored with it. */
@@ -289,8 +291,8 @@ export interface InvalidateSchema<E = AnyEntity> {
 export interface AllSchema<E = AnyEntity> {
   readonly [schemaKind]: { all: E };
 }
-/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`, or an object of them. */
-export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any> | ObjectSchema<any> | SchemaObjectDefinition;
+/** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`, a `schema.Union` of entities (by the member its params name), or an object of them. */
+export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any> | UnionSchema<any> | ObjectSchema<any> | SchemaObjectDefinition;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
 export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> {
   readonly [schemaKind]: { query: S };
@@ -798,6 +800,15 @@ export interface Snapshot {
   readonly fetchedAt: number;
 }
 
+/** `ctrl.snapshot(state, fetchedAt)`: data-client's Snapshot, reading `state`. */
+export interface StateSnapshot extends Snapshot {
+  readonly getResponseMeta: Snapshot['getResponse'];
+  get: Controller['get'];
+  getQueryMeta: Controller['getQueryMeta'];
+  /** Throw it from `getOptimisticResponse` to make no optimistic update. */
+  readonly abort: Error;
+}
+
 /** `update`'s result: for each endpoint key, a function from its stored result (a list of pks) to the new one. */
 export interface UpdateMap {
   [endpointKey: string]: (pks: any) => any;
@@ -1103,6 +1114,16 @@ type ResolvedParams<P, Path extends string, SP extends object | undefined> = [P]
  * and the `searchParams` option, unless given as a type (`P`).
  */
 export interface RestEndpointConstructor {
+  /** With a `schema.Query`: responses are stored by the Query's schema, and reads are its process's result with the endpoint's params. */
+  new <
+    Q extends QuerySchema<any, any, any>,
+    P extends object = FromPath,
+    B = RequestBody,
+    Path extends string = string,
+    SP extends object | undefined = undefined,
+  >(
+    options: Omit<RestEndpointOptions<ResolvedParams<P, Path, SP>, B>, 'schema'> & { path: Path; schema: Q; searchParams?: SP },
+  ): RestEndpoint<Q extends QuerySchema<any, infer R, any> ? R : never, ResolvedParams<P, Path, SP>, B>;
   new <S extends Schema, P extends object = FromPath, B = RequestBody, Path extends string = string, SP extends object | undefined = undefined>(
     options: RestEndpointOptions<ResolvedParams<P, Path, SP>, B> & { path: Path; schema: S; searchParams?: SP },
   ): RestEndpoint<Denormalize<S>, ResolvedParams<P, Path, SP>, B>;
@@ -1496,6 +1517,16 @@ export interface Controller {
   /** data-client's form: reads `state` (last) in place of this controller's store. */
   getResponse<E extends AnyEndpoint>(endpoint: E, params: EndpointParams<E> | null, state: ReadableState): ResponseState<EndpointData<E>>;
   getResponse<E extends AnyEndpoint>(endpoint: E, ...state: {} extends EndpointParams<E> ? [state: ReadableState] : never): ResponseState<EndpointData<E>>;
+  /** data-client's name of `getResponse`. */
+  readonly getResponseMeta: Controller['getResponse'];
+  /** `get`'s read as data-client's `getQueryMeta` gives it; a state may be given last. */
+  getQueryMeta<S extends QueryableSchema, R, A extends any[]>(
+    schema: QuerySchema<S, R, A>,
+    ...args: QueryArgs<A> | [...QueryArgs<A>, ReadableState]
+  ): { data: R | undefined };
+  getQueryMeta<S extends QueryableSchema>(schema: S, ...args: unknown[]): { data: Denormalize<S> | undefined };
+  /** data-client's Snapshot of a store state: its reads, bound to `state`. */
+  snapshot(state: ReadableState, fetchedAt?: number): StateSnapshot;
   /**
    * Calls `listener` now and after every change of that result; fetches as
    * `useSuspense` would, again when the result is invalidated or marked
@@ -1538,18 +1569,21 @@ export interface Controller {
    * with no request; memoized: the same value until an entity it read
    * changes, per args (args that JSON writes alike but a Query's process
    * could tell apart, as `NaN` and `null` or a `Date` and its ISO string,
-   * are other args). `undefined` when an Entity read finds nothing.
+   * are other args). `undefined` when an Entity read finds nothing, or an All has nothing of its type stored.
    */
   get<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
-  get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
+  get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[] | undefined;
+  /** A union of entities: the member its params' attribute names, by their pk. */
+  get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }): Denormalize<U> | undefined;
   /** data-client's form: reads `state` (last) in place of this controller's store. */
   get<S extends QueryableSchema, R, A extends any[]>(
     schema: QuerySchema<S, R, A>,
     ...argsAndState: [...args: QueryArgs<A>, state: ReadableState]
   ): R | undefined;
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<E> | undefined;
-  get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[];
+  get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[] | undefined;
+  get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<U> | undefined;
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /**

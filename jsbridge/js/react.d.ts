@@ -81,7 +81,7 @@ export function useFetch<E extends AnyEndpoint>(endpoint: E, ...params: Nullable
 /** `ctrl.get(schema, ...args)` (a Query, an Entity by pk, a `schema.All`), re-rendering when it changes; the same object while it does not. Never fetches. */
 export function useQuery<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
 export function useQuery<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
-export function useQuery<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[];
+export function useQuery<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[] | undefined;
 
 /** Fetches and polls (`pollFrequency`) while mounted; returns nothing. */
 export function useSubscription<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): void;

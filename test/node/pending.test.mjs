@@ -27,6 +27,9 @@ test('a Controller made before load(): starts loading, answers reads as missing 
     assert.ok(c.ready instanceof Promise && c.loaded === undefined, 'pending until the module is in');
   }
   assert.deepEqual(ctrl.getResponse(articles.get, { id: '1' }), { data: undefined, expiryStatus: 'missing', expiresAt: 0 });
+  assert.deepEqual(ctrl.getResponseMeta(articles.get, { id: '1' }), { data: undefined, expiryStatus: 'missing', expiresAt: 0 });
+  assert.deepEqual(ctrl.getQueryMeta(Article, { id: '1' }), { data: undefined });
+  assert.throws(() => ctrl.snapshot({ entities: {}, endpoints: {} }), /snapshot\(\) needs datafetch.wasm/);
   const told = [];
   const unsubscribe = ctrl.subscribe(articles.get, { id: '2' }, (state) => told.push(state));
   assert.equal(told.length, 1, 'told at once');
@@ -39,6 +42,9 @@ test('a Controller made before load(): starts loading, answers reads as missing 
   assert.ok(one instanceof Article);
   assert.equal(String(one.id), '1');
   assert.equal(ctrl.getResponse(articles.get, { id: '1' }).data, one, 'reads go to the loaded controller');
+  assert.equal(ctrl.getResponseMeta(articles.get, { id: '1' }).data, one);
+  assert.equal(ctrl.getQueryMeta(Article, { id: '1' }).data, one);
+  assert.equal(ctrl.snapshot(ctrl.getState()).get(Article, { id: '1' }).title, one.title);
   await waitFor(() => told.some((s) => s.data !== undefined), { message: 'the subscription followed the loaded controller' });
   assert.equal(String(told.at(-1).data.id), '2');
   unsubscribe();

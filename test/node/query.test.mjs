@@ -70,7 +70,7 @@ test('ctrl.get of a Query: the same object, processed once, while unchanged; der
 test('schema.All after create and delete; args reach process with a memo of their own', async () => {
   const { df, ctrl, Article, list, remove } = await rig();
   const all = new df.schema.All(Article);
-  assert.deepEqual(ctrl.get(all), [], 'nothing stored: an empty list');
+  assert.equal(ctrl.get(all), undefined, "nothing of its type ever stored: nothing to list yet, as data-client's");
   await ctrl.setResponse(list, {}, [{ id: 10, title: 'x', author: { id: 'u1', name: 'Ann' } }, { id: 2 }]);
   const before = ctrl.get(all);
   assert.deepEqual(
@@ -161,9 +161,9 @@ test('ctrl.get of a Collection: the list stored for the params given, and a Quer
 });
 
 test('bad input: a schema that is not queryable is a TypeError naming it; a bad process; an entity read without params', async () => {
-  const { df, ctrl, Article } = await rig();
+  const { df, ctrl, Article, list } = await rig();
   assert.throws(() => ctrl.get([Article]), { name: 'TypeError', message: /get: .*is not queryable/ });
-  assert.throws(() => ctrl.get(new df.schema.Union({ a: Article }, 'type')), { name: 'TypeError', message: /is not queryable/ });
+  assert.throws(() => ctrl.get(new df.schema.Values(Article)), { name: 'TypeError', message: /is not queryable/ });
   assert.throws(() => new df.schema.Query([Article], (x) => x), { name: 'TypeError', message: /schema.Query: .*is not queryable/ });
   assert.throws(() => new df.schema.Query(Article, 'sort'), { name: 'TypeError', message: /process must be a function/ });
   assert.throws(() => new df.schema.All({ key: 'x' }), { name: 'TypeError', message: /schema.All: .*is not an Entity/ });
@@ -171,8 +171,10 @@ test('bad input: a schema that is not queryable is a TypeError naming it; a bad 
   const failing = new df.schema.Query(new df.schema.All(Article), () => {
     throw new RangeError('process failed');
   });
+  assert.equal(ctrl.get(failing), undefined, 'nothing stored: process is not called');
+  await ctrl.setResponse(list, {}, [{ id: 1 }]);
   assert.throws(() => ctrl.get(failing), RangeError);
-  assert.deepEqual(ctrl.get(new df.schema.All(Article)), [], 'the controller still reads');
+  assert.equal(ctrl.get(new df.schema.All(Article)).length, 1, 'the controller still reads');
 });
 
 // describe writes v as a Query's process sees it, telling apart what JSON
@@ -243,4 +245,83 @@ test('ctrl.get: args that JSON writes alike but process can tell apart each get 
   assert.equal(ctrl.get(seen, args).saw, '[{max:NaN}]');
   args.max = null;
   assert.equal(ctrl.get(seen, args).saw, '[{max:null}]');
+});
+
+test('a schema.Query as an endpoint schema: stored by its schema, read through its process with the params', async () => {
+  const df = await loadDF();
+  const User = df.Entity({ key: 'QEUser', defaults: { id: undefined, name: '' } });
+  let calls = 0;
+  const sorted = new df.schema.Query(new df.schema.Collection([User]), (users, { asc } = {}) => {
+    calls++;
+    const out = [...users].sort((a, b) => a.name.localeCompare(b.name));
+    return asc ? out : out.reverse();
+  });
+  const body = [
+    { id: 1, name: 'Milo' },
+    { id: 2, name: 'Alpha' },
+    { id: 3, name: 'Zeta' },
+  ];
+  const ctrl = new df.Controller({ fetch: async () => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }) });
+  const getUsers = new df.RestEndpoint({ urlPrefix: BASE, path: '/users', searchParams: {}, schema: sorted });
+  assert.equal(getUsers.schema, sorted, 'the endpoint keeps the Query as its schema');
+  const fetched = await ctrl.fetch(getUsers, { asc: true });
+  assert.deepEqual(
+    fetched.map((u) => u.name),
+    ['Alpha', 'Milo', 'Zeta'],
+  );
+  const read = ctrl.getResponse(getUsers, { asc: true });
+  assert.equal(read.expiryStatus, 'valid');
+  assert.deepEqual(
+    read.data.map((u) => u.name),
+    ['Alpha', 'Milo', 'Zeta'],
+  );
+  const before = calls;
+  assert.equal(ctrl.getResponse(getUsers, { asc: true }).data, read.data, 'unchanged: the same derived value, not processed again');
+  assert.equal(calls, before);
+  // The hooks' read (useSuspense, useDLE, useCache) is derived too.
+  const [hookRead] = ctrl[Symbol.for('datafetch.controller.response')](getUsers, { asc: true });
+  assert.equal(hookRead.data, read.data, "the hooks' read: the same derived value");
+  let heard;
+  ctrl.subscribe(getUsers, { asc: true }, (state) => (heard = state), { fetch: false })();
+  assert.equal(heard.data, read.data, 'a subscription hears the derived value');
+  // Stored normalized: the entities are in the table, and a query of the
+  // endpoint's schema reads them too.
+  assert.deepEqual(
+    ctrl.get(new df.schema.All(User)).map((u) => u.name),
+    ['Milo', 'Alpha', 'Zeta'],
+  );
+  assert.deepEqual(
+    (await ctrl.useSuspense(getUsers, { asc: true })).map((u) => u.name),
+    ['Alpha', 'Milo', 'Zeta'],
+  );
+  await ctrl.fetch(getUsers, {});
+  assert.deepEqual(
+    ctrl.getResponse(getUsers, {}).data.map((u) => u.name),
+    ['Zeta', 'Milo', 'Alpha'],
+    'other params, processed with those',
+  );
+});
+
+test('ctrl.get of a schema.Union: the member its params name (a field or a function), by pk; nothing for params naming none', async () => {
+  const df = await loadDF();
+  const User = df.Entity({ key: 'QUUser', defaults: { id: '', type: 'users', name: '' } });
+  const Group = df.Entity({ key: 'QUGroup', defaults: { id: '', type: 'groups', size: 0 } });
+  const byField = new df.schema.Union({ users: User, groups: Group }, 'type');
+  const byFunc = new df.schema.Union({ users: User, groups: Group }, (v) => `${v.kind}s`);
+  const ctrl = new df.Controller({ fetch: () => Promise.reject(new Error('no request expected')) });
+  const people = new df.RestEndpoint({ urlPrefix: BASE, path: '/people', schema: [byField] });
+  await ctrl.setResponse(people, {}, [
+    { id: '1', type: 'users', name: 'bob' },
+    { id: '2', type: 'groups', size: 3 },
+  ]);
+  const bob = ctrl.get(byField, { id: '1', type: 'users' });
+  assert.equal(bob.name, 'bob');
+  assert.equal(ctrl.get(byField, { id: '1', type: 'users' }), bob, 'unchanged: the same object');
+  assert.equal(ctrl.get(byField, { id: '2', type: 'groups' }).size, 3);
+  assert.equal(ctrl.get(byFunc, { id: '2', kind: 'group' }).size, 3);
+  assert.equal(ctrl.get(byField, { id: '1', type: 'nope' }), undefined);
+  assert.equal(ctrl.get(byField, { id: '9', type: 'users' }), undefined);
+  assert.equal(ctrl.get(byField, 5), undefined);
+  const count = new df.schema.Query(byField, (person) => person.name ?? `group of ${person.size}`);
+  assert.equal(ctrl.get(count, { id: '2', type: 'groups' }), 'group of 3');
 });

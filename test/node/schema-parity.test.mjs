@@ -96,3 +96,14 @@ test("ctrl.get and ctrl.getResponse read the state given as their last argument,
   ctrl.close();
   other.close();
 });
+
+test("normalize's output lists its keys in data-client's order (result, entities, indexes, entitiesMeta; a meta's fetchedAt, date, expiresAt), as JSON of it shows", async () => {
+  const { df } = await env();
+  class Item extends Entity {
+    id = '';
+  }
+  const out = df.normalize({ item: Item, n: 0 }, { item: { id: '1' }, n: 5 }, [], undefined, { date: 7 });
+  assert.deepEqual(Object.keys(out), ['result', 'entities', 'indexes', 'entitiesMeta']);
+  assert.deepEqual(Object.keys(out.entitiesMeta.Item['1']), ['fetchedAt', 'date', 'expiresAt']);
+  assert.deepEqual(Object.keys(df.normalize(undefined, 5)), ['result', 'entities', 'indexes', 'entitiesMeta']);
+});

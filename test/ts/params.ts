@@ -264,7 +264,7 @@ export async function readState(ctrl: Controller) {
   const published = new df.schema.Query(all, (entries, minLength: number) => entries.filter((a) => a.title.length >= minLength).length);
   const dcState = { entities: { Article: { '1': { id: '1', title: 't', published: true } } }, endpoints: {}, meta: {}, entitiesMeta: {}, indexes: {} };
   const fromState: string | undefined = ctrl.get(Article, { id: '1' }, dcState)?.title;
-  const allFromState: number = ctrl.get(all, ctrl.getState()).length;
+  const allFromState: number = ctrl.get(all, ctrl.getState())?.length ?? 0;
   const viewFromState: number | undefined = ctrl.get(published, 3, dcState);
   // @ts-expect-error: the args are process's, the state last
   ctrl.get(published, 'three', dcState);
@@ -290,4 +290,40 @@ export async function fetchResponse() {
   // @ts-expect-error: fetchResponse resolves to a Response
   new df.RestEndpoint({ path: '/x', fetchResponse: () => Promise.resolve('text') });
   return sent;
+}
+
+// A schema.Query as an endpoint's schema: the endpoint's data is what its
+// process returns for the endpoint's params.
+export async function querySchemaEndpoint(ctrl: Controller): Promise<string[]> {
+  const df = await load();
+  const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '', published: false } });
+  const byTitle = new df.schema.Query(new df.schema.All(Article), (articles, params?: { asc?: boolean }) =>
+    [...articles].sort((a, b) => (params?.asc ? 1 : -1) * a.title.localeCompare(b.title)),
+  );
+  const sorted = new df.RestEndpoint({ path: '/articles', searchParams: {} as { asc?: boolean }, schema: byTitle });
+  const list = await ctrl.fetch(sorted, { asc: true });
+  return list.map((a) => a.title);
+}
+
+// ctrl.get of a union: the member its params name.
+export async function unionRead(ctrl: Controller): Promise<string | undefined> {
+  const df = await load();
+  const User = df.Entity({ key: 'User', defaults: { id: '', type: 'users', name: '' } });
+  const Group = df.Entity({ key: 'Group', defaults: { id: '', type: 'groups', size: 0 } });
+  const person = new df.schema.Union({ users: User, groups: Group }, 'type');
+  const p = ctrl.get(person, { id: '1', type: 'users' });
+  return p && 'name' in p ? p.name : undefined;
+}
+
+// data-client's Snapshot of a state, and the Meta names of the reads.
+export async function snapshotReads(ctrl: Controller): Promise<string | undefined> {
+  const df = await load();
+  const Article = df.Entity({ key: 'Article', defaults: { id: '', title: '', published: false } });
+  const getOne = new df.RestEndpoint({ path: '/articles/:id', schema: Article });
+  const snap = ctrl.snapshot(ctrl.getState(), 0);
+  const fromSnap: string | undefined = snap.getQueryMeta(Article, { id: '1' }).data?.title;
+  const meta: string | undefined = ctrl.getResponseMeta(getOne, { id: '1' }).data?.title;
+  const t: number = snap.fetchedAt;
+  void t;
+  return fromSnap ?? meta ?? snap.getResponseMeta(getOne, { id: '1' }).data?.title;
 }

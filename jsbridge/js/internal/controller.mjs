@@ -6,6 +6,9 @@ import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
 import { retryCount, retryDelayAdapter } from './retry.mjs';
+import { indexLookup, indexed } from './indexes.mjs';
+import { queryAnswer, queryPromise, queryRead } from './queryread.mjs';
+import { snapshotOf } from './readsnapshot.mjs';
 import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
 import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
@@ -316,6 +319,9 @@ export function makeController(bridge, endpoints, schemas) {
         const state = args.pop();
         return this.#of(state).get(schema, ...args);
       }
+      // By a static index (indexes.mjs): the record of the entity's All read.
+      const lookup = indexLookup(schema, args);
+      if (lookup !== undefined) return indexed(this.get(lookup.all), lookup);
       this.#tick();
       const query = schema instanceof QuerySchema ? schema : undefined;
       const read = query ? query.schema : schema;
@@ -448,7 +454,7 @@ export function makeController(bridge, endpoints, schemas) {
         try {
           this.#response(h, p);
           const data = this.#reads.fresh(h, p);
-          if (data !== undefined) return Promise.resolve(data);
+          if (data !== undefined) return Promise.resolve(queryRead(endpoint, params, data));
         } catch (err) {
           // An Error of the read (from Go, or the clock) is not lost: the
           // asynchronous entry below meets it again and rejects with it, as
@@ -457,7 +463,7 @@ export function makeController(bridge, endpoints, schemas) {
           if (!(err instanceof Error)) return Promise.reject(err);
         }
       }
-      return startAsync(START_SUSPENSE, this._h, h, p, undefined) ?? calls.ctrlSuspense(this._h, h, p);
+      return queryPromise(endpoint, params, startAsync(START_SUSPENSE, this._h, h, p, undefined) ?? calls.ctrlSuspense(this._h, h, p));
     }
 
     fetch(endpoint, params, body) {
@@ -471,13 +477,13 @@ export function makeController(bridge, endpoints, schemas) {
       const [h, p, kind, payload] = args;
       if (kind !== BODY_RAW) {
         const started = startAsync(START_FETCH, this._h, h, p, kind === BODY_JSON ? payload : undefined);
-        if (started !== undefined) return started;
+        if (started !== undefined) return queryPromise(endpoint, params, started);
       }
-      return calls.ctrlFetch(this._h, ...args);
+      return queryPromise(endpoint, params, calls.ctrlFetch(this._h, ...args));
     }
 
     fetchIfStale(endpoint, params) {
-      return this.#ifStale(START_FETCH_IF_STALE, endpoint, params);
+      return queryPromise(endpoint, params, this.#ifStale(START_FETCH_IF_STALE, endpoint, params));
     }
 
     [PREFETCH](endpoint, params) {
@@ -503,7 +509,7 @@ export function makeController(bridge, endpoints, schemas) {
       const h = endpointHandle(endpoint);
       const p = paramsText(params, 'getResponse', endpoint);
       lastRead.errorKept = false;
-      const answer = this.#response(h, p);
+      const answer = queryAnswer(endpoint, params, this.#response(h, p));
       // A kept answer says it; one read now has just set lastRead.
       const kept = this.#reads?.kept(h, p);
       return [answer, kept === undefined ? lastRead.errorKept : kept.err];
@@ -514,7 +520,22 @@ export function makeController(bridge, endpoints, schemas) {
       // getResponse(endpoint, state): an endpoint without params.
       if (state === undefined && isStoreState(params)) return this.#of(params).getResponse(endpoint, undefined);
       const h = endpointHandle(endpoint);
-      return this.#response(h, paramsText(params, 'getResponse', endpoint));
+      return queryAnswer(endpoint, params, this.#response(h, paramsText(params, 'getResponse', endpoint)));
+    }
+
+    /** data-client's name of getResponse (the answer has data, expiryStatus, expiresAt). */
+    getResponseMeta(endpoint, params, state) {
+      return this.getResponse(endpoint, params, state);
+    }
+
+    /** get's read as data-client's getQueryMeta gives it: {data}. */
+    getQueryMeta(schema, ...args) {
+      return { data: this.get(schema, ...args) };
+    }
+
+    /** The reads of a store state, as data-client's Snapshot (readsnapshot.mjs). */
+    snapshot(state, fetchedAt) {
+      return snapshotOf(this, state, fetchedAt, isStoreState);
     }
 
     #response(h, p) {
@@ -539,7 +560,14 @@ export function makeController(bridge, endpoints, schemas) {
       if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint.name}: listener must be a function, got ${show(listener)}`);
       const { fetch = true, poll = true } = subscribeOptions(options, endpoint);
       this.#tick();
-      const sub = calls.ctrlSubscribe(this._h, h, p, (data, loading, error) => listener({ data, loading, error }), !fetch, !poll);
+      const sub = calls.ctrlSubscribe(
+        this._h,
+        h,
+        p,
+        (data, loading, error) => listener({ data: queryRead(endpoint, params, data), loading, error }),
+        !fetch,
+        !poll,
+      );
       let done = false;
       return () => {
         if (done) return;

@@ -12,6 +12,7 @@ import { Endpoint } from './generic.mjs';
 import { BODY_JSON, BODY_NONE, BODY_RAW, SCHEMA_NONE } from './protocol.mjs';
 import { listPath, pathRegex, queryString } from './paths.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
+import { engineSchema } from './queryread.mjs';
 import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, ValuesSchema, checkShape, isEntity, isQueryable } from './schemas.mjs';
 import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
@@ -655,7 +656,8 @@ function encodeOptions(options, where, self, to) {
       if (typeof v !== 'string') throw new TypeError(`${where}: ${name} must be a string, got ${show(v)}`);
       json[name] = v;
     } else if (name === 'schema') {
-      json.schema = v === undefined || v === null ? SCHEMA_NONE : to.schemaHandle(v, `${where}: schema`);
+      // A schema.Query's responses are its schema's (queryread.mjs).
+      json.schema = v === undefined || v === null ? SCHEMA_NONE : to.schemaHandle(engineSchema(v), `${where}: schema`);
     } else if (name === 'body') {
       if (v === undefined || v === null) json.body = null;
       else if (sendsAsJSON(v, `${where}: body`)) {

@@ -283,7 +283,12 @@ export function declarationOf(cls) {
   if (maxDepth !== undefined && !(Number.isInteger(maxDepth) && maxDepth >= 1)) {
     throw new TypeError(`${where}: static maxEntityDepth must be a positive integer, got ${show(maxDepth)}`);
   }
-  d = { key, pk, defaults, hooks, process, validate, maxDepth, where };
+  // static indexes: fields ctrl.get looks a record up by, as by its pk.
+  const indexes = cls.indexes;
+  if (indexes !== undefined && !(Array.isArray(indexes) && indexes.every((f) => typeof f === 'string' && f !== ''))) {
+    throw new TypeError(`${where}: static indexes must be a list of field names, got ${show(indexes)}`);
+  }
+  d = { key, pk, defaults, hooks, process, validate, maxDepth, indexes, where };
   declarations.set(cls, d);
   return d;
 }

@@ -169,6 +169,19 @@ export class PendingController {
     return this.#inner?.get(schema, ...args);
   }
 
+  getResponseMeta(endpoint, params, state) {
+    return this.#inner !== undefined ? this.#inner.getResponseMeta(endpoint, params, state) : MISSING;
+  }
+
+  getQueryMeta(schema, ...args) {
+    return { data: this.get(schema, ...args) };
+  }
+
+  snapshot(state, fetchedAt) {
+    if (this.#inner === undefined) throw new Error('Controller: snapshot() needs datafetch.wasm: await controller.ready (or load()) first');
+    return this.#inner.snapshot(state, fetchedAt);
+  }
+
   subscribe(endpoint, params, listener, options) {
     if (this.#inner !== undefined) return this.#inner.subscribe(endpoint, params, listener, options);
     if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint?.name}: listener must be a function, got ${show(listener)}`);

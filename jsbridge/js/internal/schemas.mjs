@@ -164,6 +164,9 @@ export class QuerySchema {
 // do).
 export const QUERYABLE = Symbol('datafetch.queryable');
 AllSchema.prototype[QUERYABLE] = true;
+// A Union is read by the member its params' attribute names
+// (ctrl.get(union, {id, type})), as data-client's.
+UnionSchema.prototype[QUERYABLE] = true;
 
 export function isQueryable(s) {
   return isEntity(s) || s instanceof ObjectSchema || isPlainObject(s) || (s !== null && typeof s === 'object' && s[QUERYABLE] === true);
@@ -774,7 +777,7 @@ export function makeSchemas(bridge) {
 
   /**
    * data-client's normalize(schema, input, args, store, meta): {result,
-   * entities, entitiesMeta, indexes}. args are the endpoint's args (for
+   * entities, indexes, entitiesMeta}. args are the endpoint's args (for
    * Collections, and entities' pk and process); store ({entities,
    * entitiesMeta}, as getState or an earlier normalize gives) holds the
    * tables the records merge into, each by its entity's mergeWithStore
@@ -799,7 +802,7 @@ export function makeSchemas(bridge) {
       throw new TypeError(`normalize: data: expected ${wanted === 'object' ? 'an object' : `a ${wanted}`} for the schema, got ${show(data)}`);
     }
     if (primitive) {
-      return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
+      return { result: data, entities: { ...store?.entities }, indexes: { ...store?.indexes }, entitiesMeta: { ...store?.entitiesMeta } };
     }
     const out = JSON.parse(
       calls.normalize(
@@ -810,7 +813,8 @@ export function makeSchemas(bridge) {
         schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
       ),
     );
-    const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
+    // Keys in data-client's order, as JSON of the output shows them.
+    const incoming = { fetchedAt: 0, date: Date.now(), expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
     const entitiesMeta = { ...store?.entitiesMeta };
     for (const [key, records] of Object.entries(out.entities)) {
@@ -833,7 +837,7 @@ export function makeSchemas(bridge) {
       entities[key] = table;
       entitiesMeta[key] = metas;
     }
-    return { result: out.result, entities, entitiesMeta, indexes: { ...store?.indexes } };
+    return { result: out.result, entities, indexes: { ...store?.indexes }, entitiesMeta };
   }
 
   function denormalize(schema, result, entities) {
