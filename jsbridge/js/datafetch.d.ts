@@ -982,7 +982,7 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
    * returns the params without the cursor (`[params]`, or `[]`); keys and
    * the collection use them, and every page fetched is appended.
    */
-  paginated<A extends object>(removeCursor: (params: A) => readonly [P] | readonly []): RestEndpoint<D, A, B>;
+  paginated<A extends object>(removeCursor: (params: A) => readonly P[]): RestEndpoint<D, A, B>;
   /** With a Collection in the schema: POST that appends the created record to every matching collection. */
   readonly push?: RestEndpoint<any, P, any>;
   /** As `push`, prepended. */

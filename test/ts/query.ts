@@ -9,7 +9,7 @@ const ctrl = new df.Controller();
 
 const all = new df.schema.All(Article);
 const everyArticle = ctrl.get(all);
-const firstTitle: string | undefined = everyArticle[0]?.title;
+const firstTitle: string | undefined = everyArticle?.[0]?.title;
 
 const published = new df.schema.Query(all, (entries, minLength: number) => {
   const list = entries.filter((a) => a.published && a.title.length >= minLength);
