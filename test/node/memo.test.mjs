@@ -294,6 +294,36 @@ test('MemoCache.query of a schema.All: the same data while the state is the same
   assert.ok(second.results.includes(first.results[0]) && second.results.includes(first.results[1]), 'the cats already read keep their objects');
 });
 
+test('MemoCache.query of a schema.All of types never stored is INVALID (as data-client), of a stored type a list', async () => {
+  const df = await loadDF();
+  class Dog extends Entity {
+    id = '';
+  }
+  const memo = new MemoCache();
+  const state = { entities: { Other: { 1: { id: '1' } } }, indexes: {} };
+  assert.equal(memo.query({ results: new schema.All(Cat) }, [], state).data, df.INVALID);
+  assert.equal(memo.query(new schema.All({ cats: Cat, dogs: Dog }, 'type'), [], state).data, df.INVALID);
+  assert.equal(memo.query({ results: new schema.All(Cat) }, [], { entities: { Cat: { 1: { id: '1' } } }, indexes: {} }).data.results.length, 1);
+});
+
+test('MemoCache.buildQueryKey of a schema.Union: {id, schema} by the attribute in args, else the first member state holds', async () => {
+  await loadDF();
+  class Group extends Entity {
+    id = '';
+  }
+  const state = { entities: { Cat: { 1: { id: '1' } }, Group: { 2: { id: '2' } } }, indexes: {} };
+  const memo = new MemoCache();
+  const byField = new schema.Union({ cats: Cat, groups: Group }, 'type');
+  assert.deepEqual(memo.buildQueryKey(byField, [{ id: '2', type: 'groups' }], state), { id: '2', schema: 'groups' });
+  assert.equal(memo.buildQueryKey(byField, [{ id: '2', type: 'cats' }], state), undefined, 'the named member does not hold it');
+  assert.deepEqual(memo.buildQueryKey(byField, [{ id: '1' }], state), { id: '1', schema: 'cats' });
+  assert.deepEqual(memo.buildQueryKey(byField, [{ id: '2' }], state), { id: '2', schema: 'groups' });
+  const byFn = new schema.Union({ cats: Cat, groups: Group }, (input) => (input.groupname ? 'groups' : undefined));
+  assert.deepEqual(memo.buildQueryKey(byFn, [{ id: '2' }], state), { id: '2', schema: 'groups' });
+  assert.equal(memo.buildQueryKey(byFn, [{ id: '9' }], state), undefined);
+  assert.equal(memo.buildQueryKey(byFn, [], state), undefined);
+});
+
 test('MemoCache: bad arguments are a TypeError naming the method and what was given', async () => {
   await loadDF();
   const memo = new MemoCache();

@@ -134,6 +134,11 @@ export class InvalidateSchema {
   constructor(entity, schemaAttribute) {
     this.schema = entitiesOf('schema.Invalidate', entity, schemaAttribute);
   }
+
+  /** data-client's queryKey: an Invalidate is never read from the cache by args. */
+  queryKey() {
+    return undefined;
+  }
 }
 
 // AllSchema is every stored entity of one type that is not deleted, as
@@ -148,6 +153,19 @@ export class AllSchema {
 // QuerySchema derives data from a queryable schema (an Entity by pk, All,
 // and what declares itself queryable, as a Collection) with process(entries,
 // ...args), which ctrl.get runs on this side (controller.mjs).
+// withoutAll returns result, the normalized form of data by schema, as
+// data-client gives it: an All normalizes its entities but no result (it
+// is always read from the tables), so an All is undefined and an All
+// member of an object is left out.
+function withoutAll(schema, result) {
+  if (schema instanceof AllSchema) return undefined;
+  const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
+  if (members === undefined || !isPlainObject(result) || !Object.values(members).some((s) => s instanceof AllSchema)) return result;
+  const out = { ...result };
+  for (const [k, s] of Object.entries(members)) if (s instanceof AllSchema) delete out[k];
+  return out;
+}
+
 export class QuerySchema {
   constructor(schema, process) {
     if (!isQueryable(schema)) {
@@ -837,7 +855,7 @@ export function makeSchemas(bridge) {
       entities[key] = table;
       entitiesMeta[key] = metas;
     }
-    return { result: out.result, entities, indexes: { ...store?.indexes }, entitiesMeta };
+    return { result: withoutAll(schema, out.result), entities, indexes: { ...store?.indexes }, entitiesMeta };
   }
 
   function denormalize(schema, result, entities) {
