@@ -324,6 +324,31 @@ test('MemoCache.buildQueryKey of a schema.Union: {id, schema} by the attribute i
   assert.equal(memo.buildQueryKey(byFn, [], state), undefined);
 });
 
+test("normalize: an entity's static indexes fill the indexes table, a changed value is INVALID, a missing field warns", async (t) => {
+  const df = await loadDF();
+  const first = df.normalize(
+    [Cat],
+    [
+      { id: '1', name: 'Milo', username: 'm' },
+      { id: '2', name: 'Jake', username: 'j' },
+    ],
+  );
+  assert.deepEqual(first.indexes, { Cat: { username: { m: '1', j: '2' } } });
+  const store = { ...first, indexes: { ...first.indexes, Other: { f: { a: '1' } } } };
+  const second = df.normalize(Cat, { id: '2', name: 'Jake', username: 'jake' }, [], store);
+  assert.deepEqual(second.indexes, { Cat: { username: { m: '1', j: df.INVALID, jake: '2' } }, Other: { f: { a: '1' } } });
+  assert.deepEqual(store.indexes.Cat, { username: { m: '1', j: '2' } }, 'the store is not changed');
+
+  class Taco extends Entity {
+    id = '';
+    static indexes = ['kind'];
+  }
+  const warn = t.mock.method(console, 'warn', () => {});
+  assert.deepEqual(df.normalize(Taco, { id: '5' }).indexes, { Taco: { kind: {} } });
+  assert.equal(warn.mock.callCount(), 1);
+  assert.match(warn.mock.calls[0].arguments[0], /Index not found in entity[\s\S]*Index: kind[\s\S]*"id": "5"/);
+});
+
 test('MemoCache: bad arguments are a TypeError naming the method and what was given', async () => {
   await loadDF();
   const memo = new MemoCache();

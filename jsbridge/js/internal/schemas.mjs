@@ -153,6 +153,33 @@ export class AllSchema {
 // QuerySchema derives data from a queryable schema (an Entity by pk, All,
 // and what declares itself queryable, as a Collection) with process(entries,
 // ...args), which ctrl.get runs on this side (controller.mjs).
+// indexTables returns the index tables of an entity type with static
+// indexes (fields) after normalize wrote the records of pks: stored (the
+// store's tables, {field: {value: pk}}) extended, each written record
+// under its value of each field; a value a record no longer has is
+// data-client's INVALID (its old lookups find nothing). A record without
+// an index field is warned about, as data-client does. Deleted records
+// change no index.
+function indexTables(fields, stored, before, after, pks) {
+  const out = { ...stored };
+  for (const field of fields) {
+    const index = { ...out[field] };
+    for (const pk of pks) {
+      const rec = after[pk];
+      if (rec === null || typeof rec !== 'object') continue;
+      const old = before?.[pk];
+      if (old !== null && typeof old === 'object' && old[field] !== rec[field]) index[old[field]] = INVALID;
+      if (field in rec) index[rec[field]] = pk;
+      else
+        console.warn(
+          `Index not found in entity. Indexes must be top-level members of your entity.\nIndex: ${field}\nEntity: ${JSON.stringify(rec, undefined, 2)}`,
+        );
+    }
+    out[field] = index;
+  }
+  return out;
+}
+
 // withoutAll returns result, the normalized form of data by schema, as
 // data-client gives it: an All normalizes its entities but no result (it
 // is always read from the tables), so an All is undefined and an All
@@ -835,6 +862,7 @@ export function makeSchemas(bridge) {
     const incoming = { fetchedAt: 0, date: Date.now(), expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
     const entitiesMeta = { ...store?.entitiesMeta };
+    const indexes = { ...store?.indexes };
     for (const [key, records] of Object.entries(out.entities)) {
       const table = { ...entities[key] };
       const metas = { ...entitiesMeta[key] };
@@ -852,10 +880,12 @@ export function makeSchemas(bridge) {
         table[pk] = merger.mergeWithStore(stored, incoming, existing, rec);
         metas[pk] = merger.mergeMetaWithStore(stored, incoming, existing, rec);
       }
+      const fields = isEntityClass(merger) ? declarationOf(merger).indexes : undefined;
+      if (fields?.length) indexes[key] = indexTables(fields, indexes[key], entities[key], table, Object.keys(records));
       entities[key] = table;
       entitiesMeta[key] = metas;
     }
-    return { result: withoutAll(schema, out.result), entities, indexes: { ...store?.indexes }, entitiesMeta };
+    return { result: withoutAll(schema, out.result), entities, indexes, entitiesMeta };
   }
 
   function denormalize(schema, result, entities) {
