@@ -127,7 +127,7 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	return int32(len(exchange.out))
 }
 
-// inputJSON parses the JSON text of n bytes at offset from in the input
+// inputJSON parses the JSON text (marked JSON: value.ParseMarked) of n bytes at offset from in the input
 // buffer (none: undefined). ok is false when the bytes are not there or not
 // JSON: the js.FuncOf entry reports that.
 func inputJSON(from, n int32) (v value.Value, ok bool) {
@@ -141,7 +141,7 @@ func inputJSON(from, n int32) (v value.Value, ok bool) {
 	// a tape, as responses are: a record set is then stored unbuilt, and
 	// a small document parses in half the time the pooled eager parser
 	// takes in wasm.
-	v, err := value.ParseLazy(string(exchange.in[from : from+n]))
+	v, err := value.ParseMarked(string(exchange.in[from : from+n]))
 	return v, err == nil
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // normalize(schema, dataJSON, argsJSON, storeJSON) returns {result,
-// entities} as JSON: entities[key][pk] is the normalized record, null when
+// entities} as marked JSON (value.ParseMarked; dataJSON may be marked too): entities[key][pk] is the normalized record, null when
 // deleted. args are the endpoint's args, a JSON array ([params, body]: for
 // Collections, and the pk and process of entities). storeJSON, when given,
 // is the entity tables the data is normalized into: a Collection's adder
@@ -67,7 +67,9 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	for i, k := range keys {
 		tables[i] = value.M(k, value.Obj(records[k]...))
 	}
-	return value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...))).JSON(), nil
+	// As marked JSON: an undefined member or element of the result or a
+	// record stays undefined (data-client's [undefined, "1", null]).
+	return value.MarkedJSON(value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...)))), nil
 }
 
 // denormalize(schema, resultJSON, entitiesJSON) returns the data, read from
