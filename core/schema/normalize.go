@@ -570,7 +570,8 @@ func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		// A member its schema normalizes to undefined is left out, as
 		// data-client's does ({foo: undefined} gives {}); one no schema
 		// reads keeps its undefined.
-		kept := make([]value.Member, 0, len(members)-len(drop))
+		// (drop may name a member twice: fields may repeat a name.)
+		kept := make([]value.Member, 0, len(members))
 		for i := range members {
 			if !slices.Contains(drop, i) {
 				kept = append(kept, members[i])
