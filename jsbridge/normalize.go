@@ -11,7 +11,7 @@ import (
 )
 
 // normalize(schema, dataJSON, argsJSON, storeJSON) returns {result,
-// entities} as marked JSON (value.ParseMarked; dataJSON may be marked too): entities[key][pk] is the normalized record, null when
+// entities}, plain data (dataJSON may be marked JSON: value.ParseMarked): entities[key][pk] is the normalized record, null when
 // deleted. args are the endpoint's args, a JSON array ([params, body]: for
 // Collections, and the pk and process of entities). storeJSON, when given,
 // is the entity tables the data is normalized into: a Collection's adder
@@ -67,9 +67,10 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	for i, k := range keys {
 		tables[i] = value.M(k, value.Obj(records[k]...))
 	}
-	// As marked JSON: an undefined member or element of the result or a
-	// record stays undefined (data-client's [undefined, "1", null]).
-	return value.MarkedJSON(value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...)))), nil
+	// On the wire, as plain data: an undefined member or element of the
+	// result or a record stays undefined (data-client's [undefined, "1",
+	// null]), which JSON text would drop or make null.
+	return emitPlain(lib.decode, nil, value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...))), wire.Header{})
 }
 
 // denormalize(schema, resultJSON, entitiesJSON) returns the data, read from

@@ -6,7 +6,7 @@ import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { deletedAsNull, plainInput, plainState } from './state.mjs';
-import { checkJSON, isPlainObject, jsonText, markedText, parse, parseMarked, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
  * What denormalize returns when a required entity is deleted (a deleted
@@ -801,14 +801,12 @@ export function makeSchemas(bridge) {
     if (primitive) {
       return { result: data, entities: { ...store?.entities }, entitiesMeta: { ...store?.entitiesMeta }, indexes: { ...store?.indexes } };
     }
-    const out = parseMarked(
-      calls.normalize(
-        schemaHandle(schema, 'normalize: schema'),
-        dataText(schema, data, 'normalize: data'),
-        jsonText(args, 'normalize: args'),
-        // The tables a Collection's adder changes collections in.
-        schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
-      ),
+    const out = calls.normalize(
+      schemaHandle(schema, 'normalize: schema'),
+      dataText(schema, data, 'normalize: data'),
+      jsonText(args, 'normalize: args'),
+      // The tables a Collection's adder changes collections in.
+      schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
     );
     const incoming = { date: Date.now(), fetchedAt: 0, expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };

@@ -147,23 +147,6 @@ export function markedText(v, where) {
   return root === undefined ? text : `${MARK}${JSON.stringify(root)}${MARK}${text}`;
 }
 
-/** parseMarked is JSON.parse for marked JSON (see markedText), which Go's normalize returns. */
-export function parseMarked(text) {
-  if (text[0] !== MARK) return JSON.parse(text);
-  const end = text.indexOf(MARK, 1);
-  const v = JSON.parse(text.slice(end + 1));
-  applyMarks(v, JSON.parse(text.slice(1, end)));
-  return v;
-}
-
-function applyMarks(v, marks) {
-  for (const k of Object.keys(marks)) {
-    const m = marks[k];
-    if (m === 0) v[k] = undefined;
-    else applyMarks(v[k], m);
-  }
-}
-
 // sawUndefined is set by plainJSON when v holds undefined (for markedText).
 let sawUndefined = false;
 
