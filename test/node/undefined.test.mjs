@@ -47,6 +47,17 @@ test('denormalize keeps an undefined member and leaves out undefined list elemen
   const shared = { 'a"b': undefined };
   const twice = df.denormalize(new schema.Object({}), { x: shared, y: [shared, 1] }, {});
   assert.ok(Object.hasOwn(twice.x, 'a"b') && Object.hasOwn(twice.y[0], 'a"b'));
+  // A class instance goes the careful way (checked for what JSON cannot carry) and keeps its marks too.
+  class Box {
+    a = undefined;
+    b = 1;
+  }
+  const boxed = df.denormalize(new schema.Object({}), { box: new Box() }, {});
+  assert.deepEqual(Object.entries(boxed.box), [
+    ['a', undefined],
+    ['b', 1],
+  ]);
+  assert.throws(() => df.denormalize(new schema.Object({}), { box: new Box(), f: () => 1 }, {}), /f: function.*cannot be sent as JSON/);
 });
 
 test('setResponse stores an undefined member, and a read returns it', async () => {

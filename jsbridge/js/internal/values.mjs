@@ -121,7 +121,8 @@ const MARK = '\0';
 export function markedText(v, where) {
   if (v === undefined) return '';
   sawUndefined = false;
-  if (plainJSON(v, 0) && !sawUndefined) return JSON.stringify(v);
+  const plain = plainJSON(v, 0);
+  if (plain && !sawUndefined) return JSON.stringify(v);
   // visits maps each object being written to where it is: its holder's
   // visit, its key there, and its marks once one is needed.
   const visits = new Map();
@@ -134,7 +135,7 @@ export function markedText(v, where) {
     }
     return visit.marks;
   };
-  const text = jsonText(v, where, function (key, value) {
+  const mark = function (key, value) {
     const holder = visits.get(this);
     if (value === undefined && holder !== undefined) {
       marksOf(holder)[key] = 0;
@@ -143,7 +144,9 @@ export function markedText(v, where) {
     // A new visit each time: an object met twice has marks in each place.
     if (value !== null && typeof value === 'object') visits.set(value, { up: holder, key, marks: undefined });
     return value;
-  });
+  };
+  // Plain data needs only the marks; anything else jsonText's checks too.
+  const text = plain ? JSON.stringify(v, mark) : jsonText(v, where, mark);
   return root === undefined ? text : `${MARK}${JSON.stringify(root)}${MARK}${text}`;
 }
 
