@@ -44,7 +44,6 @@ const (
 	callCtrlClose
 	callCtrlGC
 	callCtrlHydrate
-	callCtrlSnapshot
 	callCtrlChangeCount
 	callSnapshotVersion
 	callCtrlInspect
@@ -52,6 +51,11 @@ const (
 	callSnapGet
 	callCtrlSyncStart
 	callCtrlSyncStop
+	callPersistStart
+	callPersistFire
+	callPersistSaved
+	callPersistFlush
+	callPersistStop
 	callCtrlSyncApply
 	callCtrlFetch
 	callCtrlSuspense
@@ -103,7 +107,6 @@ var callNames = [numCalls]string{
 	callCtrlClose:             "ctrlClose",
 	callCtrlGC:                "ctrlGC",
 	callCtrlHydrate:           "ctrlHydrate",
-	callCtrlSnapshot:          "ctrlSnapshot",
 	callCtrlChangeCount:       "ctrlChangeCount",
 	callSnapshotVersion:       "snapshotVersion",
 	callCtrlInspect:           "ctrlInspect",
@@ -111,6 +114,11 @@ var callNames = [numCalls]string{
 	callSnapGet:               "snapGet",
 	callCtrlSyncStart:         "ctrlSyncStart",
 	callCtrlSyncStop:          "ctrlSyncStop",
+	callPersistStart:          "persistStart",
+	callPersistFire:           "persistFire",
+	callPersistSaved:          "persistSaved",
+	callPersistFlush:          "persistFlush",
+	callPersistStop:           "persistStop",
 	callCtrlSyncApply:         "ctrlSyncApply",
 	callCtrlFetch:             "ctrlFetch",
 	callCtrlSuspense:          "ctrlSuspense",
@@ -160,7 +168,6 @@ var callKinds = [numCalls]callKind{
 	callCtrlClose:             syncCall,
 	callCtrlGC:                syncCall,
 	callCtrlHydrate:           syncCall,
-	callCtrlSnapshot:          syncCall,
 	callCtrlChangeCount:       syncCall,
 	callSnapshotVersion:       syncCall,
 	callCtrlInspect:           syncCall,
@@ -168,6 +175,11 @@ var callKinds = [numCalls]callKind{
 	callSnapGet:               syncCall,
 	callCtrlSyncStart:         syncCall,
 	callCtrlSyncStop:          syncCall,
+	callPersistStart:          syncCall,
+	callPersistFire:           syncCall,
+	callPersistSaved:          syncCall,
+	callPersistFlush:          syncCall,
+	callPersistStop:           syncCall,
 	callCtrlSyncApply:         syncCall,
 	callCtrlFetch:             asyncCall,
 	callCtrlSuspense:          asyncCall,

@@ -132,6 +132,48 @@ func protocolJS() string {
 	return b.String()
 }
 
+// exportsDoc is CALLS.md's section on the exported entries.
+const exportsDoc = `
+## Exported entries: one path per call
+
+The entries below have a WebAssembly export (` + "`datafetch*`" + `, called by
+` + "`js/internal/wire.mjs`" + ` and ` + "`transport.mjs`" + `) besides the entry above,
+which costs about a thousandth of a js.FuncOf call. The export answers
+every call it is given, errors included: a bad handle or params, a key
+that cannot be made, a hook's error and a Go panic make it answer
+` + "`EXPORT_FAILED`" + `, and ` + "`exchangeError`" + ` throws the same Error the entry
+would have (the call is not made twice, so hooks run once). JavaScript
+makes the call through the entry above only when:
+
+- **there are no exports**: ` + "`attach(bridge)`" + ` without the instance's
+  exports (a Go program that links jsbridge and shares only its bridge);
+- **the text does not fit the input buffer** (over 65,536 UTF-16 code
+  units): JavaScript does not call the export (` + "`MAX_INPUT`" + `);
+- **a change to a controller with a subscription open**
+  (` + "`datafetchSetResponse`" + `, ` + "`datafetchInvalidate`" + `,
+  ` + "`datafetchResetEntireStore`" + `, ` + "`datafetchKeys`" + ` and
+  ` + "`datafetchUpdateKeys`" + ` answer ` + "`EXPORT_DECLINED`" + `): telling the
+  subscribers calls their JavaScript listeners, which may call Go back,
+  and may start refetches, goroutines that run only once Go next has
+  control; an export can do neither before it returns;
+- **the library gave Go no ` + "`complete`" + `** (` + "`datafetchStart`" + `):
+  nothing could settle the call's Promise;
+- **a read's output names an object this side no longer has**
+  (` + "`getResponse`" + `' UnknownObject): the entry starts both halves of
+  the identity table afresh.
+
+| Entry | Export |
+|---|---|
+| ` + "`ctrlGetResponse`" + ` | ` + "`datafetchGetResponse`" + ` |
+| ` + "`ctrlSetResponse`" + ` | ` + "`datafetchSetResponse`" + ` |
+| ` + "`ctrlInvalidate`" + ` | ` + "`datafetchInvalidate`" + ` |
+| ` + "`ctrlResetEntireStore`" + ` | ` + "`datafetchResetEntireStore`" + ` |
+| ` + "`ctrlInvalidateAll`" + `, ` + "`ctrlExpireAll`" + ` | ` + "`datafetchKeys`" + `, then ` + "`datafetchUpdateKeys`" + ` (JavaScript runs testKey between) |
+| ` + "`endpointKey`" + ` | ` + "`datafetchKey`" + ` |
+| ` + "`endpointURL`" + ` | ` + "`datafetchURL`" + ` |
+| ` + "`ctrlFetch`" + `, ` + "`ctrlSuspense`" + `, ` + "`ctrlFetchIfStale`" + ` | ` + "`datafetchStart`" + ` (a raw body goes through the entry) |
+`
+
 var callKindDocs = [...]string{syncCall: "sync", asyncCall: "async", reportCall: "report"}
 
 // callsDoc returns CALLS.md, the call surface written down.
@@ -179,6 +221,7 @@ snapshot: handles.go); JSON text is a string of JSON.
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.name, callKindDocs[c.kind], strings.Join(args, ", "), c.doc)
 	}
+	b.WriteString(exportsDoc)
 	b.WriteString("\n## Numbers\n\nThe constants of `js/internal/protocol.mjs`, by their Go names' values.\n")
 	for _, p := range protocolConsts {
 		if p.group != "" {

@@ -4,11 +4,13 @@ package jsbridge
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/encode"
@@ -38,9 +40,13 @@ import (
 // Entries for a controller read its clock from the time JavaScript passes
 // in the controller's shared memory (ctrlShared.now), when it passes one.
 //
-// An entry that meets anything unusual (an error, a panic, a subscription)
-// returns -1, declined, for JavaScript to make the same call through its
-// js.FuncOf entry, which reports errors as the rest of the bridge does.
+// An entry answers every call it is given: an error (a bad handle or
+// params, a key that cannot be made, a panic) is its answer too, failed
+// (-2), kept for exchangeError to throw as the js.FuncOf entry would have.
+// It declines (-1), for JavaScript to make the call through the js.FuncOf
+// entry, only what an export cannot do: a change to a controller with a
+// subscription open, whose JavaScript listeners it would call and whose
+// refetches it would start (CALLS.md lists every such case).
 
 // exchange is the memory the exports share with JavaScript.
 var exchange struct {
@@ -103,23 +109,30 @@ func address(b []byte) uint32 {
 //
 //go:wasmexport datafetchGetResponse
 func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
-	defer declineOnPanic(&n)
-	c, ok := handle[*ctrl](ctrlID)
-	if !ok {
-		return -1
+	defer failOnPanic(callCtrlGetResponse, &n)
+	c, err := handleOf[*ctrl](ctrlID, "a controller")
+	if err != nil {
+		return fail(err)
 	}
 	defer c.unpin(c.pinClock())
-	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok {
-		return -1
+	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
+	if err != nil {
+		return fail(err)
 	}
-	params, key, ok, err := keyedParams(epID, ep, paramsLen)
-	if !ok || err != nil || params.IsNull() {
-		return -1
+	params, key, err := keyedParams(epID, ep, paramsLen)
+	if err != nil {
+		return fail(err)
+	}
+	if params.IsNull() {
+		// Null params read nothing, as ctrlGetResponse answers them: with
+		// no identity, since there is no data.
+		h := responseHeader(endpoint.Response{ExpiryStatus: endpoint.Missing}, nil)
+		exchange.out = (*encode.Identities)(nil).Output(encode.TakeOutput(), h, "", nil, value.Undef)
+		return int32(len(exchange.out))
 	}
 	r := c.c.GetResponseKeyed(ep, key, params)
 	if errors.Is(r.Err, controller.ErrReentrant) {
-		return -1
+		return fail(r.Err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -127,22 +140,25 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	return int32(len(exchange.out))
 }
 
-// inputJSON parses the JSON text (marked JSON: value.ParseMarked) of n bytes at offset from in the input
-// buffer (none: undefined). ok is false when the bytes are not there or not
-// JSON: the js.FuncOf entry reports that.
-func inputJSON(from, n int32) (v value.Value, ok bool) {
+// inputJSON parses the JSON text (or marked JSON: value.ParseMarked) of n
+// bytes at offset from in the input buffer (none: undefined); what names
+// it in an error.
+func inputJSON(from, n int32, what string) (value.Value, error) {
 	if from < 0 || n < 0 || int(from)+int(n) > len(exchange.in) {
-		return value.Undef, false
+		return value.Undef, fmt.Errorf("%s: %d bytes at %d are past the input buffer (%d bytes)", what, n, from, len(exchange.in))
 	}
 	if n == 0 {
-		return value.Undef, true
+		return value.Undef, nil
 	}
 	// A copy: the buffer is reused, and parsed strings may share it. Onto
 	// a tape, as responses are: a record set is then stored unbuilt, and
 	// a small document parses in half the time the pooled eager parser
 	// takes in wasm.
 	v, err := value.ParseMarked(string(exchange.in[from : from+n]))
-	return v, err == nil
+	if err != nil {
+		return value.Undef, fmt.Errorf("%s: %w", what, err)
+	}
+	return v, nil
 }
 
 // keptParams maps endpoint handles and params texts that exported entries
@@ -173,24 +189,24 @@ const (
 
 // keyedParams returns the params of paramsLen bytes at the start of the
 // input buffer and the key of ep (handle epID) for them, from keptParams
-// when it has them. ok is false when the params are not there or not JSON
-// (the js.FuncOf entry reports that); err is why the params have no key.
-func keyedParams(epID int32, ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, ok bool, err error) {
+// when it has them. err says why the params are unusable or have no key
+// (null params have the key "").
+func keyedParams(epID int32, ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, err error) {
 	if paramsLen < 0 || int(paramsLen) > len(exchange.in) {
-		return value.Undef, "", false, nil
+		return value.Undef, "", fmt.Errorf("%s: params: %d bytes are past the input buffer (%d bytes)", ep.Name(), paramsLen, len(exchange.in))
 	}
 	in := exchange.in[:paramsLen]
 	kept := keptParams.byEndpoint[epID]
 	if k, found := kept[string(in)]; found {
-		return k.params, k.key, true, nil
+		return k.params, k.key, nil
 	}
-	params, ok = inputJSON(0, paramsLen)
-	if !ok {
-		return value.Undef, "", false, nil
+	params, err = inputJSON(0, paramsLen, ep.Name()+": params")
+	if err != nil || params.IsNull() {
+		return params, "", err
 	}
 	key, err = ep.Key(params)
 	if err != nil {
-		return params, "", true, err
+		return params, "", err
 	}
 	if paramsLen <= maxKeptParamsText {
 		if keptParams.n >= maxKeptParams {
@@ -210,99 +226,99 @@ func keyedParams(epID int32, ep *rest.Endpoint, paramsLen int32) (params value.V
 		kept[text] = paramsKey{params: params, key: key}
 		keptParams.n++
 	}
-	return params, key, true, nil
+	return params, key, nil
 }
 
-// quiet returns the controller behind ctrlID if a change to it calls no
-// JavaScript and starts no goroutine: it has no subscription open.
-func quiet(ctrlID int32) (*ctrl, bool) {
-	c, ok := handle[*ctrl](ctrlID)
-	if !ok || c.subs.Load() != 0 {
-		return nil, false
+// quiet returns the controller behind ctrlID, and whether a change to it
+// calls no JavaScript and starts no goroutine: it has no subscription
+// open. err is set when there is no such controller.
+func quiet(ctrlID int32) (c *ctrl, ok bool, err error) {
+	c, err = handleOf[*ctrl](ctrlID, "a controller")
+	if err != nil {
+		return nil, false, err
 	}
-	return c, true
-}
-
-// writeArgs resolves the arguments a write shares: a quiet controller, the
-// endpoint and the params JSON of paramsLen bytes at the start of the input
-// buffer. ok is false when any is missing or unusable.
-func writeArgs(ctrlID, epID, paramsLen int32) (c *ctrl, ep *rest.Endpoint, params value.Value, ok bool) {
-	if c, ok = quiet(ctrlID); !ok {
-		return nil, nil, value.Undef, false
-	}
-	if ep, ok = handle[*rest.Endpoint](epID); !ok {
-		return nil, nil, value.Undef, false
-	}
-	params, ok = inputJSON(0, paramsLen)
-	return c, ep, params, ok
+	return c, c.subs.Load() == 0, nil
 }
 
 // exportSetResponse is ctrlSetResponse for the controller and endpoint
 // handles given, with the params JSON (paramsLen bytes) followed by the data
 // JSON (dataLen bytes) in the input buffer; empty text is undefined. It
-// returns 0 once the data is stored, or -1: JavaScript then calls
-// ctrlSetResponse, which reports any error.
+// returns done once the data is stored, failed, or declined when a
+// subscription is open: JavaScript then calls ctrlSetResponse.
 //
 //go:wasmexport datafetchSetResponse
 func exportSetResponse(ctrlID, epID, paramsLen, dataLen int32) (r int32) {
-	defer declineOnPanic(&r)
-	c, ok := quiet(ctrlID)
+	defer failOnPanic(callCtrlSetResponse, &r)
+	c, ok, err := quiet(ctrlID)
+	if err != nil {
+		return fail(err)
+	}
 	if !ok {
 		return declined
 	}
 	defer c.unpin(c.pinClock())
-	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok {
-		return declined
+	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
+	if err != nil {
+		return fail(err)
 	}
-	params, key, ok, err := keyedParams(epID, ep, paramsLen)
-	if !ok {
-		return declined
+	params, key, err := keyedParams(epID, ep, paramsLen)
+	if err != nil {
+		// Nothing was stored. Normalizing may have run the caller's hooks
+		// (pk, process): the error is reported, not met again.
+		return fail(err)
 	}
-	data, ok := inputJSON(paramsLen, dataLen)
-	if !ok {
-		return declined
-	}
+	data, err := inputJSON(paramsLen, dataLen, ep.Name()+": setResponse data")
 	if err == nil {
 		err = c.c.SetResponseKeyed(ep, key, params, data)
 	}
 	if err != nil {
-		// Nothing was stored. Normalizing may have run the caller's hooks
-		// (pk, process): the error is reported, not met again.
-		exchange.err = err
-		return failed
+		return fail(err)
 	}
 	return done
 }
 
 // exportInvalidate is ctrlInvalidate for the controller and endpoint
 // handles given, with the params JSON of paramsLen bytes in the input
-// buffer. It returns 0 once done, or -1: JavaScript then calls
-// ctrlInvalidate.
+// buffer. It returns done, failed, or declined when a subscription is
+// open: JavaScript then calls ctrlInvalidate.
 //
 //go:wasmexport datafetchInvalidate
 func exportInvalidate(ctrlID, epID, paramsLen int32) (r int32) {
-	defer declineOnPanic(&r)
-	c, ep, params, ok := writeArgs(ctrlID, epID, paramsLen)
+	defer failOnPanic(callCtrlInvalidate, &r)
+	c, ok, err := quiet(ctrlID)
+	if err != nil {
+		return fail(err)
+	}
 	if !ok {
 		return declined
 	}
 	defer c.unpin(c.pinClock())
-	if c.c.Invalidate(ep, params) != nil {
-		return declined
+	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
+	if err != nil {
+		return fail(err)
+	}
+	params, err := inputJSON(0, paramsLen, ep.Name()+": params")
+	if err == nil {
+		err = c.c.Invalidate(ep, params)
+	}
+	if err != nil {
+		return fail(err)
 	}
 	return done
 }
 
 // exportResetEntireStore is ctrlResetEntireStore for the controller given,
 // but for the JavaScript half of the identity table, which the caller
-// clears when it returns 0. It returns -1 when it did nothing: JavaScript
-// then calls ctrlResetEntireStore.
+// clears when it returns done. It returns declined when a subscription is
+// open: JavaScript then calls ctrlResetEntireStore.
 //
 //go:wasmexport datafetchResetEntireStore
 func exportResetEntireStore(ctrlID int32) (r int32) {
-	defer declineOnPanic(&r)
-	c, ok := quiet(ctrlID)
+	defer failOnPanic(callCtrlResetEntireStore, &r)
+	c, ok, err := quiet(ctrlID)
+	if err != nil {
+		return fail(err)
+	}
 	if !ok {
 		return declined
 	}
@@ -315,15 +331,18 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 }
 
 // exportKeys writes the keys of the controller's stored results as the
-// output, a JSON array of strings, and returns its length; or -1 when the
-// controller has a subscription open. It and exportUpdateKeys are
+// output, a JSON array of strings, and returns its length; or declined
+// when the controller has a subscription open. It and exportUpdateKeys are
 // invalidateAll and expireAll: JavaScript runs the caller's testKey over
 // the keys, on its side, and passes back those it chose.
 //
 //go:wasmexport datafetchKeys
 func exportKeys(ctrlID int32) (n int32) {
-	defer declineOnPanic(&n)
-	c, ok := quiet(ctrlID)
+	defer failOnPanic(callCtrlInvalidateAll, &n)
+	c, ok, err := quiet(ctrlID)
+	if err != nil {
+		return fail(err)
+	}
 	if !ok {
 		return declined
 	}
@@ -339,25 +358,35 @@ func exportKeys(ctrlID int32) (n int32) {
 // exportUpdateKeys invalidates (expire 0) or marks stale (expire 1) the
 // results under the keys listed, as a JSON array of strings of keysLen bytes
 // in the input buffer; it is InvalidateAll or ExpireAll with the test "is
-// listed". It returns 0 once done, or -1: JavaScript then calls
-// ctrlInvalidateAll or ctrlExpireAll.
+// listed". It returns done, failed, or declined when a subscription is
+// open: JavaScript then calls ctrlInvalidateAll or ctrlExpireAll.
 //
 //go:wasmexport datafetchUpdateKeys
 func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
-	defer declineOnPanic(&r)
-	c, ok := quiet(ctrlID)
+	name := callCtrlInvalidateAll
+	if expire == 1 {
+		name = callCtrlExpireAll
+	}
+	defer failOnPanic(name, &r)
+	c, ok, err := quiet(ctrlID)
+	if err != nil {
+		return fail(err)
+	}
 	if !ok {
 		return declined
 	}
 	defer c.unpin(c.pinClock())
-	list, ok := inputJSON(0, keysLen)
-	if !ok || list.Kind() != value.Array {
-		return declined
+	list, err := inputJSON(0, keysLen, callNames[name]+": keys")
+	if err != nil {
+		return fail(err)
+	}
+	if list.Kind() != value.Array {
+		return fail(fmt.Errorf("%s: keys: expected an array, got %s", callNames[name], list.JSON()))
 	}
 	chosen := make(map[string]bool, list.Len())
 	for _, k := range list.Elems() {
 		if k.Kind() != value.String {
-			return declined
+			return fail(fmt.Errorf("%s: keys: expected strings, got %s", callNames[name], k.JSON()))
 		}
 		chosen[k.Str()] = true
 	}
@@ -372,54 +401,59 @@ func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
 
 // exportKey is endpointKey for the endpoint handle given, with the params
 // JSON of paramsLen bytes in the input buffer. It returns the length of the
-// key, written as the output, or -1: JavaScript then calls endpointKey.
+// key, written as the output, or failed.
 //
 //go:wasmexport datafetchKey
 func exportKey(epID, paramsLen int32) int32 {
-	return endpointText(epID, paramsLen, (*rest.Endpoint).Key)
+	return endpointText(callEndpointKey, epID, paramsLen, (*rest.Endpoint).Key)
 }
 
 // exportURL is endpointURL as exportKey is endpointKey.
 //
 //go:wasmexport datafetchURL
 func exportURL(epID, paramsLen int32) int32 {
-	return endpointText(epID, paramsLen, (*rest.Endpoint).URL)
+	return endpointText(callEndpointURL, epID, paramsLen, (*rest.Endpoint).URL)
 }
 
 // endpointText writes what f says of the endpoint for the params in the
-// input buffer as the output, and returns its length, or -1.
-func endpointText(epID, paramsLen int32, f func(*rest.Endpoint, value.Value) (string, error)) (n int32) {
-	defer declineOnPanic(&n)
-	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok {
-		return declined
+// input buffer as the output, and returns its length, or failed.
+func endpointText(name callID, epID, paramsLen int32, f func(*rest.Endpoint, value.Value) (string, error)) (n int32) {
+	defer failOnPanic(name, &n)
+	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
+	if err != nil {
+		return fail(err)
 	}
-	params, ok := inputJSON(0, paramsLen)
-	if !ok {
-		return declined
+	params, err := inputJSON(0, paramsLen, ep.Name()+": params")
+	if err != nil {
+		return fail(err)
 	}
 	s, err := f(ep, params)
 	if err != nil {
-		return declined
+		return fail(err)
 	}
 	exchange.out = []byte(s)
 	return int32(len(exchange.out))
 }
 
-// handle returns the object of type T behind a handle.
-func handle[T any](id int32) (T, bool) {
-	x, _ := table.get(int(id))
-	t, ok := x.(T)
-	return t, ok
+// handleOf returns the object of type T behind a handle; what names the
+// type in the error, as lookup does for the js.FuncOf entries.
+func handleOf[T any](id int32, what string) (T, error) {
+	return lookupID[T](int(id), what)
 }
 
-// declineOnPanic, deferred by every export, turns a panic into the answer
-// -1 (declined): JavaScript then makes the same call through its js.FuncOf
-// entry, which reports the failure as an Error. A panic must never unwind
-// out of an export, where it would end the instance.
-func declineOnPanic(r *int32) {
-	if recover() != nil {
-		*r = declined
+// fail keeps err for exchangeError and returns failed.
+func fail(err error) int32 {
+	exchange.err = err
+	return failed
+}
+
+// failOnPanic, deferred by every export, turns a panic into the answer
+// failed, with the error the js.FuncOf entry name would have reported: a
+// panic must never unwind out of an export, where it would end the
+// instance.
+func failOnPanic(name callID, r *int32) {
+	if p := recover(); p != nil {
+		*r = fail(panicError(callNames[name], p))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -69,8 +70,8 @@ func TestKeyedParamsKeepsParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lens := putInput(tt.text)
-			params, key, ok, err := keyedParams(ids[tt.ep], tt.ep, lens[0])
-			require.Equal(t, tt.ok, ok && err == nil)
+			params, key, err := keyedParams(ids[tt.ep], tt.ep, lens[0])
+			require.Equal(t, tt.ok, err == nil)
 			if !tt.ok {
 				return
 			}
@@ -83,8 +84,7 @@ func TestKeyedParamsKeepsParams(t *testing.T) {
 	// still answers right.
 	for i := range maxKeptParams + 10 {
 		lens := putInput(`{"id":` + strconv.Itoa(i) + `}`)
-		_, key, ok, err := keyedParams(ids[user], user, lens[0])
-		require.True(t, ok)
+		_, key, err := keyedParams(ids[user], user, lens[0])
 		require.NoError(t, err)
 		require.Equal(t, "user GET http://x.test/users/"+strconv.Itoa(i), key)
 		require.LessOrEqual(t, keptParams.n, maxKeptParams)
@@ -151,4 +151,98 @@ func TestExportTakesTheTimeGiven(t *testing.T) {
 			assert.Equal(t, tt.at+expiry, r.ExpiresAt)
 		})
 	}
+}
+
+// Every exported entry answers the calls it is given, errors included: it
+// answers failed with the error the js.FuncOf entry would have reported
+// (exchangeError throws it), so that JavaScript never makes the same call
+// a second time. It declines only a change to a controller with a
+// subscription open.
+func TestExportsAnswerTheirErrors(t *testing.T) {
+	entity := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`)}
+	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "article", Schema: entity})
+	require.NoError(t, err)
+	c := &ctrl{c: controller.New(controller.Options{}), ids: encode.NewIdentities(), shared: &ctrlShared{now: math.NaN()}}
+	ctrlID, epID := int32(table.add(c)), int32(table.add(ep))
+	defer table.release(int(ctrlID))
+	defer table.release(int(epID))
+	gone := int32(table.add(c))
+	table.release(int(gone))
+	broken := int32(table.add(&ctrl{})) // no controller: a call panics
+	defer table.release(int(broken))
+	function, err := safejs.Global().Get("Function")
+	require.NoError(t, err)
+	kept := lib.complete
+	lib.complete = function // a function, as the library gives one
+	defer func() { lib.complete = kept }()
+
+	tests := []struct {
+		name string
+		call func() int32
+		// err is a part of the error's message; empty: the call succeeds.
+		err string
+	}{
+		{"getResponse, a controller released", func() int32 {
+			return exportGetResponse(gone, epID, putInput(`{"id":1}`)[0])
+		}, "a controller #" + strconv.Itoa(int(gone)) + " no longer exists"},
+		{"getResponse, an endpoint handle that is a controller", func() int32 {
+			return exportGetResponse(ctrlID, ctrlID, putInput(`{"id":1}`)[0])
+		}, "is not an endpoint"},
+		{"getResponse, params not JSON", func() int32 {
+			return exportGetResponse(ctrlID, epID, putInput(`{"id":`)[0])
+		}, "article: params"},
+		{"getResponse, no key", func() int32 { return exportGetResponse(ctrlID, epID, putInput(`{}`)[0]) }, "id"},
+		{"getResponse, null params", func() int32 { return exportGetResponse(ctrlID, epID, putInput(`null`)[0]) }, ""},
+		{"setResponse, data not JSON", func() int32 {
+			lens := putInput(`{"id":1}`, `{"id"`)
+			return exportSetResponse(ctrlID, epID, lens[0], lens[1])
+		}, "article: setResponse data"},
+		{"setResponse, past the input", func() int32 { return exportSetResponse(ctrlID, epID, putInput(`{"id":1}`)[0], 1<<30) }, "past the input buffer"},
+		{"invalidate, no key", func() int32 { return exportInvalidate(ctrlID, epID, putInput(`{}`)[0]) }, "id"},
+		{"resetEntireStore, a controller released", func() int32 { return exportResetEntireStore(gone) }, "no longer exists"},
+		{"keys, a controller released", func() int32 { return exportKeys(gone) }, "no longer exists"},
+		{"updateKeys, not an array", func() int32 { return exportUpdateKeys(ctrlID, putInput(`{}`)[0], 0) }, "ctrlInvalidateAll: keys: expected an array"},
+		{"updateKeys, not strings", func() int32 { return exportUpdateKeys(ctrlID, putInput(`[1]`)[0], 1) }, "ctrlExpireAll: keys: expected strings"},
+		{"updateKeys, a panic", func() int32 { return exportUpdateKeys(broken, putInput(`[]`)[0], 1) }, "datafetch ctrlExpireAll: internal error"},
+		{"key, no key", func() int32 { return exportKey(epID, putInput(`{}`)[0]) }, "id"},
+		{"url, no url", func() int32 { return exportURL(epID, putInput(`{}`)[0]) }, "id"},
+		{"url, an endpoint released", func() int32 { return exportURL(gone, putInput(`{}`)[0]) }, "an endpoint #"},
+		{"start, a controller released", func() int32 {
+			return exportStart(startFetch, gone, epID, putInput(`{"id":1}`)[0], -1)
+		}, "no longer exists"},
+		{"start, a body for suspense", func() int32 {
+			lens := putInput(`{"id":1}`, `{}`)
+			return exportStart(startSuspense, ctrlID, epID, lens[0], lens[1])
+		}, "ctrlSuspense: takes no body"},
+		{"start, no such operation", func() int32 { return exportStart(9, ctrlID, epID, 0, -1) }, "no operation 9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exchange.err = nil
+			r := tt.call()
+			exportRelease()
+			if tt.err == "" {
+				assert.GreaterOrEqual(t, r, int32(0))
+				assert.NoError(t, exchange.err)
+				return
+			}
+			require.Equal(t, int32(failed), r, "answered, not declined")
+			_, err := exchangeError(nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.err)
+			_, again := exchangeError(nil)
+			assert.ErrorContains(t, again, "no exported call failed", "taken once")
+		})
+	}
+
+	t.Run("a change with a subscription open is declined", func(t *testing.T) {
+		c.subs.Add(1)
+		defer c.subs.Add(-1)
+		lens := putInput(`{"id":1}`, `{"id":1}`)
+		assert.Equal(t, int32(declined), exportSetResponse(ctrlID, epID, lens[0], lens[1]))
+		assert.Equal(t, int32(declined), exportInvalidate(ctrlID, epID, putInput(`{"id":1}`)[0]))
+		assert.Equal(t, int32(declined), exportKeys(ctrlID))
+		assert.Equal(t, int32(declined), exportUpdateKeys(ctrlID, putInput(`[]`)[0], 0))
+		assert.Equal(t, int32(declined), exportResetEntireStore(ctrlID))
+	})
 }

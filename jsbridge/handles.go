@@ -56,6 +56,12 @@ func lookup[T any](v safejs.Value, what string) (T, error) {
 	if err != nil {
 		return zero, err
 	}
+	return lookupID[T](id, what)
+}
+
+// lookupID is lookup for a handle's number.
+func lookupID[T any](id int, what string) (T, error) {
+	var zero T
 	x, ok := table.get(id)
 	if !ok {
 		return zero, fmt.Errorf("%s #%d no longer exists", what, id)

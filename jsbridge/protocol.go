@@ -6,14 +6,17 @@ package jsbridge
 // from it with the call table (calls.go) and documented in CALLS.md.
 
 // What an exported entry (exports.go) returns besides a length. declined
-// is for JavaScript to make the call through its js.FuncOf entry instead;
-// done is a change that took effect; failed is a call that ran and failed,
-// its error kept in exchange.err for JavaScript to take through
-// exchangeError (making the call again would run the caller's hooks twice).
+// is for JavaScript to make the call through its js.FuncOf entry instead,
+// for what an export cannot do (CALLS.md lists when); done is a change
+// that took effect; failed is a call that ran and failed, its error kept
+// in exchange.err for JavaScript to take through exchangeError (making the
+// call again would run the caller's hooks twice); unheard is a wait's
+// outcome that nobody waits for any more (datafetchWake).
 const (
 	declined = -1
 	done     = 0
 	failed   = -2
+	unheard  = -3
 )
 
 // Body kinds: how a request body crosses, as the pair (kind, payload).
@@ -85,6 +88,7 @@ var protocolConsts = []protocolConst{
 	{"What an exported entry (exports.go) returns besides a length.", "EXPORT_DONE", done, "Done: the change took effect."},
 	{"", "EXPORT_DECLINED", declined, "Declined: JavaScript makes the call through its js.FuncOf entry."},
 	{"", "EXPORT_FAILED", failed, "Failed: the call ran; exchangeError throws its error."},
+	{"", "EXPORT_UNHEARD", unheard, "Unheard: nobody waits for the outcome datafetchWake was given any more."},
 
 	{"Body kinds: how a request body crosses, as the pair (kind, payload) (convert.go).", "BODY_NONE", bodyNone, "No body."},
 	{"", "BODY_JSON", bodyJSON, "A JSON body, as JSON text."},

@@ -36,16 +36,6 @@ func hydrate(c *controller.Controller, snapshot safejs.Value) error {
 	return c.Hydrate(v)
 }
 
-// ctrlSnapshot(ctrl) returns the controller's snapshot without pending
-// optimistic updates, as JSON text: what persist writes.
-func ctrlSnapshot(args []safejs.Value) (any, error) {
-	c, err := lookup[*ctrl](arg(args, 0), "a controller")
-	if err != nil {
-		return nil, err
-	}
-	return c.c.Snapshot().JSON(), nil
-}
-
 // ctrlChangeCount(ctrl) returns the controller's change counter (see
 // ctrlChanges), for callers without the module's memory.
 func ctrlChangeCount(args []safejs.Value) (any, error) {

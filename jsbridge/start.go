@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hack-pad/safejs"
 
@@ -22,12 +23,7 @@ import (
 // worker cannot run inside the export itself.
 
 // startNames are the js.FuncOf entries of the ops, for errors.
-var startNames = [...]string{
-	startFetch:        callNames[callCtrlFetch],
-	startSuspense:     callNames[callCtrlSuspense],
-	startFetchIfStale: callNames[callCtrlFetchIfStale],
-	startPrefetch:     callNames[callCtrlFetchIfStale],
-}
+var startNames = [...]callID{startFetch: callCtrlFetch, startSuspense: callCtrlSuspense, startFetchIfStale: callCtrlFetchIfStale, startPrefetch: callCtrlFetchIfStale}
 
 // calls numbers the calls started through exportStart.
 var calls struct{ next int32 }
@@ -36,35 +32,40 @@ var calls struct{ next int32 }
 // given, with the params JSON (paramsLen bytes) followed, for a fetch, by
 // a JSON body (bodyLen bytes; -1: none) in the input buffer. It returns the
 // call's id, whose outcome goes to lib.complete once JavaScript has resumed
-// Go, or -1: JavaScript then calls the js.FuncOf entry, which reports any
-// error in the arguments.
+// Go; failed when the arguments are unusable (exchangeError has why, for
+// the Promise to reject with); or declined when the library gave no
+// lib.complete to settle it with: JavaScript then calls the js.FuncOf
+// entry.
 //
 //go:wasmexport datafetchStart
 func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
-	defer declineOnPanic(&r)
+	if op < 0 || int(op) >= len(startNames) {
+		return fail(fmt.Errorf("datafetch: datafetchStart: no operation %d", op))
+	}
+	defer failOnPanic(startNames[op], &r)
 	if lib.complete.Type() != safejs.TypeFunction {
 		return declined
 	}
-	c, ok := handle[*ctrl](ctrlID)
-	if !ok {
-		return declined
+	c, err := handleOf[*ctrl](ctrlID, "a controller")
+	if err != nil {
+		return fail(err)
 	}
-	ep, ok := handle[*rest.Endpoint](epID)
-	if !ok {
-		return declined
+	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
+	if err != nil {
+		return fail(err)
 	}
-	params, ok := inputJSON(0, paramsLen)
-	if !ok {
-		return declined
+	params, err := inputJSON(0, paramsLen, ep.Name()+": params")
+	if err != nil {
+		return fail(err)
 	}
 	var body any
 	if bodyLen >= 0 {
 		if op != startFetch {
-			return declined
+			return fail(fmt.Errorf("datafetch %s: takes no body", callNames[startNames[op]]))
 		}
-		b, ok := inputJSON(paramsLen, bodyLen)
-		if !ok {
-			return declined
+		b, err := inputJSON(paramsLen, bodyLen, "body")
+		if err != nil {
+			return fail(err)
 		}
 		body = b
 	}
@@ -76,11 +77,12 @@ func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 		run = func() (value.Value, error) { return c.c.Suspense(context.Background(), ep, params) }
 	case startFetchIfStale, startPrefetch:
 		run = func() (value.Value, error) { return c.c.FetchIfStale(context.Background(), ep, params) }
-	default:
-		return declined
 	}
-	if op != startFetch && params.IsNull() {
-		return declined // answered at once by the js.FuncOf entry
+	// Null params wait for nothing: undefined at once, as the js.FuncOf
+	// entries answer.
+	nothing := op != startFetch && params.IsNull()
+	if nothing {
+		run = func() (value.Value, error) { return value.Undef, nil }
 	}
 	calls.next++
 	if calls.next <= 0 {
@@ -90,12 +92,12 @@ func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 	asyncWorkers.run(func() {
 		defer func() {
 			if p := recover(); p != nil {
-				_, _ = invoke(lib.complete, id, false, errorValue(panicError(startNames[op], p)))
+				_, _ = invoke(lib.complete, id, false, errorValue(panicError(callNames[startNames[op]], p)))
 			}
 		}()
 		v, err := run()
 		out := safejs.Undefined()
-		if err == nil && op != startPrefetch {
+		if err == nil && !nothing && op != startPrefetch {
 			var res any
 			res, err = c.emitResult(ep, params, v)
 			out, _ = res.(safejs.Value)

@@ -46,8 +46,8 @@ func TestSweepLeavesNoIdentityOfWhatItRemoved(t *testing.T) {
 	assert.True(t, got.Get("sameHeld").Boolean(), "a ctrl.get of a held record reads the same object")
 	h, ok := got.Get("h").Float()
 	require.True(t, ok)
-	c, ok := handle[*ctrl](int32(h))
-	require.True(t, ok, "the controller's handle")
+	c, err := handleOf[*ctrl](int32(h), "a controller")
+	require.NoError(t, err, "the controller's handle")
 
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -92,7 +92,7 @@ func (t *waitTable) add() (int32, chan woken) {
 }
 
 // drop forgets a wait whose goroutine no longer listens (its context is
-// done); a report for it is declined.
+// done); a report for it is unheard.
 func (t *waitTable) drop(id int32) {
 	t.mu.Lock()
 	delete(t.m, id)
@@ -127,19 +127,23 @@ func exportReserve(id, n int32) (at uint32) {
 
 // exportWake delivers the outcome of wait id: kind (wake*), the HTTP
 // status, and the lengths of the body and of the meta text that follows it
-// in the reserved room. It returns done, or declined when nobody waits (the
+// in the reserved room. It returns done, or unheard when nobody waits (the
 // wait's context is done): JavaScript then forgets the outcome. The waiting
 // goroutine runs at JavaScript's next resume (see above).
 //
 //go:wasmexport datafetchWake
 func exportWake(id, kind, status, bodyLen, metaLen int32) (r int32) {
-	defer declineOnPanic(&r)
+	defer func() {
+		if recover() != nil {
+			r = unheard // never unwinds out of the export
+		}
+	}()
 	waits.mu.Lock()
 	w := waits.m[id]
 	delete(waits.m, id)
 	waits.mu.Unlock()
 	if w == nil {
-		return declined
+		return unheard
 	}
 	o := woken{kind: kind, status: int(status)}
 	if bodyLen < 0 || metaLen < 0 || int(bodyLen)+int(metaLen) > len(w.room) {

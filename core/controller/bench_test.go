@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
@@ -322,6 +324,27 @@ func BenchmarkCollectionPush(b *testing.B) {
 						b.Fatalf("list has %d", r.Data.Len())
 					}
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkInvalidateAll measures InvalidateAll over N stored results, the
+// test choosing one in ten: the keys are listed under the lock, tested
+// outside it, and the chosen ones invalidated under it again.
+func BenchmarkInvalidateAll(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			c := controller.New(controller.Options{Now: newClock().Now})
+			ep := bookEndpoint("book", endpoint.Spec{Schema: book(nil)})
+			for i := range n {
+				require.NoError(b, c.SetResponse(ep, value.MustParse(fmt.Sprintf(`{"n":%d}`, i)),
+					value.MustParse(fmt.Sprintf(`{"id":"%d","title":"t"}`, i))))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				i := 0
+				c.InvalidateAll(func(string) bool { i++; return i%10 == 0 })
 			}
 		})
 	}

@@ -47,12 +47,15 @@ type Options struct {
 	// with rest.WithTransport for a controller-wide fetch function.
 	RequestContext func(ctx context.Context) context.Context
 	// OnChange, when set, is called after anything a read can see may have
-	// changed: data, optimistic layers, invalidation, errors, a reset. It
-	// runs with the controller's lock held, so it must not call the
-	// controller; it exists so that a cache of reads kept outside (the
-	// JavaScript bridge's) knows when to drop its entries. Expiry by the
-	// passing of time is not a change: such caches compare expiresAt with
-	// the clock themselves.
+	// changed: data, optimistic layers, invalidation, errors, a reset;
+	// once for one or more changes, on the goroutine that made them, as
+	// soon as the controller's lock is released and before the changing
+	// method returns (and before subscribers and managers are told). It
+	// may call the controller; calls from two goroutines may overlap, so
+	// it must be safe for concurrent use. It exists so that a cache of
+	// reads kept outside (the JavaScript bridge's) knows when to drop its
+	// entries. Expiry by the passing of time is not a change: such caches
+	// compare expiresAt with the clock themselves.
 	OnChange func()
 	// Retry is how many times a failed request of a read endpoint is
 	// retried when its endpoint sets no Retry of its own; 0 means none.
@@ -102,16 +105,16 @@ var ErrClosed = errors.New("controller was closed")
 // Caller code that runs while the controller holds its lock must not call
 // the controller: an Entity's Merge, UseIncoming and ShouldReorder, the
 // merge function an endpoint's MergeResult returns, the functions its
-// Update returns, the test of InvalidateAll and ExpireAll. Such a call
-// fails with an error wrapping [ErrReentrant] that names the method
-// (methods that return no error panic with it, which fails the request the
-// hook ran for) instead of deadlocking. The same call from another
-// goroutine waits for the lock as usual. Code that runs outside the lock
-// may call the controller: an Entity's Process and PKFunc, an endpoint's
+// Update returns, a Hold's roots. They must see and
+// change the store in one critical section. Such a call fails with an
+// error wrapping [ErrReentrant] that names the method (methods that return
+// no error panic with it, which fails the request the hook ran for)
+// instead of deadlocking. The same call from another goroutine waits for
+// the lock as usual. All other caller code runs outside the lock and may
+// call the controller: an Entity's Process and PKFunc, an endpoint's
 // Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
-// its Snapshot or directly), subscription listeners, sync sinks and
-// managers (see Manager). Options.OnChange runs under the lock and must
-// not call the controller either.
+// its Snapshot or directly), the test of InvalidateAll and ExpireAll,
+// subscription listeners, sync sinks and managers (see Manager).
 //
 // The Controller keeps the cache consistent: it decides when to fetch,
 // shares and retries requests, stores responses and optimistic updates,
@@ -126,7 +129,10 @@ type Controller struct {
 	// while mu is held (reentry.go).
 	hooks hookGuard
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// dirty is set, under mu, by a change that OnChange must be told of;
+	// unlock clears it and calls OnChange once mu is released.
+	dirty    bool
 	st       *store.Store
 	gen      uint64 // bumped by ResetEntireStore
 	inflight map[string]*call
@@ -165,7 +171,9 @@ type Controller struct {
 
 	// managers are the started managers (manager.go); wants is the union
 	// of the events they want, which emit tests before queuing one.
-	managers []managed
+	// managers is replaced, never changed in place (under mu), so that
+	// tell reads it outside the lock.
+	managers atomic.Pointer[[]*managed]
 	wants    eventMask
 	// managersStopped is set by Close before it stops the managers: no
 	// event is told after it (manager.go).
@@ -235,7 +243,7 @@ func (c *Controller) now() int64 { return schema.ClockTime(c.opts.Now()) }
 // into JavaScript under js/wasm).
 func (c *Controller) stampAt(now int64) int64 {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	if now <= c.lastStamp {
 		now = c.lastStamp + 1
 	}
@@ -302,7 +310,7 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 	inf := inferFor(ep, params)
 	c.mu.Lock()
 	r := c.response(ep.Spec(), key, inf)
-	c.mu.Unlock()
+	c.unlock()
 	switch {
 	case r.Err != nil:
 		return value.Undef, r.Err
@@ -353,7 +361,7 @@ func (c *Controller) GetResponseKeyed(ep endpoint.Endpoint, key string, params v
 func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
 	inf := inferFor(ep, params)
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.response(ep.Spec(), key, inf)
 }
 
@@ -364,7 +372,7 @@ func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.
 func (c *Controller) Keys() []string {
 	c.hooks.mustNotReenter("Keys")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.Keys()
 }
 
@@ -420,7 +428,7 @@ func (c *Controller) responseExpiry(spec *endpoint.Spec, key string, inf inferen
 
 func (c *Controller) read(key string) value.Value {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	v, _, _, _ := c.st.Read(key)
 	return v
 }
@@ -463,7 +471,7 @@ func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.
 	cl := c.inflight[rkey]
 	start := cl == nil
 	if start && skip != nil && skip() {
-		c.mu.Unlock()
+		c.unlock()
 		return nil
 	}
 	if start {
@@ -471,7 +479,7 @@ func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.
 		c.inflight[rkey] = cl
 		c.changed() // subscribers see loading
 	}
-	c.mu.Unlock()
+	c.unlock()
 	c.dispatch()
 	if start {
 		c.spawn(func() {

@@ -121,7 +121,7 @@ func (c *Controller) GC() GCStats {
 	c.hooks.mustNotReenter("GC")
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	roots := &store.Roots{}
 	for key, list := range c.subs {
 		roots.Result(key)
@@ -141,11 +141,12 @@ func (c *Controller) GC() GCStats {
 		}()
 	}
 	stats := c.st.Sweep(store.SweepPolicy{Now: c.now(), ExpiryMultiplier: c.gc.multiplier}, roots)
-	if (stats.Results > 0 || stats.Entities > 0) && c.opts.OnChange != nil {
+	if stats.Results > 0 || stats.Entities > 0 {
+		c.emit(&Event{Kind: Sweep, Keys: stats.Keys})
 		// What a held result reads did not change, so no subscriber is
 		// told (nor refetches); caches of reads kept outside learn that
-		// removed results are gone.
-		c.opts.OnChange()
+		// removed results are gone (OnChange, once c.mu is released).
+		c.dirty = true
 	}
 	return stats
 }
@@ -165,11 +166,11 @@ func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
 		c.gc.holders = map[*holder]struct{}{}
 	}
 	c.gc.holders[h] = struct{}{}
-	c.mu.Unlock()
+	c.unlock()
 	return func() {
 		c.mu.Lock()
 		delete(c.gc.holders, h)
-		c.mu.Unlock()
+		c.unlock()
 	}
 }
 

@@ -31,7 +31,7 @@ const SnapshotVersion = store.SnapshotVersion
 func (c *Controller) Snapshot() value.Value {
 	c.hooks.mustNotReenter("Snapshot")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.Snapshot()
 }
 
@@ -60,7 +60,7 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	if err := c.checkSnapshot(ents, results); err != nil {
 		return fmt.Errorf("hydrate: %w", err)
 	}
@@ -70,6 +70,7 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 		c.lastStamp = latest
 	}
 	if c.st.Hydrate(ents, results) {
+		c.emit(&Event{Kind: Hydrate})
 		c.changed()
 	}
 	return nil

@@ -46,7 +46,7 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 			targets = append(targets, target{s.ep, key, s.params, s.inf})
 		}
 	}
-	c.mu.Unlock()
+	c.unlock()
 	errs := make([]error, len(targets))
 	var wg sync.WaitGroup
 	for i, t := range targets {
@@ -65,14 +65,14 @@ func (c *Controller) Close() {
 	c.hooks.mustNotReenter("Close")
 	c.mu.Lock()
 	if c.closed {
-		c.mu.Unlock()
+		c.unlock()
 		return
 	}
 	c.closed = true
 	close(c.closedCh)
 	c.managersStopped.Store(true)
 	c.refreshWants() // only the sync manager's, from now on
-	c.mu.Unlock()
+	c.unlock()
 	// Outside the lock, as the managers' events are: Stop may call the
 	// controller (a last sync, a last save).
 	c.stopManagers()

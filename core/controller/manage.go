@@ -29,7 +29,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
 	c.emit(&Event{Kind: Invalidate, Key: key, Keys: []string{key}, Endpoint: ep, Params: params, At: at})
@@ -56,7 +56,7 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 	expires := c.now() + c.errorExpiry(ep.Spec())
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) {
 		m.Err, m.ErrorExpiresAt = err, expires
 	})
@@ -65,8 +65,10 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 }
 
 // InvalidateAll invalidates every stored result whose key passes test, and
-// drops their kept errors (see Invalidate). test runs with the controller's
-// lock held: it must not call the controller.
+// drops their kept errors (see Invalidate). test runs outside the
+// controller's lock, over the keys stored when InvalidateAll was called:
+// it may call the controller. A result it chose that is gone by the time
+// it returns is skipped.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
 	c.hooks.mustNotReenter("InvalidateAll")
 	c.updateMeta(test, Invalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
@@ -94,8 +96,8 @@ func expireMeta(m *store.ResultMeta) {
 // ExpireAll marks every stored result whose key passes test stale: the next
 // read shows it and refetches in the background (a result with no data
 // fetches and waits). Kept errors are dropped, or that next read would
-// replay them instead of fetching. test runs with the controller's lock
-// held: it must not call the controller.
+// replay them instead of fetching. test runs outside the controller's
+// lock, as InvalidateAll's does.
 func (c *Controller) ExpireAll(test func(key string) bool) {
 	c.hooks.mustNotReenter("ExpireAll")
 	c.updateMeta(test, Expire, expireMeta)
@@ -105,14 +107,29 @@ func (c *Controller) ExpireAll(test func(key string) bool) {
 func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 
 // updateMeta changes the results whose keys pass test (change runs with
-// c.mu held); kind names the change (Invalidate or Expire).
+// c.mu held); kind names the change (Invalidate or Expire). test is the
+// caller's: it runs between two holds of the lock, so that it may call the
+// controller, and panics with nothing changed.
 func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change func(*store.ResultMeta)) {
+	c.mu.Lock()
+	keys := c.st.Keys()
+	c.unlock()
+	chosen := keys[:0]
+	for _, k := range keys {
+		if test(k) {
+			chosen = append(chosen, k)
+		}
+	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	keys := c.hooks.keysPassing(c.st, test)
-	for _, k := range keys {
+	defer c.unlock()
+	keys = chosen[:0]
+	for _, k := range chosen {
+		if _, ok := c.st.Meta(k); !ok {
+			continue // gone meanwhile: UpdateMeta would make it again
+		}
 		c.st.UpdateMeta(k, change)
+		keys = append(keys, k)
 	}
 	// At: the stamp the invalidation was given (c.mu has been held since).
 	c.emit(&Event{Kind: kind, Keys: keys, At: c.lastStamp})
@@ -125,7 +142,7 @@ func (c *Controller) ResetEntireStore() {
 	c.hooks.mustNotReenter("ResetEntireStore")
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.reset(false)
 }
 
@@ -175,7 +192,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.hooks.apply(c.st, &w)
 	c.emitReq(Write, &r, nil, &w)
 	c.changed()
@@ -216,7 +233,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	}
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	c.hooks.apply(c.st, &w)
 	c.emitReq(Write, &request{}, nil, &w)
 	c.changed()
@@ -228,7 +245,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 func (c *Controller) State() value.Value {
 	c.hooks.mustNotReenter("State")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.State()
 }
 
@@ -237,7 +254,7 @@ func (c *Controller) State() value.Value {
 func (c *Controller) PendingOptimistic() int {
 	c.hooks.mustNotReenter("PendingOptimistic")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.PendingCount()
 }
 

@@ -64,6 +64,12 @@ const (
 	Unsubscribe
 	// Reset: the store was emptied (ResetEntireStore, a sync message).
 	Reset
+	// Hydrate: a snapshot changed the store (Hydrate, an initial state
+	// given after New).
+	Hydrate
+	// Sweep: a garbage collection removed results or entities (GC);
+	// Keys are the removed results' keys.
+	Sweep
 )
 
 // Event is one thing the controller did, as a Manager is told it. Fields a
@@ -95,7 +101,8 @@ type Event struct {
 
 // Manager is told of the controller's events and acts on them through the
 // controller's methods. Managers are listed in Options.Managers; the
-// controller starts them in New, in order, and stops them in Close.
+// controller starts them in New, in order, and stops them in Close;
+// AddManager adds one to a running controller.
 //
 // The rule: Event is called outside the controller's lock, one event at
 // a time, in the order the changes happened, on a goroutine that changed
@@ -105,7 +112,10 @@ type Event struct {
 // Event returns, in order. It should return soon (start long work on a
 // goroutine of its own), as every listener waits for it. Start is called
 // once, from New, before any event; Stop once, from Close. No event is
-// told once Close has begun (one being told then may still finish).
+// told once Close has begun (one being told then may still finish). The
+// only caller code that runs under the lock, and must not call the
+// controller, is the store's: merge hooks, Update functions, a Hold's
+// roots (see Controller).
 type Manager interface {
 	Start(c *Controller)
 	Event(ev Event)
@@ -159,7 +169,9 @@ type managed struct {
 	// afterClose is set for the sync manager: OnSync's sinks are told of
 	// changes after Close too, as they were before sync was a manager.
 	afterClose bool
-	_          [0]func() // not comparable: no equality function in the module
+	// stopped is set by the first call of stop.
+	stopped atomic.Bool
+	_       [0]func() // not comparable: no equality function in the module
 }
 
 // startManagers starts the built-in managers and then opts.Managers, in
@@ -167,15 +179,53 @@ type managed struct {
 func (c *Controller) startManagers() {
 	c.syncer = &syncManager{}
 	list := append([]Manager{&pollingManager{}, c.syncer, c.gcManager()}, c.opts.Managers...)
-	c.managers = make([]managed, 0, len(list))
+	ms := make([]*managed, 0, len(list))
 	for _, m := range list {
 		if m != nil {
-			c.managers = append(c.managers, managed{m: m, afterClose: m == Manager(c.syncer)})
+			ms = append(ms, &managed{m: m, afterClose: m == Manager(c.syncer)})
 		}
 	}
+	c.managers.Store(&ms)
 	c.refreshWants()
-	for i := range c.managers {
-		c.managers[i].m.Start(c)
+	for _, m := range ms {
+		m.m.Start(c)
+	}
+}
+
+// AddManager starts m on a running controller (a policy a front end
+// turns on later, as persistence is) and returns the function that
+// removes it: m is told the events that follow, after the managers
+// started before it, until remove, which calls m's Stop (once: Close
+// stops it too, when it comes first). m.Start is called before AddManager
+// returns, outside the controller's lock, and may call the controller.
+// On a closed controller, m is started and stopped at once.
+func (c *Controller) AddManager(m Manager) (remove func()) {
+	mm := &managed{m: m}
+	m.Start(c)
+	c.mu.Lock()
+	if c.closed {
+		c.unlock()
+		mm.stop()
+		return func() {}
+	}
+	old := *c.managers.Load()
+	ms := append(old[:len(old):len(old)], mm)
+	c.managers.Store(&ms)
+	c.refreshWants()
+	c.unlock()
+	return func() {
+		c.mu.Lock()
+		cur := *c.managers.Load()
+		ms := make([]*managed, 0, len(cur))
+		for _, x := range cur {
+			if x != mm {
+				ms = append(ms, x)
+			}
+		}
+		c.managers.Store(&ms)
+		c.refreshWants()
+		c.unlock()
+		mm.stop()
 	}
 }
 
@@ -184,8 +234,7 @@ func (c *Controller) startManagers() {
 // events only while they have something to do with them.
 func (c *Controller) refreshWants() {
 	c.wants = 0
-	for i := range c.managers {
-		m := &c.managers[i]
+	for _, m := range *c.managers.Load() {
 		w := allEvents
 		switch s := m.m.(type) {
 		case selective:
@@ -206,8 +255,16 @@ func (c *Controller) refreshWants() {
 // stopManagers stops the managers, in the order they started. Called by
 // Close, outside c.mu.
 func (c *Controller) stopManagers() {
-	for i := range c.managers {
-		c.managers[i].m.Stop()
+	for _, m := range *c.managers.Load() {
+		m.stop()
+	}
+}
+
+// stop calls the manager's Stop, the first time only (Close and the
+// remove function of AddManager may both ask).
+func (m *managed) stop() {
+	if !m.stopped.Swap(true) {
+		m.m.Stop()
 	}
 }
 
@@ -239,8 +296,7 @@ func (c *Controller) emitReq(kind EventKind, r *request, err error, w *store.Wri
 // dispatch).
 func (c *Controller) tell(ev *Event) {
 	stopped := c.managersStopped.Load()
-	for i := range c.managers {
-		m := &c.managers[i]
+	for _, m := range *c.managers.Load() {
 		if eventMask(m.wants.Load())&(1<<ev.Kind) != 0 && (!stopped || m.afterClose) {
 			m.m.Event(*ev)
 		}

@@ -245,7 +245,8 @@ func TestGCManager(t *testing.T) {
 
 	c.Close()
 	assert.True(t, tm.Stopped())
-	assert.Equal(t, []string{"Start", `Write read {"id":"1"}`, "Stop"}, rec.take())
+	assert.Equal(t, []string{"Start", `Write read {"id":"1"}`, "Sweep ", "Stop"}, rec.take())
+	assert.Equal(t, []string{`read {"id":"1"}`}, rec.events[1].Keys, "the removed keys")
 }
 
 // Events come on the goroutine that made the change: a manager that fails
@@ -273,6 +274,7 @@ var kindNames = map[controller.EventKind]string{
 	controller.OptimisticEnqueue: "OptimisticEnqueue", controller.OptimisticSettle: "OptimisticSettle",
 	controller.OptimisticRollback: "OptimisticRollback", controller.Write: "Write", controller.Invalidate: "Invalidate",
 	controller.Expire: "Expire", controller.Subscribe: "Subscribe", controller.Unsubscribe: "Unsubscribe", controller.Reset: "Reset",
+	controller.Hydrate: "Hydrate", controller.Sweep: "Sweep",
 }
 
 // writtenRecorder is a recorder that wants Event.Written.
@@ -438,4 +440,46 @@ func fetchOnGoroutine(t *testing.T, c *controller.Controller, ep endpoint.Endpoi
 		assert.NoError(t, err)
 	}()
 	testkit.Wait(t, done, what)
+}
+
+// A manager added to a running controller is started at once, told the
+// events that follow (Hydrate among them), and stopped once, by its remove
+// function or by Close, whichever comes first.
+func TestAddManager(t *testing.T) {
+	read := valueEndpoint("read", endpoint.Spec{}, nil)
+	tests := []struct {
+		name string
+		end  func(c *controller.Controller, remove func())
+	}{
+		{"removed", func(c *controller.Controller, remove func()) { remove(); remove(); c.Close() }},
+		{"closed", func(c *controller.Controller, remove func()) { c.Close(); remove() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := controller.New(controller.Options{Now: newClock().Now})
+			require.NoError(t, c.SetResponse(read, params("1"), value.Str("before")))
+			snap := c.Snapshot()
+			rec := &recorder{}
+			remove := c.AddManager(rec)
+			assert.Equal(t, []string{"Start"}, rec.take())
+			require.NoError(t, c.SetResponse(read, params("2"), value.Str("after")))
+			require.NoError(t, controller.New(controller.Options{}).Hydrate(snap), "another controller's change is not told")
+			c2 := controller.New(controller.Options{Now: newClock().Now})
+			rec2 := &recorder{}
+			c2.AddManager(rec2)
+			require.NoError(t, c2.Hydrate(snap))
+			assert.Equal(t, []string{"Start", "Hydrate "}, rec2.take(), "a snapshot that changed the store")
+			require.NoError(t, c2.Hydrate(snap))
+			assert.Empty(t, rec2.take(), "one that changed nothing")
+			tt.end(c, remove)
+			assert.Equal(t, []string{`Write read {"id":"2"}`, "Stop"}, rec.take())
+			require.NoError(t, c.SetResponse(read, params("3"), value.Str("later")))
+			assert.Empty(t, rec.take(), "nothing after")
+		})
+	}
+	c := controller.New(controller.Options{})
+	c.Close()
+	rec := &recorder{}
+	c.AddManager(rec)()
+	assert.Equal(t, []string{"Start", "Stop"}, rec.take(), "added to a closed controller: started and stopped")
 }

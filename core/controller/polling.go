@@ -96,7 +96,7 @@ func (p *pollingManager) event(kind EventKind, s *Subscription) {
 		// s.closed is read too: its Unsubscribe may not have been told yet.
 		c.mu.Lock()
 		over := s.closed || c.closed
-		c.mu.Unlock()
+		c.unlock()
 		if !over {
 			c.startShared(s.ep, s.key, s.params)
 		}

@@ -69,23 +69,23 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	v, st := schema.Denormalize(read, input, c.st, &m.memo, c.st.Version())
 	q, _ := s.(*schema.Query)
 	if st != schema.Found || v.IsUndefined() {
-		c.mu.Unlock()
+		c.unlock()
 		return value.Undef, nil
 	}
 	if q == nil || q.Process == nil {
-		c.mu.Unlock()
+		c.unlock()
 		return v, nil
 	}
 	if m.processed && value.Same(m.in, v) {
 		out := m.out
-		c.mu.Unlock()
+		c.unlock()
 		return out, nil
 	}
-	c.mu.Unlock()
+	c.unlock()
 	out := q.Process(v, args)
 	c.mu.Lock()
 	m.processed, m.in, m.out = true, v, out
-	c.mu.Unlock()
+	c.unlock()
 	return out, nil
 }
 
@@ -110,10 +110,10 @@ func (c *Controller) Listen(fn func()) (stop func()) {
 	c.mu.Lock()
 	l.seen = c.st.Version()
 	c.listeners = append(c.listeners, l)
-	c.mu.Unlock()
+	c.unlock()
 	return func() {
 		c.mu.Lock()
-		defer c.mu.Unlock()
+		defer c.unlock()
 		if l.stopped {
 			return
 		}

@@ -12,14 +12,14 @@ import (
 // ErrReentrant is wrapped by the error of a controller method called from
 // caller code that the same controller is running while it holds its lock:
 // an Entity's Merge, UseIncoming or ShouldReorder, the function an
-// endpoint's MergeResult returns, the functions its Update returns, or the
-// test of InvalidateAll or ExpireAll. Waiting for the lock there would
-// deadlock, so the call fails instead.
+// endpoint's MergeResult returns, the functions its Update returns, or a
+// Hold's roots. Waiting for the lock there would deadlock, so the call
+// fails instead.
 var ErrReentrant = errors.New("hooks must not call the controller that runs them: it holds its lock while they run")
 
 // hookGuard tells a call from caller code that the controller runs under
-// its lock (an Entity's merge hooks, Update functions, the tests of
-// InvalidateAll and ExpireAll, a Hold's roots) from a call of another
+// its lock (an Entity's merge hooks, Update functions, a Hold's roots)
+// from a call of another
 // goroutine that merely waits for the lock. The first would deadlock, so
 // it fails instead. Managers, listeners and sync sinks are called outside
 // the lock and need no guard; the hooks above still run under it, as they
@@ -116,21 +116,6 @@ func (h *hookGuard) removePending(st *store.Store, p *store.Pending) {
 		defer h.unmarkCallbacks()
 	}
 	st.RemovePending(p)
-}
-
-// keysPassing returns the keys of the results stored in st that pass
-// test, a caller's function (the lock held).
-func (h *hookGuard) keysPassing(st *store.Store, test func(key string) bool) []string {
-	h.markCallbacks()
-	defer h.unmarkCallbacks()
-	keys := st.Keys()
-	out := keys[:0]
-	for _, k := range keys {
-		if test(k) {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // goid returns the id of the calling goroutine, read from the first line of

@@ -106,19 +106,8 @@ func hookPlaces() []hookPlace {
 		updatePlace(),
 		optimisticPlace(),
 		setResponsePlace(),
-		{name: "the test of InvalidateAll", setup: storeOne, trigger: func(r *rig) error {
-			r.c.InvalidateAll(func(string) bool { r.hook(); return true })
-			return nil
-		}},
-		{name: "the test of ExpireAll", setup: storeOne, trigger: func(r *rig) error {
-			r.c.ExpireAll(func(string) bool { r.hook(); return true })
-			return nil
-		}},
 	}
 }
-
-// storeOne stores a result, so that tests of keys have one to run on.
-func storeOne(r *rig) error { return fetch(r.c, plain()) }
 
 // entityHook is the place of an entity's merge hook, set by install: a
 // second response for the same record runs it.
@@ -386,6 +375,90 @@ func TestCallbacksOutsideTheLockMayCallTheController(t *testing.T) {
 	for name, r := range map[string]endpoint.Response{"Process": fromProcess, "GetOptimisticResponse": fromOptimistic} {
 		assert.NoError(t, r.Err, name)
 		assert.Equal(t, "1", r.Data.Get("id").Str(), name)
+	}
+}
+
+// TestKeyTestsMayCallTheController: the test of InvalidateAll and ExpireAll
+// runs outside the controller's lock, over the keys stored when the call
+// began, so it may call the controller back (read, write, fetch, subscribe,
+// and every other method): the call is served, and the outer call still
+// changes the results test chose. Under the lock, such a call failed.
+func TestKeyTestsMayCallTheController(t *testing.T) {
+	updates := []struct {
+		name   string
+		update func(c *controller.Controller, test func(string) bool)
+		want   endpoint.ExpiryStatus
+	}{
+		{"InvalidateAll", (*controller.Controller).InvalidateAll, endpoint.Invalid},
+		{"ExpireAll", (*controller.Controller).ExpireAll, endpoint.Stale},
+	}
+	// These calls change the target themselves.
+	changesTarget := map[string]bool{"InvalidateAll": true, "ExpireAll": true, "ResetEntireStore": true}
+	for _, u := range updates {
+		for _, call := range controllerCalls {
+			t.Run(u.name+"/"+call.method, func(t *testing.T) {
+				c := controller.New(controller.Options{Now: newClock().Now})
+				target := bookEndpoint("target", endpoint.Spec{Schema: book(nil)})
+				require.NoError(t, fetch(c, target))
+				key, err := target.Key(value.Obj())
+				require.NoError(t, err)
+				var got error
+				called := false
+				test := func(k string) bool {
+					if !called {
+						called = true
+						got = call.call(c)
+					}
+					return k == key
+				}
+				require.Nil(t, within(t, call.method, func() { u.update(c, test) }))
+				require.True(t, called, "test ran")
+				require.NoError(t, got, "the call from test is served")
+				status := c.GetResponse(target, value.Obj()).ExpiryStatus
+				if changesTarget[call.method] {
+					assert.NotEqual(t, endpoint.Valid, status)
+				} else {
+					assert.Equal(t, u.want, status)
+				}
+			})
+		}
+	}
+
+	t.Run("a result gone before test returns is skipped", func(t *testing.T) {
+		c := controller.New(controller.Options{Now: newClock().Now})
+		require.NoError(t, fetch(c, plain()))
+		c.InvalidateAll(func(string) bool { c.ResetEntireStore(); return true })
+		assert.Empty(t, c.Keys(), "not made again by the invalidation")
+	})
+}
+
+// TestOnChangeMayCallTheController: Options.OnChange is called once the
+// controller's lock is released, so it may call the controller back (read,
+// write, fetch, subscribe, and every other method); it is still called
+// before the changing method returns. Under the lock, such a call waited
+// for the lock forever.
+func TestOnChangeMayCallTheController(t *testing.T) {
+	for _, call := range controllerCalls {
+		t.Run(call.method, func(t *testing.T) {
+			var c *controller.Controller
+			var armed atomic.Bool
+			got := make(chan error, 1)
+			c = controller.New(controller.Options{Now: newClock().Now, OnChange: func() {
+				if armed.CompareAndSwap(true, false) {
+					got <- call.call(c)
+				}
+			}})
+			target := bookEndpoint("target", endpoint.Spec{Schema: book(nil)})
+			require.NoError(t, fetch(c, target))
+			armed.Store(true)
+			var err error
+			require.Nil(t, within(t, call.method, func() {
+				err = c.SetResponse(target, value.Obj(), value.MustParse(`{"id":"1","title":"set"}`))
+			}))
+			require.NoError(t, err)
+			require.Len(t, got, 1, "OnChange ran before SetResponse returned")
+			require.NoError(t, <-got, "the call from OnChange is served")
+		})
 	}
 }
 

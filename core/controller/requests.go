@@ -25,7 +25,7 @@ type Request struct {
 func (c *Controller) Requests() []Request {
 	c.hooks.mustNotReenter("Requests")
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	out := make([]Request, 0, len(c.inflight)+len(c.mutations))
 	for _, cl := range c.inflight {
 		out = append(out, Request{Key: cl.key, StartedAt: cl.startedAt})
@@ -55,7 +55,7 @@ func requestBefore(a, b Request) bool {
 func (c *Controller) track(ep endpoint.Endpoint, key string) *call {
 	cl := &call{key: key, ep: ep, startedAt: c.now()}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	if c.mutations == nil {
 		c.mutations = map[*call]struct{}{}
 	}
@@ -66,7 +66,7 @@ func (c *Controller) track(ep endpoint.Endpoint, key string) *call {
 // untrack ends what track recorded.
 func (c *Controller) untrack(cl *call) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	delete(c.mutations, cl)
 }
 
@@ -74,3 +74,10 @@ func (c *Controller) untrack(cl *call) {
 // decisions read (within ±schema.MaxClock, see Options.Now), for an
 // inspector to show time left by the same clock.
 func (c *Controller) Now() time.Time { return time.UnixMilli(c.now()) }
+
+// AfterFunc calls f once, on a goroutine of its own, after d by the
+// controller's timers (Options.AfterFunc), unless stop is called first:
+// the timers a manager uses, so that a test's fake timers drive it too.
+func (c *Controller) AfterFunc(d time.Duration, f func()) (stop func() bool) {
+	return c.opts.AfterFunc(d, f)
+}

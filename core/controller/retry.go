@@ -223,7 +223,7 @@ func (c *Controller) waitRetry(ctx context.Context, r *request, d time.Duration)
 	c.mu.Lock()
 	reset, closed := c.resetCh, c.closedCh
 	stale := r.gen != c.gen
-	c.mu.Unlock()
+	c.unlock()
 	if stale {
 		return ErrReset
 	}

@@ -51,7 +51,7 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	r.gen = c.gen
 	c.emitReq(FetchStart, r, nil, nil)
 	told := c.wants&maskOf(FetchStart) != 0
-	c.mu.Unlock()
+	c.unlock()
 	if told {
 		c.dispatch()
 	}
@@ -130,7 +130,7 @@ func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
 // without it being parsed, and its token for finishAgain, which decides.
 func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	return c.st.MayReapply(key, text)
 }
 
@@ -143,11 +143,11 @@ func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value
 	c.mu.Lock()
 	m := schema.Meta{Date: now, FetchedAt: r.fetchedAt, ExpiresAt: now + c.dataExpiry(r.spec)}
 	if r.gen != c.gen || c.wants&wantWritten != 0 || !c.st.Reapply(r.key, token, r.spec.Schema, m) {
-		c.mu.Unlock()
+		c.unlock()
 		return value.Undef, false
 	}
 	defer c.dispatch()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	defer c.changed()
 	c.reapplied++
 	if cl := r.cl; cl != nil && c.inflight[cl.key] == cl {
@@ -244,7 +244,7 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 // functions) that may panic; run recovers, and must find the lock free.
 func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	p := c.hooks.enqueue(c.st, w)
 	c.emitReq(OptimisticEnqueue, r, nil, nil)
 	c.changed()
@@ -258,7 +258,7 @@ func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
 func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err error) (out value.Value, _ error) {
 	defer c.dispatch()
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	defer c.unlock()
 	defer c.changed()
 	key, cl := r.key, r.cl
 	if cl != nil && c.inflight[cl.key] == cl {

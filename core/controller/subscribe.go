@@ -156,7 +156,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	// The fetch ensureFresh started may change s.last as soon as the lock
 	// is free: the first call gets the state read under it.
 	first := s.last
-	c.mu.Unlock()
+	c.unlock()
 	listener(first)
 	c.mu.Lock()
 	s.started = true
@@ -165,7 +165,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	if !s.closed && !s.last.same(first) {
 		c.queue = append(c.queue, notification{sub: s, state: s.last})
 	}
-	c.mu.Unlock()
+	c.unlock()
 	c.dispatch()
 	return func() { c.unsubscribe(s) }, nil
 }
@@ -174,7 +174,7 @@ func (c *Controller) unsubscribe(s *Subscription) {
 	c.hooks.mustNotReenter("Subscribe's unsubscribe")
 	c.mu.Lock()
 	if s.closed {
-		c.mu.Unlock()
+		c.unlock()
 		return
 	}
 	s.closed = true
@@ -191,7 +191,7 @@ func (c *Controller) unsubscribe(s *Subscription) {
 	} else {
 		c.subs[s.key] = list
 	}
-	c.mu.Unlock()
+	c.unlock()
 	c.dispatch()
 }
 
@@ -234,9 +234,7 @@ func (c *Controller) ensureFresh(s *Subscription, r endpoint.Response) {
 // from what it was last told, and starts fetches that subscribed results now
 // need. Called with c.mu held, after any change.
 func (c *Controller) changed() {
-	if c.opts.OnChange != nil {
-		c.opts.OnChange()
-	}
+	c.dirty = true // OnChange is called once c.mu is released (unlock)
 	c.queueListeners()
 	if len(c.subs) == 0 {
 		// Most changes come with no subscription open (the JavaScript
@@ -270,7 +268,7 @@ func (c *Controller) changed() {
 func (c *Controller) dispatch() {
 	c.mu.Lock()
 	if c.dispatching {
-		c.mu.Unlock()
+		c.unlock()
 		return
 	}
 	c.dispatching = true
@@ -285,12 +283,12 @@ func (c *Controller) dispatch() {
 		} else if n.event == nil && (n.sub.closed || !n.sub.started) {
 			continue
 		}
-		c.mu.Unlock()
+		c.unlock()
 		c.deliver(n)
 		c.mu.Lock()
 	}
 	c.dispatching = false
-	c.mu.Unlock()
+	c.unlock()
 }
 
 // deliver calls one listener. Should it panic, dispatching is over before
@@ -301,7 +299,7 @@ func (c *Controller) deliver(n notification) {
 		if p := recover(); p != nil {
 			c.mu.Lock()
 			c.dispatching = false
-			c.mu.Unlock()
+			c.unlock()
 			panic(p)
 		}
 	}()
@@ -314,4 +312,16 @@ func (c *Controller) deliver(n notification) {
 		return
 	}
 	n.sub.listener(n.state)
+}
+
+// unlock releases c.mu, then calls Options.OnChange if a change was made
+// under it (changed): outside the lock, so that OnChange may call the
+// controller. Every release of c.mu goes through it.
+func (c *Controller) unlock() {
+	dirty := c.dirty
+	c.dirty = false
+	c.mu.Unlock()
+	if dirty && c.opts.OnChange != nil {
+		c.opts.OnChange()
+	}
 }

@@ -164,10 +164,10 @@ func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
 	m.sinks = append(m.sinks, s)
 	m.mu.Unlock()
 	c.refreshWants()
-	c.mu.Unlock()
+	c.unlock()
 	return func() {
 		c.mu.Lock()
-		defer c.mu.Unlock()
+		defer c.unlock()
 		m.mu.Lock()
 		if s.stopped {
 			m.mu.Unlock()
@@ -241,7 +241,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		}
 		defer c.dispatch()
 		c.mu.Lock()
-		defer c.mu.Unlock()
+		defer c.unlock()
 		if err := c.checkSnapshot(ents, results); err != nil {
 			return fmt.Errorf("sync message: state: %w", err)
 		}
@@ -271,7 +271,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		}
 		defer c.dispatch()
 		c.mu.Lock()
-		defer c.mu.Unlock()
+		defer c.unlock()
 		if at > c.lastStamp {
 			// What this controller fetches from now on is newer than the
 			// invalidation, here and at the sender.
@@ -294,7 +294,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 	case SyncReset:
 		defer c.dispatch()
 		c.mu.Lock()
-		defer c.mu.Unlock()
+		defer c.unlock()
 		c.reset(true)
 		return nil
 	}

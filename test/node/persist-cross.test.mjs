@@ -1,6 +1,7 @@
-// One persistence format for Go and JavaScript front ends: df.persist and
-// Go's web/browser/persist write the same envelope and snapshot, so either
-// restores what the other kept. web/browser/persist/testdata/go.json is what
+// One persistence policy for Go and JavaScript front ends (core/persist):
+// df.persist and Go's web/browser/persist run it with their own storage
+// I/O and write the same envelope and snapshot, so either restores what
+// the other kept. web/browser/persist/testdata/go.json is what
 // Go writes for a known controller (its cross_test.go checks it is current
 // and restores js.json); this file restores go.json and checks that
 // JavaScript writes js.json for the twin controller (UPDATE=1 rewrites it).

@@ -171,12 +171,14 @@ test('throttle: Infinity writes only on flush, scheduling nothing; a throttle pa
 });
 
 test('the default timer is never asked to wait longer than it can (throttle Infinity, 30 days, 2^31 ms)', T, async () => {
-  const { df } = await env();
+  const { df, fx } = await env();
   const MAX_TIMER_MS = 2 ** 31 - 1;
   const month = 30 * 24 * HOUR;
+  const article = (title) => ({ id: '1', title, content: '', published: false, author: null, tags: [] });
   const real = globalThis.setTimeout;
-  // Every wait asked of setTimeout while persist starts and arms its first
-  // check (Go's own timers among them: its runtime bounds them itself).
+  // Every wait asked of setTimeout while persist starts, writes a first
+  // change and arms the write of a second, a throttle later (Go's own
+  // timers among them: its runtime bounds them itself).
   const asked = [];
   globalThis.setTimeout = (fn, ms, ...args) => {
     asked.push(ms);
@@ -187,6 +189,9 @@ test('the default timer is never asked to wait longer than it can (throttle Infi
       asked.length = 0;
       const c = new df.Controller({ now: fakeClock().now });
       const p = await df.persist(c, { storage: memoryStorage(), throttle });
+      await c.setResponse(fx.getArticle, { id: '1' }, article('one'));
+      await p.flush();
+      await c.setResponse(fx.getArticle, { id: '1' }, article('two'));
       p.stop();
       assert.deepEqual(
         asked.filter((ms) => !(ms <= MAX_TIMER_MS)),

@@ -62,9 +62,12 @@ test('reads: an unchanged re-read is the same object, without a call into Go', a
   assert.equal(reads(), n + 1);
   assert.equal(calls('ctrlGetResponse'), viaFunc, 'the js.FuncOf entry was not needed');
 
-  // An error is reported as the js.FuncOf entry reports it.
+  // An error is reported by the exported entry (exchangeError throws it),
+  // not by making the call again through the js.FuncOf entry.
+  const reported = calls('exchangeError');
   assert.throws(() => ctrl.getResponse(fx.getArticle, {}), /getArticle.*id/);
-  assert.equal(calls('ctrlGetResponse'), viaFunc + 1);
+  assert.equal(calls('exchangeError'), reported + 1);
+  assert.equal(calls('ctrlGetResponse'), viaFunc);
   assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data, after.data, 'still working');
 });
 
@@ -240,44 +243,52 @@ test("reads: errors of the exported entries are the js.FuncOf entries' errors", 
   const ctrl = new kept.Controller();
   const other = new plain.Controller();
   // The same call on the instance without exports (js.FuncOf entries only)
-  // gives the Error expected. A setResponse that ran and failed reports its
-  // error through exchangeError: making the call again would run the
-  // caller's hooks twice.
+  // gives the Error expected. An exported entry that ran and failed
+  // reports its error through exchangeError, and the js.FuncOf entry
+  // (entry) is not called: making the call again would run the caller's
+  // hooks twice.
   const same = async (viaExports, viaFuncOf, entry) => {
     const want = await viaFuncOf().then(
       () => assert.fail('the js.FuncOf entry accepted it'),
       (err) => err,
     );
     assert.ok(want instanceof Error);
+    const reported = calls('exchangeError');
     const k = calls(entry);
     await assert.rejects(viaExports(), (err) => {
       assert.equal(err.constructor, want.constructor);
       assert.equal(err.message, want.message);
       return true;
     });
-    assert.equal(calls(entry), k + 1, `reported by ${entry}`);
+    assert.equal(calls('exchangeError'), reported + 1, 'reported by exchangeError');
+    assert.equal(calls(entry), k, `${entry} not called`);
   };
   const sync = (fn) => async () => fn();
 
   await same(
     () => ctrl.setResponse(fx.getArticle, {}, { id: '1' }),
     () => other.setResponse(plainFx.getArticle, {}, { id: '1' }),
-    'exchangeError',
+    'ctrlSetResponse',
   );
   await same(
     () => ctrl.setResponse(fx.getArticle, { id: '1' }, undefined),
     () => other.setResponse(plainFx.getArticle, { id: '1' }, undefined),
-    'exchangeError',
+    'ctrlSetResponse',
   );
   await same(
     () => ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', createdAt: { not: 'a date' } }),
     () => other.setResponse(plainFx.getArticle, { id: '1' }, { id: '1', createdAt: { not: 'a date' } }),
-    'exchangeError',
+    'ctrlSetResponse',
   );
   await same(
     () => ctrl.invalidate(fx.getArticle, { title: 'no id' }),
     () => other.invalidate(plainFx.getArticle, { title: 'no id' }),
     'ctrlInvalidate',
+  );
+  await same(
+    sync(() => ctrl.getResponse(fx.getArticle, { title: 'no id' })),
+    sync(() => other.getResponse(plainFx.getArticle, { title: 'no id' })),
+    'ctrlGetResponse',
   );
   await same(
     sync(() => fx.getArticle.key({})),

@@ -27,7 +27,10 @@ export function markExited() {
 // Go through exports (internal/transport.mjs).
 export function makeBridge(go, wasmExports, resume) {
   const memory = wasmExports?.mem;
-  const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports) : undefined;
+  // An exported entry that failed keeps its error for exchangeError to
+  // throw (calls is set below, before any call).
+  const fail = () => calls.exchangeError();
+  const exchange = typeof wasmExports?.datafetchGetResponse === 'function' ? new Exchange(wasmExports, fail) : undefined;
   // Goroutines an exported call leaves runnable, the collector's mark
   // workers above all, run only when Go next gets control (a js.FuncOf
   // call, a Go timer, a resume: jsbridge/wake.go). A page that only reads
@@ -126,9 +129,13 @@ export function makeBridge(go, wasmExports, resume) {
   let startAsync = () => undefined;
   if (resume !== undefined && typeof wasmExports?.datafetchWake === 'function') {
     // An exited program cannot be resumed; what it waited for is dropped.
-    const transport = new Transport(wasmExports, () => {
-      if (!exited) resume();
-    });
+    const transport = new Transport(
+      wasmExports,
+      () => {
+        if (!exited) resume();
+      },
+      fail,
+    );
     lib.request = (id, fetch, url, initText, extra, body, keepBody) => transport.request(id, fetch, url, initText, extra, body, keepBody);
     lib.await = (promise, id) => transport.await(promise, id);
     lib.take = (id) => transport.take(id);

@@ -88,8 +88,6 @@ export function bindCalls(call, callAsync, go) {
     ctrlGC: (ctrl) => call('ctrlGC', ctrl),
     /** Merges a snapshot into the store. */
     ctrlHydrate: (ctrl, snapshotJSON) => call('ctrlHydrate', ctrl, snapshotJSON),
-    /** Returns the controller's snapshot without pending optimistic updates, as JSON. */
-    ctrlSnapshot: (ctrl) => call('ctrlSnapshot', ctrl),
     /** Returns the controller's change counter, for callers without the module's memory. */
     ctrlChangeCount: (ctrl) => call('ctrlChangeCount', ctrl),
     /** Returns the snapshot format version this build writes and reads. */
@@ -104,6 +102,16 @@ export function bindCalls(call, callAsync, go) {
     ctrlSyncStart: (ctrl, post) => call('ctrlSyncStart', ctrl, post),
     /** Removes a sink ctrlSyncStart added; a second call does nothing. */
     ctrlSyncStop: (sink) => call('ctrlSyncStop', sink),
+    /** Restores stored (text or undefined) by core/persist's rule and saves after changes through io {save, schedule, report}; returns [handle, dropped]. */
+    persistStart: (ctrl, stored, io, throttle, maxAge, buster) => call('persistStart', ctrl, stored, io, throttle, maxAge, buster),
+    /** The timer io.schedule armed has fired. */
+    persistFire: (persister) => call('persistFire', persister),
+    /** Ends the save in flight: error is undefined when it was stored. */
+    persistSaved: (persister, error) => call('persistSaved', persister, error),
+    /** Saves now if the cache changed, after the save in flight; then calls settle(error or undefined). */
+    persistFlush: (persister, settle) => call('persistFlush', persister, settle),
+    /** Ends the saves; a second call does nothing. */
+    persistStop: (persister) => call('persistStop', persister),
     /** Applies another controller's sync message; returns SYNC_APPLIED or SYNC_UNKNOWN_VERSION. */
     ctrlSyncApply: (ctrl, text) => call('ctrlSyncApply', ctrl, text),
     /** ctrl.fetch: resolves with the response, or rejects with the fetch's error. */

@@ -1,7 +1,7 @@
 // The Controller (docs/js-api.md, "Controller") and the hook-style functions over a
 // default one.
 
-import { BODY_JSON, BODY_NONE, BODY_RAW, EXPORT_DONE, EXPORT_FAILED, START_FETCH, START_FETCH_IF_STALE, START_PREFETCH, START_SUSPENSE } from './protocol.mjs';
+import { BODY_JSON, BODY_NONE, BODY_RAW, START_FETCH, START_FETCH_IF_STALE, START_PREFETCH, START_SUSPENSE } from './protocol.mjs';
 import { gcOptions, scheduleGC } from './gc.mjs';
 import { LIFECYCLE_FLAGS, listenLifecycle } from './lifecycle.mjs';
 import { MANAGE, checkManagers, installManagers } from './managers.mjs';
@@ -397,8 +397,8 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     // #read is getResponse without the kept reads, at time t (see #tick):
-    // through the exported entry when there is one, else (or when it
-    // declines) the js.FuncOf one.
+    // through the exported entry when there is one (it declines only params
+    // too long for its input buffer), else the js.FuncOf one.
     #read(h, p, t) {
       const x = exported();
       if (x !== undefined) {
@@ -554,8 +554,8 @@ export function makeController(bridge, endpoints, schemas) {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'invalidate', endpoint);
         const t = this.#tick();
-        // Through the exported entry, which declines what it cannot do
-        // (an error, a subscription to tell): the js.FuncOf entry does it.
+        // Through the exported entry, which throws the call's error and
+        // declines only a subscription to tell: the js.FuncOf entry does it.
         if (this.#exportedAt(t, (x) => x.invalidate(this._h, h, p))) return;
         calls.ctrlInvalidate(this._h, h, p);
       });
@@ -619,21 +619,11 @@ export function makeController(bridge, endpoints, schemas) {
         const p = paramsText(params, 'setResponse', endpoint);
         const d = dataText(endpoint.schema, data, `setResponse ${endpoint.name}: data`);
         const t = this.#tick();
-        const x = exported();
-        let r;
-        if (x !== undefined) {
-          this.#give(t);
-          try {
-            r = x.setResponse(this._h, h, p, d);
-          } finally {
-            this.#give(Number.NaN);
-          }
-        }
-        if (r === EXPORT_DONE) return;
-        // Failed: Go ran the call (and any pk or process hook), so it only
-        // reports the error; running it again would call the hooks twice.
-        if (r === EXPORT_FAILED) calls.exchangeError();
-        else calls.ctrlSetResponse(this._h, h, p, d);
+        // Through the exported entry, which throws the call's error (Go
+        // ran it, pk and process hooks included: they run once) and
+        // declines only a controller with a subscription to tell.
+        if (this.#exportedAt(t, (x) => x.setResponse(this._h, h, p, d))) return;
+        calls.ctrlSetResponse(this._h, h, p, d);
       });
     }
 

@@ -1,28 +1,21 @@
 // Persistence (docs/js-api.md, "Snapshots, hydration and persistence"):
 // df.persist keeps a controller's snapshot in a storage and restores it;
 // df.indexedDBStorage is the IndexedDB storage browsers use by default.
+// The policy (the stored envelope, which stored snapshot is taken, when to
+// write) is Go's, core/persist, shared with Go front ends: this module
+// reads the storage, and gives Go the writes and the timer.
 
 import { controllerInternals } from './controller.mjs';
-import { MAX_EPOCH_MS, MAX_TIMER_MS, isPlainObject, show } from './values.mjs';
+import { MAX_TIMER_MS, show } from './values.mjs';
 
 // The defaults of persist's options.
 const DEFAULT_KEY = 'datafetch';
 const DEFAULT_THROTTLE_MS = 1000;
 const DEFAULT_MAX_AGE_MS = 86_400_000;
-// The shortest wait between two checks for changes, so that throttle 0
-// (write as soon as possible) does not spin.
-const MIN_CHECK_MS = 50;
-
-// What is stored under the key: one JSON text, the envelope's fields first
-// and the snapshot last, {"datafetch":1,"version":<snapshot version>,
-// "savedAt":<ms>,"buster":"…","state":<snapshot>}. Reading it, the header
-// is matched and the snapshot's text goes to Go as it is, unparsed here.
-const ENVELOPE_VERSION = 1;
-const ENVELOPE_HEADER = /^\{"datafetch":(\d+),"version":(\d+),"savedAt":(-?\d+(?:\.\d+)?),"buster":("(?:[^"\\]|\\.)*"),"state":/;
-
-function envelopeHeader(version, savedAt, buster) {
-  return `{"datafetch":${ENVELOPE_VERSION},"version":${version},"savedAt":${savedAt},"buster":${JSON.stringify(buster)},"state":`;
-}
+// How Infinity (no timer, no age limit) goes to Go; a longer time is
+// taken as a century, where Go's durations are exact.
+const NONE = -1;
+const CENTURY_MS = 100 * 365 * 86_400_000;
 
 // IndexedDB: one object store of string values by key.
 const IDB_DEFAULT_NAME = 'datafetch';
@@ -32,162 +25,68 @@ const IDB_VERSION = 1;
 // makePersist returns persist and indexedDBStorage over bridge.
 export function makePersist(bridge) {
   const { calls } = bridge;
-  let snapshotVersion;
 
   async function persist(ctrl, options) {
     const inner = controllerInternals.get(ctrl);
     if (inner === undefined) throw new TypeError(`persist: expected a Controller, got ${show(ctrl)}`);
-    const opts = persistOptions(options);
-    const { storage, key, throttle, maxAge, buster, schedule } = opts;
+    const { storage, key, throttle, maxAge, buster, schedule } = persistOptions(options);
     const where = `persist: ${storageName(storage)} "${key}"`;
-    snapshotVersion ??= calls.snapshotVersion();
+    const failed = (what, err) => new Error(`${where}: ${what} failed: ${err?.message ?? String(err)}`, { cause: err });
 
-    // Whether the controller has been used before: then what it holds is
-    // not in the storage yet, and the first check writes it.
-    const usedBefore = inner.changes() !== 0;
-
-    // Restore.
     let raw;
     try {
       raw = await storage.getItem(key);
     } catch (err) {
-      throw new Error(`${where}: getItem failed: ${err?.message ?? String(err)}`, { cause: err });
+      throw failed('getItem', err);
     }
-    if (raw !== null && raw !== undefined) {
-      const stored = readEnvelope(raw, where);
-      const age = inner.clock() - stored.savedAt;
-      if (stored.envelope !== ENVELOPE_VERSION || stored.version !== snapshotVersion || stored.buster !== buster || !(age <= maxAge)) {
-        // Written by another build, another buster, or too long ago:
-        // start empty, and do not read it again.
-        try {
-          await storage.removeItem(key);
-        } catch (err) {
-          throw new Error(`${where}: removeItem failed: ${err?.message ?? String(err)}`, { cause: err });
-        }
-      } else {
-        try {
-          calls.ctrlHydrate(inner.handle, stored.state);
-        } catch (err) {
-          throw new Error(`${where}: the stored snapshot was refused: ${err.message}`, { cause: err });
-        }
-      }
+    if (raw !== null && raw !== undefined && typeof raw !== 'string') {
+      throw new Error(`${where}: the stored value is ${show(raw)}, not a datafetch snapshot (text)`);
     }
 
-    // Write after changes, at most once per throttle ms (by the
-    // controller's clock).
-    let written = usedBefore ? Number.NaN : inner.changes();
-    let writtenAt = Number.NEGATIVE_INFINITY;
-    let writing; // the write in flight, if any
-    let cancel;
-    let stopped = false;
-
-    async function write() {
-      const count = inner.changes();
-      const at = inner.clock();
-      const text = envelopeHeader(snapshotVersion, at, buster) + calls.ctrlSnapshot(inner.handle) + '}';
+    // What Go calls: save the text (answering with persistSaved), arm the
+    // timer, report a failed write nothing waited for.
+    let handle;
+    const io = {
+      save(text) {
+        let done;
+        try {
+          done = Promise.resolve(storage.setItem(key, text));
+        } catch (err) {
+          done = Promise.reject(err);
+        }
+        done.then(
+          () => calls.persistSaved(handle, undefined),
+          (err) => calls.persistSaved(handle, failed('setItem', err)),
+        );
+      },
+      schedule: (ms) => schedule(() => calls.persistFire(handle), Math.min(ms, MAX_TIMER_MS)),
+      report: (err) => console.error(err),
+    };
+    const ms = (v) => (v === Infinity ? NONE : Math.min(v, CENTURY_MS));
+    let dropped;
+    try {
+      [handle, dropped] = calls.persistStart(inner.handle, raw ?? undefined, io, ms(throttle), ms(maxAge), buster);
+    } catch (err) {
+      throw new Error(`${where}: ${err.message}`, { cause: err });
+    }
+    if (dropped) {
+      // Written by another build, another buster, or too long ago: the
+      // cache starts as it is, and it is not read again.
       try {
-        await storage.setItem(key, text);
+        await storage.removeItem(key);
       } catch (err) {
-        throw new Error(`${where}: setItem failed: ${err?.message ?? String(err)}`, { cause: err });
+        calls.persistStop(handle);
+        throw failed('removeItem', err);
       }
-      written = count;
-      writtenAt = at;
     }
-
-    // run makes the one write in flight.
-    function run() {
-      writing = write().finally(() => {
-        writing = undefined;
-      });
-      return writing;
-    }
-
-    // arm schedules the next check in ms (at most a timer's longest wait:
-    // a longer wait is checked again then). A throttle of Infinity writes
-    // only on flush(): nothing is scheduled.
-    function arm(ms) {
-      if (stopped || throttle === Infinity) return;
-      cancel = schedule(check, Math.min(Math.max(ms, MIN_CHECK_MS), MAX_TIMER_MS));
-    }
-
-    function check() {
-      cancel = undefined;
-      if (stopped) return;
-      if (writing !== undefined || inner.changes() === written) {
-        arm(throttle);
-        return;
-      }
-      const wait = writtenAt + throttle - inner.clock();
-      if (wait > 0) {
-        arm(wait);
-        return;
-      }
-      run().then(
-        () => arm(throttle),
-        (err) => {
-          // No caller to tell: the next check tries again.
-          console.error(err);
-          arm(throttle);
-        },
-      );
-    }
-    arm(throttle);
 
     return {
       // flush writes the snapshot now when it changed since the last write,
       // whatever the throttle, and resolves when it is stored.
-      async flush() {
-        if (writing !== undefined) {
-          // A failed write in flight was reported where it started; this
-          // flush writes again below.
-          await writing.catch(() => undefined);
-        }
-        if (inner.changes() !== written) await run();
-      },
+      flush: () => new Promise((resolve, reject) => calls.persistFlush(handle, (err) => (err === undefined ? resolve() : reject(err)))),
       // stop ends the writes (call flush first to keep the last changes).
-      stop() {
-        stopped = true;
-        cancel?.();
-        cancel = undefined;
-      },
+      stop: () => calls.persistStop(handle),
     };
-  }
-
-  // readEnvelope checks what a storage returned under the key.
-  function readEnvelope(raw, where) {
-    const env = parseEnvelope(raw, where);
-    // savedAt is a reading of a controller's clock, which is within a
-    // Date's range: beyond it, the snapshot would never be too old.
-    if (!(Math.abs(env.savedAt) <= MAX_EPOCH_MS)) {
-      throw new Error(`${where}: savedAt: ${env.savedAt} is out of range (a time is epoch milliseconds within ±${MAX_EPOCH_MS})`);
-    }
-    return env;
-  }
-
-  // parseEnvelope reads what a storage returned under the key.
-  function parseEnvelope(raw, where) {
-    if (typeof raw !== 'string') throw new Error(`${where}: the stored value is ${show(raw)}, not a datafetch snapshot (text)`);
-    const m = ENVELOPE_HEADER.exec(raw);
-    if (m !== null && raw.endsWith('}')) {
-      return { envelope: Number(m[1]), version: Number(m[2]), savedAt: Number(m[3]), buster: JSON.parse(m[4]), state: raw.slice(m[0].length, -1) };
-    }
-    // Not as persist writes it: read it the slow way, for a clear message.
-    let env;
-    try {
-      env = JSON.parse(raw);
-    } catch (err) {
-      throw new Error(`${where}: the stored value is not JSON (${err.message})`, { cause: err });
-    }
-    if (
-      !isPlainObject(env) ||
-      typeof env.datafetch !== 'number' ||
-      typeof env.savedAt !== 'number' ||
-      typeof env.buster !== 'string' ||
-      !isPlainObject(env.state)
-    ) {
-      throw new Error(`${where}: the stored value is not a datafetch snapshot (expected {datafetch, version, savedAt, buster, state})`);
-    }
-    return { envelope: env.datafetch, version: env.version, savedAt: env.savedAt, buster: env.buster, state: JSON.stringify(env.state) };
   }
 
   return { persist, indexedDBStorage };

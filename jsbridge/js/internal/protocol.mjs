@@ -11,6 +11,8 @@ export const EXPORT_DONE = 0;
 export const EXPORT_DECLINED = -1;
 /** Failed: the call ran; exchangeError throws its error. */
 export const EXPORT_FAILED = -2;
+/** Unheard: nobody waits for the outcome datafetchWake was given any more. */
+export const EXPORT_UNHEARD = -3;
 
 // Body kinds: how a request body crosses, as the pair (kind, payload) (convert.go).
 

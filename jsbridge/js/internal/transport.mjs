@@ -5,7 +5,7 @@
 // js.FuncOf runs when it completes.
 
 import { takePrestarted } from './prestart.mjs';
-import { EXPORT_DECLINED, WAKE_NOT_RESPONSE, WAKE_OK, WAKE_THROWN } from './protocol.mjs';
+import { EXPORT_DECLINED, EXPORT_FAILED, EXPORT_UNHEARD, WAKE_NOT_RESPONSE, WAKE_OK, WAKE_THROWN } from './protocol.mjs';
 
 // The most UTF-8 bytes one UTF-16 code unit can take.
 const MAX_UTF8_PER_UNIT = 3;
@@ -22,10 +22,13 @@ const MAX_INPUT = 1 << 16;
  * that goes with it (the Response, or what was thrown) with take.
  */
 export class Transport {
-  constructor(wasmExports, resume) {
+  // fail throws the error of an exported call that answered EXPORT_FAILED
+  // (the exchangeError entry).
+  constructor(wasmExports, resume, fail) {
     this.x = wasmExports;
     this.memory = wasmExports.mem;
     this.resume = resume;
+    this.fail = fail;
     this.encoder = new TextEncoder();
     // id → {ac, value}: ac aborts a request; value is what take hands Go.
     this.waits = new Map();
@@ -35,9 +38,10 @@ export class Transport {
 
   /**
    * start starts an asynchronous entry (op, a START_* constant) through the
-   * datafetchStart export and returns its Promise, or undefined when Go
-   * declined (the caller then uses the js.FuncOf entry). bodyText is a
-   * fetch's JSON body, or undefined.
+   * datafetchStart export and returns its Promise (rejected at once when
+   * Go found the arguments unusable), or undefined when Go declined or the
+   * text is too long for the input buffer (the caller then uses the
+   * js.FuncOf entry). bodyText is a fetch's JSON body, or undefined.
    */
   start(op, ctrl, h, paramsText, bodyText) {
     const units = paramsText.length + (bodyText === undefined ? 0 : bodyText.length);
@@ -53,6 +57,13 @@ export class Transport {
     }
     const id = this.x.datafetchStart(op, ctrl, h, p, b);
     if (id === EXPORT_DECLINED) return undefined;
+    if (id === EXPORT_FAILED) {
+      try {
+        this.fail();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     const promise = new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
     // Runs the call until it waits: what it does first (an optimistic
     // update) is done when start returns.
@@ -149,7 +160,7 @@ export class Transport {
     if (bytes !== undefined) view.set(bytes);
     const metaLen = meta === undefined ? 0 : this.encoder.encodeInto(meta, view.subarray(bodyLen)).written;
     wait.value = value;
-    if (this.x.datafetchWake(id, kind, status ?? 0, bodyLen, metaLen) === EXPORT_DECLINED) {
+    if (this.x.datafetchWake(id, kind, status ?? 0, bodyLen, metaLen) === EXPORT_UNHEARD) {
       this.waits.delete(id);
       return;
     }
@@ -169,7 +180,7 @@ export class Transport {
   #settle(id, wait, kind, value) {
     if (this.waits.get(id) !== wait) return;
     wait.value = value;
-    if (this.x.datafetchWake(id, kind, 0, 0, 0) === EXPORT_DECLINED) {
+    if (this.x.datafetchWake(id, kind, 0, 0, 0) === EXPORT_UNHEARD) {
       this.waits.delete(id);
       return;
     }

@@ -33,7 +33,7 @@ import {
   VERSION,
 } from './wireops.mjs';
 import { classPrototypes, converters } from './classes.mjs';
-import { EXPORT_DECLINED as DECLINED } from './protocol.mjs';
+import { EXPORT_DECLINED as DECLINED, EXPORT_DONE as DONE, EXPORT_FAILED as FAILED } from './protocol.mjs';
 
 /** Reads.version before any read; given to Reads.keep, it keeps nothing. */
 export const NO_VERSION = -1;
@@ -44,7 +44,8 @@ const MAX_UTF8_PER_UNIT = 3;
 // The longest text (UTF-16 code units) passed through Go's input buffer.
 // Longer text goes through the js.FuncOf entry: the crossing is small beside
 // parsing it, and the buffer, which Go keeps, stays small (a wasm memory
-// never shrinks).
+// never shrinks). This, and a change to a controller with a subscription
+// open, are the only calls an exported entry declines (CALLS.md).
 const MAX_INPUT = 1 << 16;
 
 /**
@@ -103,10 +104,14 @@ export function response(objs, bytes) {
 export const lastRead = { afterExpiry: undefined, errorKept: false };
 
 // Exchange calls the module's exported entries (jsbridge/exports.go),
-// passing text through its linear memory.
+// passing text through its linear memory. An entry that failed has its
+// error thrown by fail (the exchangeError entry), as the js.FuncOf entry
+// would have thrown it; a method returns undefined (or false) only when
+// the entry declined, for the caller to use the js.FuncOf entry.
 export class Exchange {
-  constructor(wasmExports) {
+  constructor(wasmExports, fail) {
     this.x = wasmExports;
+    this.fail = fail;
     this.memory = wasmExports.mem;
     this.bytes = new Uint8Array(this.memory.buffer);
     this.encoder = new TextEncoder();
@@ -121,11 +126,12 @@ export class Exchange {
   }
 
   // getResponse returns the answer of a getResponse read, decoded with
-  // objs (see response), or undefined when Go declined (errors are reported
-  // by the js.FuncOf entry).
+  // objs (see response), or undefined when the params are too long for the
+  // input buffer.
   getResponse(ctrl, endpoint, paramsText, objs) {
-    const len = this.x.datafetchGetResponse(ctrl, endpoint, this.input(paramsText));
-    if (len === DECLINED) return undefined;
+    const n = this.input(paramsText);
+    if (n === DECLINED) return undefined;
+    const len = this.length(this.x.datafetchGetResponse(ctrl, endpoint, n));
     const at = this.x.datafetchOutput();
     try {
       // Decoded in place: nothing runs Go, so the bytes stay as they are.
@@ -135,66 +141,68 @@ export class Exchange {
     }
   }
 
-  // setResponse stores data (JSON text) for params and returns what Go
-  // answered: EXPORT_DONE, EXPORT_FAILED (exchangeError throws why) or
-  // EXPORT_DECLINED, for the js.FuncOf entry to make the call.
+  // setResponse stores data (JSON text) for params and reports whether Go
+  // did; it declines (false) a controller with a subscription open, and
+  // text too long for the input buffer.
   setResponse(ctrl, endpoint, paramsText, dataText) {
-    if (paramsText.length + dataText.length > MAX_INPUT) return DECLINED;
+    if (paramsText.length + dataText.length > MAX_INPUT) return false;
     const room = (paramsText.length + dataText.length) * MAX_UTF8_PER_UNIT;
-    if (room === 0) return this.x.datafetchSetResponse(ctrl, endpoint, 0, 0);
+    if (room === 0) return this.done(this.x.datafetchSetResponse(ctrl, endpoint, 0, 0));
     const at = this.x.datafetchInput(room);
     const view = this.view();
     const p = this.encoder.encodeInto(paramsText, view.subarray(at, at + room)).written;
     const d = this.encoder.encodeInto(dataText, view.subarray(at + p, at + room)).written;
-    return this.x.datafetchSetResponse(ctrl, endpoint, p, d);
+    return this.done(this.x.datafetchSetResponse(ctrl, endpoint, p, d));
   }
 
   // invalidate invalidates the result for params, and reports whether Go
   // did (see setResponse).
   invalidate(ctrl, endpoint, paramsText) {
-    return this.x.datafetchInvalidate(ctrl, endpoint, this.input(paramsText)) !== DECLINED;
+    const n = this.input(paramsText);
+    return n !== DECLINED && this.done(this.x.datafetchInvalidate(ctrl, endpoint, n));
   }
 
   // resetEntireStore empties the controller's store and Go's half of its
   // identity table, and reports whether Go did (see setResponse); when it
   // did, the caller clears this side's half.
   resetEntireStore(ctrl) {
-    return this.x.datafetchResetEntireStore(ctrl) !== DECLINED;
+    return this.done(this.x.datafetchResetEntireStore(ctrl));
   }
 
   // keys returns the keys of the controller's stored results, or undefined
-  // when Go declined (a subscription is open).
+  // when Go declined (a subscription is open) or they are too many to pass
+  // back.
   keys(ctrl) {
     const len = this.x.datafetchKeys(ctrl);
-    // The chosen keys must fit the input buffer (updateKeys).
-    if (len > MAX_INPUT) {
-      this.x.datafetchRelease();
-      return undefined;
-    }
+    if (len === DECLINED) return undefined;
     const text = this.output(len);
-    return text === undefined ? undefined : JSON.parse(text);
+    // The chosen keys must fit the input buffer (updateKeys).
+    if (text.length > MAX_INPUT) return undefined;
+    return JSON.parse(text);
   }
 
   // updateKeys invalidates (or, with expire, marks stale) the results under
   // keys, and reports whether Go did (see setResponse).
   updateKeys(ctrl, keys, expire) {
-    return this.x.datafetchUpdateKeys(ctrl, this.input(JSON.stringify(keys)), expire ? 1 : 0) !== DECLINED;
+    const n = this.input(JSON.stringify(keys));
+    return n !== DECLINED && this.done(this.x.datafetchUpdateKeys(ctrl, n, expire ? 1 : 0));
   }
 
-  // key returns an endpoint's store key for params, or undefined when Go
-  // declined (see getResponse).
+  // key returns an endpoint's store key for params, or undefined when the
+  // params are too long for the input buffer.
   key(endpoint, paramsText) {
-    return this.output(this.x.datafetchKey(endpoint, this.input(paramsText)));
+    const n = this.input(paramsText);
+    return n === DECLINED ? undefined : this.output(this.x.datafetchKey(endpoint, n));
   }
 
-  // url returns an endpoint's URL for params, or undefined when Go
-  // declined (see getResponse).
+  // url returns an endpoint's URL for params (see key).
   url(endpoint, paramsText) {
-    return this.output(this.x.datafetchURL(endpoint, this.input(paramsText)));
+    const n = this.input(paramsText);
+    return n === DECLINED ? undefined : this.output(this.x.datafetchURL(endpoint, n));
   }
 
   // input writes text into Go's input buffer and returns its length in
-  // bytes; for text longer than MAX_INPUT, DECLINED, which makes the entry
+  // bytes; for text longer than MAX_INPUT, DECLINED, for the caller to
   // decline.
   input(text) {
     if (text.length === 0) return 0;
@@ -204,12 +212,25 @@ export class Exchange {
     return this.encoder.encodeInto(text, this.view().subarray(at, at + room)).written;
   }
 
-  // output returns the text of an entry's output of len bytes, or undefined
-  // when the entry declined, and lets Go release it.
+  // length returns an entry's answer, the length of its output, or throws
+  // its error when it failed.
+  length(len) {
+    if (len === FAILED) this.fail();
+    return len;
+  }
+
+  // done reports whether a change entry answered done (false: declined),
+  // or throws its error when it failed.
+  done(r) {
+    if (r === FAILED) this.fail();
+    return r === DONE;
+  }
+
+  // output returns the text of an entry's output of len bytes, or throws
+  // the entry's error, and lets Go release it.
   output(len) {
-    if (len === DECLINED) return undefined;
     const at = this.x.datafetchOutput();
-    const text = this.decoder.decode(this.view().subarray(at, at + len));
+    const text = this.decoder.decode(this.view().subarray(at, at + this.length(len)));
     this.x.datafetchRelease();
     return text;
   }

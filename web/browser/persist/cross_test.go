@@ -18,9 +18,10 @@ import (
 	"github.com/datafetch/datafetch/web/browser/persist"
 )
 
-// The two implementations of persistence (this package, for Go front ends,
-// and df.persist in jsbridge/js/internal/persist.mjs) write one format, so
-// that either can restore what the other kept. testdata/go.json is what Go
+// Persistence's one policy (core/persist) runs behind this package, for Go
+// front ends, and behind df.persist (jsbridge/js/internal/persist.mjs, over
+// the bridge), each with its own storage I/O and options: either restores
+// what the other kept. testdata/go.json is what Go
 // writes for a known controller, and testdata/js.json what JavaScript
 // writes for its twin; each side checks its own file is current (-update
 // here, UPDATE=1 for test/node/persist-cross.test.mjs) and restores the

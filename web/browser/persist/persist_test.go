@@ -149,6 +149,9 @@ func TestWritesAreThrottled(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, first, r.store.items["k"], "not written before the timer")
 	assert.Equal(t, []time.Duration{700 * time.Millisecond}, r.timers.fire(), "one write for both changes, a throttle after the last")
+	assert.Equal(t, first, r.store.items["k"], "a timer that fires early waits again")
+	r.clock.t = r.clock.t.Add(700 * time.Millisecond)
+	assert.Equal(t, []time.Duration{700 * time.Millisecond}, r.timers.fire(), "for the rest")
 	assert.NotEqual(t, first, r.store.items["k"])
 	assert.Empty(t, r.timers.fire(), "nothing changed since: no timer")
 }
@@ -224,7 +227,7 @@ func TestOutOfRangeTimesAreRefused(t *testing.T) {
 		{"fetchedAt near 2^63", strings.Replace(good, `"fetchedAt":`+fetchedAt, `"fetchedAt":9300000000000000000`, 1),
 			`persist: key "k": the stored snapshot was refused: hydrate: meta["books {}"].fetchedAt: 9300000000000000000 is out of range (a time is epoch milliseconds within ±9007199254740991)`},
 		{"savedAt", strings.Replace(good, `"savedAt":1740830400000`, `"savedAt":1e300`, 1),
-			`persist: key "k": savedAt: 1e+300 is out of range (a time is epoch milliseconds within ±8640000000000000)`},
+			`persist: key "k": savedAt: 1e300 is out of range (a time is epoch milliseconds within ±8640000000000000)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,7 +263,8 @@ func TestStorageErrorsAreReported(t *testing.T) {
 	assert.Contains(t, reported[0].Error(), "writing the storage")
 
 	r.store.fail = nil
-	r.timers.fire()
+	r.clock.t = r.clock.t.Add(time.Second)
+	assert.Equal(t, []time.Duration{time.Second}, r.timers.fire(), "a throttle later")
 	assert.Contains(t, r.store.items, "k", "a failed write is tried again")
 }
 
