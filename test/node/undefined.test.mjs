@@ -73,3 +73,13 @@ test('setResponse stores an undefined member, and a read returns it', async () =
   assert.equal(data.cat.name, 'Tom');
   ctrl.close();
 });
+
+test('ctrl.set stores an entity with an undefined member, and ctrl.get reads it back', async () => {
+  await env();
+  const ctrl = new Controller();
+  await ctrl.set(Cat, { id: '7' }, { id: '7', name: undefined });
+  const cat = ctrl.get(Cat, { id: '7' });
+  assert.ok(Object.hasOwn(cat, 'name'), 'the undefined member is kept, not the default');
+  assert.equal(cat.name, undefined);
+  ctrl.close();
+});
