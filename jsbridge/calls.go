@@ -108,7 +108,7 @@ var callSpecs = []callSpec{
 	{"schemaNew", syncCall, []callArg{{"descJSON", argJSON}, fnsA}, "Returns the handle of a new schema made from its descriptor."},
 	{"entityNew", syncCall, []callArg{{"specJSON", argJSON}, fnsA}, "Returns the handle of a new Entity ({key, pk, defaults, schema, hooks, ...}; fns holds the hooks' adapters)."},
 	{"entitySchema", syncCall, []callArg{schemaA, {"fieldsJSON", argJSON}, fnsA}, "Sets the field schemas of an entity made without them, before anything has used it."},
-	{"normalize", syncCall, []callArg{schemaA, {"dataJSON", argJSON}, argsA, {"storeJSON", argJSON}}, "Returns {result, entities} as JSON: the data normalized by the schema; a Collection adder's changes to the collections of storeJSON's tables among the entities."},
+	{"normalize", syncCall, []callArg{schemaA, {"dataJSON", argJSON}, argsA, {"storeJSON", argJSON}}, "Returns {result, entities} (plain data, undefined kept): the data normalized by the schema; a Collection adder's changes to the collections of storeJSON's tables among the entities."},
 	{"denormalize", syncCall, []callArg{schemaA, {"resultJSON", argJSON}, {"entitiesJSON", argJSON}}, "Returns {data, expiryStatus}: the result read back from entities as normalize returns them."},
 
 	{"collectionNew", syncCall, []callArg{{"specJSON", argJSON}, fnsA}, "Returns the handle of a new Collection ({of, key, argsKey, nestKey}; fns holds its adapters)."},

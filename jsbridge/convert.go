@@ -12,8 +12,9 @@ import (
 	"github.com/datafetch/datafetch/core/value"
 )
 
-// jsonArg parses an argument that datafetch.mjs made with JSON.stringify.
-// An empty string, undefined and null stand for undefined (what
+// jsonArg parses an argument that datafetch.mjs made with JSON.stringify,
+// or as marked JSON (value.ParseMarked: undefined members and elements
+// kept). An empty string, undefined and null stand for undefined (what
 // JSON.stringify(undefined) gives is no text at all).
 func jsonArg(v safejs.Value, what string) (value.Value, error) {
 	switch v.Type() {
@@ -24,7 +25,7 @@ func jsonArg(v safejs.Value, what string) (value.Value, error) {
 		if err != nil || s == "" {
 			return value.Undef, err
 		}
-		parsed, err := value.ParseLazy(s)
+		parsed, err := value.ParseMarked(s)
 		if err != nil {
 			return value.Undef, fmt.Errorf("%s: %w", what, err)
 		}

@@ -140,8 +140,9 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	return int32(len(exchange.out))
 }
 
-// inputJSON parses the JSON text of n bytes at offset from in the input
-// buffer (none: undefined); what names it in an error.
+// inputJSON parses the JSON text (or marked JSON: value.ParseMarked) of n
+// bytes at offset from in the input buffer (none: undefined); what names
+// it in an error.
 func inputJSON(from, n int32, what string) (value.Value, error) {
 	if from < 0 || n < 0 || int(from)+int(n) > len(exchange.in) {
 		return value.Undef, fmt.Errorf("%s: %d bytes at %d are past the input buffer (%d bytes)", what, n, from, len(exchange.in))
@@ -153,7 +154,7 @@ func inputJSON(from, n int32, what string) (value.Value, error) {
 	// a tape, as responses are: a record set is then stored unbuilt, and
 	// a small document parses in half the time the pooled eager parser
 	// takes in wasm.
-	v, err := value.ParseLazy(string(exchange.in[from : from+n]))
+	v, err := value.ParseMarked(string(exchange.in[from : from+n]))
 	if err != nil {
 		return value.Undef, fmt.Errorf("%s: %w", what, err)
 	}

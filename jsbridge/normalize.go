@@ -11,7 +11,7 @@ import (
 )
 
 // normalize(schema, dataJSON, argsJSON, storeJSON) returns {result,
-// entities} as JSON: entities[key][pk] is the normalized record, null when
+// entities}, plain data (dataJSON may be marked JSON: value.ParseMarked): entities[key][pk] is the normalized record, null when
 // deleted. args are the endpoint's args, a JSON array ([params, body]: for
 // Collections, and the pk and process of entities). storeJSON, when given,
 // is the entity tables the data is normalized into: a Collection's adder
@@ -67,7 +67,10 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	for i, k := range keys {
 		tables[i] = value.M(k, value.Obj(records[k]...))
 	}
-	return value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...))).JSON(), nil
+	// On the wire, as plain data: an undefined member or element of the
+	// result or a record stays undefined (data-client's [undefined, "1",
+	// null]), which JSON text would drop or make null.
+	return emitPlain(lib.decode, nil, value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...))), wire.Header{})
 }
 
 // denormalize(schema, resultJSON, entitiesJSON) returns the data, read from

@@ -542,6 +542,7 @@ func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		return value.Undef, errorAt(path, o, "expected an object, got %s", in.Kind())
 	}
 	var members []value.Member
+	var drop []int // members a schema normalized to undefined
 	for _, f := range o.Fields {
 		if f.Schema == nil {
 			continue
@@ -558,9 +559,25 @@ func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer
 			members = n.slab.copyOf(in)
 		}
 		members[i].Value = out
+		if out.IsUndefined() {
+			drop = append(drop, i)
+		}
 	}
 	if members == nil {
 		return in, nil
+	}
+	if len(drop) > 0 {
+		// A member its schema normalizes to undefined is left out, as
+		// data-client's does ({foo: undefined} gives {}); one no schema
+		// reads keeps its undefined.
+		// (drop may name a member twice: fields may repeat a name.)
+		kept := make([]value.Member, 0, len(members))
+		for i := range members {
+			if !slices.Contains(drop, i) {
+				kept = append(kept, members[i])
+			}
+		}
+		members = kept
 	}
 	return value.Obj(members...), nil
 }

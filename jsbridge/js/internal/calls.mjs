@@ -24,7 +24,7 @@ export function bindCalls(call, callAsync, go) {
     entityNew: (specJSON, fns) => call('entityNew', specJSON, fns),
     /** Sets the field schemas of an entity made without them, before anything has used it. */
     entitySchema: (schema, fieldsJSON, fns) => call('entitySchema', schema, fieldsJSON, fns),
-    /** Returns {result, entities} as JSON: the data normalized by the schema; a Collection adder's changes to the collections of storeJSON's tables among the entities. */
+    /** Returns {result, entities} (plain data, undefined kept): the data normalized by the schema; a Collection adder's changes to the collections of storeJSON's tables among the entities. */
     normalize: (schema, dataJSON, argsJSON, storeJSON) => call('normalize', schema, dataJSON, argsJSON, storeJSON),
     /** Returns {data, expiryStatus}: the result read back from entities as normalize returns them. */
     denormalize: (schema, resultJSON, entitiesJSON) => call('denormalize', schema, resultJSON, entitiesJSON),

@@ -12,7 +12,7 @@ import { snapshotOf } from './readsnapshot.mjs';
 import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
 import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
-import { checkedClock, duration, isPlainObject, jsonText, sendsAsJSON, show } from './values.mjs';
+import { checkedClock, duration, isPlainObject, jsonText, markedText, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
 // controllerInternals maps each Controller to what other parts of the
@@ -367,7 +367,7 @@ export function makeController(bridge, endpoints, schemas) {
           value = value(previous);
         }
         const h = schemaHandle(schema instanceof QuerySchema ? schema.schema : schema, 'set: schema');
-        const text = jsonText(value, 'set: value');
+        const text = markedText(value, 'set: value');
         this.#tick();
         calls.ctrlSet(this._h, h, jsonText(args, 'set: args'), text);
       });

@@ -6,7 +6,7 @@ import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { deletedAsNull, plainInput, plainState } from './state.mjs';
-import { checkJSON, jsonText, isPlainObject, parse, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
  * What denormalize returns when a required entity is deleted (a deleted
@@ -496,7 +496,7 @@ function factoryMerger({ merge, useIncoming, shouldReorder }) {
 }
 
 /**
- * dataText is jsonText for data read along schema s (normalize's,
+ * dataText is markedText (undefined kept) for data read along schema s (normalize's,
  * setResponse's). An entity that contains itself (user.friends holding
  * user), which data-client's normalize takes, is sent with each inner
  * occurrence as its primary key, which Go reads as a reference to the
@@ -504,10 +504,10 @@ function factoryMerger({ merge, useIncoming, shouldReorder }) {
  */
 export function dataText(s, data, where) {
   try {
-    return jsonText(data, where);
+    return markedText(data, where);
   } catch (err) {
     if (!/circular object/.test(err?.message)) throw err;
-    return jsonText(unroll(s, data, []), where);
+    return markedText(unroll(s, data, []), where);
   }
 }
 
@@ -849,14 +849,12 @@ export function makeSchemas(bridge) {
     if (primitive) {
       return { result: data, entities: { ...store?.entities }, indexes: { ...store?.indexes }, entitiesMeta: { ...store?.entitiesMeta } };
     }
-    const out = JSON.parse(
-      calls.normalize(
-        schemaHandle(schema, 'normalize: schema'),
-        dataText(schema, data, 'normalize: data'),
-        jsonText(args, 'normalize: args'),
-        // The tables a Collection's adder changes collections in.
-        schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
-      ),
+    const out = calls.normalize(
+      schemaHandle(schema, 'normalize: schema'),
+      dataText(schema, data, 'normalize: data'),
+      jsonText(args, 'normalize: args'),
+      // The tables a Collection's adder changes collections in.
+      schema instanceof CollectionOpSchema && store?.entities != null ? jsonText(deletedAsNull(store.entities), 'normalize: store') : '',
     );
     // Keys in data-client's order, as JSON of the output shows them.
     const incoming = { fetchedAt: 0, date: Date.now(), expiresAt: Infinity, ...meta };
@@ -893,8 +891,8 @@ export function makeSchemas(bridge) {
     if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
     const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
-      jsonText(plainInput(result), 'denormalize: result'),
-      jsonText(deletedAsNull(entities), 'denormalize: entities'),
+      markedText(plainInput(result), 'denormalize: result'),
+      markedText(deletedAsNull(entities), 'denormalize: entities'),
     );
     return expiryStatus === 'invalid' ? INVALID : data;
   }

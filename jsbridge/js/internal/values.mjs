@@ -71,10 +71,11 @@ export function toStoreJSON(v) {
 // bodies, data, defaults), undefined giving ''. A function, a Symbol or a
 // BigInt anywhere in v, or a cycle, is a TypeError that names where (and
 // the path inside v): JSON.stringify would drop the first two without a
-// word and throw a TypeError of its own for the others.
-export function jsonText(v, where) {
+// word and throw a TypeError of its own for the others. also, when given,
+// is a replacer run after those checks (markedText's).
+export function jsonText(v, where, also) {
   if (v === undefined) return '';
-  if (plainJSON(v, 0)) return JSON.stringify(v);
+  if (also === undefined && plainJSON(v, 0)) return JSON.stringify(v);
   // The careful way, with a replacer (about 2.5 times slower) that finds
   // what JSON cannot carry and its path: paths maps each object met so far
   // to its path inside v, for the message.
@@ -86,7 +87,7 @@ export function jsonText(v, where) {
       const t = typeof value;
       if (t === 'function' || t === 'symbol' || t === 'bigint') throw new NotJSON(`${path}: ${showValue(value)} cannot be sent as JSON`);
       if (value !== null && t === 'object' && !paths.has(value)) paths.set(value, path);
-      return value;
+      return also === undefined ? value : also.call(this, key, value);
     });
   } catch (err) {
     if (err instanceof NotJSON) throw ours(new TypeError(`${where}${err.message}`));
@@ -104,6 +105,54 @@ export function jsonText(v, where) {
 
 class NotJSON extends Error {}
 
+// The byte that starts marked JSON and ends its marks (a raw NUL, which
+// JSON text never holds: JSON.stringify escapes it).
+const MARK = '\0';
+
+/**
+ * markedText is jsonText for data whose undefined members and elements
+ * must reach Go as undefined (normalize's data, denormalize's input and
+ * tables), as marked JSON (core/value ParseMarked): plain JSON when v
+ * holds no undefined, else MARK, the marks, MARK and the JSON with each
+ * undefined written as null. The marks are an object of the keys (array
+ * indexes) where undefined is: 0 for undefined there, an object for the
+ * marks inside. Data with no undefined costs what jsonText costs.
+ */
+export function markedText(v, where) {
+  if (v === undefined) return '';
+  sawUndefined = false;
+  const plain = plainJSON(v, 0);
+  if (plain && !sawUndefined) return JSON.stringify(v);
+  // visits maps each object being written to where it is: its holder's
+  // visit, its key there, and its marks once one is needed.
+  const visits = new Map();
+  let root;
+  const marksOf = (visit) => {
+    if (visit.marks === undefined) {
+      visit.marks = {};
+      if (visit.up === undefined) root = visit.marks;
+      else marksOf(visit.up)[visit.key] = visit.marks;
+    }
+    return visit.marks;
+  };
+  const mark = function (key, value) {
+    const holder = visits.get(this);
+    if (value === undefined && holder !== undefined) {
+      marksOf(holder)[key] = 0;
+      return null;
+    }
+    // A new visit each time: an object met twice has marks in each place.
+    if (value !== null && typeof value === 'object') visits.set(value, { up: holder, key, marks: undefined });
+    return value;
+  };
+  // Plain data needs only the marks; anything else jsonText's checks too.
+  const text = plain ? JSON.stringify(v, mark) : jsonText(v, where, mark);
+  return root === undefined ? text : `${MARK}${JSON.stringify(root)}${MARK}${text}`;
+}
+
+// sawUndefined is set by plainJSON when v holds undefined (for markedText).
+let sawUndefined = false;
+
 // The depth to which plainJSON looks: deeper values take jsonText's careful
 // way.
 const PLAIN_JSON_MAX_DEPTH = 64;
@@ -116,7 +165,11 @@ const PLAIN_JSON_MAX_DEPTH = 64;
 // costs less than JSON.stringify itself.
 function plainJSON(v, depth) {
   const t = typeof v;
-  if (t === 'string' || t === 'number' || t === 'boolean' || v === null || t === 'undefined') return true;
+  if (t === 'string' || t === 'number' || t === 'boolean' || v === null) return true;
+  if (t === 'undefined') {
+    sawUndefined = true;
+    return true;
+  }
   if (t !== 'object' || depth > PLAIN_JSON_MAX_DEPTH) return false;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) if (!plainJSON(v[i], depth + 1)) return false;
