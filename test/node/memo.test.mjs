@@ -294,7 +294,7 @@ test('MemoCache.query of a schema.All: the same data while the state is the same
   assert.ok(second.results.includes(first.results[0]) && second.results.includes(first.results[1]), 'the cats already read keep their objects');
 });
 
-test('MemoCache.query of a schema.All of types never stored is INVALID (as data-client), of a stored type a list', async () => {
+test('MemoCache.query of a schema.All (or a Query of one) of types never stored is INVALID (as data-client), of a stored type a list', async () => {
   const df = await loadDF();
   class Dog extends Entity {
     id = '';
@@ -303,6 +303,8 @@ test('MemoCache.query of a schema.All of types never stored is INVALID (as data-
   const state = { entities: { Other: { 1: { id: '1' } } }, indexes: {} };
   assert.equal(memo.query({ results: new schema.All(Cat) }, [], state).data, df.INVALID);
   assert.equal(memo.query(new schema.All({ cats: Cat, dogs: Dog }, 'type'), [], state).data, df.INVALID);
+  const sorted = new schema.Query(new schema.All(Cat), (cats) => [...cats].reverse());
+  assert.equal(memo.query(sorted, [], state).data, df.INVALID, 'a Query of it: process is not run');
   assert.equal(memo.query({ results: new schema.All(Cat) }, [], { entities: { Cat: { 1: { id: '1' } } }, indexes: {} }).data.results.length, 1);
 });
 

@@ -19,7 +19,7 @@
 // matching), as are reads of schemas the cache cannot place.
 
 import { isEntityClass } from './entity.mjs';
-import { AllSchema, ArraySchema, CollectionSchema, INVALID, ObjectSchema, UnionSchema, ValuesSchema } from './schemas.mjs';
+import { AllSchema, ArraySchema, CollectionSchema, INVALID, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema } from './schemas.mjs';
 import { plainEntities, plainInput, plainState } from './state.mjs';
 import { isPlainObject, show } from './values.mjs';
 
@@ -454,10 +454,11 @@ function unionKey(union, args, walk) {
   return undefined;
 }
 
-// unlisted reports whether the read of schema (an All, or an object with
-// one) from entities is data-client's INVALID: an All none of whose
-// entity types has a table in entities.
+// unlisted reports whether the read of schema (an All, an object with
+// one, or a Query of either) from entities is data-client's INVALID: an
+// All none of whose entity types has a table in entities.
 function unlisted(schema, entities) {
+  if (schema instanceof QuerySchema) return unlisted(schema.schema, entities);
   if (schema instanceof AllSchema) {
     const of = schema.schema instanceof UnionSchema ? Object.values(schema.schema.schemas) : [schema.schema];
     return of.every((e) => entities?.[e.key] == null);
