@@ -409,11 +409,18 @@ function describe(s, where, reg, fns, depth = 0) {
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
-    fns.push(unknownWarning(s));
+    // last is what the attribute function last returned (the engine gets
+    // it as text): the warning shows it as it was (null, not "null").
+    let last;
+    fns.push(unknownWarning(s, () => last));
     const w = fns.length - 1;
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr, w };
-    fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
+    fns.push((rec, parent, key) => {
+      const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
+      last = { raw, text: String(raw) };
+      return last.text;
+    });
     return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
@@ -424,8 +431,9 @@ function describe(s, where, reg, fns, depth = 0) {
 // unknownWarning returns the report of a value union s keeps as it is
 // because no member takes it (console.warn, in data-client's words, which
 // code and tests may look for): on a normalize, a record whose attribute
-// attr names no member; on a read, a value it cannot place.
-function unknownWarning(s) {
+// attr names no member; on a read, a value it cannot place. lastAttr
+// gives what the union's attribute function last returned ({raw, text}).
+function unknownWarning(s, lastAttr) {
   const names = Object.keys(s.schemas);
   const owner = s.owner ?? 'UnionSchema';
   return (json, attr, reading) => {
@@ -433,7 +441,7 @@ function unknownWarning(s) {
     console.warn(
       reading
         ? `TypeError: Unable to determine schema for ${owner}\nValue: ${shown}.`
-        : `Schema attribute ${JSON.stringify(attr)} is not expected.\nExpected one of: ${names.map((k) => `"${k}"`).join(', ')}\n\nValue: ${shown}`,
+        : `Schema attribute ${JSON.stringify(lastAttr()?.text === attr ? lastAttr().raw : attr)} is not expected.\nExpected one of: ${names.map((k) => `"${k}"`).join(', ')}\n\nValue: ${shown}`,
     );
   };
 }
