@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command server runs the datafetch demo on one local address: the go-app
 // demo (pre-rendered pages and app.wasm), the plain-JS page index.html,
 // the React example (web/demo/react, built) at /react/, the JavaScript
