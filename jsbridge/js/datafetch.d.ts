@@ -285,6 +285,8 @@ export interface UnionSchema<M = { readonly [type: string]: Schema }> {
 /** `schema.Invalidate(Entity)` (or of a union of entities): marks the entity deleted. */
 export interface InvalidateSchema<E = AnyEntity> {
   readonly [schemaKind]: { invalidate: E };
+  /** data-client's queryKey: always undefined (an Invalidate is not read from the cache by args). */
+  queryKey(args?: readonly unknown[], unvisit?: unknown, delegate?: unknown): undefined;
 }
 
 /** `schema.All(Entity)`: every stored entity of that type (not deleted), as a list; of a union, of each of its entities. */

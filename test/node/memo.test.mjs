@@ -294,6 +294,63 @@ test('MemoCache.query of a schema.All: the same data while the state is the same
   assert.ok(second.results.includes(first.results[0]) && second.results.includes(first.results[1]), 'the cats already read keep their objects');
 });
 
+test('MemoCache.query of a schema.All (or a Query of one) of types never stored is INVALID (as data-client), of a stored type a list', async () => {
+  const df = await loadDF();
+  class Dog extends Entity {
+    id = '';
+  }
+  const memo = new MemoCache();
+  const state = { entities: { Other: { 1: { id: '1' } } }, indexes: {} };
+  assert.equal(memo.query({ results: new schema.All(Cat) }, [], state).data, df.INVALID);
+  assert.equal(memo.query(new schema.All({ cats: Cat, dogs: Dog }, 'type'), [], state).data, df.INVALID);
+  const sorted = new schema.Query(new schema.All(Cat), (cats) => [...cats].reverse());
+  assert.equal(memo.query(sorted, [], state).data, df.INVALID, 'a Query of it: process is not run');
+  assert.equal(memo.query({ results: new schema.All(Cat) }, [], { entities: { Cat: { 1: { id: '1' } } }, indexes: {} }).data.results.length, 1);
+});
+
+test('MemoCache.buildQueryKey of a schema.Union: {id, schema} by the attribute in args, else the first member state holds', async () => {
+  await loadDF();
+  class Group extends Entity {
+    id = '';
+  }
+  const state = { entities: { Cat: { 1: { id: '1' } }, Group: { 2: { id: '2' } } }, indexes: {} };
+  const memo = new MemoCache();
+  const byField = new schema.Union({ cats: Cat, groups: Group }, 'type');
+  assert.deepEqual(memo.buildQueryKey(byField, [{ id: '2', type: 'groups' }], state), { id: '2', schema: 'groups' });
+  assert.equal(memo.buildQueryKey(byField, [{ id: '2', type: 'cats' }], state), undefined, 'the named member does not hold it');
+  assert.deepEqual(memo.buildQueryKey(byField, [{ id: '1' }], state), { id: '1', schema: 'cats' });
+  assert.deepEqual(memo.buildQueryKey(byField, [{ id: '2' }], state), { id: '2', schema: 'groups' });
+  const byFn = new schema.Union({ cats: Cat, groups: Group }, (input) => (input.groupname ? 'groups' : undefined));
+  assert.deepEqual(memo.buildQueryKey(byFn, [{ id: '2' }], state), { id: '2', schema: 'groups' });
+  assert.equal(memo.buildQueryKey(byFn, [{ id: '9' }], state), undefined);
+  assert.equal(memo.buildQueryKey(byFn, [], state), undefined);
+});
+
+test("normalize: an entity's static indexes fill the indexes table, a changed value is INVALID, a missing field warns", async (t) => {
+  const df = await loadDF();
+  const first = df.normalize(
+    [Cat],
+    [
+      { id: '1', name: 'Milo', username: 'm' },
+      { id: '2', name: 'Jake', username: 'j' },
+    ],
+  );
+  assert.deepEqual(first.indexes, { Cat: { username: { m: '1', j: '2' } } });
+  const store = { ...first, indexes: { ...first.indexes, Other: { f: { a: '1' } } } };
+  const second = df.normalize(Cat, { id: '2', name: 'Jake', username: 'jake' }, [], store);
+  assert.deepEqual(second.indexes, { Cat: { username: { m: '1', j: df.INVALID, jake: '2' } }, Other: { f: { a: '1' } } });
+  assert.deepEqual(store.indexes.Cat, { username: { m: '1', j: '2' } }, 'the store is not changed');
+
+  class Taco extends Entity {
+    id = '';
+    static indexes = ['kind'];
+  }
+  const warn = t.mock.method(console, 'warn', () => {});
+  assert.deepEqual(df.normalize(Taco, { id: '5' }).indexes, { Taco: { kind: {} } });
+  assert.equal(warn.mock.callCount(), 1);
+  assert.match(warn.mock.calls[0].arguments[0], /Index not found in entity[\s\S]*Index: kind[\s\S]*"id": "5"/);
+});
+
 test('MemoCache: bad arguments are a TypeError naming the method and what was given', async () => {
   await loadDF();
   const memo = new MemoCache();

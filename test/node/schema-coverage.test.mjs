@@ -194,6 +194,13 @@ test('a union warns of a value no member takes: a record on a normalize, a value
   ]);
 
   const byFn = new schema.Union({ users: User, groups: Group }, (input) => (input.name ? 'users' : undefined));
+  const nulls = new schema.Union({ users: User, groups: Group }, (input) => (input.name ? 'users' : null));
+  assert.match(
+    spyWarn(() => df.normalize([nulls], [{ id: '2' }]))[0] ?? '',
+    /^Schema attribute null is not expected\./,
+    'a non-string attribute shown as it was',
+  );
+  assert.match(spyWarn(() => df.normalize([byFn], [{ id: '2' }]))[0] ?? '', /^Schema attribute undefined is not expected\./);
   const entities = out.entities;
   assert.deepEqual(
     spyWarn(() => assert.deepEqual(df.denormalize(byFn, { id: '1' }, entities), { id: '1' })),

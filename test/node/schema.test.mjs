@@ -331,6 +331,25 @@ test('schema.Invalidate normalizes to the pk of the deleted record', async () =>
   assert.equal(String(result), '3');
 });
 
+test('schema.Invalidate: queryKey is undefined (it is never read by args, as data-client)', async () => {
+  const { df, fx } = await env();
+  const invalidate = new df.schema.Invalidate(fx.Article);
+  assert.equal(
+    invalidate.queryKey([{ id: 5 }], () => '5', { getEntity: () => ({ id: '5' }), getIndex: () => undefined }),
+    undefined,
+  );
+});
+
+test('schema.All: normalize stores its entities and gives no result, as data-client (an All is read from the tables)', async () => {
+  const { df, fx } = await env();
+  const all = df.normalize(new df.schema.All(fx.Article), [{ id: '1' }, { id: '2' }]);
+  assert.equal(all.result, undefined);
+  assert.deepEqual(Object.keys(all.entities.Article).sort(), ['1', '2']);
+  const nested = df.normalize({ list: new df.schema.All(fx.Article), page: '' }, { list: { a: { id: '3' } }, page: 'p2' });
+  assert.deepEqual(nested.result, { page: 'p2' });
+  assert.deepEqual(Object.keys(nested.entities.Article), ['3']);
+});
+
 test('nested structures keep their shape', async () => {
   const { df, fx } = await env();
   const schema = { data: { featured: fx.Article, list: [fx.Article] }, meta: { total: 0 } };

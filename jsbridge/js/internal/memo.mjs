@@ -19,7 +19,7 @@
 // matching), as are reads of schemas the cache cannot place.
 
 import { isEntityClass } from './entity.mjs';
-import { ArraySchema, CollectionSchema, INVALID, ObjectSchema, ValuesSchema } from './schemas.mjs';
+import { AllSchema, ArraySchema, CollectionSchema, INVALID, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema } from './schemas.mjs';
 import { plainEntities, plainInput, plainState } from './state.mjs';
 import { isPlainObject, show } from './values.mjs';
 
@@ -142,6 +142,9 @@ export class MemoCache {
         read = { indexes: {}, ...plain };
         this.#stateReads.set(plain, read);
       }
+      // An All of types never stored is data-client's INVALID here (where
+      // ctrl.get reads undefined).
+      if (unlisted(schema, plain?.entities)) return { data: INVALID, paths: NO_PATHS };
       const fresh = this.#controller.get(schema, ...args, read);
       const bySchema = keyed(this.#queried, argsKey ?? JSON.stringify(args), () => new WeakMap());
       const last = bySchema.get(schema);
@@ -395,6 +398,7 @@ function queryKeyOf(schema, args, delegate) {
     const pk = schema.pk(undefined, undefined, '', args);
     return delegate.getEntity(schema.key, pk) !== undefined ? pk : undefined;
   }
+  if (schema instanceof UnionSchema) return unionKey(schema, args, walk);
   const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
   if (members !== undefined) {
     const out = {};
@@ -427,4 +431,38 @@ function entityKey(cls, args, delegate) {
   }
   if (pk === undefined || pk === null || pk === '') return undefined;
   return delegate.getEntity(cls.key, `${pk}`) !== undefined ? pk : undefined;
+}
+
+// unionKey is a Union's key for args, as data-client's: {id, schema} of
+// the member args[0]'s attribute names when state holds that entity; when
+// the attribute names no member, the first member (in the union's order)
+// whose entity state holds for args.
+function unionKey(union, args, walk) {
+  const first = args[0];
+  if (!first) return undefined;
+  const attr = union.schemaAttribute;
+  const name = typeof attr === 'function' ? attr(first, undefined, '') : first[attr];
+  const named = Object.hasOwn(union.schemas, name) ? union.schemas[name] : undefined;
+  if (named !== undefined) {
+    const id = walk(named, args);
+    return id === undefined ? undefined : { id, schema: name };
+  }
+  for (const [member, s] of Object.entries(union.schemas)) {
+    const id = walk(s, args);
+    if (id !== undefined) return { id, schema: member };
+  }
+  return undefined;
+}
+
+// unlisted reports whether the read of schema (an All, an object with
+// one, or a Query of either) from entities is data-client's INVALID: an
+// All none of whose entity types has a table in entities.
+function unlisted(schema, entities) {
+  if (schema instanceof QuerySchema) return unlisted(schema.schema, entities);
+  if (schema instanceof AllSchema) {
+    const of = schema.schema instanceof UnionSchema ? Object.values(schema.schema.schemas) : [schema.schema];
+    return of.every((e) => entities?.[e.key] == null);
+  }
+  const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
+  return members !== undefined && Object.values(members).some((s) => unlisted(s, entities));
 }

@@ -134,6 +134,11 @@ export class InvalidateSchema {
   constructor(entity, schemaAttribute) {
     this.schema = entitiesOf('schema.Invalidate', entity, schemaAttribute);
   }
+
+  /** data-client's queryKey: an Invalidate is never read from the cache by args. */
+  queryKey() {
+    return undefined;
+  }
 }
 
 // AllSchema is every stored entity of one type that is not deleted, as
@@ -148,6 +153,46 @@ export class AllSchema {
 // QuerySchema derives data from a queryable schema (an Entity by pk, All,
 // and what declares itself queryable, as a Collection) with process(entries,
 // ...args), which ctrl.get runs on this side (controller.mjs).
+// indexTables returns the index tables of an entity type with static
+// indexes (fields) after normalize wrote the records of pks: stored (the
+// store's tables, {field: {value: pk}}) extended, each written record
+// under its value of each field; a value a record no longer has is
+// data-client's INVALID (its old lookups find nothing). A record without
+// an index field is warned about, as data-client does. Deleted records
+// change no index.
+function indexTables(fields, stored, before, after, pks) {
+  const out = { ...stored };
+  for (const field of fields) {
+    const index = { ...out[field] };
+    for (const pk of pks) {
+      const rec = after[pk];
+      if (rec === null || typeof rec !== 'object') continue;
+      const old = before?.[pk];
+      if (old !== null && typeof old === 'object' && old[field] !== rec[field]) index[old[field]] = INVALID;
+      if (field in rec) index[rec[field]] = pk;
+      else
+        console.warn(
+          `Index not found in entity. Indexes must be top-level members of your entity.\nIndex: ${field}\nEntity: ${JSON.stringify(rec, undefined, 2)}`,
+        );
+    }
+    out[field] = index;
+  }
+  return out;
+}
+
+// withoutAll returns result, the normalized form of data by schema, as
+// data-client gives it: an All normalizes its entities but no result (it
+// is always read from the tables), so an All is undefined and an All
+// member of an object is left out.
+function withoutAll(schema, result) {
+  if (schema instanceof AllSchema) return undefined;
+  const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
+  if (members === undefined || !isPlainObject(result) || !Object.values(members).some((s) => s instanceof AllSchema)) return result;
+  const out = { ...result };
+  for (const [k, s] of Object.entries(members)) if (s instanceof AllSchema) delete out[k];
+  return out;
+}
+
 export class QuerySchema {
   constructor(schema, process) {
     if (!isQueryable(schema)) {
@@ -364,11 +409,18 @@ function describe(s, where, reg, fns, depth = 0) {
   if (s instanceof UnionSchema) {
     const u = {};
     for (const [name, m] of Object.entries(s.schemas)) u[name] = inner(m, `${where} (schema.Union ${name})`);
-    fns.push(unknownWarning(s));
+    // last is what the attribute function last returned (the engine gets
+    // it as text): the warning shows it as it was (null, not "null").
+    let last;
+    fns.push(unknownWarning(s, () => last));
     const w = fns.length - 1;
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr, w };
-    fns.push((rec, parent, key) => String(synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`)));
+    fns.push((rec, parent, key) => {
+      const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
+      last = { raw, text: String(raw) };
+      return last.text;
+    });
     return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
@@ -379,8 +431,9 @@ function describe(s, where, reg, fns, depth = 0) {
 // unknownWarning returns the report of a value union s keeps as it is
 // because no member takes it (console.warn, in data-client's words, which
 // code and tests may look for): on a normalize, a record whose attribute
-// attr names no member; on a read, a value it cannot place.
-function unknownWarning(s) {
+// attr names no member; on a read, a value it cannot place. lastAttr
+// gives what the union's attribute function last returned ({raw, text}).
+function unknownWarning(s, lastAttr) {
   const names = Object.keys(s.schemas);
   const owner = s.owner ?? 'UnionSchema';
   return (json, attr, reading) => {
@@ -388,7 +441,7 @@ function unknownWarning(s) {
     console.warn(
       reading
         ? `TypeError: Unable to determine schema for ${owner}\nValue: ${shown}.`
-        : `Schema attribute ${JSON.stringify(attr)} is not expected.\nExpected one of: ${names.map((k) => `"${k}"`).join(', ')}\n\nValue: ${shown}`,
+        : `Schema attribute ${JSON.stringify(lastAttr()?.text === attr ? lastAttr().raw : attr)} is not expected.\nExpected one of: ${names.map((k) => `"${k}"`).join(', ')}\n\nValue: ${shown}`,
     );
   };
 }
@@ -815,6 +868,7 @@ export function makeSchemas(bridge) {
     const incoming = { fetchedAt: 0, date: Date.now(), expiresAt: Infinity, ...meta };
     const entities = { ...store?.entities };
     const entitiesMeta = { ...store?.entitiesMeta };
+    const indexes = { ...store?.indexes };
     for (const [key, records] of Object.entries(out.entities)) {
       const table = { ...entities[key] };
       const metas = { ...entitiesMeta[key] };
@@ -832,10 +886,12 @@ export function makeSchemas(bridge) {
         table[pk] = merger.mergeWithStore(stored, incoming, existing, rec);
         metas[pk] = merger.mergeMetaWithStore(stored, incoming, existing, rec);
       }
+      const fields = isEntityClass(merger) ? declarationOf(merger).indexes : undefined;
+      if (fields?.length) indexes[key] = indexTables(fields, indexes[key], entities[key], table, Object.keys(records));
       entities[key] = table;
       entitiesMeta[key] = metas;
     }
-    return { result: out.result, entities, indexes: { ...store?.indexes }, entitiesMeta };
+    return { result: withoutAll(schema, out.result), entities, indexes, entitiesMeta };
   }
 
   function denormalize(schema, result, entities) {
