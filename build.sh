@@ -650,6 +650,21 @@ bench_go() {
   go test -run '^$' -bench . -benchmem ./core/...
 }
 
+# bench_node FILE WHAT [chromium] runs one Node benchmark script against a
+# fresh dist/ (with Debian's Chromium and the npm packages when it drives a
+# browser), after checking that the script is there.
+bench_node() {
+  local f=$1 what=$2
+  [[ -f $f ]] || die "the benchmark $f is missing"
+  if [[ ${3:-} == chromium ]]; then
+    ensure_chromium
+    ensure_npm
+  fi
+  build_dist
+  log "$what ($f)"
+  node "$f"
+}
+
 # The browser benchmark (test/bench/bench.mjs): datafetch against
 # data-client (bundled from npm with esbuild) in one headless Chromium page,
 # interleaved, on the same data; then load() time, datafetch.wasm's size and
@@ -657,15 +672,7 @@ bench_go() {
 # writes test/bench/out/results.json and profile-*.txt. Targets are reported,
 # not enforced; it fails only when a path is broken. BENCH_QUICK=1 is a
 # smoke run; see the head of bench.mjs for the other knobs.
-bench_browser() {
-  local f=test/bench/bench.mjs
-  [[ -f $f ]] || die "the browser benchmark $f is missing"
-  ensure_chromium
-  ensure_npm
-  build_dist
-  log "browser benchmark: datafetch vs data-client in headless Chromium ($f)"
-  node "$f"
-}
+bench_browser() { bench_node test/bench/bench.mjs "browser benchmark: datafetch vs data-client in headless Chromium" chromium; }
 
 # The React benchmark (test/bench/react.mjs): datafetch/react against
 # @data-client/react 0.10 on React 19, the same components, the shapes of
@@ -673,40 +680,18 @@ bench_browser() {
 # update-entity, update-user, invalidate-and-resolve: action to DOM change,
 # interleaved, three rounds) and wasm memory over 10 mount/unmount cycles.
 # Reported, not enforced; REACT_QUICK=1 is a smoke run.
-bench_react() {
-  local f=test/bench/react.mjs
-  [[ -f $f ]] || die "the React benchmark $f is missing"
-  ensure_chromium
-  ensure_npm
-  build_dist
-  log "React benchmark: datafetch/react vs @data-client/react in headless Chromium ($f)"
-  node "$f"
-}
+bench_react() { bench_node test/bench/react.mjs "React benchmark: datafetch/react vs @data-client/react in headless Chromium" chromium; }
 
 # Time to first request and first data on a first visit
 # (test/bench/firstrequest.mjs): the same page with datafetch and with
 # data-client, each bundled with esbuild, fresh browser contexts,
 # interleaved; prints the medians and the difference (target: datafetch's
 # first request within 50 ms of data-client's). Reported, not enforced.
-bench_firstrequest() {
-  local f=test/bench/firstrequest.mjs
-  [[ -f $f ]] || die "the first-request benchmark $f is missing"
-  ensure_chromium
-  ensure_npm
-  build_dist
-  log "first request and first data: datafetch vs data-client in headless Chromium ($f)"
-  node "$f"
-}
+bench_firstrequest() { bench_node test/bench/firstrequest.mjs "first request and first data: datafetch vs data-client in headless Chromium" chromium; }
 
 # Memory per body byte of one large read (test/bench/bodymem.mjs): wasm
 # memory growth and the JS heap kept, for 5 MB and 50 MB, in Node.js.
-bench_bodymem() {
-  local f=test/bench/bodymem.mjs
-  [[ -f $f ]] || die "the memory benchmark $f is missing"
-  build_dist
-  log "memory per body byte: one large read in Node.js ($f)"
-  node "$f"
-}
+bench_bodymem() { bench_node test/bench/bodymem.mjs "memory per body byte: one large read in Node.js"; }
 
 cmd_bench() {
   bench_go
