@@ -120,9 +120,9 @@ const MARK = '\0';
  */
 export function markedText(v, where) {
   if (v === undefined) return '';
-  sawUndefined = false;
-  const plain = plainJSON(v, 0);
-  if (plain && !sawUndefined) return JSON.stringify(v);
+  const shape = plainJSON(v, 0);
+  if (shape === PLAIN) return JSON.stringify(v);
+  const plain = shape !== NOT_PLAIN;
   // visits maps each object being written to where it is: its holder's
   // visit, its key there, and its marks once one is needed.
   const visits = new Map();
@@ -150,36 +150,47 @@ export function markedText(v, where) {
   return root === undefined ? text : `${MARK}${JSON.stringify(root)}${MARK}${text}`;
 }
 
-// sawUndefined is set by plainJSON when v holds undefined (for markedText).
-let sawUndefined = false;
+// What plainJSON finds: NOT_PLAIN (0, so it reads as false), PLAIN, and
+// HAS_UNDEFINED added to PLAIN when the plain data holds undefined (which
+// JSON drops; markedText marks it).
+const NOT_PLAIN = 0;
+const PLAIN = 1;
+const HAS_UNDEFINED = 2;
 
 // The depth to which plainJSON looks: deeper values take jsonText's careful
 // way.
 const PLAIN_JSON_MAX_DEPTH = 64;
 
 // plainJSON reports whether JSON.stringify(v) alone is safe: v is made of
-// JSON's primitives, Dates, and plain objects and arrays of them, no deeper
-// than 64 levels (most params, bodies and data). Anything else (a function,
-// a Symbol, a BigInt, a class instance, something deeper or cyclic) is left
+// JSON's primitives, undefined, Dates, and plain objects and arrays of
+// them, no deeper than 64 levels (most params, bodies and data); PLAIN, or
+// PLAIN | HAS_UNDEFINED, when it is. Anything else (a function, a Symbol, a
+// BigInt, a class instance, something deeper or cyclic) is NOT_PLAIN, left
 // to jsonText's careful way, which refuses or accepts it with a reason. It
 // costs less than JSON.stringify itself.
 function plainJSON(v, depth) {
   const t = typeof v;
-  if (t === 'string' || t === 'number' || t === 'boolean' || v === null) return true;
-  if (t === 'undefined') {
-    sawUndefined = true;
-    return true;
-  }
-  if (t !== 'object' || depth > PLAIN_JSON_MAX_DEPTH) return false;
+  if (t === 'string' || t === 'number' || t === 'boolean' || v === null) return PLAIN;
+  if (t === 'undefined') return PLAIN | HAS_UNDEFINED;
+  if (t !== 'object' || depth > PLAIN_JSON_MAX_DEPTH) return NOT_PLAIN;
+  let shape = PLAIN;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!plainJSON(v[i], depth + 1)) return false;
-    return true;
+    for (let i = 0; i < v.length; i++) {
+      const inner = plainJSON(v[i], depth + 1);
+      if (inner === NOT_PLAIN) return NOT_PLAIN;
+      shape |= inner;
+    }
+    return shape;
   }
-  if (v instanceof Date) return true;
+  if (v instanceof Date) return PLAIN;
   const proto = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const k in v) if (!plainJSON(v[k], depth + 1)) return false;
-  return true;
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  for (const k in v) {
+    const inner = plainJSON(v[k], depth + 1);
+    if (inner === NOT_PLAIN) return NOT_PLAIN;
+    shape |= inner;
+  }
+  return shape;
 }
 
 export function showValue(v) {
