@@ -20,15 +20,22 @@ const alls = new WeakMap();
  */
 export function indexLookup(schema, args) {
   if (!isEntityClass(schema) || args.length !== 1 || !isPlainObject(args[0])) return undefined;
-  const { indexes } = declarationOf(schema);
   const params = args[0];
-  const field = indexes?.find((f) => Object.hasOwn(params, f));
+  const field = indexField(schema, params);
   if (field === undefined) return undefined;
   const pk = schema.pk(params, undefined, '', args);
   if (pk !== undefined && pk !== null && pk !== '') return undefined;
   let all = alls.get(schema);
   if (all === undefined) alls.set(schema, (all = new AllSchema(schema)));
   return { all, field, value: String(params[field]) };
+}
+
+/**
+ * Returns the first of entity class cls's static indexes that params
+ * (a plain object) holds, or undefined.
+ */
+export function indexField(cls, params) {
+  return declarationOf(cls).indexes?.find((f) => Object.hasOwn(params, f));
 }
 
 /** The record of list (an All read) that lookup names, or undefined. */

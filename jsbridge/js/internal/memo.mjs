@@ -20,6 +20,7 @@
 
 import { isEntityClass } from './entity.mjs';
 import { AllSchema, ArraySchema, CollectionSchema, INVALID, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema } from './schemas.mjs';
+import { indexField } from './indexes.mjs';
 import { plainEntities, plainInput, plainState } from './state.mjs';
 import { isPlainObject, show } from './values.mjs';
 
@@ -425,7 +426,7 @@ function entityKey(cls, args, delegate) {
       pk = undefined;
     }
     if (pk === undefined || pk === '') {
-      const field = Array.isArray(cls.indexes) ? cls.indexes.find((f) => Object.hasOwn(first, f)) : undefined;
+      const field = indexField(cls, first);
       pk = field === undefined ? undefined : delegate.getIndex(cls.key, field, first[field]);
     }
   }
