@@ -285,6 +285,11 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		if s != nil {
 			eachEntity(s.Entity, f, seen)
 		}
+	case *Lens:
+		if s != nil {
+			eachEntity(s.cells(), f, seen)
+			eachEntity(s.Entity, f, seen)
+		}
 	case *Union:
 		if s != nil {
 			for _, e := range s.Schemas {

@@ -307,6 +307,13 @@ func check(s Schema, seen map[*Entity]bool) error {
 		}
 	case *Invalidate:
 		return check(s.Entity, seen)
+	case *Lens:
+		if err := s.check(); err != nil {
+			return err
+		}
+		if s.Entity != nil {
+			return check(s.Entity, seen)
+		}
 	case *All:
 		return check(s.readSchema(), seen)
 	case *Query:
