@@ -157,7 +157,7 @@ func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value
 		s.settled = c.st.Version()
 	}
 	c.emitReq(FetchResolve, r, nil, nil)
-	out, _, _, _ = c.st.Read(r.key)
+	out, _, _, _ = c.st.ReadArgs(r.key, r.readArgs())
 	return out, true
 }
 
@@ -194,6 +194,13 @@ func (c *Controller) prepare(w *store.Write, r *request, raw value.Value, optimi
 		Collections: norm.Collections,
 	}
 	return nil
+}
+
+// readArgs are the args the result of r is read back with: its params,
+// and its body when that is a value.
+func (r *request) readArgs() schema.Args {
+	b, _ := r.body.(value.Value)
+	return schema.Args{Params: r.params, Body: b}
 }
 
 // normalizeArgs returns the args a response is normalized with: the
@@ -308,7 +315,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 	if err != nil {
 		return value.Undef, err
 	}
-	out, _, _, _ = c.st.Read(key)
+	out, _, _, _ = c.st.ReadArgs(key, r.readArgs())
 	return out, nil
 }
 

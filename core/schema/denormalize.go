@@ -250,10 +250,7 @@ func DenormalizeArgs(s Schema, result value.Value, src Source, memo *Memo, store
 		return memo.cur.val, memo.cur.st // nothing changed since the last read
 	}
 	pass := passes.Add(1)
-	d := &denormalizer{src: src, pass: pass, deps: &deps{}}
-	if !args.Params.IsUndefined() || !args.Body.IsUndefined() {
-		d.lenses.args = args.List()
-	}
+	d := &denormalizer{src: src, pass: pass, deps: &deps{}, lenses: lenses{args: args}}
 	if memo != nil {
 		if memo.cur.fits(s, result) && memo.cur.deps.valid(src, pass, &d.lenses) {
 			memo.cur.input = result

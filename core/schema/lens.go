@@ -34,12 +34,12 @@ type Lens struct {
 	// it must not contain "|".
 	Select func(args value.Value) (lens string, ok bool)
 	// Entity is the entity the cells belong to when the Lens is used
-	// standalone; nil for a Lens used only as entity fields.
+	// standalone; nil for a Lens used only as entity fields. Its key and
+	// its PKOf of a cell (unless the cell is a map's member) name the
+	// record a standalone cell belongs to: an Entity of that key whose
+	// PKFunc reads another field stands for data-client's entityPk
+	// override.
 	Entity *Entity
-	// EntityPK, when set, replaces the default way a standalone cell
-	// names its record (data-client's entityPk override): the map key
-	// that holds it, else Entity's pk of the cell.
-	EntityPK func(cell, parent value.Value, key string, args value.Value) (pk string, ok bool, err error)
 
 	once  sync.Once
 	table *Entity
@@ -50,19 +50,18 @@ func (l *Lens) TableKey() string { return "Scalar(" + l.Key + ")" }
 
 func (l *Lens) describe() string { return l.TableKey() }
 
-// cells returns the table entity of the cells: records with no primary
-// key field of their own (their key is compound), merged by the entity
-// defaults (shallow, fetchedAt order).
+// cells returns the table entity of the cells, whose records are merged
+// as any entity's (shallow, fetchedAt order). Its pk is the compound key
+// of a standalone cell (cellPK); fields' cells are written by
+// normalizeField. Not inlined: its copies would weigh on datafetch.wasm.
+//
+//go:noinline
 func (l *Lens) cells() *Entity {
 	l.once.Do(func() {
-		l.table = &Entity{Key: l.TableKey(), Defaults: value.Obj(), PKFunc: noPK}
+		l.table = &Entity{Key: l.TableKey(), Defaults: value.Obj(), PKFunc: l.cellPK}
 	})
 	return l.table
 }
-
-// noPK is the PKFunc of a cell table: a cell's key is made by its Lens,
-// never read from the cell.
-func noPK(value.Value, value.Value, string, value.Value) (string, bool, error) { return "", false, nil }
 
 // lensSep separates the parts of a cell's key.
 const lensSep = "|"
@@ -72,86 +71,58 @@ func cellKey(entityKey, pk, lens string) string {
 	return entityKey + lensSep + pk + lensSep + lens
 }
 
-// check reports a Lens that cannot be used.
-func (l *Lens) check() error {
-	switch {
-	case l.Key == "":
-		return errors.New("scalar has no key")
-	case l.Select == nil:
-		return errors.New("scalar " + l.Key + " has no lens")
-	}
-	return nil
-}
+var (
+	errNoLens  = errors.New("lens returned undefined: the endpoint's args must hold the lens value")
+	errUnbound = errors.New("used standalone (as in schema.Values) it needs the entity option naming the Entity its cells belong to")
+	errCellPK  = errors.New("cannot derive entity pk for the cell: give cells their entity's pk, key them by it (schema.Values), or override entityPk")
+)
 
-// lensOf returns the lens of the request being normalized, which must
-// have one: its cells could not be found again without it.
-func (l *Lens) lensOf(path *pathElem, n *normalizer) (string, error) {
-	lens, ok := l.Select(n.argList())
-	if !ok {
-		return "", errorAt(path, l, "lens returned undefined: the endpoint's args must hold the lens value")
+// cellPK returns the key of a standalone cell (a member of a Values or of
+// a list): its entity's key, the pk of the record it belongs to, and the
+// request's lens. That pk is the key of the map member that is the cell
+// (Values: parent[key] is the cell; a list's members have the key of the
+// list, which does not name them), else Entity's pk of the cell.
+func (l *Lens) cellPK(cell, parent value.Value, key string, args value.Value) (string, bool, error) {
+	if l.Entity == nil {
+		return "", false, errUnbound
 	}
-	return lens, nil
+	lens, ok := l.Select(args)
+	if !ok {
+		return "", false, errNoLens
+	}
+	pk := key
+	var err error
+	if parent.Get(key).Kind() != value.Object {
+		pk, ok, err = l.Entity.PKOf(cell, parent, key, args)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if !ok || pk == "" || pk == undefinedPK {
+		return "", false, errCellPK
+	}
+	return cellKey(l.Entity.Key, pk, lens), true, nil
 }
 
 // normalizeField stores in, the field name of a record of e whose key is
 // pk, in the cell of the request's lens, and returns the lens-free
 // reference the record keeps in its place.
 func (l *Lens) normalizeField(e *Entity, pk, name string, in value.Value, path *pathElem, n *normalizer) (value.Value, error) {
-	lens, err := l.lensOf(path, n)
-	if err != nil {
-		return value.Undef, err
+	lens, ok := l.Select(n.argList())
+	if !ok {
+		return value.Undef, errorAt(path, l, "%v", errNoLens)
 	}
 	// One write per field: the store merges those of a cell in order.
 	n.add(EntityWrite{Entity: l.cells(), PK: cellKey(e.Key, pk, lens), Value: value.Obj(value.M(name, in))})
-	return value.Arr(value.Str(pk), value.Str(name), value.Str(e.Key)), nil
+	ref := make([]value.Value, 3)
+	ref[0], ref[1], ref[2] = value.Str(pk), value.Str(name), value.Str(e.Key)
+	return value.Arr(ref...), nil
 }
 
-// normalize stores a standalone cell (a member of a Values or of a list)
-// and returns its key.
+// normalize stores a standalone cell, a record of the cells' table, and
+// returns its key.
 func (l *Lens) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
-	if in.IsNullish() {
-		return in, nil
-	}
-	if l.Entity == nil {
-		return value.Undef, errorAt(path, l, "used standalone (as in schema.Values) it needs the entity option naming the Entity its cells belong to")
-	}
-	if in.Kind() != value.Object {
-		return value.Undef, errorAt(path, l, "expected a cell (object), got %s", in.Kind())
-	}
-	lens, err := l.lensOf(path, n)
-	if err != nil {
-		return value.Undef, err
-	}
-	pk, ok, err := l.entityPK(in, parent, path, n)
-	if err != nil {
-		return value.Undef, errorAt(path, l, "entityPk: %v", err)
-	}
-	if !ok || pk == "" || pk == undefinedPK {
-		return value.Undef, errorAt(path, l, "cannot derive entity pk for the cell: give cells %s's pk, key them by it (schema.Values), or override entityPk", l.Entity.Key)
-	}
-	key := cellKey(l.Entity.Key, pk, lens)
-	n.add(EntityWrite{Entity: l.cells(), PK: key, Value: in})
-	return value.Str(key), nil
-}
-
-// entityPK returns the pk of the record a standalone cell belongs to:
-// EntityPK's, else the key of the map member that is the cell (Values),
-// else Entity's pk of the cell. A list's members have the key of the
-// list's member, which does not name them: they are not map members.
-func (l *Lens) entityPK(in, parent value.Value, path *pathElem, n *normalizer) (string, bool, error) {
-	key := path.fieldKey()
-	if l.EntityPK != nil {
-		return l.EntityPK(in, parent, key, n.argList())
-	}
-	if path != nil && path.index < 0 {
-		// A member of an object (a Values): parent[key] is the cell.
-		return key, true, nil
-	}
-	var args value.Value
-	if l.Entity.PKFunc != nil {
-		args = n.argList()
-	}
-	return l.Entity.PKOf(in, parent, key, args)
+	return l.cells().normalize(in, parent, path, n)
 }
 
 // denormalize reads a reference of an entity's field ([pk, field,
@@ -164,29 +135,20 @@ func (l *Lens) denormalize(v value.Value, d *denormalizer) (value.Value, Status)
 	case value.String, value.Object:
 		return l.cells().denormalize(v, d)
 	case value.Array:
+		if v.Len() == 3 {
+			break
+		}
+		fallthrough
 	default:
-		return v, Found
-	}
-	ref := v.Elems()
-	if len(ref) != 3 {
 		return v, Found
 	}
 	lens, ok := d.lens(l)
 	if !ok {
 		return value.Undef, Found
 	}
-	pk, field, entityKey := ref[0].Str(), ref[1].Str(), ref[2].Str()
-	slot := d.slot(l.TableKey(), cellKey(entityKey, pk, lens))
-	r := d.deps.more()
-	if slot == nil {
-		r.absent = append(r.absent, entityRef{l.TableKey(), cellKey(entityKey, pk, lens)})
-		return value.Undef, Found
-	}
-	r.slots = append(r.slots, depOn(slot))
-	if slot.Deleted || slot.Value.Kind() != value.Object {
-		return value.Undef, Found
-	}
-	return slot.Value.Get(field), Found
+	ref := v.Elems()
+	cell, _ := l.cells().denormalize(value.Str(cellKey(ref[2].Str(), ref[0].Str(), lens)), d)
+	return cell.Get(ref[1].Str()), Found
 }
 
 // lensDep is a lens value a read depended on (ok false: the args selected
@@ -200,22 +162,21 @@ type lensDep struct {
 // lenses are the lens values of one read's args, each asked of its
 // Select once per read.
 type lenses struct {
-	args value.Value // Args.List of the read; Undefined: none given
+	args Args
 	got  []lensDep
 }
 
-// of returns the lens value of l for the read's args.
+// of returns the lens value of l for the read's args. Not inlined, as
+// cells.
+//
+//go:noinline
 func (ls *lenses) of(l *Lens) (string, bool) {
 	for _, g := range ls.got {
 		if g.l == l {
 			return g.val, g.ok
 		}
 	}
-	args := ls.args
-	if args.IsUndefined() {
-		args = value.Arr()
-	}
-	val, ok := l.Select(args)
+	val, ok := l.Select(ls.args.List())
 	ls.got = append(ls.got, lensDep{l, val, ok})
 	return val, ok
 }

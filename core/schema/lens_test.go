@@ -69,15 +69,17 @@ func TestLensNormalizesFieldsIntoCells(t *testing.T) {
 }
 
 // Standalone cells (Values keyed by pk, a list of cells with their
-// entity's pk, an EntityPK override) go to the same cells, keyed by the
+// entity's pk, an entity whose pk reads another field) go to the same cells, keyed by the
 // bound entity's key; the result holds the cells' keys.
 func TestLensStandaloneCells(t *testing.T) {
-	c, l := company()
-	custom := portfolio(c)
+	_, l := company()
+	// data-client's entityPk override: an entity of Company's key whose
+	// pk reads the cell's companyId.
+	custom := portfolio(&schema.Entity{Key: "Company", Defaults: value.Obj(),
+		PKFunc: func(cell, _ value.Value, _ string, _ value.Value) (string, bool, error) {
+			return cell.Get("companyId").Str(), true, nil
+		}})
 	custom.Key = "custom"
-	custom.EntityPK = func(cell, _ value.Value, _ string, _ value.Value) (string, bool, error) {
-		return cell.Get("companyId").Str(), true, nil
-	}
 	cases := []struct {
 		name       string
 		s          schema.Schema
@@ -127,7 +129,7 @@ func TestLensNormalizeErrors(t *testing.T) {
 		{"values without a lens", schema.ValuesOf(l), `{"1":{"pct":1}}`, schema.Args{}, `$.1: lens returned undefined`},
 		{"unbound", schema.ValuesOf(unbound), `{"1":{"pct":1}}`, onPortfolio("A"), `needs the entity option`},
 		{"no pk", schema.ArrayOf(l), `[{"pct":1}]`, onPortfolio("A"), `cannot derive entity pk`},
-		{"not a cell", schema.ValuesOf(l), `{"1":5}`, onPortfolio("A"), `expected a cell (object), got number`},
+		{"not a cell", schema.ValuesOf(l), `{"1":[1]}`, onPortfolio("A"), `expected a record (object), got array`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,8 +139,8 @@ func TestLensNormalizeErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
-	assert.ErrorContains(t, schema.Check(&schema.Lens{Key: "x"}), "no lens")
-	assert.ErrorContains(t, schema.Check(&schema.Lens{Select: l.Select}), "no key")
+	assert.ErrorContains(t, schema.Check(&schema.Lens{Key: "x"}), "needs a key and a lens")
+	assert.ErrorContains(t, schema.Check(&schema.Lens{Select: l.Select}), "needs a key and a lens")
 	assert.NoError(t, schema.Check(schema.ValuesOf(l)))
 }
 

@@ -296,11 +296,12 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 			continue
 		}
 		var out value.Value
+		at := n.child(path, f.Name, -1)
 		if l, ok := f.Schema.(*Lens); ok {
 			// A Scalar field: its value goes to the cell of this record.
-			out, err = l.normalizeField(e, pk, f.Name, child, n.child(path, f.Name, -1), n)
+			out, err = l.normalizeField(e, pk, f.Name, child, at, n)
 		} else {
-			out, err = f.Schema.normalize(child, rec, n.child(path, f.Name, -1), n)
+			out, err = f.Schema.normalize(child, rec, at, n)
 		}
 		if err != nil {
 			return value.Undef, err

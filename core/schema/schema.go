@@ -308,11 +308,8 @@ func check(s Schema, seen map[*Entity]bool) error {
 	case *Invalidate:
 		return check(s.Entity, seen)
 	case *Lens:
-		if err := s.check(); err != nil {
-			return err
-		}
-		if s.Entity != nil {
-			return check(s.Entity, seen)
+		if s.Key == "" || s.Select == nil {
+			return errors.New("scalar needs a key and a lens")
 		}
 	case *All:
 		return check(s.readSchema(), seen)

@@ -62,6 +62,7 @@ export {
   CollectionSchema as Collection,
   InvalidateSchema as Invalidate,
   QuerySchema as Query,
+  ScalarSchema as Scalar,
   UnionSchema as Union,
   ValuesSchema as Values,
 } from './internal/schemas.mjs';
