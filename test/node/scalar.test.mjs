@@ -61,6 +61,16 @@ test('Scalar is exported at the top and as schema.Scalar, with data-client prope
   const cell = { pct: 1 };
   assert.equal(PortfolioScalar.entityPk(cell, { 7: cell }, '7', []), '7');
   assert.equal(PortfolioScalar.entityPk({ id: 9 }, undefined, undefined, []), 9);
+  // data-client's schema protocol, for code that walks schemas itself.
+  const cells = { 'Company|1|A': { pct: 0.5 }, 'Company|2|B': { pct: 0.2 } };
+  const delegate = { argsKey: (fn) => fn([{ portfolio: 'A' }]), unvisit: (_s, key) => cells[key] };
+  assert.equal(PortfolioScalar.denormalize(['1', 'pct', 'Company'], delegate), 0.5);
+  assert.equal(PortfolioScalar.denormalize(['2', 'pct', 'Company'], delegate), undefined);
+  assert.deepEqual(PortfolioScalar.denormalize('Company|2|B', delegate), { pct: 0.2 });
+  assert.equal(PortfolioScalar.denormalize(0.5, delegate), 0.5);
+  const table = { getEntities: () => new Map(Object.entries(cells)) };
+  assert.deepEqual(PortfolioScalar.queryKey([{ portfolio: 'B' }], undefined, table), ['Company|2|B']);
+  assert.equal(PortfolioScalar.queryKey([{}], undefined, table), undefined);
   assert.deepEqual(PortfolioScalar.mergeWithStore({ fetchedAt: 2 }, { fetchedAt: 1 }, { a: 1, b: 1 }, { a: 2, c: 2 }), { a: 1, b: 1, c: 2 });
 });
 

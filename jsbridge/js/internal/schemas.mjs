@@ -405,6 +405,24 @@ export class ScalarSchema {
   }
 
   /**
+   * data-client's denormalize step, for code that walks a schema with a
+   * delegate ({unvisit, argsKey}); the engine reads Scalars itself. A
+   * field's reference [pk, field, entityKey] reads that field of the cell
+   * of the delegate's lens; a cell's key reads the cell; a cell, and any
+   * other value (one stored before the field was a Scalar, '' which keys
+   * no cell), is kept.
+   */
+  denormalize(input, delegate) {
+    if (typeof input === 'string' && input !== '') return delegate.unvisit(this, input);
+    if (!Array.isArray(input)) return input;
+    const lens = delegate.argsKey(this.lensSelector);
+    if (lens === undefined) return undefined;
+    const [pk, field, entityKey] = input;
+    const cell = delegate.unvisit(this, [entityKey, pk, lens].join(CELL_KEY_SEPARATOR));
+    return cell !== null && typeof cell === 'object' ? cell[field] : undefined;
+  }
+
+  /**
    * data-client's queryKey: the keys of the stored cells of the lens args
    * select (delegate.getEntities gives the table), undefined when there
    * is no lens or no such cell.
