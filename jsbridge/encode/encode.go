@@ -185,7 +185,7 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 		e.list(v, s.Of)
 	case *schema.Collection:
 		e.value(v, s.Of) // read as its list or map
-	case *schema.All:
+	case *schema.All, *schema.LazyQuery:
 		e.value(v, schema.ReadSchema(s)) // a member of an object read by ctrl.get
 	case *schema.CollectionAdd:
 		// The record pushed (or the list of them; the map assigned).
