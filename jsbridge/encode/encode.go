@@ -31,6 +31,9 @@ func (t *Identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 	if a, ok := s.(*schema.CollectionAdd); ok {
 		s = a.ReadSchema(v) // an entity position when one record was pushed
 	}
+	// A Lazy's query reads as its inner schema: an entity position when
+	// that is an Entity.
+	s = schema.ReadSchema(s)
 	var held []uintptr
 	if t != nil {
 		if id, ent := t.find(v); ent != nil {
