@@ -333,12 +333,13 @@ func exportResetEntireStore(ctrlID int32) (r int32) {
 // exportKeys writes the keys of the controller's stored results as the
 // output, a JSON array of strings, and returns its length; or declined
 // when the controller has a subscription open. It and exportUpdateKeys are
-// invalidateAll and expireAll: JavaScript runs the caller's testKey over
-// the keys, on its side, and passes back those it chose.
+// invalidateAll and expireAll (expire 0 or 1, for the name errors give):
+// JavaScript runs the caller's testKey over the keys, on its side, and
+// passes back those it chose.
 //
 //go:wasmexport datafetchKeys
-func exportKeys(ctrlID int32) (n int32) {
-	defer failOnPanic(callCtrlInvalidateAll, &n)
+func exportKeys(ctrlID, expire int32) (n int32) {
+	defer failOnPanic(updateAllCall(expire), &n)
 	c, ok, err := quiet(ctrlID)
 	if err != nil {
 		return fail(err)
@@ -363,10 +364,7 @@ func exportKeys(ctrlID int32) (n int32) {
 //
 //go:wasmexport datafetchUpdateKeys
 func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
-	name := callCtrlInvalidateAll
-	if expire == 1 {
-		name = callCtrlExpireAll
-	}
+	name := updateAllCall(expire)
 	defer failOnPanic(name, &r)
 	c, ok, err := quiet(ctrlID)
 	if err != nil {
@@ -397,6 +395,15 @@ func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
 		c.c.InvalidateAll(test)
 	}
 	return done
+}
+
+// updateAllCall names the call exportKeys and exportUpdateKeys serve:
+// ctrlExpireAll for expire 1, ctrlInvalidateAll otherwise.
+func updateAllCall(expire int32) callID {
+	if expire == 1 {
+		return callCtrlExpireAll
+	}
+	return callCtrlInvalidateAll
 }
 
 // exportKey is endpointKey for the endpoint handle given, with the params

@@ -198,7 +198,8 @@ func TestExportsAnswerTheirErrors(t *testing.T) {
 		{"setResponse, past the input", func() int32 { return exportSetResponse(ctrlID, epID, putInput(`{"id":1}`)[0], 1<<30) }, "past the input buffer"},
 		{"invalidate, no key", func() int32 { return exportInvalidate(ctrlID, epID, putInput(`{}`)[0]) }, "id"},
 		{"resetEntireStore, a controller released", func() int32 { return exportResetEntireStore(gone) }, "no longer exists"},
-		{"keys, a controller released", func() int32 { return exportKeys(gone) }, "no longer exists"},
+		{"keys, a controller released", func() int32 { return exportKeys(gone, 1) }, "no longer exists"},
+		{"keys, a panic", func() int32 { return exportKeys(broken, 1) }, "datafetch ctrlExpireAll: internal error"},
 		{"updateKeys, not an array", func() int32 { return exportUpdateKeys(ctrlID, putInput(`{}`)[0], 0) }, "ctrlInvalidateAll: keys: expected an array"},
 		{"updateKeys, not strings", func() int32 { return exportUpdateKeys(ctrlID, putInput(`[1]`)[0], 1) }, "ctrlExpireAll: keys: expected strings"},
 		{"updateKeys, a panic", func() int32 { return exportUpdateKeys(broken, putInput(`[]`)[0], 1) }, "datafetch ctrlExpireAll: internal error"},
@@ -239,7 +240,7 @@ func TestExportsAnswerTheirErrors(t *testing.T) {
 		lens := putInput(`{"id":1}`, `{"id":1}`)
 		assert.Equal(t, int32(declined), exportSetResponse(ctrlID, epID, lens[0], lens[1]))
 		assert.Equal(t, int32(declined), exportInvalidate(ctrlID, epID, putInput(`{"id":1}`)[0]))
-		assert.Equal(t, int32(declined), exportKeys(ctrlID))
+		assert.Equal(t, int32(declined), exportKeys(ctrlID, 0))
 		assert.Equal(t, int32(declined), exportUpdateKeys(ctrlID, putInput(`[]`)[0], 0))
 		assert.Equal(t, int32(declined), exportResetEntireStore(ctrlID))
 	})

@@ -607,7 +607,7 @@ export function makeController(bridge, endpoints, schemas) {
     // itself.
     #updateAll(test, entry, expire, t) {
       const x = exported();
-      const keys = x?.keys(this._h);
+      const keys = x?.keys(this._h, expire);
       if (keys !== undefined) {
         let chosen;
         try {

@@ -171,9 +171,10 @@ export class Exchange {
 
   // keys returns the keys of the controller's stored results, or undefined
   // when Go declined (a subscription is open) or they are too many to pass
-  // back.
-  keys(ctrl) {
-    const len = this.x.datafetchKeys(ctrl);
+  // back; expire says which of invalidateAll and expireAll asks, for Go's
+  // errors.
+  keys(ctrl, expire) {
+    const len = this.x.datafetchKeys(ctrl, expire ? 1 : 0);
     if (len === DECLINED) return undefined;
     const text = this.output(len);
     // The chosen keys must fit the input buffer (updateKeys).
