@@ -532,6 +532,10 @@ func (b *schemaBuilder) schema(depth int) schema.Schema {
 	case 7:
 		return schema.InvalidateOf(b.entity())
 	case 8:
+		// As many bytes as the entity below, so that the corpus keeps
+		// its shapes.
+		return schema.LazyOf(b.entity())
+	case 1:
 		if r.pick(2) == 0 {
 			// A Scalar: as an entity's field, or standalone (bound,
 			// or not, which a response refuses).
@@ -558,6 +562,9 @@ func fuzzLens(args value.Value) (string, bool) {
 // without keys, repeated and cross-referencing pks, bare pks, wrong kinds.
 func (b *schemaBuilder) data(s schema.Schema, depth int) value.Value {
 	r := b.r
+	if l, ok := s.(*schema.Lazy); ok {
+		s = l.Of // data for what it normalizes by
+	}
 	if depth > 6 || r.pick(12) == 0 {
 		return junk(r)
 	}
