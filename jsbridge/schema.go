@@ -37,12 +37,12 @@ import (
 //	{"c": handle, "op": n}       its adder n (schema.CollectionOp: push...)
 //	{"c": handle, "op": 5, "m": index}
 //	                             its move joining by fns[index] (moveWith)
-//	{"lens": {key, e}}           a new Scalar (schema.Lens, made once per
-//	                             JavaScript instance): its key, the
-//	                             handle e of the entity its standalone
-//	                             cells belong to (0: none), fns[0](argsJSON)
-//	                             its lens (a string, undefined for none)
-//	{"l": handle}                that Scalar, by its handle
+//	{"lens": key, "le": handle, "f": index}
+//	                             a Scalar (schema.Lens): its key, the
+//	                             handle of the entity its standalone
+//	                             cells belong to (none: null), and
+//	                             fns[index](argsJSON) its lens (a string,
+//	                             undefined for none)
 //	{"cv": n}                    a class or function converting a field's
 //	                             value when read (schema.Scalar; n is
 //	                             JavaScript's number for it)
@@ -177,11 +177,8 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		return schema.AllOf(e), nil
 	case d.Has("o"):
 		return buildObject(d.Get("o"), fns)
-	case d.Has("l"):
-		h, _ := d.Get("l").Float()
-		return lookupID[*schema.Lens](int(h), "a Scalar")
 	case d.Has("lens"):
-		return buildLens(d.Get("lens"), fns)
+		return buildLens(d, fns)
 	case d.Has("cv"):
 		f, ok := d.Get("cv").Float()
 		if !ok || f < 1 || f > math.MaxUint32 || f != math.Trunc(f) {
@@ -195,33 +192,34 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 }
 
 // buildLens builds a Scalar from its spec (see the descriptors).
-func buildLens(spec value.Value, fns safejs.Value) (schema.Schema, error) {
-	l := &schema.Lens{Key: spec.Get("key").Str()}
-	if h, _ := spec.Get("e").Float(); h > 0 {
-		e, err := lookupID[*schema.Entity](int(h), "an Entity")
+func buildLens(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	var bound *schema.Entity
+	if h := d.Get("le"); h.Kind() == value.Number {
+		e, err := entityByHandle(h)
 		if err != nil {
 			return nil, err
 		}
-		l.Entity = e
+		bound = e
 	}
-	fn, err := fns.Index(0)
+	f, _ := d.Get("f").Float()
+	fn, err := fns.Index(int(f))
 	if err != nil {
 		return nil, err
 	}
-	l.Select = func(args value.Value) (string, bool) {
+	key := d.Get("lens").Str()
+	return schema.LensOf(key, func(args value.Value) (string, bool) {
 		out, err := invoke(fn, args.JSON())
 		if err != nil {
 			// No error result, as a merge: the entry point turns the
 			// panic into the request's (or the read's) error.
-			panic(fmt.Errorf("%s: lens: %w", l.TableKey(), err))
+			panic(fmt.Errorf("Scalar(%s): lens: %w", key, err))
 		}
 		if out.Type() != safejs.TypeString {
 			return "", false // undefined: no lens
 		}
 		s, err := out.String()
 		return s, err == nil
-	}
-	return l, nil
+	}, bound), nil
 }
 
 func buildObject(members value.Value, fns safejs.Value) (schema.Schema, error) {

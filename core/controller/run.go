@@ -157,7 +157,7 @@ func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value
 		s.settled = c.st.Version()
 	}
 	c.emitReq(FetchResolve, r, nil, nil)
-	out, _, _, _ = c.st.ReadArgs(r.key, r.readArgs())
+	out, _, _, _ = c.st.ReadArgs(r.key, schema.Args{Params: r.params})
 	return out, true
 }
 
@@ -194,13 +194,6 @@ func (c *Controller) prepare(w *store.Write, r *request, raw value.Value, optimi
 		Collections: norm.Collections,
 	}
 	return nil
-}
-
-// readArgs are the args the result of r is read back with: its params,
-// and its body when that is a value.
-func (r *request) readArgs() schema.Args {
-	b, _ := r.body.(value.Value)
-	return schema.Args{Params: r.params, Body: b}
 }
 
 // normalizeArgs returns the args a response is normalized with: the
@@ -315,7 +308,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 	if err != nil {
 		return value.Undef, err
 	}
-	out, _, _, _ = c.st.ReadArgs(key, r.readArgs())
+	out, _, _, _ = c.st.ReadArgs(key, schema.Args{Params: r.params})
 	return out, nil
 }
 

@@ -292,8 +292,8 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		}
 	case *Lens:
 		if s != nil {
-			eachEntity(s.cells(), f, seen)
-			eachEntity(s.Entity, f, seen)
+			eachEntity(s.table, f, seen)
+			eachEntity(s.entity, f, seen)
 		}
 	case *Union:
 		if s != nil {

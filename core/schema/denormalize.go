@@ -143,9 +143,10 @@ func (d *denormalizer) entityDeps(s *Slot) *deps {
 type entityRef struct{ key, pk string }
 
 // valid reports whether everything ds lists is as it was, so the value
-// built on it is still current. pass numbers the denormalization asking,
-// ls has the lens values of its args.
-func (ds *deps) valid(src Source, pass uint64, ls *lenses) bool {
+// built on it is still current, for the denormalization d (its pass, its
+// args' lenses).
+func (ds *deps) valid(d *denormalizer) bool {
+	src, pass := d.src, d.pass
 	switch pass {
 	case ds.good:
 		return true
@@ -165,12 +166,12 @@ func (ds *deps) valid(src Source, pass uint64, ls *lenses) bool {
 			ok = isTable && ts.TableVersion(r.tables[i].key) == r.tables[i].version
 		}
 		for i := 0; ok && i < len(r.lenses); i++ {
-			val, has := ls.of(r.lenses[i].l)
+			val, has := d.lens(r.lenses[i].l, false)
 			ok = has == r.lenses[i].ok && val == r.lenses[i].val
 		}
 	}
 	for i := 0; ok && i < len(ds.kids); i++ {
-		ok = ds.kids[i].valid(src, pass, ls)
+		ok = ds.kids[i].valid(d)
 	}
 	if ok {
 		ds.good = pass
@@ -192,7 +193,7 @@ type entityMemo struct {
 
 // fits reports whether m is a form of e built on what is still there.
 func (m *entityMemo) fits(e *Entity, d *denormalizer) bool {
-	return m.built && m.entity == e && m.deps.valid(d.src, d.pass, &d.lenses)
+	return m.built && m.entity == e && m.deps.valid(d)
 }
 
 // Memo caches the denormalized form of one stored result: the current form,
@@ -250,14 +251,14 @@ func DenormalizeArgs(s Schema, result value.Value, src Source, memo *Memo, store
 		return memo.cur.val, memo.cur.st // nothing changed since the last read
 	}
 	pass := passes.Add(1)
-	d := &denormalizer{src: src, pass: pass, deps: &deps{}, lenses: lenses{args: args}}
+	d := &denormalizer{src: src, pass: pass, deps: &deps{}, args: args}
 	if memo != nil {
-		if memo.cur.fits(s, result) && memo.cur.deps.valid(src, pass, &d.lenses) {
+		if memo.cur.fits(s, result) && memo.cur.deps.valid(d) {
 			memo.cur.input = result
 			memo.storeVersion = storeVersion
 			return memo.cur.val, memo.cur.st
 		}
-		if memo.prev.fits(s, result) && memo.prev.deps.valid(src, pass, &d.lenses) {
+		if memo.prev.fits(s, result) && memo.prev.deps.valid(d) {
 			memo.cur, memo.prev = memo.prev, memo.cur
 			memo.cur.input = result
 			memo.storeVersion = storeVersion
@@ -271,7 +272,7 @@ func DenormalizeArgs(s Schema, result value.Value, src Source, memo *Memo, store
 	v, st := s.denormalize(result, d)
 	if memo != nil {
 		memo.prev = memo.cur
-		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true, lensed: len(d.lenses.got) > 0, lookups: d.lookups}
+		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true, lensed: len(d.lenses) > 0, lookups: d.lookups}
 		memo.storeVersion = storeVersion
 	}
 	return v, st
@@ -315,8 +316,10 @@ type denormalizer struct {
 	// limited is set once an entity's DepthLimited was called in this
 	// read: a read reports its first cut at a depth limit only.
 	limited bool
-	// lenses are the lens values of the read's args (see Lens).
-	lenses lenses
+	// args are the read's; lenses the lens values they select (see
+	// Lens), each asked of its Lens once per read.
+	args   Args
+	lenses []lensDep
 }
 
 // depthLimit returns how deep e may be reached in a read: its MaxDepth

@@ -539,11 +539,11 @@ func (b *schemaBuilder) schema(depth int) schema.Schema {
 		if r.pick(2) == 0 {
 			// A Scalar: as an entity's field, or standalone (bound,
 			// or not, which a response refuses).
-			l := &schema.Lens{Key: fuzzKeys[r.pick(len(fuzzKeys))], Select: fuzzLens}
+			var bound *schema.Entity
 			if r.pick(3) != 0 {
-				l.Entity = b.entity()
+				bound = b.entity()
 			}
-			return l
+			return schema.LensOf(fuzzKeys[r.pick(len(fuzzKeys))], fuzzLens, bound)
 		}
 	}
 	return b.entity()

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -23,45 +22,39 @@ import (
 // it belongs to. Cells merge as entity records do: a shallow merge,
 // reordered by fetchedAt.
 //
-// Configure it with the fields below, then use it only by pointer and do
-// not change it.
+// Make it with LensOf and use it only by pointer.
 type Lens struct {
-	// Key names the lens (as "portfolio"); its cells are stored in the
-	// table TableKey, "Scalar(Key)".
-	Key string
-	// Select returns the lens value of the request args (Args.List), ok
-	// false when they select none. The value is part of the cells' keys:
-	// it must not contain "|".
-	Select func(args value.Value) (lens string, ok bool)
-	// Entity is the entity the cells belong to when the Lens is used
-	// standalone; nil for a Lens used only as entity fields. Its key and
-	// its PKOf of a cell (unless the cell is a map's member) name the
-	// record a standalone cell belongs to: an Entity of that key whose
-	// PKFunc reads another field stands for data-client's entityPk
-	// override.
-	Entity *Entity
-
-	once  sync.Once
+	// key names the lens (as "portfolio").
+	key string
+	// sel returns the lens of the request args (Args.List), ok false
+	// when they select none.
+	sel func(args value.Value) (lens string, ok bool)
+	// entity is the entity standalone cells belong to, nil for none.
+	entity *Entity
+	// table is the entity of the cells' table, whose records are merged
+	// as any entity's (shallow, fetchedAt order); its pk is a cell's
+	// compound key (cellPK).
 	table *Entity
 }
 
-// TableKey is the key of the table the cells are stored in.
-func (l *Lens) TableKey() string { return "Scalar(" + l.Key + ")" }
-
-func (l *Lens) describe() string { return l.TableKey() }
-
-// cells returns the table entity of the cells, whose records are merged
-// as any entity's (shallow, fetchedAt order). Its pk is the compound key
-// of a standalone cell (cellPK); fields' cells are written by
-// normalizeField. Not inlined: its copies would weigh on datafetch.wasm.
-//
-//go:noinline
-func (l *Lens) cells() *Entity {
-	l.once.Do(func() {
-		l.table = &Entity{Key: l.TableKey(), Defaults: value.Obj(), PKFunc: l.cellPK}
-	})
-	return l.table
+// LensOf returns the Lens key (its cells are stored in the table
+// "Scalar(key)") whose lens sel selects from a request's args (Args.List;
+// ok false when they select none; the lens is part of the cells' keys:
+// no "|" in it). entity is the entity the cells belong to when the Lens
+// is used standalone, nil for a Lens used only as entity fields: its key
+// and its PKOf of a cell (unless the cell is a map's member) name the
+// record a standalone cell belongs to, so an Entity of that key whose
+// PKFunc reads another field stands for data-client's entityPk override.
+func LensOf(key string, sel func(args value.Value) (lens string, ok bool), entity *Entity) *Lens {
+	l := &Lens{key: key, sel: sel, entity: entity}
+	l.table = &Entity{Key: "Scalar(" + key + ")", Defaults: value.Obj(), PKFunc: l.cellPK}
+	return l
 }
+
+// TableKey is the key of the table the cells are stored in.
+func (l *Lens) TableKey() string { return l.table.Key }
+
+func (l *Lens) describe() string { return l.table.Key }
 
 // lensSep separates the parts of a cell's key.
 const lensSep = "|"
@@ -77,23 +70,27 @@ var (
 	errCellPK  = errors.New("cannot derive entity pk for the cell: give cells their entity's pk, key them by it (schema.Values), or override entityPk")
 )
 
-// cellPK returns the key of a standalone cell (a member of a Values or of
-// a list): its entity's key, the pk of the record it belongs to, and the
-// request's lens. That pk is the key of the map member that is the cell
-// (Values: parent[key] is the cell; a list's members have the key of the
-// list, which does not name them), else Entity's pk of the cell.
+// cellPK returns the key of a cell: the key of the record it belongs to
+// and the request's lens. For an entity's field, parent is that record's
+// key (entityKey|pk, see fieldRef). A standalone cell (a member of a
+// Values or of a list) belongs to the record of Entity whose pk is the
+// key of the map member that is the cell (Values: parent[key] is the
+// cell; a list's members have the key of the list, which does not name
+// them), else Entity's pk of the cell.
 func (l *Lens) cellPK(cell, parent value.Value, key string, args value.Value) (string, bool, error) {
-	if l.Entity == nil {
-		return "", false, errUnbound
-	}
-	lens, ok := l.Select(args)
-	if !ok {
+	lens, ok := l.sel(args)
+	switch {
+	case !ok:
 		return "", false, errNoLens
+	case parent.Kind() == value.String:
+		return parent.Str() + lensSep + lens, true, nil
+	case l.entity == nil:
+		return "", false, errUnbound
 	}
 	pk := key
 	var err error
 	if parent.Get(key).Kind() != value.Object {
-		pk, ok, err = l.Entity.PKOf(cell, parent, key, args)
+		pk, ok, err = l.entity.PKOf(cell, parent, key, args)
 	}
 	if err != nil {
 		return "", false, err
@@ -101,19 +98,19 @@ func (l *Lens) cellPK(cell, parent value.Value, key string, args value.Value) (s
 	if !ok || pk == "" || pk == undefinedPK {
 		return "", false, errCellPK
 	}
-	return cellKey(l.Entity.Key, pk, lens), true, nil
+	return cellKey(l.entity.Key, pk, lens), true, nil
 }
 
-// normalizeField stores in, the field name of a record of e whose key is
-// pk, in the cell of the request's lens, and returns the lens-free
-// reference the record keeps in its place.
-func (l *Lens) normalizeField(e *Entity, pk, name string, in value.Value, path *pathElem, n *normalizer) (value.Value, error) {
-	lens, ok := l.Select(n.argList())
-	if !ok {
-		return value.Undef, errorAt(path, l, "%v", errNoLens)
+// fieldRef stores in, the field name of the record of e whose key is pk,
+// in the cell of the request's lens (one write per field: the store
+// merges those of a cell in order), and returns the lens-free reference
+// the record keeps in its place: [pk, name, entityKey].
+func (l *Lens) fieldRef(e *Entity, pk, name string, in value.Value, path *pathElem, n *normalizer) (value.Value, error) {
+	cell := make([]value.Member, 1) // not a literal, whose array type would need an equality function
+	cell[0] = value.M(name, in)
+	if _, err := l.table.normalize(value.Obj(cell...), value.Str(e.Key+lensSep+pk), path, n); err != nil {
+		return value.Undef, err
 	}
-	// One write per field: the store merges those of a cell in order.
-	n.add(EntityWrite{Entity: l.cells(), PK: cellKey(e.Key, pk, lens), Value: value.Obj(value.M(name, in))})
 	ref := make([]value.Value, 3)
 	ref[0], ref[1], ref[2] = value.Str(pk), value.Str(name), value.Str(e.Key)
 	return value.Arr(ref...), nil
@@ -122,7 +119,7 @@ func (l *Lens) normalizeField(e *Entity, pk, name string, in value.Value, path *
 // normalize stores a standalone cell, a record of the cells' table, and
 // returns its key.
 func (l *Lens) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {
-	return l.cells().normalize(in, parent, path, n)
+	return l.table.normalize(in, parent, path, n)
 }
 
 // denormalize reads a reference of an entity's field ([pk, field,
@@ -131,24 +128,27 @@ func (l *Lens) normalize(in, parent value.Value, path *pathElem, n *normalizer) 
 // cell's key as the cell. Anything else is kept as it is: a value stored
 // before the field was a Scalar.
 func (l *Lens) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
+	var field value.Value // of a field's reference
 	switch v.Kind() {
 	case value.String, value.Object:
-		return l.cells().denormalize(v, d)
 	case value.Array:
-		if v.Len() == 3 {
-			break
+		ref := v.Elems()
+		if len(ref) != 3 {
+			return v, Found
 		}
-		fallthrough
+		lens, ok := d.lens(l, true)
+		if !ok {
+			return value.Undef, Found
+		}
+		field, v = ref[1], value.Str(cellKey(ref[2].Str(), ref[0].Str(), lens))
 	default:
 		return v, Found
 	}
-	lens, ok := d.lens(l)
-	if !ok {
-		return value.Undef, Found
+	cell, st := l.table.denormalize(v, d)
+	if field.IsUndefined() {
+		return cell, st
 	}
-	ref := v.Elems()
-	cell, _ := l.cells().denormalize(value.Str(cellKey(ref[2].Str(), ref[0].Str(), lens)), d)
-	return cell.Get(ref[1].Str()), Found
+	return cell.Get(field.Str()), Found
 }
 
 // lensDep is a lens value a read depended on (ok false: the args selected
@@ -157,35 +157,31 @@ type lensDep struct {
 	l   *Lens
 	val string
 	ok  bool
+	// noEq makes lensDep not comparable, so that no equality function
+	// is compiled for it into datafetch.wasm.
+	noEq [0]func()
 }
 
-// lenses are the lens values of one read's args, each asked of its
-// Select once per read.
-type lenses struct {
-	args Args
-	got  []lensDep
-}
-
-// of returns the lens value of l for the read's args. Not inlined, as
-// cells.
+// lens returns the lens value of l for the read's args, and with dep
+// makes what is being built depend on it. Not inlined: its copies would
+// weigh on datafetch.wasm.
 //
 //go:noinline
-func (ls *lenses) of(l *Lens) (string, bool) {
-	for _, g := range ls.got {
+func (d *denormalizer) lens(l *Lens, dep bool) (val string, ok bool) {
+	found := false
+	for _, g := range d.lenses {
 		if g.l == l {
-			return g.val, g.ok
+			val, ok, found = g.val, g.ok, true
+			break
 		}
 	}
-	val, ok := l.Select(ls.args.List())
-	ls.got = append(ls.got, lensDep{l, val, ok})
-	return val, ok
-}
-
-// lens returns the lens value of l for the read, and makes what is being
-// built depend on it.
-func (d *denormalizer) lens(l *Lens) (string, bool) {
-	val, ok := d.lenses.of(l)
-	r := d.deps.more()
-	r.lenses = append(r.lenses, lensDep{l, val, ok})
+	if !found {
+		val, ok = l.sel(d.args.List())
+		d.lenses = append(d.lenses, lensDep{l: l, val: val, ok: ok})
+	}
+	if dep {
+		r := d.deps.more()
+		r.lenses = append(r.lenses, lensDep{l: l, val: val, ok: ok})
+	}
 	return val, ok
 }

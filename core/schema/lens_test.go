@@ -13,26 +13,24 @@ import (
 
 // portfolio is a Lens selecting args[0].portfolio, as data-client's
 // new Scalar({lens: args => args[0]?.portfolio, key: 'portfolio'}).
-func portfolio(bound *schema.Entity) *schema.Lens {
-	return &schema.Lens{Key: "portfolio", Entity: bound,
-		Select: func(args value.Value) (string, bool) {
-			el := args.Elems()
-			if len(el) == 0 {
-				return "", false
-			}
-			v := el[0].Get("portfolio")
-			if v.Kind() != value.String {
-				return "", false
-			}
-			return v.Str(), true
-		}}
+func portfolio(key string, bound *schema.Entity) *schema.Lens {
+	return schema.LensOf(key, byPortfolio, bound)
+}
+
+func byPortfolio(args value.Value) (string, bool) {
+	el := args.Elems()
+	if len(el) == 0 {
+		return "", false
+	}
+	v := el[0].Get("portfolio")
+	return v.Str(), v.Kind() == value.String
 }
 
 // company returns a Company entity whose pct and shares are cells of a
 // portfolio Lens (bound to Company, so it also serves standalone).
 func company() (*schema.Entity, *schema.Lens) {
 	c := &schema.Entity{Key: "Company", Defaults: value.MustParse(`{"id":"","price":0,"pct":0,"shares":0}`)}
-	l := portfolio(c)
+	l := portfolio("portfolio", c)
 	c.Schema = map[string]schema.Schema{"pct": l, "shares": l}
 	return c, l
 }
@@ -75,11 +73,10 @@ func TestLensStandaloneCells(t *testing.T) {
 	_, l := company()
 	// data-client's entityPk override: an entity of Company's key whose
 	// pk reads the cell's companyId.
-	custom := portfolio(&schema.Entity{Key: "Company", Defaults: value.Obj(),
+	custom := portfolio("custom", &schema.Entity{Key: "Company", Defaults: value.Obj(),
 		PKFunc: func(cell, _ value.Value, _ string, _ value.Value) (string, bool, error) {
 			return cell.Get("companyId").Str(), true, nil
 		}})
-	custom.Key = "custom"
 	cases := []struct {
 		name       string
 		s          schema.Schema
@@ -117,7 +114,7 @@ func TestLensStandaloneCells(t *testing.T) {
 // no lens in the args, standalone without an entity, a cell without a pk.
 func TestLensNormalizeErrors(t *testing.T) {
 	c, l := company()
-	unbound := portfolio(nil)
+	unbound := portfolio("portfolio", nil)
 	cases := []struct {
 		name string
 		s    schema.Schema
@@ -139,8 +136,6 @@ func TestLensNormalizeErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
-	assert.ErrorContains(t, schema.Check(&schema.Lens{Key: "x"}), "needs a key and a lens")
-	assert.ErrorContains(t, schema.Check(&schema.Lens{Select: l.Select}), "needs a key and a lens")
 	assert.NoError(t, schema.Check(schema.ValuesOf(l)))
 }
 

@@ -299,7 +299,7 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		at := n.child(path, f.Name, -1)
 		if l, ok := f.Schema.(*Lens); ok {
 			// A Scalar field: its value goes to the cell of this record.
-			out, err = l.normalizeField(e, pk, f.Name, child, at, n)
+			out, err = l.fieldRef(e, pk, f.Name, child, at, n)
 		} else {
 			out, err = f.Schema.normalize(child, rec, at, n)
 		}

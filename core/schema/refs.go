@@ -27,7 +27,7 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 		// cell per lens, which only a read's args choose: those cells are
 		// not followed.
 		if pk, ok := v.Text(); ok && s != nil && v.Kind() == value.String {
-			f(s.cells(), pk)
+			f(s.table, pk)
 		}
 	case *Union:
 		if s == nil || v.Kind() != value.Object {

@@ -311,10 +311,6 @@ func check(s Schema, seen map[*Entity]bool) error {
 		}
 	case *Invalidate:
 		return check(s.Entity, seen)
-	case *Lens:
-		if s.Key == "" || s.Select == nil {
-			return errors.New("scalar needs a key and a lens")
-		}
 	case *All:
 		return check(s.readSchema(), seen)
 	case *Query:

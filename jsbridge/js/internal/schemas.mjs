@@ -558,7 +558,7 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
-  if (s instanceof ScalarSchema) return { l: reg.lens(s, `${where} (${s.key})`) };
+  if (s instanceof ScalarSchema) return reg.lens(s, `${where} (${s.key})`, fns);
   if (s instanceof LazySchema) return { lz: inner(s.schema, `${where} (schema.Lazy)`) };
   if (s instanceof LazyQuery) return { lq: inner(s.schema, `${where} (schema.Lazy query)`) };
   if (s instanceof CollectionOpSchema) {
@@ -637,7 +637,7 @@ const checking = {
   },
   lens(s, where) {
     if (s.entity !== undefined) checking.entity(s.entity, where);
-    return 0;
+    return {};
   },
 };
 
@@ -936,35 +936,35 @@ export function makeSchemas(bridge) {
 
   // registering is describe's reg for this instance: it registers what a
   // shape names.
-  const registering = { entity: entityHandle, collection: (s, where, depth) => collectionHandle(s, where, depth), lens: (s, where) => lensHandle(s, where) };
+  const registering = {
+    entity: entityHandle,
+    collection: (s, where, depth) => collectionHandle(s, where, depth),
+    lens: (s, where, fns) => lensDescriptor(s, where, fns),
+  };
 
-  // lensHandle returns the Go Lens of a Scalar, made once per instance:
-  // its cells are one table, whichever entity or endpoint names it. Its
-  // lens is called with the args as JSON text. An overridden entityPk
-  // binds it to an entity of the bound one's key whose pk is entityPk.
-  const lensHandles = new WeakMap();
-  function lensHandle(s, where) {
-    let h = lensHandles.get(s);
-    if (h !== undefined) return h;
-    const fns = [
-      (args) => {
-        const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
-        return lens === undefined ? undefined : String(lens);
-      },
-    ];
-    let e = 0;
+  // lensDescriptor returns the descriptor of a Scalar, its lens an
+  // adapter in fns called with the args as JSON text. An overridden
+  // entityPk binds it to an entity of the bound one's key whose pk is
+  // entityPk, made once per Scalar.
+  const entityPkEntities = new WeakMap();
+  function lensDescriptor(s, where, fns) {
+    fns.push((args) => {
+      const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
+      return lens === undefined ? undefined : String(lens);
+    });
+    let e = null;
     if (s.entity !== undefined && s.entityPk !== ScalarSchema.prototype.entityPk) {
-      const pk = (cell, parent, key, args) => s.entityPk(cell, parent, key, args);
-      e = register({ key: s.entity.key, pk, defaults: {}, hooks: {}, where: `${where}: entityPk` }, {}, 0);
+      e = entityPkEntities.get(s);
+      if (e === undefined) {
+        const pk = (cell, parent, key, args) => s.entityPk(cell, parent, key, args);
+        e = register({ key: s.entity.key, pk, defaults: {}, hooks: {}, where: `${where}: entityPk` }, {}, 0);
+        entityPkEntities.set(s, e);
+      }
     } else if (s.entity !== undefined) {
       e = entityHandle(s.entity, `${where}: entity`);
     }
-    const spec = { key: s.key.slice('Scalar('.length, -1), e };
-    h = calls.schemaNew(JSON.stringify({ lens: spec }), fns);
-    lensHandles.set(s, h);
     mergers.set(s.key, s);
-    finalizer?.register(s, h);
-    return h;
+    return { lens: s.key.slice('Scalar('.length, -1), le: e, f: fns.length - 1 };
   }
 
   // collectionHandle returns the Go Collection of s, made once per
