@@ -14,10 +14,8 @@ import (
 
 // jsonArg parses an argument that datafetch.mjs made with JSON.stringify,
 // or as marked JSON (value.ParseMarked: undefined members and elements
-// kept), or wrote as a tape (a Uint8Array: value.FromWrittenTape, plain
-// objects walked in JavaScript, tapewrite.mjs). An empty string, undefined
-// and null stand for undefined (what JSON.stringify(undefined) gives is no
-// text at all).
+// kept). An empty string, undefined and null stand for undefined (what
+// JSON.stringify(undefined) gives is no text at all).
 func jsonArg(v safejs.Value, what string) (value.Value, error) {
 	switch v.Type() {
 	case safejs.TypeUndefined, safejs.TypeNull:
@@ -28,23 +26,6 @@ func jsonArg(v safejs.Value, what string) (value.Value, error) {
 			return value.Undef, err
 		}
 		parsed, err := value.ParseMarked(s)
-		if err != nil {
-			return value.Undef, fmt.Errorf("%s: %w", what, err)
-		}
-		return parsed, nil
-	case safejs.TypeObject:
-		if ok, _ := v.InstanceOf(uint8Array); !ok {
-			break
-		}
-		n, err := v.Length()
-		if err != nil {
-			return value.Undef, err
-		}
-		data := make([]byte, n)
-		if _, err := safejs.CopyBytesToGo(data, v); err != nil {
-			return value.Undef, err
-		}
-		parsed, err := value.FromWrittenTape(data)
 		if err != nil {
 			return value.Undef, fmt.Errorf("%s: %w", what, err)
 		}

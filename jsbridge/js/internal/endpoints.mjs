@@ -14,7 +14,7 @@ import { listPath, pathRegex, queryString } from './paths.mjs';
 import { RETRY_NONE, retryCount, retryDelayAdapter } from './retry.mjs';
 import { engineSchema } from './queryread.mjs';
 import { ArraySchema, CollectionSchema, InvalidateSchema, ObjectSchema, QuerySchema, ValuesSchema, checkShape, isEntity, isQueryable } from './schemas.mjs';
-import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, resultArg, sendsAsJSON, show, synchronous } from './values.mjs';
+import { bodyFrom, checkJSON, duration, headerPairs, isPlainObject, jsonText, parse, sendsAsJSON, show, synchronous } from './values.mjs';
 
 const FUNCTION_OPTIONS = [
   'getHeaders',
@@ -760,7 +760,7 @@ export function makeEndpoints(bridge, schemas) {
           return encodeInit(await fn.call(ep, bodyFrom(kind, payload)), `${ep?.name ?? 'endpoint'}: getRequestInit`);
         };
       case 'fetch':
-        return async (h, params, kind, payload) => resultArg(await fn.call(thisOf(h) ?? self(), parse(params), bodyFrom(kind, payload)), `${hook()} result`);
+        return async (h, params, kind, payload) => jsonText(await fn.call(thisOf(h) ?? self(), parse(params), bodyFrom(kind, payload)), `${hook()} result`);
       case 'parseResponse':
         return async (res) => {
           const v = await fn.call(self(), res);
@@ -769,7 +769,7 @@ export function makeEndpoints(bridge, schemas) {
               new TypeError(`${hook()}: a ${v.constructor.name} cannot be stored in the cache (JSON cannot carry it): get it with endpoint.fetch(params)`),
             );
           }
-          return resultArg(v, `${hook()} result`);
+          return jsonText(v, `${hook()} result`);
         };
       case 'process':
         return (value, params) => jsonText(synchronous(fn.call(self(), parse(value), parse(params)), hook()), `${hook()} result`);
@@ -917,7 +917,7 @@ export function makeEndpoints(bridge, schemas) {
       const args = genericArgs(params);
       const body = bodyFrom(kind, payload);
       if (body !== undefined) args.push(body);
-      return resultArg(await ep.fetch(...args), `${name}: fetch result`);
+      return jsonText(await ep.fetch(...args), `${name}: fetch result`);
     };
     return calls.endpointNew(JSON.stringify(desc), fns, raw, signal);
   }

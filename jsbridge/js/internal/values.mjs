@@ -4,7 +4,6 @@
 
 import { ours } from './errors.mjs';
 import { BODY_JSON, BODY_RAW } from './protocol.mjs';
-import { writeTape } from './tapewrite.mjs';
 
 export function show(v) {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -105,16 +104,6 @@ export function jsonText(v, where, also) {
 }
 
 class NotJSON extends Error {}
-
-/**
- * resultArg is jsonText for a result Go reads as data (a fetch function's,
- * parseResponse's): plain objects and arrays cross as a written tape
- * (tapewrite.mjs), which Go takes without scanning JSON text; anything
- * else as jsonText's text, with its errors.
- */
-export function resultArg(v, where) {
-  return writeTape(v) ?? jsonText(v, where);
-}
 
 // The byte that starts marked JSON and ends its marks (a raw NUL, which
 // JSON text never holds: JSON.stringify escapes it).
