@@ -150,3 +150,40 @@ test('a content kind every fetch refuses (a schema, no process) is told at const
   assert.equal(said.length, 1, said.join('\n'));
   assert.match(said[0], /\/files\/:id: content 'blob' is incompatible with schema/);
 });
+
+// ---------------------------------------------------------------- collection endpoints without a Collection
+
+test('push, unshift, remove, move and assign of an endpoint with no Collection are requests with no schema; getPage throws', async () => {
+  const { df, base } = await env();
+  const page = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/articles',
+    name: 'page',
+    paginationField: 'cursor',
+    schema: { nextPage: '', data: { results: [Item] } },
+  });
+  for (const [op, method] of [
+    ['push', 'POST'],
+    ['unshift', 'POST'],
+    ['remove', 'PATCH'],
+    ['move', 'PATCH'],
+    ['assign', 'POST'],
+  ]) {
+    const ep = page[op];
+    assert.equal(typeof ep, 'function', `${op} is an endpoint`);
+    assert.equal(ep.schema, undefined, `${op}: no schema`);
+    assert.equal(ep.method, method, op);
+    assert.equal(ep.name, `page.${op}`);
+    assert.equal(ep, page[op], `${op}: made once`);
+  }
+  assert.throws(() => page.getPage, /page\.getPage: the schema holds no Collection/);
+  // It runs as an endpoint with no schema: the response as it is.
+  const created = await new df.Controller().fetch(page.push, {}, { title: 'pushed' });
+  assert.equal(created.title, 'pushed');
+  assert.ok(!(created instanceof Item), 'not normalized: a plain object');
+  // A Collection of a list has no assign: also a request with no schema.
+  const list = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', schema: new df.schema.Collection([Item]) });
+  assert.equal(list.assign.schema, undefined);
+  assert.ok(list.push.schema !== undefined, 'push of a Collection keeps its schema');
+  assert.equal(list.getPage, undefined, 'a Collection without paginationField has no getPage');
+});
