@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -528,9 +529,10 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 
 // DefaultParseResponse parses a response as the endpoint does when it has
 // no ParseResponse option: a 2xx JSON body is parsed; a 204 or an empty body
-// is null; a 2xx body that is not JSON is an error with Status 400 when the
-// endpoint has a Schema (which expects data) or the Content-Type says JSON,
-// or else its text as a string,
+// is null; a 2xx body not said to be JSON where the endpoint has a Schema
+// (which expects data) and no Process is an error (see checkContentType);
+// a 2xx body that is not JSON is an error with Status 400 when the
+// Content-Type says JSON, or else its text as a string,
 // except that JSON nested deeper than value.MaxDepth is always that error;
 // any other status is a *NetworkError with the body parsed when it is JSON.
 // A parsed 2xx value shares resp.Body's bytes (see Response.Body).
@@ -551,13 +553,16 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	// The body is the Response's own (see Response.Body), so the value
 	// may share it: the store then holds the body once, not twice.
 	v, err := value.ParseLazyOwned(body)
+	if cerr := e.checkContentType(resp, body, err); cerr != nil {
+		return value.Undef, cerr
+	}
 	if err != nil {
 		// Text that is not JSON is a string to an endpoint without a
 		// schema. JSON nested too deep to parse is JSON all the same:
 		// handing back its text as if it were the data would be wrong.
 		// A body said to be JSON that is not is an error, as in
 		// data-client.
-		if e.opts.Schema == nil && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "json") {
+		if (e.opts.Schema == nil || e.opts.Process != nil) && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "json") {
 			return value.Str(string(resp.Body)), nil
 		}
 		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}
@@ -566,6 +571,60 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 }
 
 var utf8BOM = []byte("\xEF\xBB\xBF")
+
+// checkContentType refuses, as data-client's parseResponse does, a 2xx
+// body that is not said to be JSON where the endpoint's Schema expects
+// data (and no Process makes data of any body), in data-client's words: a
+// binary Content-Type, an HTML page (a server's fallback for a route it
+// does not have), text, or JSON sent as another type (text/plain: Go's
+// net/http sniffs JSON written without a Content-Type as that). Unlike
+// data-client, a JSON body with no Content-Type at all is taken, as a
+// transport that gives no headers sends it. The error has Status 400, as
+// for any body that is not the JSON expected, and wraps perr, the error of
+// parsing body as JSON, when there is one.
+func (e *Endpoint) checkContentType(resp *Response, body []byte, perr error) error {
+	ct := strings.ToLower(resp.Header.Get("Content-Type"))
+	if e.opts.Schema == nil || e.opts.Process != nil || strings.Contains(ct, "json") || ct == "" && perr == nil {
+		return nil
+	}
+	name := schema.Describe(e.opts.Schema)
+	var what string
+	switch {
+	case ct != "" && !textLike(ct):
+		what = "unexpected binary content-type " + strconv.Quote(ct) + " for schema " + name + ": binary responses cannot be normalized; use schema: undefined or content: 'blob'"
+	case strings.Contains(ct, "html") || len(body) >= len(htmlDoctype) && strings.EqualFold(string(body[:len(htmlDoctype)]), htmlDoctype):
+		what = "unexpected html response for schema " + name + " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
+	case perr == nil:
+		what = `"content-type" header does not include "json", but JSON response found (a schema expects JSON; see https://dataclient.io/rest/api/RestEndpoint#parseResponse)`
+	default:
+		what = "unexpected text response for schema " + name
+	}
+	err := errors.New(what)
+	if perr != nil {
+		err = fmt.Errorf("%s: %w", what, perr)
+	}
+	return &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}
+}
+
+const htmlDoctype = "<!doctype html>"
+
+// textLike reports whether a (lower-cased) Content-Type is text rather than
+// binary: one of its words is text, xml, html, javascript, css, csv or
+// urlencoded (data-client's list).
+func textLike(ct string) bool {
+	for i := 0; i < len(ct); {
+		j := i
+		for j < len(ct) && (ct[j] == '_' || ct[j] >= 'a' && ct[j] <= 'z' || ct[j] >= '0' && ct[j] <= '9') {
+			j++
+		}
+		switch ct[i:j] {
+		case "text", "xml", "html", "javascript", "css", "csv", "urlencoded":
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

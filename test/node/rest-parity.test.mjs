@@ -187,3 +187,40 @@ test('push, unshift, remove, move and assign of an endpoint with no Collection a
   assert.ok(list.push.schema !== undefined, 'push of a Collection keeps its schema');
   assert.equal(list.getPage, undefined, 'a Collection without paginationField has no getPage');
 });
+
+// ---------------------------------------------------------------- bodies not said to be JSON
+
+test('a schema refuses a 2xx body not said to be JSON, as data-client: HTML, text, JSON sent as text; status 400 naming the schema', async () => {
+  const { df, base } = await env();
+  const ep = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', name: 'item', schema: Item });
+  const cases = [
+    ['text/html', '<body>fallback</body>', /^item: .*400 unexpected html response for schema Item \(likely no API endpoint is configured/],
+    ['none', 'plain words', /^item: .*400 unexpected text response for schema Item: invalid JSON/],
+    ['text/plain', '{"id":1,"name":"a"}', /^item: .*400 "content-type" header does not include "json", but JSON response found/],
+  ];
+  for (const [type, text, message] of cases) {
+    const params = { status: 200, type, text };
+    for (const [how, run] of [
+      ['endpoint()', () => ep(params)],
+      ['ctrl.fetch', () => new df.Controller().fetch(ep, params)],
+    ]) {
+      const err = await run().then(
+        () => assert.fail(`${how} ${type}: resolved`),
+        (e) => e,
+      );
+      assert.ok(err instanceof df.NetworkError, `${how} ${type}: ${err}`);
+      assert.equal(err.status, 400, `${how} ${type}`);
+      assert.match(err.message, message, `${how} ${type}`);
+    }
+  }
+  // JSON said to be JSON, or sent with no Content-Type, is read.
+  for (const type of ['application/json', 'none']) {
+    const v = await new df.Controller().fetch(ep, { status: 200, type, text: '{"id":1,"name":"a"}' });
+    assert.equal(v.name, 'a', type);
+  }
+  // Without a schema, or with a process of its own, text is text.
+  const plain = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', name: 'plain' });
+  assert.equal(await plain({ status: 200, type: 'text/html', text: '<p>hi</p>' }), '<p>hi</p>');
+  const processed = ep.extend({ process: (text) => ({ id: 2, name: text }) });
+  assert.equal((await new df.Controller().fetch(processed, { status: 200, type: 'text/plain', text: 'words' })).name, 'words');
+});
