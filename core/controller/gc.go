@@ -126,8 +126,10 @@ func (c *Controller) GC() GCStats {
 	for key, list := range c.subs {
 		roots.Result(key)
 		for _, s := range list {
-			for _, ref := range s.inf.refs {
-				roots.Entity(ref.entity, ref.pk)
+			if s.inf != nil {
+				for _, ref := range s.inf.refs {
+					roots.Entity(ref.entity, ref.pk)
+				}
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"math"
+
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
@@ -35,9 +37,10 @@ import (
 
 // inference is what a read needs to be inferred: the endpoint's schema,
 // the result its params name (an entity's pk, or for an object schema an
-// object of them) and the entities that result reads. The zero value
-// infers nothing.
-type inference struct {
+// object of them) and the entities that result reads. nil infers nothing.
+type inference = *inferSpec
+
+type inferSpec struct {
 	schema schema.Schema
 	result value.Value
 	refs   []entityRef
@@ -61,50 +64,44 @@ const maxInferDepth = 8
 // call the controller.
 func inferFor(ep endpoint.Endpoint, params value.Value) inference {
 	spec := ep.Spec()
-	if spec.SideEffect || spec.Schema == nil {
-		return inference{}
+	if spec.SideEffect {
+		return nil
 	}
-	var inf inference
+	inf := &inferSpec{schema: spec.Schema}
 	result, ok := inf.infer(spec.Schema, params, 0)
 	if !ok || len(inf.refs) == 0 {
-		return inference{}
+		return nil
 	}
-	inf.schema, inf.result = spec.Schema, result
+	inf.result = result
 	return inf
 }
 
 // infer returns the result params name for s, adding the entities it reads
 // to inf.refs; ok is false when s is not inferable or params name no pk.
-func (inf *inference) infer(s schema.Schema, params value.Value, depth int) (value.Value, bool) {
-	switch s := s.(type) {
-	case *schema.Entity:
-		if s == nil {
-			return value.Undef, false
+func (inf *inferSpec) infer(s schema.Schema, params value.Value, depth int) (value.Value, bool) {
+	if e, ok := s.(*schema.Entity); ok {
+		pk, ok := e.PKFromParams(params)
+		if ok {
+			inf.refs = append(inf.refs, entityRef{e, pk})
 		}
-		pk, ok := s.PKFromParams(params)
+		return value.Str(pk), ok
+	}
+	o, ok := s.(*schema.Object)
+	if !ok || o == nil || depth >= maxInferDepth {
+		return value.Undef, false
+	}
+	var members []value.Member
+	for _, f := range o.Fields {
+		if f.Schema == nil {
+			continue // a default: the read fills it in
+		}
+		v, ok := inf.infer(f.Schema, params, depth+1)
 		if !ok {
 			return value.Undef, false
 		}
-		inf.refs = append(inf.refs, entityRef{s, pk})
-		return value.Str(pk), true
-	case *schema.Object:
-		if s == nil || depth >= maxInferDepth {
-			return value.Undef, false
-		}
-		members := make([]value.Member, 0, len(s.Fields))
-		for _, f := range s.Fields {
-			if f.Schema == nil {
-				continue // a default: the read fills it in
-			}
-			v, ok := inf.infer(f.Schema, params, depth+1)
-			if !ok {
-				return value.Undef, false
-			}
-			members = append(members, value.M(f.Name, v))
-		}
-		return value.Obj(members...), true
+		members = append(members, value.M(f.Name, v))
 	}
-	return value.Undef, false
+	return value.Obj(members...), true
 }
 
 // inferred fills r with the read of inf's result when it can stand for the
@@ -112,18 +109,16 @@ func (inf *inference) infer(s schema.Schema, params value.Value, depth int) (val
 // entity it reads is there, and its expiresAt is the earliest of theirs.
 // Called with c.mu held, for a key that holds no result and no kept error.
 func (c *Controller) inferred(inf inference, now int64, r *endpoint.Response) bool {
-	if len(inf.refs) == 0 {
+	if inf == nil {
 		return false
 	}
-	var expiresAt int64
-	for i, ref := range inf.refs {
+	expiresAt := int64(math.MaxInt64)
+	for _, ref := range inf.refs {
 		slot := c.st.Slot(ref.entity.Key, ref.pk)
 		if slot == nil || slot.Deleted || now >= slot.Meta.ExpiresAt {
 			return false
 		}
-		if i == 0 || slot.Meta.ExpiresAt < expiresAt {
-			expiresAt = slot.Meta.ExpiresAt
-		}
+		expiresAt = min(expiresAt, slot.Meta.ExpiresAt)
 	}
 	data, st := schema.Denormalize(inf.schema, inf.result, c.st, nil, c.st.Version())
 	if st != schema.Found {

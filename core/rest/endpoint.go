@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -574,56 +573,45 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // checkContentType refuses, as data-client's parseResponse does, a 2xx
 // body that is not said to be JSON where the endpoint's Schema expects
-// data (and no Process makes data of any body), in data-client's words: a
-// binary Content-Type, an HTML page (a server's fallback for a route it
-// does not have), text, or JSON sent as another type (text/plain: Go's
-// net/http sniffs JSON written without a Content-Type as that). Unlike
-// data-client, a JSON body with no Content-Type at all is taken, as a
-// transport that gives no headers sends it. The error has Status 400, as
-// for any body that is not the JSON expected, and wraps perr, the error of
-// parsing body as JSON, when there is one.
+// data (and no Process makes data of any body), in data-client's words: an
+// HTML page (a server's fallback for a route it does not have), JSON sent
+// as another type (text/plain: Go's net/http sniffs JSON written without a
+// Content-Type as that), or text or a binary type. Unlike data-client, a
+// JSON body with no Content-Type at all is taken, as a transport that
+// gives no headers sends it. The error has Status 400, as for any body
+// that is not the JSON expected, and wraps perr, the error of parsing body
+// as JSON, when there is one.
 func (e *Endpoint) checkContentType(resp *Response, body []byte, perr error) error {
 	ct := strings.ToLower(resp.Header.Get("Content-Type"))
 	if e.opts.Schema == nil || e.opts.Process != nil || strings.Contains(ct, "json") || ct == "" && perr == nil {
 		return nil
 	}
-	name := schema.Describe(e.opts.Schema)
-	var what string
+	kind, why := ct, ""
 	switch {
-	case ct != "" && !textLike(ct):
-		what = "unexpected binary content-type " + strconv.Quote(ct) + " for schema " + name + ": binary responses cannot be normalized; use schema: undefined or content: 'blob'"
 	case strings.Contains(ct, "html") || len(body) >= len(htmlDoctype) && strings.EqualFold(string(body[:len(htmlDoctype)]), htmlDoctype):
-		what = "unexpected html response for schema " + name + " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
+		kind, why = "html", " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
 	case perr == nil:
-		what = `"content-type" header does not include "json", but JSON response found (a schema expects JSON; see https://dataclient.io/rest/api/RestEndpoint#parseResponse)`
-	default:
-		what = "unexpected text response for schema " + name
+		return &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: errJSONNotSaid}
+	case ct == "":
+		kind = "text"
 	}
-	err := errors.New(what)
-	if perr != nil {
-		err = fmt.Errorf("%s: %w", what, perr)
-	}
-	return &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}
+	what := "unexpected " + kind + " response for schema " + schema.Describe(e.opts.Schema) + why
+	return &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: errWith(what, perr)}
 }
 
 const htmlDoctype = "<!doctype html>"
 
-// textLike reports whether a (lower-cased) Content-Type is text rather than
-// binary: one of its words is text, xml, html, javascript, css, csv or
-// urlencoded (data-client's list).
-func textLike(ct string) bool {
-	for i := 0; i < len(ct); {
-		j := i
-		for j < len(ct) && (ct[j] == '_' || ct[j] >= 'a' && ct[j] <= 'z' || ct[j] >= '0' && ct[j] <= '9') {
-			j++
-		}
-		switch ct[i:j] {
-		case "text", "xml", "html", "javascript", "css", "csv", "urlencoded":
-			return true
-		}
-		i = j + 1
+// errJSONNotSaid is data-client's error of a JSON body whose Content-Type
+// does not say JSON, where a schema expects it.
+var errJSONNotSaid = errors.New(`"content-type" header does not include "json", but JSON response found (a schema expects JSON; see https://dataclient.io/rest/api/RestEndpoint#parseResponse)`)
+
+// errWith is an error of msg, wrapping err (msg, ": ", err's message) when
+// err is not nil.
+func errWith(msg string, err error) error {
+	if err == nil {
+		return errors.New(msg)
 	}
-	return false
+	return fmt.Errorf("%s: %w", msg, err)
 }
 
 func isBlank(b []byte) bool {

@@ -153,7 +153,7 @@ func cases(closedURL string) []badCase {
 		parseFailure("/bad/body", "400", "invalid JSON", "undefined").
 			with("invalid JSON: a bare word", bodyEp("bareWord", commentE), body(`undefined`)),
 		// Text where a schema expects JSON: refused, in data-client's words.
-		parseFailure("/bad/body", "400", "unexpected text response for schema Comment", "invalid JSON", "OK").
+		parseFailure("/bad/body", "400", "unexpected text/plain response for schema Comment", "invalid JSON", "OK").
 			with("plain text with status 200", bodyEp("plainText", commentE),
 				obj(`{"text":"OK","type":"text/plain"}`)),
 		accepted("JSON after a UTF-8 byte-order mark", bodyEp("bom", commentE), obj(`{"text":"{\"id\":2,\"name\":\"bom\"}","bom":"1"}`),
