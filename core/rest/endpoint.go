@@ -528,10 +528,9 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 
 // DefaultParseResponse parses a response as the endpoint does when it has
 // no ParseResponse option: a 2xx JSON body is parsed; a 204 or an empty body
-// is null; a 2xx body not said to be JSON where the endpoint has a Schema
-// (which expects data) and no Process is an error (see checkContentType);
-// a 2xx body that is not JSON is an error with Status 400 when the
-// Content-Type says JSON, or else its text as a string,
+// is null; a 2xx body that is not JSON is an error with Status 400 (see
+// notJSON) when the endpoint has a Schema (which expects data) and no
+// Process, or the Content-Type says JSON, or else its text as a string,
 // except that JSON nested deeper than value.MaxDepth is always that error;
 // any other status is a *NetworkError with the body parsed when it is JSON.
 // A parsed 2xx value shares resp.Body's bytes (see Response.Body).
@@ -552,67 +551,47 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	// The body is the Response's own (see Response.Body), so the value
 	// may share it: the store then holds the body once, not twice.
 	v, err := value.ParseLazyOwned(body)
-	if cerr := e.checkContentType(resp, body, err); cerr != nil {
-		return value.Undef, cerr
-	}
 	if err != nil {
 		// Text that is not JSON is a string to an endpoint without a
-		// schema. JSON nested too deep to parse is JSON all the same:
-		// handing back its text as if it were the data would be wrong.
-		// A body said to be JSON that is not is an error, as in
+		// schema, or with a Process (which makes data of any body, as in
+		// data-client). JSON nested too deep to parse is JSON all the
+		// same: handing back its text as if it were the data would be
+		// wrong. A body said to be JSON that is not is an error, as in
 		// data-client.
-		if (e.opts.Schema == nil || e.opts.Process != nil) && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "json") {
+		ct := strings.ToLower(resp.Header.Get("Content-Type"))
+		if (e.opts.Schema == nil || e.opts.Process != nil) && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(ct, "json") {
 			return value.Str(string(resp.Body)), nil
 		}
-		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}
+		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: e.notJSON(ct, body, err)}
 	}
 	return v, nil
 }
 
 var utf8BOM = []byte("\xEF\xBB\xBF")
 
-// checkContentType refuses, as data-client's parseResponse does, a 2xx
-// body that is not said to be JSON where the endpoint's Schema expects
-// data (and no Process makes data of any body), in data-client's words: an
-// HTML page (a server's fallback for a route it does not have), JSON sent
-// as another type (text/plain: Go's net/http sniffs JSON written without a
-// Content-Type as that), or text or a binary type. Unlike data-client, a
-// JSON body with no Content-Type at all is taken, as a transport that
-// gives no headers sends it. The error has Status 400, as for any body
-// that is not the JSON expected, and wraps perr, the error of parsing body
-// as JSON, when there is one.
-func (e *Endpoint) checkContentType(resp *Response, body []byte, perr error) error {
-	ct := strings.ToLower(resp.Header.Get("Content-Type"))
-	if e.opts.Schema == nil || e.opts.Process != nil || strings.Contains(ct, "json") || ct == "" && perr == nil {
-		return nil
+// notJSON is the error of a 2xx body that is not JSON where a schema
+// expects data: perr, the error of parsing it, after what data-client says
+// of a body not said to be JSON: an HTML page (a server's fallback for a
+// route it does not have), text, or the body's type.
+func (e *Endpoint) notJSON(ct string, body []byte, perr error) error {
+	if strings.Contains(ct, "json") {
+		return perr
 	}
-	kind, why := ct, ""
+	what := ct
 	switch {
 	case strings.Contains(ct, "html") || len(body) >= len(htmlDoctype) && strings.EqualFold(string(body[:len(htmlDoctype)]), htmlDoctype):
-		kind, why = "html", " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
-	case perr == nil:
-		return &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: errJSONNotSaid}
+		what = "html"
 	case ct == "":
-		kind = "text"
+		what = "text"
 	}
-	what := "unexpected " + kind + " response for schema " + schema.Describe(e.opts.Schema) + why
-	return &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: errWith(what, perr)}
+	what = "unexpected " + what + " response for schema " + schema.Describe(e.opts.Schema)
+	if strings.HasPrefix(what, "unexpected html") {
+		what += " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
+	}
+	return fmt.Errorf("%s: %w", what, perr)
 }
 
 const htmlDoctype = "<!doctype html>"
-
-// errJSONNotSaid is data-client's error of a JSON body whose Content-Type
-// does not say JSON, where a schema expects it.
-var errJSONNotSaid = errors.New(`"content-type" header does not include "json", but JSON response found (a schema expects JSON; see https://dataclient.io/rest/api/RestEndpoint#parseResponse)`)
-
-// errWith is an error of msg, wrapping err (msg, ": ", err's message) when
-// err is not nil.
-func errWith(msg string, err error) error {
-	if err == nil {
-		return errors.New(msg)
-	}
-	return fmt.Errorf("%s: %w", msg, err)
-}
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

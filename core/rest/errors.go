@@ -14,9 +14,9 @@ import (
 )
 
 // NetworkError is a failed request: a response with a status that is not
-// 2xx, a 2xx body that is not the JSON the schema expects, or is not said
-// to be JSON (Status 400), or no response at all (Status 0: a network
-// failure, a cancellation or a timeout, with the cause in Err).
+// 2xx, a 2xx body that is not the JSON the schema expects (Status 400), or
+// no response at all (Status 0: a network failure, a cancellation or a
+// timeout, with the cause in Err).
 type NetworkError struct {
 	// Status is the HTTP status, or 0 when no response arrived.
 	Status     int

@@ -198,7 +198,6 @@ func TestPaginatedErrors(t *testing.T) {
 func TestPaginatedFetch(t *testing.T) {
 	var firstPages atomic.Int32
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Query().Get("page") {
 		case "":
 			if firstPages.Add(1) > 1 {

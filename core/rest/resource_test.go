@@ -100,7 +100,6 @@ func TestResourceKeysDoNotCollide(t *testing.T) {
 
 func TestResourceRequests(t *testing.T) {
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
 		switch r.Method {
 		case "DELETE":
 			w.WriteHeader(http.StatusNoContent)

@@ -1758,7 +1758,7 @@ export interface LegacyResourceFactory {
 
 // ------------------------------------------------------------ Errors
 
-/** A non-2xx response (or, with status 0, a network failure; 400 for a body that is not JSON, or not said to be JSON where a schema expects data). */
+/** A non-2xx response (or, with status 0, a network failure; 400 for a body that is not JSON). */
 export interface NetworkError extends Error {
   status: number;
   statusText: string;
