@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 
 	"github.com/datafetch/datafetch/core/value"
 )

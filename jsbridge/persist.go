@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 
 	"github.com/datafetch/datafetch/core/persist"
 )

@@ -5,7 +5,7 @@ package jsbridge
 import (
 	"errors"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
