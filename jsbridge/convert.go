@@ -6,10 +6,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // jsonArg parses an argument that datafetch.mjs made with JSON.stringify,

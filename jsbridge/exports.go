@@ -6,14 +6,13 @@ import (
 	"errors"
 	"unsafe"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/encode"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // The entries in this file are WebAssembly exports (go:wasmexport), called

@@ -3,11 +3,10 @@
 package jsbridge
 
 import (
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Garbage collection (docs/js-api.md 9.1). The sweep is Go's

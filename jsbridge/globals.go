@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 

@@ -5,9 +5,8 @@ package jsbridge
 import (
 	"sync"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // handles maps the numbers that JavaScript objects hold to the Go objects

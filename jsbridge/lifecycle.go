@@ -8,10 +8,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Retry and revalidation (docs/js-api.md 9.2, 9.3): the retryDelay

@@ -5,9 +5,8 @@ package jsbridge
 import (
 	"context"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // signalContext returns a context that is cancelled when the AbortSignal

@@ -5,11 +5,10 @@ package jsbridge
 import (
 	"context"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // The asynchronous entries fetch, useSuspense and fetchIfStale start

@@ -6,12 +6,11 @@ import (
 	"context"
 	"errors"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/fetch"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // transport sends requests with the JavaScript fetch: the controller's

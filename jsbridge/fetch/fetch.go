@@ -19,11 +19,10 @@ import (
 	"context"
 	"strings"
 
-	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
