@@ -1,14 +1,17 @@
-// Package fmtlite formats error messages and short strings like fmt, for the
-// few verbs and argument types datafetch uses, without fmt's reflection-driven printer.
+// Package fmtlite formats error messages and short strings as fmt does,
+// for the verbs and operand types datafetch prints, without fmt's
+// reflection-driven printer.
 //
-// fmt formats any value through package reflect; linked into datafetch.wasm,
-// fmt, reflect's value printing, internal/fmtsort and package os cost about
-// 50 KB brotli, for messages that only ever print strings, numbers, errors
-// and Stringers. fmtlite prints those exactly as fmt does.
+// fmt prints any value through package reflect: linked into datafetch.wasm,
+// fmt with reflect's value printing and internal/fmtsort cost about 45 KB
+// brotli, for messages that only ever print strings, numbers, errors and
+// Stringers. fmtlite prints those exactly as fmt does. build.sh fails the
+// build when a package linked into datafetch.wasm imports fmt.
 //
 // Verbs: %v and %s (an error's Error(), a Stringer's String(), a string,
 // a bool, an integer or a float as fmt's %v; nil as <nil>; a []string or
-// []any as [e1 e2], each element with the verb), %s and %q of a []byte, %q (a string, an error or a Stringer quoted with strconv.Quote), %d
+// []any as [e1 e2], each element with the verb), %s and %q of a []byte,
+// %q (a string, an error or a Stringer quoted with strconv.Quote), %d
 // (integers), %c (a rune), %T (the type's name), %w (Errorf only: as %v,
 // and the error is wrapped as fmt.Errorf wraps it) and %%. No flags, width
 // or precision. Any other verb or operand prints as %!verb(TYPE), where fmt
