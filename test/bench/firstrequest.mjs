@@ -282,7 +282,9 @@ async function main() {
   console.log(
     `\nfirst visit, ms from navigation (medians of ${RUNS} runs each; N = ${N} articles${THROTTLE ? `; throttled to ${THROTTLE.replace(',', ' ms RTT, ')} kbit/s` : '; no throttling'})`,
   );
-  console.log(`bundles: data-client ${kb('/out/first-dataclient.js')}, datafetch ${kb('/out/first-datafetch.js')} + datafetch.wasm ${kb('/out/datafetch.wasm')}`);
+  console.log(
+    `bundles: data-client ${kb('/out/first-dataclient.js')}, datafetch ${kb('/out/first-datafetch.js')} + datafetch.wasm ${kb('/out/datafetch.wasm')}`,
+  );
   if (BASE !== undefined) console.log(`datafetch (base): ${BASE}`);
   console.log(`${''.padEnd(26)}${COLUMNS.map((c) => c.padStart(9)).join('')}`);
   for (const lib of LIBS) console.log(`${LABEL[lib].padEnd(26)}${COLUMNS.map((c) => fmt(medians[lib][c]).padStart(9)).join('')}`);
