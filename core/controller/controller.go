@@ -13,7 +13,6 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Defaults for endpoints that set no expiry of their own.
@@ -227,7 +227,7 @@ func New(opts Options) *Controller {
 	c.startManagers()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
-			panic(fmt.Errorf("controller.New: InitialState: %w", err))
+			panic(fmtlite.Errorf("controller.New: InitialState: %w", err))
 		}
 	}
 	return c
@@ -503,5 +503,5 @@ func (c *Controller) spawn(f func()) {
 // abortError makes a waiter's cancellation recognizable as an abort, and
 // names the request (endpoint, method and URL, as its key does).
 func abortError(key string, err error) error {
-	return fmt.Errorf("%s: request aborted: %w", key, err)
+	return fmtlite.Errorf("%s: request aborted: %w", key, err)
 }

@@ -1,13 +1,13 @@
 package controller
 
 import (
-	"fmt"
 	"math"
 	"time"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Garbage collection (spec 9.1). A sweep removes every stored result that
@@ -60,7 +60,7 @@ func checkGC(g *GCOptions) (GCOptions, error) {
 		o.ExpiryMultiplier = DefaultGCExpiryMultiplier
 	}
 	if math.IsNaN(o.ExpiryMultiplier) || o.ExpiryMultiplier < 1 {
-		return o, fmt.Errorf("controller.New: GC.ExpiryMultiplier must be at least 1, got %v", g.ExpiryMultiplier)
+		return o, fmtlite.Errorf("controller.New: GC.ExpiryMultiplier must be at least 1, got %v", g.ExpiryMultiplier)
 	}
 	return o, nil
 }

@@ -2,12 +2,12 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // The imperative operations below take effect before they return: the next
@@ -51,7 +51,7 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 		return kerr
 	}
 	if err == nil {
-		return fmt.Errorf("%s: setError: the error is nil", key)
+		return fmtlite.Errorf("%s: setError: the error is nil", key)
 	}
 	expires := c.now() + c.errorExpiry(ep.Spec())
 	defer c.dispatch()
@@ -181,7 +181,7 @@ func (c *Controller) SetResponseKeyed(ep endpoint.Endpoint, key string, params, 
 
 func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data value.Value) error {
 	if data.IsUndefined() && ep.Spec().Schema != nil {
-		return fmt.Errorf("%s: setResponse: data is undefined", key)
+		return fmtlite.Errorf("%s: setResponse: data is undefined", key)
 	}
 	// One read of the clock: the write's fetchedAt, Date and expiry.
 	now := c.now()
@@ -224,7 +224,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	}
 	norm, err := schema.NormalizeArgs(s, v, a)
 	if err != nil {
-		return fmt.Errorf("set: %w", err)
+		return fmtlite.Errorf("set: %w", err)
 	}
 	now := c.now()
 	w := store.Write{

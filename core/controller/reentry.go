@@ -2,11 +2,11 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/store"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // ErrReentrant is wrapped by the error of a controller method called from
@@ -41,7 +41,7 @@ type hookGuard struct {
 // goroutine runs caller code, so the usual cost is one atomic load.
 func (h *hookGuard) reentered(method string) error {
 	if g := h.running.Load(); g != 0 && g == goid() {
-		return fmt.Errorf("controller.%s called from a hook: %w", method, ErrReentrant)
+		return fmtlite.Errorf("controller.%s called from a hook: %w", method, ErrReentrant)
 	}
 	return nil
 }

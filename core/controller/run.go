@@ -3,12 +3,12 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // request is one request of an endpoint as it goes through the pipeline
@@ -61,11 +61,11 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 		// A panic in a callback or schema hook fails this request only; in
 		// wasm an escaped panic would end the whole instance.
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: internal error: %v", r.key, p)
+			err = fmtlite.Errorf("%s: internal error: %v", r.key, p)
 			if perr, ok := p.(error); ok {
 				// Wrapped, so callers can still find what the callback
 				// threw (the JavaScript bridge makes it the Error's cause).
-				err = fmt.Errorf("%s: internal error: %w", r.key, perr)
+				err = fmtlite.Errorf("%s: internal error: %w", r.key, perr)
 			}
 			c.finish(r, pend, nil, err)
 			out = value.Undef
@@ -100,7 +100,7 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	if err == nil && raw.IsUndefined() && spec.Schema != nil {
 		// No parsed body is undefined (an empty one is null): a fetch,
 		// parseResponse or process callback returned nothing.
-		err = fmt.Errorf("%s: the response is undefined, where the schema expects data", r.key)
+		err = fmtlite.Errorf("%s: the response is undefined, where the schema expects data", r.key)
 	}
 	var w *store.Write
 	if err == nil {
@@ -174,7 +174,7 @@ func (c *Controller) prepare(w *store.Write, r *request, raw value.Value, optimi
 	args.Optimistic = optimistic
 	norm, err := schema.NormalizeArgs(spec.Schema, raw, args)
 	if err != nil {
-		return fmt.Errorf("%s: %w", r.key, err)
+		return fmtlite.Errorf("%s: %w", r.key, err)
 	}
 	updates, err := c.updates(spec, r.key, norm.Result, r.params)
 	if err != nil {
@@ -212,7 +212,7 @@ func (c *Controller) updates(spec *endpoint.Spec, key string, result, params val
 	}
 	u, err := spec.Update(result, params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: update: %w", key, err)
+		return nil, fmtlite.Errorf("%s: update: %w", key, err)
 	}
 	return u, nil
 }
@@ -227,11 +227,11 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", r.key, err)
+		return nil, fmtlite.Errorf("%s: getOptimisticResponse: %w", r.key, err)
 	}
 	w := new(store.Write)
 	if err := c.prepare(w, r, v, true, r.startedAt); err != nil {
-		return nil, fmt.Errorf("optimistic response: %w", err)
+		return nil, fmtlite.Errorf("optimistic response: %w", err)
 	}
 	w.Meta.Date = r.fetchedAt
 	p := c.addPending(r, w)
@@ -266,7 +266,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 	}
 	if r.gen != c.gen {
 		if err == nil {
-			err = fmt.Errorf("%s: %w", key, ErrReset)
+			err = fmtlite.Errorf("%s: %w", key, ErrReset)
 		}
 		c.emitReq(FetchReject, r, err, nil)
 		return value.Undef, err

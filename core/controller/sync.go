@@ -2,13 +2,13 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Sync between controllers (tabs, workers, instances, processes).
@@ -230,20 +230,20 @@ func (c *Controller) ApplySync(msg value.Value) error {
 	}
 	op, err := parseSyncHeader(msg)
 	if err != nil {
-		return fmt.Errorf("sync message: %w", err)
+		return fmtlite.Errorf("sync message: %w", err)
 	}
 	switch op {
 	case SyncStore:
 		state := msg.Get("state")
 		ents, results, latest, err := parseSnapshot(state)
 		if err != nil {
-			return fmt.Errorf("sync message: state: %w", err)
+			return fmtlite.Errorf("sync message: state: %w", err)
 		}
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.unlock()
 		if err := c.checkSnapshot(ents, results); err != nil {
-			return fmt.Errorf("sync message: state: %w", err)
+			return fmtlite.Errorf("sync message: state: %w", err)
 		}
 		if latest > c.lastStamp {
 			c.lastStamp = latest
@@ -261,12 +261,12 @@ func (c *Controller) ApplySync(msg value.Value) error {
 	case SyncInvalidate, SyncExpire:
 		keys, err := syncKeysOf(msg)
 		if err != nil {
-			return fmt.Errorf("sync message: %w", err)
+			return fmtlite.Errorf("sync message: %w", err)
 		}
 		var at int64
 		if op == SyncInvalidate {
 			if at, err = syncAtOf(msg); err != nil {
-				return fmt.Errorf("sync message: %w", err)
+				return fmtlite.Errorf("sync message: %w", err)
 			}
 		}
 		defer c.dispatch()
@@ -298,24 +298,24 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		c.reset(true)
 		return nil
 	}
-	return fmt.Errorf("sync message: op %q is not known", op)
+	return fmtlite.Errorf("sync message: op %q is not known", op)
 }
 
 // parseSyncHeader checks a message's tag and version and returns its op.
 func parseSyncHeader(msg value.Value) (string, error) {
 	if msg.Kind() != value.Object {
-		return "", fmt.Errorf("%s, not an object", schema.KindName(msg))
+		return "", fmtlite.Errorf("%s, not an object", schema.KindName(msg))
 	}
 	if tag := msg.Get("datafetch"); tag.Kind() != value.String || tag.Str() != syncTag {
-		return "", fmt.Errorf("datafetch: %s, not %q", describe(tag), syncTag)
+		return "", fmtlite.Errorf("datafetch: %s, not %q", describe(tag), syncTag)
 	}
 	ver := msg.Get("version")
 	if f, ok := ver.Float(); !ok || f != SyncVersion {
-		return "", fmt.Errorf("version %s: %w (this build applies %d)", describe(ver), ErrSyncVersion, SyncVersion)
+		return "", fmtlite.Errorf("version %s: %w (this build applies %d)", describe(ver), ErrSyncVersion, SyncVersion)
 	}
 	op := msg.Get("op")
 	if op.Kind() != value.String {
-		return "", fmt.Errorf("op: %s, not a string", schema.KindName(op))
+		return "", fmtlite.Errorf("op: %s, not a string", schema.KindName(op))
 	}
 	return op.Str(), nil
 }
@@ -337,23 +337,23 @@ func syncAtOf(msg value.Value) (int64, error) {
 	case value.Number:
 		t, err := schema.MillisOf(at)
 		if err != nil {
-			return 0, fmt.Errorf("at: %w", err)
+			return 0, fmtlite.Errorf("at: %w", err)
 		}
 		return t, nil
 	}
-	return 0, fmt.Errorf("at: %s, not a number", schema.KindName(at))
+	return 0, fmtlite.Errorf("at: %s, not a number", schema.KindName(at))
 }
 
 // syncKeysOf returns an invalidate or expire message's keys.
 func syncKeysOf(msg value.Value) ([]string, error) {
 	list := msg.Get("keys")
 	if list.Kind() != value.Array {
-		return nil, fmt.Errorf("keys: %s, not an array", schema.KindName(list))
+		return nil, fmtlite.Errorf("keys: %s, not an array", schema.KindName(list))
 	}
 	keys := make([]string, 0, list.Len())
 	for i, k := range list.Elems() {
 		if k.Kind() != value.String {
-			return nil, fmt.Errorf("keys[%d]: %s, not a string", i, schema.KindName(k))
+			return nil, fmtlite.Errorf("keys[%d]: %s, not a string", i, schema.KindName(k))
 		}
 		keys = append(keys, k.Str())
 	}
