@@ -211,7 +211,7 @@ func buildLens(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		if err != nil {
 			// No error result, as a merge: the entry point turns the
 			// panic into the request's (or the read's) error.
-			panic(fmt.Errorf("Scalar(%s): lens: %w", key, err))
+			panic(fmtlite.Errorf("Scalar(%s): lens: %w", key, err))
 		}
 		if out.Type() != safejs.TypeString {
 			return "", false // undefined: no lens

@@ -588,7 +588,7 @@ func (e *Endpoint) notJSON(ct string, body []byte, perr error) error {
 	if strings.HasPrefix(what, "unexpected html") {
 		what += " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
 	}
-	return fmt.Errorf("%s: %w", what, perr)
+	return fmtlite.Errorf("%s: %w", what, perr)
 }
 
 const htmlDoctype = "<!doctype html>"
