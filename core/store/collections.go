@@ -66,7 +66,7 @@ func (s *Store) applyCollections(w *Write, l layer) {
 // result r holds, when its schema is a Collection, and reports whether it
 // did: the function gets and returns the collection's pks, and every
 // result holding the collection sees the change.
-func updateCollection(l layer, r result, f func(value.Value) value.Value, meta schema.Meta) bool {
+func updateCollection(l layer, r result, f func(value.Value) value.Value, meta schema.Meta, g *gating) bool {
 	key, pk, ok := schema.CollectionRef(r.schema, r.val)
 	if !ok {
 		return false
@@ -76,7 +76,7 @@ func updateCollection(l layer, r result, f func(value.Value) value.Value, meta s
 	if !ok || rec.deleted {
 		return true
 	}
-	next := f(rec.val)
+	next := g.update(f, rec.val)
 	if value.Same(next, rec.val) {
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -22,7 +23,8 @@ type layer interface {
 }
 
 // applyWrite merges one write into l, following each entity's merge rules.
-func (s *Store) applyWrite(w *Write, l layer) {
+// With g set, the caller's hooks run through it (see Gate).
+func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 	// A move's collections depend on the moved record as it was before
 	// the write (schema.CollectionMove): they change first.
 	moves := len(w.Collections) > 0 && w.Collections[0].Move != nil
@@ -57,7 +59,14 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		} else {
 			incoming, fresh = ew.Record(), true
 		}
-		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
+		var merged value.Value
+		var meta schema.Meta
+		var keep bool
+		if g != nil && ok && entityHooks(ew.Entity) {
+			merged, meta, keep = g.resolve(ew.Entity, existing, incoming, w.Meta)
+		} else {
+			merged, meta, keep = ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
+		}
 		rec := record{val: merged, meta: meta}
 		var parsed value.Value
 		switch {
@@ -77,7 +86,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		s.applyCollections(w, l)
 	}
 	if w.Key != "" {
-		s.applyResult(w, l)
+		s.applyResult(w, l, g)
 	}
 	if len(w.Updates) > 0 {
 		keys := make([]string, 0, len(w.Updates))
@@ -90,16 +99,16 @@ func (s *Store) applyWrite(w *Write, l layer) {
 			if !ok || r.val.IsUndefined() {
 				continue
 			}
-			if updateCollection(l, r, w.Updates[k], w.Meta) {
+			if updateCollection(l, r, w.Updates[k], w.Meta, g) {
 				continue
 			}
-			r.val = w.Updates[k](r.val)
+			r.val = g.update(w.Updates[k], r.val)
 			l.setResult(k, r)
 		}
 	}
 }
 
-func (s *Store) applyResult(w *Write, l layer) {
+func (s *Store) applyResult(w *Write, l layer, g *gating) {
 	next := result{schema: w.Schema, val: w.Result, meta: ResultMeta{
 		Date: w.Meta.Date, FetchedAt: w.Meta.FetchedAt, ExpiresAt: w.Meta.ExpiresAt,
 	}}
@@ -109,7 +118,7 @@ func (s *Store) applyResult(w *Write, l layer) {
 			return
 		}
 		if w.MergeResult != nil {
-			next.val = w.MergeResult(existing.val, w.Result)
+			next.val = g.merge(w.MergeResult, existing.val, w.Result)
 		}
 	}
 	l.setResult(w.Key, next)
@@ -243,9 +252,10 @@ func (b *baseLayer) setResult(key string, r result) {
 	}
 }
 
-// replayLayer collects what the pending queue makes of the base.
+// replayLayer collects what the pending queue makes of the base (the
+// store's, or a stagedLayer's over it).
 type replayLayer struct {
-	base    baseLayer
+	base    layer
 	ents    map[entityID]record
 	results map[string]result
 }
@@ -275,19 +285,33 @@ func (s *Store) rebase() {
 	if len(s.pending) == 0 && len(s.overlaidEntities) == 0 && len(s.overlaidResults) == 0 {
 		return
 	}
-	rl := &replayLayer{base: baseLayer{s: s}, ents: map[entityID]record{}, results: map[string]result{}}
-	for _, p := range s.pending {
-		s.applyWrite(&p.Write, rl)
+	s.install(s.replay(&baseLayer{s: s}, s.pending, nil))
+}
+
+// replay computes what queue makes of base, changing nothing in the store;
+// with g set, the hooks of the queued writes run through it.
+func (s *Store) replay(base layer, queue []*Pending, g *gating) *replayLayer {
+	rl := &replayLayer{base: base, ents: map[entityID]record{}, results: map[string]result{}}
+	for _, p := range queue {
+		s.applyWrite(&p.Write, rl, g)
 	}
+	return rl
+}
+
+// install makes what rl computed over the store's base the visible state,
+// and puts back the base where the last install overlaid something that rl
+// no longer does.
+func (s *Store) install(rl *replayLayer) {
+	b := &baseLayer{s: s}
 	for id := range s.overlaidEntities {
 		if _, ok := rl.ents[id]; !ok {
-			rec, has := rl.base.entity(id)
+			rec, has := b.entity(id)
 			s.setVisibleEntity(id, rec, has)
 		}
 	}
 	for key := range s.overlaidResults {
 		if _, ok := rl.results[key]; !ok {
-			res, has := rl.base.result(key)
+			res, has := b.result(key)
 			s.setVisibleResult(key, res, has)
 		}
 	}

@@ -116,12 +116,16 @@ type Store struct {
 	overlaidEntities map[entityID]bool
 	overlaidResults  map[string]bool
 	version          uint64
-	seq              uint64
-	slab             []entityEntry
-	slabbed          int     // entries in the slabs carved since the last reset
-	undo             undoLog // of the Apply running, reused
+	// changes counts the changes made to either layer, visible or not
+	// (forget, Reapply), for Make to tell that a hook let one in.
+	changes uint64
+	seq     uint64
+	slab    []entityEntry
+	slabbed int     // entries in the slabs carved since the last reset
+	undo    undoLog // of the Apply running, reused
 	// applying is the base layer of the Apply running, reused: Apply never
-	// nests (hooks cannot reach the store), and one is made per write.
+	// nests (it runs hooks where it is called, under the owner's lock, so
+	// they cannot reach the store: see Make), and one is made per write.
 	applying baseLayer
 	// tables caches the entity tables looked up last: lookups come in
 	// runs over a few entity types (articles and their authors), and
@@ -262,7 +266,7 @@ func (s *Store) Apply(w *Write) {
 			b.tracked = make([]*entityEntry, 0, len(w.Entities))
 		}
 	}
-	s.applyWrite(w, b)
+	s.applyWrite(w, b, nil)
 	s.rebase()
 	if track {
 		s.remember(w, b.tracked)
@@ -295,13 +299,25 @@ func mayPanic(w *Write) bool {
 
 // UpdateMeta changes the base meta of the result under key (creating an
 // empty entry if needed) and makes it visible.
+// A change that changes nothing (a result invalidated again) is no change:
+// a hook that makes it lets the write that runs it go on (see Make).
 func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
-	s.forget()
 	r := s.results[key]
 	if r == nil {
 		r = &resultEntry{}
 		s.results[key] = r
+	} else if r.hasBase {
+		base, visible := r.base.meta, r.visible.meta
+		change(&base)
+		change(&visible)
+		if sameNoError(base, r.base.meta) && sameNoError(visible, r.visible.meta) {
+			return
+		}
+		s.forget()
+		r.base.meta, r.visible.meta = base, visible
+		return
 	}
+	s.forget()
 	change(&r.base.meta)
 	change(&r.visible.meta)
 	if !r.hasBase && r.base.val.IsUndefined() {
@@ -309,6 +325,13 @@ func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
 		// meta alone.
 		r.hasBase = true
 	}
+}
+
+// sameNoError reports whether a and b are equal and hold no error (a new
+// error, even one that wraps the old one, is a change; == on errors of some
+// types panics).
+func sameNoError(a, b ResultMeta) bool {
+	return a.Err == nil && b.Err == nil && a == b
 }
 
 // Keys returns the keys of every stored result.
