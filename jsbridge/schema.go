@@ -22,6 +22,8 @@ import (
 //	{"e": handle}                an Entity (made by entityNew)
 //	{"a": D}                     [S], schema.Array(S)
 //	{"v": D}                     schema.Values(S)
+//	{"lz": D}                    schema.Lazy(S): normalized by S, read as stored
+//	{"lq": D}                    a Lazy's query: reads the relationship by S
 //	{"i": handle}                schema.Invalidate(Entity)
 //	{"i": U}                     schema.Invalidate of a union, U its
 //	                             descriptor ({"u": ...}: entities only)
@@ -133,6 +135,18 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 			return nil, err
 		}
 		return schema.ValuesOf(of), nil
+	case d.Has("lz"):
+		of, err := nested("lz")
+		if err != nil {
+			return nil, err
+		}
+		return schema.LazyOf(of), nil
+	case d.Has("lq"):
+		of, err := nested("lq")
+		if err != nil {
+			return nil, err
+		}
+		return &schema.LazyQuery{Of: of}, nil
 	case d.Has("i"), d.Has("all"):
 		inv := d.Has("i")
 		of := d.Get("all")

@@ -308,3 +308,32 @@ func TestGetUnion(t *testing.T) {
 	_, err = r.c.Get(byField, value.Num(5))
 	assert.NoError(t, err)
 }
+
+// TestGetLazy: Get reads a Lazy's query with the pks a Lazy field holds
+// (or an entity's params), memoized per args, a new value when an entity
+// it read changes; the record holding the field keeps its read.
+func TestGetLazy(t *testing.T) {
+	r := newQueryRig(t)
+	shelf := &schema.Entity{Key: "Shelf", Defaults: obj(`{"id":null,"articles":[],"main":null}`),
+		Schema: map[string]schema.Schema{"articles": schema.LazyOf(schema.ArrayOf(r.article)), "main": schema.LazyOf(r.article)}}
+	shelves := &funcEndpoint{name: "shelves", spec: endpoint.Spec{Name: "shelves", Schema: shelf}}
+	require.NoError(t, r.c.SetResponse(shelves, obj(`{"id":"s"}`),
+		obj(`{"id":"s","main":{"id":1,"title":"one"},"articles":[{"id":1,"title":"one"},{"id":2,"title":"two"}]}`)))
+	held := r.get(t, shelf, obj(`{"id":"s"}`))
+	assert.JSONEq(t, `{"id":"s","articles":["1","2"],"main":"1"}`, held.JSON())
+
+	list := shelf.Schema["articles"].(*schema.Lazy).Query()
+	pks := held.Get("articles")
+	got := r.get(t, list, pks)
+	assert.Equal(t, []string{"1", "2"}, idsJSON(got))
+	assert.True(t, value.Same(got, r.get(t, list, pks)), "memoized")
+	main := shelf.Schema["main"].(*schema.Lazy).Query()
+	assert.Equal(t, "one", r.get(t, main, obj(`{"id":"1"}`)).Get("title").Str())
+	assert.True(t, r.get(t, list).IsUndefined(), "no args: nothing")
+
+	r.set(t, r.articles, `{}`, `[{"id":2,"title":"TWO"}]`)
+	again := r.get(t, list, pks)
+	assert.False(t, value.Same(got, again))
+	assert.Equal(t, "TWO", again.Elems()[1].Get("title").Str())
+	assert.True(t, value.Same(held, r.get(t, shelf, obj(`{"id":"s"}`))), "the shelf keeps its read")
+}

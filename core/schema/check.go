@@ -196,6 +196,11 @@ func checkNormalized(s Schema, v value.Value) *CheckError {
 			return nil
 		}
 		return checkNormalized(s.Schema, v)
+	case *Lazy:
+		if s == nil {
+			return nil
+		}
+		return checkNormalized(s.Of, v)
 	case dateSchema:
 		if v.IsNullish() || v.Kind() == value.Number {
 			return nil
@@ -321,6 +326,14 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 	case *Query:
 		if s != nil {
 			eachEntity(s.Schema, f, seen)
+		}
+	case *Lazy:
+		if s != nil {
+			eachEntity(s.Of, f, seen)
+		}
+	case *LazyQuery:
+		if s != nil {
+			eachEntity(s.Of, f, seen)
 		}
 	}
 }

@@ -531,6 +531,10 @@ func (b *schemaBuilder) schema(depth int) schema.Schema {
 		return schema.Date
 	case 7:
 		return schema.InvalidateOf(b.entity())
+	case 8:
+		// As many bytes as the entity below, so that the corpus keeps
+		// its shapes.
+		return schema.LazyOf(b.entity())
 	}
 	return b.entity()
 }
@@ -539,6 +543,9 @@ func (b *schemaBuilder) schema(depth int) schema.Schema {
 // without keys, repeated and cross-referencing pks, bare pks, wrong kinds.
 func (b *schemaBuilder) data(s schema.Schema, depth int) value.Value {
 	r := b.r
+	if l, ok := s.(*schema.Lazy); ok {
+		s = l.Of // data for what it normalizes by
+	}
 	if depth > 6 || r.pick(12) == 0 {
 		return junk(r)
 	}

@@ -377,6 +377,8 @@ func hasProcess(s Schema, seen map[*Entity]bool) bool {
 		return s != nil && hasProcess(s.Entity, seen)
 	case *Collection:
 		return s != nil && hasProcess(s.Of, seen)
+	case *Lazy:
+		return s != nil && hasProcess(s.Of, seen)
 	}
 	return false
 }

@@ -54,6 +54,16 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 		if s != nil && s.Collection != nil {
 			Refs(s.elem(), v, f)
 		}
+	case *Lazy:
+		// Not read by the parent, but what its query reads: a sweep keeps
+		// what the parent names, so that the query can still find it.
+		if s != nil {
+			Refs(s.Of, v, f)
+		}
+	case *LazyQuery:
+		if s != nil {
+			Refs(s.Of, v, f)
+		}
 	case *Object:
 		if s == nil || v.Kind() != value.Object {
 			return

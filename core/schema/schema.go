@@ -259,6 +259,10 @@ func tooDeep(s Schema, depth int, seen map[*Entity]bool) bool {
 		return s != nil && tooDeep(s.Of, depth, seen)
 	case *CollectionAdd:
 		return s != nil && s.Collection != nil && tooDeep(s.Collection, depth, seen)
+	case *Lazy:
+		return s != nil && tooDeep(s.Of, depth, seen)
+	case *LazyQuery:
+		return s != nil && tooDeep(s.Of, depth, seen)
 	}
 	return false
 }
@@ -318,19 +322,24 @@ func check(s Schema, seen map[*Entity]bool) error {
 			return errors.New("collection operation has no collection")
 		}
 		return s.Collection.check(seen)
+	case *Lazy:
+		return check(s.Of, seen)
+	case *LazyQuery:
+		return check(s.Of, seen)
 	}
 	return nil
 }
 
 // IsPlain reports whether values of s are plain JSON: no entity positions
 // (Entity, Invalidate, Union) and no Dates anywhere in them, so that a
-// writer of their denormalized form need not look inside. An Object's
+// writer of their denormalized form need not look inside. A Lazy is plain:
+// it reads as its stored form. An Object's
 // answer is worked out once: schemas are immutable once used.
 func IsPlain(s Schema) bool {
 	switch s := s.(type) {
 	case nil:
 		return true
-	case *Entity, *Invalidate, *Union, *All, *Query, *Collection, *CollectionAdd, *Scalar:
+	case *Entity, *Invalidate, *Union, *All, *Query, *Collection, *CollectionAdd, *Scalar, *LazyQuery:
 		return false
 	case *Array:
 		return IsPlain(s.Of)

@@ -31,6 +31,9 @@ func (t *Identities) writeRead(w *wire.Writer, slot string, s schema.Schema, v v
 	if a, ok := s.(*schema.CollectionAdd); ok {
 		s = a.ReadSchema(v) // an entity position when one record was pushed
 	}
+	// A Lazy's query reads as its inner schema: an entity position when
+	// that is an Entity.
+	s = schema.ReadSchema(s)
 	var held []uintptr
 	if t != nil {
 		if id, ent := t.find(v); ent != nil {
@@ -185,7 +188,7 @@ func (e *encoder) value(v value.Value, s schema.Schema) {
 		e.list(v, s.Of)
 	case *schema.Collection:
 		e.value(v, s.Of) // read as its list or map
-	case *schema.All:
+	case *schema.All, *schema.LazyQuery:
 		e.value(v, schema.ReadSchema(s)) // a member of an object read by ctrl.get
 	case *schema.CollectionAdd:
 		// The record pushed (or the list of them; the map assigned).

@@ -13,6 +13,7 @@ import (
 	"github.com/datafetch/datafetch/core/value/valuetest"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // decoder simulates decode in datafetch.mjs with the reference decoder of
@@ -463,5 +464,37 @@ func TestSizeEstimate(t *testing.T) {
 		exact, est := value.SizeHint(v), sizeEstimate(v)
 		assert.GreaterOrEqual(t, est, exact*9/10, "N=%d", n)
 		assert.LessOrEqual(t, est, exact*13/10, "N=%d", n)
+	}
+}
+
+// TestEncodeLazy: a Lazy field is written as stored (its pks: no entity,
+// no Date op), and a Lazy's query as its inner schema's read: at the top
+// an entity position (one identity, dates marked), as a member too.
+func TestEncodeLazy(t *testing.T) {
+	f := newFixture()
+	shelf := &schema.Entity{Key: "Shelf", Defaults: value.MustParse(`{"id":null,"articles":[]}`),
+		Schema: map[string]schema.Schema{"articles": schema.LazyOf(f.list)}}
+	f.store(t, "shelf", shelf, `{"id":"s","articles":`+twoArticles+`}`, 1)
+	got, out := f.read(t, "shelf", shelf)
+	assert.Equal(t, []any{"1", "2"}, got.(map[string]any)["articles"], "%s", out)
+	assert.Zero(t, out.Counts[wire.OpDate])
+
+	q := schema.LazyOf(f.article).Query()
+	for _, s := range []schema.Schema{q, schema.ObjectOf(schema.Nested("a", q))} {
+		read, in, ok, err := schema.QueryInput(s, []value.Value{value.MustParse(`{"id":"1"}`)})
+		require.NoError(t, err)
+		require.True(t, ok)
+		v, status := schema.Denormalize(read, in, f.st, nil, f.st.Version())
+		require.Equal(t, schema.Found, status)
+		// As df.denormalize hands it: by the schema itself.
+		got, out := f.dec.decode(t, f.ids.Output(nil, wire.Header{}, "q", s, v))
+		article, isObj := got.(map[string]any)
+		require.True(t, isObj, "%s", out)
+		if _, isObject := s.(*schema.Object); isObject {
+			article = article["a"].(map[string]any)
+		}
+		assert.Equal(t, "one", article["title"], "%s", out)
+		_, isDate := article["createdAt"].(dateMark)
+		assert.True(t, isDate, "the date is marked: %s", out)
 	}
 }

@@ -293,8 +293,59 @@ export interface InvalidateSchema<E = AnyEntity> {
 export interface AllSchema<E = AnyEntity> {
   readonly [schemaKind]: { all: E };
 }
+/**
+ * `schema.Lazy(S)` (data-client's `Lazy`): a relationship field normalized
+ * by `S` (its entities are stored) that reads as its normalized form, the
+ * pks (`Normalized<S>`): the entity holding it does not resolve them and
+ * keeps its identity when they change. `query` reads the relationship.
+ */
+export interface LazySchema<S = Schema> {
+  readonly [schemaKind]: { lazy: S };
+  readonly schema: S;
+  /** The schema that `useQuery`, `ctrl.get` and `MemoCache.query` read the relationship by; the same object each time. */
+  readonly query: LazyQuery<S>;
+  /** data-client's queryKey: always undefined (a Lazy is not read by args; its `query` is). */
+  queryKey(args?: readonly unknown[], unvisit?: unknown, delegate?: unknown): undefined;
+}
+/**
+ * A Lazy's `query` (data-client's `LazyQuery`): reads `S` with the args an
+ * Entity (its params) or a Collection takes, else with the normalized form
+ * the Lazy field holds (`ctrl.get(Dept.schema.buildings.query, dept.buildings)`).
+ */
+export interface LazyQuery<S = Schema> {
+  readonly [schemaKind]: { lazyQuery: S };
+  readonly schema: S;
+  /** data-client's queryKey: what the read starts from (`walk(schema, args)` reads another schema's). */
+  queryKey(args: readonly unknown[], walk: (schema: Schema, args: readonly unknown[]) => unknown): unknown;
+}
+/** The args a Lazy's query takes: an Entity's params, a Collection's args, else the Lazy field's value. */
+export type LazyQueryArgs<S> = S extends AnyEntity
+  ? [params: { readonly [param: string]: unknown }]
+  : S extends CollectionSchema<any>
+    ? unknown[]
+    : [normalized: Normalized<S>];
+/** The normalized form of data of `S`, as a Lazy field holds it: an entity (or a Collection) as its pk, lists and maps of those. */
+export type Normalized<S> = S extends AnyEntity | CollectionSchema<any>
+  ? string
+  : S extends ArraySchema<infer E>
+    ? Normalized<E>[]
+    : S extends ValuesSchema<infer E>
+      ? { [key: string]: Normalized<E> }
+      : S extends UnionSchema<any>
+        ? { id: string; schema: string }
+        : S extends readonly (infer E)[]
+          ? Normalized<E>[]
+          : unknown;
+
 /** A schema that `ctrl.get` and `schema.Query` read from the cache: an Entity (by pk params), `schema.All`, `schema.Collection`, a `schema.Union` of entities (by the member its params name), or an object of them. */
-export type QueryableSchema = AnyEntity | AllSchema<any> | CollectionSchema<any> | UnionSchema<any> | ObjectSchema<any> | SchemaObjectDefinition;
+export type QueryableSchema =
+  | AnyEntity
+  | AllSchema<any>
+  | CollectionSchema<any>
+  | UnionSchema<any>
+  | LazyQuery<any>
+  | ObjectSchema<any>
+  | SchemaObjectDefinition;
 /** `schema.Query(schema, process)`: data derived from the read of a queryable schema. */
 export interface QuerySchema<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> {
   readonly [schemaKind]: { query: S };
@@ -377,6 +428,7 @@ export type Schema =
   | AllSchema<any>
   | CollectionSchema<any>
   | CollectionOpSchema<any>
+  | LazySchema<any>
   | readonly [Schema]
   | readonly Schema[]
   | SchemaObjectDefinition;
@@ -413,33 +465,37 @@ export type Denormalize<S> = S extends DateConstructor
             ? I
             : S extends AllSchema<infer E>
               ? Denormalize<E>[]
-              : S extends InvalidateSchema<infer E>
-                ? Denormalize<E> | undefined
-                : S extends CollectionSchema<infer E>
+              : S extends LazySchema<infer E>
+                ? Normalized<E>
+                : S extends LazyQuery<infer E>
                   ? Denormalize<E>
-                  : S extends ArraySchema<infer E>
-                    ? Denormalize<E>[]
-                    : S extends ValuesSchema<infer E>
-                      ? { [key: string]: Denormalize<E> }
-                      : S extends UnionSchema<infer M>
-                        ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
-                        : S extends ObjectSchema<infer M>
-                          ? DenormalizeObject<M>
-                          : S extends readonly []
-                            ? unknown[]
-                            : S extends readonly (infer E)[]
-                              ? Denormalize<E>[]
-                              : S extends string
-                                ? string | null
-                                : S extends number
-                                  ? number | null
-                                  : S extends boolean
-                                    ? boolean | null
-                                    : S extends null | undefined
-                                      ? any
-                                      : S extends object
-                                        ? DenormalizeObject<S>
-                                        : S;
+                  : S extends InvalidateSchema<infer E>
+                    ? Denormalize<E> | undefined
+                    : S extends CollectionSchema<infer E>
+                      ? Denormalize<E>
+                      : S extends ArraySchema<infer E>
+                        ? Denormalize<E>[]
+                        : S extends ValuesSchema<infer E>
+                          ? { [key: string]: Denormalize<E> }
+                          : S extends UnionSchema<infer M>
+                            ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+                            : S extends ObjectSchema<infer M>
+                              ? DenormalizeObject<M>
+                              : S extends readonly []
+                                ? unknown[]
+                                : S extends readonly (infer E)[]
+                                  ? Denormalize<E>[]
+                                  : S extends string
+                                    ? string | null
+                                    : S extends number
+                                      ? number | null
+                                      : S extends boolean
+                                        ? boolean | null
+                                        : S extends null | undefined
+                                          ? any
+                                          : S extends object
+                                            ? DenormalizeObject<S>
+                                            : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
@@ -538,6 +594,10 @@ export interface SchemaClasses {
     process: (entries: Denormalize<S>, ...args: A) => R,
   ) => QuerySchema<S, R, A>;
   Collection: new <S extends readonly [Schema] | ArraySchema<any> | ValuesSchema<any>>(schema: S, options?: CollectionOptions) => CollectionSchema<S>;
+  /** A relationship read as its pks; `new Lazy([Building]).query` reads the buildings. */
+  Lazy: new <S extends Schema>(
+    schema: S,
+  ) => LazySchema<S>;
 }
 
 /** Normalized entity records: `entities[entityKey][pk]`; a Symbol (data-client's `INVALID`) is a deleted record. */
@@ -588,7 +648,12 @@ export interface MemoCache {
     args?: readonly unknown[],
   ): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
   /** The data of `schema` read with `args` from `state`; `undefined` data when the state does not hold it. */
-  query<S extends Schema>(schema: S, args: readonly unknown[], state: MemoState, argsKey?: string): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
+  query<S extends Schema | LazyQuery<any>>(
+    schema: S,
+    args: readonly unknown[],
+    state: MemoState,
+    argsKey?: string,
+  ): MemoResult<Denormalize<S> | undefined | typeof INVALID>;
   /** The normalized form (pks) of what `schema` read with `args` finds in `state`. */
   buildQueryKey(schema: Schema, args: readonly unknown[], state: MemoState, argsKey?: string): any;
 }
@@ -1578,6 +1643,8 @@ export interface Controller {
   get<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[] | undefined;
   /** A union of entities: the member its params' attribute names, by their pk. */
   get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }): Denormalize<U> | undefined;
+  /** A Lazy's relationship: with the Lazy field's value (the pks), or an Entity's params. */
+  get<S>(schema: LazyQuery<S>, ...args: LazyQueryArgs<S>): Denormalize<S> | undefined;
   /** data-client's form: reads `state` (last) in place of this controller's store. */
   get<S extends QueryableSchema, R, A extends any[]>(
     schema: QuerySchema<S, R, A>,
@@ -1586,6 +1653,7 @@ export interface Controller {
   get<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<E> | undefined;
   get<E extends AnyEntity>(schema: AllSchema<E>, state: ReadableState): Denormalize<E>[] | undefined;
   get<U extends UnionSchema<any>>(schema: U, params: { readonly [param: string]: unknown }, state: ReadableState): Denormalize<U> | undefined;
+  get<S>(schema: LazyQuery<S>, ...argsAndState: [...args: LazyQueryArgs<S>, state: ReadableState]): Denormalize<S> | undefined;
   /** Refetches what subscriptions hold that is stale or invalid; resolves when those fetches settle. */
   revalidateActive(): Promise<void>;
   /**
@@ -1810,6 +1878,8 @@ export declare namespace schema {
   type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> = QuerySchema<S, R, A>;
   const Collection: SchemaClasses['Collection'];
   type Collection<S = Schema> = CollectionOf<S>;
+  const Lazy: SchemaClasses['Lazy'];
+  type Lazy<S = Schema> = LazySchema<S>;
 }
 /** `schema.Collection`; the type `Collection<[typeof Todo]>` is a Collection of that list. */
 export declare const Collection: SchemaClasses['Collection'];
@@ -1829,6 +1899,9 @@ export type Values<S = Schema> = ValuesSchema<S>;
 /** `schema.Invalidate`. */
 export declare const Invalidate: SchemaClasses['Invalidate'];
 export type Invalidate<E = AnyEntity> = InvalidateSchema<E>;
+/** `schema.Lazy`. */
+export declare const Lazy: SchemaClasses['Lazy'];
+export type Lazy<S = Schema> = LazySchema<S>;
 /** A Collection of `S`, a list written `[E]` or `readonly [E]` alike (as `resource().getList.schema` has it). */
 type CollectionOf<S> = CollectionSchema<S extends readonly [infer E] ? readonly [E] : S>;
 export declare const NetworkError: NetworkErrorConstructor;

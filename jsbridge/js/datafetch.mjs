@@ -61,6 +61,7 @@ export {
   AllSchema as All,
   CollectionSchema as Collection,
   InvalidateSchema as Invalidate,
+  LazySchema as Lazy,
   QuerySchema as Query,
   UnionSchema as Union,
   ValuesSchema as Values,

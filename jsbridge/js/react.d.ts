@@ -6,6 +6,8 @@ import type { ComponentType, ReactElement, ReactNode } from 'react';
 import { Component } from 'react';
 import type {
   AllSchema,
+  LazyQuery,
+  LazyQueryArgs,
   AnyEndpoint,
   Controller,
   Manager,
@@ -82,6 +84,8 @@ export function useFetch<E extends AnyEndpoint>(endpoint: E, ...params: Nullable
 export function useQuery<S extends QueryableSchema, R, A extends any[]>(schema: QuerySchema<S, R, A>, ...args: QueryArgs<A>): R | undefined;
 export function useQuery<E extends AnyEntity>(schema: E, params: { readonly [param: string]: unknown }): Denormalize<E> | undefined;
 export function useQuery<E extends AnyEntity>(schema: AllSchema<E>): Denormalize<E>[] | undefined;
+/** A Lazy's relationship (`useQuery(Dept.schema.buildings.query, dept.buildings)`). */
+export function useQuery<S>(schema: LazyQuery<S>, ...args: LazyQueryArgs<S>): Denormalize<S> | undefined;
 
 /** Fetches and polls (`pollFrequency`) while mounted; returns nothing. */
 export function useSubscription<E extends AnyEndpoint>(endpoint: E, ...params: NullableParamsArg<EndpointParams<E>>): void;

@@ -9,7 +9,7 @@ import { retryCount, retryDelayAdapter } from './retry.mjs';
 import { indexLookup, indexed } from './indexes.mjs';
 import { queryAnswer, queryPromise, queryRead } from './queryread.mjs';
 import { snapshotOf } from './readsnapshot.mjs';
-import { QuerySchema, dataText, isQueryable } from './schemas.mjs';
+import { QuerySchema, dataText, isQueryable, lazyRead } from './schemas.mjs';
 import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
 import { checkedClock, duration, isPlainObject, jsonText, markedText, sendsAsJSON, show } from './values.mjs';
@@ -234,7 +234,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     [HOLD](schema, ...args) {
-      const read = schema instanceof QuerySchema ? schema.schema : schema;
+      const read = lazyRead(schema instanceof QuerySchema ? schema.schema : schema);
       if (!isQueryable(read)) throw new TypeError(`hold: ${show(schema)} is not queryable`);
       const h = calls.ctrlHoldQuery(this._h, schemaHandle(read, 'hold: schema'), jsonText(args, 'hold: args'));
       let done = false;
@@ -314,6 +314,7 @@ export function makeController(bridge, endpoints, schemas) {
      * and its ISO string, are other args).
      */
     get(schema, ...args) {
+      schema = lazyRead(schema);
       // data-client's form: the state to read is the last argument.
       if (args.length > 0 && isStoreState(args[args.length - 1])) {
         const state = args.pop();

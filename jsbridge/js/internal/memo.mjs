@@ -19,7 +19,7 @@
 // matching), as are reads of schemas the cache cannot place.
 
 import { isEntityClass } from './entity.mjs';
-import { AllSchema, ArraySchema, CollectionSchema, INVALID, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema } from './schemas.mjs';
+import { AllSchema, ArraySchema, CollectionSchema, INVALID, LazyQuery, ObjectSchema, QuerySchema, UnionSchema, ValuesSchema } from './schemas.mjs';
 import { indexField } from './indexes.mjs';
 import { plainEntities, plainInput, plainState } from './state.mjs';
 import { isPlainObject, show } from './values.mjs';
@@ -376,7 +376,9 @@ function lookups(state) {
 function placeable(schema) {
   if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function')) return true;
   if (isEntityClass(schema) || Array.isArray(schema) || schema instanceof ArraySchema || schema instanceof ValuesSchema) return true;
-  if (schema instanceof CollectionSchema) return true;
+  // A Lazy's query: its queryKey gives the input (the pks, or its Entity's
+  // or Collection's key for args).
+  if (schema instanceof CollectionSchema || schema instanceof LazyQuery) return true;
   if (schema instanceof ObjectSchema) return Object.values(schema.schema).every(placeable);
   if (isPlainObject(schema)) return Object.values(schema).every(placeable);
   return false;

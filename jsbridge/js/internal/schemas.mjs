@@ -47,6 +47,7 @@ function isSchema(s) {
     s instanceof AllSchema ||
     s instanceof CollectionSchema ||
     s instanceof CollectionOpSchema ||
+    s instanceof LazySchema ||
     isPlainObject(s) ||
     (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
   );
@@ -150,6 +151,64 @@ export class AllSchema {
   }
 }
 
+// LazySchema is data-client's schema.Lazy: a relationship that a read
+// leaves as its normalized form (the pks), normalized by its schema (the
+// entities are stored). A read of the entity holding it depends on none of
+// those entities; its query reads them, with those pks as args.
+export class LazySchema {
+  constructor(schema) {
+    checkSchema(schema, 'schema.Lazy');
+    this.schema = schema;
+  }
+
+  /** data-client's queryKey: a Lazy is not read by args (its query is). */
+  queryKey() {
+    return undefined;
+  }
+
+  /** The schema that reads the relationship (useQuery, ctrl.get), the same each time. */
+  get query() {
+    let q = lazyQueries.get(this);
+    if (q === undefined) lazyQueries.set(this, (q = new LazyQuery(this.schema)));
+    return q;
+  }
+}
+
+const lazyQueries = new WeakMap();
+
+// readsAsArgs reports whether a LazyQuery over s takes the args s takes
+// (an Entity's params, a Collection's), rather than the stored form.
+function readsAsArgs(s) {
+  return isEntity(s) || s instanceof CollectionSchema;
+}
+
+// LazyQuery is a Lazy's query (data-client's LazyQuery): a read of its
+// schema from the cache, with the args an Entity or a Collection takes,
+// or else with args[0] the form the Lazy field holds (['b1', 'b2']).
+export class LazyQuery {
+  constructor(schema) {
+    checkSchema(schema, 'LazyQuery');
+    this.schema = schema;
+  }
+
+  /**
+   * data-client's queryKey: what the read starts from. walk(schema, args)
+   * is MemoCache's queryKey of another schema.
+   */
+  queryKey(args, walk) {
+    return readsAsArgs(this.schema) ? walk(this.schema, args) : (args[0] ?? undefined);
+  }
+}
+
+/**
+ * The schema ctrl.get reads for s: a LazyQuery over an Entity or a
+ * Collection reads as that schema does (static indexes included); any
+ * other s as it is.
+ */
+export function lazyRead(s) {
+  return s instanceof LazyQuery && readsAsArgs(s.schema) ? s.schema : s;
+}
+
 // QuerySchema derives data from a queryable schema (an Entity by pk, All,
 // and what declares itself queryable, as a Collection) with process(entries,
 // ...args), which ctrl.get runs on this side (controller.mjs).
@@ -209,6 +268,7 @@ export class QuerySchema {
 // do).
 export const QUERYABLE = Symbol('datafetch.queryable');
 AllSchema.prototype[QUERYABLE] = true;
+LazyQuery.prototype[QUERYABLE] = true;
 // A Union is read by the member its params' attribute names
 // (ctrl.get(union, {id, type})), as data-client's.
 UnionSchema.prototype[QUERYABLE] = true;
@@ -349,6 +409,7 @@ CollectionSchema.prototype[QUERYABLE] = true;
 // in Schema as ours do): what `schema.Invalidate.name` gives.
 Object.defineProperty(InvalidateSchema, 'name', { value: 'Invalidate' });
 Object.defineProperty(QuerySchema, 'name', { value: 'Query' });
+Object.defineProperty(LazySchema, 'name', { value: 'Lazy' });
 
 /**
  * The schema namespace, as data-client exports it: the shape classes, and
@@ -364,6 +425,7 @@ export const schema = Object.freeze({
   All: AllSchema,
   Query: QuerySchema,
   Collection: CollectionSchema,
+  Lazy: LazySchema,
 });
 
 // describe converts a schema shape to the descriptor jsbridge/schema.go
@@ -398,6 +460,8 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
+  if (s instanceof LazySchema) return { lz: inner(s.schema, `${where} (schema.Lazy)`) };
+  if (s instanceof LazyQuery) return { lq: inner(s.schema, `${where} (schema.Lazy query)`) };
   if (s instanceof CollectionOpSchema) {
     const at = `${where} (schema.Collection.${s.name})`;
     const d = { c: reg.collection(s.collection, at, depth), op: s.op };
@@ -544,7 +608,7 @@ function unroll(s, v, open) {
     const attr = s.schemaAttribute;
     return unroll(s.schemas[typeof attr === 'function' ? attr(v) : v[attr]], v, open);
   }
-  if (s instanceof InvalidateSchema || s instanceof AllSchema || s instanceof CollectionSchema) return unroll(s.schema, v, open);
+  if (s instanceof InvalidateSchema || s instanceof AllSchema || s instanceof CollectionSchema || s instanceof LazySchema) return unroll(s.schema, v, open);
   if (s instanceof ObjectSchema) return unrollMembers(s.schema, v, open);
   return isPlainObject(s) ? unrollMembers(s, v, open) : v;
 }
