@@ -149,31 +149,24 @@ func (c *Controller) GC() GCStats {
 
 // heldRoots returns what the holders name, c.mu held: their roots run with
 // c.mu released, so that they may call the controller. A sweep must keep
-// what every Hold made before it names, so when one was made meanwhile,
-// they run again; ok is false when that happened maxHookAttempts times
-// (roots that call Hold every time), and the sweep does not run: sweeping
-// nothing is always safe.
+// what every Hold made before it names: ok is false when one was made
+// meanwhile, and the sweep does not run (sweeping nothing is always safe).
 func (c *Controller) heldRoots() (roots *store.Roots, ok bool) {
-	for attempt := 1; attempt <= maxHookAttempts; attempt++ {
-		roots = &store.Roots{}
-		if len(c.gc.holders) == 0 {
-			return roots, true
-		}
-		at := c.gc.holds
-		hs := make([]*holder, 0, len(c.gc.holders))
-		for h := range c.gc.holders {
-			hs = append(hs, h)
-		}
-		c.gate(func() {
-			for _, h := range hs {
-				h.roots(roots)
-			}
-		})
-		if c.gc.holds == at {
-			return roots, true
-		}
+	roots = &store.Roots{}
+	if len(c.gc.holders) == 0 {
+		return roots, true
 	}
-	return nil, false
+	at := c.gc.holds
+	hs := make([]*holder, 0, len(c.gc.holders))
+	for h := range c.gc.holders {
+		hs = append(hs, h)
+	}
+	c.mu.Unlock()
+	defer c.mu.Lock()
+	for _, h := range hs {
+		h.roots(roots)
+	}
+	return roots, c.gc.holds == at
 }
 
 // Hold makes every sweep keep what roots names, until release is called

@@ -65,12 +65,11 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 	if latest > c.lastStamp {
 		c.lastStamp = latest
 	}
-	m, err := c.make(&store.Change{Snapshot: &store.Snapshot{Entities: ents, Results: results}},
-		func() error { return c.checkSnapshot(ents, results) })
-	if err != nil {
-		return fmt.Errorf("hydrate: %w", err)
+	ch := &store.Change{Snapshot: &store.Snapshot{Entities: ents, Results: results}}
+	if err := c.make(ch, "hydrate"); err != nil {
+		return err
 	}
-	if m.Took {
+	if ch.Took {
 		c.emit(&Event{Kind: Hydrate})
 		c.changed()
 	}

@@ -178,8 +178,8 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	if err := c.apply(&w); err != nil {
-		return fmt.Errorf("%s: setResponse: %w", key, err)
+	if err := c.apply(&w, key+": setResponse"); err != nil {
+		return err
 	}
 	c.emitReq(Write, &r, nil, &w)
 	c.changed()
@@ -218,8 +218,8 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	if err := c.apply(&w); err != nil {
-		return fmt.Errorf("set: %w", err)
+	if err := c.apply(&w, "set"); err != nil {
+		return err
 	}
 	c.emitReq(Write, &request{}, nil, &w)
 	c.changed()

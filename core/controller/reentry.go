@@ -21,45 +21,31 @@ var ErrHooksKeepChanging = errors.New("hooks kept changing the store while the w
 // fails the write instead of looping.
 const maxHookAttempts = 8
 
-// gate runs hook, caller code that the store calls while it prepares a
-// change under c.mu, with c.mu released, so that the hook may call the
-// controller: see store.Make, which notices any change made meanwhile.
-// The lock is taken again when hook panics too, for the unlock deferred
-// by the method that changes the store.
-func (c *Controller) gate(hook func()) {
-	c.mu.Unlock()
-	defer c.mu.Lock()
-	hook()
-}
-
 // make makes ch in the store, c.mu held. A change that runs no caller code
-// is made at once, as before; one that does is made through c.gate, again
-// while the store changes under its hooks, at most maxHookAttempts times.
-// still, when set, is called (c.mu held) before each new attempt, to check
-// that what the caller checked before the first one holds: its error ends
-// the attempts and is returned.
-func (c *Controller) make(ch *store.Change, still func() error) (store.Made, error) {
+// is made at once, as before; one that does is made with c.mu released
+// around its hooks (store.Make), again while the store changes under
+// them, at most maxHookAttempts times. A reset of the store meanwhile ends
+// the attempts with ErrReset: what was to be changed is gone. Errors are
+// prefixed with what.
+func (c *Controller) make(ch *store.Change, what string) error {
+	gen := c.gen
 	for attempt := 1; ; attempt++ {
-		m, err := c.st.Make(ch, c.gate)
-		if !errors.Is(err, store.ErrChanged) {
-			return m, err
-		}
-		if still != nil {
-			if err := still(); err != nil {
-				return m, err
-			}
-		}
-		if attempt == maxHookAttempts {
-			return m, fmt.Errorf("%d attempts: %w", attempt, ErrHooksKeepChanging)
+		err := c.st.Make(ch, &c.mu)
+		switch {
+		case err != store.ErrChanged:
+			return err
+		case c.gen != gen:
+			return fmt.Errorf("%s: %w", what, ErrReset)
+		case attempt == maxHookAttempts:
+			return fmt.Errorf("%s: %d attempts: %w", what, attempt, ErrHooksKeepChanging)
 		}
 	}
 }
 
-// apply stores a server response (c.mu held).
-func (c *Controller) apply(w *store.Write) error {
+// apply stores a server response (c.mu held); what names it in an error.
+func (c *Controller) apply(w *store.Write, what string) error {
 	_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
-	_, err := c.make(&store.Change{Write: w}, nil)
-	return err
+	return c.make(&store.Change{Write: w}, what)
 }
 
 // removePending drops an optimistic write whose request settled (c.mu
@@ -68,7 +54,7 @@ func (c *Controller) apply(w *store.Write) error {
 // as servers sent it, which needs no hook), and their requests still
 // store their responses when they settle.
 func (c *Controller) removePending(p *store.Pending) {
-	if _, err := c.make(&store.Change{Remove: p}, nil); err != nil {
+	if c.make(&store.Change{Remove: p}, "") != nil {
 		c.st.DropPending()
 	}
 }

@@ -245,13 +245,13 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 func (c *Controller) addPending(r *request, w *store.Write) (*store.Pending, error) {
 	c.mu.Lock()
 	defer c.unlock()
-	m, err := c.make(&store.Change{Add: w}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: optimistic response: %w", r.key, err)
+	ch := &store.Change{Add: w}
+	if err := c.make(ch, r.key+": optimistic response"); err != nil {
+		return nil, err
 	}
 	c.emitReq(OptimisticEnqueue, r, nil, nil)
 	c.changed()
-	return m.Pending, nil
+	return ch.Pending, nil
 }
 
 // finish stores r's response (w) or error, drops its optimistic write
@@ -290,20 +290,8 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		// no reader sees one without the other. Its hooks run with the
 		// lock released: a reset meanwhile ends the attempts, as above.
 		_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
-		reset := fmt.Errorf("%s: %w", key, ErrReset)
-		_, err = c.make(&store.Change{Write: w, Remove: pend}, func() error {
-			if r.gen != c.gen {
-				return reset
-			}
-			return nil
-		})
-		if err == reset {
-			c.emitReq(FetchReject, r, err, nil)
-			return value.Undef, err
-		}
-		if err != nil {
-			err = fmt.Errorf("%s: storing the response: %w", key, err)
-		} else {
+		// A reset meanwhile fails it with ErrReset, as above.
+		if err = c.make(&store.Change{Write: w, Remove: pend}, key); err == nil {
 			settled = true
 		}
 	}

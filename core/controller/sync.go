@@ -244,17 +244,11 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
-		m, err := c.make(&store.Change{Snapshot: &store.Snapshot{Entities: ents, Results: results, Ties: true}},
-			func() error {
-				if err := c.checkSnapshot(ents, results); err != nil {
-					return fmt.Errorf("state: %w", err)
-				}
-				return nil
-			})
-		if err != nil {
-			return fmt.Errorf("sync message: %w", err)
+		ch := &store.Change{Snapshot: &store.Snapshot{Entities: ents, Results: results, Ties: true}}
+		if err := c.make(ch, "sync message"); err != nil {
+			return err
 		}
-		if m.Took {
+		if ch.Took {
 			c.emit(&Event{Kind: Write, Sync: true})
 			c.changed()
 		}

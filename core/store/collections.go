@@ -76,7 +76,9 @@ func updateCollection(l layer, r result, f func(value.Value) value.Value, meta s
 	if !ok || rec.deleted {
 		return true
 	}
-	next := g.update(f, rec.val)
+	g.release()
+	next := f(rec.val)
+	g.reacquire()
 	if value.Same(next, rec.val) {
 		return true
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
 
@@ -59,14 +58,13 @@ func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 		} else {
 			incoming, fresh = ew.Record(), true
 		}
-		var merged value.Value
-		var meta schema.Meta
-		var keep bool
-		if g != nil && ok && entityHooks(ew.Entity) {
-			merged, meta, keep = g.resolve(ew.Entity, existing, incoming, w.Meta)
-		} else {
-			merged, meta, keep = ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
+		gate := g
+		if gate != nil && (!ok || !entityHooks(ew.Entity)) {
+			gate = nil // no hook runs: the lock stays
 		}
+		gate.release()
+		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
+		gate.reacquire()
 		rec := record{val: merged, meta: meta}
 		var parsed value.Value
 		switch {
@@ -102,7 +100,9 @@ func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 			if updateCollection(l, r, w.Updates[k], w.Meta, g) {
 				continue
 			}
-			r.val = g.update(w.Updates[k], r.val)
+			g.release()
+			r.val = w.Updates[k](r.val)
+			g.reacquire()
 			l.setResult(k, r)
 		}
 	}
@@ -118,7 +118,9 @@ func (s *Store) applyResult(w *Write, l layer, g *gating) {
 			return
 		}
 		if w.MergeResult != nil {
-			next.val = g.merge(w.MergeResult, existing.val, w.Result)
+			g.release()
+			next.val = w.MergeResult(existing.val, w.Result)
+			g.reacquire()
 		}
 	}
 	l.setResult(w.Key, next)

@@ -299,25 +299,13 @@ func mayPanic(w *Write) bool {
 
 // UpdateMeta changes the base meta of the result under key (creating an
 // empty entry if needed) and makes it visible.
-// A change that changes nothing (a result invalidated again) is no change:
-// a hook that makes it lets the write that runs it go on (see Make).
 func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
+	s.forget()
 	r := s.results[key]
 	if r == nil {
 		r = &resultEntry{}
 		s.results[key] = r
-	} else if r.hasBase {
-		base, visible := r.base.meta, r.visible.meta
-		change(&base)
-		change(&visible)
-		if sameNoError(base, r.base.meta) && sameNoError(visible, r.visible.meta) {
-			return
-		}
-		s.forget()
-		r.base.meta, r.visible.meta = base, visible
-		return
 	}
-	s.forget()
 	change(&r.base.meta)
 	change(&r.visible.meta)
 	if !r.hasBase && r.base.val.IsUndefined() {
@@ -325,13 +313,6 @@ func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
 		// meta alone.
 		r.hasBase = true
 	}
-}
-
-// sameNoError reports whether a and b are equal and hold no error (a new
-// error, even one that wraps the old one, is a change; == on errors of some
-// types panics).
-func sameNoError(a, b ResultMeta) bool {
-	return a.Err == nil && b.Err == nil && a == b
 }
 
 // Keys returns the keys of every stored result.
