@@ -488,11 +488,13 @@ func TestConcurrentWritersWithHooks(t *testing.T) {
 	const writers = 4
 	c := controller.New(controller.Options{Now: newClock().Now})
 	shared := bookEndpoint("shared", endpoint.Spec{Schema: book(nil)})
-	var merges atomic.Int64
+	var merges, failedReads atomic.Int64
 	e := book(func(e *schema.Entity) {
 		e.Merge = func(a, b value.Value) value.Value {
 			merges.Add(1)
-			_ = c.GetResponse(shared, value.Obj())
+			if c.GetResponse(shared, value.Obj()).Err != nil {
+				failedReads.Add(1)
+			}
 			return schema.ShallowMerge(a, b)
 		}
 	})
@@ -525,6 +527,7 @@ func TestConcurrentWritersWithHooks(t *testing.T) {
 		assert.Equal(t, title, c.GetResponse(ep, value.Obj()).Data.Get("title").Str(), "one record")
 	}
 	assert.GreaterOrEqual(t, merges.Load(), int64(writers*3))
+	assert.Zero(t, failedReads.Load(), "every hook's read was served")
 }
 
 // TestHookPanicFailsRequest: a hook that calls the controller and then
