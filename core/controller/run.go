@@ -288,9 +288,9 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 	default:
 		// The response and the end of its optimistic write, in one change:
 		// no reader sees one without the other. Its hooks run with the
-		// lock released: a reset meanwhile ends the attempts, as above.
+		// lock released: a reset meanwhile fails it with ErrReset, as
+		// above.
 		_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
-		// A reset meanwhile fails it with ErrReset, as above.
 		if err = c.make(&store.Change{Write: w, Remove: pend}, key); err == nil {
 			settled = true
 		}

@@ -22,7 +22,8 @@ type layer interface {
 }
 
 // applyWrite merges one write into l, following each entity's merge rules.
-// With g set, the caller's hooks run through it (see Gate).
+// With g set, the owner's lock is released around the caller's hooks
+// (see Make).
 func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 	// A move's collections depend on the moved record as it was before
 	// the write (schema.CollectionMove): they change first.
@@ -255,7 +256,7 @@ func (b *baseLayer) setResult(key string, r result) {
 }
 
 // replayLayer collects what the pending queue makes of the base (the
-// store's, or a stagedLayer's over it).
+// store's, or a change staged over it: see Make).
 type replayLayer struct {
 	base    layer
 	ents    map[entityID]record
@@ -291,7 +292,7 @@ func (s *Store) rebase() {
 }
 
 // replay computes what queue makes of base, changing nothing in the store;
-// with g set, the hooks of the queued writes run through it.
+// with g set, the owner's lock is released around their hooks.
 func (s *Store) replay(base layer, queue []*Pending, g *gating) *replayLayer {
 	rl := &replayLayer{base: base, ents: map[entityID]record{}, results: map[string]result{}}
 	for _, p := range queue {
