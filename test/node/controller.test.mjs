@@ -280,7 +280,12 @@ test('hooks: a merge hook that writes every time it runs fails the write, not th
     },
   });
   const ep = new df.RestEndpoint({ urlPrefix: base, path: '/churn/:id', name: 'churn', schema: Item });
-  const other = new df.RestEndpoint({ urlPrefix: base, path: '/other/:id', name: 'other', schema: df.Entity({ key: 'Other', defaults: { id: undefined, n: 0 } }) });
+  const other = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/other/:id',
+    name: 'other',
+    schema: df.Entity({ key: 'Other', defaults: { id: undefined, n: 0 } }),
+  });
   await ctrl.setResponse(ep, { id: 1 }, { id: 1, n: 1 });
   const err = await ctrl.setResponse(ep, { id: 1 }, { id: 1, n: 2 }).then(
     () => assert.fail('resolved'),
