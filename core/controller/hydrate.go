@@ -65,8 +65,8 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 	if latest > c.lastStamp {
 		c.lastStamp = latest
 	}
-	ch := &store.Change{Snapshot: &store.Snapshot{Entities: ents, Results: results}}
-	if err := c.make(ch, "hydrate"); err != nil {
+	ch := &store.Change{Snapshot: store.Snapshot{Entities: ents, Results: results}}
+	if err := c.make(ch, "", "hydrate"); err != nil {
 		return err
 	}
 	if ch.Took {

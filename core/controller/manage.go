@@ -178,7 +178,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	if err := c.apply(&w, key+": setResponse"); err != nil {
+	if err := c.apply(&w, key, ": setResponse"); err != nil {
 		return err
 	}
 	c.emitReq(Write, &r, nil, &w)
@@ -218,7 +218,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	if err := c.apply(&w, "set"); err != nil {
+	if err := c.apply(&w, "", "set"); err != nil {
 		return err
 	}
 	c.emitReq(Write, &request{}, nil, &w)

@@ -25,9 +25,9 @@ const maxHookAttempts = 8
 // is made at once, as before; one that does is made with c.mu released
 // around its hooks (store.Make), again while the store changes under
 // them, at most maxHookAttempts times. A reset of the store meanwhile ends
-// the attempts with ErrReset: what was to be changed is gone. Errors are
-// prefixed with what.
-func (c *Controller) make(ch *store.Change, what string) error {
+// the attempts with ErrReset: what was to be changed is gone. An error
+// names key (the result's; "" for none) and what was being done.
+func (c *Controller) make(ch *store.Change, key, what string) error {
 	gen := c.gen
 	for attempt := 1; ; attempt++ {
 		err := c.st.Make(ch, &c.mu)
@@ -35,17 +35,18 @@ func (c *Controller) make(ch *store.Change, what string) error {
 		case err != store.ErrChanged:
 			return err
 		case c.gen != gen:
-			return fmt.Errorf("%s: %w", what, ErrReset)
+			return fmt.Errorf("%s%s: %w", key, what, ErrReset)
 		case attempt == maxHookAttempts:
-			return fmt.Errorf("%s: %d attempts: %w", what, attempt, ErrHooksKeepChanging)
+			return fmt.Errorf("%s%s: %d attempts: %w", key, what, attempt, ErrHooksKeepChanging)
 		}
 	}
 }
 
-// apply stores a server response (c.mu held); what names it in an error.
-func (c *Controller) apply(w *store.Write, what string) error {
+// apply stores a server response (c.mu held); key and what name it in an
+// error, as for make.
+func (c *Controller) apply(w *store.Write, key, what string) error {
 	_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
-	return c.make(&store.Change{Write: w}, what)
+	return c.make(&store.Change{Write: w}, key, what)
 }
 
 // removePending drops an optimistic write whose request settled (c.mu
@@ -54,7 +55,7 @@ func (c *Controller) apply(w *store.Write, what string) error {
 // as servers sent it, which needs no hook), and their requests still
 // store their responses when they settle.
 func (c *Controller) removePending(p *store.Pending) {
-	if c.make(&store.Change{Remove: p}, "") != nil {
+	if c.make(&store.Change{Remove: p}, "", "") != nil {
 		c.st.DropPending()
 	}
 }

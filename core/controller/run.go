@@ -246,7 +246,7 @@ func (c *Controller) addPending(r *request, w *store.Write) (*store.Pending, err
 	c.mu.Lock()
 	defer c.unlock()
 	ch := &store.Change{Add: w}
-	if err := c.make(ch, r.key+": optimistic response"); err != nil {
+	if err := c.make(ch, r.key, ": optimistic response"); err != nil {
 		return nil, err
 	}
 	c.emitReq(OptimisticEnqueue, r, nil, nil)
@@ -291,7 +291,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		// lock released: a reset meanwhile fails it with ErrReset, as
 		// above.
 		_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
-		if err = c.make(&store.Change{Write: w, Remove: pend}, key); err == nil {
+		if err = c.make(&store.Change{Write: w, Remove: pend}, key, ""); err == nil {
 			settled = true
 		}
 	}

@@ -244,8 +244,8 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
-		ch := &store.Change{Snapshot: &store.Snapshot{Entities: ents, Results: results, Ties: true}}
-		if err := c.make(ch, "sync message"); err != nil {
+		ch := &store.Change{Snapshot: store.Snapshot{Entities: ents, Results: results, Ties: true}}
+		if err := c.make(ch, "", "sync message"); err != nil {
 			return err
 		}
 		if ch.Took {

@@ -37,8 +37,8 @@ type Change struct {
 	// Write is a server response to store in the base (as Apply).
 	Write *Write
 	// Snapshot is a snapshot to take (as Hydrate, or TakeSnapshot with
-	// Ties).
-	Snapshot *Snapshot
+	// Ties); none when it holds nothing.
+	Snapshot Snapshot
 	// Remove is a queued optimistic write to drop (as RemovePending).
 	Remove *Pending
 	// Add is an optimistic write to queue (as AddPending).
@@ -89,7 +89,7 @@ func (s *Store) Make(ch *Change, lock sync.Locker) (err error) {
 		if ch.Write != nil {
 			s.Apply(ch.Write)
 		}
-		if sn := ch.Snapshot; sn != nil {
+		if sn := &ch.Snapshot; len(sn.Entities)+len(sn.Results) > 0 {
 			ch.Took = s.hydrate(sn.Entities, sn.Results, sn.Ties)
 		}
 		if ch.Remove != nil {
@@ -124,11 +124,11 @@ func (s *Store) Make(ch *Change, lock sync.Locker) (err error) {
 		}
 	}()
 	// The base writes, staged over the base, then the queue over them.
-	st := &replayLayer{base: &baseLayer{s: s}, ents: map[entityID]record{}, results: map[string]result{}}
+	st := newReplay(s, nil)
 	if ch.Write != nil {
 		s.applyWrite(ch.Write, st, g)
 	}
-	if sn := ch.Snapshot; sn != nil {
+	if sn := &ch.Snapshot; len(sn.Entities)+len(sn.Results) > 0 {
 		ch.Took = s.hydrateInto(st, sn.Entities, sn.Results, sn.Ties)
 	}
 	rl := s.replay(st, queue, g)

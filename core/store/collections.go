@@ -102,7 +102,12 @@ func (b *baseLayer) entityPKs(key string) []string {
 }
 
 func (r *replayLayer) entityPKs(key string) []string {
-	pks := r.base.entityPKs(key)
+	var pks []string
+	if r.under != nil {
+		pks = r.under.entityPKs(key)
+	} else {
+		pks = r.base.entityPKs(key)
+	}
 	n := len(pks)
 	for id := range r.ents {
 		if id.key != key {

@@ -54,7 +54,11 @@ func (s *Store) TakeSnapshot(ents []SnapshotEntity, results []SnapshotResult) bo
 
 // hydrate is Hydrate, and TakeSnapshot with ties.
 func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bool) bool {
-	took := s.hydrateInto(&baseLayer{s: s}, ents, results, ties)
+	// The layer Apply uses, which no Apply uses now: a layer made here
+	// would be allocated, as hydrateInto takes any.
+	s.applying = baseLayer{s: s}
+	took := s.hydrateInto(&s.applying, ents, results, ties)
+	s.applying = baseLayer{}
 	if took {
 		s.forget()
 		s.rebase()

@@ -255,17 +255,25 @@ func (b *baseLayer) setResult(key string, r result) {
 	}
 }
 
-// replayLayer collects what the pending queue makes of the base (the
-// store's, or a change staged over it: see Make).
+// replayLayer collects what the pending queue makes of the base, or of
+// another replayLayer under it: a change staged over the base (Make).
 type replayLayer struct {
-	base    layer
+	base    baseLayer
+	under   *replayLayer // read instead of base when set
 	ents    map[entityID]record
 	results map[string]result
+}
+
+func newReplay(s *Store, under *replayLayer) *replayLayer {
+	return &replayLayer{base: baseLayer{s: s}, under: under, ents: map[entityID]record{}, results: map[string]result{}}
 }
 
 func (r *replayLayer) entity(id entityID) (record, bool) {
 	if rec, ok := r.ents[id]; ok {
 		return rec, true
+	}
+	if r.under != nil {
+		return r.under.entity(id)
 	}
 	return r.base.entity(id)
 }
@@ -276,6 +284,9 @@ func (r *replayLayer) setEntity(id entityID, rec record, _ value.Value) { r.ents
 func (r *replayLayer) result(key string) (result, bool) {
 	if res, ok := r.results[key]; ok {
 		return res, true
+	}
+	if r.under != nil {
+		return r.under.result(key)
 	}
 	return r.base.result(key)
 }
@@ -288,13 +299,14 @@ func (s *Store) rebase() {
 	if len(s.pending) == 0 && len(s.overlaidEntities) == 0 && len(s.overlaidResults) == 0 {
 		return
 	}
-	s.install(s.replay(&baseLayer{s: s}, s.pending, nil))
+	s.install(s.replay(nil, s.pending, nil))
 }
 
-// replay computes what queue makes of base, changing nothing in the store;
-// with g set, the owner's lock is released around their hooks.
-func (s *Store) replay(base layer, queue []*Pending, g *gating) *replayLayer {
-	rl := &replayLayer{base: base, ents: map[entityID]record{}, results: map[string]result{}}
+// replay computes what queue makes of the base (or of under, a change
+// staged over it), changing nothing in the store; with g set, the owner's
+// lock is released around their hooks.
+func (s *Store) replay(under *replayLayer, queue []*Pending, g *gating) *replayLayer {
+	rl := newReplay(s, under)
 	for _, p := range queue {
 		s.applyWrite(&p.Write, rl, g)
 	}
