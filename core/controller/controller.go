@@ -145,8 +145,9 @@ var ErrClosed = errors.New("controller was closed")
 //     so, is fine.
 //
 // A Hold's roots run during GC, with the lock released too: they may call
-// the controller, and a Hold made while they run makes them run again (8
-// times at most; then that GC sweeps nothing).
+// the controller, and see the store as it is before the sweep. A GC during
+// whose roots a Hold is made (by them or by another goroutine) sweeps
+// nothing: what that Hold names is kept.
 //
 // The Controller keeps the cache consistent: it decides when to fetch,
 // shares and retries requests, stores responses and optimistic updates,

@@ -43,9 +43,11 @@ type GCStats = store.SweepStats
 // gcState is the controller's part in garbage collection.
 type gcState struct {
 	multiplier float64
-	holders    map[*holder]struct{}
+	// holders are the Holds, replaced and never changed in place, so that
+	// GC runs their roots without the lock (heldRoots).
+	holders []*holder
 	// holds counts the Holds made, for GC to tell that one was made while
-	// it ran the holders' roots (heldRoots).
+	// it ran the holders' roots.
 	holds uint64
 }
 
@@ -153,13 +155,9 @@ func (c *Controller) GC() GCStats {
 // meanwhile, and the sweep does not run (sweeping nothing is always safe).
 func (c *Controller) heldRoots() (roots *store.Roots, ok bool) {
 	roots = &store.Roots{}
-	if len(c.gc.holders) == 0 {
+	hs, at := c.gc.holders, c.gc.holds
+	if len(hs) == 0 {
 		return roots, true
-	}
-	at := c.gc.holds
-	hs := make([]*holder, 0, len(c.gc.holders))
-	for h := range c.gc.holders {
-		hs = append(hs, h)
 	}
 	c.mu.Unlock()
 	defer c.mu.Lock()
@@ -179,15 +177,18 @@ func (c *Controller) heldRoots() (roots *store.Roots, ok bool) {
 func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
 	h := &holder{roots: roots}
 	c.mu.Lock()
-	if c.gc.holders == nil {
-		c.gc.holders = map[*holder]struct{}{}
-	}
-	c.gc.holders[h] = struct{}{}
+	c.gc.holders = append(c.gc.holders[:len(c.gc.holders):len(c.gc.holders)], h)
 	c.gc.holds++
 	c.unlock()
 	return func() {
 		c.mu.Lock()
-		delete(c.gc.holders, h)
+		hs := make([]*holder, 0, len(c.gc.holders))
+		for _, o := range c.gc.holders {
+			if o != h {
+				hs = append(hs, o)
+			}
+		}
+		c.gc.holders = hs
 		c.unlock()
 	}
 }

@@ -35,10 +35,13 @@ func (c *Controller) make(ch *store.Change, key, what string) error {
 		case err != store.ErrChanged:
 			return err
 		case c.gen != gen:
-			return fmt.Errorf("%s%s: %w", key, what, ErrReset)
+			err = ErrReset
 		case attempt == maxHookAttempts:
-			return fmt.Errorf("%s%s: %d attempts: %w", key, what, attempt, ErrHooksKeepChanging)
+			err = ErrHooksKeepChanging
+		default:
+			continue
 		}
+		return fmt.Errorf("%s%s: %w", key, what, err)
 	}
 }
 
