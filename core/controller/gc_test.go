@@ -386,3 +386,25 @@ func counts(s controller.GCStats) controller.GCStats {
 	s.Keys = nil
 	return s
 }
+
+// TestGCHoldMadeDuringRoots: a Hold made while a sweep runs the holders'
+// roots (without the lock) may name what that sweep has not seen: the
+// sweep removes nothing; the next one sweeps, keeping what it names.
+func TestGCHoldMadeDuringRoots(t *testing.T) {
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	list := gcEndpoint("list", schema.ArrayOf(gcArticle), time.Minute)
+	require.NoError(t, c.SetResponse(list, value.Obj(), articles(1, 2)))
+	var held bool
+	defer c.Hold(func(*store.Roots) {
+		if !held {
+			held = true
+			c.Hold(func(r *store.Roots) { r.Entity(gcArticle, "2") })
+		}
+	})()
+	clk.Advance(time.Hour)
+	assert.Equal(t, controller.GCStats{}, c.GC(), "a Hold was made meanwhile")
+	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, counts(c.GC()), "the list, article 1 and author a1 go")
+	ents, _ := stored(c)
+	assert.Equal(t, []string{"GCArticle/2", "GCAuthor/a0"}, ents)
+}
