@@ -106,6 +106,10 @@ func (s *Store) Make(ch *Change, lock sync.Locker) (err error) {
 			queue = append(queue, p)
 		}
 	}
+	// Only what changes something is made, as RemovePending and hydrate
+	// make nothing of a write not queued or a snapshot that brings nothing
+	// new: below, ch is made only of them.
+	idle := ch.Write == nil && ch.Add == nil && (ch.Remove == nil || len(queue) == len(s.pending))
 	var add *Pending
 	if ch.Add != nil {
 		add = &Pending{Write: *ch.Add}
@@ -130,6 +134,10 @@ func (s *Store) Make(ch *Change, lock sync.Locker) (err error) {
 	}
 	if sn := &ch.Snapshot; len(sn.Entities)+len(sn.Results) > 0 {
 		ch.Took = s.hydrateInto(st, sn.Entities, sn.Results, sn.Ties)
+		idle = idle && !ch.Took
+	}
+	if idle {
+		return nil
 	}
 	rl := s.replay(st, queue, g)
 	// Committed: no hook runs from here on.
@@ -161,8 +169,9 @@ func (s *Store) DropPending() {
 }
 
 // gating releases the owner's lock around the hooks of a prepare (Make),
-// and unwinds it (a panic with ErrChanged) when the store changed meanwhile: at is its
-// change count when the prepare started. A nil gating releases nothing.
+// and unwinds it (a panic with ErrChanged) when the store changed
+// meanwhile: at is its change count when the prepare started. A nil
+// gating releases nothing.
 type gating struct {
 	s    *Store
 	lock sync.Locker
