@@ -34,9 +34,12 @@ import (
 
 // inference is what a read needs to be inferred: the entity its endpoint's
 // schema is, and the pk its params name. The zero value infers nothing.
+// It carries the read's args too, which every read of the result is made
+// with (they select the lenses of a schema.Lens).
 type inference struct {
 	entity *schema.Entity
 	pk     string
+	args   schema.Args
 }
 
 // inferFor works out the inference for a read of ep with params. It must
@@ -44,15 +47,16 @@ type inference struct {
 // controller.
 func inferFor(ep endpoint.Endpoint, params value.Value) inference {
 	spec := ep.Spec()
+	args := schema.Args{Params: params}
 	e, ok := spec.Schema.(*schema.Entity)
 	if !ok || e == nil || spec.SideEffect {
-		return inference{}
+		return inference{args: args}
 	}
 	pk, ok := e.PKFromParams(params)
 	if !ok {
-		return inference{}
+		return inference{args: args}
 	}
-	return inference{entity: e, pk: pk}
+	return inference{entity: e, pk: pk, args: args}
 }
 
 // inferred fills r with the read of inf's entity when it can stand for the
@@ -66,7 +70,7 @@ func (c *Controller) inferred(inf inference, now int64, r *endpoint.Response) bo
 	if slot == nil || slot.Deleted || now >= slot.Meta.ExpiresAt {
 		return false
 	}
-	data, st := schema.Denormalize(inf.entity, value.Str(inf.pk), c.st, nil, c.st.Version())
+	data, st := schema.DenormalizeArgs(inf.entity, value.Str(inf.pk), c.st, nil, c.st.Version(), inf.args)
 	if st != schema.Found {
 		return false
 	}
