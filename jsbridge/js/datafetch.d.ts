@@ -1100,7 +1100,11 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
    * the collection use them, and every page fetched is appended.
    */
   paginated<A extends object>(removeCursor: (params: A) => readonly P[]): RestEndpoint<D, A, B>;
-  /** With a Collection in the schema: POST that appends the created record to every matching collection. */
+  /**
+   * With a Collection in the schema: POST that appends the created record to
+   * every matching collection. Without one (as `unshift`, `remove`, `move`,
+   * `assign`): a POST with no schema.
+   */
   readonly push?: RestEndpoint<any, P, any>;
   /** As `push`, prepended. */
   readonly unshift?: RestEndpoint<any, P, any>;
@@ -1114,7 +1118,11 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   readonly move?: RestEndpoint<any, any, any>;
   /** With a `schema.Values` Collection: POST whose map is merged into every matching one. */
   readonly assign?: RestEndpoint<any, P, B>;
-  /** With `paginationField`: fetches the page it names and appends it to the collection stored without it. */
+  /**
+   * With `paginationField`: fetches the page it names and appends it to the
+   * collection stored without it. Reading it throws when the schema holds no
+   * Collection.
+   */
   readonly getPage?: RestEndpoint<D, P & { readonly [key: string]: ParamValue }, B>;
   readonly [endpointTypes]?: { data: D; params: P; body: B };
 }
