@@ -202,7 +202,7 @@ func setResponsePlace() hookPlace {
 }
 
 // asError calls f, turning a panic with an error into that error: the
-// methods with no error result panic when called from a hook.
+// methods with no error result report a failure so.
 func asError(f func()) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
