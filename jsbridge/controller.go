@@ -440,11 +440,6 @@ func ctrlGetResponse(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	r := c.c.GetResponse(ep, params)
-	if errors.Is(r.Err, controller.ErrReentrant) {
-		// A hook calling the controller that runs it: the one error a read
-		// reports (a kept fetch error is not part of getResponse's answer).
-		return nil, r.Err
-	}
 	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 }
 

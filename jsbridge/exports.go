@@ -6,7 +6,6 @@ import (
 	"errors"
 	"unsafe"
 
-	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
@@ -130,9 +129,6 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 		return int32(len(exchange.out))
 	}
 	r := c.c.GetResponseKeyed(ep, key, params)
-	if errors.Is(r.Err, controller.ErrReentrant) {
-		return fail(r.Err)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))

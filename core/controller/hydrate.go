@@ -29,7 +29,6 @@ const SnapshotVersion = store.SnapshotVersion
 // persist or to render into a page. State, for debugging, shows the store
 // as reads see it, optimistic updates included.
 func (c *Controller) Snapshot() value.Value {
-	c.hooks.mustNotReenter("Snapshot")
 	c.mu.Lock()
 	defer c.unlock()
 	return c.st.Snapshot()
@@ -51,9 +50,6 @@ func (c *Controller) Snapshot() value.Value {
 // and drops it if it is not a value of that schema. A record is checked
 // against its entity when first read, and read as missing if it fails.
 func (c *Controller) Hydrate(snapshot value.Value) error {
-	if err := c.hooks.reentered("Hydrate"); err != nil {
-		return err
-	}
 	ents, results, latest, err := parseSnapshot(snapshot)
 	if err != nil {
 		return fmtlite.Errorf("hydrate: %w", err)
@@ -69,7 +65,11 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 	if latest > c.lastStamp {
 		c.lastStamp = latest
 	}
-	if c.st.Hydrate(ents, results) {
+	ch := &store.Change{Snapshot: store.Snapshot{Entities: ents, Results: results}}
+	if err := c.make(ch, "", "hydrate"); err != nil {
+		return err
+	}
+	if ch.Took {
 		c.emit(&Event{Kind: Hydrate})
 		c.changed()
 	}

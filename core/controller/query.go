@@ -43,9 +43,6 @@ type queryMemo struct {
 // read the controller. Any other schema is an error wrapping
 // schema.ErrNotQueryable.
 func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, error) {
-	if err := c.hooks.reentered("Get"); err != nil {
-		return value.Undef, err
-	}
 	read, input, ok, err := schema.QueryInput(s, args)
 	if err != nil {
 		return value.Undef, fmtlite.Errorf("controller.Get: %w", err)

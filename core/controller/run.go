@@ -234,21 +234,24 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 		return nil, fmtlite.Errorf("optimistic response: %w", err)
 	}
 	w.Meta.Date = r.fetchedAt
-	p := c.addPending(r, w)
+	p, err := c.addPending(r, w)
 	c.dispatch()
-	return p, nil
+	return p, err
 }
 
 // addPending queues w, r's optimistic write, under the lock. The unlock
-// is deferred because AddPending runs caller code (merge hooks, Update
+// is deferred because queuing runs caller code (merge hooks, Update
 // functions) that may panic; run recovers, and must find the lock free.
-func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
+func (c *Controller) addPending(r *request, w *store.Write) (*store.Pending, error) {
 	c.mu.Lock()
 	defer c.unlock()
-	p := c.hooks.enqueue(c.st, w)
+	ch := &store.Change{Add: w}
+	if err := c.make(ch, r.key, ": optimistic response"); err != nil {
+		return nil, err
+	}
 	c.emitReq(OptimisticEnqueue, r, nil, nil)
 	c.changed()
-	return p
+	return ch.Pending, nil
 }
 
 // finish stores r's response (w) or error, drops its optimistic write
@@ -272,6 +275,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		return value.Undef, err
 	}
 	aborted := isAbort(err)
+	settled := false // pend was removed with the response
 	switch {
 	case aborted:
 		// Not an error of the data: as if no fetch had happened. The
@@ -282,7 +286,14 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(r.spec)
 		})
 	default:
-		c.hooks.apply(c.st, w)
+		// The response and the end of its optimistic write, in one change:
+		// no reader sees one without the other. Its hooks run with the
+		// lock released: a reset meanwhile fails it with ErrReset, as
+		// above.
+		_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
+		if err = c.make(&store.Change{Write: w, Remove: pend}, key, ""); err == nil {
+			settled = true
+		}
 	}
 	if err != nil {
 		c.emitReq(FetchReject, r, err, nil)
@@ -290,7 +301,9 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		c.emitReq(FetchResolve, r, nil, w)
 	}
 	if pend != nil {
-		c.hooks.removePending(c.st, pend)
+		if !settled {
+			c.removePending(pend)
+		}
 		if err != nil {
 			c.emitReq(OptimisticRollback, r, err, nil)
 		} else {

@@ -156,7 +156,6 @@ func (m *syncManager) Event(ev Event) {
 // notifications); it may call the controller. Messages are made only
 // while there is a sink: without one, changes cost nothing more.
 func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
-	c.hooks.mustNotReenter("OnSync")
 	s := &syncSink{send: send}
 	m := c.syncer
 	c.mu.Lock()
@@ -225,9 +224,6 @@ func writtenBy(st *store.Store, w *store.Write) value.Value {
 // any other, and act on it as they would (a held result that a message
 // invalidates is fetched again).
 func (c *Controller) ApplySync(msg value.Value) error {
-	if err := c.hooks.reentered("ApplySync"); err != nil {
-		return err
-	}
 	op, err := parseSyncHeader(msg)
 	if err != nil {
 		return fmtlite.Errorf("sync message: %w", err)
@@ -248,12 +244,11 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
-		if mayCallBack(c.st, nil) {
-			// The rebase replays pending optimistic writes, hooks included.
-			c.hooks.markCallbacks()
-			defer c.hooks.unmarkCallbacks()
+		ch := &store.Change{Snapshot: store.Snapshot{Entities: ents, Results: results, Ties: true}}
+		if err := c.make(ch, "", "sync message"); err != nil {
+			return err
 		}
-		if c.st.TakeSnapshot(ents, results) {
+		if ch.Took {
 			c.emit(&Event{Kind: Write, Sync: true})
 			c.changed()
 		}
