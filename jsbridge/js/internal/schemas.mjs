@@ -6,7 +6,7 @@ import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { deletedAsNull, plainInput, plainState } from './state.mjs';
-import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, isPlainObject, jsonText, locked, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
  * What denormalize returns when a required entity is deleted (a deleted
@@ -566,7 +566,7 @@ function describe(s, where, reg, fns, depth = 0) {
     const d = { c: reg.collection(s.collection, at, depth), op: s.op };
     const merge = s.merge;
     if (merge === undefined) return d;
-    fns.push((a, b) => jsonText(synchronous(merge(JSON.parse(a), JSON.parse(b)), `${at}: merge`), `${at}: merge result`));
+    fns.push(locked(`${at}: merge`, (a, b) => jsonText(synchronous(merge(JSON.parse(a), JSON.parse(b)), `${at}: merge`), `${at}: merge result`)));
     return { ...d, m: fns.length - 1 };
   }
   if (s instanceof UnionSchema) {
@@ -579,11 +579,13 @@ function describe(s, where, reg, fns, depth = 0) {
     const w = fns.length - 1;
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr, w };
-    fns.push((rec, parent, key) => {
-      const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
-      last = { raw, text: String(raw) };
-      return last.text;
-    });
+    fns.push(
+      locked(`${where} (schema.Union): schemaAttribute`, (rec, parent, key) => {
+        const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
+        last = { raw, text: String(raw) };
+        return last.text;
+      }),
+    );
     return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
@@ -784,7 +786,7 @@ export function makeSchemas(bridge) {
     }
     if (validate) {
       names.push('valid');
-      fns.valid = (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`);
+      fns.valid = locked(`${where}: validate`, (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`));
     }
     names.push('depthLimited');
     fns.depthLimited = (limit) => console.error(depthLimitMessage(key, limit, maxDepth !== undefined));
@@ -948,10 +950,12 @@ export function makeSchemas(bridge) {
   // entityPk, made once per Scalar.
   const entityPkEntities = new WeakMap();
   function lensDescriptor(s, where, fns) {
-    fns.push((args) => {
-      const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
-      return lens === undefined ? undefined : String(lens);
-    });
+    fns.push(
+      locked(`${where}: lens`, (args) => {
+        const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
+        return lens === undefined ? undefined : String(lens);
+      }),
+    );
     let e = null;
     if (s.entity !== undefined && s.entityPk !== ScalarSchema.prototype.entityPk) {
       e = entityPkEntities.get(s);
@@ -979,22 +983,22 @@ export function makeSchemas(bridge) {
     const args = (fn, name) => (a, b) =>
       jsonText(synchronous(fn(parse(a) ?? {}, name === 'argsKey' ? (parse(b) ?? {}) : b), `${where}: ${name}`) ?? {}, `${where}: ${name} result`);
     if (s.argsKey) fns.argsKey = args(s.argsKey, 'argsKey');
-    if (s.nestKey) fns.nestKey = args(s.nestKey, 'nestKey');
+    if (s.nestKey) fns.nestKey = locked(`${where}: nestKey`, args(s.nestKey, 'nestKey'));
     // nonFilter(keyJSON) is '1' for a key that does not filter (Go reads a
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
-    if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
+    if (typeof nonFilter === 'function') fns.nonFilter = locked(`${where}: nonFilterArgumentKeys`, (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : ''));
     // collectionFilter(argsJSON, paramsJSON, bodyJSON) is whether the collection
     // stored for args is one a request with params and body changes.
     const createFilter = s.createCollectionFilter;
     if (typeof createFilter === 'function') {
-      fns.collectionFilter = (key, params, body) => {
+      fns.collectionFilter = locked(`${where}: createCollectionFilter`, (key, params, body) => {
         const args = body === undefined ? [JSON.parse(params)] : [JSON.parse(params), JSON.parse(body)];
         const test = synchronous(createFilter.apply(s, args), `${where}: createCollectionFilter`);
         if (typeof test !== 'function')
           throw new TypeError(`${where}: createCollectionFilter must return a function of the collection's args, got ${show(test)}`);
         return !!test(JSON.parse(key));
-      };
+      });
     }
     h = calls.collectionNew(JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);
