@@ -566,7 +566,7 @@ function describe(s, where, reg, fns, depth = 0) {
     const d = { c: reg.collection(s.collection, at, depth), op: s.op };
     const merge = s.merge;
     if (merge === undefined) return d;
-    fns.push(locked(`${at}: merge`, (a, b) => jsonText(synchronous(merge(JSON.parse(a), JSON.parse(b)), `${at}: merge`), `${at}: merge result`)));
+    fns.push((a, b) => jsonText(synchronous(merge(JSON.parse(a), JSON.parse(b)), `${at}: merge`), `${at}: merge result`));
     return { ...d, m: fns.length - 1 };
   }
   if (s instanceof UnionSchema) {
@@ -987,18 +987,18 @@ export function makeSchemas(bridge) {
     // nonFilter(keyJSON) is '1' for a key that does not filter (Go reads a
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
-    if (typeof nonFilter === 'function') fns.nonFilter = locked(`${where}: nonFilterArgumentKeys`, (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : ''));
+    if (typeof nonFilter === 'function') fns.nonFilter = (key) => (nonFilter.call(s, JSON.parse(key)) ? '1' : '');
     // collectionFilter(argsJSON, paramsJSON, bodyJSON) is whether the collection
     // stored for args is one a request with params and body changes.
     const createFilter = s.createCollectionFilter;
     if (typeof createFilter === 'function') {
-      fns.collectionFilter = locked(`${where}: createCollectionFilter`, (key, params, body) => {
+      fns.collectionFilter = (key, params, body) => {
         const args = body === undefined ? [JSON.parse(params)] : [JSON.parse(params), JSON.parse(body)];
         const test = synchronous(createFilter.apply(s, args), `${where}: createCollectionFilter`);
         if (typeof test !== 'function')
           throw new TypeError(`${where}: createCollectionFilter must return a function of the collection's args, got ${show(test)}`);
         return !!test(JSON.parse(key));
-      });
+      };
     }
     h = calls.collectionNew(JSON.stringify({ of, key: s.key ?? '', argsKey: !!s.argsKey, nestKey: !!s.nestKey }), fns);
     collectionHandles.set(s, h);

@@ -246,9 +246,9 @@ export function checkedClock(now) {
 }
 
 // lockedHook names the callback Go is running while the controller reads
-// or writes its store under its lock (an Entity's validate, a Scalar's
-// lens, a union's schemaAttribute, a Collection's createCollectionFilter,
-// nonFilterArgumentKeys, nestKey, a moveWith merge), undefined otherwise.
+// its store under its lock (an Entity's validate, a Scalar's
+// lens, a union's schemaAttribute, a Collection's nestKey), undefined
+// otherwise.
 // Calling the controller from such a callback would wait for the lock the
 // read holds: Go's fatal deadlock, which ends the instance. JavaScript is
 // single-threaded, so while it is set every controller call comes from the
@@ -277,7 +277,7 @@ export function refuseInLockedHook(method) {
   if (lockedHook === undefined) return;
   throw ours(
     new Error(
-      `ctrl.${method} cannot be called from ${lockedHook}: it runs while the controller reads or writes its store, which the call would wait for; call the controller from a merge hook, an update, process or outside the read instead`,
+      `ctrl.${method} cannot be called from ${lockedHook}: it runs while the controller reads its store, which the call would wait for; read what it needs before (docs/js-api.md, "Calling the controller from a hook")`,
     ),
   );
 }
