@@ -126,7 +126,10 @@ for (const c of CASES) {
       let params;
       const hook = () => {
         if (!armed) return;
-        armed = false; // once: a served write would run the callback again
+        // A served write would run the callback again: once. A refused
+        // call is made every time, at a normalize and at the read under
+        // the lock (where it deadlocked before).
+        if (c.served) armed = false;
         try {
           seen.push({ ok: call(ctrl, ep, params) });
         } catch (err) {
@@ -139,13 +142,15 @@ for (const c of CASES) {
         armed = true;
       };
       await (made.run ?? ((ctrl) => after(arm, ctrl).fetch(ep, params)))(ctrl, arm);
-      assert.equal(seen.length, 1, `${c.hook} was called`);
-      const { err } = seen[0];
+      armed = false;
       if (c.served) {
-        assert.equal(err, undefined, `ctrl.${method} from ${c.hook} is served`);
+        assert.deepEqual(seen, [{ ok: seen[0].ok }], `ctrl.${method} from ${c.hook} is served`);
       } else {
-        assert.ok(err instanceof Error, `ctrl.${method} from ${c.hook} throws an Error`);
-        assert.match(err.message, new RegExp(`ctrl\\.${method}.*${c.hook}`));
+        assert.ok(seen.length > 0, `${c.hook} was called`);
+        for (const { err } of seen) {
+          assert.ok(err instanceof Error, `ctrl.${method} from ${c.hook} throws an Error`);
+          assert.match(err.message, new RegExp(`ctrl\\.${method}.*${c.hook}`));
+        }
       }
       // The instance lives on: the controller still reads and writes.
       // (A served invalidate from the callback invalidated the list.)
