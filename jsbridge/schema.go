@@ -186,8 +186,130 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		return schema.ScalarOf(uint32(f)), nil
 	case d.Has("u"):
 		return buildUnion(d, fns, false)
+	case d.Has("x"):
+		return buildCustom(d, fns)
 	}
 	return nil, fmtlite.Errorf("schema: bad descriptor %s", d)
+}
+
+// buildCustom builds a custom schema (schema.Custom): fns[n] is its
+// normalize adapter, called with (inputJSON, parentJSON, key, argsJSON,
+// visit) and returning the normalized form as JSON text; fns[d] its
+// denormalize adapter, called with (inputJSON, argsJSON, unvisit) and
+// returning the read as JSON text. visit(handle, valueJSON, parentJSON,
+// key) and unvisit(handle, valueJSON) normalize and read a nested value
+// by the schema of handle, returning JSON text, or an Error to throw;
+// visit(handle, pkJSON, recordJSON, undefined, 1) stores a record of the
+// entity of handle, visit(handle, pkJSON, undefined, undefined, 2)
+// deletes one (see visitOp).
+func buildCustom(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	n, _ := d.Get("n").Float()
+	nfn, err := fns.Index(int(n))
+	if err != nil {
+		return nil, err
+	}
+	dn, _ := d.Get("d").Float()
+	dfn, err := fns.Index(int(dn))
+	if err != nil {
+		return nil, err
+	}
+	return &schema.Custom{
+		Name: d.Get("x").Str(),
+		Normalize: func(in, parent value.Value, key string, v *schema.Visit) (value.Value, error) {
+			visit, err := nestedFunc(func(s schema.Schema, args []safejs.Value) (value.Value, error) {
+				return visitOp(v, s, args)
+			})
+			if err != nil {
+				return value.Undef, err
+			}
+			defer visit.Release()
+			out, err := invoke(nfn, in.JSON(), parent.JSON(), key, v.Args().JSON(), visit.Value())
+			if err != nil {
+				return value.Undef, err
+			}
+			return jsonArg(out, "normalize result")
+		},
+		Denormalize: func(in value.Value, u *schema.Unvisit) (value.Value, error) {
+			unvisit, err := nestedFunc(func(s schema.Schema, args []safejs.Value) (value.Value, error) {
+				val, err := jsonArg(arg(args, 1), "unvisited value")
+				if err != nil {
+					return value.Undef, err
+				}
+				return u.Unvisit(s, val), nil
+			})
+			if err != nil {
+				return value.Undef, err
+			}
+			defer unvisit.Release()
+			out, err := invoke(dfn, in.JSON(), u.Args().JSON(), unvisit.Value())
+			if err != nil {
+				return value.Undef, err
+			}
+			return jsonArg(out, "denormalize result")
+		},
+	}, nil
+}
+
+// The operations of a custom schema's visit (see buildCustom).
+const (
+	visitNested     = 0
+	visitMerge      = 1
+	visitInvalidate = 2
+)
+
+// visitOp does what a custom schema's normalize asks of its visit (see
+// buildCustom) with the schema s of its handle.
+func visitOp(v *schema.Visit, s schema.Schema, args []safejs.Value) (value.Value, error) {
+	a, err := jsonArg(arg(args, 1), "visit: value")
+	if err != nil {
+		return value.Undef, err
+	}
+	b, err := jsonArg(arg(args, 2), "visit: parent")
+	if err != nil {
+		return value.Undef, err
+	}
+	op, _ := arg(args, 4).Float()
+	name := [...]string{"visit", "mergeEntity", "invalidate"}[min(max(int(op), 0), 2)]
+	e, isEntity := s.(*schema.Entity)
+	switch {
+	case op == visitNested:
+		key, _ := interop.String(arg(args, 3))
+		return v.Visit(s, a, b, key)
+	case !isEntity:
+		return value.Undef, fmtlite.Errorf("%s: the schema is not an Entity", name)
+	case a.Kind() != value.String:
+		return value.Undef, fmtlite.Errorf("%s: the pk is %s, not a string", name, a.Kind())
+	case op == visitMerge:
+		v.MergeEntity(e, a.Str(), b)
+	default:
+		v.Invalidate(e, a.Str())
+	}
+	return value.Undef, nil
+}
+
+// nestedFunc returns a JavaScript function that a custom schema's adapter
+// calls back with (handle, ...args): fn's result for the schema of handle,
+// as JSON text, or its error (or a panic) as an Error for the adapter to
+// throw.
+func nestedFunc(fn func(s schema.Schema, args []safejs.Value) (value.Value, error)) (safejs.Func, error) {
+	return safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) (ret any) {
+		defer func() {
+			if p := recover(); p != nil {
+				ret = errorValue(panicError("custom schema", p))
+			}
+		}()
+		h, _ := arg(args, 0).Float()
+		x, _ := table.get(int(h))
+		s, ok := x.(schema.Schema)
+		if !ok {
+			return errorValue(fmtlite.Errorf("custom schema: handle #%d is not a schema", int(h)))
+		}
+		out, err := fn(s, args)
+		if err != nil {
+			return errorValue(err)
+		}
+		return out.JSON()
+	})
 }
 
 // buildLens builds a Scalar from its spec (see the descriptors).

@@ -39,6 +39,18 @@ func (v *Visit) Visit(s Schema, in, parent value.Value, key string) (value.Value
 	return s.normalize(in, parent, v.n.child(v.path, key, -1), v.n)
 }
 
+// MergeEntity stores rec, already normalized, as the record pk of e,
+// merged with what is stored as any record of e is.
+func (v *Visit) MergeEntity(e *Entity, pk string, rec value.Value) {
+	v.n.add(EntityWrite{Entity: e, PK: pk, Value: rec})
+}
+
+// Invalidate marks the record pk of e deleted, as an Invalidate schema
+// does.
+func (v *Visit) Invalidate(e *Entity, pk string) {
+	v.n.add(EntityWrite{Entity: e, PK: pk, Deleted: true})
+}
+
 // Args returns the request's args as a list.
 func (v *Visit) Args() value.Value { return v.n.argList() }
 

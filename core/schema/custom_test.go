@@ -70,3 +70,28 @@ func TestCustomSchemaErrorNamesSchemaAndPath(t *testing.T) {
 		schema.Denormalize(pairOf(user), value.Str("x"), st, nil, st.Version())
 	})
 }
+
+func TestCustomSchemaMergesAndInvalidatesEntities(t *testing.T) {
+	user := newUser()
+	// A fully custom entity: it stores the record itself and returns
+	// {uuid, schema} as its normalized form.
+	custom := &schema.Custom{
+		Name: "Own",
+		Normalize: func(in, parent value.Value, key string, v *schema.Visit) (value.Value, error) {
+			pk := in.Get("id").JSON()
+			v.MergeEntity(user, pk, in)
+			v.Invalidate(user, "9")
+			return value.Obj(value.M("uuid", value.Str(pk)), value.M("schema", value.Str("User"))), nil
+		},
+		Denormalize: func(in value.Value, u *schema.Unvisit) (value.Value, error) {
+			return u.Unvisit(user, in.Get("uuid")), nil
+		},
+	}
+	n, err := schema.Normalize(custom, value.MustParse(`{"id":1,"name":"Ann"}`))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"uuid":"1","schema":"User"}`, n.Result.JSON())
+	require.Len(t, n.Entities, 2)
+	assert.Equal(t, "1", n.Entities[0].PK)
+	assert.JSONEq(t, `{"id":1,"name":"Ann"}`, n.Entities[0].Record().JSON())
+	assert.True(t, n.Entities[1].Deleted)
+}

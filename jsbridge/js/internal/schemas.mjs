@@ -14,6 +14,11 @@ import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronou
  */
 export const INVALID = Symbol('INVALID');
 
+// The operations of a custom schema's visit (jsbridge/schema.go).
+const VISIT_NESTED = 0;
+const VISIT_MERGE = 1;
+const VISIT_INVALIDATE = 2;
+
 // The schema classes only record their shape; attach converts shapes to
 // Go schemas when they are used.
 
@@ -34,9 +39,21 @@ export function isEntity(s) {
   return entities.has(s) || isEntityClass(s);
 }
 
+/**
+ * Reports whether s is a custom schema: an object with its own normalize
+ * and denormalize methods (data-client's SchemaSimple), or an entity class
+ * with a static normalize of its own (data-client's "fully custom entity
+ * classes"). The engine calls them, with data-client's delegates.
+ */
+export function isCustomSchema(s) {
+  if (isEntityClass(s)) return typeof s.normalize === 'function';
+  return typeof s === 'object' && s !== null && !(s instanceof ScalarSchema) && typeof s.normalize === 'function' && typeof s.denormalize === 'function';
+}
+
 function isSchema(s) {
   return (
     s === Date ||
+    isCustomSchema(s) ||
     isConversion(s) ||
     isEntity(s) ||
     s instanceof ArraySchema ||
@@ -540,6 +557,7 @@ function describe(s, where, reg, fns, depth = 0) {
   if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, WHERE_MAX_CHARS)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   const inner = (x, at) => describe(x, at, reg, fns, depth + 1);
   if (s === Date) return 'date';
+  if (isCustomSchema(s)) return reg.custom(s, where, fns);
   if (isEntity(s)) return { e: reg.entity(s, where) };
   // A conversion is a field's (or a member's, or an element's): a whole
   // result converted by a function is not a schema.
@@ -637,6 +655,9 @@ const checking = {
   },
   lens(s, where) {
     if (s.entity !== undefined) checking.entity(s.entity, where);
+    return {};
+  },
+  custom() {
     return {};
   },
 };
@@ -940,7 +961,66 @@ export function makeSchemas(bridge) {
     entity: entityHandle,
     collection: (s, where, depth) => collectionHandle(s, where, depth),
     lens: (s, where, fns) => lensDescriptor(s, where, fns),
+    custom: (s, where, fns) => customDescriptor(s, where, fns),
   };
+
+  // customDescriptor returns the descriptor of a custom schema (see
+  // isCustomSchema): its normalize and denormalize adapters in fns, which
+  // call s's methods with data-client's delegates. visit and unvisit are
+  // Go's (jsbridge/schema.go buildCustom): they take a nested schema's
+  // handle and JSON text and return JSON text, or an Error to throw.
+  function customDescriptor(s, where, fns) {
+    const name = isEntityClass(s) ? s.key : (s.constructor?.name ?? 'Object');
+    const at = `${where} (custom schema ${name})`;
+    const handleOf = (schema, what) => schemaHandle(schema, `${at}: ${what}`);
+    const answer = (r) => {
+      if (r instanceof Error) throw r;
+      return parse(r);
+    };
+    const entityOf = (schema, what) => {
+      if (!isEntity(schema)) throw new TypeError(`${at}: ${what}: ${show(schema)} is not an Entity`);
+      return entityHandle(schema, `${at}: ${what}`);
+    };
+    fns.push((input, parent, key, args, visit) => {
+      const store = (what, schema, pk, record, op) =>
+        answer(visit(entityOf(schema, what), JSON.stringify(String(pk)), jsonText(record, `${at}: ${what}`), undefined, op));
+      const delegate = {
+        args: parse(args) ?? [],
+        visit: (schema, value, parentValue, k) => {
+          if (schema === undefined || schema === null) return value;
+          return answer(visit(handleOf(schema, 'visit'), jsonText(value, `${at}: visit`), jsonText(parentValue, `${at}: visit`), String(k), VISIT_NESTED));
+        },
+        mergeEntity: (schema, pk, record) => store('mergeEntity', schema, pk, record, VISIT_MERGE),
+        setEntity: (schema, pk, record) => store('setEntity', schema, pk, record, VISIT_MERGE),
+        invalidate: (schema, pk) => store('invalidate', schema, pk, undefined, VISIT_INVALIDATE),
+        checkLoop: () => false,
+      };
+      const out = synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`);
+      return jsonText(out, `${at}: normalize result`);
+    });
+    // An entity class that only normalizes its own way reads its records
+    // as the entity does.
+    const own = typeof s.denormalize === 'function' ? s : undefined;
+    const plain = own === undefined ? classHandle(s) : 0;
+    fns.push((input, args, unvisit) => {
+      if (own === undefined) {
+        const read = unvisit(plain, input);
+        if (read instanceof Error) throw read;
+        return read;
+      }
+      const list = parse(args) ?? [];
+      const delegate = {
+        args: list,
+        unvisit: (schema, value) => {
+          if (schema === undefined || schema === null) return value;
+          return answer(unvisit(handleOf(schema, 'unvisit'), jsonText(value, `${at}: unvisit`)));
+        },
+        argsKey: (fn) => fn(list),
+      };
+      return jsonText(synchronous(own.denormalize(parse(input), delegate), `${at}: denormalize`), `${at}: denormalize result`);
+    });
+    return { x: name, n: fns.length - 2, d: fns.length - 1 };
+  }
 
   // lensDescriptor returns the descriptor of a Scalar, its lens an
   // adapter in fns called with the args as JSON text. An overridden
@@ -1008,9 +1088,9 @@ export function makeSchemas(bridge) {
   // schemaHandle returns the Go schema of a shape, made once per object.
   function schemaHandle(s, where) {
     if (s instanceof Entity) return s._h;
-    if (isEntityClass(s)) return classHandle(s);
+    if (isEntityClass(s) && !isCustomSchema(s)) return classHandle(s);
     if (s === Date) return (dateHandle ??= calls.schemaNew('"date"', []));
-    const cacheable = typeof s === 'object' && s !== null;
+    const cacheable = (typeof s === 'object' && s !== null) || isEntityClass(s);
     if (cacheable) {
       const h = schemaHandles.get(s);
       if (h !== undefined) return h;
