@@ -3,6 +3,7 @@
 package jsbridge
 
 import (
+	"errors"
 	"math"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -192,125 +193,73 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 	return nil, fmtlite.Errorf("schema: bad descriptor %s", d)
 }
 
-// buildCustom builds a custom schema (schema.Custom): fns[n] is its
-// normalize adapter, called with (inputJSON, parentJSON, key, argsJSON,
-// visit) and returning the normalized form as JSON text; fns[d] its
-// denormalize adapter, called with (inputJSON, argsJSON, unvisit) and
-// returning the read as JSON text. visit(handle, valueJSON, parentJSON,
-// key) and unvisit(handle, valueJSON) normalize and read a nested value
-// by the schema of handle, returning JSON text, or an Error to throw;
-// visit(handle, pkJSON, recordJSON, undefined, 1) stores a record of the
-// entity of handle, visit(handle, pkJSON, undefined, undefined, 2)
-// deletes one (see visitOp).
+// buildCustom builds a custom schema (schema.Custom): fns[f] is its
+// adapter, called with (reading, inputJSON, parentJSON, key, argsJSON,
+// nested) and returning, as JSON text, the normalized form of the input
+// or, when reading, its read. The adapter calls back nested(handle, a, b,
+// key, op), which returns JSON text, or an Error for the adapter to
+// throw: with op visitNested, the value a (JSON text), the member key of
+// b, normalized or read by the schema of handle; with op 1, the record b
+// stored under the pk a of the entity of handle; with op null, that
+// record deleted.
 func buildCustom(d value.Value, fns safejs.Value) (schema.Schema, error) {
-	n, _ := d.Get("n").Float()
-	nfn, err := fns.Index(int(n))
+	i, _ := d.Get("f").Float()
+	fn, err := fns.Index(int(i))
 	if err != nil {
 		return nil, err
 	}
-	dn, _ := d.Get("d").Float()
-	dfn, err := fns.Index(int(dn))
-	if err != nil {
-		return nil, err
-	}
-	return &schema.Custom{
-		Name: d.Get("x").Str(),
-		Normalize: func(in, parent value.Value, key string, v *schema.Visit) (value.Value, error) {
-			visit, err := nestedFunc(func(s schema.Schema, args []safejs.Value) (value.Value, error) {
-				return visitOp(v, s, args)
-			})
-			if err != nil {
-				return value.Undef, err
-			}
-			defer visit.Release()
-			out, err := invoke(nfn, in.JSON(), parent.JSON(), key, v.Args().JSON(), visit.Value())
-			if err != nil {
-				return value.Undef, err
-			}
-			return jsonArg(out, "normalize result")
-		},
-		Denormalize: func(in value.Value, u *schema.Unvisit) (value.Value, error) {
-			unvisit, err := nestedFunc(func(s schema.Schema, args []safejs.Value) (value.Value, error) {
-				val, err := jsonArg(arg(args, 1), "unvisited value")
-				if err != nil {
-					return value.Undef, err
+	return &schema.Custom{Name: d.Get("x").Str(), Call: func(in, parent value.Value, key string, c *schema.Nest) (value.Value, error) {
+		nested, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) (ret any) {
+			defer func() {
+				if p := recover(); p != nil {
+					ret = errorValue(panicError("custom schema", p))
 				}
-				return u.Unvisit(s, val), nil
-			})
+			}()
+			out, err := customNested(c, args)
 			if err != nil {
-				return value.Undef, err
+				return errorValue(err)
 			}
-			defer unvisit.Release()
-			out, err := invoke(dfn, in.JSON(), u.Args().JSON(), unvisit.Value())
-			if err != nil {
-				return value.Undef, err
-			}
-			return jsonArg(out, "denormalize result")
-		},
-	}, nil
+			return out.JSON()
+		})
+		if err != nil {
+			return value.Undef, err
+		}
+		defer nested.Release()
+		out, err := invoke(fn, c.Reading(), in.JSON(), parent.JSON(), key, c.Args().JSON(), nested.Value())
+		if err != nil {
+			return value.Undef, err
+		}
+		return jsonArg(out, "custom schema result")
+	}}, nil
 }
 
-// The operations of a custom schema's visit (see buildCustom).
-const (
-	visitNested     = 0
-	visitMerge      = 1
-	visitInvalidate = 2
-)
+// visitNested is the op of a custom schema's nested call that visits
+// (see buildCustom).
+const visitNested = 0
 
-// visitOp does what a custom schema's normalize asks of its visit (see
-// buildCustom) with the schema s of its handle.
-func visitOp(v *schema.Visit, s schema.Schema, args []safejs.Value) (value.Value, error) {
-	a, err := jsonArg(arg(args, 1), "visit: value")
-	if err != nil {
-		return value.Undef, err
-	}
-	b, err := jsonArg(arg(args, 2), "visit: parent")
-	if err != nil {
-		return value.Undef, err
-	}
-	op, _ := arg(args, 4).Float()
-	name := [...]string{"visit", "mergeEntity", "invalidate"}[min(max(int(op), 0), 2)]
-	e, isEntity := s.(*schema.Entity)
-	switch {
+// customNested does what a custom schema's adapter asks of its nested
+// function (see buildCustom). The adapter checks that a record's schema
+// is an Entity.
+func customNested(c *schema.Nest, args []safejs.Value) (value.Value, error) {
+	h, _ := arg(args, 0).Float()
+	x, _ := table.get(int(h))
+	s, _ := x.(schema.Schema)
+	a, err := jsonArg(arg(args, 1), "custom schema")
+	b, err2 := jsonArg(arg(args, 2), "custom schema")
+	switch op, _ := arg(args, 4).Float(); {
+	case err != nil || err2 != nil || s == nil:
+		return value.Undef, errBadNested
 	case op == visitNested:
 		key, _ := interop.String(arg(args, 3))
-		return v.Visit(s, a, b, key)
-	case !isEntity:
-		return value.Undef, fmtlite.Errorf("%s: the schema is not an Entity", name)
-	case a.Kind() != value.String:
-		return value.Undef, fmtlite.Errorf("%s: the pk is %s, not a string", name, a.Kind())
-	case op == visitMerge:
-		v.MergeEntity(e, a.Str(), b)
-	default:
-		v.Invalidate(e, a.Str())
+		return c.Nested(s, a, b, key)
+	}
+	if e, ok := s.(*schema.Entity); ok {
+		c.Store(e, a.Str(), b, arg(args, 4).Equal(safejs.Null()))
 	}
 	return value.Undef, nil
 }
 
-// nestedFunc returns a JavaScript function that a custom schema's adapter
-// calls back with (handle, ...args): fn's result for the schema of handle,
-// as JSON text, or its error (or a panic) as an Error for the adapter to
-// throw.
-func nestedFunc(fn func(s schema.Schema, args []safejs.Value) (value.Value, error)) (safejs.Func, error) {
-	return safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) (ret any) {
-		defer func() {
-			if p := recover(); p != nil {
-				ret = errorValue(panicError("custom schema", p))
-			}
-		}()
-		h, _ := arg(args, 0).Float()
-		x, _ := table.get(int(h))
-		s, ok := x.(schema.Schema)
-		if !ok {
-			return errorValue(fmtlite.Errorf("custom schema: handle #%d is not a schema", int(h)))
-		}
-		out, err := fn(s, args)
-		if err != nil {
-			return errorValue(err)
-		}
-		return out.JSON()
-	})
-}
+var errBadNested = errors.New("custom schema: a nested call needs a schema and JSON text")
 
 // buildLens builds a Scalar from its spec (see the descriptors).
 func buildLens(d value.Value, fns safejs.Value) (schema.Schema, error) {

@@ -17,21 +17,18 @@ import (
 func pairOf(of schema.Schema) *schema.Custom {
 	return &schema.Custom{
 		Name: "Pair",
-		Normalize: func(in, parent value.Value, key string, v *schema.Visit) (value.Value, error) {
+		Call: func(in, parent value.Value, key string, c *schema.Nest) (value.Value, error) {
 			if in.Kind() != value.Array || in.Len() != 2 {
+				if c.Reading() {
+					return value.Undef, errors.New("stored value is not a pair")
+				}
 				return value.Undef, errors.New("not a pair")
 			}
-			rec, err := v.Visit(of, in.Elems()[1], in, "1")
-			if err != nil {
-				return value.Undef, err
+			rec, err := c.Nested(of, in.Elems()[1], in, "1")
+			if err != nil || !c.Reading() {
+				return value.Arr(in.Elems()[0], rec), err
 			}
-			return value.Arr(in.Elems()[0], rec), nil
-		},
-		Denormalize: func(in value.Value, u *schema.Unvisit) (value.Value, error) {
-			if in.Kind() != value.Array {
-				return value.Undef, errors.New("stored value is not a pair")
-			}
-			return value.Obj(value.M("label", in.Elems()[0]), value.M("record", u.Unvisit(of, in.Elems()[1]))), nil
+			return value.Obj(value.M("label", in.Elems()[0]), value.M("record", rec)), nil
 		},
 	}
 }
@@ -77,14 +74,14 @@ func TestCustomSchemaMergesAndInvalidatesEntities(t *testing.T) {
 	// {uuid, schema} as its normalized form.
 	custom := &schema.Custom{
 		Name: "Own",
-		Normalize: func(in, parent value.Value, key string, v *schema.Visit) (value.Value, error) {
+		Call: func(in, parent value.Value, key string, c *schema.Nest) (value.Value, error) {
+			if c.Reading() {
+				return c.Nested(user, in.Get("uuid"), value.Undef, "")
+			}
 			pk := in.Get("id").JSON()
-			v.MergeEntity(user, pk, in)
-			v.Invalidate(user, "9")
+			c.Store(user, pk, in, false)
+			c.Store(user, "9", value.Undef, true)
 			return value.Obj(value.M("uuid", value.Str(pk)), value.M("schema", value.Str("User"))), nil
-		},
-		Denormalize: func(in value.Value, u *schema.Unvisit) (value.Value, error) {
-			return u.Unvisit(user, in.Get("uuid")), nil
 		},
 	}
 	n, err := schema.Normalize(custom, value.MustParse(`{"id":1,"name":"Ann"}`))

@@ -14,10 +14,11 @@ import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronou
  */
 export const INVALID = Symbol('INVALID');
 
-// The operations of a custom schema's visit (jsbridge/schema.go).
+// The operations of a custom schema's nested calls (jsbridge/schema.go
+// buildCustom): normalize or read by a schema; store a record; delete it.
 const VISIT_NESTED = 0;
 const VISIT_MERGE = 1;
-const VISIT_INVALIDATE = 2;
+const VISIT_INVALIDATE = null;
 
 // The schema classes only record their shape; attach converts shapes to
 // Go schemas when they are used.
@@ -965,61 +966,50 @@ export function makeSchemas(bridge) {
   };
 
   // customDescriptor returns the descriptor of a custom schema (see
-  // isCustomSchema): its normalize and denormalize adapters in fns, which
-  // call s's methods with data-client's delegates. visit and unvisit are
-  // Go's (jsbridge/schema.go buildCustom): they take a nested schema's
-  // handle and JSON text and return JSON text, or an Error to throw.
+  // isCustomSchema): its adapter in fns, which calls s's normalize or
+  // denormalize with data-client's delegates. nested is Go's
+  // (jsbridge/schema.go buildCustom): it takes a schema's handle and JSON
+  // text and returns JSON text, or an Error to throw.
   function customDescriptor(s, where, fns) {
     const name = isEntityClass(s) ? s.key : (s.constructor?.name ?? 'Object');
     const at = `${where} (custom schema ${name})`;
-    const handleOf = (schema, what) => schemaHandle(schema, `${at}: ${what}`);
-    const answer = (r) => {
+    const call = (nested, schema, what, a, b, key, op) => {
+      const r = nested(what === 'record' ? entityOf(schema) : schemaHandle(schema, `${at}: ${what}`), a, b, key, op);
       if (r instanceof Error) throw r;
       return parse(r);
     };
-    const entityOf = (schema, what) => {
-      if (!isEntity(schema)) throw new TypeError(`${at}: ${what}: ${show(schema)} is not an Entity`);
-      return entityHandle(schema, `${at}: ${what}`);
+    const entityOf = (schema) => {
+      if (!isEntity(schema)) throw new TypeError(`${at}: ${show(schema)} is not an Entity`);
+      return entityHandle(schema, at);
     };
-    fns.push((input, parent, key, args, visit) => {
-      const store = (what, schema, pk, record, op) =>
-        answer(visit(entityOf(schema, what), JSON.stringify(String(pk)), jsonText(record, `${at}: ${what}`), undefined, op));
-      const delegate = {
-        args: parse(args) ?? [],
-        visit: (schema, value, parentValue, k) => {
-          if (schema === undefined || schema === null) return value;
-          return answer(visit(handleOf(schema, 'visit'), jsonText(value, `${at}: visit`), jsonText(parentValue, `${at}: visit`), String(k), VISIT_NESTED));
-        },
-        mergeEntity: (schema, pk, record) => store('mergeEntity', schema, pk, record, VISIT_MERGE),
-        setEntity: (schema, pk, record) => store('setEntity', schema, pk, record, VISIT_MERGE),
-        invalidate: (schema, pk) => store('invalidate', schema, pk, undefined, VISIT_INVALIDATE),
-        checkLoop: () => false,
-      };
-      const out = synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`);
-      return jsonText(out, `${at}: normalize result`);
-    });
     // An entity class that only normalizes its own way reads its records
     // as the entity does.
-    const own = typeof s.denormalize === 'function' ? s : undefined;
-    const plain = own === undefined ? classHandle(s) : 0;
-    fns.push((input, args, unvisit) => {
-      if (own === undefined) {
-        const read = unvisit(plain, input);
-        if (read instanceof Error) throw read;
-        return read;
-      }
+    const reads = typeof s.denormalize === 'function';
+    fns.push((reading, input, parent, key, args, nested) => {
       const list = parse(args) ?? [];
+      const text = (v) => jsonText(v, at);
+      if (reading) {
+        if (!reads) return text(call(nested, s, 'record', input, '', '', VISIT_NESTED));
+        const delegate = {
+          args: list,
+          unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', text(value), '', '', VISIT_NESTED)),
+          argsKey: (fn) => fn(list),
+        };
+        return text(synchronous(s.denormalize(parse(input), delegate), `${at}: denormalize`));
+      }
+      const store = (schema, pk, record, op) => call(nested, schema, 'record', JSON.stringify(String(pk)), text(record), '', op);
       const delegate = {
         args: list,
-        unvisit: (schema, value) => {
-          if (schema === undefined || schema === null) return value;
-          return answer(unvisit(handleOf(schema, 'unvisit'), jsonText(value, `${at}: unvisit`)));
-        },
-        argsKey: (fn) => fn(list),
+        visit: (schema, value, p, k) =>
+          schema === undefined || schema === null ? value : call(nested, schema, 'visit', text(value), text(p), String(k), VISIT_NESTED),
+        mergeEntity: (schema, pk, record) => store(schema, pk, record, VISIT_MERGE),
+        setEntity: (schema, pk, record) => store(schema, pk, record, VISIT_MERGE),
+        invalidate: (schema, pk) => store(schema, pk, undefined, VISIT_INVALIDATE),
+        checkLoop: () => false,
       };
-      return jsonText(synchronous(own.denormalize(parse(input), delegate), `${at}: denormalize`), `${at}: denormalize result`);
+      return text(synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`));
     });
-    return { x: name, n: fns.length - 2, d: fns.length - 1 };
+    return { x: name, f: fns.length - 1 };
   }
 
   // lensDescriptor returns the descriptor of a Scalar, its lens an
