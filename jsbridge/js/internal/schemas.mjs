@@ -14,12 +14,6 @@ import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronou
  */
 export const INVALID = Symbol('INVALID');
 
-// The operations of a custom schema's nested calls (jsbridge/schema.go
-// buildCustom): normalize or read by a schema; store a record; delete it.
-const VISIT_NESTED = 0;
-const VISIT_MERGE = 1;
-const VISIT_INVALIDATE = null;
-
 // The schema classes only record their shape; attach converts shapes to
 // Go schemas when they are used.
 
@@ -973,10 +967,11 @@ export function makeSchemas(bridge) {
   function customDescriptor(s, where, fns) {
     const name = isEntityClass(s) ? s.key : (s.constructor?.name ?? 'Object');
     const at = `${where} (custom schema ${name})`;
-    const call = (nested, schema, what, a, b, key, op) => {
-      const r = nested(what === 'record' ? entityOf(schema) : schemaHandle(schema, `${at}: ${what}`), a, b, key, op);
-      if (r instanceof Error) throw r;
-      return parse(r);
+    const call = (nested, schema, what, a, b, k, r) => {
+      const h = typeof schema === 'number' ? schema : r ? entityOf(schema) : schemaHandle(schema, `${at}: ${what}`);
+      const out = nested(jsonText({ h, a, b, k, r }, `${at}: ${what}`));
+      if (out instanceof Error) throw out;
+      return parse(out);
     };
     const entityOf = (schema) => {
       if (!isEntity(schema)) throw new TypeError(`${at}: ${show(schema)} is not an Entity`);
@@ -985,29 +980,29 @@ export function makeSchemas(bridge) {
     // An entity class that only normalizes its own way reads its records
     // as the entity does.
     const reads = typeof s.denormalize === 'function';
+    const plain = reads ? undefined : entityOf(s);
     fns.push((reading, input, parent, key, args, nested) => {
       const list = parse(args) ?? [];
-      const text = (v) => jsonText(v, at);
+      const text = (v, what) => jsonText(v, `${at}: ${what}`);
       if (reading) {
-        if (!reads) return text(call(nested, s, 'record', input, '', '', VISIT_NESTED));
+        if (!reads) return text(call(nested, plain, 'read', parse(input)), 'read');
         const delegate = {
           args: list,
-          unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', text(value), '', '', VISIT_NESTED)),
+          unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', value)),
           argsKey: (fn) => fn(list),
         };
-        return text(synchronous(s.denormalize(parse(input), delegate), `${at}: denormalize`));
+        return text(synchronous(s.denormalize(parse(input), delegate), `${at}: denormalize`), 'denormalize result');
       }
-      const store = (schema, pk, record, op) => call(nested, schema, 'record', JSON.stringify(String(pk)), text(record), '', op);
+      const store = (what, schema, pk, record) => call(nested, schema, what, String(pk), record, undefined, 1);
       const delegate = {
         args: list,
-        visit: (schema, value, p, k) =>
-          schema === undefined || schema === null ? value : call(nested, schema, 'visit', text(value), text(p), String(k), VISIT_NESTED),
-        mergeEntity: (schema, pk, record) => store(schema, pk, record, VISIT_MERGE),
-        setEntity: (schema, pk, record) => store(schema, pk, record, VISIT_MERGE),
-        invalidate: (schema, pk) => store(schema, pk, undefined, VISIT_INVALIDATE),
+        visit: (schema, value, p, k) => (schema === undefined || schema === null ? value : call(nested, schema, 'visit', value, p, String(k))),
+        mergeEntity: (schema, pk, record) => store('mergeEntity', schema, pk, record ?? {}),
+        setEntity: (schema, pk, record) => store('setEntity', schema, pk, record ?? {}),
+        invalidate: (schema, pk) => store('invalidate', schema, pk, undefined),
         checkLoop: () => false,
       };
-      return text(synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`));
+      return text(synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`), 'normalize result');
     });
     return { x: name, f: fns.length - 1 };
   }
