@@ -92,3 +92,14 @@ func TestCustomSchemaMergesAndInvalidatesEntities(t *testing.T) {
 	assert.JSONEq(t, `{"id":1,"name":"Ann"}`, n.Entities[0].Record().JSON())
 	assert.True(t, n.Entities[1].Deleted)
 }
+
+func TestCustomSchemaDeletedEntityNeedsFetch(t *testing.T) {
+	user := newUser()
+	st := storeOf(t, `{"User":{"1":{"id":1,"name":"Ann"},"2":null}}`, user)
+	v, status := schema.Denormalize(pairOf(user), value.MustParse(`["a","1"]`), st, nil, st.Version())
+	assert.Equal(t, schema.Found, status)
+	assert.JSONEq(t, `{"label":"a","record":{"id":1,"name":"Ann"}}`, v.JSON())
+	v, status = schema.Denormalize(pairOf(user), value.MustParse(`["b","2"]`), st, nil, st.Version())
+	assert.Equal(t, schema.Deleted, status, "a deleted record makes the read need a fetch")
+	assert.JSONEq(t, `{"label":"b"}`, v.JSON())
+}
