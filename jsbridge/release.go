@@ -82,6 +82,13 @@ func collect() {
 	}
 }
 
+// idleCollectTimeout bounds, in milliseconds, how long afterJavaScript
+// waits for JavaScript to be idle: a page that never is (a loop of
+// operations, each awaiting the last) still collects that often, so that
+// what a reset or a sweep left does not make the heap, and the wasm
+// memory, which never shrinks, grow until the collector's own target.
+const idleCollectTimeout = 50
+
 // afterJavaScript runs f on a goroutine of its own once JavaScript is idle:
 // from requestIdleCallback where there is one (browsers), so that a
 // collection never runs inside the caller's next operations, whose time
@@ -89,7 +96,7 @@ func collect() {
 // quarter of the read, the collection after the previous sample's
 // resetEntireStore); elsewhere from a setTimeout(0), that is once the
 // jobs JavaScript has queued (the continuations of settled promises) have
-// run. A page that is never idle collects at the collector's own pace.
+// run. A page that is never idle still collects within idleCollectTimeout.
 func afterJavaScript(f func()) error {
 	var fn safejs.Func
 	fn, err := safejs.FuncOf(func(safejs.Value, []safejs.Value) any {
@@ -101,7 +108,13 @@ func afterJavaScript(f func()) error {
 		return err
 	}
 	if requestIdleCallback.Type() == safejs.TypeFunction {
-		_, err = invoke(requestIdleCallback, fn)
+		var opts safejs.Value
+		if opts, err = newObject(); err == nil {
+			err = opts.Set("timeout", idleCollectTimeout)
+		}
+		if err == nil {
+			_, err = invoke(requestIdleCallback, fn, opts)
+		}
 	} else {
 		_, err = invoke(setTimeout, fn, 0)
 	}

@@ -17,7 +17,7 @@ func spyScheduler(t *testing.T) safejs.Value {
 	t.Helper()
 	mk, err := safejs.Global().Get("Function")
 	require.NoError(t, err)
-	fn, err := mk.New("const calls = []; const f = (cb) => { calls.push(cb); return calls.length; }; f.calls = calls; return f;")
+	fn, err := mk.New("const calls = []; const f = (cb, opts) => { calls.push(cb); f.timeout = opts?.timeout; return calls.length; }; f.calls = calls; return f;")
 	require.NoError(t, err)
 	spy, err := invoke(fn)
 	require.NoError(t, err)
@@ -41,8 +41,9 @@ func spyCalls(t *testing.T, spy safejs.Value) []safejs.Value {
 
 // The collection collectSoon asks for (after resetEntireStore, a sweep or a
 // large read) runs once JavaScript is idle where it can tell (browsers'
-// requestIdleCallback), so that it does not run inside the caller's next
-// operation, and from a setTimeout elsewhere; either way it runs, once.
+// requestIdleCallback, within idleCollectTimeout), so that it does not run
+// inside the caller's next operation, and from a setTimeout elsewhere;
+// either way it runs, once.
 func TestCollectSoonRunsWhenJavaScriptIsIdle(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -73,6 +74,11 @@ func TestCollectSoonRunsWhenJavaScriptIsIdle(t *testing.T) {
 			if tc.hasIdle {
 				scheduled = spyCalls(t, idle)
 				assert.Empty(t, spyCalls(t, timeout), "no timer when JavaScript can say it is idle")
+				bound, err := idle.Get("timeout")
+				require.NoError(t, err)
+				n, err := bound.Float()
+				require.NoError(t, err, "requestIdleCallback's timeout option")
+				assert.Equal(t, float64(idleCollectTimeout), n, "a page never idle still collects")
 			} else {
 				scheduled = spyCalls(t, timeout)
 			}
