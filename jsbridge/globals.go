@@ -18,9 +18,6 @@ var (
 	uint8Array        = mustGet(global, "Uint8Array")
 	console           = mustGet(global, "console")
 	setTimeout        = mustGet(global, "setTimeout")
-	// requestIdleCallback is undefined outside browsers (Node.js, Deno):
-	// afterJavaScript falls back to setTimeout there.
-	requestIdleCallback = mustGet(global, "requestIdleCallback")
 )
 
 func mustGet(v safejs.Value, name string) safejs.Value { return interop.Lookup(v, name) }

@@ -82,21 +82,15 @@ func collect() {
 	}
 }
 
-// idleCollectTimeout bounds, in milliseconds, how long afterJavaScript
-// waits for JavaScript to be idle: a page that never is (a loop of
-// operations, each awaiting the last) still collects that often, so that
-// what a reset or a sweep left does not make the heap, and the wasm
-// memory, which never shrinks, grow until the collector's own target.
-const idleCollectTimeout = 50
-
-// afterJavaScript runs f on a goroutine of its own once JavaScript is idle:
-// from requestIdleCallback where there is one (browsers), so that a
-// collection never runs inside the caller's next operations, whose time
-// it took when it ran from a timer (in test/bench's cold read it was a
-// quarter of the read, the collection after the previous sample's
-// resetEntireStore); elsewhere from a setTimeout(0), that is once the
-// jobs JavaScript has queued (the continuations of settled promises) have
-// run. A page that is never idle still collects within idleCollectTimeout.
+// afterJavaScript runs f on a goroutine of its own once JavaScript is idle,
+// through datafetch.mjs's idle (requestIdleCallback, bounded, in
+// browsers), so that a collection does not run inside the caller's next
+// operations, whose time it took when it ran from a timer (in test/bench's
+// cold read, the collection after the previous sample's resetEntireStore
+// was a quarter of the read at N = 100, and most of its clock reads).
+// Without idle, or where there is no requestIdleCallback, it runs from a
+// setTimeout(0), that is once the jobs JavaScript has queued (the
+// continuations of settled promises) have run.
 func afterJavaScript(f func()) error {
 	var fn safejs.Func
 	fn, err := safejs.FuncOf(func(safejs.Value, []safejs.Value) any {
@@ -107,14 +101,8 @@ func afterJavaScript(f func()) error {
 	if err != nil {
 		return err
 	}
-	if requestIdleCallback.Type() == safejs.TypeFunction {
-		var opts safejs.Value
-		if opts, err = newObject(); err == nil {
-			err = opts.Set("timeout", idleCollectTimeout)
-		}
-		if err == nil {
-			_, err = invoke(requestIdleCallback, fn, opts)
-		}
+	if lib.idle.Type() == safejs.TypeFunction {
+		_, err = invoke(lib.idle, fn)
 	} else {
 		_, err = invoke(setTimeout, fn, 0)
 	}
