@@ -109,7 +109,7 @@ var callSpecs = []callSpec{
 	{"entityNew", syncCall, []callArg{{"specJSON", argJSON}, fnsA}, "Returns the handle of a new Entity ({key, pk, defaults, schema, hooks, ...}; fns holds the hooks' adapters)."},
 	{"entitySchema", syncCall, []callArg{schemaA, {"fieldsJSON", argJSON}, fnsA}, "Sets the field schemas of an entity made without them, before anything has used it."},
 	{"normalize", syncCall, []callArg{schemaA, {"dataJSON", argJSON}, argsA, {"storeJSON", argJSON}}, "Returns {result, entities} (plain data, undefined kept): the data normalized by the schema; a Collection adder's changes to the collections of storeJSON's tables among the entities."},
-	{"denormalize", syncCall, []callArg{schemaA, {"resultJSON", argJSON}, {"entitiesJSON", argJSON}}, "Returns {data, expiryStatus}: the result read back from entities as normalize returns them."},
+	{"denormalize", syncCall, []callArg{schemaA, {"resultJSON", argJSON}, {"entitiesJSON", argJSON}, {"argsJSON", argJSON}}, "Returns {data, expiryStatus}: the result read back from entities as normalize returns them, read with the endpoint's args (they select a Scalar's lens)."},
 
 	{"collectionNew", syncCall, []callArg{{"specJSON", argJSON}, fnsA}, "Returns the handle of a new Collection ({of, key, argsKey, nestKey}; fns holds its adapters)."},
 	{"endpointCollection", syncCall, []callArg{endpointA, {"op", argText}}, "Returns the handle of the endpoint's push, unshift, remove, move, assign or getPage endpoint, 0 when it has none."},

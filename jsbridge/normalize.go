@@ -73,8 +73,10 @@ func normalizeEntry(args []safejs.Value) (any, error) {
 	return emitPlain(lib.decode, nil, value.Obj(value.M("result", n.Result), value.M("entities", value.Obj(tables...))), wire.Header{})
 }
 
-// denormalize(schema, resultJSON, entitiesJSON) returns the data, read from
-// entities as normalize returns them, as a getResponse answer: its
+// denormalize(schema, resultJSON, entitiesJSON, argsJSON) returns the data,
+// read from entities as normalize returns them with the endpoint's args
+// (a JSON array, optional: they select the lenses of a Scalar), as a
+// getResponse answer: its
 // expiryStatus is "invalid" when a required entity is deleted (JavaScript
 // answers data-client's INVALID then), "valid" otherwise.
 func denormalizeEntry(args []safejs.Value) (any, error) {
@@ -90,7 +92,15 @@ func denormalizeEntry(args []safejs.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, st := schema.Denormalize(s, result, &tablesSource{tables: tables}, nil, 0)
+	var list []value.Value
+	if a := arg(args, 3); a.Type() == safejs.TypeString {
+		l, err := jsonArg(a, "denormalize args")
+		if err != nil {
+			return nil, err
+		}
+		list = l.Elems()
+	}
+	v, st := schema.DenormalizeArgs(s, result, &tablesSource{tables: tables}, nil, 0, schema.ArgsOf(list))
 	h := wire.Header{Response: true, Status: wire.StatusValid}
 	if st == schema.Deleted {
 		h.Status = wire.StatusInvalid

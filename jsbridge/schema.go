@@ -37,6 +37,12 @@ import (
 //	{"c": handle, "op": n}       its adder n (schema.CollectionOp: push...)
 //	{"c": handle, "op": 5, "m": index}
 //	                             its move joining by fns[index] (moveWith)
+//	{"lens": key, "le": handle, "f": index}
+//	                             a Scalar (schema.Lens): its key, the
+//	                             handle of the entity its standalone
+//	                             cells belong to (none: null), and
+//	                             fns[index](argsJSON) its lens (a string,
+//	                             undefined for none)
 //	{"cv": n}                    a class or function converting a field's
 //	                             value when read (schema.Scalar; n is
 //	                             JavaScript's number for it)
@@ -171,6 +177,8 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		return schema.AllOf(e), nil
 	case d.Has("o"):
 		return buildObject(d.Get("o"), fns)
+	case d.Has("lens"):
+		return buildLens(d, fns)
 	case d.Has("cv"):
 		f, ok := d.Get("cv").Float()
 		if !ok || f < 1 || f > math.MaxUint32 || f != math.Trunc(f) {
@@ -181,6 +189,37 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		return buildUnion(d, fns, false)
 	}
 	return nil, fmt.Errorf("schema: bad descriptor %s", d)
+}
+
+// buildLens builds a Scalar from its spec (see the descriptors).
+func buildLens(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	var bound *schema.Entity
+	if h := d.Get("le"); h.Kind() == value.Number {
+		e, err := entityByHandle(h)
+		if err != nil {
+			return nil, err
+		}
+		bound = e
+	}
+	f, _ := d.Get("f").Float()
+	fn, err := fns.Index(int(f))
+	if err != nil {
+		return nil, err
+	}
+	key := d.Get("lens").Str()
+	return schema.LensOf(key, func(args value.Value) (string, bool) {
+		out, err := invoke(fn, args.JSON())
+		if err != nil {
+			// No error result, as a merge: the entry point turns the
+			// panic into the request's (or the read's) error.
+			panic(fmt.Errorf("Scalar(%s): lens: %w", key, err))
+		}
+		if out.Type() != safejs.TypeString {
+			return "", false // undefined: no lens
+		}
+		s, err := out.String()
+		return s, err == nil
+	}, bound), nil
 }
 
 func buildObject(members value.Value, fns safejs.Value) (schema.Schema, error) {

@@ -282,7 +282,7 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 		if err := c.shared(ctx, ep, key, params); err != nil {
 			return value.Undef, err
 		}
-		return c.read(key), nil
+		return c.read(key, params), nil
 	}
 	defer c.untrack(c.track(ep, key))
 	return c.run(ctx, newRequest(ep, key, params, body, nil))
@@ -323,7 +323,7 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 	if err := c.shared(ctx, ep, key, params); err != nil {
 		return value.Undef, err
 	}
-	return c.read(key), nil
+	return c.read(key, params), nil
 }
 
 // FetchIfStale fetches only when Suspense would, and waits as it would.
@@ -404,7 +404,7 @@ func (c *Controller) responseExpiry(spec *endpoint.Spec, key string, inf inferen
 	// is dropped there: the read finds nothing, and fetches.
 	_ = c.st.Adopt(key, spec.Schema)
 	now := c.now()
-	data, st, meta, ok := c.st.Read(key)
+	data, st, meta, ok := c.st.ReadArgs(key, inf.args)
 	r := endpoint.Response{Data: data, ExpiresAt: meta.ExpiresAt}
 	if meta.Err != nil && now < meta.ErrorExpiresAt {
 		r.Err = meta.Err
@@ -426,10 +426,11 @@ func (c *Controller) responseExpiry(spec *endpoint.Spec, key string, inf inferen
 	return r, expiry{at: r.ExpiresAt, errorAt: meta.ErrorExpiresAt, aged: aged}
 }
 
-func (c *Controller) read(key string) value.Value {
+// read reads the result under key, by a reader with params.
+func (c *Controller) read(key string, params value.Value) value.Value {
 	c.mu.Lock()
 	defer c.unlock()
-	v, _, _, _ := c.st.Read(key)
+	v, _, _, _ := c.st.ReadArgs(key, schema.Args{Params: params})
 	return v
 }
 

@@ -112,7 +112,7 @@ func (g *gcTimer) Stop() { g.stop() }
 // ExpiryMultiplier, or DefaultGCExpiryMultiplier), and reports what it
 // removed. Kept, whatever their age: every result a subscription holds
 // (a go-app hooks.Query subscribes, so it holds its result) and every
-// entity it reaches, including the entity a subscription's inferred read
+// entity it reaches, including the entities a subscription's inferred read
 // stands on; whatever a Hold names; and everything pending optimistic
 // writes touch. A removed result reads Missing afterwards and State no
 // longer lists it nor its entities; a held result reads the identical
@@ -126,8 +126,8 @@ func (c *Controller) GC() GCStats {
 	for key, list := range c.subs {
 		roots.Result(key)
 		for _, s := range list {
-			if s.inf.entity != nil {
-				roots.Entity(s.inf.entity, s.inf.pk)
+			for _, ref := range s.inf.refs() {
+				roots.Entity(ref.entity, ref.pk)
 			}
 		}
 	}

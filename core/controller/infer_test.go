@@ -341,3 +341,44 @@ func TestInferredSubscription(t *testing.T) {
 	require.Eventually(t, func() bool { return rec.last().Data.Get("title").Str() == "fetched" }, testkit.WaitLimit, time.Millisecond)
 	assert.EqualValues(t, 1, s.detail.calls.Load())
 }
+
+// TestInferredObjectSchema: an endpoint whose schema is an object of
+// entities and defaults ({book: Book, author: Author, extra: ”}) is
+// inferred as data-client infers it: every entity member named by the
+// params and stored, the defaults filled in, Valid until the earliest of
+// their expiries. A member that is not an entity or an object of them (a
+// list) needs the stored result.
+func TestInferredObjectSchema(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	bookE := book(nil)
+	author := &schema.Entity{Key: "Author", Defaults: value.MustParse(`{"id":null,"name":""}`)}
+	books := newShelf(bookE, `[{"id":"1","title":"one"},{"id":"2","title":"two"}]`)
+	authors := &funcEndpoint{name: "authors", spec: endpoint.Spec{Name: "authors", Schema: schema.ArrayOf(author), DataExpiryLength: detailExpiry},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return obj(`[{"id":"2","name":"ann"}]`), nil
+		}}
+	page := schema.ObjectOf(schema.Default("first", value.NullV), schema.Nested("inner", schema.ObjectOf(schema.Default("n", value.Num(0)))))
+	shape := schema.ObjectOf(schema.Nested("book", bookE), schema.Nested("author", author),
+		schema.Default("extra", value.Str("")), schema.Nested("page", page))
+	detail := &funcEndpoint{name: "both", spec: endpoint.Spec{Name: "both", Schema: shape},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) { return obj(`{}`), nil }}
+	withList := &funcEndpoint{name: "withList", spec: endpoint.Spec{Name: "withList", Schema: schema.ObjectOf(schema.Nested("book", bookE), schema.Nested("all", schema.ArrayOf(author)))}}
+
+	books.listed(t, c)
+	_, err := c.Suspense(ctx, authors, value.Obj())
+	require.NoError(t, err)
+
+	r := c.GetResponse(detail, params("2"))
+	require.Equal(t, endpoint.Valid, r.ExpiryStatus)
+	assert.True(t, r.Inferred)
+	assert.JSONEq(t, `{"book":{"id":"2","title":"two"},"author":{"id":"2","name":"ann"},"extra":"","page":{"first":null,"inner":{"n":0}}}`, r.Data.JSON())
+	assert.Equal(t, clk.Now().Add(listExpiry).UnixMilli(), r.ExpiresAt, "the earlier of the two entities' expiries")
+
+	assert.Equal(t, endpoint.Missing, c.GetResponse(detail, params("1")).ExpiryStatus, "author 1 is not stored")
+	assert.Equal(t, endpoint.Missing, c.GetResponse(withList, params("2")).ExpiryStatus, "a list member is not inferred")
+	clk.Advance(listExpiry)
+	assert.Equal(t, endpoint.Missing, c.GetResponse(detail, params("2")).ExpiryStatus, "book 2 expired")
+	assert.Zero(t, detail.calls.Load())
+}

@@ -71,7 +71,7 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 		c.mu.Unlock()
 		return value.Undef, nil
 	}
-	v, st := schema.Denormalize(read, input, c.st, &m.memo, c.st.Version())
+	v, st := schema.DenormalizeArgs(read, input, c.st, &m.memo, c.st.Version(), schema.ArgsOf(args))
 	q, _ := s.(*schema.Query)
 	if st != schema.Found || v.IsUndefined() {
 		c.unlock()

@@ -157,7 +157,7 @@ func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value
 		s.settled = c.st.Version()
 	}
 	c.emitReq(FetchResolve, r, nil, nil)
-	out, _, _, _ = c.st.Read(r.key)
+	out, _, _, _ = c.st.ReadArgs(r.key, schema.Args{Params: r.params})
 	return out, true
 }
 
@@ -308,7 +308,7 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 	if err != nil {
 		return value.Undef, err
 	}
-	out, _, _, _ = c.st.Read(key)
+	out, _, _, _ = c.st.ReadArgs(key, schema.Args{Params: r.params})
 	return out, nil
 }
 

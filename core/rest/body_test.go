@@ -32,7 +32,7 @@ func TestFetchBody(t *testing.T) {
 		{name: "blank", status: 200, body: " \n", value: `null`},
 		{name: "error status", status: 500, body: `{"e":1}`, wantErr: "500"},
 		{name: "not json", status: 200, body: `{"a":`, text: `{"a":`, value: `"{\"a\":"`},
-		{name: "not json, with a schema", status: 200, body: `{"a":`, text: `{"a":`, wantErr: "400", opts: func(o *rest.Options) {
+		{name: "not json, with a schema", status: 200, body: `{"a":`, text: `{"a":`, wantErr: "400 unexpected text response for schema A", opts: func(o *rest.Options) {
 			o.Schema = &schema.Entity{Key: "A", Defaults: value.MustParse(`{"id":null}`)}
 		}},
 		{name: "process", status: 200, body: `{"a":1}`, value: `{"b":2}`, opts: func(o *rest.Options) {

@@ -528,9 +528,9 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 
 // DefaultParseResponse parses a response as the endpoint does when it has
 // no ParseResponse option: a 2xx JSON body is parsed; a 204 or an empty body
-// is null; a 2xx body that is not JSON is an error with Status 400 when the
-// endpoint has a Schema (which expects data) or the Content-Type says JSON,
-// or else its text as a string,
+// is null; a 2xx body that is not JSON is an error with Status 400 (see
+// notJSON) when the endpoint has a Schema (which expects data) and no
+// Process, or the Content-Type says JSON, or else its text as a string,
 // except that JSON nested deeper than value.MaxDepth is always that error;
 // any other status is a *NetworkError with the body parsed when it is JSON.
 // A parsed 2xx value shares resp.Body's bytes (see Response.Body).
@@ -553,19 +553,45 @@ func (e *Endpoint) DefaultParseResponse(resp *Response) (value.Value, error) {
 	v, err := value.ParseLazyOwned(body)
 	if err != nil {
 		// Text that is not JSON is a string to an endpoint without a
-		// schema. JSON nested too deep to parse is JSON all the same:
-		// handing back its text as if it were the data would be wrong.
-		// A body said to be JSON that is not is an error, as in
+		// schema, or with a Process (which makes data of any body, as in
+		// data-client). JSON nested too deep to parse is JSON all the
+		// same: handing back its text as if it were the data would be
+		// wrong. A body said to be JSON that is not is an error, as in
 		// data-client.
-		if e.opts.Schema == nil && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "json") {
+		ct := strings.ToLower(resp.Header.Get("Content-Type"))
+		if (e.opts.Schema == nil || e.opts.Process != nil) && !errors.Is(err, value.ErrTooDeep) && !strings.Contains(ct, "json") {
 			return value.Str(string(resp.Body)), nil
 		}
-		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: err}
+		return value.Undef, &NetworkError{Endpoint: e.name, Status: 400, Response: resp, Err: e.notJSON(ct, body, err)}
 	}
 	return v, nil
 }
 
 var utf8BOM = []byte("\xEF\xBB\xBF")
+
+// notJSON is the error of a 2xx body that is not JSON where a schema
+// expects data: perr, the error of parsing it, after what data-client says
+// of a body not said to be JSON: an HTML page (a server's fallback for a
+// route it does not have), text, or the body's type.
+func (e *Endpoint) notJSON(ct string, body []byte, perr error) error {
+	if strings.Contains(ct, "json") {
+		return perr
+	}
+	what := ct
+	switch {
+	case strings.Contains(ct, "html") || len(body) >= len(htmlDoctype) && strings.EqualFold(string(body[:len(htmlDoctype)]), htmlDoctype):
+		what = "html"
+	case ct == "":
+		what = "text"
+	}
+	what = "unexpected " + what + " response for schema " + schema.Describe(e.opts.Schema)
+	if strings.HasPrefix(what, "unexpected html") {
+		what += " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
+	}
+	return fmt.Errorf("%s: %w", what, perr)
+}
+
+const htmlDoctype = "<!doctype html>"
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

@@ -305,7 +305,17 @@ func TestNonJSONSuccess(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, "<html>oops</html>")
 	})
-	t.Run("with a schema it is a 400 error", func(t *testing.T) {
+	t.Run("without a schema it is the text", func(t *testing.T) {
+		e := newEndpoint(t, srv, rest.Options{Path: "/page"})
+		v, err := e.Fetch(context.Background(), value.Undef, nil)
+		require.NoError(t, err)
+		assert.Equal(t, value.Str("<html>oops</html>"), v)
+	})
+	t.Run("JSON type, not JSON, with a schema: a 400 error", func(t *testing.T) {
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, "<html>oops</html>")
+		})
 		e := newEndpoint(t, srv, rest.Options{Path: "/articles/:id", Name: "getArticle", Schema: article})
 		_, err := e.Fetch(context.Background(), obj(`{"id":1}`), nil)
 		ne, ok := errors.AsType[*rest.NetworkError](err)
@@ -317,12 +327,67 @@ func TestNonJSONSuccess(t *testing.T) {
 		assert.True(t, isSyntax)
 		assert.Equal(t, `getArticle: GET `+srv.URL+`/articles/1: 400 invalid JSON at offset 0: unexpected character '<', expected a value: "<html>oops</html>"`, err.Error())
 	})
-	t.Run("without a schema it is the text", func(t *testing.T) {
-		e := newEndpoint(t, srv, rest.Options{Path: "/page"})
-		v, err := e.Fetch(context.Background(), value.Undef, nil)
-		require.NoError(t, err)
-		assert.Equal(t, value.Str("<html>oops</html>"), v)
-	})
+}
+
+// A schema expects data: a 2xx body that is not JSON is refused with
+// status 400, and the message says, in data-client's words, what came
+// instead (an HTML page, text, a type), with the request named as every
+// NetworkError names it. JSON is read whatever its Content-Type.
+func TestSchemaRefusesBodyNotJSON(t *testing.T) {
+	const req = "getArticle: GET http://x.test/articles/1: "
+	tests := []struct {
+		name, contentType, body string
+		status                  int    // 0: accepted, else 400
+		message                 string // what the message holds after req
+	}{
+		{name: "an HTML page", contentType: "text/html; charset=utf-8", body: "<body>fallback</body>", status: 400,
+			message: `400 unexpected html response for schema Article (likely no API endpoint is configured for this request, and this is an HTML fallback): invalid JSON at offset 0: unexpected character '<', expected a value: "<body>fallback</body>"`},
+		{name: "HTML said to be text", contentType: "text/plain", body: "<!DOCTYPE html><p>hi", status: 400,
+			message: "400 unexpected html response for schema Article"},
+		{name: "JSON said to be text is read", contentType: "text/plain; charset=utf-8", body: `{"id":"1"}`},
+		{name: "not JSON said to be JSON", contentType: "application/json", body: "<p>", status: 400,
+			message: `400 invalid JSON at offset 0: unexpected character '<', expected a value: "<p>"`},
+		{name: "text with no Content-Type", body: "plain words", status: 400,
+			message: `400 unexpected text response for schema Article: invalid JSON at offset 0: unexpected character 'p', expected a value: "plain words"`},
+		{name: "text of a type", contentType: "text/plain", body: "plain words", status: 400, message: `400 unexpected text/plain response for schema Article: invalid JSON`},
+		{name: "binary", contentType: "image/png", body: "PNG", status: 400, message: `400 unexpected image/png response for schema Article: invalid JSON`},
+		{name: "JSON with no Content-Type is taken", body: `{"id":"1"}`},
+		{name: "JSON type", contentType: "application/vnd.api+json", body: `{"id":"1"}`},
+		{name: "blank text is null", contentType: "text/plain", body: " "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "getArticle", Schema: article,
+				Transport: transportFunc(func(context.Context, *rest.Request) (*rest.Response, error) {
+					h := rest.Header{}
+					if tt.contentType != "" {
+						h.Set("Content-Type", tt.contentType)
+					}
+					return &rest.Response{Status: 200, Header: h, Body: []byte(tt.body)}, nil
+				})}
+			e, err := rest.New(o)
+			require.NoError(t, err)
+			_, err = e.Fetch(context.Background(), obj(`{"id":1}`), nil)
+			if tt.status == 0 {
+				require.NoError(t, err)
+				return
+			}
+			ne, ok := errors.AsType[*rest.NetworkError](err)
+			require.True(t, ok, "%v", err)
+			assert.Equal(t, tt.status, ne.Status)
+			assert.Equal(t, 200, ne.Response.Status, "the response is the one received")
+			assert.True(t, strings.HasPrefix(err.Error(), req+tt.message), "%s", err)
+			if strings.Contains(tt.contentType, "json") {
+				return // said to be JSON: an error whatever makes the data
+			}
+			// A Process makes data of any other body, as in data-client.
+			o.Process = func(v, _ value.Value) (value.Value, error) { return value.MustParse(`{"id":"1"}`), nil }
+			p, err := rest.New(o)
+			require.NoError(t, err)
+			_, err = p.Fetch(context.Background(), obj(`{"id":1}`), nil)
+			require.NoError(t, err)
+		})
+	}
 }
 
 func TestErrorStatus(t *testing.T) {

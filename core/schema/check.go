@@ -290,6 +290,11 @@ func eachEntity(s Schema, f func(*Entity), seen map[*Entity]bool) {
 		if s != nil {
 			eachEntity(s.Entity, f, seen)
 		}
+	case *Lens:
+		if s != nil {
+			eachEntity(s.table, f, seen)
+			eachEntity(s.entity, f, seen)
+		}
 	case *Union:
 		if s != nil {
 			for _, e := range s.Schemas {

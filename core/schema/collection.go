@@ -65,6 +65,19 @@ type Args struct {
 	Optimistic   bool
 }
 
+// ArgsOf returns the Args of an endpoint's argument list: its first
+// element the params, its second the body.
+func ArgsOf(list []value.Value) Args {
+	var a Args
+	if len(list) > 0 {
+		a.Params = list[0]
+	}
+	if len(list) > 1 {
+		a.Body = list[1]
+	}
+	return a
+}
+
 // List returns the args as an endpoint's argument list, which an entity's
 // PKFunc and Process get: [] without params or body, [params], or
 // [params, body] (params null when there are none).

@@ -111,6 +111,9 @@ type rareDeps struct {
 	absent []entityRef
 	// tables are the entity tables listed (by All), at their versions.
 	tables []tableDep
+	// lenses are the lens values read (by a Lens field): a read with
+	// args that select others is another read.
+	lenses []lensDep
 }
 
 // more returns ds.rare, made when ds has none yet.
@@ -140,8 +143,10 @@ func (d *denormalizer) entityDeps(s *Slot) *deps {
 type entityRef struct{ key, pk string }
 
 // valid reports whether everything ds lists is as it was, so the value
-// built on it is still current. pass numbers the denormalization asking.
-func (ds *deps) valid(src Source, pass uint64) bool {
+// built on it is still current, for the denormalization d (its pass, its
+// args' lenses).
+func (ds *deps) valid(d *denormalizer) bool {
+	src, pass := d.src, d.pass
 	switch pass {
 	case ds.good:
 		return true
@@ -160,9 +165,13 @@ func (ds *deps) valid(src Source, pass uint64) bool {
 			ts, isTable := src.(TableSource)
 			ok = isTable && ts.TableVersion(r.tables[i].key) == r.tables[i].version
 		}
+		for i := 0; ok && i < len(r.lenses); i++ {
+			val, has := d.lens(r.lenses[i].l, false)
+			ok = has == r.lenses[i].ok && val == r.lenses[i].val
+		}
 	}
 	for i := 0; ok && i < len(ds.kids); i++ {
-		ok = ds.kids[i].valid(src, pass)
+		ok = ds.kids[i].valid(d)
 	}
 	if ok {
 		ds.good = pass
@@ -184,7 +193,7 @@ type entityMemo struct {
 
 // fits reports whether m is a form of e built on what is still there.
 func (m *entityMemo) fits(e *Entity, d *denormalizer) bool {
-	return m.built && m.entity == e && m.deps.valid(d.src, d.pass)
+	return m.built && m.entity == e && m.deps.valid(d)
 }
 
 // Memo caches the denormalized form of one stored result: the current form,
@@ -202,6 +211,9 @@ type resultMemo struct {
 	st     Status
 	deps   *deps
 	built  bool
+	// lensed is set when the read depended on lens values (see Lens),
+	// which args select: it is checked again on every read.
+	lensed bool
 	// lookups are the slots the build looked up, in order. The next build
 	// of the same result asks for the same entities in the same order, and
 	// checking a hint costs a string compare where the store's map costs a
@@ -225,28 +237,34 @@ var passes atomic.Uint64
 // check of its dependencies otherwise. When an entity changed, only the
 // entities containing it are rebuilt; the others keep their identity.
 func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVersion uint64) (value.Value, Status) {
+	return DenormalizeArgs(s, result, src, memo, storeVersion, Args{})
+}
+
+// DenormalizeArgs is Denormalize for a read made with args, which select
+// the lens of each Lens (data-client's Scalar) in s.
+func DenormalizeArgs(s Schema, result value.Value, src Source, memo *Memo, storeVersion uint64, args Args) (value.Value, Status) {
 	if s == nil {
 		return result, Found
 	}
 	if memo != nil && memo.storeVersion == storeVersion && memo.cur.built && memo.cur.schema == s &&
-		value.Same(memo.cur.input, result) {
+		value.Same(memo.cur.input, result) && !memo.cur.lensed {
 		return memo.cur.val, memo.cur.st // nothing changed since the last read
 	}
 	pass := passes.Add(1)
+	d := &denormalizer{src: src, pass: pass, deps: &deps{}, args: args}
 	if memo != nil {
-		if memo.cur.fits(s, result) && memo.cur.deps.valid(src, pass) {
+		if memo.cur.fits(s, result) && memo.cur.deps.valid(d) {
 			memo.cur.input = result
 			memo.storeVersion = storeVersion
 			return memo.cur.val, memo.cur.st
 		}
-		if memo.prev.fits(s, result) && memo.prev.deps.valid(src, pass) {
+		if memo.prev.fits(s, result) && memo.prev.deps.valid(d) {
 			memo.cur, memo.prev = memo.prev, memo.cur
 			memo.cur.input = result
 			memo.storeVersion = storeVersion
 			return memo.cur.val, memo.cur.st
 		}
 	}
-	d := &denormalizer{src: src, pass: pass, deps: &deps{}}
 	if memo != nil {
 		d.hints = memo.cur.lookups
 		d.lookups = make([]*Slot, 0, len(memo.cur.lookups))
@@ -254,7 +272,7 @@ func Denormalize(s Schema, result value.Value, src Source, memo *Memo, storeVers
 	v, st := s.denormalize(result, d)
 	if memo != nil {
 		memo.prev = memo.cur
-		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true, lookups: d.lookups}
+		memo.cur = resultMemo{schema: s, input: result, val: v, st: st, deps: d.deps, built: true, lensed: len(d.lenses) > 0, lookups: d.lookups}
 		memo.storeVersion = storeVersion
 	}
 	return v, st
@@ -298,6 +316,10 @@ type denormalizer struct {
 	// limited is set once an entity's DepthLimited was called in this
 	// read: a read reports its first cut at a depth limit only.
 	limited bool
+	// args are the read's; lenses the lens values they select (see
+	// Lens), each asked of its Lens once per read.
+	args   Args
+	lenses []lensDep
 }
 
 // depthLimit returns how deep e may be reached in a read: its MaxDepth

@@ -535,8 +535,27 @@ func (b *schemaBuilder) schema(depth int) schema.Schema {
 		// As many bytes as the entity below, so that the corpus keeps
 		// its shapes.
 		return schema.LazyOf(b.entity())
+	case 1:
+		if r.pick(2) == 0 {
+			// A Scalar: as an entity's field, or standalone (bound,
+			// or not, which a response refuses).
+			var bound *schema.Entity
+			if r.pick(3) != 0 {
+				bound = b.entity()
+			}
+			return schema.LensOf(fuzzKeys[r.pick(len(fuzzKeys))], fuzzLens, bound)
+		}
 	}
 	return b.entity()
+}
+
+// fuzzLens is a Scalar's lens: the "lens" member of args[0], when a string.
+func fuzzLens(args value.Value) (string, bool) {
+	if args.Len() == 0 {
+		return "", false
+	}
+	v := args.Elems()[0].Get("lens")
+	return v.Str(), v.Kind() == value.String
 }
 
 // data makes a value roughly of shape s, with deviations: records with and
@@ -659,7 +678,12 @@ func FuzzNormalizeSchema(f *testing.F) {
 			in = b.data(s, 0)
 		}
 		defer watchdog(hangLimit, "normalize and denormalize")()
-		n, err := schema.Normalize(s, in)
+		// Args with a lens for a Scalar, or none (then it refuses data).
+		var args schema.Args
+		if len(shape) > 0 && shape[0]&1 != 0 {
+			args.Params = value.Obj(value.M("lens", value.Str("A")))
+		}
+		n, err := schema.NormalizeArgs(s, in, args)
 		if err != nil {
 			checkSchemaError(t, err)
 			return
@@ -685,6 +709,8 @@ func FuzzNormalizeSchema(f *testing.F) {
 			checkEager(t, s, n.Result, st, again)
 		}
 		schema.Denormalize(s, n.Result, st, nil, 0)
+		st.ReadArgs("k", args)
+		st.ReadArgs("k", schema.Args{Params: value.Obj(value.M("lens", value.Str("B")))})
 		st.Reset()
 		st.State()
 	})

@@ -295,7 +295,14 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 		if i < 0 {
 			continue
 		}
-		out, err := f.Schema.normalize(child, rec, n.child(path, f.Name, -1), n)
+		var out value.Value
+		at := n.child(path, f.Name, -1)
+		if l, ok := f.Schema.(*Lens); ok {
+			// A Scalar field: its value goes to the cell of this record.
+			out, err = l.fieldRef(e, pk, f.Name, child, at, n)
+		} else {
+			out, err = f.Schema.normalize(child, rec, at, n)
+		}
 		if err != nil {
 			return value.Undef, err
 		}

@@ -22,6 +22,13 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 		if s != nil {
 			Refs(s.Entity, v, f)
 		}
+	case *Lens:
+		// A standalone cell's key. An entity field's reference names a
+		// cell per lens, which only a read's args choose: those cells are
+		// not followed.
+		if pk, ok := v.Text(); ok && s != nil && v.Kind() == value.String {
+			f(s.table, pk)
+		}
 	case *Union:
 		if s == nil || v.Kind() != value.Object {
 			return

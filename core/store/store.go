@@ -202,6 +202,12 @@ func (s *Store) Slot(key, pk string) *schema.Slot {
 // Read returns the denormalized visible result stored under key, memoized,
 // and whether the key holds a result at all.
 func (s *Store) Read(key string) (v value.Value, st schema.Status, meta ResultMeta, ok bool) {
+	return s.ReadArgs(key, schema.Args{})
+}
+
+// ReadArgs is Read by a reader with args, the request's (which select
+// the lenses of a schema.Lens in the result's schema).
+func (s *Store) ReadArgs(key string, args schema.Args) (v value.Value, st schema.Status, meta ResultMeta, ok bool) {
 	r := s.results[key]
 	if r == nil {
 		return value.Undef, schema.Missing, ResultMeta{}, false
@@ -211,7 +217,7 @@ func (s *Store) Read(key string) (v value.Value, st schema.Status, meta ResultMe
 		// before any data.
 		return value.Undef, schema.Missing, r.visible.meta, false
 	}
-	v, st = schema.Denormalize(r.visible.schema, r.visible.val, s, &r.memo, s.version)
+	v, st = schema.DenormalizeArgs(r.visible.schema, r.visible.val, s, &r.memo, s.version, args)
 	return v, st, r.visible.meta, true
 }
 

@@ -293,6 +293,52 @@ export interface InvalidateSchema<E = AnyEntity> {
 export interface AllSchema<E = AnyEntity> {
   readonly [schemaKind]: { all: E };
 }
+/** Options of `Scalar`. */
+export interface ScalarOptions {
+  /**
+   * Selects the lens (a portfolio, a currency, a locale) from the
+   * endpoint's args; undefined: none (a read's fields are then undefined,
+   * a response is refused). It is part of the cells' keys: no `|` in it.
+   */
+  lens: (args: readonly any[]) => string | undefined;
+  /** Names the cells' table, `Scalar(key)`. */
+  key: string;
+  /** The entity standalone cells belong to (in `schema.Values`, `[Scalar]`, a Collection); an `Entity.schema` field's is its entity. */
+  entity?: AnyEntity;
+}
+/** The delegate of `Scalar.denormalize`, as data-client's schemas get it. */
+export interface ScalarDenormalizeDelegate {
+  unvisit(schema: any, input: any): any;
+  argsKey(fn: (args: readonly any[]) => string | undefined): string | undefined;
+}
+/**
+ * `new Scalar({lens, key, entity?})`: entity fields whose values depend on
+ * a lens of the endpoint's args, stored in cells of the table `Scalar(key)`
+ * (one per record and lens: `entityKey|pk|lens`). Standalone it reads as a
+ * cell. Its methods are data-client's, for code that calls them.
+ */
+export interface ScalarSchema {
+  readonly [schemaKind]: { scalar: true };
+  /** `Scalar(key)`: the cells' table. */
+  readonly key: string;
+  readonly lensSelector: (args: readonly any[]) => string | undefined;
+  readonly entity: AnyEntity | undefined;
+  readonly entityKey: string | undefined;
+  /** The pk of the record a standalone cell belongs to: the map key holding it, else the bound entity's pk of it. A subclass may override it. */
+  entityPk(input: any, parent: any, key: string | undefined, args: readonly any[]): PK | undefined;
+  createIfValid(props: object): object;
+  merge(existing: any, incoming: any): any;
+  shouldReorder(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): boolean;
+  mergeWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): any;
+  mergeMetaWithStore(existingMeta: EntityMeta, incomingMeta: EntityMeta, existing: any, incoming: any): EntityMeta;
+  denormalize(input: unknown, delegate: ScalarDenormalizeDelegate): unknown;
+  /** The keys of the stored cells of the lens `args` select; undefined when there is none. */
+  queryKey(
+    args: readonly any[],
+    unvisit: unknown,
+    delegate: { getEntities(key: string): { entries(): Iterable<[string, any]> } | undefined },
+  ): string[] | undefined;
+}
 /**
  * `schema.Lazy(S)` (data-client's `Lazy`): a relationship field normalized
  * by `S` (its entities are stored) that reads as its normalized form, the
@@ -428,6 +474,7 @@ export type Schema =
   | AllSchema<any>
   | CollectionSchema<any>
   | CollectionOpSchema<any>
+  | ScalarSchema
   | LazySchema<any>
   | readonly [Schema]
   | readonly Schema[]
@@ -469,33 +516,35 @@ export type Denormalize<S> = S extends DateConstructor
                 ? Normalized<E>
                 : S extends LazyQuery<infer E>
                   ? Denormalize<E>
-                  : S extends InvalidateSchema<infer E>
-                    ? Denormalize<E> | undefined
-                    : S extends CollectionSchema<infer E>
-                      ? Denormalize<E>
-                      : S extends ArraySchema<infer E>
-                        ? Denormalize<E>[]
-                        : S extends ValuesSchema<infer E>
-                          ? { [key: string]: Denormalize<E> }
-                          : S extends UnionSchema<infer M>
-                            ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
-                            : S extends ObjectSchema<infer M>
-                              ? DenormalizeObject<M>
-                              : S extends readonly []
-                                ? unknown[]
-                                : S extends readonly (infer E)[]
-                                  ? Denormalize<E>[]
-                                  : S extends string
-                                    ? string | null
-                                    : S extends number
-                                      ? number | null
-                                      : S extends boolean
-                                        ? boolean | null
-                                        : S extends null | undefined
-                                          ? any
-                                          : S extends object
-                                            ? DenormalizeObject<S>
-                                            : S;
+                  : S extends ScalarSchema
+                    ? { [field: string]: any }
+                    : S extends InvalidateSchema<infer E>
+                      ? Denormalize<E> | undefined
+                      : S extends CollectionSchema<infer E>
+                        ? Denormalize<E>
+                        : S extends ArraySchema<infer E>
+                          ? Denormalize<E>[]
+                          : S extends ValuesSchema<infer E>
+                            ? { [key: string]: Denormalize<E> }
+                            : S extends UnionSchema<infer M>
+                              ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
+                              : S extends ObjectSchema<infer M>
+                                ? DenormalizeObject<M>
+                                : S extends readonly []
+                                  ? unknown[]
+                                  : S extends readonly (infer E)[]
+                                    ? Denormalize<E>[]
+                                    : S extends string
+                                      ? string | null
+                                      : S extends number
+                                        ? number | null
+                                        : S extends boolean
+                                          ? boolean | null
+                                          : S extends null | undefined
+                                            ? any
+                                            : S extends object
+                                              ? DenormalizeObject<S>
+                                              : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;
@@ -594,6 +643,7 @@ export interface SchemaClasses {
     process: (entries: Denormalize<S>, ...args: A) => R,
   ) => QuerySchema<S, R, A>;
   Collection: new <S extends readonly [Schema] | ArraySchema<any> | ValuesSchema<any>>(schema: S, options?: CollectionOptions) => CollectionSchema<S>;
+  Scalar: new (options: ScalarOptions) => ScalarSchema;
   /** A relationship read as its pks; `new Lazy([Building]).query` reads the buildings. */
   Lazy: new <S extends Schema>(
     schema: S,
@@ -1050,7 +1100,11 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
    * the collection use them, and every page fetched is appended.
    */
   paginated<A extends object>(removeCursor: (params: A) => readonly P[]): RestEndpoint<D, A, B>;
-  /** With a Collection in the schema: POST that appends the created record to every matching collection. */
+  /**
+   * With a Collection in the schema: POST that appends the created record to
+   * every matching collection. Without one (as `unshift`, `remove`, `move`,
+   * `assign`): a POST with no schema.
+   */
   readonly push?: RestEndpoint<any, P, any>;
   /** As `push`, prepended. */
   readonly unshift?: RestEndpoint<any, P, any>;
@@ -1064,7 +1118,11 @@ export interface RestEndpoint<D = any, P extends object = Params, B = RequestBod
   readonly move?: RestEndpoint<any, any, any>;
   /** With a `schema.Values` Collection: POST whose map is merged into every matching one. */
   readonly assign?: RestEndpoint<any, P, B>;
-  /** With `paginationField`: fetches the page it names and appends it to the collection stored without it. */
+  /**
+   * With `paginationField`: fetches the page it names and appends it to the
+   * collection stored without it. Reading it throws when the schema holds no
+   * Collection.
+   */
   readonly getPage?: RestEndpoint<D, P & { readonly [key: string]: ParamValue }, B>;
   readonly [endpointTypes]?: { data: D; params: P; body: B };
 }
@@ -1878,9 +1936,14 @@ export declare namespace schema {
   type Query<S extends QueryableSchema = QueryableSchema, R = unknown, A extends any[] = any[]> = QuerySchema<S, R, A>;
   const Collection: SchemaClasses['Collection'];
   type Collection<S = Schema> = CollectionOf<S>;
+  const Scalar: SchemaClasses['Scalar'];
+  type Scalar = ScalarSchema;
   const Lazy: SchemaClasses['Lazy'];
   type Lazy<S = Schema> = LazySchema<S>;
 }
+/** `schema.Scalar`: lens-dependent entity fields (a class: a subclass may override `entityPk`). */
+export declare const Scalar: SchemaClasses['Scalar'];
+export type Scalar = ScalarSchema;
 /** `schema.Collection`; the type `Collection<[typeof Todo]>` is a Collection of that list. */
 export declare const Collection: SchemaClasses['Collection'];
 export type Collection<S = Schema> = CollectionOf<S>;

@@ -63,6 +63,7 @@ export {
   InvalidateSchema as Invalidate,
   LazySchema as Lazy,
   QuerySchema as Query,
+  ScalarSchema as Scalar,
   UnionSchema as Union,
   ValuesSchema as Values,
 } from './internal/schemas.mjs';

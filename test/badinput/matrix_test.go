@@ -132,7 +132,7 @@ func cases(closedURL string) []badCase {
 				require.ErrorAs(t, err, &se)
 				assert.Positive(t, se.Offset, "the offset of the error in the body")
 			}),
-		parseFailure("/bad/html", "400", "invalid JSON", "DOCTYPE").
+		parseFailure("/bad/html", "400", "unexpected html response for schema Comment", "invalid JSON", "DOCTYPE").
 			with("HTML error page with status 200", comment("html", "/bad/html"), value.Undef).
 			then(func(t *testing.T, e *env, v value.Value, err error) {
 				var se *value.SyntaxError
@@ -152,7 +152,8 @@ func cases(closedURL string) []badCase {
 			with("invalid JSON: single quotes", bodyEp("singleQuotes", commentE), body(`{'id':2}`)),
 		parseFailure("/bad/body", "400", "invalid JSON", "undefined").
 			with("invalid JSON: a bare word", bodyEp("bareWord", commentE), body(`undefined`)),
-		parseFailure("/bad/body", "400", "invalid JSON", "OK").
+		// Text where a schema expects JSON: refused, in data-client's words.
+		parseFailure("/bad/body", "400", "unexpected text/plain response for schema Comment", "invalid JSON", "OK").
 			with("plain text with status 200", bodyEp("plainText", commentE),
 				obj(`{"text":"OK","type":"text/plain"}`)),
 		accepted("JSON after a UTF-8 byte-order mark", bodyEp("bom", commentE), obj(`{"text":"{\"id\":2,\"name\":\"bom\"}","bom":"1"}`),

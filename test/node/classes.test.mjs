@@ -438,7 +438,10 @@ test('bad declarations are clear errors that name the class where first used, an
   await ctrl.setResponse(bad, { id: 1 }, { id: 1 });
   assert.ok(ctrl.getResponse(bad, { id: 1 }).data instanceof BadSchema);
   const Anonymous = (() => class extends Entity {})();
-  assert.throws(() => ctrl.getResponse(local(df, Anonymous), { id: 1 }), /without a name must define static key/);
+  assert.throws(() => ctrl.getResponse(local(df, Anonymous), { id: 1 }), {
+    name: 'TypeError',
+    message: 'Entity classes without a name must define `static key`\nSee: https://dataclient.io/rest/api/Entity#key',
+  });
 });
 
 // ---------------------------------------------------------------- field conversions

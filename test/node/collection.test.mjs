@@ -30,8 +30,8 @@ test('getList is a Collection: getList.push creates and appends, with no update 
   assert.equal(ctrl.getResponse(r.getList, { published: 'false' }).data, other, 'published=false does not match the body: untouched');
   assert.equal(await server.count('POST /articles'), 1);
   assert.equal(await server.count('GET /articles'), 1);
-  assert.equal(r.getList.assign, undefined, 'a list has no assign');
-  assert.equal(r.get.push, undefined, 'an endpoint without a Collection has no push');
+  assert.equal(r.getList.assign.schema, undefined, "a list's assign has no schema (data-client's)");
+  assert.equal(r.get.push.schema, undefined, 'push of an endpoint without a Collection has no schema');
   assert.equal(r.getList.getPage, undefined, 'no paginationField, no getPage');
   assert.equal(r.getList.push, r.getList.push, 'made once');
 });

@@ -33,7 +33,7 @@ test('declared before load(): endpoints know their shape; asking the engine is a
   assert.equal(topLevel.get.name, 'Article.get');
   assert.ok(topLevel.getList.schema instanceof Collection, 'getList.schema is a Collection, for a Query at module top level');
   assert.equal(typeof topLevel.getList.push, 'function', 'getList has push (an endpoint, callable)');
-  assert.equal(topLevel.get.push, undefined);
+  assert.equal(topLevel.get.push.schema, undefined, 'no Collection: a push with no schema');
   assert.equal(createResource, resource);
   assert.throws(() => topLevel.get.url({ id: '1' }), /url\(\) needs datafetch\.wasm: await load\(\) first/);
 });

@@ -235,3 +235,26 @@ test('setError with bad arguments: a TypeError naming the argument, nothing kept
   assert.deepEqual(ctrl.getState().meta, {}, 'nothing kept');
   assert.equal((await ctrl.useSuspense(fx.getArticle, { id: '1' })).id, '1', 'the controller keeps working');
 });
+
+test('an object schema of entities and defaults is inferred, as data-client: the entity, the defaults, its expiry', async () => {
+  const { df, base, fx, ctrl, res } = await articles();
+  const list = await ctrl.useSuspense(res.getList, {});
+  const inList = list.find((a) => a.id === '1');
+  const wrapped = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/articles/:id',
+    name: 'wrapped',
+    schema: { data: fx.Article, extra: '', page: { first: null, next: { n: 0 } } },
+  });
+  const r = ctrl.getResponse(wrapped, { id: '1' });
+  assert.equal(r.expiryStatus, 'valid');
+  assert.equal(r.data.data, inList, "the list's object of the entity");
+  assert.equal(r.data.extra, '');
+  assert.deepEqual(r.data.page, { first: null, next: { n: 0 } });
+  assert.equal(r.expiresAt, ctrl.getResponse(res.getList, {}).expiresAt);
+  assert.equal(ctrl.getResponse(wrapped, { id: '1' }).data.data, inList, 'the same object again');
+  assert.equal(ctrl.getResponse(wrapped, { id: '999' }).expiryStatus, 'missing', 'an entity not stored');
+  const withList = new df.RestEndpoint({ urlPrefix: base, path: '/articles/:id', name: 'withList', schema: { data: fx.Article, all: [fx.Article] } });
+  assert.equal(ctrl.getResponse(withList, { id: '1' }).expiryStatus, 'missing', 'a list member needs the stored result');
+  assert.equal(await server.count(DETAIL_1), 0);
+});

@@ -150,3 +150,77 @@ test('a content kind every fetch refuses (a schema, no process) is told at const
   assert.equal(said.length, 1, said.join('\n'));
   assert.match(said[0], /\/files\/:id: content 'blob' is incompatible with schema/);
 });
+
+// ---------------------------------------------------------------- collection endpoints without a Collection
+
+test('push, unshift, remove, move and assign of an endpoint with no Collection are requests with no schema; getPage throws', async () => {
+  const { df, base } = await env();
+  const page = new df.RestEndpoint({
+    urlPrefix: base,
+    path: '/articles',
+    name: 'page',
+    paginationField: 'cursor',
+    schema: { nextPage: '', data: { results: [Item] } },
+  });
+  for (const [op, method] of [
+    ['push', 'POST'],
+    ['unshift', 'POST'],
+    ['remove', 'PATCH'],
+    ['move', 'PATCH'],
+    ['assign', 'POST'],
+  ]) {
+    const ep = page[op];
+    assert.equal(typeof ep, 'function', `${op} is an endpoint`);
+    assert.equal(ep.schema, undefined, `${op}: no schema`);
+    assert.equal(ep.method, method, op);
+    assert.equal(ep.name, `page.${op}`);
+    assert.equal(ep, page[op], `${op}: made once`);
+  }
+  assert.throws(() => page.getPage, /page\.getPage: the schema holds no Collection/);
+  // It runs as an endpoint with no schema: the response as it is.
+  const created = await new df.Controller().fetch(page.push, {}, { title: 'pushed' });
+  assert.equal(created.title, 'pushed');
+  assert.ok(!(created instanceof Item), 'not normalized: a plain object');
+  // A Collection of a list has no assign: also a request with no schema.
+  const list = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', schema: new df.schema.Collection([Item]) });
+  assert.equal(list.assign.schema, undefined);
+  assert.ok(list.push.schema !== undefined, 'push of a Collection keeps its schema');
+  assert.equal(list.getPage, undefined, 'a Collection without paginationField has no getPage');
+});
+
+// ---------------------------------------------------------------- bodies that are not JSON
+
+test('a schema refuses a 2xx body that is not JSON, saying what came as data-client does (an HTML page, text); status 400', async () => {
+  const { df, base } = await env();
+  const ep = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', name: 'item', schema: Item });
+  const cases = [
+    ['text/html', '<body>fallback</body>', /^item: .*400 unexpected html response for schema Item \(likely no API endpoint is configured/],
+    ['none', 'plain words', /^item: .*400 unexpected text response for schema Item: invalid JSON/],
+    ['text/plain', 'plain words', /^item: .*400 unexpected text\/plain response for schema Item: invalid JSON/],
+  ];
+  for (const [type, text, message] of cases) {
+    const params = { status: 200, type, text };
+    for (const [how, run] of [
+      ['endpoint()', () => ep(params)],
+      ['ctrl.fetch', () => new df.Controller().fetch(ep, params)],
+    ]) {
+      const err = await run().then(
+        () => assert.fail(`${how} ${type}: resolved`),
+        (e) => e,
+      );
+      assert.ok(err instanceof df.NetworkError, `${how} ${type}: ${err}`);
+      assert.equal(err.status, 400, `${how} ${type}`);
+      assert.match(err.message, message, `${how} ${type}`);
+    }
+  }
+  // JSON is read whatever its Content-Type says (docs/js-api.md, Responses).
+  for (const type of ['application/json', 'none', 'text/plain']) {
+    const v = await new df.Controller().fetch(ep, { status: 200, type, text: '{"id":1,"name":"a"}' });
+    assert.equal(v.name, 'a', type);
+  }
+  // Without a schema, or with a process of its own, text is text.
+  const plain = new df.RestEndpoint({ urlPrefix: base, path: '/bad/body', name: 'plain' });
+  assert.equal(await plain({ status: 200, type: 'text/html', text: '<p>hi</p>' }), '<p>hi</p>');
+  const processed = ep.extend({ process: (text) => ({ id: 2, name: text }) });
+  assert.equal((await new df.Controller().fetch(processed, { status: 200, type: 'text/plain', text: 'words' })).name, 'words');
+});

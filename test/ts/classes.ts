@@ -3,7 +3,7 @@
 // schema, resource({optimistic, searchParams}) extended, a Query over
 // getList.schema, the hooks. Type-checked by `npx tsc --noEmit -p test/ts`,
 // not run.
-import { Controller, Entity, EntityMixin, type GetEndpoint, Query, type Denormalize, RestEndpoint, resource } from 'datafetch';
+import { Controller, Entity, EntityMixin, type GetEndpoint, Query, type Denormalize, RestEndpoint, resource, Scalar, schema } from 'datafetch';
 import { Controller as ReactController, useController, useLoading, useQuery, useSuspense } from 'datafetch/react';
 
 export class User extends Entity {
@@ -101,3 +101,41 @@ async function pushPrice(ctrl: InstanceType<typeof Controller>) {
   await ctrl.set(TodoResource.getList.schema, { userId: 1 }, [{ id: 2, title: 'listed' }]);
 }
 export { pushPrice };
+
+// Scalar: lens-dependent fields of an entity class, and standalone cells
+// of a bound one (schema.Values, a list, a subclass's entityPk).
+const PortfolioScalar = new Scalar({ lens: (args) => args[0]?.portfolio, key: 'portfolio' });
+export class Company extends Entity {
+  id = '';
+  price = 0;
+  pct = 0;
+  static key = 'Company';
+  static schema = { pct: PortfolioScalar };
+}
+const BoundScalar = new schema.Scalar({ lens: (args) => args[0]?.portfolio, key: 'portfolio', entity: Company });
+class CompanyIdScalar extends Scalar {
+  entityPk(input: { companyId: string }) {
+    return input.companyId;
+  }
+}
+const companies = new RestEndpoint({ path: '/companies', searchParams: {} as { portfolio: string }, schema: [Company] });
+const columns = new RestEndpoint({ path: '/companies/columns', searchParams: {} as { portfolio: string }, schema: new schema.Values(BoundScalar) });
+const byCompanyId = new RestEndpoint({
+  path: '/companies/cells',
+  schema: [new CompanyIdScalar({ lens: (args) => args[0]?.portfolio, key: 'c', entity: Company })],
+});
+async function readPortfolio(ctrl: InstanceType<typeof Controller>) {
+  const list = await ctrl.fetch(companies, { portfolio: 'A' });
+  const pct: number = list[0].pct;
+  const cells = await ctrl.fetch(columns, { portfolio: 'A' });
+  const cell: { [field: string]: any } | undefined = cells['1'];
+  const key: string = BoundScalar.key;
+  const lens: string | undefined = BoundScalar.lensSelector([{ portfolio: 'A' }]);
+  void byCompanyId;
+  return [pct, cell, key, lens];
+}
+export { readPortfolio };
+// @ts-expect-error the lens is a function of the args
+new Scalar({ lens: 'portfolio', key: 'portfolio' });
+// @ts-expect-error key is required
+new Scalar({ lens: () => 'A' });

@@ -26,8 +26,8 @@ export function bindCalls(call, callAsync, go) {
     entitySchema: (schema, fieldsJSON, fns) => call('entitySchema', schema, fieldsJSON, fns),
     /** Returns {result, entities} (plain data, undefined kept): the data normalized by the schema; a Collection adder's changes to the collections of storeJSON's tables among the entities. */
     normalize: (schema, dataJSON, argsJSON, storeJSON) => call('normalize', schema, dataJSON, argsJSON, storeJSON),
-    /** Returns {data, expiryStatus}: the result read back from entities as normalize returns them. */
-    denormalize: (schema, resultJSON, entitiesJSON) => call('denormalize', schema, resultJSON, entitiesJSON),
+    /** Returns {data, expiryStatus}: the result read back from entities as normalize returns them, read with the endpoint's args (they select a Scalar's lens). */
+    denormalize: (schema, resultJSON, entitiesJSON, argsJSON) => call('denormalize', schema, resultJSON, entitiesJSON, argsJSON),
     /** Returns the handle of a new Collection ({of, key, argsKey, nestKey}; fns holds its adapters). */
     collectionNew: (specJSON, fns) => call('collectionNew', specJSON, fns),
     /** Returns the handle of the endpoint's push, unshift, remove, move, assign or getPage endpoint, 0 when it has none. */

@@ -442,9 +442,12 @@ function optionsOf(ep) {
   return o;
 }
 
-// Collection endpoints: getters on every endpoint, undefined where the
-// endpoint has none (no Collection in its schema, a list's assign, no
-// paginationField), made once per endpoint.
+// Collection endpoints: getters on every endpoint, made once per endpoint.
+// As data-client's, push, unshift, remove, move and assign always exist:
+// where the schema holds no Collection with that operation (no Collection,
+// a list's assign) they are plain requests of their method with no schema.
+// getPage is undefined without a paginationField, and throws where the
+// schema holds no Collection to add the pages to.
 const derived = new WeakMap();
 for (const [name, method] of COLLECTION_ENDPOINTS) {
   Object.defineProperty(RestEndpoint.prototype, name, {
@@ -453,25 +456,29 @@ for (const [name, method] of COLLECTION_ENDPOINTS) {
       if (this[RECIPE] === undefined) return undefined; // the prototype itself
       let made = derived.get(this);
       if (made === undefined) derived.set(this, (made = {}));
-      if (!(name in made)) made[name] = hasCollectionEndpoint(this, name) ? collectionEndpoint(this, name, method) : undefined;
+      if (!(name in made)) made[name] = collectionEndpoint(this, name, method);
       return made[name];
     },
   });
 }
 
 function collectionEndpoint(ep, op, method) {
-  const d = derive(ep, {}, { collectionOf: ep, op });
-  if (method !== undefined) {
-    delete d.paginationField;
-    own(d, 'method', method);
-    own(d, 'name', `${ep.name}.${op}`);
+  const has = hasCollectionEndpoint(ep, op);
+  if (op === 'getPage') {
+    if (collectionIn(ep.schema) === undefined) {
+      throw new TypeError(`${ep.name}.getPage: the schema holds no Collection to add pages to (getPage needs one, as paginated does)`);
+    }
+    return has ? derive(ep, {}, { collectionOf: ep, op }) : undefined;
   }
+  const changes = { method, name: `${ep.name}.${op}` };
   if (op === 'move') {
     // One record's path (a resource's getList has it as movePath), with
     // no searchParams, as data-client's move.
-    if (typeof ep.movePath === 'string') own(d, 'path', ep.movePath);
-    if ('searchParams' in d) own(d, 'searchParams', undefined);
+    if (typeof ep.movePath === 'string') changes.path = ep.movePath;
+    if ('searchParams' in ep) changes.searchParams = undefined;
   }
+  const d = has ? derive(ep, changes, { collectionOf: ep, op }) : ep.extend({ ...changes, schema: undefined, paginationField: undefined });
+  delete d.paginationField;
   return d;
 }
 

@@ -16,6 +16,10 @@
 
 import { show } from './values.mjs';
 
+// The error of an entity class with neither a name nor a key (data-client's
+// words): its key names its table, and there is nothing to take it from.
+const ANONYMOUS_KEY = 'Entity classes without a name must define `static key`\nSee: https://dataclient.io/rest/api/Entity#key';
+
 // ENTITY_CLASS marks a class as an entity class: every class that extends
 // Entity or comes from EntityMixin inherits it (statics are inherited).
 const ENTITY_CLASS = Symbol.for('datafetch.entityClass');
@@ -108,7 +112,7 @@ function defineEntityStatics(cls) {
       configurable: true,
       enumerable: true,
       get() {
-        if (this.name === '') throw new TypeError('Entity: a class without a name must define static key');
+        if (this.name === '') throw new TypeError(ANONYMOUS_KEY);
         return this.name;
       },
       set(value) {

@@ -77,7 +77,7 @@ export class MemoCache {
   #collections = new Map();
   #entities = new WeakMap();
   // #results: per input (a WeakMap for objects, a Map for primitives),
-  // the last read: {schema, tables, result}.
+  // the last read: {schema, tables, argsText, result}.
   #results = { objects: new WeakMap(), values: new Map() };
   // #queryKeys: per argsKey, per schema, the last buildQueryKeys (up to
   // MAX_QUERY_KEYS): {lookups, value}, each the same value again while
@@ -103,10 +103,9 @@ export class MemoCache {
    * or ImmutableJS), as df.denormalize does, and returns {data, paths}:
    * data keeps its identity across calls as the module comment says;
    * paths lists the entities the data holds ({key, pk}). args are the
-   * endpoint's args (data-client's signature; the read does not use them).
+   * endpoint's args, which select the lens of a Scalar.
    */
   denormalize(schema, input, entities, args = []) {
-    void args;
     if (schema === undefined || schema === null) return { data: input, paths: NO_PATHS };
     if (input === undefined) return { data: undefined, paths: NO_PATHS };
     const { denormalize } = need('denormalize');
@@ -114,11 +113,13 @@ export class MemoCache {
     const given = plainInput(input);
     const slot = this.#slotOf(given);
     const last = slot.last;
-    if (last !== undefined && last.schema === schema && last.tables === tables) return last.result;
-    const fresh = denormalize(schema, given, tables);
+    // As JSON: args are usually a new array of the same params each call.
+    const argsText = JSON.stringify(args);
+    if (last !== undefined && last.schema === schema && last.tables === tables && last.argsText === argsText) return last.result;
+    const fresh = denormalize(schema, given, tables, args);
     const result = this.#match(fresh, last?.result.data, tables, schema instanceof CollectionSchema && typeof given === 'string' ? [schema, given] : undefined);
     const out = last !== undefined && last.result.data === result.data ? last.result : result;
-    slot.last = { schema, tables, result: out };
+    slot.last = { schema, tables, argsText, result: out };
     return out;
   }
 

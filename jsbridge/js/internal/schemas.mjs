@@ -47,6 +47,7 @@ function isSchema(s) {
     s instanceof AllSchema ||
     s instanceof CollectionSchema ||
     s instanceof CollectionOpSchema ||
+    s instanceof ScalarSchema ||
     s instanceof LazySchema ||
     isPlainObject(s) ||
     (Array.isArray(s) && s.length === 1 && isSchema(s[0]))
@@ -405,10 +406,106 @@ function nonFilterTest(v) {
 }
 CollectionSchema.prototype[QUERYABLE] = true;
 
+// CELL_KEY_SEPARATOR joins the parts of a Scalar cell's key:
+// entityKey|entityPk|lens.
+const CELL_KEY_SEPARATOR = '|';
+
+/**
+ * data-client's Scalar: entity fields whose values depend on a lens the
+ * endpoint's args select (a portfolio, a currency, a locale). The values
+ * are stored in cells of the table `Scalar(key)`, one per record and lens
+ * (entityKey|pk|lens), and a read picks the cell of its args' lens. As
+ * an Entity.schema field the entity is inferred; standalone (inside
+ * schema.Values, [Scalar], a Collection of them) `entity` binds it. The
+ * engine does the storing and reading (core/schema Lens); the methods
+ * here are data-client's, for code that calls them.
+ */
+export class ScalarSchema {
+  constructor(options) {
+    if (!options || typeof options !== 'object') throw new TypeError(`Scalar: options must be an object of {lens, key, entity?}, got ${show(options)}`);
+    const { lens, key, entity } = options;
+    if (typeof lens !== 'function') throw new TypeError(`Scalar: lens must be a function of the endpoint's args, got ${show(lens)}`);
+    if (typeof key !== 'string' || key === '') throw new TypeError(`Scalar: key must be a non-empty string, got ${show(key)}`);
+    if (entity !== undefined && !isEntity(entity)) throw new TypeError(`Scalar ${key}: entity must be an Entity, got ${show(entity)}`);
+    this.key = `Scalar(${key})`;
+    this.lensSelector = lens;
+    this.entity = entity;
+    this.entityKey = entity?.key;
+  }
+
+  /**
+   * The pk of the record a standalone cell belongs to: the map key that
+   * holds it (schema.Values), else the bound entity's pk of the cell. A
+   * subclass may override it.
+   */
+  entityPk(input, parent, key, args) {
+    if (key !== undefined && parent != null && parent[key] === input) return key;
+    return this.entity?.pk?.(input, parent, key, args);
+  }
+
+  createIfValid(props) {
+    return { ...props };
+  }
+
+  merge(existing, incoming) {
+    return { ...existing, ...incoming };
+  }
+
+  /** Whether incoming is older than the stored cell: it then yields to it. */
+  shouldReorder(existingMeta, incomingMeta) {
+    return incomingMeta.fetchedAt < existingMeta.fetchedAt;
+  }
+
+  mergeWithStore(existingMeta, incomingMeta, existing, incoming) {
+    return this.shouldReorder(existingMeta, incomingMeta, existing, incoming) ? this.merge(incoming, existing) : this.merge(existing, incoming);
+  }
+
+  mergeMetaWithStore(existingMeta, incomingMeta, existing, incoming) {
+    return this.shouldReorder(existingMeta, incomingMeta, existing, incoming) ? existingMeta : incomingMeta;
+  }
+
+  /**
+   * data-client's denormalize step, for code that walks a schema with a
+   * delegate ({unvisit, argsKey}); the engine reads Scalars itself. A
+   * field's reference [pk, field, entityKey] reads that field of the cell
+   * of the delegate's lens; a cell's key reads the cell; a cell, and any
+   * other value (one stored before the field was a Scalar, '' which keys
+   * no cell), is kept.
+   */
+  denormalize(input, delegate) {
+    if (typeof input === 'string' && input !== '') return delegate.unvisit(this, input);
+    if (!Array.isArray(input)) return input;
+    const lens = delegate.argsKey(this.lensSelector);
+    if (lens === undefined) return undefined;
+    const [pk, field, entityKey] = input;
+    const cell = delegate.unvisit(this, [entityKey, pk, lens].join(CELL_KEY_SEPARATOR));
+    return cell !== null && typeof cell === 'object' ? cell[field] : undefined;
+  }
+
+  /**
+   * data-client's queryKey: the keys of the stored cells of the lens args
+   * select (delegate.getEntities gives the table), undefined when there
+   * is no lens or no such cell.
+   */
+  queryKey(args, _unvisit, delegate) {
+    const lens = this.lensSelector(args);
+    if (lens === undefined) return undefined;
+    const cells = delegate.getEntities(this.key);
+    if (!cells) return undefined;
+    const keys = [];
+    for (const [key, cell] of cells.entries()) {
+      if (!cell || typeof cell === 'symbol') continue;
+      if (key.slice(key.lastIndexOf(CELL_KEY_SEPARATOR) + 1) === lens) keys.push(key);
+    }
+    return keys.length > 0 ? keys : undefined;
+  }
+}
+
 // data-client's names of its Invalidate and Query classes (its others end
 // in Schema as ours do): what `schema.Invalidate.name` gives.
 Object.defineProperty(InvalidateSchema, 'name', { value: 'Invalidate' });
 Object.defineProperty(QuerySchema, 'name', { value: 'Query' });
+Object.defineProperty(ScalarSchema, 'name', { value: 'Scalar' });
 Object.defineProperty(LazySchema, 'name', { value: 'Lazy' });
 
 /**
@@ -425,6 +522,7 @@ export const schema = Object.freeze({
   All: AllSchema,
   Query: QuerySchema,
   Collection: CollectionSchema,
+  Scalar: ScalarSchema,
   Lazy: LazySchema,
 });
 
@@ -460,6 +558,7 @@ function describe(s, where, reg, fns, depth = 0) {
     return all ? { all: of } : { i: of };
   }
   if (s instanceof CollectionSchema) return { c: reg.collection(s, `${where} (schema.Collection)`, depth) };
+  if (s instanceof ScalarSchema) return reg.lens(s, `${where} (${s.key})`, fns);
   if (s instanceof LazySchema) return { lz: inner(s.schema, `${where} (schema.Lazy)`) };
   if (s instanceof LazyQuery) return { lq: inner(s.schema, `${where} (schema.Lazy query)`) };
   if (s instanceof CollectionOpSchema) {
@@ -535,6 +634,10 @@ const checking = {
   collection(s, where, depth) {
     describe(s.schema, where, checking, [], depth + 1);
     return 0;
+  },
+  lens(s, where) {
+    if (s.entity !== undefined) checking.entity(s.entity, where);
+    return {};
   },
 };
 
@@ -833,7 +936,36 @@ export function makeSchemas(bridge) {
 
   // registering is describe's reg for this instance: it registers what a
   // shape names.
-  const registering = { entity: entityHandle, collection: (s, where, depth) => collectionHandle(s, where, depth) };
+  const registering = {
+    entity: entityHandle,
+    collection: (s, where, depth) => collectionHandle(s, where, depth),
+    lens: (s, where, fns) => lensDescriptor(s, where, fns),
+  };
+
+  // lensDescriptor returns the descriptor of a Scalar, its lens an
+  // adapter in fns called with the args as JSON text. An overridden
+  // entityPk binds it to an entity of the bound one's key whose pk is
+  // entityPk, made once per Scalar.
+  const entityPkEntities = new WeakMap();
+  function lensDescriptor(s, where, fns) {
+    fns.push((args) => {
+      const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
+      return lens === undefined ? undefined : String(lens);
+    });
+    let e = null;
+    if (s.entity !== undefined && s.entityPk !== ScalarSchema.prototype.entityPk) {
+      e = entityPkEntities.get(s);
+      if (e === undefined) {
+        const pk = (cell, parent, key, args) => s.entityPk(cell, parent, key, args);
+        e = register({ key: s.entity.key, pk, defaults: {}, hooks: {}, where: `${where}: entityPk` }, {}, 0);
+        entityPkEntities.set(s, e);
+      }
+    } else if (s.entity !== undefined) {
+      e = entityHandle(s.entity, `${where}: entity`);
+    }
+    mergers.set(s.key, s);
+    return { lens: s.key.slice('Scalar('.length, -1), le: e, f: fns.length - 1 };
+  }
 
   // collectionHandle returns the Go Collection of s, made once per
   // instance: its lists are stored under one table, whichever endpoint
@@ -958,13 +1090,15 @@ export function makeSchemas(bridge) {
     return { result: withoutAll(schema, out.result), entities, indexes, entitiesMeta };
   }
 
-  function denormalize(schema, result, entities) {
+  function denormalize(schema, result, entities, args = []) {
     // No schema (or a primitive one): the data as it is, as data-client's.
     if (schema == null || (typeof schema !== 'object' && typeof schema !== 'function')) return result;
+    if (!Array.isArray(args)) throw new TypeError(`denormalize: args must be an array (the endpoint's args), got ${show(args)}`);
     const { data, expiryStatus } = calls.denormalize(
       schemaHandle(schema, 'denormalize: schema'),
       markedText(plainInput(result), 'denormalize: result'),
       markedText(deletedAsNull(entities), 'denormalize: entities'),
+      jsonText(args, 'denormalize: args'),
     );
     return expiryStatus === 'invalid' ? INVALID : data;
   }

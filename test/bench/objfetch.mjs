@@ -1,0 +1,82 @@
+// The engine's cost of data that is already JavaScript, in Node.js: an
+// endpoint whose fetch returns parsed objects (the React bench's shape:
+// N articles of data.mjs, each sample a fresh copy, made untimed), fetched
+// into an empty store and read, with no React and no browser. Prints the
+// median of `ctrl.fetch(list)` + `ctrl.getResponse(list)` per N and build.
+//
+//   node test/bench/objfetch.mjs                     (dist/)
+//   OBJ_DISTS=/tmp/main-dist,dist node test/bench/objfetch.mjs
+//       two builds of dist/ in one process, samples interleaved (the first
+//       alternating), and the ratio of their medians (second/first)
+//   OBJ_NS=100,500 OBJ_SAMPLES=300 OBJ_CPU=1
+//   OBJ_WASM=a.wasm[,b.wasm]  other datafetch.wasm files (one per dist; a
+//       build with function names for `node --cpu-prof`)
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { articlesText } from './data.mjs';
+
+const DISTS = (process.env.OBJ_DISTS ?? new URL('../../dist', import.meta.url).pathname).split(',').map((d) => resolve(d));
+const WASMS = (process.env.OBJ_WASM ?? '').split(',');
+const NS = (process.env.OBJ_NS ?? '100,500').split(',').map(Number);
+const SAMPLES = Number(process.env.OBJ_SAMPLES ?? 200);
+const WARMUP = 40;
+// OBJ_CPU=1 times each sample by the process's CPU time (user + system,
+// all its threads) rather than the wall clock: steadier on a busy machine.
+const CPU = process.env.OBJ_CPU === '1';
+
+const source = JSON.parse(articlesText(Math.max(...NS)));
+const copy = (n) => source.slice(0, n).map((a) => ({ ...a, author: { ...a.author }, tags: [...a.tags] }));
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+// side loads one build and declares the bench's endpoint in it.
+async function side(dist, wasm) {
+  const { load } = await import(pathToFileURL(`${dist}/datafetch.node.mjs`).href);
+  const df = await load(wasm || undefined);
+  const User = new df.Entity({ key: 'User', defaults: { id: undefined, name: '' } });
+  const Article = new df.Entity({
+    key: 'Article',
+    defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] },
+    schema: { author: User },
+  });
+  const s = { dist, prepared: undefined, ctrl: new df.Controller(), times: [] };
+  s.list = new df.RestEndpoint({
+    urlPrefix: 'http://bench.invalid',
+    path: '/articles',
+    name: 'getArticles',
+    schema: [Article],
+    fetch: () => Promise.resolve(s.prepared),
+  });
+  return s;
+}
+
+async function sample(s, n) {
+  await s.ctrl.resetEntireStore();
+  s.prepared = copy(n);
+  const c0 = CPU ? process.cpuUsage() : undefined;
+  const t0 = performance.now();
+  await s.ctrl.fetch(s.list, { count: n });
+  const got = s.ctrl.getResponse(s.list, { count: n }).data;
+  let dt = performance.now() - t0;
+  if (CPU) {
+    const c = process.cpuUsage(c0);
+    dt = (c.user + c.system) / 1000;
+  }
+  if (got?.length !== n || got[n - 1].title !== source[n - 1].title) throw new Error(`${s.dist}: read ${got?.length} articles, want ${n}`);
+  return dt;
+}
+
+const sides = [];
+for (let i = 0; i < DISTS.length; i++) sides.push(await side(DISTS[i], WASMS[i]));
+for (const n of NS) {
+  for (const s of sides) s.times = [];
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const order = i % 2 === 0 ? sides : [...sides].reverse();
+    for (const s of order) {
+      const dt = await sample(s, n);
+      if (i >= WARMUP) s.times.push(dt);
+    }
+  }
+  const medians = sides.map((s) => median(s.times));
+  const ratio = medians.length === 2 ? `  ratio ${(medians[1] / medians[0]).toFixed(3)}` : '';
+  console.log(`N=${n}: ${sides.map((s, i) => `${s.dist} ${medians[i].toFixed(3)} ms`).join(', ')}${ratio}`);
+}
