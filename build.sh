@@ -79,7 +79,7 @@ WASM_BROTLI_MAX=1048576
 # brotli (5.07 MB raw -> 4.88). `-gcflags=all=-l` would make it 892,000.
 WASM_GCFLAGS=()
 for p in fmt time strings reflect internal/fmtsort syscall/js \
-  github.com/hack-pad/safejs \
+  github.com/datafetch/datafetch/jsbridge/internal/safejs \
   github.com/datafetch/datafetch/core/controller \
   github.com/datafetch/datafetch/core/rest \
   github.com/datafetch/datafetch/core/inspect \
@@ -208,6 +208,7 @@ build_dist() {
   mkdir -p "$DIST"
   has_go wasm || die "wasm/ holds no Go files: dist/datafetch.wasm cannot be built"
   log "building dist/datafetch.wasm"
+  check_no_fmt
   # -buildid= leaves out the Go build ID, which changes with any source
   # edit and, compressed, moved brotli by a few KB between builds of the
   # same code: the size check then measures the code.
@@ -337,6 +338,19 @@ stage_vet_wasm() {
 stage_build() {
   build_dist
   check_wasm_size
+}
+
+# check_no_fmt fails when fmt, or package os, is among datafetch.wasm's
+# packages. fmt prints through reflection: linked, it costs about 45 KB
+# brotli (fmt, reflect's printer, internal/fmtsort); datafetch's packages
+# use internal/fmtlite, which prints the same for the verbs and types they
+# print. os (imported by fmt and runtime/debug, 9 KB more) initializes at
+# every start; the collector settings runtime/debug would set come from
+# load()'s environment (wasm/main.go).
+check_no_fmt() {
+  local bad
+  bad=$(GOOS=js GOARCH=wasm go list -deps -f '{{.ImportPath}}: {{join .Imports " "}}' ./wasm | awk '/ (fmt|os)( |$)/ { sub(/:$/, "", $1); print $1 }' | tr '\n' ' ')
+  [[ -z $bad ]] || die "these packages of datafetch.wasm import fmt or os (use internal/fmtlite; see its doc and wasm/main.go): $bad"
 }
 
 # check_wasm_size fails when dist/datafetch.wasm compresses (brotli -q 11,

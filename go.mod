@@ -4,7 +4,6 @@ go 1.26
 
 require (
 	github.com/andybalholm/brotli v1.3.0
-	github.com/hack-pad/safejs v0.1.0
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/stretchr/testify v1.12.1
 )

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // These tests run in headless Chromium (wasmbrowsertest) under the fixture

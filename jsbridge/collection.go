@@ -3,13 +3,11 @@
 package jsbridge
 
 import (
-	"fmt"
-
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // collectionNew(specJSON, fns) returns the handle of a new
@@ -29,11 +27,11 @@ func collectionNew(args []safejs.Value) (any, error) {
 	fns := arg(args, 1)
 	of, err := buildSchema(spec.Get("of"), fns)
 	if err != nil {
-		return nil, fmt.Errorf("schema.Collection: %w", err)
+		return nil, fmtlite.Errorf("schema.Collection: %w", err)
 	}
 	c := &schema.Collection{Of: of, Key: spec.Get("key").Str()}
 	if err := schema.Check(c); err != nil {
-		return nil, fmt.Errorf("schema.Collection: %w", err)
+		return nil, fmtlite.Errorf("schema.Collection: %w", err)
 	}
 	keyFn := func(name string) (func(a, b any) (value.Value, error), error) {
 		fn, err := fns.Get(name)
@@ -43,7 +41,7 @@ func collectionNew(args []safejs.Value) (any, error) {
 		return func(a, b any) (value.Value, error) {
 			out, err := invoke(fn, a, b)
 			if err != nil {
-				return value.Undef, fmt.Errorf("%s: %w", name, err)
+				return value.Undef, fmtlite.Errorf("%s: %w", name, err)
 			}
 			return jsonArg(out, name+" result")
 		}, nil
@@ -72,7 +70,7 @@ func collectionNew(args []safejs.Value) (any, error) {
 			// which the entry point turns into the request's error.
 			out, err := invoke(fn, collectionArgs.JSON(), params.JSON(), b)
 			if err != nil {
-				panic(fmt.Errorf("collection %s: %w", c.TableKey(), err))
+				panic(fmtlite.Errorf("collection %s: %w", c.TableKey(), err))
 			}
 			ok, _ := out.Truthy()
 			return ok
@@ -92,12 +90,12 @@ func collectionNew(args []safejs.Value) (any, error) {
 func collectionByHandle(h value.Value) (*schema.Collection, error) {
 	id, ok := h.Float()
 	if !ok {
-		return nil, fmt.Errorf("schema: collection handle is %s", h.Kind())
+		return nil, fmtlite.Errorf("schema: collection handle is %s", h.Kind())
 	}
 	x, _ := table.get(int(id))
 	c, ok := x.(*schema.Collection)
 	if !ok {
-		return nil, fmt.Errorf("schema: handle #%d is not a Collection", int(id))
+		return nil, fmtlite.Errorf("schema: handle #%d is not a Collection", int(id))
 	}
 	return c, nil
 }
@@ -148,7 +146,7 @@ func endpointCollection(args []safejs.Value) (any, error) {
 			n, err = ep.Remove()
 		}
 	default:
-		return nil, fmt.Errorf("unknown collection operation %q", op)
+		return nil, fmtlite.Errorf("unknown collection operation %q", op)
 	}
 	if err != nil {
 		return nil, err

@@ -5,14 +5,11 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
@@ -20,7 +17,9 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/encode"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
@@ -122,7 +121,7 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	if v := opts.Get("retry"); !v.IsNullish() {
 		n, ok := v.Float()
 		if !ok || n < 0 || n != math.Trunc(n) || n > math.MaxInt32 {
-			return nil, fmt.Errorf("retry must be a whole number of retries, got %s", v)
+			return nil, fmtlite.Errorf("retry must be a whole number of retries, got %s", v)
 		}
 		o.Retry = int(n)
 	}
@@ -154,7 +153,7 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	// one is an error, rather than through Options.InitialState.
 	if st := arg(args, 5); !st.IsUndefined() {
 		if err := hydrate(cc, st); err != nil {
-			return nil, fmt.Errorf("Controller: initialState: %w", err)
+			return nil, fmtlite.Errorf("Controller: initialState: %w", err)
 		}
 	}
 	return table.add(c), nil
@@ -441,11 +440,6 @@ func ctrlGetResponse(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	r := c.c.GetResponse(ep, params)
-	if errors.Is(r.Err, controller.ErrReentrant) {
-		// A hook calling the controller that runs it: the one error a read
-		// reports (a kept fetch error is not part of getResponse's answer).
-		return nil, r.Err
-	}
 	return c.emit(lib.response, key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 }
 

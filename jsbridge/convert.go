@@ -3,13 +3,12 @@
 package jsbridge
 
 import (
-	"fmt"
 	"math"
 	"time"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // jsonArg parses an argument that datafetch.mjs made with JSON.stringify,
@@ -27,17 +26,17 @@ func jsonArg(v safejs.Value, what string) (value.Value, error) {
 		}
 		parsed, err := value.ParseMarked(s)
 		if err != nil {
-			return value.Undef, fmt.Errorf("%s: %w", what, err)
+			return value.Undef, fmtlite.Errorf("%s: %w", what, err)
 		}
 		return parsed, nil
 	}
-	return value.Undef, fmt.Errorf("%s: expected JSON text, got %s", what, v.Type())
+	return value.Undef, fmtlite.Errorf("%s: expected JSON text, got %s", what, v.Type())
 }
 
 // stringArg returns a string argument.
 func stringArg(v safejs.Value, what string) (string, error) {
 	if v.Type() != safejs.TypeString {
-		return "", fmt.Errorf("%s must be a string, got %s", what, v.Type())
+		return "", fmtlite.Errorf("%s must be a string, got %s", what, v.Type())
 	}
 	return v.String()
 }
@@ -47,7 +46,7 @@ func stringArg(v safejs.Value, what string) (string, error) {
 func bodyArg(kind, payload safejs.Value) (any, error) {
 	k, err := kind.Int()
 	if err != nil {
-		return nil, fmt.Errorf("body kind: %w", err)
+		return nil, fmtlite.Errorf("body kind: %w", err)
 	}
 	switch k {
 	case bodyNone:
@@ -57,7 +56,7 @@ func bodyArg(kind, payload safejs.Value) (any, error) {
 	case bodyRaw:
 		return payload, nil
 	}
-	return nil, fmt.Errorf("unknown body kind %d", k)
+	return nil, fmtlite.Errorf("unknown body kind %d", k)
 }
 
 // bodyToJS is bodyArg's inverse, for callbacks that are given the body.
@@ -89,7 +88,7 @@ func millis(v value.Value, what string) (time.Duration, error) {
 	}
 	f, ok := v.Float()
 	if !ok || math.IsNaN(f) || f < 0 {
-		return 0, fmt.Errorf("%s must be a number of milliseconds (or Infinity), got %s", what, v)
+		return 0, fmtlite.Errorf("%s must be a number of milliseconds (or Infinity), got %s", what, v)
 	}
 	ns := f * float64(time.Millisecond)
 	if ns >= math.MaxInt64 {

@@ -4,17 +4,16 @@ package jsbridge
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/fetch"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // endpointIDs maps each endpoint handed to JavaScript to its handle, so
@@ -129,7 +128,7 @@ func (eo endpointOptions) apply(o *rest.Options) error {
 		case "retry":
 			n, ok := v.Float()
 			if !ok || n != math.Trunc(n) || n < -1 || n > math.MaxInt32 {
-				err = fmt.Errorf("must be a whole number of retries, got %s", v)
+				err = fmtlite.Errorf("must be a whole number of retries, got %s", v)
 			} else {
 				o.Retry = int(n)
 			}
@@ -162,7 +161,7 @@ func (eo endpointOptions) apply(o *rest.Options) error {
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("option %s: %w", m.Key, err)
+			return fmtlite.Errorf("option %s: %w", m.Key, err)
 		}
 	}
 	return nil
@@ -178,7 +177,7 @@ func schemaFromHandle(v value.Value) (schema.Schema, error) {
 	x, _ := table.get(int(f))
 	s, ok := x.(schema.Schema)
 	if !ok {
-		return nil, fmt.Errorf("schema #%d no longer exists", int(f))
+		return nil, fmtlite.Errorf("schema #%d no longer exists", int(f))
 	}
 	return s, nil
 }
@@ -241,7 +240,7 @@ func setEndpointHook(o *rest.Options, name string, fn safejs.Value) error {
 			o.RetryDelay = retryDelayHook(fn)
 		}
 	default:
-		return fmt.Errorf("unknown option %q", name)
+		return fmtlite.Errorf("unknown option %q", name)
 	}
 	return nil
 }
@@ -404,7 +403,7 @@ func updateHook(fn safejs.Value) func(newPKs, params value.Value) (map[string]fu
 				// panics, and the controller fails the request with it.
 				out, err := invoke(call, i, pks.JSON())
 				if err != nil {
-					panic(fmt.Errorf("update %s: %w", key, err))
+					panic(fmtlite.Errorf("update %s: %w", key, err))
 				}
 				v, err := jsonArg(out, "update result for "+key)
 				if err != nil {
@@ -443,7 +442,7 @@ func endpointNew(args []safejs.Value) (any, error) {
 	}
 	var o rest.Options
 	if err := eo.apply(&o); err != nil {
-		return nil, fmt.Errorf("RestEndpoint %s: %w", o.Path, err)
+		return nil, fmtlite.Errorf("RestEndpoint %s: %w", o.Path, err)
 	}
 	ep, err := rest.New(o)
 	if err != nil {
@@ -466,7 +465,7 @@ func endpointExtend(args []safejs.Value) (any, error) {
 	var applyErr error
 	n, err := ep.Extend(func(o *rest.Options) { applyErr = eo.apply(o) })
 	if applyErr != nil {
-		return nil, fmt.Errorf("%s: extend: %w", ep.Name(), applyErr)
+		return nil, fmtlite.Errorf("%s: extend: %w", ep.Name(), applyErr)
 	}
 	if err != nil {
 		return nil, err

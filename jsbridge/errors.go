@@ -4,13 +4,12 @@ package jsbridge
 
 import (
 	"errors"
-	"fmt"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
@@ -87,7 +86,7 @@ func givenError(v safejs.Value) *callerError {
 // point it escaped from.
 func panicError(entry string, p any) error {
 	if err, ok := p.(error); ok {
-		return fmt.Errorf("datafetch %s: internal error: %w", entry, interop.Thrown(err))
+		return fmtlite.Errorf("datafetch %s: internal error: %w", entry, interop.Thrown(err))
 	}
-	return fmt.Errorf("datafetch %s: internal error: %v", entry, p)
+	return fmtlite.Errorf("datafetch %s: internal error: %v", entry, p)
 }

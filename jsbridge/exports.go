@@ -4,16 +4,14 @@ package jsbridge
 
 import (
 	"errors"
-	"fmt"
 	"unsafe"
 
-	"github.com/hack-pad/safejs"
-
-	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/encode"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // The entries in this file are WebAssembly exports (go:wasmexport), called
@@ -131,9 +129,6 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 		return int32(len(exchange.out))
 	}
 	r := c.c.GetResponseKeyed(ep, key, params)
-	if errors.Is(r.Err, controller.ErrReentrant) {
-		return fail(r.Err)
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
@@ -145,7 +140,7 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 // it in an error.
 func inputJSON(from, n int32, what string) (value.Value, error) {
 	if from < 0 || n < 0 || int(from)+int(n) > len(exchange.in) {
-		return value.Undef, fmt.Errorf("%s: %d bytes at %d are past the input buffer (%d bytes)", what, n, from, len(exchange.in))
+		return value.Undef, fmtlite.Errorf("%s: %d bytes at %d are past the input buffer (%d bytes)", what, n, from, len(exchange.in))
 	}
 	if n == 0 {
 		return value.Undef, nil
@@ -156,7 +151,7 @@ func inputJSON(from, n int32, what string) (value.Value, error) {
 	// takes in wasm.
 	v, err := value.ParseMarked(string(exchange.in[from : from+n]))
 	if err != nil {
-		return value.Undef, fmt.Errorf("%s: %w", what, err)
+		return value.Undef, fmtlite.Errorf("%s: %w", what, err)
 	}
 	return v, nil
 }
@@ -193,7 +188,7 @@ const (
 // (null params have the key "").
 func keyedParams(epID int32, ep *rest.Endpoint, paramsLen int32) (params value.Value, key string, err error) {
 	if paramsLen < 0 || int(paramsLen) > len(exchange.in) {
-		return value.Undef, "", fmt.Errorf("%s: params: %d bytes are past the input buffer (%d bytes)", ep.Name(), paramsLen, len(exchange.in))
+		return value.Undef, "", fmtlite.Errorf("%s: params: %d bytes are past the input buffer (%d bytes)", ep.Name(), paramsLen, len(exchange.in))
 	}
 	in := exchange.in[:paramsLen]
 	kept := keptParams.byEndpoint[epID]
@@ -379,12 +374,12 @@ func exportUpdateKeys(ctrlID, keysLen, expire int32) (r int32) {
 		return fail(err)
 	}
 	if list.Kind() != value.Array {
-		return fail(fmt.Errorf("%s: keys: expected an array, got %s", callNames[name], list.JSON()))
+		return fail(fmtlite.Errorf("%s: keys: expected an array, got %s", callNames[name], list.JSON()))
 	}
 	chosen := make(map[string]bool, list.Len())
 	for _, k := range list.Elems() {
 		if k.Kind() != value.String {
-			return fail(fmt.Errorf("%s: keys: expected strings, got %s", callNames[name], k.JSON()))
+			return fail(fmtlite.Errorf("%s: keys: expected strings, got %s", callNames[name], k.JSON()))
 		}
 		chosen[k.Str()] = true
 	}

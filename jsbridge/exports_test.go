@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/encode"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // putInput writes texts one after the other into the exported input

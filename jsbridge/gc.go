@@ -3,12 +3,10 @@
 package jsbridge
 
 import (
-	"fmt"
-
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Garbage collection (docs/js-api.md 9.1). The sweep is Go's
@@ -25,7 +23,7 @@ func gcOptions(opts value.Value, o *controller.Options) error {
 	}
 	m, ok := g.Get("expiryMultiplier").Float()
 	if !ok || !(m >= 1) {
-		return fmt.Errorf("gc.expiryMultiplier must be a number of at least 1, got %s", g.Get("expiryMultiplier"))
+		return fmtlite.Errorf("gc.expiryMultiplier must be a number of at least 1, got %s", g.Get("expiryMultiplier"))
 	}
 	// Interval < 0: no Go timer; JavaScript calls ctrlGC on its own.
 	o.GC = &controller.GCOptions{Interval: -1, ExpiryMultiplier: m}

@@ -3,8 +3,7 @@
 package jsbridge
 
 import (
-	"github.com/hack-pad/safejs"
-
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 

@@ -3,10 +3,10 @@
 package jsbridge
 
 import (
-	"fmt"
 	"sync"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // handles maps the numbers that JavaScript objects hold to the Go objects
@@ -50,7 +50,7 @@ func (h *handles) release(id int) {
 func lookup[T any](v safejs.Value, what string) (T, error) {
 	var zero T
 	if v.Type() != safejs.TypeNumber {
-		return zero, fmt.Errorf("expected %s, got %s", what, v.Type())
+		return zero, fmtlite.Errorf("expected %s, got %s", what, v.Type())
 	}
 	id, err := v.Int()
 	if err != nil {
@@ -64,11 +64,11 @@ func lookupID[T any](id int, what string) (T, error) {
 	var zero T
 	x, ok := table.get(id)
 	if !ok {
-		return zero, fmt.Errorf("%s #%d no longer exists", what, id)
+		return zero, fmtlite.Errorf("%s #%d no longer exists", what, id)
 	}
 	t, ok := x.(T)
 	if !ok {
-		return zero, fmt.Errorf("handle #%d is not %s", id, what)
+		return zero, fmtlite.Errorf("handle #%d is not %s", id, what)
 	}
 	return t, nil
 }

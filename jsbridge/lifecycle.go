@@ -5,13 +5,12 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"time"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/endpoint"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Retry and revalidation (docs/js-api.md 9.2, 9.3): the retryDelay
@@ -30,7 +29,7 @@ func retryDelayHook(fn safejs.Value) func(int, error) (time.Duration, error) {
 		}
 		ms, e := r.Float()
 		if e != nil || math.IsNaN(ms) || ms < 0 {
-			return 0, fmt.Errorf("must return a number of milliseconds, got %s", r.Type())
+			return 0, fmtlite.Errorf("must return a number of milliseconds, got %s", r.Type())
 		}
 		ns := ms * float64(time.Millisecond)
 		if ns >= math.MaxInt64 {

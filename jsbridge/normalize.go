@@ -3,10 +3,9 @@
 package jsbridge
 
 import (
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 

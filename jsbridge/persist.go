@@ -6,9 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/persist"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Persistence (docs/js-api.md, "df.persist"): the policy is core/persist's

@@ -4,11 +4,10 @@ package jsbridge
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
-	"github.com/hack-pad/safejs"
-
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
@@ -125,18 +124,18 @@ func (w *promiseWatchers) watch(v safejs.Value) (chan interop.Settled, error) {
 func settleWatched(args []safejs.Value) (any, error) {
 	id, err := arg(args, 0).Int()
 	if err != nil {
-		return nil, fmt.Errorf("settleWatched: id: %w", err)
+		return nil, fmtlite.Errorf("settleWatched: id: %w", err)
 	}
 	ok, err := arg(args, 1).Bool()
 	if err != nil {
-		return nil, fmt.Errorf("settleWatched: ok: %w", err)
+		return nil, fmtlite.Errorf("settleWatched: ok: %w", err)
 	}
 	watchers.mu.Lock()
 	ch := watchers.waiting[id]
 	delete(watchers.waiting, id)
 	watchers.mu.Unlock()
 	if ch == nil {
-		return nil, fmt.Errorf("settleWatched: no promise is watched as %d", id)
+		return nil, fmtlite.Errorf("settleWatched: no promise is watched as %d", id)
 	}
 	if ok {
 		ch <- interop.Settled{V: arg(args, 2)}

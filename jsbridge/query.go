@@ -3,15 +3,14 @@
 package jsbridge
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/encode"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/wire"
 )
 
@@ -110,7 +109,7 @@ func ctrlListen(args []safejs.Value) (any, error) {
 	}
 	listener := arg(args, 1)
 	if listener.Type() != safejs.TypeFunction {
-		return nil, fmt.Errorf("listen: listener is not a function")
+		return nil, fmtlite.Errorf("listen: listener is not a function")
 	}
 	stop := c.c.Listen(func() {
 		defer recoverHook("listen")
@@ -130,12 +129,12 @@ func queryArgs(args []safejs.Value, call string) (c *ctrl, h int, s schema.Schem
 		return nil, 0, nil, value.Undef, err
 	}
 	if h, err = arg(args, 1).Int(); err != nil {
-		return nil, 0, nil, value.Undef, fmt.Errorf("%s: schema handle: %w", call, err)
+		return nil, 0, nil, value.Undef, fmtlite.Errorf("%s: schema handle: %w", call, err)
 	}
 	x, _ := table.get(h)
 	s, ok := x.(schema.Schema)
 	if !ok {
-		return nil, 0, nil, value.Undef, fmt.Errorf("%s: handle #%d is not a schema", call, h)
+		return nil, 0, nil, value.Undef, fmtlite.Errorf("%s: handle #%d is not a schema", call, h)
 	}
 	if list, err = jsonArg(arg(args, 2), call+": args"); err != nil {
 		return nil, 0, nil, value.Undef, err

@@ -5,9 +5,8 @@ package jsbridge
 import (
 	"sync"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Version is the library version, df.version in JavaScript.

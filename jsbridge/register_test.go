@@ -5,7 +5,7 @@ package jsbridge
 import (
 	"testing"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

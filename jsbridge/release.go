@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // largeTransfer is the size of a body read from JavaScript, or of a read

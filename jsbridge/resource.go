@@ -3,13 +3,11 @@
 package jsbridge
 
 import (
-	"fmt"
-
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Resources are made by package rest (rest.NewResource, LegacyResource), so
@@ -36,11 +34,11 @@ func resourceNew(args []safejs.Value) (any, error) {
 	}
 	var o rest.Options
 	if err := eo.apply(&o); err != nil {
-		return nil, fmt.Errorf("resource %s: %w", o.Path, err)
+		return nil, fmtlite.Errorf("resource %s: %w", o.Path, err)
 	}
 	e, ok := o.Schema.(*schema.Entity)
 	if !ok {
-		return nil, fmt.Errorf("resource %s: schema must be an Entity", o.Path)
+		return nil, fmtlite.Errorf("resource %s: schema must be an Entity", o.Path)
 	}
 	r, err := rest.NewResource(rest.ResourceOptions{URLPrefix: o.URLPrefix, Path: o.Path, Schema: e, Name: o.Name, Options: o,
 		Optimistic: eo.json.Get("optimistic").Boolean()})
@@ -81,11 +79,11 @@ func resourceExtend(args []safejs.Value) (any, error) {
 		}
 		eo, err := endpointOptionsArgs(parts, 1)
 		if err != nil {
-			return nil, fmt.Errorf("extend %s: %w", name, err)
+			return nil, fmtlite.Errorf("extend %s: %w", name, err)
 		}
 		changes[name] = func(o *rest.Options) {
 			if err := eo.apply(o); err != nil && applyErr == nil {
-				applyErr = fmt.Errorf("extend %s: %w", name, err)
+				applyErr = fmtlite.Errorf("extend %s: %w", name, err)
 			}
 		}
 	}

@@ -3,14 +3,13 @@
 package jsbridge
 
 import (
-	"fmt"
 	"math"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/encode"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
@@ -69,7 +68,7 @@ func schemaNew(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	if s == nil {
-		return nil, fmt.Errorf("schema: no schema given")
+		return nil, fmtlite.Errorf("schema: no schema given")
 	}
 	return table.add(s), nil
 }
@@ -85,14 +84,14 @@ func buildSchema(d value.Value, fns safejs.Value) (schema.Schema, error) {
 	case value.Object:
 		return buildCompound(d, fns)
 	}
-	return nil, fmt.Errorf("schema: bad descriptor %s", d)
+	return nil, fmtlite.Errorf("schema: bad descriptor %s", d)
 }
 
 func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 	nested := func(key string) (schema.Schema, error) {
 		s, err := buildSchema(d.Get(key), fns)
 		if err == nil && s == nil {
-			err = fmt.Errorf("schema: %s needs a schema to hold", d)
+			err = fmtlite.Errorf("schema: %s needs a schema to hold", d)
 		}
 		return s, err
 	}
@@ -126,7 +125,7 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 					return v
 				}
 			}
-			panic(fmt.Errorf("collection %s: moveWith: %w", c.TableKey(), err))
+			panic(fmtlite.Errorf("collection %s: moveWith: %w", c.TableKey(), err))
 		}
 		return a, nil
 	case d.Has("a"):
@@ -182,13 +181,13 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 	case d.Has("cv"):
 		f, ok := d.Get("cv").Float()
 		if !ok || f < 1 || f > math.MaxUint32 || f != math.Trunc(f) {
-			return nil, fmt.Errorf("schema: bad conversion %s", d.Get("cv"))
+			return nil, fmtlite.Errorf("schema: bad conversion %s", d.Get("cv"))
 		}
 		return schema.ScalarOf(uint32(f)), nil
 	case d.Has("u"):
 		return buildUnion(d, fns, false)
 	}
-	return nil, fmt.Errorf("schema: bad descriptor %s", d)
+	return nil, fmtlite.Errorf("schema: bad descriptor %s", d)
 }
 
 // buildLens builds a Scalar from its spec (see the descriptors).
@@ -212,7 +211,7 @@ func buildLens(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		if err != nil {
 			// No error result, as a merge: the entry point turns the
 			// panic into the request's (or the read's) error.
-			panic(fmt.Errorf("Scalar(%s): lens: %w", key, err))
+			panic(fmtlite.Errorf("Scalar(%s): lens: %w", key, err))
 		}
 		if out.Type() != safejs.TypeString {
 			return "", false // undefined: no lens
@@ -232,7 +231,7 @@ func buildObject(members value.Value, fns safejs.Value) (schema.Schema, error) {
 		}
 		s, err := buildSchema(m.Elems()[1], fns)
 		if err != nil {
-			return nil, fmt.Errorf("member %s: %w", name, err)
+			return nil, fmtlite.Errorf("member %s: %w", name, err)
 		}
 		fields = append(fields, schema.Nested(name, s))
 	}
@@ -247,7 +246,7 @@ func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error
 	for _, m := range d.Get("u").Members() {
 		s, err := buildSchema(m.Value, fns)
 		if err != nil || s == nil {
-			return nil, fmt.Errorf("union member %s: %w", m.Key, err)
+			return nil, fmtlite.Errorf("union member %s: %w", m.Key, err)
 		}
 		if e, ok := s.(*schema.Entity); ok && inv {
 			s = schema.InvalidateOf(e)
@@ -277,7 +276,7 @@ func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error
 			}
 			name, err := invoke(fn, in.JSON(), p, key)
 			if err != nil {
-				panic(fmt.Errorf("union schema attribute: %w", err))
+				panic(fmtlite.Errorf("union schema attribute: %w", err))
 			}
 			s, _ := interop.String(name)
 			return s
@@ -291,12 +290,12 @@ func buildUnion(d value.Value, fns safejs.Value, inv bool) (*schema.Union, error
 func entityByHandle(h value.Value) (*schema.Entity, error) {
 	id, ok := h.Float()
 	if !ok {
-		return nil, fmt.Errorf("schema: entity handle is %s", h.Kind())
+		return nil, fmtlite.Errorf("schema: entity handle is %s", h.Kind())
 	}
 	x, _ := table.get(int(id))
 	e, ok := x.(*schema.Entity)
 	if !ok {
-		return nil, fmt.Errorf("schema: handle #%d is not an Entity", int(id))
+		return nil, fmtlite.Errorf("schema: handle #%d is not an Entity", int(id))
 	}
 	return e, nil
 }
@@ -384,7 +383,7 @@ func setFieldSchemas(e *schema.Entity, fields value.Value, fns safejs.Value) err
 	for _, f := range fields.Members() {
 		s, err := buildSchema(f.Value, fns)
 		if err != nil {
-			return fmt.Errorf("entity %s: schema.%s: %w", e.Key, f.Key, err)
+			return fmtlite.Errorf("entity %s: schema.%s: %w", e.Key, f.Key, err)
 		}
 		if s != nil {
 			m[f.Key] = s
@@ -405,7 +404,7 @@ func entitySchema(args []safejs.Value) (any, error) {
 		return nil, err
 	}
 	if len(e.Schema) > 0 {
-		return nil, fmt.Errorf("entity %s: its schema is set already", e.Key)
+		return nil, fmtlite.Errorf("entity %s: its schema is set already", e.Key)
 	}
 	fields, err := jsonArg(arg(args, 1), "entity schema")
 	if err != nil {
@@ -428,7 +427,7 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 		e.PKFunc = func(record, p value.Value, key string, a value.Value) (string, bool, error) {
 			pk, err := invoke(fn, record.JSON(), parent(p), key, argList(a))
 			if err != nil {
-				return "", false, fmt.Errorf("pk: %w", err)
+				return "", false, fmtlite.Errorf("pk: %w", err)
 			}
 			if pk.Type() != safejs.TypeString {
 				return "", false, nil
@@ -455,11 +454,11 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			// controller turns into the request's error.
 			out, err := invoke(fn, existing.JSON(), incoming.JSON())
 			if err != nil {
-				panic(fmt.Errorf("entity %s: merge: %w", e.Key, err))
+				panic(fmtlite.Errorf("entity %s: merge: %w", e.Key, err))
 			}
 			v, err := jsonArg(out, "merge result")
 			if err != nil {
-				panic(fmt.Errorf("entity %s: %w", e.Key, err))
+				panic(fmtlite.Errorf("entity %s: %w", e.Key, err))
 			}
 			return v
 		}
@@ -469,7 +468,7 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			// entry point turns into the read's error.
 			out, err := invoke(fn, record.JSON())
 			if err != nil {
-				panic(fmt.Errorf("entity %s: validate: %w", e.Key, err))
+				panic(fmtlite.Errorf("entity %s: validate: %w", e.Key, err))
 			}
 			b, _ := out.Truthy()
 			return b
@@ -492,7 +491,7 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 			}
 			// No error result, as Merge: a failure panics, which the
 			// controller turns into the request's error.
-			panic(fmt.Errorf("entity %s: mergeWithStore: %w", e.Key, err))
+			panic(fmtlite.Errorf("entity %s: mergeWithStore: %w", e.Key, err))
 		}
 	case "mergeMetaWithStore":
 		e.MergeMetaWithStore = func(em, im schema.Meta, existing, incoming value.Value) schema.Meta {
@@ -507,10 +506,10 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 					return meta
 				}
 			}
-			panic(fmt.Errorf("entity %s: mergeMetaWithStore: %w", e.Key, err))
+			panic(fmtlite.Errorf("entity %s: mergeMetaWithStore: %w", e.Key, err))
 		}
 	default:
-		return fmt.Errorf("entity %s: unknown hook %q", e.Key, name)
+		return fmtlite.Errorf("entity %s: unknown hook %q", e.Key, name)
 	}
 	return nil
 }
@@ -525,11 +524,11 @@ func metaFrom(m value.Value) (schema.Meta, error) {
 	}{{"date", &meta.Date}, {"fetchedAt", &meta.FetchedAt}, {"expiresAt", &meta.ExpiresAt}} {
 		v := m.Get(f.name)
 		if v.Kind() != value.Number {
-			return meta, fmt.Errorf("%s: want epoch milliseconds, got %s", f.name, v.Kind())
+			return meta, fmtlite.Errorf("%s: want epoch milliseconds, got %s", f.name, v.Kind())
 		}
 		ms, err := schema.MillisOf(v)
 		if err != nil {
-			return meta, fmt.Errorf("%s: %w", f.name, err)
+			return meta, fmtlite.Errorf("%s: %w", f.name, err)
 		}
 		*f.to = ms
 	}
@@ -543,7 +542,7 @@ func metaPredicate(key, name string, fn safejs.Value) func(em, im schema.Meta, e
 		out, err := invoke(fn, em.Date, em.FetchedAt, em.ExpiresAt, im.Date, im.FetchedAt, im.ExpiresAt,
 			existing.JSON(), incoming.JSON())
 		if err != nil {
-			panic(fmt.Errorf("entity %s: %s: %w", key, name, err))
+			panic(fmtlite.Errorf("entity %s: %s: %w", key, name, err))
 		}
 		b, _ := out.Truthy()
 		return b

@@ -4,9 +4,9 @@ package jsbridge
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // signalContext returns a context that is cancelled when the AbortSignal
@@ -17,7 +17,7 @@ import (
 // gives a cancelled context.
 func signalContext(sig safejs.Value) (context.Context, error) {
 	if sig.Type() != safejs.TypeObject {
-		return nil, fmt.Errorf("must be an AbortSignal, got %s", sig.Type())
+		return nil, fmtlite.Errorf("must be an AbortSignal, got %s", sig.Type())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	aborted, err := sig.Get("aborted")
@@ -46,7 +46,7 @@ func signalContext(sig safejs.Value) (context.Context, error) {
 	if err != nil {
 		onAbort.Release()
 		cancel()
-		return nil, fmt.Errorf("must be an AbortSignal: %w", err)
+		return nil, fmtlite.Errorf("must be an AbortSignal: %w", err)
 	}
 	return ctx, nil
 }

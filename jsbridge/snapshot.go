@@ -5,9 +5,8 @@ package jsbridge
 import (
 	"errors"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/controller"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Snapshots (docs/js-api.md, "Snapshots, hydration and persistence"): the

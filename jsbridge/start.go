@@ -4,12 +4,11 @@ package jsbridge
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // The asynchronous entries fetch, useSuspense and fetchIfStale start
@@ -40,7 +39,7 @@ var calls struct{ next int32 }
 //go:wasmexport datafetchStart
 func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 	if op < 0 || int(op) >= len(startNames) {
-		return fail(fmt.Errorf("datafetch: datafetchStart: no operation %d", op))
+		return fail(fmtlite.Errorf("datafetch: datafetchStart: no operation %d", op))
 	}
 	defer failOnPanic(startNames[op], &r)
 	if lib.complete.Type() != safejs.TypeFunction {
@@ -61,7 +60,7 @@ func exportStart(op, ctrlID, epID, paramsLen, bodyLen int32) (r int32) {
 	var body any
 	if bodyLen >= 0 {
 		if op != startFetch {
-			return fail(fmt.Errorf("datafetch %s: takes no body", callNames[startNames[op]]))
+			return fail(fmtlite.Errorf("datafetch %s: takes no body", callNames[startNames[op]]))
 		}
 		b, err := inputJSON(paramsLen, bodyLen, "body")
 		if err != nil {

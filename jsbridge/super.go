@@ -5,11 +5,10 @@ package jsbridge
 import (
 	"context"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/fetch"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // The defaults of an endpoint's function options, for a JavaScript

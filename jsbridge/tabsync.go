@@ -5,10 +5,9 @@ package jsbridge
 import (
 	"errors"
 
-	"github.com/hack-pad/safejs"
-
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // Sync between tabs (docs/js-api.md, "Sync between tabs"): the entries

@@ -5,13 +5,12 @@ package jsbridge
 import (
 	"context"
 	"errors"
-	"fmt"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/fetch"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // transport sends requests with the JavaScript fetch: the controller's
@@ -103,7 +102,7 @@ func (t transport) exchange(ctx context.Context, req *rest.Request) (*rest.Respo
 	case wakeThrown:
 		return nil, newJSError(v)
 	case wakeNotResponse:
-		return nil, fmt.Errorf("fetch resolved to %s, not a Response", o.meta)
+		return nil, fmtlite.Errorf("fetch resolved to %s, not a Response", o.meta)
 	default:
 		return nil, errors.New("datafetch: the transport reported more bytes than it had room for")
 	}
@@ -111,7 +110,7 @@ func (t transport) exchange(ctx context.Context, req *rest.Request) (*rest.Respo
 	// meta is [statusText, [[name, value], ...]] as JSON.
 	meta, err := value.Parse(o.meta)
 	if err != nil || meta.Len() != 2 {
-		return nil, fmt.Errorf("datafetch: the transport's response description %q: %w", o.meta, err)
+		return nil, fmtlite.Errorf("datafetch: the transport's response description %q: %w", o.meta, err)
 	}
 	r.StatusText = meta.Elems()[0].Str()
 	r.Header = fetch.HeadersFrom(meta.Elems()[1])
@@ -132,7 +131,7 @@ func describeRequest(req *rest.Request) (string, any, error) {
 	case req.RawBody != nil:
 		raw, ok := req.RawBody.(safejs.Value)
 		if !ok {
-			return "", nil, fmt.Errorf("cannot send a body of type %T", req.RawBody)
+			return "", nil, fmtlite.Errorf("cannot send a body of type %T", req.RawBody)
 		}
 		body = raw
 	}

@@ -13,7 +13,6 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Defaults for endpoints that set no expiry of their own.
@@ -102,19 +102,52 @@ var ErrClosed = errors.New("controller was closed")
 
 // Controller is the cache's front door.
 //
-// Caller code that runs while the controller holds its lock must not call
-// the controller: an Entity's Merge, UseIncoming and ShouldReorder, the
-// merge function an endpoint's MergeResult returns, the functions its
-// Update returns, a Hold's roots. They must see and
-// change the store in one critical section. Such a call fails with an
-// error wrapping [ErrReentrant] that names the method (methods that return
-// no error panic with it, which fails the request the hook ran for)
-// instead of deadlocking. The same call from another goroutine waits for
-// the lock as usual. All other caller code runs outside the lock and may
-// call the controller: an Entity's Process and PKFunc, an endpoint's
+// Caller code never runs under the controller's lock, and may call any of
+// its methods, reads and writes, from any goroutine. Most of it runs
+// outside the lock anyway: an Entity's Process and PKFunc, an endpoint's
 // Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
 // its Snapshot or directly), the test of InvalidateAll and ExpireAll,
 // subscription listeners, sync sinks and managers (see Manager).
+//
+// The hooks that compute a write are called in the middle of it: an
+// Entity's Merge, UseIncoming, ShouldReorder, MergeWithStore and
+// MergeMetaWithStore, the merge function an endpoint's MergeResult
+// returns, and the functions its Update returns, those of the write being
+// stored and those of every pending optimistic write, which each change
+// of the store replays (a response, Set, SetResponse, an optimistic
+// update queued or settled, Hydrate, ApplySync). For them the rule is:
+//
+//   - A write is prepared first, without changing the store: the hooks
+//     run then, with the lock released, and a read from a hook sees the
+//     store as it was before the write (none of the write is visible).
+//   - When the store has changed once a hook returns (the hook wrote to
+//     the controller, or another goroutine did meanwhile), the prepared
+//     write is dropped and prepared again over the new state: its hooks
+//     run again, and see that change. So a hook's own write comes before
+//     the write that ran the hook; where both write the same record, the
+//     newer request wins as between any two writes (by fetchedAt: the
+//     hook's write, stamped after the write that runs it, is the newer).
+//     Hooks must be functions of their arguments and of what they read:
+//     they may run more than once per write.
+//   - Otherwise the write is stored at once, whole: readers see all of it
+//     or none of it. A hook that panics leaves the store as it was.
+//   - A write whose hooks find the store changed on each of 8 attempts (a
+//     hook that writes every time it runs, or writers on other goroutines
+//     that never pause) fails with an error wrapping [ErrHooksKeepChanging]
+//     and stores nothing. An optimistic update that settles (its request
+//     ended) cannot fail: if the hooks of the writes still pending keep
+//     changing the store, every optimistic update is dropped, readers see
+//     the data servers sent, and the requests of the dropped updates store
+//     their responses as usual when they end.
+//   - A hook's write replays the pending optimistic writes too, hooks
+//     included: a hook of a pending write that writes every time it runs
+//     calls itself without end. Writing once, or when what it reads says
+//     so, is fine.
+//
+// A Hold's roots run during GC, with the lock released too: they may call
+// the controller, and see the store as it is before the sweep. A GC during
+// whose roots a Hold is made (by them or by another goroutine) sweeps
+// nothing: what that Hold names is kept.
 //
 // The Controller keeps the cache consistent: it decides when to fetch,
 // shares and retries requests, stores responses and optimistic updates,
@@ -124,10 +157,6 @@ var ErrClosed = errors.New("controller was closed")
 // those listed in Options.Managers.
 type Controller struct {
 	opts Options
-
-	// hooks guards against caller code that calls the controller back
-	// while mu is held (reentry.go).
-	hooks hookGuard
 
 	mu sync.Mutex
 	// dirty is set, under mu, by a change that OnChange must be told of;
@@ -227,7 +256,7 @@ func New(opts Options) *Controller {
 	c.startManagers()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
-			panic(fmt.Errorf("controller.New: InitialState: %w", err))
+			panic(fmtlite.Errorf("controller.New: InitialState: %w", err))
 		}
 	}
 	return c
@@ -270,9 +299,6 @@ func (c *Controller) errorExpiry(spec *endpoint.Spec) int64 {
 // mutations (SideEffect) never are. With GetOptimisticResponse, its value is
 // visible before Fetch returns to the network and is rolled back on error.
 func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params value.Value, body any) (value.Value, error) {
-	if err := c.hooks.reentered("Fetch"); err != nil {
-		return value.Undef, err
-	}
 	spec := ep.Spec()
 	key, err := ep.Key(params)
 	if err != nil {
@@ -297,9 +323,6 @@ func (c *Controller) Fetch(ctx context.Context, ep endpoint.Endpoint, params val
 // cancelled context, an endpoint's signal) fails the callers waiting for it
 // but keeps no error: the next read fetches.
 func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
-	if err := c.hooks.reentered("Suspense"); err != nil {
-		return value.Undef, err
-	}
 	if params.IsNull() {
 		return value.Undef, nil
 	}
@@ -328,18 +351,12 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 
 // FetchIfStale fetches only when Suspense would, and waits as it would.
 func (c *Controller) FetchIfStale(ctx context.Context, ep endpoint.Endpoint, params value.Value) (value.Value, error) {
-	if err := c.hooks.reentered("FetchIfStale"); err != nil {
-		return value.Undef, err
-	}
 	return c.Suspense(ctx, ep, params)
 }
 
 // GetResponse reads the endpoint's result now, optimistic data included.
 // A failed read (bad params, a call from a hook) is Missing, with Err set.
 func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpoint.Response {
-	if err := c.hooks.reentered("GetResponse"); err != nil {
-		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
-	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
@@ -352,9 +369,6 @@ func (c *Controller) GetResponse(ep endpoint.Endpoint, params value.Value) endpo
 // it was last given): the key is not made again. A key that is not
 // ep.Key(params) reads another result.
 func (c *Controller) GetResponseKeyed(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
-	if err := c.hooks.reentered("GetResponse"); err != nil {
-		return endpoint.Response{Data: value.Undef, ExpiryStatus: endpoint.Missing, Err: err}
-	}
 	return c.getResponse(ep, key, params)
 }
 
@@ -370,7 +384,6 @@ func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.
 // without running its test under the controller's lock (the JavaScript
 // bridge filters them on its side).
 func (c *Controller) Keys() []string {
-	c.hooks.mustNotReenter("Keys")
 	c.mu.Lock()
 	defer c.unlock()
 	return c.st.Keys()
@@ -503,5 +516,5 @@ func (c *Controller) spawn(f func()) {
 // abortError makes a waiter's cancellation recognizable as an abort, and
 // names the request (endpoint, method and URL, as its key does).
 func abortError(key string, err error) error {
-	return fmt.Errorf("%s: request aborted: %w", key, err)
+	return fmtlite.Errorf("%s: request aborted: %w", key, err)
 }

@@ -1,13 +1,13 @@
 package controller
 
 import (
-	"fmt"
 	"math"
 	"time"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Garbage collection (spec 9.1). A sweep removes every stored result that
@@ -43,7 +43,12 @@ type GCStats = store.SweepStats
 // gcState is the controller's part in garbage collection.
 type gcState struct {
 	multiplier float64
-	holders    map[*holder]struct{}
+	// holders are the Holds, replaced and never changed in place, so that
+	// GC runs their roots without the lock (heldRoots).
+	holders []*holder
+	// holds counts the Holds made, for GC to tell that one was made while
+	// it ran the holders' roots.
+	holds uint64
 }
 
 // holder is one Hold: a reader's roots.
@@ -60,7 +65,7 @@ func checkGC(g *GCOptions) (GCOptions, error) {
 		o.ExpiryMultiplier = DefaultGCExpiryMultiplier
 	}
 	if math.IsNaN(o.ExpiryMultiplier) || o.ExpiryMultiplier < 1 {
-		return o, fmt.Errorf("controller.New: GC.ExpiryMultiplier must be at least 1, got %v", g.ExpiryMultiplier)
+		return o, fmtlite.Errorf("controller.New: GC.ExpiryMultiplier must be at least 1, got %v", g.ExpiryMultiplier)
 	}
 	return o, nil
 }
@@ -118,11 +123,13 @@ func (g *gcTimer) Stop() { g.stop() }
 // longer lists it nor its entities; a held result reads the identical
 // value as before, and no subscriber is told anything.
 func (c *Controller) GC() GCStats {
-	c.hooks.mustNotReenter("GC")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	roots := &store.Roots{}
+	roots, ok := c.heldRoots()
+	if !ok {
+		return GCStats{}
+	}
 	for key, list := range c.subs {
 		roots.Result(key)
 		for _, s := range list {
@@ -130,15 +137,6 @@ func (c *Controller) GC() GCStats {
 				roots.Entity(ref.entity, ref.pk)
 			}
 		}
-	}
-	if len(c.gc.holders) > 0 {
-		c.hooks.markCallbacks()
-		func() {
-			defer c.hooks.unmarkCallbacks()
-			for h := range c.gc.holders {
-				h.roots(roots)
-			}
-		}()
 	}
 	stats := c.st.Sweep(store.SweepPolicy{Now: c.now(), ExpiryMultiplier: c.gc.multiplier}, roots)
 	if stats.Results > 0 || stats.Entities > 0 {
@@ -151,25 +149,46 @@ func (c *Controller) GC() GCStats {
 	return stats
 }
 
+// heldRoots returns what the holders name, c.mu held: their roots run with
+// c.mu released, so that they may call the controller. A sweep must keep
+// what every Hold made before it names: ok is false when one was made
+// meanwhile, and the sweep does not run (sweeping nothing is always safe).
+func (c *Controller) heldRoots() (roots *store.Roots, ok bool) {
+	roots = &store.Roots{}
+	hs, at := c.gc.holders, c.gc.holds
+	if len(hs) == 0 {
+		return roots, true
+	}
+	c.mu.Unlock()
+	defer c.mu.Lock()
+	for _, h := range hs {
+		h.roots(roots)
+	}
+	return roots, c.gc.holds == at
+}
+
 // Hold makes every sweep keep what roots names, until release is called
 // (safe to call more than once). It is the hook for readers that hold
 // entities other than through a subscription to a stored result: a live
 // Query names the entities it read (store.Roots.Value, .Entity), a live
-// All the type it reads (store.Roots.Type). roots runs with the
-// controller's lock held, during GC: it must not call the controller (such
-// a call fails with ErrReentrant).
+// All the type it reads (store.Roots.Type). roots runs during GC, without
+// the controller's lock: it may call the controller, and sees the store
+// as it is before the sweep.
 func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
-	c.hooks.mustNotReenter("Hold")
 	h := &holder{roots: roots}
 	c.mu.Lock()
-	if c.gc.holders == nil {
-		c.gc.holders = map[*holder]struct{}{}
-	}
-	c.gc.holders[h] = struct{}{}
+	c.gc.holders = append(c.gc.holders[:len(c.gc.holders):len(c.gc.holders)], h)
+	c.gc.holds++
 	c.unlock()
 	return func() {
 		c.mu.Lock()
-		delete(c.gc.holders, h)
+		hs := make([]*holder, 0, len(c.gc.holders))
+		for _, o := range c.gc.holders {
+			if o != h {
+				hs = append(hs, o)
+			}
+		}
+		c.gc.holders = hs
 		c.unlock()
 	}
 }

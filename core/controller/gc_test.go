@@ -270,9 +270,19 @@ func TestGCInferredReadsAndHold(t *testing.T) {
 	ents, _ = stored(c)
 	assert.Equal(t, []string{"GCArticle/1", "GCAuthor/a1"}, ents)
 
-	// A Hold that calls the controller fails instead of deadlocking.
-	defer c.Hold(func(*store.Roots) { c.GC() })()
-	assert.PanicsWithError(t, "controller.GC called from a hook: "+controller.ErrReentrant.Error(), func() { c.GC() })
+	// A Hold's roots run without the lock: they may read and write the
+	// controller, and see the store as it is before the sweep.
+	var seen []string
+	defer c.Hold(func(r *store.Roots) {
+		ents, _ := stored(c)
+		seen = ents
+		require.NoError(t, c.SetResponse(detail, params("9"), value.MustParse(`{"id":"9","title":"t9","author":{"id":"a9"}}`)))
+		r.Entity(gcArticle, "9")
+	})()
+	assert.Equal(t, controller.GCStats{}, counts(c.GC()), "what a hook stores, it may hold")
+	assert.Equal(t, []string{"GCArticle/1", "GCAuthor/a1"}, seen)
+	ents, _ = stored(c)
+	assert.Equal(t, []string{"GCArticle/1", "GCArticle/9", "GCAuthor/a1", "GCAuthor/a9"}, ents)
 }
 
 // A kept error keeps its result until the error expires.
@@ -375,4 +385,26 @@ func TestGCChangesAll(t *testing.T) {
 func counts(s controller.GCStats) controller.GCStats {
 	s.Keys = nil
 	return s
+}
+
+// TestGCHoldMadeDuringRoots: a Hold made while a sweep runs the holders'
+// roots (without the lock) may name what that sweep has not seen: the
+// sweep removes nothing; the next one sweeps, keeping what it names.
+func TestGCHoldMadeDuringRoots(t *testing.T) {
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	list := gcEndpoint("list", schema.ArrayOf(gcArticle), time.Minute)
+	require.NoError(t, c.SetResponse(list, value.Obj(), articles(1, 2)))
+	var held bool
+	defer c.Hold(func(*store.Roots) {
+		if !held {
+			held = true
+			c.Hold(func(r *store.Roots) { r.Entity(gcArticle, "2") })
+		}
+	})()
+	clk.Advance(time.Hour)
+	assert.Equal(t, controller.GCStats{}, c.GC(), "a Hold was made meanwhile")
+	assert.Equal(t, controller.GCStats{Results: 1, Entities: 2}, counts(c.GC()), "the list, article 1 and author a1 go")
+	ents, _ := stored(c)
+	assert.Equal(t, []string{"GCArticle/2", "GCAuthor/a0"}, ents)
 }

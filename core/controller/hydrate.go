@@ -2,12 +2,12 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Snapshots and hydration.
@@ -29,7 +29,6 @@ const SnapshotVersion = store.SnapshotVersion
 // persist or to render into a page. State, for debugging, shows the store
 // as reads see it, optimistic updates included.
 func (c *Controller) Snapshot() value.Value {
-	c.hooks.mustNotReenter("Snapshot")
 	c.mu.Lock()
 	defer c.unlock()
 	return c.st.Snapshot()
@@ -51,25 +50,26 @@ func (c *Controller) Snapshot() value.Value {
 // and drops it if it is not a value of that schema. A record is checked
 // against its entity when first read, and read as missing if it fails.
 func (c *Controller) Hydrate(snapshot value.Value) error {
-	if err := c.hooks.reentered("Hydrate"); err != nil {
-		return err
-	}
 	ents, results, latest, err := parseSnapshot(snapshot)
 	if err != nil {
-		return fmt.Errorf("hydrate: %w", err)
+		return fmtlite.Errorf("hydrate: %w", err)
 	}
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
 	if err := c.checkSnapshot(ents, results); err != nil {
-		return fmt.Errorf("hydrate: %w", err)
+		return fmtlite.Errorf("hydrate: %w", err)
 	}
 	// Requests started from now on must be newer than what was taken, or
 	// their responses would lose to it (a server's clock may be ahead).
 	if latest > c.lastStamp {
 		c.lastStamp = latest
 	}
-	if c.st.Hydrate(ents, results) {
+	ch := &store.Change{Snapshot: store.Snapshot{Entities: ents, Results: results}}
+	if err := c.make(ch, "", "hydrate"); err != nil {
+		return err
+	}
+	if ch.Took {
 		c.emit(&Event{Kind: Hydrate})
 		c.changed()
 	}
@@ -101,7 +101,7 @@ func (c *Controller) checkSnapshot(ents []store.SnapshotEntity, results []store.
 		r := &results[i]
 		if sc := c.st.SchemaOf(r.Key); sc != nil {
 			if err := schema.CheckNormalized(sc, r.Value); err != nil {
-				return checkAt("endpoints["+strconv.Quote(r.Key)+"]", fmt.Errorf("%w (the schema of its endpoint is %s)", err, schema.Describe(sc)))
+				return checkAt("endpoints["+strconv.Quote(r.Key)+"]", fmtlite.Errorf("%w (the schema of its endpoint is %s)", err, schema.Describe(sc)))
 			}
 		}
 	}
@@ -112,23 +112,23 @@ func (c *Controller) checkSnapshot(ents []store.SnapshotEntity, results []store.
 // wrong there) under where.
 func checkAt(where string, err error) error {
 	if ce := (*schema.CheckError)(nil); errors.As(err, &ce) && ce.Path != "" {
-		return fmt.Errorf("%s%w", where, err) // the text starts with the path
+		return fmtlite.Errorf("%s%w", where, err) // the text starts with the path
 	}
-	return fmt.Errorf("%s: %w", where, err)
+	return fmtlite.Errorf("%s: %w", where, err)
 }
 
 // parseSnapshot checks a whole snapshot and returns what it holds, and the
 // latest fetchedAt in it.
 func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.SnapshotResult, latest int64, err error) {
 	if v.Kind() != value.Object {
-		return nil, nil, 0, fmt.Errorf("the snapshot is %s, not an object", schema.KindName(v))
+		return nil, nil, 0, fmtlite.Errorf("the snapshot is %s, not an object", schema.KindName(v))
 	}
 	ver := v.Get("version")
 	if ver.IsUndefined() {
-		return nil, nil, 0, fmt.Errorf("version is missing (this build reads %d)", SnapshotVersion)
+		return nil, nil, 0, fmtlite.Errorf("version is missing (this build reads %d)", SnapshotVersion)
 	}
 	if f, ok := ver.Float(); !ok || f != SnapshotVersion {
-		return nil, nil, 0, fmt.Errorf("version %s is not known (this build reads %d)", ver.JSON(), SnapshotVersion)
+		return nil, nil, 0, fmtlite.Errorf("version %s is not known (this build reads %d)", ver.JSON(), SnapshotVersion)
 	}
 	entities, err := objectAt(v, "entities")
 	if err != nil {
@@ -147,7 +147,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 		return nil, nil, 0, err
 	}
 	if opt := v.Get("optimistic"); !opt.IsUndefined() && opt.Kind() != value.Array {
-		return nil, nil, 0, fmt.Errorf("optimistic: %s, not an array", schema.KindName(opt))
+		return nil, nil, 0, fmtlite.Errorf("optimistic: %s, not an array", schema.KindName(opt))
 	}
 	note := func(t int64) {
 		if t > latest {
@@ -159,11 +159,11 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	for _, table := range entities.Members() {
 		where := "entities" + schema.MemberStep(table.Key)
 		if table.Value.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("%s: %s, not an object", where, schema.KindName(table.Value))
+			return nil, nil, 0, fmtlite.Errorf("%s: %s, not an object", where, schema.KindName(table.Value))
 		}
 		tableMetas := metaTables.get(table.Key)
 		if tableMetas.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), schema.KindName(tableMetas))
+			return nil, nil, 0, fmtlite.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), schema.KindName(tableMetas))
 		}
 		recMetas := newIndex(tableMetas)
 		for _, rec := range table.Value.Members() {
@@ -171,7 +171,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 			// Collection's is its list of pks, an array (or, for a Values
 			// collection, an object).
 			if k := rec.Value.Kind(); k != value.Object && k != value.Null && k != value.Array {
-				return nil, nil, 0, fmt.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), schema.KindName(rec.Value))
+				return nil, nil, 0, fmtlite.Errorf("%s[%s]: %s, not an object or an array", where, strconv.Quote(rec.Key), schema.KindName(rec.Value))
 			}
 			m, deleted, err := parseMeta(recMetas.get(rec.Key), func() string {
 				return "entitiesMeta" + schema.MemberStep(table.Key) + "[" + strconv.Quote(rec.Key) + "]"
@@ -190,12 +190,12 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 	tables := newIndex(entities)
 	for _, table := range entMetas.Members() {
 		if table.Value.Kind() != value.Object {
-			return nil, nil, 0, fmt.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), schema.KindName(table.Value))
+			return nil, nil, 0, fmtlite.Errorf("entitiesMeta%s: %s, not an object", schema.MemberStep(table.Key), schema.KindName(table.Value))
 		}
 		recs := newIndex(tables.get(table.Key))
 		for _, m := range table.Value.Members() {
 			if recs.get(m.Key).IsUndefined() {
-				return nil, nil, 0, fmt.Errorf("entitiesMeta%s[%s]: no such record in entities", schema.MemberStep(table.Key), strconv.Quote(m.Key))
+				return nil, nil, 0, fmtlite.Errorf("entitiesMeta%s[%s]: no such record in entities", schema.MemberStep(table.Key), strconv.Quote(m.Key))
 			}
 		}
 	}
@@ -210,7 +210,7 @@ func parseSnapshot(v value.Value) (ents []store.SnapshotEntity, results []store.
 		}
 		if inv := rm.Get("invalidated"); !inv.IsUndefined() {
 			if inv.Kind() != value.Bool {
-				return nil, nil, 0, fmt.Errorf("%s.invalidated: %s, not a boolean", where(), schema.KindName(inv))
+				return nil, nil, 0, fmtlite.Errorf("%s.invalidated: %s, not a boolean", where(), schema.KindName(inv))
 			}
 			m.Invalidated = inv.Boolean()
 		}
@@ -237,7 +237,7 @@ func objectAt(v value.Value, name string) (value.Value, error) {
 	case value.Object:
 		return m, nil
 	}
-	return value.Undef, fmt.Errorf("%s: %s, not an object", name, schema.KindName(m))
+	return value.Undef, fmtlite.Errorf("%s: %s, not an object", name, schema.KindName(m))
 }
 
 // index finds an object's members by name in constant time: members are
@@ -277,10 +277,10 @@ func (x *index) get(key string) value.Value {
 func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, error) {
 	var out store.ResultMeta
 	if m.IsUndefined() {
-		return out, false, fmt.Errorf("%s: missing", whereOf())
+		return out, false, fmtlite.Errorf("%s: missing", whereOf())
 	}
 	if m.Kind() != value.Object {
-		return out, false, fmt.Errorf("%s: %s, not an object", whereOf(), schema.KindName(m))
+		return out, false, fmtlite.Errorf("%s: %s, not an object", whereOf(), schema.KindName(m))
 	}
 	fields := [...]struct {
 		name     string
@@ -298,18 +298,18 @@ func parseMeta(m value.Value, whereOf func() string) (store.ResultMeta, bool, er
 			continue
 		}
 		if x.Kind() != value.Number {
-			return out, false, fmt.Errorf("%s.%s: %s, not a number", whereOf(), f.name, schema.KindName(x))
+			return out, false, fmtlite.Errorf("%s.%s: %s, not a number", whereOf(), f.name, schema.KindName(x))
 		}
 		t, err := schema.MillisOf(x)
 		if err != nil {
-			return out, false, fmt.Errorf("%s.%s: %w", whereOf(), f.name, err)
+			return out, false, fmtlite.Errorf("%s.%s: %w", whereOf(), f.name, err)
 		}
 		*f.dst = t
 	}
 	deleted := false
 	if d := m.Get("deleted"); !d.IsUndefined() {
 		if d.Kind() != value.Bool {
-			return out, false, fmt.Errorf("%s.deleted: %s, not a boolean", whereOf(), schema.KindName(d))
+			return out, false, fmtlite.Errorf("%s.deleted: %s, not a boolean", whereOf(), schema.KindName(d))
 		}
 		deleted = d.Boolean()
 	}

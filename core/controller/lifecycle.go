@@ -22,9 +22,6 @@ import (
 // joined, not repeated. It returns the fetches' errors, joined; ctx ends
 // the wait, not the fetches.
 func (c *Controller) RevalidateActive(ctx context.Context) error {
-	if err := c.hooks.reentered("RevalidateActive"); err != nil {
-		return err
-	}
 	type target struct {
 		ep     endpoint.Endpoint
 		key    string
@@ -62,7 +59,6 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 // it, no subscription polls and no request retries; reads, fetches and
 // subscriptions otherwise work as before. Calling it again does nothing.
 func (c *Controller) Close() {
-	c.hooks.mustNotReenter("Close")
 	c.mu.Lock()
 	if c.closed {
 		c.unlock()

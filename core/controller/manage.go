@@ -2,12 +2,12 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // The imperative operations below take effect before they return: the next
@@ -20,9 +20,6 @@ import (
 // data-client does: a read that would be inferred from the entity table
 // (infer.go) fetches instead.
 func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error {
-	if err := c.hooks.reentered("Invalidate"); err != nil {
-		return err
-	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return err
@@ -43,15 +40,12 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 // drop it), subscribers are told, and stored data stays (GetResponse reads
 // it as before, with Err set). It is data-client's controller.setError.
 func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err error) error {
-	if rerr := c.hooks.reentered("SetError"); rerr != nil {
-		return rerr
-	}
 	key, kerr := ep.Key(params)
 	if kerr != nil {
 		return kerr
 	}
 	if err == nil {
-		return fmt.Errorf("%s: setError: the error is nil", key)
+		return fmtlite.Errorf("%s: setError: the error is nil", key)
 	}
 	expires := c.now() + c.errorExpiry(ep.Spec())
 	defer c.dispatch()
@@ -70,7 +64,6 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 // it may call the controller. A result it chose that is gone by the time
 // it returns is skipped.
 func (c *Controller) InvalidateAll(test func(key string) bool) {
-	c.hooks.mustNotReenter("InvalidateAll")
 	c.updateMeta(test, Invalidate, func(m *store.ResultMeta) { invalidate(m, c.lastStamp) })
 }
 
@@ -99,7 +92,6 @@ func expireMeta(m *store.ResultMeta) {
 // replay them instead of fetching. test runs outside the controller's
 // lock, as InvalidateAll's does.
 func (c *Controller) ExpireAll(test func(key string) bool) {
-	c.hooks.mustNotReenter("ExpireAll")
 	c.updateMeta(test, Expire, expireMeta)
 }
 
@@ -139,7 +131,6 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 // ResetEntireStore empties the store and the optimistic queue. Responses to
 // requests started before it are not stored.
 func (c *Controller) ResetEntireStore() {
-	c.hooks.mustNotReenter("ResetEntireStore")
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
@@ -160,9 +151,6 @@ func (c *Controller) reset(sync bool) {
 
 // SetResponse stores data as if the endpoint had fetched it for params.
 func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value) error {
-	if err := c.hooks.reentered("SetResponse"); err != nil {
-		return err
-	}
 	key, err := ep.Key(params)
 	if err != nil {
 		return err
@@ -173,15 +161,12 @@ func (c *Controller) SetResponse(ep endpoint.Endpoint, params, data value.Value)
 // SetResponseKeyed is SetResponse for a caller that has worked out key as
 // ep.Key(params) already (see GetResponseKeyed).
 func (c *Controller) SetResponseKeyed(ep endpoint.Endpoint, key string, params, data value.Value) error {
-	if err := c.hooks.reentered("SetResponse"); err != nil {
-		return err
-	}
 	return c.setResponse(ep, key, params, data)
 }
 
 func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data value.Value) error {
 	if data.IsUndefined() && ep.Spec().Schema != nil {
-		return fmt.Errorf("%s: setResponse: data is undefined", key)
+		return fmtlite.Errorf("%s: setResponse: data is undefined", key)
 	}
 	// One read of the clock: the write's fetchedAt, Date and expiry.
 	now := c.now()
@@ -193,7 +178,9 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	c.hooks.apply(c.st, &w)
+	if err := c.apply(&w, key, ": setResponse"); err != nil {
+		return err
+	}
 	c.emitReq(Write, &r, nil, &w)
 	c.changed()
 	return nil
@@ -209,9 +196,6 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 // comes without a request (a WebSocket or Server-Sent Events message) gets
 // into the cache.
 func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) error {
-	if err := c.hooks.reentered("Set"); err != nil {
-		return err
-	}
 	if s == nil {
 		return errors.New("set: no schema")
 	}
@@ -224,7 +208,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	}
 	norm, err := schema.NormalizeArgs(s, v, a)
 	if err != nil {
-		return fmt.Errorf("set: %w", err)
+		return fmtlite.Errorf("set: %w", err)
 	}
 	now := c.now()
 	w := store.Write{
@@ -234,7 +218,9 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 	defer c.dispatch()
 	c.mu.Lock()
 	defer c.unlock()
-	c.hooks.apply(c.st, &w)
+	if err := c.apply(&w, "", "set"); err != nil {
+		return err
+	}
 	c.emitReq(Write, &request{}, nil, &w)
 	c.changed()
 	return nil
@@ -243,7 +229,6 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 // State returns a JSON snapshot of the store for debugging and devtools:
 // {entities, endpoints, meta, entitiesMeta, optimistic}. It is a copy.
 func (c *Controller) State() value.Value {
-	c.hooks.mustNotReenter("State")
 	c.mu.Lock()
 	defer c.unlock()
 	return c.st.State()
@@ -252,7 +237,6 @@ func (c *Controller) State() value.Value {
 // PendingOptimistic returns how many optimistic updates wait for their
 // requests.
 func (c *Controller) PendingOptimistic() int {
-	c.hooks.mustNotReenter("PendingOptimistic")
 	c.mu.Lock()
 	defer c.unlock()
 	return c.st.PendingCount()

@@ -112,10 +112,9 @@ type Event struct {
 // Event returns, in order. It should return soon (start long work on a
 // goroutine of its own), as every listener waits for it. Start is called
 // once, from New, before any event; Stop once, from Close. No event is
-// told once Close has begun (one being told then may still finish). The
-// only caller code that runs under the lock, and must not call the
-// controller, is the store's: merge hooks, Update functions, a Hold's
-// roots (see Controller).
+// told once Close has begun (one being told then may still finish). No
+// caller code runs under the lock (see Controller for the hooks that run
+// in the middle of a write).
 type Manager interface {
 	Start(c *Controller)
 	Event(ev Event)

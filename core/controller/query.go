@@ -1,10 +1,9 @@
 package controller
 
 import (
-	"fmt"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Queries (data-client's ctrl.get with schema.All and schema.Query): data
@@ -44,12 +43,9 @@ type queryMemo struct {
 // read the controller. Any other schema is an error wrapping
 // schema.ErrNotQueryable.
 func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, error) {
-	if err := c.hooks.reentered("Get"); err != nil {
-		return value.Undef, err
-	}
 	read, input, ok, err := schema.QueryInput(s, args)
 	if err != nil {
-		return value.Undef, fmt.Errorf("controller.Get: %w", err)
+		return value.Undef, fmtlite.Errorf("controller.Get: %w", err)
 	}
 	if !ok {
 		return value.Undef, nil

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -82,12 +80,13 @@ func fetch(c *controller.Controller, ep endpoint.Endpoint) error {
 	return err
 }
 
-// hookPlace is a place where caller code runs with the controller's lock
-// held. setup stores what the hook needs to run, unarmed; trigger runs it
+// hookPlace is a place where caller code runs in the middle of a write. setup stores what the hook needs to run, unarmed; trigger runs it
 // and returns the error of the triggering call.
 type hookPlace struct {
 	name           string
 	setup, trigger func(r *rig) error
+	// ep returns the endpoint the trigger stores (nil: none to read back).
+	ep func() *funcEndpoint
 }
 
 // hookPlaces returns every hook place, with fresh endpoints.
@@ -120,6 +119,7 @@ func entityHook(name string, install func(e *schema.Entity, hook func())) hookPl
 			return fetch(r.c, ep)
 		},
 		trigger: func(r *rig) error { return fetch(r.c, ep) },
+		ep:      func() *funcEndpoint { return ep },
 	}
 }
 
@@ -202,7 +202,7 @@ func setResponsePlace() hookPlace {
 }
 
 // asError calls f, turning a panic with an error into that error: the
-// methods with no error result panic when called from a hook.
+// methods with no error result report a failure so.
 func asError(f func()) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -262,18 +262,11 @@ var controllerCalls = []struct {
 // plain is an endpoint with no hooks, for the calls hooks make.
 func plain() *funcEndpoint { return bookEndpoint("plain", endpoint.Spec{Schema: book(nil)}) }
 
-// requireReentrant checks the error a hook's call got.
-func requireReentrant(t *testing.T, err error, method string) {
-	t.Helper()
-	require.ErrorIs(t, err, controller.ErrReentrant)
-	assert.Contains(t, err.Error(), "controller."+method+" called from a hook")
-	assert.Contains(t, err.Error(), "hooks must not call the controller")
-}
-
-// TestReentrantCallFails: a hook that runs under the controller's lock and
-// calls the controller gets ErrReentrant at once instead of deadlocking;
-// the request it ran for succeeds and the controller keeps working.
-func TestReentrantCallFails(t *testing.T) {
+// TestHooksMayCallTheController: the hooks that compute a write run with
+// the controller's lock released (see Controller), so a call from one is
+// served instead of deadlocking or failing, and the write it ran for is
+// stored; the goroutine that ran it, and every other, keeps working.
+func TestHooksMayCallTheController(t *testing.T) {
 	t.Run("from every hook place", func(t *testing.T) {
 		for _, place := range hookPlaces() {
 			t.Run(place.name, func(t *testing.T) {
@@ -282,10 +275,11 @@ func TestReentrantCallFails(t *testing.T) {
 				r.armed.Store(true)
 				var err error
 				require.Nil(t, within(t, place.name, func() { err = place.trigger(r) }))
-				require.NoError(t, err, "the hook got the error and returned; its request succeeds")
+				require.NoError(t, err, "the request the hook ran for succeeds")
 				require.Len(t, r.got, 1, "the hook ran")
-				requireReentrant(t, <-r.got, "GetResponse")
+				require.NoError(t, <-r.got, "the hook's call is served")
 				assert.NoError(t, r.c.GetResponse(plain(), value.Obj()).Err, "the controller works after")
+				assert.Zero(t, r.c.PendingOptimistic())
 			})
 		}
 	})
@@ -298,18 +292,249 @@ func TestReentrantCallFails(t *testing.T) {
 				r.armed.Store(true)
 				var err error
 				require.Nil(t, within(t, call.method, func() { err = place.trigger(r) }))
-				require.NoError(t, err)
 				require.Len(t, r.got, 1, "the hook ran")
-				requireReentrant(t, <-r.got, call.method)
+				require.NoError(t, <-r.got, "the hook's call is served")
+				if call.method == "ResetEntireStore" {
+					// The store was emptied while the response was being
+					// stored: as for any reset during a request.
+					require.ErrorIs(t, err, controller.ErrReset)
+					return
+				}
+				require.NoError(t, err)
+				assert.Equal(t, "served", r.c.GetResponse(place.ep(), value.Obj()).Data.Get("title").Str())
 			})
 		}
 	})
 }
 
-// TestReentrantPanicFailsRequest: a method with no error result panics in
-// the hook; the request fails with the error, and the goroutine the hook
-// ran on can use the controller afterwards.
-func TestReentrantPanicFailsRequest(t *testing.T) {
+// TestHookReadsAndWrites: what a hook sees and what wins when it writes
+// (see Controller): a read sees the store before the write that runs the
+// hook; a write from the hook comes first, and the write is made again
+// over it (its hooks run again and see it).
+func TestHookReadsAndWrites(t *testing.T) {
+	t.Run("Entity.Merge", func(t *testing.T) {
+		c := controller.New(controller.Options{Now: newClock().Now})
+		other := bookEndpoint("other", endpoint.Spec{Schema: book(nil)})
+		var ep *funcEndpoint
+		var seen []string
+		ep = bookEndpoint("book", endpoint.Spec{Schema: book(func(e *schema.Entity) {
+			e.Merge = func(a, b value.Value) value.Value {
+				seen = append(seen, c.GetResponse(ep, value.Obj()).Data.Get("title").Str())
+				if len(seen) == 1 {
+					// The same record, and another result.
+					require.NoError(t, c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"from the hook"}`)))
+					require.NoError(t, c.SetResponse(other, value.Obj(), value.MustParse(`{"id":"2","title":"other"}`)))
+				}
+				return schema.ShallowMerge(a, b)
+			}
+		})})
+		require.NoError(t, c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"first"}`)))
+		require.Empty(t, seen, "no record to merge with yet")
+		var err error
+		require.Nil(t, within(t, "SetResponse", func() {
+			err = c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"second"}`))
+		}))
+		require.NoError(t, err)
+		// 1: the write's first attempt, before anything of it is stored.
+		// The hook's SetResponse of the same record merged (running the
+		// hook, whose own read saw "first" again). 2: the write made again
+		// over the hook's write, which it sees.
+		assert.Equal(t, []string{"first", "first", "from the hook"}, seen)
+		// As between any two writes, the newer wins: the hook's, stamped
+		// after the write that ran it was.
+		assert.Equal(t, "from the hook", c.GetResponse(ep, value.Obj()).Data.Get("title").Str())
+		assert.Equal(t, "other", c.GetResponse(other, value.Obj()).Data.Get("title").Str())
+	})
+	t.Run("Update function", func(t *testing.T) {
+		c := controller.New(controller.Options{Now: newClock().Now})
+		list := &funcEndpoint{name: "list", spec: endpoint.Spec{Name: "list", Schema: schema.ArrayOf(book(nil))},
+			fetch: func(context.Context, value.Value, any) (value.Value, error) {
+				return value.MustParse(`[{"id":"1","title":"a"}]`), nil
+			}}
+		listKey, err := list.Key(value.Obj())
+		require.NoError(t, err)
+		require.NoError(t, fetch(c, list))
+		marker := bookEndpoint("marker", endpoint.Spec{Schema: book(nil)})
+		runs := 0
+		var seenLen []int
+		create := &funcEndpoint{name: "create", spec: endpoint.Spec{Name: "create", Schema: book(nil), SideEffect: true,
+			Update: func(created, _ value.Value) (map[string]func(value.Value) value.Value, error) {
+				return map[string]func(value.Value) value.Value{listKey: func(pks value.Value) value.Value {
+					runs++
+					// Reads the list as stored before this write.
+					seenLen = append(seenLen, c.GetResponse(list, value.Obj()).Data.Len())
+					if runs == 1 {
+						require.NoError(t, c.SetResponse(marker, value.Obj(), value.MustParse(`{"id":"9","title":"marker"}`)))
+					}
+					return value.Arr(append(pks.Elems(), created)...)
+				}}, nil
+			}},
+			fetch: func(context.Context, value.Value, any) (value.Value, error) {
+				return value.MustParse(`{"id":"2","title":"b"}`), nil
+			}}
+		require.Nil(t, within(t, "create", func() { err = fetch(c, create) }))
+		require.NoError(t, err)
+		assert.Equal(t, 2, runs, "made again after the hook's write")
+		assert.Equal(t, []int{1, 1}, seenLen, "the update never sees its own write")
+		assert.Equal(t, 2, c.GetResponse(list, value.Obj()).Data.Len())
+		assert.Equal(t, "marker", c.GetResponse(marker, value.Obj()).Data.Get("title").Str())
+	})
+	t.Run("a hook that writes every time fails the write", func(t *testing.T) {
+		c := controller.New(controller.Options{Now: newClock().Now})
+		other := bookEndpoint("other", endpoint.Spec{Schema: book(nil)})
+		runs := 0
+		ep := bookEndpoint("book", endpoint.Spec{Schema: book(func(e *schema.Entity) {
+			e.UseIncoming = func(_, _ schema.Meta, _, _ value.Value) bool {
+				runs++
+				require.NoError(t, c.SetResponse(other, value.Obj(), value.MustParse(fmt.Sprintf(`{"id":"2","title":"%d"}`, runs))))
+				return true
+			}
+		})})
+		require.NoError(t, c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"first"}`)))
+		var err error
+		require.Nil(t, within(t, "SetResponse", func() {
+			err = c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"second"}`))
+		}))
+		require.ErrorIs(t, err, controller.ErrHooksKeepChanging)
+		assert.Equal(t, 8, runs)
+		assert.Equal(t, "first", c.GetResponse(ep, value.Obj()).Data.Get("title").Str(), "nothing of the write stored")
+		assert.Equal(t, "8", c.GetResponse(other, value.Obj()).Data.Get("title").Str(), "the hook's writes stay")
+	})
+	t.Run("a settled optimistic write whose replay keeps changing drops the queue", func(t *testing.T) {
+		c := controller.New(controller.Options{Now: newClock().Now})
+		other := bookEndpoint("other", endpoint.Spec{Schema: book(nil)})
+		var armed, nested atomic.Bool
+		e := book(func(e *schema.Entity) {
+			e.Merge = func(a, b value.Value) value.Value {
+				// The hook's write replays the queue, and so runs the hook:
+				// that run must not write again, or it would recurse.
+				if armed.Load() && nested.CompareAndSwap(false, true) {
+					require.NoError(t, c.SetResponse(other, value.Obj(), value.MustParse(`{"id":"2"}`)))
+					nested.Store(false)
+				}
+				return schema.ShallowMerge(a, b)
+			}
+		})
+		read := bookEndpoint("read", endpoint.Spec{Schema: e})
+		require.NoError(t, fetch(c, read))
+		mutate := &funcEndpoint{name: "mutate", spec: endpoint.Spec{Name: "mutate", Schema: e, SideEffect: true,
+			GetOptimisticResponse: func(endpoint.Snapshot, value.Value, any) (value.Value, error) {
+				return value.MustParse(`{"id":"1","title":"optimistic"}`), nil
+			}},
+			fetch: func(context.Context, value.Value, any) (value.Value, error) {
+				armed.Store(true) // queued: from now on the hook writes every time
+				return value.MustParse(`{"id":"1","title":"saved"}`), nil
+			}}
+		var err error
+		require.Nil(t, within(t, "mutate", func() { err = fetch(c, mutate) }))
+		armed.Store(false)
+		require.ErrorIs(t, err, controller.ErrHooksKeepChanging)
+		assert.Zero(t, c.PendingOptimistic(), "the queue was dropped")
+		assert.Equal(t, "served", c.GetResponse(read, value.Obj()).Data.Get("title").Str(), "the base shows again")
+	})
+}
+
+// TestHookRunsWithoutTheLock: while a hook runs, other goroutines read and
+// write without waiting for it; the reader sees the store before the
+// write, and the write is made again over what they wrote. (Under the old
+// rule, hooks ran under the lock: the reader waited.)
+func TestHookRunsWithoutTheLock(t *testing.T) {
+	c := controller.New(controller.Options{Now: newClock().Now})
+	var armed atomic.Bool
+	entered, release := make(chan struct{}), make(chan struct{})
+	var titles []string // what the hook merged into, one per run
+	var ep *funcEndpoint
+	ep = bookEndpoint("book", endpoint.Spec{Schema: book(func(e *schema.Entity) {
+		e.Merge = func(a, b value.Value) value.Value {
+			titles = append(titles, a.Get("title").Str())
+			if armed.CompareAndSwap(true, false) {
+				close(entered)
+				<-release
+			}
+			return schema.ShallowMerge(a, b)
+		}
+	})})
+	require.NoError(t, c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"first"}`)))
+	armed.Store(true)
+
+	fetched := make(chan error, 1)
+	go func() { fetched <- fetch(c, ep) }()
+	<-entered // the hook runs, the lock released
+
+	var read endpoint.Response
+	require.Nil(t, within(t, "GetResponse", func() { read = c.GetResponse(ep, value.Obj()) }))
+	require.NoError(t, read.Err)
+	assert.Equal(t, "first", read.Data.Get("title").Str(), "nothing of the write is visible yet")
+	var err error
+	require.Nil(t, within(t, "SetResponse", func() {
+		err = c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"meanwhile"}`))
+	}))
+	require.NoError(t, err)
+	close(release)
+
+	require.NoError(t, <-fetched)
+	// The fetch's first run; the other write's; the fetch's again over it,
+	// where the other write, the newer request, is the existing record
+	// and the response merges under it (as Entity.Merge's older one).
+	assert.Equal(t, []string{"first", "first", "served"}, titles)
+	assert.Equal(t, "meanwhile", c.GetResponse(ep, value.Obj()).Data.Get("title").Str(), "the newer write wins, as always")
+}
+
+// TestConcurrentWritersWithHooks: writers on several goroutines whose
+// hooks read and write the controller, started together, all succeed
+// (under -race: no data race) and leave every record and result they
+// wrote, each record as some writer merged it.
+func TestConcurrentWritersWithHooks(t *testing.T) {
+	const writers = 4
+	c := controller.New(controller.Options{Now: newClock().Now})
+	shared := bookEndpoint("shared", endpoint.Spec{Schema: book(nil)})
+	var merges, failedReads atomic.Int64
+	e := book(func(e *schema.Entity) {
+		e.Merge = func(a, b value.Value) value.Value {
+			merges.Add(1)
+			if c.GetResponse(shared, value.Obj()).Err != nil {
+				failedReads.Add(1)
+			}
+			return schema.ShallowMerge(a, b)
+		}
+	})
+	eps := make([]*funcEndpoint, writers)
+	for i := range eps {
+		eps[i] = bookEndpoint(fmt.Sprintf("w%d", i), endpoint.Spec{Schema: e})
+		require.NoError(t, c.SetResponse(eps[i], value.Obj(), value.MustParse(`{"id":"1","title":"start"}`)))
+	}
+	start := make(chan struct{})
+	errs := make(chan error, writers)
+	for i := range eps {
+		go func() {
+			<-start
+			var err error
+			for round := range 3 {
+				data := value.MustParse(fmt.Sprintf(`{"id":"1","title":"w%d.%d"}`, i, round))
+				err = errors.Join(err, c.SetResponse(eps[i], value.Obj(), data))
+				err = errors.Join(err, c.SetResponse(shared, value.Obj(), value.MustParse(`{"id":"2"}`)))
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	for range writers {
+		require.NoError(t, <-errs)
+	}
+	title := c.GetResponse(eps[0], value.Obj()).Data.Get("title").Str()
+	assert.Regexp(t, `^w\d\.2$`, title, "the record as a writer's last round left it")
+	for _, ep := range eps {
+		assert.Equal(t, title, c.GetResponse(ep, value.Obj()).Data.Get("title").Str(), "one record")
+	}
+	assert.GreaterOrEqual(t, merges.Load(), int64(writers*3))
+	assert.Zero(t, failedReads.Load(), "every hook's read was served")
+}
+
+// TestHookPanicFailsRequest: a hook that calls the controller and then
+// panics fails its request only: nothing of the write is stored, the lock
+// is free again, and the goroutine the hook ran on uses the controller
+// afterwards.
+func TestHookPanicFailsRequest(t *testing.T) {
 	tests := []struct {
 		name string
 		// mutation runs the request on the caller's goroutine (a side
@@ -326,26 +551,26 @@ func TestReentrantPanicFailsRequest(t *testing.T) {
 			ep := bookEndpoint("book", endpoint.Spec{SideEffect: tt.mutation, Schema: book(func(e *schema.Entity) {
 				e.Merge = func(a, b value.Value) value.Value {
 					if armed.Load() {
-						c.State() // panics: it cannot return the error
+						c.State()
+						panic(errors.New("hook failed"))
 					}
 					return schema.ShallowMerge(a, b)
 				}
 			})})
-			require.NoError(t, fetch(c, ep))
+			require.NoError(t, c.SetResponse(ep, value.Obj(), value.MustParse(`{"id":"1","title":"first"}`)))
 			armed.Store(true)
 			var err error
 			require.Nil(t, within(t, tt.name, func() {
 				err = fetch(c, ep)
 				armed.Store(false)
-				// Same goroutine as the hook for a mutation: no longer
-				// taken for a hook once the request is over.
 				if rerr := c.GetResponse(plain(), value.Obj()).Err; rerr != nil {
 					err = errors.Join(err, fmt.Errorf("after the request: %w", rerr))
 				}
 			}))
-			requireReentrant(t, err, "State")
-			assert.Contains(t, err.Error(), "internal error")
+			require.ErrorContains(t, err, "internal error")
+			assert.ErrorContains(t, err, "hook failed")
 			assert.NotContains(t, err.Error(), "after the request")
+			assert.Equal(t, "first", c.GetResponse(ep, value.Obj()).Data.Get("title").Str())
 			assert.Zero(t, c.PendingOptimistic())
 		})
 	}
@@ -460,62 +685,4 @@ func TestOnChangeMayCallTheController(t *testing.T) {
 			require.NoError(t, <-got, "the call from OnChange is served")
 		})
 	}
-}
-
-// TestOtherGoroutineWaitsForHooks: while a hook runs under the lock, a call
-// from another goroutine is not taken for a re-entrant one: it waits for
-// the lock and then succeeds.
-func TestOtherGoroutineWaitsForHooks(t *testing.T) {
-	c := controller.New(controller.Options{Now: newClock().Now})
-	var armed atomic.Bool
-	entered, release := make(chan struct{}), make(chan struct{})
-	ep := bookEndpoint("book", endpoint.Spec{Schema: book(func(e *schema.Entity) {
-		e.Merge = func(a, b value.Value) value.Value {
-			if armed.CompareAndSwap(true, false) {
-				close(entered)
-				<-release
-			}
-			return schema.ShallowMerge(a, b)
-		}
-	})})
-	require.NoError(t, fetch(c, ep))
-	armed.Store(true)
-
-	fetched := make(chan error, 1)
-	go func() { fetched <- fetch(c, ep) }()
-	<-entered // the hook runs, with the lock held
-
-	read := make(chan endpoint.Response, 1)
-	go func() { read <- c.GetResponse(ep, value.Obj()) }()
-	// The reader must wait for the lock, not fail: wait until its goroutine
-	// is seen blocked on it, unless it returned (wrongly) first.
-	deadline := time.Now().Add(testkit.WaitLimit)
-	for !blockedIn("(*Controller).GetResponse") {
-		select {
-		case r := <-read:
-			t.Fatalf("GetResponse returned while the hook held the lock: %+v", r)
-		default:
-		}
-		require.True(t, time.Now().Before(deadline), "GetResponse never blocked on the lock")
-		runtime.Gosched() // a poll of the goroutines, not a wait: blockedIn is the event
-	}
-	close(release)
-
-	r := <-read
-	require.NoError(t, r.Err)
-	assert.Equal(t, "served", r.Data.Get("title").Str())
-	require.NoError(t, <-fetched)
-}
-
-// blockedIn reports whether some goroutine is waiting for a sync.Mutex
-// inside the function fn.
-func blockedIn(fn string) bool {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "[sync.Mutex.Lock") && strings.Contains(g, fn) {
-			return true
-		}
-	}
-	return false
 }

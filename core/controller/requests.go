@@ -23,7 +23,6 @@ type Request struct {
 // A mutation's start and end are not changes a read could see, so
 // Options.OnChange is not called for them: a watcher polls.
 func (c *Controller) Requests() []Request {
-	c.hooks.mustNotReenter("Requests")
 	c.mu.Lock()
 	defer c.unlock()
 	out := make([]Request, 0, len(c.inflight)+len(c.mutations))

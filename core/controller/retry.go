@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/internal/dates"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Retry policy (spec 9.2). A read endpoint (no SideEffect) whose request
@@ -201,15 +201,15 @@ func (c *Controller) fetchText(ctx context.Context, r *request, reuse bool) (f f
 		}
 		d, derr := c.retryDelay(r.spec, attempt, err)
 		if derr != nil {
-			return fetched{raw: value.Undef}, &RetryError{Err: fmt.Errorf("%s: retryDelay: %w (retrying after: %w)", r.key, derr, err), Retries: attempt}
+			return fetched{raw: value.Undef}, &RetryError{Err: fmtlite.Errorf("%s: retryDelay: %w (retrying after: %w)", r.key, derr, err), Retries: attempt}
 		}
 		if stop := c.waitRetry(ctx, r, d); stop != nil {
 			if _, abort := stop.(*abortedWait); abort {
 				// An abort, named as one (AbortError), not as the error
 				// it interrupted the retries of; that one is only told.
-				return fetched{raw: value.Undef}, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %v)", r.key, stop, err), Retries: attempt}
+				return fetched{raw: value.Undef}, &RetryError{Err: fmtlite.Errorf("%s: %w (the last attempt failed: %v)", r.key, stop, err), Retries: attempt}
 			}
-			return fetched{raw: value.Undef}, &RetryError{Err: fmt.Errorf("%s: %w (the last attempt failed: %w)", r.key, stop, err), Retries: attempt}
+			return fetched{raw: value.Undef}, &RetryError{Err: fmtlite.Errorf("%s: %w (the last attempt failed: %w)", r.key, stop, err), Retries: attempt}
 		}
 	}
 }

@@ -3,12 +3,12 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // request is one request of an endpoint as it goes through the pipeline
@@ -61,11 +61,11 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 		// A panic in a callback or schema hook fails this request only; in
 		// wasm an escaped panic would end the whole instance.
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: internal error: %v", r.key, p)
+			err = fmtlite.Errorf("%s: internal error: %v", r.key, p)
 			if perr, ok := p.(error); ok {
 				// Wrapped, so callers can still find what the callback
 				// threw (the JavaScript bridge makes it the Error's cause).
-				err = fmt.Errorf("%s: internal error: %w", r.key, perr)
+				err = fmtlite.Errorf("%s: internal error: %w", r.key, perr)
 			}
 			c.finish(r, pend, nil, err)
 			out = value.Undef
@@ -100,7 +100,7 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	if err == nil && raw.IsUndefined() && spec.Schema != nil {
 		// No parsed body is undefined (an empty one is null): a fetch,
 		// parseResponse or process callback returned nothing.
-		err = fmt.Errorf("%s: the response is undefined, where the schema expects data", r.key)
+		err = fmtlite.Errorf("%s: the response is undefined, where the schema expects data", r.key)
 	}
 	var w *store.Write
 	if err == nil {
@@ -174,7 +174,7 @@ func (c *Controller) prepare(w *store.Write, r *request, raw value.Value, optimi
 	args.Optimistic = optimistic
 	norm, err := schema.NormalizeArgs(spec.Schema, raw, args)
 	if err != nil {
-		return fmt.Errorf("%s: %w", r.key, err)
+		return fmtlite.Errorf("%s: %w", r.key, err)
 	}
 	updates, err := c.updates(spec, r.key, norm.Result, r.params)
 	if err != nil {
@@ -212,7 +212,7 @@ func (c *Controller) updates(spec *endpoint.Spec, key string, result, params val
 	}
 	u, err := spec.Update(result, params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: update: %w", key, err)
+		return nil, fmtlite.Errorf("%s: update: %w", key, err)
 	}
 	return u, nil
 }
@@ -227,28 +227,31 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: getOptimisticResponse: %w", r.key, err)
+		return nil, fmtlite.Errorf("%s: getOptimisticResponse: %w", r.key, err)
 	}
 	w := new(store.Write)
 	if err := c.prepare(w, r, v, true, r.startedAt); err != nil {
-		return nil, fmt.Errorf("optimistic response: %w", err)
+		return nil, fmtlite.Errorf("optimistic response: %w", err)
 	}
 	w.Meta.Date = r.fetchedAt
-	p := c.addPending(r, w)
+	p, err := c.addPending(r, w)
 	c.dispatch()
-	return p, nil
+	return p, err
 }
 
 // addPending queues w, r's optimistic write, under the lock. The unlock
-// is deferred because AddPending runs caller code (merge hooks, Update
+// is deferred because queuing runs caller code (merge hooks, Update
 // functions) that may panic; run recovers, and must find the lock free.
-func (c *Controller) addPending(r *request, w *store.Write) *store.Pending {
+func (c *Controller) addPending(r *request, w *store.Write) (*store.Pending, error) {
 	c.mu.Lock()
 	defer c.unlock()
-	p := c.hooks.enqueue(c.st, w)
+	ch := &store.Change{Add: w}
+	if err := c.make(ch, r.key, ": optimistic response"); err != nil {
+		return nil, err
+	}
 	c.emitReq(OptimisticEnqueue, r, nil, nil)
 	c.changed()
-	return p
+	return ch.Pending, nil
 }
 
 // finish stores r's response (w) or error, drops its optimistic write
@@ -266,12 +269,13 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 	}
 	if r.gen != c.gen {
 		if err == nil {
-			err = fmt.Errorf("%s: %w", key, ErrReset)
+			err = fmtlite.Errorf("%s: %w", key, ErrReset)
 		}
 		c.emitReq(FetchReject, r, err, nil)
 		return value.Undef, err
 	}
 	aborted := isAbort(err)
+	settled := false // pend was removed with the response
 	switch {
 	case aborted:
 		// Not an error of the data: as if no fetch had happened. The
@@ -282,7 +286,14 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 			m.Err, m.ErrorExpiresAt = err, now+c.errorExpiry(r.spec)
 		})
 	default:
-		c.hooks.apply(c.st, w)
+		// The response and the end of its optimistic write, in one change:
+		// no reader sees one without the other. Its hooks run with the
+		// lock released: a reset meanwhile fails it with ErrReset, as
+		// above.
+		_ = c.st.Adopt(w.Key, w.Schema) // a result w replaces anyway
+		if err = c.make(&store.Change{Write: w, Remove: pend}, key, ""); err == nil {
+			settled = true
+		}
 	}
 	if err != nil {
 		c.emitReq(FetchReject, r, err, nil)
@@ -290,7 +301,9 @@ func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err
 		c.emitReq(FetchResolve, r, nil, w)
 	}
 	if pend != nil {
-		c.hooks.removePending(c.st, pend)
+		if !settled {
+			c.removePending(pend)
+		}
 		if err != nil {
 			c.emitReq(OptimisticRollback, r, err, nil)
 		} else {

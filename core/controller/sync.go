@@ -2,13 +2,13 @@ package controller
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Sync between controllers (tabs, workers, instances, processes).
@@ -156,7 +156,6 @@ func (m *syncManager) Event(ev Event) {
 // notifications); it may call the controller. Messages are made only
 // while there is a sink: without one, changes cost nothing more.
 func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
-	c.hooks.mustNotReenter("OnSync")
 	s := &syncSink{send: send}
 	m := c.syncer
 	c.mu.Lock()
@@ -225,35 +224,31 @@ func writtenBy(st *store.Store, w *store.Write) value.Value {
 // any other, and act on it as they would (a held result that a message
 // invalidates is fetched again).
 func (c *Controller) ApplySync(msg value.Value) error {
-	if err := c.hooks.reentered("ApplySync"); err != nil {
-		return err
-	}
 	op, err := parseSyncHeader(msg)
 	if err != nil {
-		return fmt.Errorf("sync message: %w", err)
+		return fmtlite.Errorf("sync message: %w", err)
 	}
 	switch op {
 	case SyncStore:
 		state := msg.Get("state")
 		ents, results, latest, err := parseSnapshot(state)
 		if err != nil {
-			return fmt.Errorf("sync message: state: %w", err)
+			return fmtlite.Errorf("sync message: state: %w", err)
 		}
 		defer c.dispatch()
 		c.mu.Lock()
 		defer c.unlock()
 		if err := c.checkSnapshot(ents, results); err != nil {
-			return fmt.Errorf("sync message: state: %w", err)
+			return fmtlite.Errorf("sync message: state: %w", err)
 		}
 		if latest > c.lastStamp {
 			c.lastStamp = latest
 		}
-		if mayCallBack(c.st, nil) {
-			// The rebase replays pending optimistic writes, hooks included.
-			c.hooks.markCallbacks()
-			defer c.hooks.unmarkCallbacks()
+		ch := &store.Change{Snapshot: store.Snapshot{Entities: ents, Results: results, Ties: true}}
+		if err := c.make(ch, "", "sync message"); err != nil {
+			return err
 		}
-		if c.st.TakeSnapshot(ents, results) {
+		if ch.Took {
 			c.emit(&Event{Kind: Write, Sync: true})
 			c.changed()
 		}
@@ -261,12 +256,12 @@ func (c *Controller) ApplySync(msg value.Value) error {
 	case SyncInvalidate, SyncExpire:
 		keys, err := syncKeysOf(msg)
 		if err != nil {
-			return fmt.Errorf("sync message: %w", err)
+			return fmtlite.Errorf("sync message: %w", err)
 		}
 		var at int64
 		if op == SyncInvalidate {
 			if at, err = syncAtOf(msg); err != nil {
-				return fmt.Errorf("sync message: %w", err)
+				return fmtlite.Errorf("sync message: %w", err)
 			}
 		}
 		defer c.dispatch()
@@ -298,24 +293,24 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		c.reset(true)
 		return nil
 	}
-	return fmt.Errorf("sync message: op %q is not known", op)
+	return fmtlite.Errorf("sync message: op %q is not known", op)
 }
 
 // parseSyncHeader checks a message's tag and version and returns its op.
 func parseSyncHeader(msg value.Value) (string, error) {
 	if msg.Kind() != value.Object {
-		return "", fmt.Errorf("%s, not an object", schema.KindName(msg))
+		return "", fmtlite.Errorf("%s, not an object", schema.KindName(msg))
 	}
 	if tag := msg.Get("datafetch"); tag.Kind() != value.String || tag.Str() != syncTag {
-		return "", fmt.Errorf("datafetch: %s, not %q", describe(tag), syncTag)
+		return "", fmtlite.Errorf("datafetch: %s, not %q", describe(tag), syncTag)
 	}
 	ver := msg.Get("version")
 	if f, ok := ver.Float(); !ok || f != SyncVersion {
-		return "", fmt.Errorf("version %s: %w (this build applies %d)", describe(ver), ErrSyncVersion, SyncVersion)
+		return "", fmtlite.Errorf("version %s: %w (this build applies %d)", describe(ver), ErrSyncVersion, SyncVersion)
 	}
 	op := msg.Get("op")
 	if op.Kind() != value.String {
-		return "", fmt.Errorf("op: %s, not a string", schema.KindName(op))
+		return "", fmtlite.Errorf("op: %s, not a string", schema.KindName(op))
 	}
 	return op.Str(), nil
 }
@@ -337,23 +332,23 @@ func syncAtOf(msg value.Value) (int64, error) {
 	case value.Number:
 		t, err := schema.MillisOf(at)
 		if err != nil {
-			return 0, fmt.Errorf("at: %w", err)
+			return 0, fmtlite.Errorf("at: %w", err)
 		}
 		return t, nil
 	}
-	return 0, fmt.Errorf("at: %s, not a number", schema.KindName(at))
+	return 0, fmtlite.Errorf("at: %s, not a number", schema.KindName(at))
 }
 
 // syncKeysOf returns an invalidate or expire message's keys.
 func syncKeysOf(msg value.Value) ([]string, error) {
 	list := msg.Get("keys")
 	if list.Kind() != value.Array {
-		return nil, fmt.Errorf("keys: %s, not an array", schema.KindName(list))
+		return nil, fmtlite.Errorf("keys: %s, not an array", schema.KindName(list))
 	}
 	keys := make([]string, 0, list.Len())
 	for i, k := range list.Elems() {
 		if k.Kind() != value.String {
-			return nil, fmt.Errorf("keys[%d]: %s, not a string", i, schema.KindName(k))
+			return nil, fmtlite.Errorf("keys[%d]: %s, not a string", i, schema.KindName(k))
 		}
 		keys = append(keys, k.Str())
 	}

@@ -19,7 +19,6 @@ package persist
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +27,7 @@ import (
 	"github.com/datafetch/datafetch/core/controller"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // EnvelopeVersion is the version of the envelope around the snapshot.
@@ -156,7 +156,7 @@ func (m *Manager) restore(stored string) (Outcome, error) {
 		err = errors.New("hydrate: snapshot: " + err.Error())
 	}
 	if err != nil {
-		return Nothing, fmt.Errorf("the stored snapshot was refused: %w", err)
+		return Nothing, fmtlite.Errorf("the stored snapshot was refused: %w", err)
 	}
 	return Restored, nil
 }

@@ -1,10 +1,9 @@
 package rest
 
 import (
-	"fmt"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // collectionOf returns the Collection an endpoint's schema is or holds as
@@ -63,11 +62,11 @@ func (e *Endpoint) Move() (*Endpoint, error) { return e.adder(schema.Move, "PATC
 func (e *Endpoint) adder(op schema.CollectionOp, method string) (*Endpoint, error) {
 	c := e.Collection()
 	if c == nil {
-		return nil, fmt.Errorf("%s: %s: the schema has no Collection (schema.Collection) to %s", e.name, op, op)
+		return nil, fmtlite.Errorf("%s: %s: the schema has no Collection (schema.Collection) to %s", e.name, op, op)
 	}
 	s, err := c.Adder(op)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.name, err)
+		return nil, fmtlite.Errorf("%s: %w", e.name, err)
 	}
 	o := e.Options()
 	o.Method, o.Schema, o.SideEffect = method, s, nil
@@ -85,7 +84,7 @@ func (e *Endpoint) adder(op schema.CollectionOp, method string) (*Endpoint, erro
 // once, pages in the order fetched). It is Paginated(PaginationField).
 func (e *Endpoint) GetPage() (*Endpoint, error) {
 	if e.opts.PaginationField == "" {
-		return nil, fmt.Errorf("%s: getPage: no paginationField option names the page param", e.name)
+		return nil, fmtlite.Errorf("%s: getPage: no paginationField option names the page param", e.name)
 	}
 	return e.Paginated(e.opts.PaginationField)
 }

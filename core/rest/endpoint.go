@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Options configures an Endpoint. Only Path is required. Function options
@@ -155,9 +155,9 @@ func New(o Options) (*Endpoint, error) {
 	}
 	fail := func(format string, args ...any) (*Endpoint, error) {
 		if label == "" {
-			return nil, fmt.Errorf("rest: endpoint: "+format, args...)
+			return nil, fmtlite.Errorf("rest: endpoint: "+format, args...)
 		}
-		return nil, fmt.Errorf("rest: endpoint %s: "+format, append([]any{label}, args...)...)
+		return nil, fmtlite.Errorf("rest: endpoint %s: "+format, append([]any{label}, args...)...)
 	}
 	if o.Schema != nil {
 		if err := schema.Check(o.Schema); err != nil {
@@ -347,7 +347,7 @@ func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (val
 	}
 	if e.opts.Process != nil {
 		if v, err = e.opts.Process(v, params); err != nil {
-			return value.Undef, fmt.Errorf("%s: process: %w", e.name, err)
+			return value.Undef, fmtlite.Errorf("%s: process: %w", e.name, err)
 		}
 	}
 	return v, nil
@@ -403,7 +403,7 @@ func (e *Endpoint) send(ctx context.Context, params value.Value, body any) (*Req
 	}
 	t, err := transportFor(ctx, e.opts.Transport)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s %s: %w", e.name, req.Method, req.URL, err)
+		return nil, nil, fmtlite.Errorf("%s: %s %s: %w", e.name, req.Method, req.URL, err)
 	}
 	resp, err := t.RoundTrip(ctx, req)
 	if err != nil {
@@ -416,7 +416,7 @@ func (e *Endpoint) send(ctx context.Context, params value.Value, body any) (*Req
 		return nil, nil, ne
 	}
 	if resp == nil {
-		return nil, nil, fmt.Errorf("%s: %s %s: transport returned no response and no error", e.name, req.Method, req.URL)
+		return nil, nil, fmtlite.Errorf("%s: %s %s: transport returned no response and no error", e.name, req.Method, req.URL)
 	}
 	return req, resp, nil
 }
@@ -470,7 +470,7 @@ func (e *Endpoint) headers(ctx context.Context, body any) (Header, error) {
 	}
 	h, err := e.opts.GetHeaders(ctx, h)
 	if err != nil {
-		return nil, fmt.Errorf("%s: getHeaders: %w", e.name, err)
+		return nil, fmtlite.Errorf("%s: getHeaders: %w", e.name, err)
 	}
 	return h, nil
 }
@@ -489,7 +489,7 @@ func (e *Endpoint) newRequest(ctx context.Context, url string, body any) (*Reque
 	var err error
 	if e.opts.GetRequestInit != nil {
 		if init, err = e.opts.GetRequestInit(ctx, e, body); err != nil {
-			return nil, fmt.Errorf("%s: getRequestInit: %w", e.name, err)
+			return nil, fmtlite.Errorf("%s: getRequestInit: %w", e.name, err)
 		}
 		if init.Header == nil {
 			if init.Header, err = e.headers(ctx, init.Body); err != nil {
@@ -588,7 +588,7 @@ func (e *Endpoint) notJSON(ct string, body []byte, perr error) error {
 	if strings.HasPrefix(what, "unexpected html") {
 		what += " (likely no API endpoint is configured for this request, and this is an HTML fallback)"
 	}
-	return fmt.Errorf("%s: %w", what, perr)
+	return fmtlite.Errorf("%s: %w", what, perr)
 }
 
 const htmlDoctype = "<!doctype html>"
@@ -608,7 +608,7 @@ func isBlank(b []byte) bool {
 func (e *Endpoint) parseError(req *Request, resp *Response, err error) error {
 	ne, ok := err.(*NetworkError)
 	if !ok {
-		return fmt.Errorf("%s: %s %s: parseResponse: %w", e.name, req.Method, req.URL, err)
+		return fmtlite.Errorf("%s: %s %s: parseResponse: %w", e.name, req.Method, req.URL, err)
 	}
 	c := *ne // the error may be the caller's; fill in a copy
 	c.fill(e.name, req.Method, req.URL)
@@ -631,11 +631,11 @@ func (e *Endpoint) customFetchError(ctx context.Context, params value.Value, err
 	if ctx.Err() != nil {
 		cerr := contextError(ctx)
 		if !errors.Is(err, ctx.Err()) {
-			cerr = fmt.Errorf("%w: %w", cerr, err)
+			cerr = fmtlite.Errorf("%w: %w", cerr, err)
 		}
 		return &NetworkError{Endpoint: e.name, Method: e.method, URL: u, Err: cerr}
 	}
-	return fmt.Errorf("%s: fetch: %w", e.name, err)
+	return fmtlite.Errorf("%s: fetch: %w", e.name, err)
 }
 
 // requestContext derives the context of one request: cancelled when the

@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // NetworkError is a failed request: a response with a status that is not
@@ -185,5 +185,5 @@ func contextError(ctx context.Context) error {
 	case errors.Is(cause, err):
 		return cause
 	}
-	return fmt.Errorf("%w: %w", err, cause)
+	return fmtlite.Errorf("%w: %w", err, cause)
 }

@@ -1,10 +1,9 @@
 package rest
 
 import (
-	"fmt"
-
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Paginated returns an endpoint for an infinite list: it fetches the page
@@ -20,10 +19,10 @@ import (
 // token, are taken from the newest page.
 func (e *Endpoint) Paginated(cursorParam string) (*Endpoint, error) {
 	if cursorParam == "" {
-		return nil, fmt.Errorf("%s: paginated: empty cursor param", e.name)
+		return nil, fmtlite.Errorf("%s: paginated: empty cursor param", e.name)
 	}
 	if e.path.hasToken(cursorParam) {
-		return nil, fmt.Errorf("%s: paginated: cursor param %q is a path token of %s, so it cannot be left out of the key",
+		return nil, fmtlite.Errorf("%s: paginated: cursor param %q is a path token of %s, so it cannot be left out of the key",
 			e.name, cursorParam, e.path.raw)
 	}
 	return e.paginate(cursorParam, func(params value.Value) (value.Value, error) { return params.Without(cursorParam), nil })
@@ -41,7 +40,7 @@ func (e *Endpoint) PaginatedBy(removeCursor func(params value.Value) (value.Valu
 func (e *Endpoint) paginate(cursor string, strip func(value.Value) (value.Value, error)) (*Endpoint, error) {
 	merge, err := pageMerger(e.opts.Schema)
 	if err != nil {
-		return nil, fmt.Errorf("%s: paginated: %w", e.name, err)
+		return nil, fmtlite.Errorf("%s: paginated: %w", e.name, err)
 	}
 	n := *e
 	n.cursor, n.strip = cursor, strip
@@ -119,11 +118,11 @@ func pageMerger(s schema.Schema) (func(existing, incoming value.Value) value.Val
 				return incoming.With(member, inner(existing.Get(member), incoming.Get(member)))
 			}, nil
 		}
-		return nil, fmt.Errorf("object schema has no list member to append pages to")
+		return nil, fmtlite.Errorf("object schema has no list member to append pages to")
 	case nil:
-		return nil, fmt.Errorf("endpoint has no schema; want a list or an object with a list member")
+		return nil, fmtlite.Errorf("endpoint has no schema; want a list or an object with a list member")
 	}
-	return nil, fmt.Errorf("schema %T is not a list or an object with a list member", s)
+	return nil, fmtlite.Errorf("schema %T is not a list or an object with a list member", s)
 }
 
 // appendPage appends the pks of incoming that existing lacks, in order.

@@ -1,13 +1,13 @@
 package rest
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // ResourceOptions configures NewResource.
@@ -74,7 +74,7 @@ type resourceEndpoint struct {
 // ResourceOptions.Optimistic).
 func NewResource(o ResourceOptions) (*Resource, error) {
 	if err := o.Schema.Validate(); err != nil {
-		return nil, fmt.Errorf("rest: resource %s: %w", o.Path, err)
+		return nil, fmtlite.Errorf("rest: resource %s: %w", o.Path, err)
 	}
 	list := listPath(o.Path)
 	defs := []resourceEndpoint{
@@ -153,7 +153,7 @@ func optimisticBody(body any) (value.Value, error) {
 // hold detail and list; listShape is list.
 func LegacyResource(urlRoot string, e *schema.Entity) (*Resource, error) {
 	if err := e.Validate(); err != nil {
-		return nil, fmt.Errorf("rest: resource %s: %w", urlRoot, err)
+		return nil, fmtlite.Errorf("rest: resource %s: %w", urlRoot, err)
 	}
 	token := "id"
 	if e.PKFunc == nil && e.PK != "" && isToken(e.PK) {
@@ -209,7 +209,7 @@ func newResource(prefix string, e *schema.Entity, urlPrefix string, shared Optio
 		}
 		ep, err := New(o)
 		if err != nil {
-			return nil, fmt.Errorf("rest: resource %s: %w", prefix, err)
+			return nil, fmtlite.Errorf("rest: resource %s: %w", prefix, err)
 		}
 		r.names = append(r.names, d.name)
 		r.eps[d.name] = ep
@@ -329,19 +329,19 @@ func (r *Resource) Extend(changes map[string]func(o *Options)) (*Resource, error
 	for _, name := range names {
 		change := changes[name]
 		if name == "" {
-			return nil, fmt.Errorf("rest: resource %s: extend: empty endpoint name", r.prefix)
+			return nil, fmtlite.Errorf("rest: resource %s: extend: empty endpoint name", r.prefix)
 		}
 		if ep, ok := n.eps[name]; ok {
 			ext, err := ep.Extend(change)
 			if err != nil {
-				return nil, fmt.Errorf("rest: resource %s: extend %s: %w", r.prefix, name, err)
+				return nil, fmtlite.Errorf("rest: resource %s: extend %s: %w", r.prefix, name, err)
 			}
 			n.eps[name] = ext
 			continue
 		}
 		base := r.Get
 		if base == nil {
-			return nil, fmt.Errorf("rest: resource %s: extend %s: no get endpoint to start from", r.prefix, name)
+			return nil, fmtlite.Errorf("rest: resource %s: extend %s: no get endpoint to start from", r.prefix, name)
 		}
 		full := r.prefix + "." + name
 		ext, err := base.Extend(func(o *Options) {
@@ -351,7 +351,7 @@ func (r *Resource) Extend(changes map[string]func(o *Options)) (*Resource, error
 			}
 		})
 		if err != nil {
-			return nil, fmt.Errorf("rest: resource %s: extend %s: %w", r.prefix, name, err)
+			return nil, fmtlite.Errorf("rest: resource %s: extend %s: %w", r.prefix, name, err)
 		}
 		n.eps[name] = ext
 		n.names = append(n.names, name)

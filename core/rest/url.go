@@ -2,13 +2,13 @@ package rest
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // pathTemplate is a parsed path such as /users/:userId/posts/:id: literal
@@ -57,7 +57,7 @@ func parsePath(path string) (pathTemplate, error) {
 	p := pathParser{t: &t, i: start}
 	parts, err := p.parse(false)
 	if err != nil {
-		return pathTemplate{}, fmt.Errorf("path %s %w", path, err)
+		return pathTemplate{}, fmtlite.Errorf("path %s %w", path, err)
 	}
 	if start > 0 {
 		parts = append([]pathPart{{lit: strings.Replace(path[:start], `\:`, ":", 1)}}, parts...)
@@ -107,7 +107,7 @@ func (p *pathParser) parse(inGroup bool) ([]pathPart, error) {
 			litAt = p.i
 		case c == '}':
 			if !inGroup {
-				return nil, fmt.Errorf("has a '}' at %d that closes no '{'", p.i)
+				return nil, fmtlite.Errorf("has a '}' at %d that closes no '{'", p.i)
 			}
 			flush()
 			p.i++
@@ -121,7 +121,7 @@ func (p *pathParser) parse(inGroup bool) ([]pathPart, error) {
 			}
 			name := src[p.i+1 : j]
 			if slices.Contains(p.t.tokens, name) {
-				return nil, fmt.Errorf("names token %c%s twice", c, name)
+				return nil, fmtlite.Errorf("names token %c%s twice", c, name)
 			}
 			parts = append(parts, pathPart{token: name, wildcard: c == '*', at: at})
 			p.t.tokens = append(p.t.tokens, name)
@@ -204,7 +204,7 @@ func (e *Endpoint) writeURL(b *strings.Builder, params value.Value) error {
 	switch params.Kind() {
 	case value.Undefined, value.Null, value.Object:
 	default:
-		return fmt.Errorf("%s: params must be an object, got %s", e.name, params.Kind())
+		return fmtlite.Errorf("%s: params must be an object, got %s", e.name, params.Kind())
 	}
 	from := b.Len()
 	b.WriteString(e.opts.URLPrefix)
@@ -250,9 +250,9 @@ func (e *Endpoint) writeParts(b *strings.Builder, from int, parts []pathPart, pa
 			v := params.Get(p.token)
 			if v.Kind() != value.Array || v.Len() == 0 {
 				if v.IsNullish() {
-					return nil, fmt.Errorf("%s: params missing path token *%s for %s", e.name, p.token, e.path.raw)
+					return nil, fmtlite.Errorf("%s: params missing path token *%s for %s", e.name, p.token, e.path.raw)
 				}
-				return nil, fmt.Errorf("%s: path token *%s for %s must be a non-empty array of segments, got %s",
+				return nil, fmtlite.Errorf("%s: path token *%s for %s must be a non-empty array of segments, got %s",
 					e.name, p.token, e.path.raw, schema.KindName(v))
 			}
 			for i, el := range v.Elems() {
@@ -267,7 +267,7 @@ func (e *Endpoint) writeParts(b *strings.Builder, from int, parts []pathPart, pa
 		default:
 			v := params.Get(p.token)
 			if v.IsNullish() {
-				return nil, fmt.Errorf("%s: params missing path token :%s for %s", e.name, p.token, e.path.raw)
+				return nil, fmtlite.Errorf("%s: params missing path token :%s for %s", e.name, p.token, e.path.raw)
 			}
 			var err error
 			if filled, err = e.writeToken(b, from, p, v, filled); err != nil {
@@ -288,12 +288,12 @@ func (e *Endpoint) writeToken(b *strings.Builder, from int, p pathPart, v value.
 	}
 	s, ok := v.Text()
 	if !ok || v.IsNull() {
-		return nil, fmt.Errorf("%s: path token %s%s for %s must be a string, number or boolean, got %s",
+		return nil, fmtlite.Errorf("%s: path token %s%s for %s must be a string, number or boolean, got %s",
 			e.name, sigil, p.token, e.path.raw, v.Kind())
 	}
 	if value.HasLoneSurrogate(s) {
 		// encodeURIComponent throws a URIError for these.
-		return nil, fmt.Errorf("%s: path token %s%s for %s holds a lone surrogate (%s), which a URL cannot carry",
+		return nil, fmtlite.Errorf("%s: path token %s%s for %s holds a lone surrogate (%s), which a URL cannot carry",
 			e.name, sigil, p.token, e.path.raw, value.Str(s).JSON())
 	}
 	// The check is on the escaped text, which is what the URL parser
@@ -301,7 +301,7 @@ func (e *Endpoint) writeToken(b *strings.Builder, from int, p pathPart, v value.
 	// %252e%252e, a file name.
 	enc := encodeURIComponent(s)
 	if isDotSegment(enc) && !strings.ContainsAny(b.String()[from:], "?#") {
-		return nil, fmt.Errorf("%s: path token %s%s for %s is %q, a dot segment that would move the request out of its path",
+		return nil, fmtlite.Errorf("%s: path token %s%s for %s is %q, a dot segment that would move the request out of its path",
 			e.name, sigil, p.token, e.path.raw, s)
 	}
 	filled = append(filled, filledToken{name: p.token, value: s, start: b.Len() - from})
@@ -349,7 +349,7 @@ func (e *Endpoint) checkSegments(u string, filled []filledToken) error {
 			to = t.start + i
 		}
 		if isDotSegment(u[from:to]) {
-			return fmt.Errorf("%s: path token :%s for %s is %q, which makes the path segment %q, a dot segment that would move the request out of its path",
+			return fmtlite.Errorf("%s: path token :%s for %s is %q, which makes the path segment %q, a dot segment that would move the request out of its path",
 				e.name, t.name, e.path.raw, t.value, u[from:to])
 		}
 	}
@@ -385,7 +385,7 @@ func (e *Endpoint) query(params value.Value) (string, error) {
 	if f := e.opts.SearchToString; f != nil {
 		q, err := f(value.Obj(ms...))
 		if err != nil {
-			return "", fmt.Errorf("%s: searchToString: %w", e.name, err)
+			return "", fmtlite.Errorf("%s: searchToString: %w", e.name, err)
 		}
 		return q, nil
 	}
@@ -394,7 +394,7 @@ func (e *Endpoint) query(params value.Value) (string, error) {
 	add := func(key string, v value.Value) error {
 		s, ok := v.Text()
 		if !ok {
-			return fmt.Errorf("%s: query param %q cannot hold %s: only strings, numbers, booleans, null and arrays of them go in a URL",
+			return fmtlite.Errorf("%s: query param %q cannot hold %s: only strings, numbers, booleans, null and arrays of them go in a URL",
 				e.name, key, v.Kind())
 		}
 		if b.Len() > 0 {

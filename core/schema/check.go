@@ -1,10 +1,10 @@
 package schema
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Checking data the store takes from outside. A response is normalized,
@@ -56,7 +56,7 @@ func (e *Entity) checkRecord(pk string, rec value.Value) *CheckError {
 		case !ok:
 			return &CheckError{Path: MemberStep(field), Msg: KindName(got) + ", not a primary key (a string or a number)"}
 		case text != pk:
-			return &CheckError{Path: MemberStep(field), Msg: fmt.Sprintf("%s, not the record's key %s", got.JSON(), strconv.Quote(pk))}
+			return &CheckError{Path: MemberStep(field), Msg: fmtlite.Sprintf("%s, not the record's key %s", got.JSON(), strconv.Quote(pk))}
 		}
 	}
 	for _, f := range e.nestedFields() {
@@ -215,7 +215,7 @@ func checkPK(v value.Value, what string) *CheckError {
 	if k := v.Kind(); k == value.String || k == value.Number {
 		return nil
 	}
-	return &CheckError{Msg: fmt.Sprintf("%s, not a pk of %s (a string or a number)", KindName(v), what)}
+	return &CheckError{Msg: fmtlite.Sprintf("%s, not a pk of %s (a string or a number)", KindName(v), what)}
 }
 
 // MemberStep writes a member name as a step of a path into a value:

@@ -2,12 +2,12 @@ package schema
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Collection is a list (or a map, over Values) of entities stored per its
@@ -190,7 +190,7 @@ func (c *Collection) check(seen map[*Entity]bool) error {
 	switch c.Of.(type) {
 	case *Array, *Values:
 	default:
-		return fmt.Errorf("collection must hold a list ([S]) or schema.Values, got %s", describeOr(c.Of))
+		return fmtlite.Errorf("collection must hold a list ([S]) or schema.Values, got %s", describeOr(c.Of))
 	}
 	c.entity()
 	return check(c.Of, seen)
@@ -211,7 +211,7 @@ func (c *Collection) PK(args Args) (string, error) {
 	if c.ArgsKey != nil {
 		var err error
 		if a, err = c.ArgsKey(args.Params, args.Body); err != nil {
-			return "", fmt.Errorf("argsKey: %w", err)
+			return "", fmtlite.Errorf("argsKey: %w", err)
 		}
 	}
 	return canonicalArgs(a)
@@ -223,7 +223,7 @@ func canonicalArgs(a value.Value) (string, error) {
 		return "{}", nil
 	case value.Object:
 	default:
-		return "", fmt.Errorf("collection args must be an object, got %s", a.Kind())
+		return "", fmtlite.Errorf("collection args must be an object, got %s", a.Kind())
 	}
 	ms := make([]value.Member, 0, a.Len())
 	for _, m := range a.Members() {
@@ -448,7 +448,7 @@ func (op CollectionOp) String() string {
 	if int(op) < len(opNames) && opNames[op] != "" {
 		return opNames[op]
 	}
-	return fmt.Sprintf("CollectionOp(%d)", int(op))
+	return fmtlite.Sprintf("CollectionOp(%d)", int(op))
 }
 
 // CollectionAdd is the schema of a request that changes a Collection's
@@ -479,9 +479,9 @@ func (c *Collection) Adder(op CollectionOp) (*CollectionAdd, error) {
 	case op == Assign && !c.IsValues():
 		return nil, errors.New("collection: assign needs a Values collection; use push or unshift")
 	case (op == Push || op == Unshift) && c.IsValues():
-		return nil, fmt.Errorf("collection: %s needs a list collection; use assign", op)
+		return nil, fmtlite.Errorf("collection: %s needs a list collection; use assign", op)
 	case op < Push || op > Move:
-		return nil, fmt.Errorf("collection: unknown operation %s", op)
+		return nil, fmtlite.Errorf("collection: unknown operation %s", op)
 	}
 	a := &CollectionAdd{Collection: c, Op: op}
 	a.list = ArrayOf(a.elem())

@@ -2,13 +2,13 @@ package schema
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Meta is when an entity's data was produced: Date is the response's time,
@@ -124,7 +124,7 @@ func (e *Entity) Validate() error {
 		return errors.New("entity has no key")
 	}
 	if e.Defaults.Kind() != value.Object {
-		return fmt.Errorf("entity %s: defaults must be an object, got %s", e.Key, e.Defaults.Kind())
+		return fmtlite.Errorf("entity %s: defaults must be an object, got %s", e.Key, e.Defaults.Kind())
 	}
 	return nil
 }
@@ -149,7 +149,7 @@ func (e *Entity) PKOf(record, parent value.Value, key string, args value.Value) 
 	}
 	pk, ok = v.Text()
 	if !ok {
-		return "", false, fmt.Errorf("primary key field %q is %s, want a string or number", e.pkField(), v.Kind())
+		return "", false, fmtlite.Errorf("primary key field %q is %s, want a string or number", e.pkField(), v.Kind())
 	}
 	return pk, true, nil
 }

@@ -2,13 +2,13 @@ package schema
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
 
 	"github.com/datafetch/datafetch/core/internal/dates"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Normalized is a response taken apart: the result with every entity
@@ -448,12 +448,12 @@ func (e *Entity) record(in, parent value.Value, path *pathElem, n *normalizer, t
 		}
 		// An empty key is no key, as in data-client: it cannot tell
 		// records apart.
-		how := fmt.Sprintf("field %q", e.pkField())
+		how := fmtlite.Sprintf("field %q", e.pkField())
 		if e.PKFunc != nil {
 			how = "pk() returned none"
 		}
 		return value.Undef, "", &Error{Path: path.String(), Schema: e.Key,
-			Msg: fmt.Sprintf("%v (%s)", ErrNoPK, how), Err: ErrNoPK}
+			Msg: fmtlite.Sprintf("%v (%s)", ErrNoPK, how), Err: ErrNoPK}
 	}
 	return in, pk, nil
 }
@@ -694,5 +694,5 @@ func ParseDate(s string) (int64, error) {
 	if ms, ok := dates.ISO(s); ok {
 		return ms, nil
 	}
-	return 0, fmt.Errorf("invalid date %q: want ISO-8601", s)
+	return 0, fmtlite.Errorf("invalid date %q: want ISO-8601", s)
 }

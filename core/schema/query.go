@@ -2,12 +2,12 @@ package schema
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Queries: data read from the entity tables without an endpoint result
@@ -49,13 +49,13 @@ var ErrNotQueryable = errors.New("not queryable")
 func QueryInput(s Schema, args []value.Value) (read Schema, input value.Value, ok bool, err error) {
 	if q, isQuery := s.(*Query); isQuery {
 		if q == nil || q.Schema == nil {
-			return nil, value.Undef, false, fmt.Errorf("schema.Query has no schema to read: %w", ErrNotQueryable)
+			return nil, value.Undef, false, fmtlite.Errorf("schema.Query has no schema to read: %w", ErrNotQueryable)
 		}
 		s = q.Schema
 	}
 	qs, isQueryable := s.(queryable)
 	if !isQueryable || s == nil {
-		return nil, value.Undef, false, fmt.Errorf("schema %s is %w: a Query reads an Entity by pk, an All, a Collection or an object of them", Describe(s), ErrNotQueryable)
+		return nil, value.Undef, false, fmtlite.Errorf("schema %s is %w: a Query reads an Entity by pk, an All, a Collection or an object of them", Describe(s), ErrNotQueryable)
 	}
 	input, ok, err = qs.queryInput(args)
 	return s, input, ok, err
@@ -83,7 +83,7 @@ func Describe(s Schema) string {
 // of this entity ({id: 5}); params that name no pk read as nothing.
 func (e *Entity) queryInput(args []value.Value) (value.Value, bool, error) {
 	if len(args) == 0 {
-		return value.Undef, false, fmt.Errorf("reading entity %s needs params naming its pk, as {%s: ...}", e.Key, e.pkField())
+		return value.Undef, false, fmtlite.Errorf("reading entity %s needs params naming its pk, as {%s: ...}", e.Key, e.pkField())
 	}
 	pk, ok := e.PKFromParams(args[0])
 	if !ok {

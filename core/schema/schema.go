@@ -11,10 +11,10 @@ package schema
 
 import (
 	"errors"
-	"fmt"
 	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Schema is a response shape. The set of schemas is closed: the types of this
@@ -169,7 +169,7 @@ func (p *pathElem) String() string {
 		return "$"
 	}
 	if p.index >= 0 {
-		return fmt.Sprintf("%s[%d]", p.parent, p.index)
+		return fmtlite.Sprintf("%s[%d]", p.parent, p.index)
 	}
 	return p.parent.String() + "." + p.key
 }
@@ -186,14 +186,14 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("normalize %s at %s: %s", e.Schema, e.Path, e.Msg)
+	return fmtlite.Sprintf("normalize %s at %s: %s", e.Schema, e.Path, e.Msg)
 }
 
 // Unwrap returns Err, so errors.Is(err, ErrNoPK) finds a missing key.
 func (e *Error) Unwrap() error { return e.Err }
 
 func errorAt(p *pathElem, s Schema, format string, args ...any) *Error {
-	return &Error{Path: p.String(), Schema: s.describe(), Msg: fmt.Sprintf(format, args...)}
+	return &Error{Path: p.String(), Schema: s.describe(), Msg: fmtlite.Sprintf(format, args...)}
 }
 
 // Check reports the first configuration error anywhere in s: an entity with
@@ -202,7 +202,7 @@ func errorAt(p *pathElem, s Schema, format string, args ...any) *Error {
 // the mistake is reported where it was written, not at the first response.
 func Check(s Schema) error {
 	if tooDeep(s, 0, map[*Entity]bool{}) {
-		return fmt.Errorf("schema nests deeper than %d levels", maxSchemaDepth)
+		return fmtlite.Errorf("schema nests deeper than %d levels", maxSchemaDepth)
 	}
 	return check(s, map[*Entity]bool{})
 }
@@ -281,7 +281,7 @@ func check(s Schema, seen map[*Entity]bool) error {
 		}
 		for name, f := range s.Schema {
 			if err := check(f, seen); err != nil {
-				return fmt.Errorf("entity %s: field %s: %w", s.Key, name, err)
+				return fmtlite.Errorf("entity %s: field %s: %w", s.Key, name, err)
 			}
 		}
 	case *Array:
@@ -294,7 +294,7 @@ func check(s Schema, seen map[*Entity]bool) error {
 				continue
 			}
 			if err := check(f.Schema, seen); err != nil {
-				return fmt.Errorf("field %s: %w", f.Name, err)
+				return fmtlite.Errorf("field %s: %w", f.Name, err)
 			}
 		}
 	case *Union:
@@ -306,7 +306,7 @@ func check(s Schema, seen map[*Entity]bool) error {
 		}
 		for name, e := range s.Schemas {
 			if err := check(e, seen); err != nil {
-				return fmt.Errorf("union member %s: %w", name, err)
+				return fmtlite.Errorf("union member %s: %w", name, err)
 			}
 		}
 	case *Invalidate:

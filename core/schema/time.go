@@ -1,12 +1,12 @@
 package schema
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Times in epoch milliseconds (Meta's, a result's, a clock's) enter the
@@ -53,7 +53,7 @@ func millisWithin(ms float64, text string, limit float64) (int64, error) {
 		if text == "" {
 			text = strconv.FormatFloat(ms, 'g', -1, 64)
 		}
-		return 0, fmt.Errorf("%s is out of range (a time is epoch milliseconds within ±%s)",
+		return 0, fmtlite.Errorf("%s is out of range (a time is epoch milliseconds within ±%s)",
 			text, strconv.FormatFloat(limit, 'f', -1, 64))
 	}
 	return int64(math.Floor(ms)), nil

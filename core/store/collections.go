@@ -66,7 +66,7 @@ func (s *Store) applyCollections(w *Write, l layer) {
 // result r holds, when its schema is a Collection, and reports whether it
 // did: the function gets and returns the collection's pks, and every
 // result holding the collection sees the change.
-func updateCollection(l layer, r result, f func(value.Value) value.Value, meta schema.Meta) bool {
+func updateCollection(l layer, r result, f func(value.Value) value.Value, meta schema.Meta, g *gating) bool {
 	key, pk, ok := schema.CollectionRef(r.schema, r.val)
 	if !ok {
 		return false
@@ -76,7 +76,9 @@ func updateCollection(l layer, r result, f func(value.Value) value.Value, meta s
 	if !ok || rec.deleted {
 		return true
 	}
+	g.release()
 	next := f(rec.val)
+	g.reacquire()
 	if value.Same(next, rec.val) {
 		return true
 	}
@@ -100,7 +102,12 @@ func (b *baseLayer) entityPKs(key string) []string {
 }
 
 func (r *replayLayer) entityPKs(key string) []string {
-	pks := r.base.entityPKs(key)
+	var pks []string
+	if r.under != nil {
+		pks = r.under.entityPKs(key)
+	} else {
+		pks = r.base.entityPKs(key)
+	}
 	n := len(pks)
 	for id := range r.ents {
 		if id.key != key {

@@ -19,7 +19,9 @@ import (
 // it in the order they were added. The model shares no code with the store:
 // it keeps plain maps and recomputes everything from the history each time.
 // Reads must also keep their identity (value.Same) across a step that
-// changes nothing they show.
+// changes nothing they show. A twin store makes every step through Make
+// with a gate (hooks prepared, then committed: see change.go), and must
+// show the same state.
 func FuzzOptimisticQueue(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 3, 2, 1, 1, 0, 0, 4, 0})
 	f.Add([]byte{2, 5, 1, 1, 7, 0, 0, 2, 3, 1, 2, 4, 1, 0, 3, 4, 0, 0, 4, 1})
@@ -36,9 +38,9 @@ func FuzzOptimisticQueue(f *testing.F) {
 		stop := time.AfterFunc(2*time.Minute, func() { panic("the sequence did not finish in 2 minutes") })
 		defer stop.Stop()
 		r := &reader{b: ops}
-		st := store.New()
+		st, twin := store.New(), store.New()
 		m := &model{}
-		var live []*store.Pending
+		var live, twinLive []*store.Pending
 		var last map[string]value.Value
 		for step := 0; r.more() && step < 100; step++ {
 			var desc string
@@ -47,6 +49,9 @@ func FuzzOptimisticQueue(f *testing.F) {
 				w := genWrite(r, true)
 				desc = "Apply " + describe(&w)
 				panicked := applyRecovered(st, &w)
+				if gated := makeRecovered(twin, &store.Change{Write: &w}); gated != panicked {
+					t.Fatalf("after %s:\nApply panicked: %v, through Make: %v", strings.Join(append(m.history, desc), "\n  then "), panicked, gated)
+				}
 				if want := m.panics(w); panicked != want {
 					t.Fatalf("after %s:\nApply panicked: %v, want %v", strings.Join(append(m.history, desc), "\n  then "), panicked, want)
 				}
@@ -59,6 +64,11 @@ func FuzzOptimisticQueue(f *testing.F) {
 				w := genWrite(r, false)
 				desc = "AddPending " + describe(&w)
 				live = append(live, st.AddPending(w))
+				made := &store.Change{Add: &w}
+				if err := twin.Make(made, passGate); err != nil {
+					t.Fatal(err)
+				}
+				twinLive = append(twinLive, made.Pending)
 				m.pending = append(m.pending, w)
 			case op <= 7:
 				if len(live) == 0 {
@@ -69,6 +79,12 @@ func FuzzOptimisticQueue(f *testing.F) {
 				st.RemovePending(live[i])
 				st.RemovePending(live[i]) // a second removal is a no-op
 				live = append(live[:i:i], live[i+1:]...)
+				for range 2 {
+					if err := twin.Make(&store.Change{Remove: twinLive[i]}, passGate); err != nil {
+						t.Fatal(err)
+					}
+				}
+				twinLive = append(twinLive[:i:i], twinLive[i+1:]...)
 				m.pending = append(m.pending[:i:i], m.pending[i+1:]...)
 			default:
 				if r.pick(3) != 0 {
@@ -76,7 +92,8 @@ func FuzzOptimisticQueue(f *testing.F) {
 				}
 				desc = "Reset"
 				st.Reset()
-				live, m.base, m.pending = nil, nil, nil
+				twin.Reset()
+				live, twinLive, m.base, m.pending = nil, nil, nil, nil
 			}
 			m.history = append(m.history, desc)
 
@@ -84,6 +101,9 @@ func FuzzOptimisticQueue(f *testing.F) {
 			got := st.State()
 			if err := compare(want, got); err != nil {
 				t.Fatalf("after %s:\n%v\nstore: %s\nmodel: %s", strings.Join(m.history, "\n  then "), err, got, want.state())
+			}
+			if tg := twin.State(); tg.JSON() != got.JSON() {
+				t.Fatalf("after %s:\nthrough Make: %s\nstore: %s", strings.Join(m.history, "\n  then "), tg, got)
 			}
 			if st.PendingCount() != len(live) {
 				t.Fatalf("PendingCount %d, want %d", st.PendingCount(), len(live))
@@ -187,6 +207,19 @@ func mergeResult(existing, incoming value.Value) value.Value {
 		}
 	}
 	return value.Arr(out...)
+}
+
+// passGate is the lock of an owner that has none, for Make: hooks run as
+// they come.
+var passGate = &lockHooks{unlock: func() {}}
+
+// makeRecovered makes ch through passGate and reports whether it panicked.
+func makeRecovered(st *store.Store, ch *store.Change) (panicked bool) {
+	defer func() { panicked = recover() != nil }()
+	if err := st.Make(ch, passGate); err != nil {
+		panic(err)
+	}
+	return false
 }
 
 // applyRecovered applies w and reports whether it panicked.

@@ -54,7 +54,21 @@ func (s *Store) TakeSnapshot(ents []SnapshotEntity, results []SnapshotResult) bo
 
 // hydrate is Hydrate, and TakeSnapshot with ties.
 func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bool) bool {
-	b := &baseLayer{s: s}
+	// The layer Apply uses, which no Apply uses now: a layer made here
+	// would be allocated, as hydrateInto takes any.
+	s.applying = baseLayer{s: s}
+	took := s.hydrateInto(&s.applying, ents, results, ties)
+	s.applying = baseLayer{}
+	if took {
+		s.forget()
+		s.rebase()
+	}
+	return took
+}
+
+// hydrateInto writes what hydrate takes of a snapshot into b, the base or
+// a change staged over it (Make), and reports whether it took anything.
+func (s *Store) hydrateInto(b layer, ents []SnapshotEntity, results []SnapshotResult, ties bool) bool {
 	// keeps reports whether what is stored, fetched at stored, stays
 	// against what was fetched at incoming.
 	keeps := func(stored, incoming int64) bool {
@@ -95,10 +109,6 @@ func (s *Store) hydrate(ents []SnapshotEntity, results []SnapshotResult, ties bo
 		}
 		s.unschemed[r.Key] = true
 		took = true
-	}
-	if took {
-		s.forget()
-		s.rebase()
 	}
 	return took
 }
@@ -145,7 +155,12 @@ func (s *Store) Adopt(key string, sc schema.Schema) error {
 			m := r.base.meta
 			b := &baseLayer{s: s}
 			b.setResult(key, result{schema: sc, meta: ResultMeta{Err: m.Err, ErrorExpiresAt: m.ErrorExpiresAt}})
-			s.rebase()
+			if !s.PendingAny(CallsBack) {
+				// Adopt runs on reads, under the owner's lock, where no
+				// hook may run (see Make): with hooks pending, the next
+				// change replays the queue over the dropped result.
+				s.rebase()
+			}
 			r.memo = schema.Memo{}
 			return err
 		}

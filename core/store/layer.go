@@ -22,7 +22,9 @@ type layer interface {
 }
 
 // applyWrite merges one write into l, following each entity's merge rules.
-func (s *Store) applyWrite(w *Write, l layer) {
+// With g set, the owner's lock is released around the caller's hooks
+// (see Make).
+func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 	// A move's collections depend on the moved record as it was before
 	// the write (schema.CollectionMove): they change first.
 	moves := len(w.Collections) > 0 && w.Collections[0].Move != nil
@@ -57,7 +59,13 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		} else {
 			incoming, fresh = ew.Record(), true
 		}
+		gate := g
+		if gate != nil && (!ok || !entityHooks(ew.Entity)) {
+			gate = nil // no hook runs: the lock stays
+		}
+		gate.release()
 		merged, meta, keep := ew.Entity.Resolve(existing.val, existing.meta, ok, incoming, w.Meta)
+		gate.reacquire()
 		rec := record{val: merged, meta: meta}
 		var parsed value.Value
 		switch {
@@ -77,7 +85,7 @@ func (s *Store) applyWrite(w *Write, l layer) {
 		s.applyCollections(w, l)
 	}
 	if w.Key != "" {
-		s.applyResult(w, l)
+		s.applyResult(w, l, g)
 	}
 	if len(w.Updates) > 0 {
 		keys := make([]string, 0, len(w.Updates))
@@ -90,16 +98,18 @@ func (s *Store) applyWrite(w *Write, l layer) {
 			if !ok || r.val.IsUndefined() {
 				continue
 			}
-			if updateCollection(l, r, w.Updates[k], w.Meta) {
+			if updateCollection(l, r, w.Updates[k], w.Meta, g) {
 				continue
 			}
+			g.release()
 			r.val = w.Updates[k](r.val)
+			g.reacquire()
 			l.setResult(k, r)
 		}
 	}
 }
 
-func (s *Store) applyResult(w *Write, l layer) {
+func (s *Store) applyResult(w *Write, l layer, g *gating) {
 	next := result{schema: w.Schema, val: w.Result, meta: ResultMeta{
 		Date: w.Meta.Date, FetchedAt: w.Meta.FetchedAt, ExpiresAt: w.Meta.ExpiresAt,
 	}}
@@ -109,7 +119,9 @@ func (s *Store) applyResult(w *Write, l layer) {
 			return
 		}
 		if w.MergeResult != nil {
+			g.release()
 			next.val = w.MergeResult(existing.val, w.Result)
+			g.reacquire()
 		}
 	}
 	l.setResult(w.Key, next)
@@ -243,16 +255,25 @@ func (b *baseLayer) setResult(key string, r result) {
 	}
 }
 
-// replayLayer collects what the pending queue makes of the base.
+// replayLayer collects what the pending queue makes of the base, or of
+// another replayLayer under it: a change staged over the base (Make).
 type replayLayer struct {
 	base    baseLayer
+	under   *replayLayer // read instead of base when set
 	ents    map[entityID]record
 	results map[string]result
+}
+
+func newReplay(s *Store, under *replayLayer) *replayLayer {
+	return &replayLayer{base: baseLayer{s: s}, under: under, ents: map[entityID]record{}, results: map[string]result{}}
 }
 
 func (r *replayLayer) entity(id entityID) (record, bool) {
 	if rec, ok := r.ents[id]; ok {
 		return rec, true
+	}
+	if r.under != nil {
+		return r.under.entity(id)
 	}
 	return r.base.entity(id)
 }
@@ -263,6 +284,9 @@ func (r *replayLayer) setEntity(id entityID, rec record, _ value.Value) { r.ents
 func (r *replayLayer) result(key string) (result, bool) {
 	if res, ok := r.results[key]; ok {
 		return res, true
+	}
+	if r.under != nil {
+		return r.under.result(key)
 	}
 	return r.base.result(key)
 }
@@ -275,19 +299,34 @@ func (s *Store) rebase() {
 	if len(s.pending) == 0 && len(s.overlaidEntities) == 0 && len(s.overlaidResults) == 0 {
 		return
 	}
-	rl := &replayLayer{base: baseLayer{s: s}, ents: map[entityID]record{}, results: map[string]result{}}
-	for _, p := range s.pending {
-		s.applyWrite(&p.Write, rl)
+	s.install(s.replay(nil, s.pending, nil))
+}
+
+// replay computes what queue makes of the base (or of under, a change
+// staged over it), changing nothing in the store; with g set, the owner's
+// lock is released around their hooks.
+func (s *Store) replay(under *replayLayer, queue []*Pending, g *gating) *replayLayer {
+	rl := newReplay(s, under)
+	for _, p := range queue {
+		s.applyWrite(&p.Write, rl, g)
 	}
+	return rl
+}
+
+// install makes what rl computed over the store's base the visible state,
+// and puts back the base where the last install overlaid something that rl
+// no longer does.
+func (s *Store) install(rl *replayLayer) {
+	b := &baseLayer{s: s}
 	for id := range s.overlaidEntities {
 		if _, ok := rl.ents[id]; !ok {
-			rec, has := rl.base.entity(id)
+			rec, has := b.entity(id)
 			s.setVisibleEntity(id, rec, has)
 		}
 	}
 	for key := range s.overlaidResults {
 		if _, ok := rl.results[key]; !ok {
-			res, has := rl.base.result(key)
+			res, has := b.result(key)
 			s.setVisibleResult(key, res, has)
 		}
 	}

@@ -29,6 +29,7 @@ const maxKeptReapply = 1 << 16
 
 // forget drops what Reapply could store again: the store changed.
 func (s *Store) forget() {
+	s.changes++
 	if s.again.text == "" {
 		return
 	}
@@ -102,6 +103,7 @@ func (s *Store) Reapply(key string, token uint64, sc schema.Schema, m schema.Met
 	if a.text == "" || a.seq != token || a.key != key || a.schema != sc || len(s.pending) > 0 {
 		return false
 	}
+	s.changes++
 	// With no write pending, the last rebase left nothing overlaid: the
 	// visible state is the base's.
 	for _, e := range a.ents {

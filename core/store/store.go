@@ -116,12 +116,16 @@ type Store struct {
 	overlaidEntities map[entityID]bool
 	overlaidResults  map[string]bool
 	version          uint64
-	seq              uint64
-	slab             []entityEntry
-	slabbed          int     // entries in the slabs carved since the last reset
-	undo             undoLog // of the Apply running, reused
+	// changes counts the changes made to either layer, visible or not
+	// (forget, Reapply), for Make to tell that a hook let one in.
+	changes uint64
+	seq     uint64
+	slab    []entityEntry
+	slabbed int     // entries in the slabs carved since the last reset
+	undo    undoLog // of the Apply running, reused
 	// applying is the base layer of the Apply running, reused: Apply never
-	// nests (hooks cannot reach the store), and one is made per write.
+	// nests (it runs hooks where it is called, under the owner's lock, so
+	// they cannot reach the store: see Make), and one is made per write.
 	applying baseLayer
 	// tables caches the entity tables looked up last: lookups come in
 	// runs over a few entity types (articles and their authors), and
@@ -268,7 +272,7 @@ func (s *Store) Apply(w *Write) {
 			b.tracked = make([]*entityEntry, 0, len(w.Entities))
 		}
 	}
-	s.applyWrite(w, b)
+	s.applyWrite(w, b, nil)
 	s.rebase()
 	if track {
 		s.remember(w, b.tracked)

@@ -1,11 +1,12 @@
 package value
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // FromGo converts plain Go data to a Value: nil, bool, every integer and
@@ -74,7 +75,7 @@ func FromGo(x any) (Value, error) {
 	case map[string]string:
 		return objectFrom(x, func(s string) (Value, error) { return Str(s), nil })
 	}
-	return Undef, fmt.Errorf("value.FromGo: unsupported type %T", x)
+	return Undef, fmtlite.Errorf("value.FromGo: unsupported type %T", x)
 }
 
 //go:noinline

@@ -17,13 +17,12 @@ package fetch
 
 import (
 	"context"
-	"fmt"
 	"strings"
-
-	"github.com/hack-pad/safejs"
 
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 
@@ -102,7 +101,7 @@ func (t Transport) RoundTrip(ctx context.Context, req *rest.Request) (*rest.Resp
 		return nil, err
 	}
 	if resp.Type() != safejs.TypeObject {
-		return nil, fmt.Errorf("fetch resolved to %s, not a Response", resp.Type())
+		return nil, fmtlite.Errorf("fetch resolved to %s, not a Response", resp.Type())
 	}
 	return t.Read(ctx, resp)
 }
@@ -175,7 +174,7 @@ func requestInit(req *rest.Request, signal safejs.Value) (safejs.Value, error) {
 	case req.RawBody != nil:
 		raw, ok := req.RawBody.(safejs.Value)
 		if !ok {
-			return init, fmt.Errorf("cannot send a body of type %T", req.RawBody)
+			return init, fmtlite.Errorf("cannot send a body of type %T", req.RawBody)
 		}
 		err = init.Set("body", raw)
 	}
@@ -198,7 +197,7 @@ func (t Transport) Read(ctx context.Context, resp safejs.Value) (*rest.Response,
 		r.Status, err = status.Int()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("fetch resolved to something that is not a Response: %w", err)
+		return nil, fmtlite.Errorf("fetch resolved to something that is not a Response: %w", err)
 	}
 	if text, err := resp.Get("statusText"); err == nil && text.Type() == safejs.TypeString {
 		r.StatusText, _ = text.String()

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/jsbridge/fetch"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 	"github.com/datafetch/datafetch/test/fixture/testkit"
 )

@@ -13,7 +13,7 @@ import (
 	"errors"
 	"syscall/js"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 )
 
 // The globals it calls, looked up once.

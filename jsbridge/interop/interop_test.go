@@ -6,10 +6,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hack-pad/safejs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/datafetch/datafetch/jsbridge/interop"
 )
 

@@ -3,7 +3,6 @@ package wire
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Kind is the JavaScript type of a decoded Node.
@@ -102,10 +102,10 @@ var ErrUnknown = errors.New("unknown id")
 func Decode(out []byte, t *Table) (Output, error) {
 	var o Output
 	if len(out) < HeaderSize {
-		return o, fmt.Errorf("wire: output of %d bytes is shorter than its header", len(out))
+		return o, fmtlite.Errorf("wire: output of %d bytes is shorter than its header", len(out))
 	}
 	if out[0] != Version {
-		return o, fmt.Errorf("wire: version %d, want %d", out[0], Version)
+		return o, fmtlite.Errorf("wire: version %d, want %d", out[0], Version)
 	}
 	flags := out[1]
 	o.Header = Header{
@@ -119,7 +119,7 @@ func Decode(out []byte, t *Table) (Output, error) {
 	}
 	strLen := int(binary.LittleEndian.Uint32(out[4:]))
 	if strLen > len(out)-HeaderSize {
-		return o, fmt.Errorf("wire: string area of %d bytes does not fit the output's %d", strLen, len(out))
+		return o, fmtlite.Errorf("wire: string area of %d bytes does not fit the output's %d", strLen, len(out))
 	}
 	d := &decoder{
 		b:     out[:len(out)-strLen],
@@ -147,10 +147,10 @@ func Decode(out []byte, t *Table) (Output, error) {
 		return o, d.errorf("%d bytes after the value", len(d.b)-d.pos)
 	}
 	if d.holes != 0 {
-		return o, fmt.Errorf("wire: %d back-references left unresolved", d.holes)
+		return o, fmtlite.Errorf("wire: %d back-references left unresolved", d.holes)
 	}
 	if d.cur != 0 {
-		return o, fmt.Errorf("wire: %d of the string area's %d code units unused", d.cur, len(d.units))
+		return o, fmtlite.Errorf("wire: %d of the string area's %d code units unused", d.cur, len(d.units))
 	}
 	return o, nil
 }
@@ -172,7 +172,7 @@ type decoder struct {
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
-	return fmt.Errorf("wire: at byte %d: %s", d.at, fmt.Sprintf(format, args...))
+	return fmtlite.Errorf("wire: at byte %d: %s", d.at, fmtlite.Sprintf(format, args...))
 }
 
 func (d *decoder) byte() (byte, error) {
@@ -225,7 +225,7 @@ func (d *decoder) held(id uint64) (*Node, error) {
 	}
 	n := d.t.Held[id]
 	if n == nil {
-		return nil, fmt.Errorf("wire: at byte %d: object %d: %w", d.at, id, ErrUnknown)
+		return nil, fmtlite.Errorf("wire: at byte %d: object %d: %w", d.at, id, ErrUnknown)
 	}
 	return n, nil
 }
@@ -418,7 +418,7 @@ func (d *decoder) value() (*Node, error) {
 			return nil, err
 		}
 		if id >= uint64(len(d.t.Shapes)) {
-			return nil, fmt.Errorf("wire: at byte %d: shape %d: %w", d.at, id, ErrUnknown)
+			return nil, fmtlite.Errorf("wire: at byte %d: shape %d: %w", d.at, id, ErrUnknown)
 		}
 		keys := d.t.Shapes[id]
 		obj := &Node{Kind: Object, Vals: make([]*Node, 0, len(keys))}
@@ -688,7 +688,7 @@ func (n *Node) AppendJSON(b []byte, path []any, mark func(m Mark, path []any)) [
 func (n *Node) appendJSON(b []byte, path []any, mark func(Mark, []any), open []*Node, text bool) []byte {
 	if (n.Kind == Array || n.Kind == Object) && slices.Contains(open, n) {
 		if !text {
-			panic(fmt.Sprintf("wire: AppendJSON at %v: the value contains itself", path))
+			panic(fmtlite.Sprintf("wire: AppendJSON at %v: the value contains itself", path))
 		}
 		return append(b, "<cycle>"...)
 	}

@@ -1,12 +1,12 @@
 package wire
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/datafetch/datafetch/core/value"
+	"github.com/datafetch/datafetch/internal/fmtlite"
 )
 
 // Match reports how n, a decoded value, differs from v, the value Go
@@ -46,7 +46,7 @@ func (m *matcher) match(n *Node, v value.Value, at string) error {
 		k := v.Kind()
 		if slices.Contains(m.open, n) || k == value.String || k == value.Number {
 			if !m.recordOf(n, v) {
-				return fmt.Errorf("%s: decoded %s, want the record %s stands for", at, n, v)
+				return fmtlite.Errorf("%s: decoded %s, want the record %s stands for", at, n, v)
 			}
 			return nil
 		}
@@ -56,28 +56,28 @@ func (m *matcher) match(n *Node, v value.Value, at string) error {
 	want := map[value.Kind]Kind{value.Undefined: Undefined, value.Null: Null, value.Bool: Bool,
 		value.Number: Number, value.String: String, value.Array: Array, value.Object: Object}[v.Kind()]
 	if n.Kind != want {
-		return fmt.Errorf("%s: decoded %s, want %s", at, n, v)
+		return fmtlite.Errorf("%s: decoded %s, want %s", at, n, v)
 	}
 	switch v.Kind() {
 	case value.Bool:
 		if n.Bool != v.Boolean() {
-			return fmt.Errorf("%s: decoded %v, want %v", at, n.Bool, v.Boolean())
+			return fmtlite.Errorf("%s: decoded %v, want %v", at, n.Bool, v.Boolean())
 		}
 	case value.Number:
 		f, _ := strconv.ParseFloat(v.Raw(), 64)
 		if math.Float64bits(f) != math.Float64bits(n.Num) {
-			return fmt.Errorf("%s: decoded %v, want %s", at, n.Num, v.Raw())
+			return fmtlite.Errorf("%s: decoded %v, want %s", at, n.Num, v.Raw())
 		}
 	case value.String:
 		if n.Str != v.Str() {
-			return fmt.Errorf("%s: decoded %q, want %q", at, n.Str, v.Str())
+			return fmtlite.Errorf("%s: decoded %q, want %q", at, n.Str, v.Str())
 		}
 	case value.Array:
 		if m.recordOf != nil {
 			return m.matchList(n, v, at)
 		}
 		if len(n.Elems) != v.Len() {
-			return fmt.Errorf("%s: decoded %d elements, want %d", at, len(n.Elems), v.Len())
+			return fmtlite.Errorf("%s: decoded %d elements, want %d", at, len(n.Elems), v.Len())
 		}
 		for i, e := range v.Elems() {
 			if err := m.match(n.Elems[i], e, at+"["+strconv.Itoa(i)+"]"); err != nil {
@@ -101,7 +101,7 @@ func (m *matcher) matchObject(n *Node, v value.Value, at string) error {
 			if k := mem.Value.Kind(); m.recordOf != nil && (k == value.String || k == value.Number) {
 				continue // the key of a record that is missing: the object leaves it out
 			}
-			return fmt.Errorf("%s: decoded keys %q, want %q next at %d", at, n.Keys, mem.Key, i)
+			return fmtlite.Errorf("%s: decoded keys %q, want %q next at %d", at, n.Keys, mem.Key, i)
 		}
 		if err := m.match(n.Vals[i], mem.Value, at+"."+strconv.Quote(mem.Key)); err != nil {
 			return err
@@ -109,7 +109,7 @@ func (m *matcher) matchObject(n *Node, v value.Value, at string) error {
 		i++
 	}
 	if i != len(n.Keys) {
-		return fmt.Errorf("%s: decoded keys %q, %d more than wanted", at, n.Keys, len(n.Keys)-i)
+		return fmtlite.Errorf("%s: decoded keys %q, %d more than wanted", at, n.Keys, len(n.Keys)-i)
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (m *matcher) matchList(n *Node, v value.Value, at string) error {
 		if j < len(n.Elems) {
 			err = m.match(n.Elems[j], e, at+"["+strconv.Itoa(i)+"]")
 		} else {
-			err = fmt.Errorf("%s: decoded %d elements, want more", at, len(n.Elems))
+			err = fmtlite.Errorf("%s: decoded %d elements, want more", at, len(n.Elems))
 		}
 		if err == nil {
 			j++
@@ -132,7 +132,7 @@ func (m *matcher) matchList(n *Node, v value.Value, at string) error {
 		}
 	}
 	if j != len(n.Elems) {
-		return fmt.Errorf("%s: decoded %d elements, %d more than wanted", at, len(n.Elems), len(n.Elems)-j)
+		return fmtlite.Errorf("%s: decoded %d elements, %d more than wanted", at, len(n.Elems), len(n.Elems)-j)
 	}
 	return nil
 }

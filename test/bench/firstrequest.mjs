@@ -129,8 +129,11 @@ async function serve() {
   for (const lib of LIBS) {
     const { bundle: out, dist: from } = APPS[lib];
     assets.set(`/out/${out}`, asset(readFileSync(join(OUT, out)), 'text/javascript; charset=utf-8'));
-    // Where load() looks by default: beside the bundle's folder.
-    const wasm = new URL('../datafetch.wasm', `http://x/out/${out}`).pathname;
+    // Where load() looks first by default: beside the bundle (the module
+    // that import.meta.url names once bundled). Beside the bundle's folder,
+    // out/base/'s wasm was out/datafetch.wasm, which the datafetch app
+    // loads first: with FIRSTREQ_BASE both apps ran the base's wasm.
+    const wasm = new URL('./datafetch.wasm', `http://x/out/${out}`).pathname;
     if (lib !== 'dataclient') assets.set(wasm, asset(readFileSync(join(from, 'datafetch.wasm')), 'application/wasm'));
   }
   const pages = new Map(LIBS.map((lib) => [lib, asset(PAGE(lib), 'text/html; charset=utf-8')]));
@@ -279,7 +282,9 @@ async function main() {
   console.log(
     `\nfirst visit, ms from navigation (medians of ${RUNS} runs each; N = ${N} articles${THROTTLE ? `; throttled to ${THROTTLE.replace(',', ' ms RTT, ')} kbit/s` : '; no throttling'})`,
   );
-  console.log(`bundles: data-client ${kb('/out/first-dataclient.js')}, datafetch ${kb('/out/first-datafetch.js')} + datafetch.wasm ${kb('/datafetch.wasm')}`);
+  console.log(
+    `bundles: data-client ${kb('/out/first-dataclient.js')}, datafetch ${kb('/out/first-datafetch.js')} + datafetch.wasm ${kb('/out/datafetch.wasm')}`,
+  );
   if (BASE !== undefined) console.log(`datafetch (base): ${BASE}`);
   console.log(`${''.padEnd(26)}${COLUMNS.map((c) => c.padStart(9)).join('')}`);
   for (const lib of LIBS) console.log(`${LABEL[lib].padEnd(26)}${COLUMNS.map((c) => fmt(medians[lib][c]).padStart(9)).join('')}`);

@@ -61,6 +61,10 @@ export async function countingInstance() {
   const mod = await importModule();
   await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
   const go = new globalThis.Go();
+  // The collector settings load() starts datafetch.wasm with
+  // (jsbridge/js/internal/load.mjs), so that collections, and the calls
+  // their finalizers make, come as often as in load()'s instance.
+  go.env = { ...go.env, GOGC: '400', GOMEMLIMIT: '1GiB' };
   const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
   const before = globalThis.__datafetchGo;
   go.run(instance);

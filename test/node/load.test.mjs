@@ -13,6 +13,17 @@ setup();
 
 const WASM = join(DIST, 'datafetch.wasm');
 
+// The Go instances load() makes: datafetch.mjs imports this same
+// wasm_exec.js, evaluated once, so it makes its Go with the class set here.
+const gos = [];
+await import(pathToFileURL(join(DIST, 'wasm_exec.js')).href);
+globalThis.Go = class extends globalThis.Go {
+  constructor() {
+    super();
+    gos.push(this);
+  }
+};
+
 test('load() resolves to the API; a second load() returns the same instance', async () => {
   const m = await importModule();
   assert.equal(typeof m.load, 'function');
@@ -21,6 +32,15 @@ test('load() resolves to the API; a second load() returns the same instance', as
   assert.ok(a && typeof a === 'object', 'load() resolves to an object');
   assert.equal(a, b, 'load() twice must return the same instance');
   assert.equal(await loadDF(), a);
+});
+
+test("load() starts datafetch.wasm with its collector settings in the Go runtime's environment", async () => {
+  await loadDF();
+  assert.equal(gos.length, 1, 'one Go instance');
+  // wasm/main.go sets none itself: without these the runtime collects at
+  // GOGC=100 with no memory limit.
+  assert.equal(gos[0].env.GOGC, '400');
+  assert.equal(gos[0].env.GOMEMLIMIT, '1GiB');
 });
 
 test('load(bytes) after load() returns the same instance', async () => {

@@ -86,8 +86,21 @@ function nodeFileReader() {
   return (source) => fs.readFile(source instanceof URL ? fileURLToPath(source) : source);
 }
 
+/**
+ * The environment datafetch.wasm runs with: its collector settings, which
+ * the Go runtime reads as it starts (wasm/main.go says why they are set
+ * here). In wasm the collector runs on the page's only thread and stops
+ * the work while it marks: at the default target (GOGC=100) it took a
+ * third of a cold read (test/bench profiles). A cache's live heap is mostly
+ * what it holds, so the heap may grow to five times that between
+ * collections (GOGC=400), bounded so that a large store falls back to
+ * collecting more often, not to growing (GOMEMLIMIT).
+ */
+const GO_ENV = Object.freeze({ GOGC: '400', GOMEMLIMIT: '1GiB' });
+
 async function start(source) {
   const go = new globalThis.Go();
+  go.env = { ...go.env, ...GO_ENV };
   const instance = await instantiate(source ?? defaultSource(), go.importObject);
   const before = globalThis[GO_GLOBAL];
   // run() executes main until it blocks, by which time it has registered
