@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/hack-pad/safejs"
+	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
