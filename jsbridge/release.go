@@ -38,7 +38,8 @@ var collector struct {
 // caller has the result. The collection also returns what the read left
 // as garbage to the Go heap for the next read. It runs once JavaScript is
 // idle (afterJavaScript), so that the caller's promise settles first
-// rather than waiting for it. Small reads do not pay for it: what they keep is small.
+// rather than waiting for it. Small reads do not pay for it: what they
+// keep is small.
 func releaseAfter(n int) {
 	if n < largeTransfer {
 		return
