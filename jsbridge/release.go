@@ -32,14 +32,14 @@ var collector struct {
 // Every JavaScript value Go has held stays referenced from wasm_exec.js's
 // table of values until the collector finds Go's handle unreachable and
 // its finalizer drops the reference; syscall/js has no way to drop one
-// sooner. Between collections, which the collector's settings in
-// wasm/main.go make rare on purpose, the text of a large read, as large as
-// the body, would so stay alive in the JavaScript heap long after the
-// caller has the result. The collection also returns what the read left
-// as garbage to the Go heap for the next read. It runs once JavaScript is
-// idle (afterJavaScript), so that the caller's promise settles first
-// rather than waiting for it. Small reads do not pay for it: what they
-// keep is small.
+// sooner. Between collections, which the collector's settings that
+// load() gives the runtime (internal/load.mjs) make rare on purpose, the
+// text of a large read, as large as the body, would so stay alive in the
+// JavaScript heap long after the caller has the result. The collection
+// also returns what the read left as garbage to the Go heap for the next
+// read. It runs once JavaScript is idle (afterJavaScript), so that the
+// caller's promise settles first rather than waiting for it. Small reads
+// do not pay for it: what they keep is small.
 func releaseAfter(n int) {
 	if n < largeTransfer {
 		return
