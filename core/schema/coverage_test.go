@@ -185,15 +185,7 @@ func TestQueryOverObject(t *testing.T) {
 		{"a list is not read from the cache", schema.ObjectOf(schema.Nested("users", schema.ArrayOf(user))), `[]`, ``},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			read, input, ok, err := schema.QueryInput(c.schema, value.MustParse(c.args).Elems())
-			require.NoError(t, err)
-			var v value.Value
-			if ok {
-				var status schema.Status
-				if v, status = schema.Denormalize(read, input, st, nil, st.Version()); status != schema.Found {
-					v = value.Undef
-				}
-			}
+			v, read := readQuery(t, c.schema, c.args, st)
 			if c.want == "" {
 				assert.True(t, v.IsUndefined(), "read nothing, got %s", v.JSON())
 				return
@@ -268,4 +260,21 @@ func TestAllNull(t *testing.T) {
 	require.True(t, ok)
 	v, _ = schema.Denormalize(read, input, st, nil, st.Version())
 	assert.JSONEq(t, `[{"id":"1"}]`, v.JSON(), "a query")
+}
+
+// readQuery reads the queryable schema s from st with the JSON array args,
+// as ctrl.get does, and returns what it read (undefined when it finds
+// nothing) and the schema the read was made by.
+func readQuery(t *testing.T, s schema.Schema, args string, st *store.Store) (value.Value, schema.Schema) {
+	t.Helper()
+	read, input, ok, err := schema.QueryInput(s, value.MustParse(args).Elems())
+	require.NoError(t, err)
+	if !ok {
+		return value.Undef, read
+	}
+	v, status := schema.Denormalize(read, input, st, nil, st.Version())
+	if status != schema.Found {
+		return value.Undef, read
+	}
+	return v, read
 }

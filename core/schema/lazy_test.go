@@ -135,15 +135,7 @@ func TestLazyQuery(t *testing.T) {
 			lazy := schema.LazyOf(c.of)
 			q := lazy.Query()
 			assert.Same(t, q, lazy.Query(), "one query per Lazy")
-			read, input, ok, err := schema.QueryInput(q, value.MustParse(c.args).Elems())
-			require.NoError(t, err)
-			var v value.Value
-			if ok {
-				var status schema.Status
-				if v, status = schema.Denormalize(read, input, st, nil, st.Version()); status != schema.Found {
-					v = value.Undef
-				}
-			}
+			v, _ := readQuery(t, q, c.args, st)
 			if c.want == "" {
 				assert.True(t, v.IsUndefined(), "read nothing, got %s", v.JSON())
 				return
