@@ -193,6 +193,9 @@ var lib struct {
 	// complete(id, ok, value) settles the Promise of a call started
 	// through exportStart (start.go).
 	complete safejs.Value
+	// idle(fn) calls fn once JavaScript is idle (afterJavaScript);
+	// without it, a setTimeout(0) does.
+	idle safejs.Value
 }
 
 // setLibrary(lib) receives those functions when datafetch.mjs attaches.
@@ -220,6 +223,7 @@ func setLibrary(args []safejs.Value) (any, error) {
 	lib.take, _ = l.Get("take")
 	lib.abort, _ = l.Get("abort")
 	lib.complete, _ = l.Get("complete")
+	lib.idle, _ = l.Get("idle")
 	if lib.take.Type() != safejs.TypeFunction || lib.abort.Type() != safejs.TypeFunction {
 		// Both or none: a report without take would keep its value.
 		lib.request, lib.await = safejs.Undefined(), safejs.Undefined()

@@ -32,13 +32,14 @@ var collector struct {
 // Every JavaScript value Go has held stays referenced from wasm_exec.js's
 // table of values until the collector finds Go's handle unreachable and
 // its finalizer drops the reference; syscall/js has no way to drop one
-// sooner. Between collections, which the collector's settings in
-// wasm/main.go make rare on purpose, the text of a large read, as large as
-// the body, would so stay alive in the JavaScript heap long after the
-// caller has the result. The collection also returns what the read left
-// as garbage to the Go heap for the next read. It runs from a JavaScript
-// timer, so that the caller's promise settles first rather than waiting
-// for it. Small reads do not pay for it: what they keep is small.
+// sooner. Between collections, which the collector's settings that
+// load() gives the runtime (internal/load.mjs) make rare on purpose, the
+// text of a large read, as large as the body, would so stay alive in the
+// JavaScript heap long after the caller has the result. The collection
+// also returns what the read left as garbage to the Go heap for the next
+// read. It runs once JavaScript is idle (afterJavaScript), so that the
+// caller's promise settles first rather than waiting for it. Small reads
+// do not pay for it: what they keep is small.
 func releaseAfter(n int) {
 	if n < largeTransfer {
 		return
@@ -46,7 +47,7 @@ func releaseAfter(n int) {
 	collectSoon()
 }
 
-// collectSoon runs the Go collector from a JavaScript timer, as
+// collectSoon runs the Go collector once JavaScript is idle, as
 // releaseAfter does, once more if one is running already. After a sweep
 // (ctrl.swept) it frees what the sweep made garbage: the store's records
 // and the identity table's entries return to the Go heap, whose next
@@ -82,7 +83,13 @@ func collect() {
 	}
 }
 
-// afterJavaScript runs f on a goroutine of its own from a JavaScript
+// afterJavaScript runs f on a goroutine of its own once JavaScript is idle,
+// through datafetch.mjs's idle (requestIdleCallback, bounded, in
+// browsers), so that a collection does not run inside the caller's next
+// operations, whose time it took when it ran from a timer (in test/bench's
+// cold read, the collection after the previous sample's resetEntireStore
+// was a quarter of the read at N = 100, and most of its clock reads).
+// Without idle, or where there is no requestIdleCallback, it runs from a
 // setTimeout(0), that is once the jobs JavaScript has queued (the
 // continuations of settled promises) have run.
 func afterJavaScript(f func()) error {
@@ -95,7 +102,12 @@ func afterJavaScript(f func()) error {
 	if err != nil {
 		return err
 	}
-	if _, err := invoke(setTimeout, fn, 0); err != nil {
+	if lib.idle.Type() == safejs.TypeFunction {
+		_, err = invoke(lib.idle, fn)
+	} else {
+		_, err = invoke(setTimeout, fn, 0)
+	}
+	if err != nil {
 		fn.Release()
 		return err
 	}

@@ -461,8 +461,9 @@ async function memory(count, cycles) {
     await reset(lib);
     globalThis.gc?.();
     lib.controller.gc();
-    // Go's collector runs from a timer after a sweep: let it run.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Go's collector runs once the page is idle after a sweep (an idle
+    // callback asked for before this one): let it run.
+    await new Promise((resolve) => requestIdleCallback(resolve));
     sizes.push({ wasm: go._inst.exports.mem.buffer.byteLength, js: performance.memory?.usedJSHeapSize });
   }
   return sizes;

@@ -147,3 +147,28 @@ test('a held Query keeps what it reads through gc() (the hold useQuery makes whi
   assert.throws(() => ctrl[Symbol.for('datafetch.controller.hold')]([fx.Article]), TypeError);
   ctrl.close();
 });
+
+// After resetEntireStore the Go collector runs once the page is idle
+// (requestIdleCallback, where there is one, with a timeout so that a page
+// never idle still collects), not from a timer that would run it inside
+// the caller's next operation.
+test('the collection after resetEntireStore waits for requestIdleCallback, with a timeout', T, async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller({ now: fakeClock().now });
+  await ctrl.setResponse(fx.listArticles, {}, [article('1', writer('a'))]);
+  // A collection an earlier test asked for runs from its timer first: one
+  // asked for while another is pending is folded into it, unscheduled.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const calls = [];
+  globalThis.requestIdleCallback = (fn, options) => calls.push({ fn, options });
+  try {
+    await ctrl.resetEntireStore();
+    assert.equal(calls.length, 1, 'one idle callback asked for');
+    assert.equal(typeof calls[0].fn, 'function');
+    assert.deepEqual(calls[0].options, { timeout: 50 });
+    calls[0].fn({ didTimeout: false, timeRemaining: () => 50 });
+  } finally {
+    delete globalThis.requestIdleCallback;
+  }
+  assert.equal(ctrl.getResponse(fx.listArticles, {}).data, undefined, 'the store is empty');
+});

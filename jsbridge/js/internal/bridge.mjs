@@ -13,6 +13,23 @@ let exited = false;
 // exited.
 const GO_EXITED = /Go program has already exited/;
 
+// How long, in ms, the Go collector's run after a reset, a sweep or a
+// large read (jsbridge/release.go) waits for the page to be idle: a page
+// that never is (a loop of operations, each awaiting the last) still
+// collects that often, so that the heap, and the wasm memory, which never
+// shrinks, do not grow to the collector's own target in between.
+const IDLE_COLLECT_MS = 50;
+
+// idle calls fn once the page is idle (requestIdleCallback, within
+// IDLE_COLLECT_MS), so that the collection does not run inside the
+// caller's next operations; where there is no requestIdleCallback
+// (Node.js, Deno), after a setTimeout(0). Looked up at each call, as a
+// test may install one.
+function idle(fn) {
+  if (typeof globalThis.requestIdleCallback === 'function') globalThis.requestIdleCallback(fn, { timeout: IDLE_COLLECT_MS });
+  else setTimeout(fn, 0);
+}
+
 /** Records that the Go program has exited: no call into Go can succeed. */
 export function markExited() {
   exited = true;
@@ -89,7 +106,7 @@ export function makeBridge(go, wasmExports, resume) {
   // With the memory, Go hands a read's output over as its address and
   // length, decoded in place, rather than as a copy of its bytes
   // (jsbridge/controller.go handOver).
-  const lib = { decode, response, makeError };
+  const lib = { decode, response, makeError, idle };
   // A ctrl.get read is handed over here (hand) and taken by the caller
   // (takeHanded) rather than returned through Go: a value Go has held stays
   // referenced from wasm_exec.js's table until Go's collector finalizes its

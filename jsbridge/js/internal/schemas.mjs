@@ -34,9 +34,21 @@ export function isEntity(s) {
   return entities.has(s) || isEntityClass(s);
 }
 
+/**
+ * Reports whether s is a custom schema: an object with its own normalize
+ * and denormalize methods (data-client's SchemaSimple), or an entity class
+ * with a static normalize of its own (data-client's "fully custom entity
+ * classes"). The engine calls them, with data-client's delegates.
+ */
+export function isCustomSchema(s) {
+  if (isEntityClass(s)) return typeof s.normalize === 'function';
+  return typeof s === 'object' && s !== null && !(s instanceof ScalarSchema) && typeof s.normalize === 'function' && typeof s.denormalize === 'function';
+}
+
 function isSchema(s) {
   return (
     s === Date ||
+    isCustomSchema(s) ||
     isConversion(s) ||
     isEntity(s) ||
     s instanceof ArraySchema ||
@@ -540,6 +552,7 @@ function describe(s, where, reg, fns, depth = 0) {
   if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, WHERE_MAX_CHARS)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   const inner = (x, at) => describe(x, at, reg, fns, depth + 1);
   if (s === Date) return 'date';
+  if (isCustomSchema(s)) return reg.custom(s, where, fns);
   if (isEntity(s)) return { e: reg.entity(s, where) };
   // A conversion is a field's (or a member's, or an element's): a whole
   // result converted by a function is not a schema.
@@ -639,6 +652,9 @@ const checking = {
   },
   lens(s, where) {
     if (s.entity !== undefined) checking.entity(s.entity, where);
+    return {};
+  },
+  custom() {
     return {};
   },
 };
@@ -942,7 +958,56 @@ export function makeSchemas(bridge) {
     entity: entityHandle,
     collection: (s, where, depth) => collectionHandle(s, where, depth),
     lens: (s, where, fns) => lensDescriptor(s, where, fns),
+    custom: (s, where, fns) => customDescriptor(s, where, fns),
   };
+
+  // customDescriptor returns the descriptor of a custom schema (see
+  // isCustomSchema): its adapter in fns, which calls s's normalize or
+  // denormalize with data-client's delegates. nested is Go's
+  // (jsbridge/schema.go buildCustom): it takes a schema's handle and JSON
+  // text and returns JSON text, or an Error to throw.
+  function customDescriptor(s, where, fns) {
+    const name = isEntityClass(s) ? s.key : (s.constructor?.name ?? 'Object');
+    const at = `${where} (custom schema ${name})`;
+    const call = (nested, schema, what, a, b, k, r) => {
+      const h = typeof schema === 'number' ? schema : r ? entityOf(schema) : schemaHandle(schema, `${at}: ${what}`);
+      const out = nested(jsonText({ h, a, b, k, r }, `${at}: ${what}`));
+      if (out instanceof Error) throw out;
+      return parse(out);
+    };
+    const entityOf = (schema) => {
+      if (!isEntity(schema)) throw new TypeError(`${at}: ${show(schema)} is not an Entity`);
+      return entityHandle(schema, at);
+    };
+    // An entity class that only normalizes its own way reads its records
+    // as the entity does.
+    const reads = typeof s.denormalize === 'function';
+    const plain = reads ? undefined : entityOf(s);
+    fns.push((reading, input, parent, key, args, nested) => {
+      const list = parse(args) ?? [];
+      const text = (v, what) => jsonText(v, `${at}: ${what}`);
+      if (reading) {
+        if (!reads) return text(call(nested, plain, 'read', parse(input)), 'read');
+        const delegate = {
+          args: list,
+          unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', value)),
+          argsKey: (fn) => fn(list),
+        };
+        return text(synchronous(s.denormalize(parse(input), delegate), `${at}: denormalize`), 'denormalize result');
+      }
+      const store = (what, schema, pk, record) => call(nested, schema, what, String(pk), record, undefined, 1);
+      const delegate = {
+        args: list,
+        visit: (schema, value, p, k) => (schema === undefined || schema === null ? value : call(nested, schema, 'visit', value, p, String(k))),
+        mergeEntity: (schema, pk, record) => store('mergeEntity', schema, pk, record ?? {}),
+        setEntity: (schema, pk, record) => store('setEntity', schema, pk, record ?? {}),
+        invalidate: (schema, pk) => store('invalidate', schema, pk, undefined),
+        checkLoop: () => false,
+      };
+      return text(synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`), 'normalize result');
+    });
+    return { x: name, f: fns.length - 1 };
+  }
 
   // lensDescriptor returns the descriptor of a Scalar, its lens an
   // adapter in fns called with the args as JSON text. An overridden
@@ -1012,9 +1077,9 @@ export function makeSchemas(bridge) {
   // schemaHandle returns the Go schema of a shape, made once per object.
   function schemaHandle(s, where) {
     if (s instanceof Entity) return s._h;
-    if (isEntityClass(s)) return classHandle(s);
+    if (isEntityClass(s) && !isCustomSchema(s)) return classHandle(s);
     if (s === Date) return (dateHandle ??= calls.schemaNew('"date"', []));
-    const cacheable = typeof s === 'object' && s !== null;
+    const cacheable = (typeof s === 'object' && s !== null) || isEntityClass(s);
     if (cacheable) {
       const h = schemaHandles.get(s);
       if (h !== undefined) return h;
