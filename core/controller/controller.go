@@ -105,7 +105,8 @@ var ErrClosed = errors.New("controller was closed")
 // Caller code may call any of the controller's methods, reads and
 // writes, from any goroutine, except the callbacks of a read: an Entity's
 // Valid and DepthLimited, a schema.Lens's lens function, a Union's
-// AttributeFunc and Unknown, a Collection's NestKey. They run while a read
+// AttributeFunc and Unknown, a Collection's NestKey, a schema.Custom's
+// Call when reading. They run while a read
 // denormalizes the store under the controller's lock (asked per record
 // read, where releasing the lock would cost every read), so a call from
 // one waits for that lock for ever: they must not call the controller.

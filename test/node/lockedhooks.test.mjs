@@ -1,6 +1,6 @@
 // Issue 23: callbacks and the controller (docs/js-api.md, "Calling the
-// controller from a hook"). An Entity's validate, a Scalar's lens and a
-// union's schemaAttribute run while the controller reads its store, under its
+// controller from a hook"). An Entity's validate, a Scalar's lens, a
+// union's schemaAttribute and a custom schema's denormalize run while the controller reads its store, under its
 // lock: a call to the controller from one throws at once, an Error naming
 // the method and the callback. A Collection's createCollectionFilter,
 // nonFilterArgumentKeys and a moveWith merge run while a push or a move is
@@ -73,6 +73,19 @@ const CASES = [
       const Cat = df.Entity({ key: `LockedCat${n}`, defaults: { id: '', type: 'cat' } });
       const union = new df.schema.Union({ cat: Cat }, (rec) => after(hook, rec.type));
       const ep = new df.Endpoint(async () => [{ id: '1', type: 'cat' }], { name: `lockedUnion${n}`, schema: [union] });
+      return { ep, params: {} };
+    },
+  },
+  {
+    hook: 'denormalize',
+    make: (df, base, hook, n) => {
+      // A custom schema (data-client's SchemaSimple): its denormalize runs
+      // at every read of the result.
+      const custom = {
+        normalize: (input) => input,
+        denormalize: (input) => after(hook, input),
+      };
+      const ep = new df.Endpoint(async () => ({ n: 1 }), { name: `lockedCustom${n}`, schema: custom });
       return { ep, params: {} };
     },
   },

@@ -6,7 +6,7 @@ import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { deletedAsNull, plainInput, plainState } from './state.mjs';
-import { checkJSON, isPlainObject, jsonText, locked, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, isPlainObject, jsonText, locked, lockedCall, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
  * What denormalize returns when a required entity is deleted (a deleted
@@ -993,7 +993,8 @@ export function makeSchemas(bridge) {
           unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', value)),
           argsKey: (fn) => fn(list),
         };
-        return text(synchronous(s.denormalize(parse(input), delegate), `${at}: denormalize`), 'denormalize result');
+        const read = lockedCall(`${at}: denormalize`, () => s.denormalize(parse(input), delegate));
+        return text(synchronous(read, `${at}: denormalize`), 'denormalize result');
       }
       const store = (what, schema, pk, record) => call(nested, schema, what, String(pk), record, undefined, 1);
       const delegate = {

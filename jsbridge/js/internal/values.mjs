@@ -247,8 +247,8 @@ export function checkedClock(now) {
 
 // lockedHook names the callback Go is running while the controller reads
 // its store under its lock (an Entity's validate, a Scalar's
-// lens, a union's schemaAttribute, a Collection's nestKey), undefined
-// otherwise.
+// lens, a union's schemaAttribute, a Collection's nestKey, a custom
+// schema's denormalize), undefined otherwise.
 // Calling the controller from such a callback would wait for the lock the
 // read holds: Go's fatal deadlock, which ends the instance. JavaScript is
 // single-threaded, so while it is set every controller call comes from the
@@ -270,6 +270,17 @@ export function locked(where, adapter) {
       lockedHook = outer;
     }
   };
+}
+
+/** lockedCall returns f(), marked as the callback where while it runs. */
+export function lockedCall(where, f) {
+  const outer = lockedHook;
+  lockedHook = where;
+  try {
+    return f();
+  } finally {
+    lockedHook = outer;
+  }
 }
 
 /** refuseInLockedHook throws when a locked callback (lockedHook) calls ctrl[method]. */
