@@ -6,7 +6,7 @@ import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { deletedAsNull, plainInput, plainState } from './state.mjs';
-import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, isPlainObject, jsonText, locked, lockedCall, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
  * What denormalize returns when a required entity is deleted (a deleted
@@ -592,11 +592,13 @@ function describe(s, where, reg, fns, depth = 0) {
     const w = fns.length - 1;
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr, w };
-    fns.push((rec, parent, key) => {
-      const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
-      last = { raw, text: String(raw) };
-      return last.text;
-    });
+    fns.push(
+      locked(`${where} (schema.Union): schemaAttribute`, (rec, parent, key) => {
+        const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
+        last = { raw, text: String(raw) };
+        return last.text;
+      }),
+    );
     return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
@@ -800,7 +802,7 @@ export function makeSchemas(bridge) {
     }
     if (validate) {
       names.push('valid');
-      fns.valid = (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`);
+      fns.valid = locked(`${where}: validate`, (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`));
     }
     names.push('depthLimited');
     fns.depthLimited = (limit) => console.error(depthLimitMessage(key, limit, maxDepth !== undefined));
@@ -991,7 +993,8 @@ export function makeSchemas(bridge) {
           unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', value)),
           argsKey: (fn) => fn(list),
         };
-        return text(synchronous(s.denormalize(parse(input), delegate), `${at}: denormalize`), 'denormalize result');
+        const read = lockedCall(`${at}: denormalize`, () => s.denormalize(parse(input), delegate));
+        return text(synchronous(read, `${at}: denormalize`), 'denormalize result');
       }
       const store = (what, schema, pk, record) => call(nested, schema, what, String(pk), record, undefined, 1);
       const delegate = {
@@ -1013,10 +1016,12 @@ export function makeSchemas(bridge) {
   // entityPk, made once per Scalar.
   const entityPkEntities = new WeakMap();
   function lensDescriptor(s, where, fns) {
-    fns.push((args) => {
-      const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
-      return lens === undefined ? undefined : String(lens);
-    });
+    fns.push(
+      locked(`${where}: lens`, (args) => {
+        const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
+        return lens === undefined ? undefined : String(lens);
+      }),
+    );
     let e = null;
     if (s.entity !== undefined && s.entityPk !== ScalarSchema.prototype.entityPk) {
       e = entityPkEntities.get(s);
@@ -1044,7 +1049,7 @@ export function makeSchemas(bridge) {
     const args = (fn, name) => (a, b) =>
       jsonText(synchronous(fn(parse(a) ?? {}, name === 'argsKey' ? (parse(b) ?? {}) : b), `${where}: ${name}`) ?? {}, `${where}: ${name} result`);
     if (s.argsKey) fns.argsKey = args(s.argsKey, 'argsKey');
-    if (s.nestKey) fns.nestKey = args(s.nestKey, 'nestKey');
+    if (s.nestKey) fns.nestKey = locked(`${where}: nestKey`, args(s.nestKey, 'nestKey'));
     // nonFilter(keyJSON) is '1' for a key that does not filter (Go reads a
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
