@@ -47,6 +47,11 @@ func TestKeptListAllocatesOnce(t *testing.T) {
 	})
 	t.Logf("%d B, %d allocations a re-read", res.AllocedBytesPerOp(), res.AllocsPerOp())
 	// The references: 8 KB; the new entries of the changed articles and
-	// the list, a few KB.
-	assert.Less(t, res.AllocedBytesPerOp(), int64(8*n+8<<10), "bytes allocated by a re-read after one author changed")
+	// the list, a few KB (and a scratch writer the race detector's pool
+	// dropped).
+	limit := int64(8*n + 8<<10)
+	if raceEnabled {
+		limit += 8 << 10
+	}
+	assert.Less(t, res.AllocedBytesPerOp(), limit, "bytes allocated by a re-read after one author changed")
 }
