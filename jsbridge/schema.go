@@ -3,6 +3,7 @@
 package jsbridge
 
 import (
+	"errors"
 	"math"
 
 	"github.com/datafetch/datafetch/core/schema"
@@ -186,9 +187,93 @@ func buildCompound(d value.Value, fns safejs.Value) (schema.Schema, error) {
 		return schema.ScalarOf(uint32(f)), nil
 	case d.Has("u"):
 		return buildUnion(d, fns, false)
+	case d.Has("x"):
+		return buildCustom(d, fns)
 	}
 	return nil, fmtlite.Errorf("schema: bad descriptor %s", d)
 }
+
+// buildCustom builds a custom schema (schema.Custom): fns[f] is its
+// adapter, called with (reading, inputJSON, parentJSON, key, argsJSON,
+// nested) and returning, as JSON text, the normalized form of the input
+// or, when reading, its read. The adapter calls back nested(JSON text of
+// {h, a, b, k, r}), which returns JSON text, or an Error for the adapter
+// to throw: the value a, the member k of b, normalized or read by the
+// schema of handle h; with r, the record b stored under the pk a of the
+// entity of handle h, or when b is absent, that record deleted.
+func buildCustom(d value.Value, fns safejs.Value) (schema.Schema, error) {
+	i, _ := d.Get("f").Float()
+	fn, err := fns.Index(int(i))
+	if err != nil {
+		return nil, err
+	}
+	cc := &customCall{fn: fn}
+	// One nested function per schema, for as long as it lives: a
+	// js.FuncOf per call would cost more than the call.
+	if cc.nested, err = safejs.FuncOf(cc.nestedCall); err != nil {
+		return nil, err
+	}
+	return &schema.Custom{Name: d.Get("x").Str(), Call: cc.call}, nil
+}
+
+// customCall is a custom schema's adapter and the nested function it
+// calls back, with the Nest of the call under way.
+type customCall struct {
+	fn     safejs.Value
+	nested safejs.Func
+	nest   *schema.Nest
+}
+
+func (cc *customCall) call(in, parent value.Value, key string, c *schema.Nest) (value.Value, error) {
+	// A custom schema may nest itself: the outer call's Nest comes back
+	// when the inner one returns.
+	outer := cc.nest
+	cc.nest = c
+	out, err := invoke(cc.fn, c.Reading(), in.JSON(), parent.JSON(), key, c.Args().JSON(), cc.nested.Value())
+	cc.nest = outer
+	if err != nil {
+		return value.Undef, err
+	}
+	return jsonArg(out, "custom schema result")
+}
+
+// nestedCall is the nested function: customNested's result as JSON text,
+// or its error (or a panic) as an Error for the adapter to throw.
+func (cc *customCall) nestedCall(_ safejs.Value, args []safejs.Value) (ret any) {
+	defer func() {
+		if p := recover(); p != nil {
+			ret = errorValue(panicError("custom schema", p))
+		}
+	}()
+	out, err := customNested(cc.nest, args)
+	if err != nil {
+		return errorValue(err)
+	}
+	return out.JSON()
+}
+
+// customNested does what a custom schema's adapter asks of its nested
+// function (see buildCustom). The adapter checks that a record's schema
+// is an Entity.
+func customNested(c *schema.Nest, args []safejs.Value) (value.Value, error) {
+	v, err := jsonArg(arg(args, 0), "custom schema")
+	h, _ := v.Get("h").Float()
+	x, _ := table.get(int(h))
+	s, _ := x.(schema.Schema)
+	if err != nil || s == nil {
+		return value.Undef, errBadNested
+	}
+	a, b := v.Get("a"), v.Get("b")
+	if !v.Has("r") {
+		return c.Nested(s, a, b, v.Get("k").Str())
+	}
+	if e, ok := s.(*schema.Entity); ok {
+		c.Store(e, a.Str(), b, b.IsUndefined())
+	}
+	return value.Undef, nil
+}
+
+var errBadNested = errors.New("custom schema: a nested call needs a schema")
 
 // buildLens builds a Scalar from its spec (see the descriptors).
 func buildLens(d value.Value, fns safejs.Value) (schema.Schema, error) {

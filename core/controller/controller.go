@@ -102,9 +102,16 @@ var ErrClosed = errors.New("controller was closed")
 
 // Controller is the cache's front door.
 //
-// Caller code never runs under the controller's lock, and may call any of
-// its methods, reads and writes, from any goroutine. Most of it runs
-// outside the lock anyway: an Entity's Process and PKFunc, an endpoint's
+// Caller code may call any of the controller's methods, reads and
+// writes, from any goroutine, except the callbacks of a read: an Entity's
+// Valid and DepthLimited, a schema.Lens's lens function, a Union's
+// AttributeFunc and Unknown, a Collection's NestKey, a schema.Custom's
+// Call when reading. They run while a read
+// denormalizes the store under the controller's lock (asked per record
+// read, where releasing the lock would cost every read), so a call from
+// one waits for that lock for ever: they must not call the controller.
+// (The JavaScript bridge makes such a call throw.) Everything else runs
+// without the lock. Most of it runs outside the lock anyway: an Entity's Process and PKFunc, an endpoint's
 // Fetch, Update itself, MergeResult itself, GetOptimisticResponse (through
 // its Snapshot or directly), the test of InvalidateAll and ExpireAll,
 // subscription listeners, sync sinks and managers (see Manager).
@@ -112,7 +119,8 @@ var ErrClosed = errors.New("controller was closed")
 // The hooks that compute a write are called in the middle of it: an
 // Entity's Merge, UseIncoming, ShouldReorder, MergeWithStore and
 // MergeMetaWithStore, the merge function an endpoint's MergeResult
-// returns, and the functions its Update returns, those of the write being
+// returns, the functions its Update returns, a Collection's Filter and
+// NonFilter and a CollectionAdd's Merge (a push, a move), those of the write being
 // stored and those of every pending optimistic write, which each change
 // of the store replays (a response, Set, SetResponse, an optimistic
 // update queued or settled, Hydrate, ApplySync). For them the rule is:

@@ -67,7 +67,7 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 		c.mu.Unlock()
 		return value.Undef, nil
 	}
-	v, st := schema.DenormalizeArgs(read, input, c.st, &m.memo, c.st.Version(), schema.ArgsOf(args))
+	v, st := c.denormalizeLocked(read, input, &m.memo, schema.ArgsOf(args))
 	q, _ := s.(*schema.Query)
 	if st != schema.Found || v.IsUndefined() {
 		c.unlock()
@@ -88,6 +88,22 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	m.processed, m.in, m.out = true, v, out
 	c.unlock()
 	return out, nil
+}
+
+// denormalizeLocked reads result by s from the store, c.mu held. Caller
+// code runs in the read (an Entity's Valid, a lens); should it panic, the
+// lock is released before the panic goes on to Get's caller, so that the
+// controller keeps working.
+func (c *Controller) denormalizeLocked(s schema.Schema, result value.Value, memo *schema.Memo, args schema.Args) (value.Value, schema.Status) {
+	ok := false
+	defer func() {
+		if !ok {
+			c.mu.Unlock()
+		}
+	}()
+	v, st := schema.DenormalizeArgs(s, result, c.st, memo, c.st.Version(), args)
+	ok = true
+	return v, st
 }
 
 // nothingToList reports whether read is an All, or an object with an All

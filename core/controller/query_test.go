@@ -337,3 +337,28 @@ func TestGetLazy(t *testing.T) {
 	assert.Equal(t, "TWO", again.Elems()[1].Get("title").Str())
 	assert.True(t, value.Same(held, r.get(t, shelf, obj(`{"id":"s"}`))), "the shelf keeps its read")
 }
+
+// TestGetPanickingHookLeavesTheControllerWorking: caller code that panics
+// during Get's read (an Entity's Valid) reaches Get's caller as the panic,
+// and the controller's lock is released on the way, so later calls work.
+func TestGetPanickingHookLeavesTheControllerWorking(t *testing.T) {
+	r := newQueryRig(t)
+	r.set(t, r.articles, `{}`, `[{"id":"1","title":"a"}]`)
+	var panics atomic.Bool
+	panics.Store(true)
+	r.article.Valid = func(value.Value) bool {
+		if panics.Load() {
+			panic("validate failed")
+		}
+		return true
+	}
+	all := schema.AllOf(r.article) // a new read: no memo to answer from
+	assert.PanicsWithValue(t, "validate failed", func() { _, _ = r.c.Get(all) })
+	panics.Store(false)
+	done := make(chan value.Value)
+	go func() {
+		v, _ := r.c.Get(all)
+		done <- v
+	}()
+	assert.Equal(t, []string{`"1"`}, idsJSON(<-done), "the lock was released by the panic")
+}

@@ -109,6 +109,11 @@ type CollectionWrite struct {
 	// Move, when set, replaces Match and Change: the write moves one
 	// entity between the collections (see CollectionMove).
 	Move *CollectionMove
+	// CallsBack reports whether Match or Move runs caller code (the
+	// Collection's Filter or NonFilter, the adder's Merge): the store
+	// runs them with its owner's lock released, as an entity's merge
+	// hooks (see store.Make).
+	CallsBack bool
 }
 
 // CollectionMove is a move of one entity (the record PK of the table
@@ -558,7 +563,7 @@ func (a *CollectionAdd) normalize(in, parent value.Value, path *pathElem, n *nor
 	case Assign:
 		change = func(ex value.Value) value.Value { return assignMembers(ex, pks) }
 	}
-	n.collections = append(n.collections, CollectionWrite{Key: key, Match: match, Change: change})
+	n.collections = append(n.collections, CollectionWrite{Key: key, Match: match, Change: change, CallsBack: a.Collection.callsBack()})
 	return res, nil
 }
 
@@ -571,6 +576,9 @@ func (a *CollectionAdd) denormalize(v value.Value, d *denormalizer) (value.Value
 	}
 	return a.elem().denormalize(v, d)
 }
+
+// callsBack reports whether matches runs caller code (Filter, NonFilter).
+func (c *Collection) callsBack() bool { return c.Filter != nil || c.NonFilter != nil }
 
 // matches is the filter of an adder: whether the collection stored under
 // pk (canonical args) is one a request belongs to: by Filter when set,
@@ -607,7 +615,7 @@ func (a *CollectionAdd) moves(key string, in, pks value.Value, args Args, n *nor
 		}
 		m := &CollectionMove{c: a.Collection, pk: pk, params: args.Params, nv: ShallowMerge(args.Body, rec), join: a.Merge}
 		Refs(a.elem(), pk, func(e *Entity, p string) { m.Key, m.PK = e.Key, p })
-		n.collections = append(n.collections, CollectionWrite{Key: key, Move: m})
+		n.collections = append(n.collections, CollectionWrite{Key: key, Move: m, CallsBack: a.Merge != nil || a.Collection.callsBack()})
 	}
 }
 

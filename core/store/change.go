@@ -12,8 +12,9 @@ import (
 //
 // The caller code a change runs (an entity's Merge, UseIncoming,
 // ShouldReorder, MergeWithStore and MergeMetaWithStore, a MergeResult
-// merge, Update functions: of the write itself and of every pending write
-// the rebase replays) may want to read or change what holds the store.
+// merge, Update functions, a Collection's Filter and NonFilter and an
+// adder's Merge: of the write itself and of every pending write the
+// rebase replays) may want to read or change what holds the store.
 // Its owner (the controller) serializes access with a lock, which such
 // code must not run under. Make with the owner's lock computes a change in
 // two steps: it prepares the change, reading the store and writing
@@ -59,13 +60,19 @@ type Snapshot struct {
 }
 
 // CallsBack reports whether storing or replaying w can run caller code:
-// an entity's merge hooks, MergeResult or Update functions.
+// an entity's merge hooks, MergeResult, Update functions, a Collection's
+// Filter or NonFilter, an adder's Merge.
 func CallsBack(w *Write) bool {
 	if w.MergeResult != nil || len(w.Updates) > 0 {
 		return true
 	}
 	for i := range w.Entities {
 		if entityHooks(w.Entities[i].Entity) {
+			return true
+		}
+	}
+	for i := range w.Collections {
+		if w.Collections[i].CallsBack {
 			return true
 		}
 	}

@@ -18,8 +18,16 @@ import (
 // collection takes w's FetchedAt when it is newer, so that a list response
 // to a request started before the change does not undo it (the table's
 // entity keeps the newer record, as any entity does).
-func (s *Store) applyCollections(w *Write, l layer) {
+//
+// With g set, the owner's lock is released around a write's Match and
+// Move when they run caller code (CallsBack), as around an entity's merge
+// hooks (see Make).
+func (s *Store) applyCollections(w *Write, l layer, g *gating) {
 	for _, cw := range w.Collections {
+		gate := g
+		if !cw.CallsBack {
+			gate = nil
+		}
 		pks := []string{cw.PK}
 		if cw.PK == "" {
 			pks = l.entityPKs(cw.Key)
@@ -31,8 +39,13 @@ func (s *Store) applyCollections(w *Write, l layer) {
 			}
 		}
 		for _, pk := range pks {
-			if cw.PK == "" && cw.Move == nil && !cw.Match(pk) {
-				continue
+			if cw.PK == "" && cw.Move == nil {
+				gate.release()
+				ok := cw.Match(pk)
+				gate.reacquire()
+				if !ok {
+					continue
+				}
 			}
 			id := entityID{cw.Key, pk}
 			rec, ok := l.entity(id)
@@ -45,7 +58,9 @@ func (s *Store) applyCollections(w *Write, l layer) {
 			}
 			var next value.Value
 			if cw.Move != nil {
+				gate.release()
 				next = cw.Move.Apply(old, pk, existing)
+				gate.reacquire()
 			} else {
 				next = cw.Change(existing)
 			}

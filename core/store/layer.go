@@ -29,7 +29,7 @@ func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 	// the write (schema.CollectionMove): they change first.
 	moves := len(w.Collections) > 0 && w.Collections[0].Move != nil
 	if moves {
-		s.applyCollections(w, l)
+		s.applyCollections(w, l, g)
 	}
 	for i := range w.Entities {
 		ew := &w.Entities[i]
@@ -82,7 +82,7 @@ func (s *Store) applyWrite(w *Write, l layer, g *gating) {
 		l.setEntity(id, rec, parsed)
 	}
 	if len(w.Collections) > 0 && !moves {
-		s.applyCollections(w, l)
+		s.applyCollections(w, l, g)
 	}
 	if w.Key != "" {
 		s.applyResult(w, l, g)

@@ -462,10 +462,49 @@ export interface SchemaObjectDefinition {
   readonly [member: string]: Schema | DateConstructor | FieldConversion | SchemaDefault;
 }
 
+/** What a custom schema's `normalize` gets (data-client's INormalizeDelegate, in part). */
+export interface SchemaNormalizeDelegate {
+  /** Normalizes `value`, the member `key` of `parent`, by `schema`: returns its normalized form, storing the records it holds. */
+  visit(schema: any, value: any, parent: any, key: any): any;
+  /** The endpoint's args. */
+  readonly args: readonly any[];
+  /** Stores `record` (already normalized) as the record `pk` of the Entity `schema`, merged with what is stored. */
+  mergeEntity(schema: AnyEntity, pk: PK, record: object): void;
+  /** As mergeEntity (datafetch merges: it does not overwrite). */
+  setEntity(schema: AnyEntity, pk: PK, record: object): void;
+  /** Marks the record `pk` of `schema` deleted, as schema.Invalidate does. */
+  invalidate(schema: AnyEntity, pk: PK): void;
+  /** Always false: datafetch finds cycles itself. */
+  checkLoop(key: string, pk: string, input: object): boolean;
+}
+
+/** What a custom schema's `denormalize` gets (data-client's IDenormalizeDelegate). */
+export interface SchemaDenormalizeDelegate {
+  /** Reads the normalized `input` by `schema`; a record not stored reads as undefined. */
+  unvisit(schema: any, input: any): any;
+  /** The read's args. */
+  readonly args: readonly any[];
+  /** Returns `fn(args)`. */
+  argsKey(fn: (args: readonly any[]) => string | undefined): string | undefined;
+}
+
+/**
+ * A custom schema (data-client's SchemaSimple): any object with its own
+ * `normalize` and `denormalize`, usable wherever a schema is taken. The
+ * engine calls them, with delegates to normalize (`visit`), store
+ * (`mergeEntity`) and read (`unvisit`) what they nest. Its reads are plain
+ * data: entities read through `unvisit` are plain objects.
+ */
+export interface SchemaClass<T = any> {
+  normalize(input: any, parent: any, key: any, delegate: SchemaNormalizeDelegate): any;
+  denormalize(input: any, delegate: SchemaDenormalizeDelegate): T;
+}
+
 /** Anything usable where a schema is taken. `[S]` is a list of S. */
 export type Schema =
   | Entity
   | EntityClass
+  | SchemaClass
   | ArraySchema<any>
   | ObjectSchema<any>
   | ValuesSchema<any>
@@ -530,21 +569,23 @@ export type Denormalize<S> = S extends DateConstructor
                               ? { [K in keyof M]: Denormalize<M[K]> }[keyof M]
                               : S extends ObjectSchema<infer M>
                                 ? DenormalizeObject<M>
-                                : S extends readonly []
-                                  ? unknown[]
-                                  : S extends readonly (infer E)[]
-                                    ? Denormalize<E>[]
-                                    : S extends string
-                                      ? string | null
-                                      : S extends number
-                                        ? number | null
-                                        : S extends boolean
-                                          ? boolean | null
-                                          : S extends null | undefined
-                                            ? any
-                                            : S extends object
-                                              ? DenormalizeObject<S>
-                                              : S;
+                                : S extends SchemaClass<infer T>
+                                  ? T
+                                  : S extends readonly []
+                                    ? unknown[]
+                                    : S extends readonly (infer E)[]
+                                      ? Denormalize<E>[]
+                                      : S extends string
+                                        ? string | null
+                                        : S extends number
+                                          ? number | null
+                                          : S extends boolean
+                                            ? boolean | null
+                                            : S extends null | undefined
+                                              ? any
+                                              : S extends object
+                                                ? DenormalizeObject<S>
+                                                : S;
 
 /** An object schema's read form: each member read by its schema (a default gives its type, or null when the server sends null). */
 export type DenormalizeObject<M> = Simplify<{ -readonly [K in keyof M]: Denormalize<M[K]> }>;

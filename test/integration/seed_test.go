@@ -27,6 +27,7 @@ import (
 func TestSeedComments(t *testing.T) {
 	e := newEnv(t, testapi.Options{}, controller.Options{})
 	_, one := e.get("/comments/1")
+	_, two := e.get("/comments/2")
 	_, all := e.get("/comments")
 	_, ofPost2 := e.get("/comments?postId=2")
 	require.Equal(t, 30, all.Len())
@@ -47,8 +48,11 @@ func TestSeedComments(t *testing.T) {
 		stored string
 	}{
 		{"detail", "/comments/:id", commentE, id(1), "GET /comments/1", self, one, `"1"`},
-		{"wrapped detail", "/wrapped/comments/:id", schema.ObjectOf(schema.Nested("data", commentE)), id(1),
-			"GET /wrapped/comments/1", data, one, `{"data":"1"}`},
+		// Comment 2, not 1: the detail above stored comment 1, from which a
+		// read of {data: Comment} for id 1 is inferred with no request (as
+		// data-client infers an object schema of entities; checked below).
+		{"wrapped detail", "/wrapped/comments/:id", schema.ObjectOf(schema.Nested("data", commentE)), id(2),
+			"GET /wrapped/comments/2", data, two, `{"data":"2"}`},
 		{"list", "/comments", schema.ArrayOf(commentE), value.Undef, "GET /comments", self, all,
 			`[` + quotedSeq(1, 30) + `]`},
 		{"wrapped list", "/wrapped/comments", schema.ObjectOf(schema.Nested("data", schema.ArrayOf(commentE))), value.Undef,
@@ -74,6 +78,14 @@ func TestSeedComments(t *testing.T) {
 			assert.Equal(t, 1, e.API.Count(tt.counted), "a fresh re-read makes no request")
 		})
 	}
+
+	// The wrapped detail of a stored comment is inferred from the entity
+	// table: no request, the stored record under data.
+	wrapped := e.Endpoint(rest.Options{Name: "wrapped detail, inferred", Path: "/wrapped/comments/:id",
+		Schema: schema.ObjectOf(schema.Nested("data", commentE))})
+	inferred := e.Suspense(wrapped, id(1))
+	assert.True(t, value.Equal(one, inferred.Get("data")), "got %v\nwant %v", inferred.Get("data"), one)
+	assert.Equal(t, 0, e.API.Count("GET /wrapped/comments/1"))
 
 	// Every shape normalized into one table of 30 comments.
 	c1 := e.Ctrl.State().Get("entities").Get("Comment").Get("1")

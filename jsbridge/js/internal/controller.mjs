@@ -12,7 +12,7 @@ import { snapshotOf } from './readsnapshot.mjs';
 import { QuerySchema, dataText, isQueryable, lazyRead } from './schemas.mjs';
 import { deletedAsNull, plainState } from './state.mjs';
 import { exactKey } from './argskey.mjs';
-import { checkedClock, duration, isPlainObject, jsonText, markedText, sendsAsJSON, show } from './values.mjs';
+import { checkedClock, duration, isPlainObject, jsonText, markedText, refuseInLockedHook, sendsAsJSON, show } from './values.mjs';
 import { IdentityTable, NO_VERSION, Reads, UnknownObject, lastRead } from './wire.mjs';
 
 // controllerInternals maps each Controller to what other parts of the
@@ -314,6 +314,7 @@ export function makeController(bridge, endpoints, schemas) {
      * and its ISO string, are other args).
      */
     get(schema, ...args) {
+      refuseInLockedHook('get');
       schema = lazyRead(schema);
       // data-client's form: the state to read is the last argument.
       if (args.length > 0 && isStoreState(args[args.length - 1])) {
@@ -358,6 +359,7 @@ export function makeController(bridge, endpoints, schemas) {
      * writes through the schema it reads.
      */
     set(schema, ...argsAndValue) {
+      refuseInLockedHook('set');
       return promised(() => {
         if (argsAndValue.length === 0) throw new TypeError('set: expected set(schema, ...args, value)');
         let value = argsAndValue[argsAndValue.length - 1];
@@ -440,6 +442,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     useSuspense(endpoint, params) {
+      refuseInLockedHook('useSuspense');
       let h, p;
       try {
         this.#tick();
@@ -468,6 +471,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     fetch(endpoint, params, body) {
+      refuseInLockedHook('fetch');
       let args;
       try {
         this.#tick();
@@ -484,6 +488,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     fetchIfStale(endpoint, params) {
+      refuseInLockedHook('fetchIfStale');
       return queryPromise(endpoint, params, this.#ifStale(START_FETCH_IF_STALE, endpoint, params));
     }
 
@@ -517,6 +522,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     getResponse(endpoint, params, state) {
+      refuseInLockedHook('getResponse');
       if (isStoreState(state)) return this.#of(state).getResponse(endpoint, params);
       // getResponse(endpoint, state): an endpoint without params.
       if (state === undefined && isStoreState(params)) return this.#of(params).getResponse(endpoint, undefined);
@@ -526,16 +532,19 @@ export function makeController(bridge, endpoints, schemas) {
 
     /** data-client's name of getResponse (the answer has data, expiryStatus, expiresAt). */
     getResponseMeta(endpoint, params, state) {
+      refuseInLockedHook('getResponseMeta');
       return this.getResponse(endpoint, params, state);
     }
 
     /** get's read as data-client's getQueryMeta gives it: {data}. */
     getQueryMeta(schema, ...args) {
+      refuseInLockedHook('getQueryMeta');
       return { data: this.get(schema, ...args) };
     }
 
     /** The reads of a store state, as data-client's Snapshot (readsnapshot.mjs). */
     snapshot(state, fetchedAt) {
+      refuseInLockedHook('snapshot');
       return snapshotOf(this, state, fetchedAt, isStoreState);
     }
 
@@ -556,6 +565,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     subscribe(endpoint, params, listener, options) {
+      refuseInLockedHook('subscribe');
       const h = endpointHandle(endpoint);
       const p = paramsText(params, 'subscribe', endpoint);
       if (typeof listener !== 'function') throw new TypeError(`subscribe ${endpoint.name}: listener must be a function, got ${show(listener)}`);
@@ -578,6 +588,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     invalidate(endpoint, params) {
+      refuseInLockedHook('invalidate');
       return promised(() => {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'invalidate', endpoint);
@@ -590,12 +601,14 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     invalidateAll(testKey) {
+      refuseInLockedHook('invalidateAll');
       return promised(() => {
         this.#updateAll(keyTest(testKey, 'invalidateAll'), calls.ctrlInvalidateAll, false, this.#tick());
       });
     }
 
     expireAll(testKey) {
+      refuseInLockedHook('expireAll');
       return promised(() => {
         this.#updateAll(keyTest(testKey, 'expireAll'), calls.ctrlExpireAll, true, this.#tick());
       });
@@ -627,6 +640,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     resetEntireStore() {
+      refuseInLockedHook('resetEntireStore');
       this.#reads?.clear();
       // What get kept is built again after a reset, whatever it read.
       this.#queries = new WeakMap();
@@ -642,6 +656,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     setResponse(endpoint, params, data) {
+      refuseInLockedHook('setResponse');
       return promised(() => {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'setResponse', endpoint);
@@ -656,6 +671,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     setError(endpoint, params, error) {
+      refuseInLockedHook('setError');
       return promised(() => {
         const h = endpointHandle(endpoint);
         const p = paramsText(params, 'setError', endpoint);
@@ -670,6 +686,7 @@ export function makeController(bridge, endpoints, schemas) {
     }
 
     getState() {
+      refuseInLockedHook('getState');
       return JSON.parse(calls.ctrlGetState(this._h));
     }
 
@@ -678,6 +695,7 @@ export function makeController(bridge, endpoints, schemas) {
      * invalid, as fetchIfStale would; resolves when those fetches settle.
      */
     revalidateActive() {
+      refuseInLockedHook('revalidateActive');
       return calls.ctrlRevalidateActive(this._h);
     }
 
@@ -695,6 +713,7 @@ export function makeController(bridge, endpoints, schemas) {
     // returns what it removed, {results, entities}. It takes effect before
     // it returns.
     gc() {
+      refuseInLockedHook('gc');
       this.#tick();
       const removed = calls.ctrlGC(this._h);
       if (removed.results > 0 || removed.entities > 0) {
@@ -709,6 +728,7 @@ export function makeController(bridge, endpoints, schemas) {
 
     /** Removes the controller's listeners, stops its timers (polling, waits to retry, gc sweeps) and its managers (cleanup). */
     close() {
+      refuseInLockedHook('close');
       this.#stopListening();
       this.#stopGC?.();
       const stop = this.#stopManagers;
@@ -721,6 +741,7 @@ export function makeController(bridge, endpoints, schemas) {
     // stored data winning by fetchedAt (docs/js-api.md, "Snapshots,
     // hydration and persistence"). It takes effect before it returns.
     hydrate(snapshot) {
+      refuseInLockedHook('hydrate');
       return promised(() => {
         const text = snapshotText(snapshot, 'hydrate');
         this.#tick();

@@ -14,7 +14,7 @@
 // static schema is read then too, so it may be assigned after the class
 // and may name classes that name it back.
 
-import { show } from './values.mjs';
+import { locked, show } from './values.mjs';
 
 // The error of an entity class with neither a name nor a key (data-client's
 // words): its key names its table, and there is nothing to take it from.
@@ -264,11 +264,14 @@ export function declarationOf(cls) {
   let process;
   const processes = cls.process !== statics.process;
   const validates = cls.validate !== statics.validate;
+  // validate may not call the controller, whether a normalize or a read
+  // (under the controller's lock) runs it (values.mjs locked).
+  const validate = validates ? locked(`${where}: validate`, (record) => cls.validate(record)) : undefined;
   if (processes || validates) {
     process = (record, parent, k, args) => {
       const out = processes ? cls.process(record, parent, k, args) : record;
       if (validates && out !== undefined) {
-        const message = cls.validate(out);
+        const message = validate(out);
         if (message) {
           // As data-client's: status 400 (the engine names the entity and
           // the place).
@@ -282,7 +285,6 @@ export function declarationOf(cls) {
   }
   // A stored record validate refuses reads as deleted (data-client's
   // createIfValid): asked once per record read, not per read.
-  const validate = validates ? (record) => cls.validate(record) : undefined;
   const maxDepth = cls.maxEntityDepth;
   if (maxDepth !== undefined && !(Number.isInteger(maxDepth) && maxDepth >= 1)) {
     throw new TypeError(`${where}: static maxEntityDepth must be a positive integer, got ${show(maxDepth)}`);

@@ -6,7 +6,7 @@ import { classNumber, converterNumber } from './classes.mjs';
 import { EntityMixin, declarationOf, isEntityClass } from './entity.mjs';
 import { MEMBER_DEFAULT } from './protocol.mjs';
 import { deletedAsNull, plainInput, plainState } from './state.mjs';
-import { checkJSON, isPlainObject, jsonText, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
+import { checkJSON, isPlainObject, jsonText, locked, lockedCall, markedText, parse, show, synchronous, toStoreJSON } from './values.mjs';
 
 /**
  * What denormalize returns when a required entity is deleted (a deleted
@@ -34,9 +34,21 @@ export function isEntity(s) {
   return entities.has(s) || isEntityClass(s);
 }
 
+/**
+ * Reports whether s is a custom schema: an object with its own normalize
+ * and denormalize methods (data-client's SchemaSimple), or an entity class
+ * with a static normalize of its own (data-client's "fully custom entity
+ * classes"). The engine calls them, with data-client's delegates.
+ */
+export function isCustomSchema(s) {
+  if (isEntityClass(s)) return typeof s.normalize === 'function';
+  return typeof s === 'object' && s !== null && !(s instanceof ScalarSchema) && typeof s.normalize === 'function' && typeof s.denormalize === 'function';
+}
+
 function isSchema(s) {
   return (
     s === Date ||
+    isCustomSchema(s) ||
     isConversion(s) ||
     isEntity(s) ||
     s instanceof ArraySchema ||
@@ -540,6 +552,7 @@ function describe(s, where, reg, fns, depth = 0) {
   if (depth > MAX_SCHEMA_DEPTH) throw new TypeError(`${where.slice(0, WHERE_MAX_CHARS)}…: schema nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   const inner = (x, at) => describe(x, at, reg, fns, depth + 1);
   if (s === Date) return 'date';
+  if (isCustomSchema(s)) return reg.custom(s, where, fns);
   if (isEntity(s)) return { e: reg.entity(s, where) };
   // A conversion is a field's (or a member's, or an element's): a whole
   // result converted by a function is not a schema.
@@ -579,11 +592,13 @@ function describe(s, where, reg, fns, depth = 0) {
     const w = fns.length - 1;
     const attr = s.schemaAttribute;
     if (typeof attr === 'string') return { u, k: attr, w };
-    fns.push((rec, parent, key) => {
-      const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
-      last = { raw, text: String(raw) };
-      return last.text;
-    });
+    fns.push(
+      locked(`${where} (schema.Union): schemaAttribute`, (rec, parent, key) => {
+        const raw = synchronous(attr(JSON.parse(rec), parse(parent), key), `${where} (schema.Union): schemaAttribute`);
+        last = { raw, text: String(raw) };
+        return last.text;
+      }),
+    );
     return { u, f: fns.length - 1, fp: attr.length >= 2, w };
   }
   if (s instanceof ObjectSchema) return objectDescriptor(s.schema, where, reg, fns, depth);
@@ -637,6 +652,9 @@ const checking = {
   },
   lens(s, where) {
     if (s.entity !== undefined) checking.entity(s.entity, where);
+    return {};
+  },
+  custom() {
     return {};
   },
 };
@@ -784,7 +802,7 @@ export function makeSchemas(bridge) {
     }
     if (validate) {
       names.push('valid');
-      fns.valid = (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`);
+      fns.valid = locked(`${where}: validate`, (rec) => !synchronous(validate(JSON.parse(rec)), `${where}: validate`));
     }
     names.push('depthLimited');
     fns.depthLimited = (limit) => console.error(depthLimitMessage(key, limit, maxDepth !== undefined));
@@ -940,7 +958,57 @@ export function makeSchemas(bridge) {
     entity: entityHandle,
     collection: (s, where, depth) => collectionHandle(s, where, depth),
     lens: (s, where, fns) => lensDescriptor(s, where, fns),
+    custom: (s, where, fns) => customDescriptor(s, where, fns),
   };
+
+  // customDescriptor returns the descriptor of a custom schema (see
+  // isCustomSchema): its adapter in fns, which calls s's normalize or
+  // denormalize with data-client's delegates. nested is Go's
+  // (jsbridge/schema.go buildCustom): it takes a schema's handle and JSON
+  // text and returns JSON text, or an Error to throw.
+  function customDescriptor(s, where, fns) {
+    const name = isEntityClass(s) ? s.key : (s.constructor?.name ?? 'Object');
+    const at = `${where} (custom schema ${name})`;
+    const call = (nested, schema, what, a, b, k, r) => {
+      const h = typeof schema === 'number' ? schema : r ? entityOf(schema) : schemaHandle(schema, `${at}: ${what}`);
+      const out = nested(jsonText({ h, a, b, k, r }, `${at}: ${what}`));
+      if (out instanceof Error) throw out;
+      return parse(out);
+    };
+    const entityOf = (schema) => {
+      if (!isEntity(schema)) throw new TypeError(`${at}: ${show(schema)} is not an Entity`);
+      return entityHandle(schema, at);
+    };
+    // An entity class that only normalizes its own way reads its records
+    // as the entity does.
+    const reads = typeof s.denormalize === 'function';
+    const plain = reads ? undefined : entityOf(s);
+    fns.push((reading, input, parent, key, args, nested) => {
+      const list = parse(args) ?? [];
+      const text = (v, what) => jsonText(v, `${at}: ${what}`);
+      if (reading) {
+        if (!reads) return text(call(nested, plain, 'read', parse(input)), 'read');
+        const delegate = {
+          args: list,
+          unvisit: (schema, value) => (schema === undefined || schema === null ? value : call(nested, schema, 'unvisit', value)),
+          argsKey: (fn) => fn(list),
+        };
+        const read = lockedCall(`${at}: denormalize`, () => s.denormalize(parse(input), delegate));
+        return text(synchronous(read, `${at}: denormalize`), 'denormalize result');
+      }
+      const store = (what, schema, pk, record) => call(nested, schema, what, String(pk), record, undefined, 1);
+      const delegate = {
+        args: list,
+        visit: (schema, value, p, k) => (schema === undefined || schema === null ? value : call(nested, schema, 'visit', value, p, String(k))),
+        mergeEntity: (schema, pk, record) => store('mergeEntity', schema, pk, record ?? {}),
+        setEntity: (schema, pk, record) => store('setEntity', schema, pk, record ?? {}),
+        invalidate: (schema, pk) => store('invalidate', schema, pk, undefined),
+        checkLoop: () => false,
+      };
+      return text(synchronous(s.normalize(parse(input), parse(parent), key, delegate), `${at}: normalize`), 'normalize result');
+    });
+    return { x: name, f: fns.length - 1 };
+  }
 
   // lensDescriptor returns the descriptor of a Scalar, its lens an
   // adapter in fns called with the args as JSON text. An overridden
@@ -948,10 +1016,12 @@ export function makeSchemas(bridge) {
   // entityPk, made once per Scalar.
   const entityPkEntities = new WeakMap();
   function lensDescriptor(s, where, fns) {
-    fns.push((args) => {
-      const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
-      return lens === undefined ? undefined : String(lens);
-    });
+    fns.push(
+      locked(`${where}: lens`, (args) => {
+        const lens = synchronous(s.lensSelector(JSON.parse(args)), `${where}: lens`);
+        return lens === undefined ? undefined : String(lens);
+      }),
+    );
     let e = null;
     if (s.entity !== undefined && s.entityPk !== ScalarSchema.prototype.entityPk) {
       e = entityPkEntities.get(s);
@@ -979,7 +1049,7 @@ export function makeSchemas(bridge) {
     const args = (fn, name) => (a, b) =>
       jsonText(synchronous(fn(parse(a) ?? {}, name === 'argsKey' ? (parse(b) ?? {}) : b), `${where}: ${name}`) ?? {}, `${where}: ${name} result`);
     if (s.argsKey) fns.argsKey = args(s.argsKey, 'argsKey');
-    if (s.nestKey) fns.nestKey = args(s.nestKey, 'nestKey');
+    if (s.nestKey) fns.nestKey = locked(`${where}: nestKey`, args(s.nestKey, 'nestKey'));
     // nonFilter(keyJSON) is '1' for a key that does not filter (Go reads a
     // string, jsbridge/collection.go); a throw counts as filtering.
     const nonFilter = s.nonFilterArgumentKeys;
@@ -1008,9 +1078,9 @@ export function makeSchemas(bridge) {
   // schemaHandle returns the Go schema of a shape, made once per object.
   function schemaHandle(s, where) {
     if (s instanceof Entity) return s._h;
-    if (isEntityClass(s)) return classHandle(s);
+    if (isEntityClass(s) && !isCustomSchema(s)) return classHandle(s);
     if (s === Date) return (dateHandle ??= calls.schemaNew('"date"', []));
-    const cacheable = typeof s === 'object' && s !== null;
+    const cacheable = (typeof s === 'object' && s !== null) || isEntityClass(s);
     if (cacheable) {
       const h = schemaHandles.get(s);
       if (h !== undefined) return h;

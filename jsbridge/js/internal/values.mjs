@@ -245,6 +245,54 @@ export function checkedClock(now) {
   };
 }
 
+// lockedHook names the callback Go is running while the controller reads
+// its store under its lock (an Entity's validate, a Scalar's
+// lens, a union's schemaAttribute, a Collection's nestKey, a custom
+// schema's denormalize), undefined otherwise.
+// Calling the controller from such a callback would wait for the lock the
+// read holds: Go's fatal deadlock, which ends the instance. JavaScript is
+// single-threaded, so while it is set every controller call comes from the
+// callback, and throws instead (refuseInLockedHook). Made once per
+// adapter, it allocates nothing per call.
+let lockedHook;
+
+/**
+ * locked returns adapter (of at most three arguments) marked, while it
+ * runs, as the callback where (its name in errors). Callbacks nest.
+ */
+export function locked(where, adapter) {
+  return (a, b, c) => {
+    const outer = lockedHook;
+    lockedHook = where;
+    try {
+      return adapter(a, b, c);
+    } finally {
+      lockedHook = outer;
+    }
+  };
+}
+
+/** lockedCall returns f(), marked as the callback where while it runs. */
+export function lockedCall(where, f) {
+  const outer = lockedHook;
+  lockedHook = where;
+  try {
+    return f();
+  } finally {
+    lockedHook = outer;
+  }
+}
+
+/** refuseInLockedHook throws when a locked callback (lockedHook) calls ctrl[method]. */
+export function refuseInLockedHook(method) {
+  if (lockedHook === undefined) return;
+  throw ours(
+    new Error(
+      `ctrl.${method} cannot be called from ${lockedHook}: it runs while the controller reads its store, which the call would wait for; read what it needs before (docs/js-api.md, "Calling the controller from a hook")`,
+    ),
+  );
+}
+
 // synchronous returns what a hook that must be synchronous returned, or
 // throws when it is a Promise or any thenable: JSON would turn it into {}
 // and store that. where names the hook and its entity or endpoint.
