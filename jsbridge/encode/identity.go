@@ -75,9 +75,14 @@ type slotIDs struct {
 	root, prevRoot uintptr
 }
 
+// An identity is 72 bytes: refs and wire share a word. A cold read of a
+// list of N entities carves N+1 of them, all of which the collector scans
+// for as long as JavaScript holds the objects.
 type identity struct {
-	v    value.Value
-	refs int
+	v value.Value
+	// refs counts the slots and entries that hold the entry; an int32 as no
+	// read can hold two billion references in a 4 GiB memory.
+	refs int32
 	// wire is the id JavaScript holds the value's object under.
 	wire     uint32
 	children []uintptr
