@@ -45,6 +45,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>datafetch lifecycle</t
         document.dispatchEvent(new Event('visibilitychange'));
       },
       status: (id) => (id === '3' ? ctrl.getResponse(long, { id }) : ctrl.getResponse(short, { id })).expiryStatus,
+      controlStatus: () => control.getResponse(short, { id: '4' }).expiryStatus,
       close: () => ctrl.close(),
     };
     window.__ready = true;
@@ -122,6 +123,10 @@ test('Chromium: visibilitychange and online refetch only held stale results; clo
       window.lifecycle.show('visible');
     });
     await waitForCount('4', 2);
+    // Its response stored before going offline: a response still on the
+    // way when the browser goes offline would leave 4 stale for the online
+    // event below, which would refetch it once more.
+    await page.waitForFunction(() => window.lifecycle.controlStatus() === 'valid');
     await context.setOffline(true);
     await context.setOffline(false);
     await page.evaluate(() => {
