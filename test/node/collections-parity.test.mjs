@@ -155,6 +155,26 @@ async function ignoredLists(df, base, Todo, collection) {
   return { list, ctrl, read: (p) => ids(ctrl.getResponse(list, p).data) };
 }
 
+// pushAndMoveEachForm checks, for each [form, make(Todo) → collection],
+// that a push of user 1's todo changes the lists of user 1 whatever their
+// "ignored" args, and not user 2's; and that moving todo 1 to user 2
+// leaves the first and joins the second.
+async function pushAndMoveEachForm(df, base, forms) {
+  for (const [form, make] of forms) {
+    await server.reset();
+    const Todo = todoEntity(df);
+    const { list, ctrl, read } = await ignoredLists(df, base, Todo, make(Todo));
+    const pushed = await ctrl.fetch(list.push, {}, { userId: 1, title: form });
+    assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4, pushed.id], form);
+    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [1, 2, 3, 4, pushed.id], `${form}: ignoredMe does not filter`);
+    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8], `${form}: user 2's list is not changed`);
+    await ctrl.fetch(list.move.extend({ path: '/todos/:id' }), { id: 1 }, { userId: 2 });
+    assert.deepEqual(read({ userId: 1 }), [2, 3, 4, pushed.id], `${form}: move leaves it`);
+    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [2, 3, 4, pushed.id], `${form}: move leaves it (ignoredMe)`);
+    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8, 1], `${form}: move joins`);
+  }
+}
+
 test('nonFilterArgumentKeys: a function, a RegExp, a list of keys or a subclass method', async () => {
   const { df, base } = await env();
   class MyCollection extends df.schema.Collection {
@@ -168,18 +188,7 @@ test('nonFilterArgumentKeys: a function, a RegExp, a list of keys or a subclass 
     ['keys', (Todo) => new df.schema.Collection([Todo], { nonFilterArgumentKeys: ['ignoredMe'] })],
     ['subclass', (Todo) => new MyCollection([Todo])],
   ];
-  for (const [form, make] of forms) {
-    await server.reset();
-    const Todo = todoEntity(df);
-    const { list, ctrl, read } = await ignoredLists(df, base, Todo, make(Todo));
-    const pushed = await ctrl.fetch(list.push, {}, { userId: 1, title: form });
-    assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4, pushed.id], form);
-    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [1, 2, 3, 4, pushed.id], `${form}: ignoredMe does not filter`);
-    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8], form);
-    await ctrl.fetch(list.move.extend({ path: '/todos/:id' }), { id: 1 }, { userId: 2 });
-    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [2, 3, 4, pushed.id], `${form}: move leaves it`);
-    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8, 1], `${form}: move joins`);
-  }
+  await pushAndMoveEachForm(df, base, forms);
 });
 
 test('createCollectionFilter: an option or a subclass method decides alone which collections push and move change', async () => {
@@ -199,18 +208,7 @@ test('createCollectionFilter: an option or a subclass method decides alone which
     ['option', (Todo) => new df.schema.Collection([Todo], { createCollectionFilter: create, nonFilterArgumentKeys: () => true })],
     ['subclass', (Todo) => new MyCollection([Todo])],
   ];
-  for (const [form, make] of forms) {
-    await server.reset();
-    const Todo = todoEntity(df);
-    const { list, ctrl, read } = await ignoredLists(df, base, Todo, make(Todo));
-    const pushed = await ctrl.fetch(list.push, {}, { userId: 1, title: form });
-    assert.deepEqual(read({ userId: 1 }), [1, 2, 3, 4, pushed.id], form);
-    assert.deepEqual(read({ userId: 1, ignoredMe: '5' }), [1, 2, 3, 4, pushed.id], `${form}: ignoredMe does not filter`);
-    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8], `${form}: nonFilterArgumentKeys is not used`);
-    await ctrl.fetch(list.move.extend({ path: '/todos/:id' }), { id: 1 }, { userId: 2 });
-    assert.deepEqual(read({ userId: 1 }), [2, 3, 4, pushed.id], `${form}: move leaves it`);
-    assert.deepEqual(read({ userId: 2 }), [5, 6, 7, 8, 1], `${form}: move joins`);
-  }
+  await pushAndMoveEachForm(df, base, forms);
 });
 
 test('createCollectionFilter that is not a function, or returns none, is an Error naming it', async () => {

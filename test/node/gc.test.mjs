@@ -158,6 +158,8 @@ test('the collection after resetEntireStore waits for requestIdleCallback, with 
   await ctrl.setResponse(fx.listArticles, {}, [article('1', writer('a'))]);
   // A collection an earlier test asked for runs from its timer first: one
   // asked for while another is pending is folded into it, unscheduled.
+  // Not a bet on speed: that timer is a setTimeout(0) set before this
+  // one, and Node runs timers of one delay in the order they were set.
   await new Promise((resolve) => setTimeout(resolve, 0));
   const calls = [];
   globalThis.requestIdleCallback = (fn, options) => calls.push({ fn, options });
