@@ -49,7 +49,8 @@ func (s *Store) SnapshotOf(keys []string, refs []EntityRef) value.Value {
 			continue
 		}
 		t.seen[ref.PK] = true
-		rec := &e.base
+		base := e.base()
+		rec := &base
 		v := rec.val
 		if rec.deleted {
 			v = value.NullV
