@@ -107,7 +107,8 @@ func BenchmarkColdHeap(b *testing.B) {
 const coldCPUWarmup = 20
 
 // BenchmarkColdCPU is BenchmarkControllerRefetch's cold fetch with the
-// process's CPU time per fetch (cpu-ns/op), the collector's included:
+// process's CPU time per fetch (cpu-ns/op), the collector's included, and
+// the collections per fetch (gcs/op):
 // on a machine shared with other jobs the wall clock moves far more.
 // Run it with -cpu 1 and GOGC=400, as datafetch.wasm runs: one thread,
 // the collection target load() sets.
@@ -138,11 +139,15 @@ func BenchmarkColdCPU(b *testing.B) {
 				cold(b)
 			}
 			b.ReportAllocs()
-			before := cpuTime()
+			gcs := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+			metrics.Read(gcs)
+			before, cycles := cpuTime(), gcs[0].Value.Uint64()
 			for b.Loop() {
 				cold(b)
 			}
 			b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
+			metrics.Read(gcs)
+			b.ReportMetric(float64(gcs[0].Value.Uint64()-cycles)/float64(b.N), "gcs/op")
 		})
 	}
 }
