@@ -131,7 +131,9 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	r := c.c.GetResponseKeyed(ep, key, params)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
+	h := responseHeader(r, ep.Spec())
+	h.InPlace = true // response() decodes it in linear memory
+	exchange.out = c.output(key, ep.Spec().Schema, r.Data, h)
 	return int32(len(exchange.out))
 }
 

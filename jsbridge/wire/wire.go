@@ -75,34 +75,40 @@ const (
 	// an ancestor of this position: a cycle of entities (SPEC.md section
 	// 4a). The decoder sets it in place once that object is built.
 	OpBackRef
+	// OpStringSource at units: a string value, the units UTF-16 code units
+	// of the output's source text from its code unit at (SPEC.md section
+	// 7a): a slice of a response's text, which JavaScript decodes once,
+	// rather than a copy in the string area.
+	OpStringSource
 
 	// NumOps is the number of ops; not an op.
 	NumOps
 )
 
 var opNames = [NumOps]string{
-	OpUndefined:   "UNDEFINED",
-	OpNull:        "NULL",
-	OpFalse:       "FALSE",
-	OpTrue:        "TRUE",
-	OpInt:         "INT",
-	OpFloat:       "FLOAT",
-	OpString:      "STRING",
-	OpStringJSON:  "STRING_JSON",
-	OpArray:       "ARRAY",
-	OpObject:      "OBJECT",
-	OpDefineShape: "DEFINE_SHAPE",
-	OpShaped:      "SHAPED",
-	OpRegister:    "REGISTER",
-	OpRef:         "REF",
-	OpDate:        "DATE",
-	OpKeptList:    "KEPT_LIST",
-	OpKeep:        "KEEP",
-	OpOver:        "OVER",
-	OpDrop:        "DROP",
-	OpClass:       "CLASS",
-	OpConvert:     "CONVERT",
-	OpBackRef:     "BACKREF",
+	OpUndefined:    "UNDEFINED",
+	OpNull:         "NULL",
+	OpFalse:        "FALSE",
+	OpTrue:         "TRUE",
+	OpInt:          "INT",
+	OpFloat:        "FLOAT",
+	OpString:       "STRING",
+	OpStringJSON:   "STRING_JSON",
+	OpArray:        "ARRAY",
+	OpObject:       "OBJECT",
+	OpDefineShape:  "DEFINE_SHAPE",
+	OpShaped:       "SHAPED",
+	OpRegister:     "REGISTER",
+	OpRef:          "REF",
+	OpDate:         "DATE",
+	OpKeptList:     "KEPT_LIST",
+	OpKeep:         "KEEP",
+	OpOver:         "OVER",
+	OpDrop:         "DROP",
+	OpClass:        "CLASS",
+	OpConvert:      "CONVERT",
+	OpBackRef:      "BACKREF",
+	OpStringSource: "STRING_SRC",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).
@@ -116,9 +122,9 @@ func (o Op) String() string {
 // Header layout: HeaderSize bytes before the ops.
 const (
 	// Version is the format's version, the header's first byte.
-	Version = 3
+	Version = 4
 	// HeaderSize is the length of the header in bytes.
-	HeaderSize = 16
+	HeaderSize = 32
 )
 
 // Header flags (byte 1).
@@ -169,6 +175,10 @@ type Header struct {
 	ExpiresAt   float64
 	AfterExpiry Status // StatusNone: none
 	ErrorKept   bool
+	// InPlace is set when JavaScript decodes the output where it lies, in
+	// the module's linear memory: its strings may then name bytes of a
+	// response's text there (OpStringSource) rather than copies.
+	InPlace bool
 }
 
 // Limits of the shape table.

@@ -118,6 +118,13 @@ type Writer struct {
 	// objects being written (see ElemsOf).
 	vals []value.Value
 	mems []value.Member
+	// inPlace is Header.InPlace: strings may name the source text.
+	inPlace bool
+	// src is the output's source text (section 7a of SPEC.md), nil until
+	// one is chosen; [srcLo, srcHi) the bytes of it the strings written
+	// from it span, srcBytes their total length.
+	src                   *value.Text
+	srcLo, srcHi, srcUsed int
 }
 
 // ElemsOf returns the elements of v, an Array, for writing them. Those of
@@ -125,6 +132,7 @@ type Writer struct {
 // read off the tape onto the Writer's scratch, so writing it builds
 // nothing. Pass mark to PopElems when done with them.
 func (w *Writer) ElemsOf(v value.Value) (elems []value.Value, mark int) {
+	w.candidate(v)
 	if !v.Unbuilt() {
 		return v.Elems(), len(w.vals)
 	}
@@ -138,6 +146,7 @@ func (w *Writer) PopElems(mark int) { popChildren(&w.vals, mark) }
 // MembersOf is ElemsOf for the members of an Object; pass mark to
 // PopMembers.
 func (w *Writer) MembersOf(v value.Value) (ms []value.Member, mark int) {
+	w.candidate(v)
 	if !v.Unbuilt() {
 		return v.Members(), len(w.mems)
 	}
@@ -171,6 +180,8 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 		shapes = &w.own
 	}
 	w.shapes = shapes
+	w.inPlace = h.InPlace
+	w.src, w.srcLo, w.srcHi, w.srcUsed = nil, 0, 0, 0
 	if cap(buf) < minOutput {
 		buf = make([]byte, minOutput)
 	}
@@ -267,6 +278,14 @@ func (w *Writer) Finish() []byte {
 	w.settle()
 	strLen := len(w.mem) - w.strs
 	binary.LittleEndian.PutUint32(w.buf[4:], uint32(strLen))
+	if w.srcUsed > 0 {
+		b := w.buf[HeaderSize-16:]
+		addr := uintptr(unsafe.Pointer(unsafe.StringData(w.src.S))) + uintptr(w.srcLo)
+		binary.LittleEndian.PutUint64(b, uint64(addr))
+		binary.LittleEndian.PutUint32(b[8:], uint32(w.srcHi-w.srcLo))
+		binary.LittleEndian.PutUint32(b[12:], uint32(w.src.Units(w.srcLo)))
+	}
+	w.src = nil // a Writer kept for the next output keeps no response
 	n := len(w.buf)
 	copy(w.mem[n:], w.mem[w.strs:])
 	out := w.mem[:n+strLen]
@@ -384,6 +403,60 @@ func (w *Writer) String(raw string) {
 	}
 }
 
+// candidate makes the text v was parsed from, when it has one, the
+// output's source text, if no string has been written from another yet.
+func (w *Writer) candidate(v value.Value) {
+	if !w.inPlace || w.srcUsed > 0 {
+		return
+	}
+	if x := value.TextOf(v); x != nil && x != w.src && x.Valid() {
+		w.src = x
+	}
+}
+
+// minSourced is the shortest string written as a slice of the source
+// text: a shorter one costs less to copy than its offsets cost to find.
+const minSourced = 16
+
+// sourceSlack is how far the bytes of the source text that JavaScript
+// decodes may exceed twice those its strings take (sourced).
+const sourceSlack = 4096
+
+// sourced writes v, a String, as a slice of the source text when it is
+// one (without escapes, in the text, at character boundaries) and the
+// text JavaScript would decode for the output stays within twice the
+// strings it holds (plus sourceSlack): a read of a few records of a large
+// response copies them rather than have the whole response decoded. It
+// reports whether it did.
+func (w *Writer) sourced(v value.Value) bool {
+	x := w.src
+	if x == nil || v.Escaped() {
+		return false
+	}
+	raw := v.Raw()
+	if len(raw) < minSourced {
+		return false
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(unsafe.StringData(x.S))))
+	end := off + len(raw)
+	if off < 0 || end > len(x.S) || off > len(x.S) || !x.Boundary(off) || !x.Boundary(end) {
+		return false
+	}
+	lo, hi := off, end
+	if w.srcUsed > 0 {
+		lo, hi = min(lo, w.srcLo), max(hi, w.srcHi)
+	}
+	if hi-lo > 2*(w.srcUsed+len(raw))+sourceSlack {
+		return false
+	}
+	w.srcLo, w.srcHi = lo, hi
+	w.srcUsed += len(raw)
+	at := x.Units(off)
+	w.opUint(OpStringSource, uint64(at))
+	w.uint(uint64(x.Units(end) - at))
+	return true
+}
+
 // Text writes the Go string s (decoded, as value.Member keys are; a lone
 // surrogate in its three-byte form) as a string.
 func (w *Writer) Text(s string) {
@@ -484,7 +557,9 @@ func (w *Writer) Value(v value.Value) {
 	case value.Number:
 		w.Number(v.Raw())
 	case value.String:
-		w.String(v.Raw())
+		if !w.sourced(v) {
+			w.String(v.Raw())
+		}
 	case value.Array:
 		elems, mark := w.ElemsOf(v)
 		w.Array(len(elems))
