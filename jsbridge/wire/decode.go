@@ -402,7 +402,7 @@ func (d *decoder) value() (*Node, error) {
 			return nil, err
 		}
 		return &Node{Kind: String, Str: s}, nil
-	case OpStringSource:
+	case OpStringSource, OpStringSourceJSON:
 		at, err := d.uint()
 		if err != nil {
 			return nil, err
@@ -415,7 +415,15 @@ func (d *decoder) value() (*Node, error) {
 			return nil, d.errorf("STRING_SRC %d+%d outside the source text's %d code units from %d", at, n, len(d.src), d.srcBase)
 		}
 		from := at - d.srcBase
-		return &Node{Kind: String, Str: unitsToString(d.src[from : from+n])}, nil
+		s := unitsToString(d.src[from : from+n])
+		if op == OpStringSourceJSON {
+			v, err := value.ParseString(s)
+			if err != nil || v.Kind() != value.String {
+				return nil, d.errorf("STRING_SRC_JSON %q is not a JSON string", s)
+			}
+			s = v.Str()
+		}
+		return &Node{Kind: String, Str: s}, nil
 	case OpArray:
 		n, err := d.count()
 		if err != nil {

@@ -80,35 +80,40 @@ const (
 	// 7a): a slice of a response's text, which JavaScript decodes once,
 	// rather than a copy in the string area.
 	OpStringSource
+	// OpStringSourceJSON at units: a string value, JSON.parse of the units
+	// code units of the source text from at: a JSON string literal with
+	// its quotes, as OpStringJSON has in the string area.
+	OpStringSourceJSON
 
 	// NumOps is the number of ops; not an op.
 	NumOps
 )
 
 var opNames = [NumOps]string{
-	OpUndefined:    "UNDEFINED",
-	OpNull:         "NULL",
-	OpFalse:        "FALSE",
-	OpTrue:         "TRUE",
-	OpInt:          "INT",
-	OpFloat:        "FLOAT",
-	OpString:       "STRING",
-	OpStringJSON:   "STRING_JSON",
-	OpArray:        "ARRAY",
-	OpObject:       "OBJECT",
-	OpDefineShape:  "DEFINE_SHAPE",
-	OpShaped:       "SHAPED",
-	OpRegister:     "REGISTER",
-	OpRef:          "REF",
-	OpDate:         "DATE",
-	OpKeptList:     "KEPT_LIST",
-	OpKeep:         "KEEP",
-	OpOver:         "OVER",
-	OpDrop:         "DROP",
-	OpClass:        "CLASS",
-	OpConvert:      "CONVERT",
-	OpBackRef:      "BACKREF",
-	OpStringSource: "STRING_SRC",
+	OpUndefined:        "UNDEFINED",
+	OpNull:             "NULL",
+	OpFalse:            "FALSE",
+	OpTrue:             "TRUE",
+	OpInt:              "INT",
+	OpFloat:            "FLOAT",
+	OpString:           "STRING",
+	OpStringJSON:       "STRING_JSON",
+	OpArray:            "ARRAY",
+	OpObject:           "OBJECT",
+	OpDefineShape:      "DEFINE_SHAPE",
+	OpShaped:           "SHAPED",
+	OpRegister:         "REGISTER",
+	OpRef:              "REF",
+	OpDate:             "DATE",
+	OpKeptList:         "KEPT_LIST",
+	OpKeep:             "KEEP",
+	OpOver:             "OVER",
+	OpDrop:             "DROP",
+	OpClass:            "CLASS",
+	OpConvert:          "CONVERT",
+	OpBackRef:          "BACKREF",
+	OpStringSource:     "STRING_SRC",
+	OpStringSourceJSON: "STRING_SRC_JSON",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).

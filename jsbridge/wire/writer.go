@@ -423,14 +423,15 @@ const minSourced = 16
 const sourceSlack = 4096
 
 // sourced writes v, a String, as a slice of the source text when it is
-// one (without escapes, in the text, at character boundaries) and the
-// text JavaScript would decode for the output stays within twice the
-// strings it holds (plus sourceSlack): a read of a few records of a large
-// response copies them rather than have the whole response decoded. It
-// reports whether it did.
+// one and the text JavaScript would decode for the output stays within
+// twice the strings it takes (plus sourceSlack): a read of a few records
+// of a large response copies them rather than have the whole response
+// decoded. A string without escapes is its contents (OpStringSource, at
+// character boundaries); one with escapes its JSON literal, quotes
+// included (OpStringSourceJSON). It reports whether it did.
 func (w *Writer) sourced(v value.Value) bool {
 	x := w.src
-	if x == nil || v.Escaped() {
+	if x == nil {
 		return false
 	}
 	raw := v.Raw()
@@ -439,20 +440,31 @@ func (w *Writer) sourced(v value.Value) bool {
 	}
 	off := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(unsafe.StringData(x.S))))
 	end := off + len(raw)
-	if off < 0 || end > len(x.S) || off > len(x.S) || !x.Boundary(off) || !x.Boundary(end) {
+	if off < 0 || off > len(x.S) || end > len(x.S) {
+		return false
+	}
+	op := OpStringSource
+	if v.Escaped() {
+		// The literal: raw between its quotes in the text.
+		if off == 0 || end == len(x.S) || x.S[off-1] != '"' || x.S[end] != '"' {
+			return false
+		}
+		op = OpStringSourceJSON
+		off, end = off-1, end+1
+	} else if !x.Boundary(off) || !x.Boundary(end) {
 		return false
 	}
 	lo, hi := off, end
 	if w.srcUsed > 0 {
 		lo, hi = min(lo, w.srcLo), max(hi, w.srcHi)
 	}
-	if hi-lo > 2*(w.srcUsed+len(raw))+sourceSlack {
+	if hi-lo > 2*(w.srcUsed+end-off)+sourceSlack {
 		return false
 	}
 	w.srcLo, w.srcHi = lo, hi
-	w.srcUsed += len(raw)
+	w.srcUsed += end - off
 	at := x.Units(off)
-	w.opUint(OpStringSource, uint64(at))
+	w.opUint(op, uint64(at))
 	w.uint(uint64(x.Units(end) - at))
 	return true
 }

@@ -28,6 +28,7 @@ import {
   OP_STRING,
   OP_STRING_JSON,
   OP_STRING_SRC,
+  OP_STRING_SRC_JSON,
   OP_TRUE,
   OP_UNDEFINED,
   STATUS_NAMES,
@@ -475,6 +476,15 @@ function str(n) {
   return strs.slice(cur, to);
 }
 
+// srcText reads a STRING_SRC or STRING_SRC_JSON op's operands (its op
+// taken) and returns the text they name in the source text.
+function srcText() {
+  const at = uint() - srcBase;
+  const n = uint();
+  if (at < 0 || at + n > src.length) throw fault('a source string outside the source text');
+  return src.slice(at, at + n);
+}
+
 // key reads an object key: a string op.
 function key() {
   const op = buf[pos++];
@@ -545,12 +555,10 @@ function value() {
     }
     case OP_STRING_JSON:
       return JSON.parse(str(uint()));
-    case OP_STRING_SRC: {
-      const at = uint() - srcBase;
-      const n = uint();
-      if (at < 0 || at + n > src.length) throw fault('a source string outside the source text');
-      return src.slice(at, at + n);
-    }
+    case OP_STRING_SRC:
+      return srcText();
+    case OP_STRING_SRC_JSON:
+      return JSON.parse(srcText());
     case OP_DATE:
       return new Date(value());
     case OP_DEFINE_SHAPE:

@@ -24,6 +24,7 @@ export const OP_CLASS = 19;
 export const OP_CONVERT = 20;
 export const OP_BACKREF = 21;
 export const OP_STRING_SRC = 22;
+export const OP_STRING_SRC_JSON = 23;
 
 /** The format's version, the header's first byte. */
 export const VERSION = 4;
