@@ -258,7 +258,6 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 	defer c.mu.Unlock()
 	var r safejs.Value
 	var err error
-	h.InPlace = inPlace(decoder)
 	for try := 0; try < 2; try++ {
 		out := c.output(key, s, v, h)
 		r, err = handOver(decoder, c.objs, out)
@@ -287,7 +286,16 @@ func (c *ctrl) emit(decoder safejs.Value, key string, s schema.Schema, v value.V
 // decode the bytes in place; otherwise it copies them into a Uint8Array. out only has to stay
 // alive during the call: Go's heap objects do not move.
 func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
-	if at := decoderAt(decoder); at.Type() == safejs.TypeFunction {
+	at := safejs.Undefined()
+	switch {
+	case decoder.Equal(lib.decode):
+		at = lib.decodeAt
+	case decoder.Equal(lib.response):
+		at = lib.responseAt
+	case decoder.Equal(lib.hand):
+		at = lib.handAt
+	}
+	if at.Type() == safejs.TypeFunction {
 		return invoke(at, objs, int(uintptr(unsafe.Pointer(unsafe.SliceData(out)))), len(out))
 	}
 	bytes, err := uint8Array.New(len(out))
@@ -298,27 +306,6 @@ func handOver(decoder, objs safejs.Value, out []byte) (safejs.Value, error) {
 		return safejs.Undefined(), err
 	}
 	return invoke(decoder, objs, bytes)
-}
-
-// decoderAt returns the function that decodes in place what decoder
-// decodes (lib.decodeAt for lib.decode, ...); undefined when JavaScript has
-// no memory to decode from.
-func decoderAt(decoder safejs.Value) safejs.Value {
-	switch {
-	case decoder.Equal(lib.decode):
-		return lib.decodeAt
-	case decoder.Equal(lib.response):
-		return lib.responseAt
-	case decoder.Equal(lib.hand):
-		return lib.handAt
-	}
-	return safejs.Undefined()
-}
-
-// inPlace reports whether handOver hands decoder its output in place,
-// where its strings may name a response's text (wire.Header.InPlace).
-func inPlace(decoder safejs.Value) bool {
-	return decoderAt(decoder).Type() == safejs.TypeFunction
 }
 
 // output writes the read of v for decode or response, entering its
@@ -334,7 +321,6 @@ func (c *ctrl) output(key string, s schema.Schema, v value.Value, h wire.Header)
 // decode (given no table) mirrors for the one output, so that a cycle of
 // entities is an object graph there too (wire.OpBackRef names ids).
 func emitPlain(decoder safejs.Value, s schema.Schema, v value.Value, h wire.Header) (safejs.Value, error) {
-	h.InPlace = inPlace(decoder)
 	out := encode.NewIdentities().Output(encode.TakeOutput(), h, "", s, v)
 	defer encode.PutOutput(out)
 	return handOver(decoder, safejs.Null(), out)

@@ -131,9 +131,7 @@ func exportGetResponse(ctrlID, epID, paramsLen int32) (n int32) {
 	r := c.c.GetResponseKeyed(ep, key, params)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	h := responseHeader(r, ep.Spec())
-	h.InPlace = true // response() decodes it in linear memory
-	exchange.out = c.output(key, ep.Spec().Schema, r.Data, h)
+	exchange.out = c.output(key, ep.Spec().Schema, r.Data, responseHeader(r, ep.Spec()))
 	return int32(len(exchange.out))
 }
 

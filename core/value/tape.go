@@ -36,8 +36,6 @@ type tape struct {
 	// Patched), patchedSize its size, which the next one doubles.
 	patched     []patchedNode
 	patchedSize int
-	// text is the document with its UTF-16 index, made for TextOf.
-	text *Text
 }
 
 // tapeEntry is one token, 16 bytes. Text offsets are into tape.src.

@@ -180,10 +180,6 @@ func (v Value) Source() string {
 	return ""
 }
 
-// Escaped reports whether a String's Raw holds escapes (Raw is then not
-// its contents as they are).
-func (v Value) Escaped() bool { return v.kind == String && v.esc }
-
 // Str returns a String's decoded contents; "" for other kinds. A lone
 // surrogate escape ("\ud800") decodes to the three bytes of its code point
 // (as WTF-8 has it) rather than to U+FFFD, so that decoded strings compare

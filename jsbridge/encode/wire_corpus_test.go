@@ -5,7 +5,6 @@ package encode
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -14,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,9 +44,6 @@ type corpusSession struct {
 	order   []*wire.Node
 	// reset is set when both halves were reset before the next step.
 	reset bool
-	// texts are the documents the outputs may take strings from (their
-	// source text, written InPlace).
-	texts []string
 }
 
 func newCorpusSession(t *testing.T, name string, identity bool) *corpusSession {
@@ -62,16 +57,8 @@ func newCorpusSession(t *testing.T, name string, identity bool) *corpusSession {
 // add decodes out, records it as the next step and returns its value.
 func (c *corpusSession) add(out []byte) *wire.Node {
 	c.t.Helper()
-	o, err := wire.Decode(out, c.table, c.texts...)
+	o, err := wire.Decode(out, c.table)
 	require.NoError(c.t, err, "%s step %d", c.name, len(c.steps))
-	// The source text goes into the step, and its address in the stream
-	// becomes 0: test/node/wire.test.mjs puts the text at the start of a
-	// buffer and the output after it.
-	source := sourceBytes(c.t, out, c.texts)
-	if source != "" {
-		out = append([]byte(nil), out...)
-		binary.LittleEndian.PutUint64(out[16:], 0)
-	}
 	step := len(c.steps)
 	var dates, undefs [][]any
 	val := o.Value.AppendJSON(nil, nil, func(m wire.Mark, p []any) {
@@ -85,13 +72,7 @@ func (c *corpusSession) add(out []byte) *wire.Node {
 	var b []byte
 	b = append(b, `{"stream":"`...)
 	b = base64.StdEncoding.AppendEncode(b, out)
-	b = append(b, '"')
-	if source != "" {
-		b = append(b, `,"source":"`...)
-		b = base64.StdEncoding.AppendEncode(b, []byte(source))
-		b = append(b, '"')
-	}
-	b = append(b, `,"value":`...)
+	b = append(b, `","value":`...)
 	if o.Value.Kind == wire.Undefined {
 		b = append(b, `null,"undefined":true`...)
 	} else {
@@ -115,24 +96,6 @@ func (c *corpusSession) add(out []byte) *wire.Node {
 	b = append(b, '}')
 	c.steps = append(c.steps, b)
 	return o.Value
-}
-
-// sourceBytes returns the bytes of texts that out's header names as its
-// source text; "" when it names none.
-func sourceBytes(t *testing.T, out []byte, texts []string) string {
-	addr := binary.LittleEndian.Uint64(out[16:])
-	n := uint64(binary.LittleEndian.Uint32(out[24:]))
-	if n == 0 {
-		return ""
-	}
-	for _, s := range texts {
-		at := uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))
-		if addr >= at && addr+n <= at+uint64(len(s)) {
-			return s[addr-at : addr-at+n]
-		}
-	}
-	t.Fatalf("the source text is none of the texts")
-	return ""
 }
 
 func jsonStatus(s wire.Status) string {
@@ -289,8 +252,6 @@ func TestWireCorpus(t *testing.T) {
 	read("list", f.list, wire.Header{})
 	sessions = append(sessions, c)
 
-	sessions = append(sessions, sourceSession(t))
-
 	// Random sessions of the read-protocol fuzz target's steps.
 	rng := rand.New(rand.NewPCG(11, 12))
 	for i := range 8 {
@@ -328,49 +289,6 @@ func TestWireCorpus(t *testing.T) {
 	}
 	sort.Strings(extra)
 	assert.Empty(t, extra, "files in %s that no session writes", corpusDir)
-}
-
-// sourceArticles are articles whose strings are slices of their response
-// text (SPEC.md section 7a): long titles with characters of two, three and
-// four bytes (and so UTF-16 offsets that are not byte offsets), escaped
-// ones (JSON literals) and short ones (copies).
-const sourceArticles = `[
-	{"id":"1","title":"héllo wörld, a title long enough","author":{"id":7,"name":"Ann Author Long Name"},"createdAt":"2024-01-02T03:04:05Z"},
-	{"id":"2","title":"日本語のタイトル 😀 four bytes","author":{"id":8,"name":"Bob"},"createdAt":1700000000000},
-	{"id":"3","title":"an \"escaped\" title, long enough","author":{"id":7,"name":"Ann Author Long Name"},"createdAt":null},
-	{"id":"4","title":"😀😀😀😀 then ASCII to the end of it","author":{"id":8,"name":"Bob"},"createdAt":null}
-]`
-
-// sourceSession reads articles parsed as responses are (ParseLazy) with
-// outputs written InPlace, whose strings are slices of the response text,
-// through a change of one article by a second response.
-func sourceSession(t *testing.T) *corpusSession {
-	f := newFixture()
-	c := newCorpusSession(t, "articles-source", true)
-	edit := `{"id":"2","title":"edited: ✓ a new title, long enough"}`
-	c.texts = []string{sourceArticles, edit}
-	put := func(key string, s schema.Schema, doc string, at int64) {
-		data, err := value.ParseLazy(doc)
-		require.NoError(t, err)
-		n, err := schema.Normalize(s, data)
-		require.NoError(t, err)
-		f.st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities,
-			Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 1000}})
-	}
-	read := func() *wire.Node {
-		v, _, _, _ := f.st.Read("list")
-		return c.add(f.ids.Output(nil, wire.Header{InPlace: true}, "list", f.list, v))
-	}
-	put("list", f.list, sourceArticles, 1)
-	read()
-	require.Contains(t, string(c.steps[0]), `"source":`, "the first read slices the response")
-	put("one", f.article, edit, 2)
-	read()
-	c.table.Reset()
-	f.ids.Reset()
-	c.reset = true
-	read()
-	return c
 }
 
 // protocolSession runs FuzzReadProtocol's steps on ops, recording every

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
@@ -99,11 +98,8 @@ var ErrUnknown = errors.New("unknown id")
 // an output for no table, which holds no identity op), updating t as
 // JavaScript would. It is the reference the encoder and the JavaScript
 // decoder are tested against; it checks every bound and reports the first
-// fault with its position. texts are the documents an output written
-// InPlace may take strings from (its source text, SPEC.md section 7a):
-// JavaScript reads them in linear memory at the address the header gives,
-// this decoder among texts, which must be alive at their address.
-func Decode(out []byte, t *Table, texts ...string) (Output, error) {
+// fault with its position.
+func Decode(out []byte, t *Table) (Output, error) {
 	var o Output
 	if len(out) < HeaderSize {
 		return o, fmtlite.Errorf("wire: output of %d bytes is shorter than its header", len(out))
@@ -132,9 +128,6 @@ func Decode(out []byte, t *Table, texts ...string) (Output, error) {
 		t:     t,
 	}
 	d.cur = len(d.units)
-	if err := d.source(out, texts); err != nil {
-		return o, err
-	}
 	if t == nil {
 		d.t = &Table{}
 		d.plain = true
@@ -168,40 +161,14 @@ type decoder struct {
 	at    int // where the op being decoded starts
 	units []uint16
 	cur   int // where the strings taken so far start in the string area
-	// src is the source text's code units (OpStringSource), srcBase the
-	// offset of its first in its document.
-	src     []uint16
-	srcBase uint64
-	t       *Table
-	plain   bool // no table: identity ops are faults
-	o       *Output
+	t     *Table
+	plain bool // no table: identity ops are faults
+	o     *Output
 	// building are the ids whose objects are being built (OpRegister,
 	// OpOver), outermost first; holes the OpBackRef placeholders not yet
 	// replaced by the object they stand for.
 	building []uint64
 	holes    int
-}
-
-// source finds the output's source text among texts (see Decode).
-func (d *decoder) source(out []byte, texts []string) error {
-	addr := binary.LittleEndian.Uint64(out[16:])
-	n := uint64(binary.LittleEndian.Uint32(out[24:]))
-	d.srcBase = uint64(binary.LittleEndian.Uint32(out[28:]))
-	if n == 0 {
-		return nil
-	}
-	for _, s := range texts {
-		at := uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))
-		if addr >= at && addr+n <= at+uint64(len(s)) && addr+n > addr {
-			b := s[addr-at : addr-at+n]
-			if !utf8.ValidString(b) {
-				return fmtlite.Errorf("wire: the source text is not UTF-8")
-			}
-			d.src = utf16.Encode([]rune(b))
-			return nil
-		}
-	}
-	return fmtlite.Errorf("wire: the source text of %d bytes is none of the %d texts given", n, len(texts))
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -400,28 +367,6 @@ func (d *decoder) value() (*Node, error) {
 		s, err := d.str(op)
 		if err != nil {
 			return nil, err
-		}
-		return &Node{Kind: String, Str: s}, nil
-	case OpStringSource, OpStringSourceJSON:
-		at, err := d.uint()
-		if err != nil {
-			return nil, err
-		}
-		n, err := d.uint()
-		if err != nil {
-			return nil, err
-		}
-		if at < d.srcBase || at-d.srcBase > uint64(len(d.src)) || n > uint64(len(d.src))-(at-d.srcBase) {
-			return nil, d.errorf("STRING_SRC %d+%d outside the source text's %d code units from %d", at, n, len(d.src), d.srcBase)
-		}
-		from := at - d.srcBase
-		s := unitsToString(d.src[from : from+n])
-		if op == OpStringSourceJSON {
-			v, err := value.ParseString(s)
-			if err != nil || v.Kind() != value.String {
-				return nil, d.errorf("STRING_SRC_JSON %q is not a JSON string", s)
-			}
-			s = v.Str()
 		}
 		return &Node{Kind: String, Str: s}, nil
 	case OpArray:

@@ -75,45 +75,34 @@ const (
 	// an ancestor of this position: a cycle of entities (SPEC.md section
 	// 4a). The decoder sets it in place once that object is built.
 	OpBackRef
-	// OpStringSource at units: a string value, the units UTF-16 code units
-	// of the output's source text from its code unit at (SPEC.md section
-	// 7a): a slice of a response's text, which JavaScript decodes once,
-	// rather than a copy in the string area.
-	OpStringSource
-	// OpStringSourceJSON at units: a string value, JSON.parse of the units
-	// code units of the source text from at: a JSON string literal with
-	// its quotes, as OpStringJSON has in the string area.
-	OpStringSourceJSON
 
 	// NumOps is the number of ops; not an op.
 	NumOps
 )
 
 var opNames = [NumOps]string{
-	OpUndefined:        "UNDEFINED",
-	OpNull:             "NULL",
-	OpFalse:            "FALSE",
-	OpTrue:             "TRUE",
-	OpInt:              "INT",
-	OpFloat:            "FLOAT",
-	OpString:           "STRING",
-	OpStringJSON:       "STRING_JSON",
-	OpArray:            "ARRAY",
-	OpObject:           "OBJECT",
-	OpDefineShape:      "DEFINE_SHAPE",
-	OpShaped:           "SHAPED",
-	OpRegister:         "REGISTER",
-	OpRef:              "REF",
-	OpDate:             "DATE",
-	OpKeptList:         "KEPT_LIST",
-	OpKeep:             "KEEP",
-	OpOver:             "OVER",
-	OpDrop:             "DROP",
-	OpClass:            "CLASS",
-	OpConvert:          "CONVERT",
-	OpBackRef:          "BACKREF",
-	OpStringSource:     "STRING_SRC",
-	OpStringSourceJSON: "STRING_SRC_JSON",
+	OpUndefined:   "UNDEFINED",
+	OpNull:        "NULL",
+	OpFalse:       "FALSE",
+	OpTrue:        "TRUE",
+	OpInt:         "INT",
+	OpFloat:       "FLOAT",
+	OpString:      "STRING",
+	OpStringJSON:  "STRING_JSON",
+	OpArray:       "ARRAY",
+	OpObject:      "OBJECT",
+	OpDefineShape: "DEFINE_SHAPE",
+	OpShaped:      "SHAPED",
+	OpRegister:    "REGISTER",
+	OpRef:         "REF",
+	OpDate:        "DATE",
+	OpKeptList:    "KEPT_LIST",
+	OpKeep:        "KEEP",
+	OpOver:        "OVER",
+	OpDrop:        "DROP",
+	OpClass:       "CLASS",
+	OpConvert:     "CONVERT",
+	OpBackRef:     "BACKREF",
 }
 
 // String returns the op's name, as JavaScript's table spells it (OP_NAME).
@@ -127,9 +116,9 @@ func (o Op) String() string {
 // Header layout: HeaderSize bytes before the ops.
 const (
 	// Version is the format's version, the header's first byte.
-	Version = 4
+	Version = 3
 	// HeaderSize is the length of the header in bytes.
-	HeaderSize = 32
+	HeaderSize = 16
 )
 
 // Header flags (byte 1).
@@ -180,10 +169,6 @@ type Header struct {
 	ExpiresAt   float64
 	AfterExpiry Status // StatusNone: none
 	ErrorKept   bool
-	// InPlace is set when JavaScript decodes the output where it lies, in
-	// the module's linear memory: its strings may then name bytes of a
-	// response's text there (OpStringSource) rather than copies.
-	InPlace bool
 }
 
 // Limits of the shape table.

@@ -118,13 +118,6 @@ type Writer struct {
 	// objects being written (see ElemsOf).
 	vals []value.Value
 	mems []value.Member
-	// inPlace is Header.InPlace: strings may name the source text.
-	inPlace bool
-	// src is the output's source text (section 7a of SPEC.md), nil until
-	// one is chosen; [srcLo, srcHi) the bytes of it the strings written
-	// from it span, srcBytes their total length.
-	src                   *value.Text
-	srcLo, srcHi, srcUsed int
 }
 
 // ElemsOf returns the elements of v, an Array, for writing them. Those of
@@ -132,7 +125,6 @@ type Writer struct {
 // read off the tape onto the Writer's scratch, so writing it builds
 // nothing. Pass mark to PopElems when done with them.
 func (w *Writer) ElemsOf(v value.Value) (elems []value.Value, mark int) {
-	w.candidate(v)
 	if !v.Unbuilt() {
 		return v.Elems(), len(w.vals)
 	}
@@ -146,7 +138,6 @@ func (w *Writer) PopElems(mark int) { popChildren(&w.vals, mark) }
 // MembersOf is ElemsOf for the members of an Object; pass mark to
 // PopMembers.
 func (w *Writer) MembersOf(v value.Value) (ms []value.Member, mark int) {
-	w.candidate(v)
 	if !v.Unbuilt() {
 		return v.Members(), len(w.mems)
 	}
@@ -180,8 +171,6 @@ func (w *Writer) Begin(buf []byte, h Header, shapes *Shapes) {
 		shapes = &w.own
 	}
 	w.shapes = shapes
-	w.inPlace = h.InPlace
-	w.src, w.srcLo, w.srcHi, w.srcUsed = nil, 0, 0, 0
 	if cap(buf) < minOutput {
 		buf = make([]byte, minOutput)
 	}
@@ -278,14 +267,6 @@ func (w *Writer) Finish() []byte {
 	w.settle()
 	strLen := len(w.mem) - w.strs
 	binary.LittleEndian.PutUint32(w.buf[4:], uint32(strLen))
-	if w.srcUsed > 0 {
-		b := w.buf[HeaderSize-16:]
-		addr := uintptr(unsafe.Pointer(unsafe.StringData(w.src.S))) + uintptr(w.srcLo)
-		binary.LittleEndian.PutUint64(b, uint64(addr))
-		binary.LittleEndian.PutUint32(b[8:], uint32(w.srcHi-w.srcLo))
-		binary.LittleEndian.PutUint32(b[12:], uint32(w.src.Units(w.srcLo)))
-	}
-	w.src = nil // a Writer kept for the next output keeps no response
 	n := len(w.buf)
 	copy(w.mem[n:], w.mem[w.strs:])
 	out := w.mem[:n+strLen]
@@ -403,72 +384,6 @@ func (w *Writer) String(raw string) {
 	}
 }
 
-// candidate makes the text v was parsed from, when it has one, the
-// output's source text, if no string has been written from another yet.
-func (w *Writer) candidate(v value.Value) {
-	if !w.inPlace || w.srcUsed > 0 {
-		return
-	}
-	if x := value.TextOf(v); x != nil && x != w.src && x.Valid() {
-		w.src = x
-	}
-}
-
-// minSourced is the shortest string written as a slice of the source
-// text: a shorter one costs less to copy than its offsets cost to find.
-const minSourced = 16
-
-// sourceSlack is how far the bytes of the source text that JavaScript
-// decodes may exceed twice those its strings take (sourced).
-const sourceSlack = 4096
-
-// sourced writes v, a String, as a slice of the source text when it is
-// one and the text JavaScript would decode for the output stays within
-// twice the strings it takes (plus sourceSlack): a read of a few records
-// of a large response copies them rather than have the whole response
-// decoded. A string without escapes is its contents (OpStringSource, at
-// character boundaries); one with escapes its JSON literal, quotes
-// included (OpStringSourceJSON). It reports whether it did.
-func (w *Writer) sourced(v value.Value) bool {
-	x := w.src
-	if x == nil {
-		return false
-	}
-	raw := v.Raw()
-	if len(raw) < minSourced {
-		return false
-	}
-	off := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(unsafe.StringData(x.S))))
-	end := off + len(raw)
-	if off < 0 || off > len(x.S) || end > len(x.S) {
-		return false
-	}
-	op := OpStringSource
-	if v.Escaped() {
-		// The literal: raw between its quotes in the text.
-		if off == 0 || end == len(x.S) || x.S[off-1] != '"' || x.S[end] != '"' {
-			return false
-		}
-		op = OpStringSourceJSON
-		off, end = off-1, end+1
-	} else if !x.Boundary(off) || !x.Boundary(end) {
-		return false
-	}
-	lo, hi := off, end
-	if w.srcUsed > 0 {
-		lo, hi = min(lo, w.srcLo), max(hi, w.srcHi)
-	}
-	if hi-lo > 2*(w.srcUsed+end-off)+sourceSlack {
-		return false
-	}
-	w.srcLo, w.srcHi = lo, hi
-	w.srcUsed += end - off
-	at := x.Units(off)
-	w.opUint(op, uint64(at))
-	w.uint(uint64(x.Units(end) - at))
-	return true
-}
-
 // Text writes the Go string s (decoded, as value.Member keys are; a lone
 // surrogate in its three-byte form) as a string.
 func (w *Writer) Text(s string) {
@@ -569,9 +484,7 @@ func (w *Writer) Value(v value.Value) {
 	case value.Number:
 		w.Number(v.Raw())
 	case value.String:
-		if !w.sourced(v) {
-			w.String(v.Raw())
-		}
+		w.String(v.Raw())
 	case value.Array:
 		elems, mark := w.ElemsOf(v)
 		w.Array(len(elems))

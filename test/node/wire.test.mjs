@@ -26,19 +26,6 @@ function bytesOf(base64) {
   return new Uint8Array(Buffer.from(base64, 'base64'));
 }
 
-// stepBytes returns a step's output. One with a source text (SPEC.md
-// section 7a) lies after that text in one buffer, as both lie in linear
-// memory; the corpus gives the text's address as 0, its start.
-function stepBytes(step) {
-  const out = bytesOf(step.stream);
-  if (step.source === undefined) return out;
-  const src = bytesOf(step.source);
-  const mem = new Uint8Array(src.length + out.length);
-  mem.set(src);
-  mem.set(out, src.length);
-  return mem.subarray(src.length);
-}
-
 // same checks that got is expected (JSON.parse of Go's JSON) except at the
 // Date paths, which must hold Dates of the expected value, and the paths of
 // undefined members and elements (null in the JSON), which must hold
@@ -103,7 +90,7 @@ function runSession(s) {
   const results = [];
   s.steps.forEach((step, i) => {
     const where = `${s.name} step ${i}`;
-    const bytes = stepBytes(step);
+    const bytes = bytesOf(step.stream);
     if (step.reset) objs.clear(); // as Go reset its half before this output
     let got;
     if (step.header) {
@@ -130,7 +117,7 @@ function runSession(s) {
 
 test('the corpus holds sessions of every kind', () => {
   const names = sessions.map((s) => s.name);
-  for (const name of ['values', 'values-plain', 'articles', 'articles-source']) assert.ok(names.includes(name), `corpus lacks ${name}`);
+  for (const name of ['values', 'values-plain', 'articles']) assert.ok(names.includes(name), `corpus lacks ${name}`);
   assert.ok(
     sessions.some((s) => s.name.startsWith('protocol-') && s.steps.length > 3),
     'corpus lacks random protocol sessions',
@@ -171,30 +158,13 @@ test('a corrupt output is an Error saying where, not a wrong value', () => {
   version[0] = 99;
   assert.throws(() => wire.decode(null, version), /not of wire version/);
   const badOp = good.slice();
-  badOp[ops.HEADER_SIZE] = 200; // the first op
-  assert.throws(() => wire.decode(null, badOp), new RegExp(`op 200 where a value belongs at byte ${ops.HEADER_SIZE}`));
+  badOp[16] = 200; // the first op
+  assert.throws(() => wire.decode(null, badOp), /op 200 where a value belongs at byte 16/);
   // An array longer than the bytes left for its elements.
   const long = new Uint8Array(ops.HEADER_SIZE + 4);
   long[0] = ops.VERSION;
   long.set([ops.OP_ARRAY, 0xe8, 0x07, ops.OP_NULL], ops.HEADER_SIZE); // 1000 elements
-  assert.throws(() => wire.decode(null, long), new RegExp(`an array of 1000 elements in 1 bytes at byte ${ops.HEADER_SIZE + 2}`));
-});
-
-test('a string of the source text outside it is an Error, not a shorter string', () => {
-  const s = sessions.find((x) => x.name === 'articles-source');
-  const step = s.steps.find((st) => st.source !== undefined);
-  const bytes = stepBytes(step);
-  const at = bytes.indexOf(ops.OP_STRING_SRC, ops.HEADER_SIZE);
-  assert.ok(at > 0, 'the session has a STRING_SRC op');
-  wire.decode(new wire.IdentityTable(), bytes); // as it is, it decodes
-  // Its source text named shorter than the strings it holds: the last
-  // STRING_SRC reaches past its end.
-  const short = stepBytes(step);
-  const view = new DataView(short.buffer, short.byteOffset);
-  view.setUint32(24, view.getUint32(24, true) - 1, true);
-  assert.throws(() => wire.decode(new wire.IdentityTable(), short), /a source string outside the source text/);
-  // No source text at all.
-  assert.throws(() => wire.decode(null, output([ops.OP_STRING_SRC, 0, 1])), /a source string outside the source text/);
+  assert.throws(() => wire.decode(null, long), /an array of 1000 elements in 1 bytes at byte 18/);
 });
 
 test('clearing the identity table clears its shapes with its objects', () => {

@@ -27,8 +27,6 @@ import {
   OP_SHAPED,
   OP_STRING,
   OP_STRING_JSON,
-  OP_STRING_SRC,
-  OP_STRING_SRC_JSON,
   OP_TRUE,
   OP_UNDEFINED,
   STATUS_NAMES,
@@ -315,12 +313,6 @@ function statusAt(kept, now) {
   return kept.later !== undefined && now >= kept.expiresAt ? kept.later : kept.expiryStatus;
 }
 
-// Where the header holds the source text's address (u64), its length in
-// bytes (u32) and its start in UTF-16 units (u32): SPEC.md section 1.
-const SOURCE_ADDRESS = 16;
-const SOURCE_LENGTH = 24;
-const SOURCE_UNITS = 28;
-
 // ------------------------------------------------------------ the decoder
 // One output is decoded at a time: begin sets this state, value() walks the
 // ops in prefix order, end() reads what follows the value. Decoding runs
@@ -341,15 +333,6 @@ let opsEnd = 0;
  */
 let strs = '';
 let cur = 0;
-/**
- * The output's source text (SPEC.md section 7a): the bytes of a response's
- * text in linear memory that its STRING_SRC ops slice, decoded once, and
- * the UTF-16 offset of its start in that text.
- */
-let src = '';
-let srcBase = 0;
-// A BOM at the source's start is text like any other there.
-const sourceText = new TextDecoder('utf-8', { ignoreBOM: true });
 /** The identity table's objects (null: none) and its shape constructors. */
 let held = null;
 let shapes = [];
@@ -405,12 +388,6 @@ function begin(objs, bytes) {
   opsEnd = bytes.length - strLen;
   strs = strLen === 0 ? '' : text.decode(bytes.subarray(opsEnd));
   cur = strs.length;
-  const srcLen = view.getUint32(SOURCE_LENGTH, true);
-  if (srcLen !== 0) {
-    const addr = view.getUint32(SOURCE_ADDRESS, true) + view.getUint32(SOURCE_ADDRESS + 4, true) * 2 ** 32;
-    src = sourceText.decode(new Uint8Array(bytes.buffer, addr, srcLen));
-    srcBase = view.getUint32(SOURCE_UNITS, true);
-  }
   pos = HEADER_SIZE;
   // Without a table (a snapshot, denormalize), the output's own ids.
   held = objs === null ? [] : objs.objects;
@@ -443,7 +420,6 @@ function end() {
     }
     buf = EMPTY;
     strs = '';
-    src = '';
     held = null;
     shapes = [];
   }
@@ -474,15 +450,6 @@ function str(n) {
   const to = cur;
   cur -= n;
   return strs.slice(cur, to);
-}
-
-// srcText reads a STRING_SRC or STRING_SRC_JSON op's operands (its op
-// taken) and returns the text they name in the source text.
-function srcText() {
-  const at = uint() - srcBase;
-  const n = uint();
-  if (at < 0 || at + n > src.length) throw fault('a source string outside the source text');
-  return src.slice(at, at + n);
 }
 
 // key reads an object key: a string op.
@@ -555,10 +522,6 @@ function value() {
     }
     case OP_STRING_JSON:
       return JSON.parse(str(uint()));
-    case OP_STRING_SRC:
-      return srcText();
-    case OP_STRING_SRC_JSON:
-      return JSON.parse(srcText());
     case OP_DATE:
       return new Date(value());
     case OP_DEFINE_SHAPE:

@@ -23,13 +23,11 @@ export const OP_DROP = 18;
 export const OP_CLASS = 19;
 export const OP_CONVERT = 20;
 export const OP_BACKREF = 21;
-export const OP_STRING_SRC = 22;
-export const OP_STRING_SRC_JSON = 23;
 
 /** The format's version, the header's first byte. */
-export const VERSION = 4;
+export const VERSION = 3;
 /** The header's length in bytes; the ops follow it. */
-export const HEADER_SIZE = 32;
+export const HEADER_SIZE = 16;
 /** Header flags (byte 1). */
 export const FLAG_RESPONSE = 1;
 export const FLAG_AFTER_EXPIRY = 2;
