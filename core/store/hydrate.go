@@ -221,8 +221,7 @@ func (s *Store) Snapshot() value.Value { return s.snapshot(baseView, nil) }
 // baseView shows what servers sent: the base layer, without kept errors.
 var baseView = stateView{
 	entity: func(e *entityEntry) (value.Value, schema.Meta, bool, bool) {
-		b := e.base()
-		return b.val, b.meta, b.deleted, e.hasBase
+		return e.base.val, e.base.meta, e.base.deleted, e.hasBase
 	},
 	result: func(r *resultEntry) (value.Value, ResultMeta, bool) {
 		m := r.base.meta

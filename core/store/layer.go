@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"slices"
-	"unsafe"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -193,19 +192,11 @@ func (s *Store) rollback(u *undoLog) {
 	}
 	for i := len(u.ents) - 1; i >= 0; i-- {
 		x := u.ents[i]
-		e := s.entities[x.id.key][x.id.pk]
-		if e != nil {
-			e.hasBase, e.own = x.had, nil
-			if x.had {
-				rec := x.rec
-				e.own = &rec
-			}
+		if e := s.entities[x.id.key][x.id.pk]; e != nil {
+			e.base, e.hasBase = x.rec, x.had
 		}
 		if !s.overlaidEntities[x.id] {
 			s.setVisibleEntity(x.id, x.rec, x.had)
-			if e != nil {
-				e.baseShown()
-			}
 		}
 	}
 	u.reset()
@@ -216,7 +207,7 @@ func (b *baseLayer) entity(id entityID) (record, bool) {
 	e := byPK[id.pk]
 	b.last, b.lastTable, b.lastID = e, byPK, id
 	if e != nil && e.hasBase {
-		return e.base(), true
+		return e.base, true
 	}
 	return record{}, false
 }
@@ -235,32 +226,15 @@ func (b *baseLayer) setEntity(id entityID, r record, parsed value.Value) {
 	}
 	b.last, b.lastTable = nil, nil
 	if b.undo != nil {
-		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base(), e.hasBase})
+		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
 	}
-	e.hasBase = true
+	e.base, e.hasBase = r, true
 	if b.tracking {
 		b.tracked = append(b.tracked, e)
 	}
-	if b.s.overlaidEntities[id] {
-		// A pending write overlays it: the visible record stays.
-		if e.own == nil {
-			e.own = new(record)
-		}
-		*e.own = r
-		return
+	if !b.s.overlaidEntities[id] {
+		b.s.setVisibleEntry(e, r, parsed)
 	}
-	b.s.setVisibleEntry(e, r, parsed)
-	if e.slot.Value != r.val {
-		// The slot kept the visible record, equal to r but in another
-		// form (other text, members in another order): r stays apart.
-		// (Copied into new memory: &r would move r to the heap on every
-		// call.)
-		e.own = new(record)
-		*e.own = r
-		return
-	}
-	e.own = nil
-	e.src, e.srcBy, e.unchecked = r.src, r.srcBy, r.unchecked
 }
 
 func (b *baseLayer) result(key string) (result, bool) {
@@ -348,9 +322,6 @@ func (s *Store) install(rl *replayLayer) {
 		if _, ok := rl.ents[id]; !ok {
 			rec, has := b.entity(id)
 			s.setVisibleEntity(id, rec, has)
-			if e := b.last; has && e != nil {
-				e.baseShown()
-			}
 		}
 	}
 	for key := range s.overlaidResults {
@@ -384,20 +355,10 @@ func (s *Store) entityEntry(id entityID) *entityEntry {
 	return e
 }
 
-// The sizes of the slabs entity entries are carved from (newEntry), in
-// entries.
+// The sizes of the slabs entity entries are carved from (newEntry).
 const (
 	minSlab = 16
 	maxSlab = 256
-)
-
-// entrySize is the size of an entityEntry; largeObject and pageSize are
-// the Go runtime's: an allocation larger than largeObject bytes takes a
-// whole number of pages.
-const (
-	entrySize   = int(unsafe.Sizeof(entityEntry{}))
-	largeObject = 32 << 10
-	pageSize    = 8 << 10
 )
 
 // newEntry adds an entry for id, which its table byPK lacks.
@@ -411,10 +372,6 @@ func (s *Store) newEntry(byPK map[string]*entityEntry, id entityID) *entityEntry
 	// zeroed and left to the collector to scan.
 	if len(s.slab) == cap(s.slab) {
 		n := min(max(s.slabbed, minSlab), maxSlab)
-		if size := n * entrySize; size > largeObject {
-			// A large slab takes whole pages: fill them with entries.
-			n = (size + pageSize - 1) / pageSize * pageSize / entrySize
-		}
 		s.slab = make([]entityEntry, 0, n)
 		s.slabbed += n
 	}
@@ -456,10 +413,8 @@ func (s *Store) setVisibleEntity(id entityID, rec record, present bool) {
 		return
 	}
 	// Only a write brings a parsed record: one put back from a layer is
-	// read as a copy. The base record, when the slot has it, stays.
-	e := s.entityEntry(id)
-	e.keepBase()
-	s.setVisibleEntry(e, rec, value.Undef)
+	// read as a copy.
+	s.setVisibleEntry(s.entityEntry(id), rec, value.Undef)
 }
 
 // setVisibleEntry is setVisibleEntity for a present record whose entry is

@@ -49,8 +49,7 @@ func (s *Store) SnapshotOf(keys []string, refs []EntityRef) value.Value {
 			continue
 		}
 		t.seen[ref.PK] = true
-		base := e.base()
-		rec := &base
+		rec := &e.base
 		v := rec.val
 		if rec.deleted {
 			v = value.NullV

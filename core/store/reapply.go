@@ -65,8 +65,8 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 	}
 	for i, e := range ents {
 		ew := &w.Entities[i]
-		if b := e.base(); ew.Deleted || ew.Source == "" || b.deleted ||
-			((b.srcBy != ew.Entity || b.src != ew.Source) && !value.Equal(b.val, ew.Record())) {
+		if ew.Deleted || ew.Source == "" || e.base.deleted ||
+			((e.base.srcBy != ew.Entity || e.base.src != ew.Source) && !value.Equal(e.base.val, ew.Record())) {
 			clear(ents)
 			return
 		}
@@ -109,14 +109,10 @@ func (s *Store) Reapply(key string, token uint64, sc schema.Schema, m schema.Met
 	for _, e := range a.ents {
 		// Entity.Resolve of an equal record: the stored record stays, with
 		// the incoming meta unless the stored one is newer (reordered).
-		b := e.base()
-		if m.FetchedAt >= b.meta.FetchedAt {
-			b.meta = m
+		if m.FetchedAt >= e.base.meta.FetchedAt {
+			e.base.meta = m
 		}
-		if e.own != nil {
-			e.own.meta = b.meta
-		}
-		e.slot.Meta = b.meta
+		e.slot.Meta = e.base.meta
 	}
 	r := s.results[key]
 	if r.base.meta.FetchedAt > m.FetchedAt {

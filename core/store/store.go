@@ -82,58 +82,14 @@ type record struct {
 	srcBy *schema.Entity
 }
 
-// entityEntry is one entity: what readers see (slot) and, when hasBase,
-// the base record. The base record is most often the visible one: then
-// it is not kept twice, but read from the slot (base), with the three
-// fields of a record that a slot lacks; own holds it only while it
-// differs, when a pending write overlays the entity. An entry is carved
-// for every record stored, and every byte of it is marked again by each
-// collection, which in WebAssembly runs on the page's only thread.
 type entityEntry struct {
-	slot schema.Slot // what readers see
-	// own is the base record while the visible one is not (nil: the
-	// base record is the slot's, with src, srcBy and unchecked below).
-	own *record
-	// src, srcBy and unchecked are the base record's (record.src, srcBy,
-	// unchecked) while own is nil.
-	src       string
-	srcBy     *schema.Entity
-	unchecked bool
-	hasBase   bool
+	slot    schema.Slot // what readers see
+	base    record
+	hasBase bool
 	// mark is the number of the last sweep that reached the entry, by the
 	// Entity markBy (sweep.go).
 	mark   uint64
 	markBy *schema.Entity
-}
-
-// base returns the base record; the zero record when there is none.
-func (e *entityEntry) base() record {
-	switch {
-	case !e.hasBase:
-		return record{}
-	case e.own != nil:
-		return *e.own
-	}
-	sl := &e.slot
-	return record{val: sl.Value, deleted: sl.Deleted, unchecked: e.unchecked, meta: sl.Meta, src: e.src, srcBy: e.srcBy}
-}
-
-// keepBase makes the entry hold its base record itself (own), before its
-// visible record changes to something else.
-func (e *entityEntry) keepBase() {
-	if e.hasBase && e.own == nil {
-		r := e.base()
-		e.own = &r
-	}
-}
-
-// baseShown drops own once the visible record is the base record again,
-// in the same form.
-func (e *entityEntry) baseShown() {
-	if r := e.own; r != nil && r.val == e.slot.Value && r.deleted == e.slot.Deleted && r.meta == e.slot.Meta {
-		e.own = nil
-		e.src, e.srcBy, e.unchecked = r.src, r.srcBy, r.unchecked
-	}
 }
 
 type result struct {

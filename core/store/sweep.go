@@ -225,7 +225,7 @@ func (s *Store) sweepEntities(p SweepPolicy, mark uint64) (int, []string) {
 			}
 			m := e.slot.Meta
 			if e.hasBase {
-				m = e.base().meta
+				m = e.base.meta
 			}
 			if !p.gone(start(m.Date, m.FetchedAt), m.ExpiresAt) {
 				continue
@@ -307,7 +307,7 @@ func (w *reach) run() {
 		if !r.ent.slot.Deleted {
 			r.e.RecordRefs(r.ent.slot.Value, w.push)
 		}
-		if b := r.ent.own; r.ent.hasBase && b != nil && !b.deleted && !value.Same(b.val, r.ent.slot.Value) {
+		if b := &r.ent.base; r.ent.hasBase && !b.deleted && !value.Same(b.val, r.ent.slot.Value) {
 			r.e.RecordRefs(b.val, w.push)
 		}
 	}
