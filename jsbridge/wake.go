@@ -56,6 +56,9 @@ type woken struct {
 	// room is what JavaScript wrote into the reserved room: body bytes
 	// first (bodyLen), then the meta text (metaLen).
 	body, meta []byte
+	// roomLen is the length of the room reserved last: what body keeps
+	// alive.
+	roomLen int
 }
 
 // wait is one goroutine waiting for JavaScript.
@@ -145,7 +148,7 @@ func exportWake(id, kind, status, bodyLen, metaLen int32) (r int32) {
 	if w == nil {
 		return unheard
 	}
-	o := woken{kind: kind, status: int(status)}
+	o := woken{kind: kind, status: int(status), roomLen: len(w.room)}
 	if bodyLen < 0 || metaLen < 0 || int(bodyLen)+int(metaLen) > len(w.room) {
 		o.kind = wakeBadRoom
 	} else {
