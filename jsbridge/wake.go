@@ -9,9 +9,10 @@ import (
 // Waking Go without a js.FuncOf call.
 //
 // A goroutine that waits for JavaScript (a fetch, a promise) registers a
-// wait and blocks on its channel. JavaScript reports the outcome through
-// the exports below: datafetchReserve hands out room in Go's memory for
-// bytes (a body, its headers), datafetchWake delivers the outcome to the
+// wait and blocks on its channel. JavaScript reports the outcome through the
+// exports below: datafetchReserve hands out room in Go's memory for bytes (a
+// body, its headers, or the JSON text a hook resolved to, which awaitJSON
+// parses where it was written), datafetchWake delivers the outcome to the
 // channel. Neither runs the woken goroutine: a send in an export only makes
 // it runnable. JavaScript then calls the instance's resume export (through
 // wasm_exec.js's Go._resume), which is what wasm_exec.js does itself when a

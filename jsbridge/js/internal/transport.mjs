@@ -17,6 +17,10 @@ const MAX_UTF8_PER_UNIT = 3;
 const TEXT_SLACK_SHIFT = 6;
 const TEXT_SLACK_MIN = 64;
 
+// The most room datafetchReserve hands out (its length is an int32): a
+// longer text is taken as a string, as await reports it.
+const MAX_ROOM = 0x7fffffff;
+
 // The longest arguments (UTF-16 code units) start passes through Go's input
 // buffer; longer ones go through the js.FuncOf entry (as in wire.mjs).
 const MAX_INPUT = 1 << 16;
@@ -203,24 +207,38 @@ export class Transport {
   // straight into the room, not TextEncoder.encode and a copy.
   #text(id, wait, text) {
     if (this.waits.get(id) !== wait) return;
-    this.waits.delete(id); // Go takes nothing
     const units = text.length;
     let room = units + (units >> TEXT_SLACK_SHIFT) + TEXT_SLACK_MIN;
+    if (room > MAX_ROOM) {
+      this.#settle(id, wait, WAKE_OK, text);
+      return;
+    }
     let at = this.x.datafetchReserve(id, room);
-    if (at === 0) return; // Go no longer waits
+    if (at === 0) {
+      this.waits.delete(id); // Go no longer waits
+      return;
+    }
     let { read, written } = this.encoder.encodeInto(text, new Uint8Array(this.memory.buffer, at, room));
     if (read < units) {
       // More multi-byte characters than the slack: room for what is
       // written and the rest at its longest (reserving replaces the first
       // room, and may move the memory: what is written is kept aside).
-      const head = new Uint8Array(this.memory.buffer, at, written).slice();
       room = written + (units - read) * MAX_UTF8_PER_UNIT;
+      if (room > MAX_ROOM) {
+        this.#settle(id, wait, WAKE_OK, text);
+        return;
+      }
+      const head = new Uint8Array(this.memory.buffer, at, written).slice();
       at = this.x.datafetchReserve(id, room);
-      if (at === 0) return;
+      if (at === 0) {
+        this.waits.delete(id);
+        return;
+      }
       const view = new Uint8Array(this.memory.buffer, at, room);
       view.set(head);
       written += this.encoder.encodeInto(text.slice(read), view.subarray(written)).written;
     }
+    this.waits.delete(id); // Go takes nothing
     if (this.x.datafetchWake(id, WAKE_TEXT, 0, written, 0) === EXPORT_UNHEARD) return;
     this.resume();
   }
