@@ -86,10 +86,16 @@ func awaitWoken(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 	return r, nil
 }
 
-// maxTextSlack is the most room past a woken text's bytes that the parsed
-// value may keep alive (the parse shares the room's memory); past it, the
-// bytes are copied out (the rare room made for more than the text took).
-const maxTextSlack = 1 << 10
+// The room past a woken text's bytes is kept alive with the parsed value
+// (the parse shares the room's memory) unless it is more than
+// minTextSlackCopy bytes and more than an eighth (textSlackShare) of the
+// text: then the text is copied out. The first room JavaScript reserves
+// (its slack a 64th of the text and 64 bytes) is always kept; a second
+// one, reserved for 3 bytes a UTF-16 unit, may be copied.
+const (
+	minTextSlackCopy = 1 << 10
+	textSlackShare   = 8
+)
 
 // awaitJSON waits for v, a hook adapter's result (a promise of JSON text,
 // or the text itself), and parses it as jsonArg does; what names it in
@@ -143,7 +149,7 @@ func wokenJSON(o woken, what string) (value.Value, error) {
 	if len(text) == 0 {
 		return value.Undef, nil
 	}
-	if o.roomLen-len(text) > maxTextSlack {
+	if slack := o.roomLen - len(text); slack > minTextSlackCopy && slack > len(text)/textSlackShare {
 		text = append([]byte(nil), text...)
 	}
 	v, err := value.ParseMarked(unsafe.String(unsafe.SliceData(text), len(text)))

@@ -11,6 +11,10 @@
 //   OBJ_NS=100,500 OBJ_SAMPLES=300 OBJ_CPU=1
 //   OBJ_WASM=a.wasm[,b.wasm]  other datafetch.wasm files (one per dist; a
 //       build with function names for `node --cpu-prof`)
+//   OBJ_CROSSING=1  the crossing alone: an endpoint without a schema,
+//       fetched as useDLE starts it (PREFETCH: nothing handed back) and not
+//       read in the timed part: JSON.stringify, the text into Go, its parse
+//       and the store's write, no normalize and no read
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { articlesText } from './data.mjs';
@@ -23,6 +27,9 @@ const WARMUP = 40;
 // OBJ_CPU=1 times each sample by the process's CPU time (user + system,
 // all its threads) rather than the wall clock: steadier on a busy machine.
 const CPU = process.env.OBJ_CPU === '1';
+const CROSSING = process.env.OBJ_CROSSING === '1';
+// The controller's method useDLE starts a fetch with (controller.mjs).
+const PREFETCH = Symbol.for('datafetch.controller.prefetch');
 
 const source = JSON.parse(articlesText(Math.max(...NS)));
 const copy = (n) => source.slice(0, n).map((a) => ({ ...a, author: { ...a.author }, tags: [...a.tags] }));
@@ -46,6 +53,7 @@ async function side(dist, wasm) {
     schema: [Article],
     fetch: () => Promise.resolve(s.prepared),
   });
+  s.plain = new df.RestEndpoint({ urlPrefix: 'http://bench.invalid', path: '/plain', name: 'plain', fetch: () => Promise.resolve(s.prepared) });
   return s;
 }
 
@@ -54,13 +62,18 @@ async function sample(s, n) {
   s.prepared = copy(n);
   const c0 = CPU ? process.cpuUsage() : undefined;
   const t0 = performance.now();
-  await s.ctrl.fetch(s.list, { count: n });
-  const got = s.ctrl.getResponse(s.list, { count: n }).data;
+  let got;
+  if (CROSSING) await s.ctrl[PREFETCH](s.plain, { count: n });
+  else {
+    await s.ctrl.fetch(s.list, { count: n });
+    got = s.ctrl.getResponse(s.list, { count: n }).data;
+  }
   let dt = performance.now() - t0;
   if (CPU) {
     const c = process.cpuUsage(c0);
     dt = (c.user + c.system) / 1000;
   }
+  if (CROSSING) got = s.ctrl.getResponse(s.plain, { count: n }).data;
   if (got?.length !== n || got[n - 1].title !== source[n - 1].title) throw new Error(`${s.dist}: read ${got?.length} articles, want ${n}`);
   return dt;
 }

@@ -224,8 +224,9 @@ test('transport: data a fetch function returns goes into Go as UTF-8 written in 
     // a pair it cannot finish; the rest starts with it.
     { name: 'ASCII, then emoji', text: `${'x'.repeat(500)}${'😀'.repeat(300)}`, rooms: 2 },
     { name: 'emoji only', text: '🌍🌎🌏'.repeat(100), rooms: 2 },
-    // A second room more than 1 KB longer than the text (each emoji is
-    // reserved 6 bytes and takes 4): Go copies the text out of it.
+    // A second room more than 1 KB and an eighth longer than the text
+    // (each emoji is reserved 6 bytes and takes 4): Go copies the text
+    // out of it.
     { name: 'ASCII, then many emoji', text: `${'x'.repeat(8000)}${'😀'.repeat(3000)}`, rooms: 2 },
   ];
   for (const [i, c] of cases.entries()) {
