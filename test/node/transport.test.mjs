@@ -272,3 +272,38 @@ test('transport: a fetch function resolving to nothing, or throwing, is reported
   await assert.rejects(ctrl.fetch(nothing), /nothing GET http:\/\/written\.invalid\/nothing: the response is undefined, where the schema expects data/);
   await assert.rejects(ctrl.fetch(failing), (err) => err.message === 'gone: fetch: gone' && err.status === 410);
 });
+
+test('transport: data a fetch function returns after its fetch was aborted is dropped, not written into Go', async () => {
+  // Go stops waiting when the endpoint's signal aborts; the text that
+  // comes later finds no wait (awaitText) and reserves no room.
+  const { df, snapshot } = await countedInstance();
+  const Note = new df.Entity({ key: 'LateNote', defaults: { id: undefined, text: '' } });
+  const ac = new AbortController();
+  let answer;
+  const late = new df.RestEndpoint({
+    urlPrefix: 'http://written.invalid',
+    path: '/late',
+    name: 'late',
+    schema: [Note],
+    signal: ac.signal,
+    fetch: () =>
+      new Promise((resolve) => {
+        answer = resolve;
+      }),
+  });
+  const ctrl = new df.Controller();
+  await registered(ctrl, late);
+  const fetched = ctrl.fetch(late).catch((err) => err);
+  assert.equal(typeof answer, 'function', 'the fetch function was called');
+  ac.abort();
+  assert.equal((await fetched).name, 'AbortError');
+  const { d } = await delta(snapshot, async () => {
+    answer([{ id: 1, text: 'too late' }]);
+    // The adapter's continuation and awaitText's are promise jobs: all
+    // of them run before a setImmediate callback.
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+  assert.equal(d.datafetchReserve ?? 0, 0, JSON.stringify(d));
+  assert.equal(d.datafetchWake ?? 0, 0, JSON.stringify(d));
+  assert.equal(ctrl.getResponse(late).data, undefined, 'nothing was stored');
+});
