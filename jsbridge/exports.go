@@ -403,29 +403,11 @@ func updateAllCall(expire int32) callID {
 
 // exportKey is endpointKey for the endpoint handle given, with the params
 // JSON of paramsLen bytes in the input buffer. It returns the length of the
-// key, written as the output, or failed. The key comes from keptParams
-// when the same text came before: the React hooks ask for their result's
-// key on every render, and parsing the params and making the URL again
-// was most of the call.
+// key, written as the output, or failed.
 //
 //go:wasmexport datafetchKey
-func exportKey(epID, paramsLen int32) (n int32) {
-	defer failOnPanic(callEndpointKey, &n)
-	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
-	if err != nil {
-		return fail(err)
-	}
-	params, key, err := keyedParams(epID, ep, paramsLen)
-	if err == nil && params.IsNull() {
-		// keyedParams keys null params as "", the read of nothing; the
-		// endpoint says what its key for them is.
-		key, err = ep.Key(params)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	exchange.out = []byte(key)
-	return int32(len(exchange.out))
+func exportKey(epID, paramsLen int32) int32 {
+	return endpointText(callEndpointKey, epID, paramsLen, (*rest.Endpoint).Key)
 }
 
 // exportURL is endpointURL as exportKey is endpointKey.

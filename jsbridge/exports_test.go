@@ -91,57 +91,6 @@ func TestKeyedParamsKeepsParams(t *testing.T) {
 	}
 }
 
-// exportKey answers an endpoint's key for params as endpointKey does, from
-// keptParams the second time the same text comes, and reports what has no
-// key as the js.FuncOf entry reports it.
-func TestExportKeyKeepsTheKey(t *testing.T) {
-	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "keyed"})
-	require.NoError(t, err)
-	epID := int32(table.add(ep))
-	defer table.release(int(epID))
-
-	tests := []struct {
-		name, text, want, err string
-	}{
-		{name: "first", text: `{"id":7}`, want: "keyed GET http://x.test/articles/7"},
-		{name: "kept", text: `{"id":7}`, want: "keyed GET http://x.test/articles/7"},
-		{name: "a query param", text: `{"id":7,"q":"a b"}`, want: "keyed GET http://x.test/articles/7?q=a+b"},
-		{name: "a missing token", text: `{}`, err: "missing path token :id"},
-		{name: "not JSON", text: `{"id":`, err: "keyed: params"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			lens := putInput(tt.text)
-			n := exportKey(epID, lens[0])
-			if tt.err != "" {
-				require.Equal(t, int32(failed), n)
-				require.ErrorContains(t, exchange.err, tt.err)
-				exchange.err = nil
-				return
-			}
-			require.GreaterOrEqual(t, n, int32(0))
-			assert.Equal(t, tt.want, string(exchange.out[:n]))
-			params, err := value.Parse([]byte(tt.text))
-			require.NoError(t, err)
-			key, err := ep.Key(params)
-			require.NoError(t, err)
-			assert.Equal(t, key, string(exchange.out[:n]), "endpointKey's answer")
-		})
-	}
-	t.Run("null params", func(t *testing.T) {
-		lens := putInput(`null`)
-		n := exportKey(epID, lens[0])
-		key, err := ep.Key(value.NullV)
-		if err != nil {
-			require.Equal(t, int32(failed), n)
-			exchange.err = nil
-			return
-		}
-		require.GreaterOrEqual(t, n, int32(0))
-		assert.Equal(t, key, string(exchange.out[:n]))
-	})
-}
-
 // exportRig registers a controller over cc (nil: the caller sets c.c)
 // and an endpoint of articles in the handle table, released when t ends.
 func exportRig(t *testing.T, cc *controller.Controller) (c *ctrl, ep *rest.Endpoint, ctrlID, epID int32) {
