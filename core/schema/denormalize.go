@@ -515,20 +515,33 @@ func (e *Entity) fill(rec value.Value) value.Value {
 // (a fillShape) and then applied with a comparison of keys per member.
 // The members are carved from slab when it is not nil.
 func (e *Entity) fillOwned(rec value.Value, slab *memberSlab) (value.Value, []value.Member) {
-	var rm []value.Member
+	rm := recordMembers(rec, slab)
+	return e.fillAs(rec, rm, e.shapeOf(rm), slab)
+}
+
+// recordMembers returns the members of rec, a record: when slab is not
+// nil and rec is unbuilt, read off its tape into the slab's scratch, so
+// that the stored record stays unbuilt, costing no memory but its tape.
+func recordMembers(rec value.Value, slab *memberSlab) []value.Member {
 	if slab != nil && rec.Unbuilt() {
-		// Read off the tape: the stored record stays unbuilt, costing no
-		// memory but its tape.
 		slab.scratch = rec.AppendMembers(slab.scratch[:0])
-		rm = slab.scratch
-	} else {
-		rm = rec.Members()
+		return slab.scratch
 	}
+	return rec.Members()
+}
+
+// shapeOf returns fill's layout for records with the members rm.
+func (e *Entity) shapeOf(rm []value.Member) *fillShape {
 	sh := e.shape.Load()
 	if sh == nil || !sh.matches(rm) {
 		sh = e.newShape(rm)
 		e.shape.Store(sh)
 	}
+	return sh
+}
+
+// fillAs is fillOwned of rec, whose members are rm, laid out as sh.
+func (e *Entity) fillAs(rec value.Value, rm []value.Member, sh *fillShape, slab *memberSlab) (value.Value, []value.Member) {
 	if sh.asIs {
 		return rec, nil
 	}
@@ -558,6 +571,9 @@ type fillShape struct {
 	keys []string
 	asIs bool
 	src  []fillSource
+	// layout is src as a value.Layout (nil when asIs), by which a read
+	// lays out a record on a tape without copying it (see buildLaid).
+	layout *value.Layout
 }
 
 // fillSource is where one member of fill's result comes from: default def
@@ -615,6 +631,14 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 			sh.src = append(sh.src, fillSource{def: -1, rec: i})
 		}
 	}
+	laid := make([]value.LaidMember, len(sh.src))
+	for i, x := range sh.src {
+		laid[i].At = x.rec
+		if x.def >= 0 {
+			laid[i].Default, laid[i].HasDefault = defs[x.def], true
+		}
+	}
+	sh.layout = value.NewLayout(len(rm), laid)
 	return sh
 }
 
@@ -631,16 +655,30 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 // instead, which saves the copy on a first read. When it does not fit, the
 // slot lets go of it, so that it can be collected: it would not fit again
 // before the record changes, which brings a parsed record of its own.
+//
+// Otherwise, when fill leaves rec as it is and rec is still offsets into
+// its response (value.Value.Unbuilt), the result is rec patched with the
+// nested values read (value.Patched): no member is copied, and the writer
+// of a read's output reads the members off the tape as it writes them.
+// Only a record that is built (merged, filled with defaults) is copied.
 func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
-	out, members := e.fillOwned(rec, &d.slab)
+	rm := recordMembers(rec, &d.slab)
+	sh := e.shapeOf(rm)
+	if sh.layout != nil && rec.Unbuilt() {
+		if out, st, ok := e.buildLaid(rec, rm, sh.layout, slot, d); ok {
+			return out, st
+		}
+	}
+	out, members := e.fillAs(rec, rm, sh, &d.slab)
 	parsed := slot.Parsed
 	// inline is set while parsed can stand for out. Its members are
 	// looked up one by one, not listed: a lazy record (value.ParseLazy)
 	// then reads them off its tape and is never built.
 	inline := members == nil && parsed.Kind() == value.Object && parsed.Len() == rec.Len()
 	slot.Parsed = value.Undef // put back below if it fits
-	copied := false           // members are out's own until a copy is made
-	st := Found
+	// The nested values read, each at its member's position in out.
+	var buf [4]value.Patch
+	patches := buf[:0]
 	for _, f := range e.nestedFields() { // in member order (see Fields)
 		i, child := out.Find(f.Name)
 		if i < 0 {
@@ -655,30 +693,86 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 			}
 			v = value.Undef
 		}
+		patches = append(patches, value.Patch{At: i, V: v})
 		if inline {
-			if j, x := parsed.Find(f.Name); j == i && value.Same(x, v) {
-				continue // parsed still fits: no copy yet
+			if j, x := parsed.Find(f.Name); j != i || !value.Same(x, v) {
+				inline = false
 			}
-			// It does not: copy it, whose members are out's but for the
-			// nested ones, which so far hold the values read.
-			members = d.slab.copyOf(parsed)
-			copied = true
-			inline = false
 		}
-		if members == nil {
-			members = d.slab.copyOf(out)
-			copied = true
-		}
-		members[i].Value = v
 	}
-	if inline {
+	switch {
+	case inline:
 		slot.Parsed = parsed
-		return parsed, st
+		return parsed, Found
+	case len(patches) == 0:
+		return out, Found
+	case members == nil && out.Unbuilt():
+		return value.Patched(out, d.slab.patches(patches)), Found
 	}
-	if copied {
-		out = value.Obj(members...)
+	if members == nil {
+		members = d.slab.copyOf(out)
 	}
-	return out, st
+	for _, p := range patches {
+		members[p.At].Value = p.V
+	}
+	return value.Obj(members...), Found
+}
+
+// laidField is a nested field of a record being read by buildLaid: its
+// schema and default, and its member's position in the record and value.
+type laidField struct {
+	f     *Field
+	at    int
+	child value.Value
+}
+
+// buildLaid is build of rec, unbuilt, whose members are rm, for an entity
+// whose reads lay records of rm's keys out as l (defaults first): the
+// result reads rec's members off its tape through l, with the nested
+// values read laid over them (value.Laid), so that no member is copied.
+// ok is false, for build to copy as it does any record, when a nested
+// field would read its default (absent from rec, or undefined there),
+// which a patch of rec cannot carry.
+func (e *Entity) buildLaid(rec value.Value, rm []value.Member, l *value.Layout, slot *Slot, d *denormalizer) (out value.Value, st Status, ok bool) {
+	// Where each nested field is, first: rm is scratch that the nested
+	// reads reuse.
+	var buf [4]laidField
+	fields := buf[:0]
+	nested := e.nestedFields()
+	for k := range nested {
+		f := &nested[k]
+		at := -1
+		for j := range rm {
+			if rm[j].Key == f.Name {
+				at = j
+				break
+			}
+		}
+		switch {
+		case at < 0 && e.defaultKeys[f.Name], at >= 0 && rm[at].Value.IsUndefined():
+			return value.Undef, Found, false
+		case at >= 0:
+			fields = append(fields, laidField{f: f, at: at, child: rm[at].Value})
+		}
+	}
+	slot.Parsed = value.Undef // a laid record is never the parsed one
+	var pbuf [4]value.Patch
+	patches := pbuf[:0]
+	for _, lf := range fields {
+		v, cst := lf.f.Schema.denormalize(lf.child, d)
+		if cst == Deleted {
+			if truthy(lf.f.Default) {
+				return value.Undef, Deleted, true
+			}
+			v = value.Undef
+		}
+		patches = append(patches, value.Patch{At: lf.at, V: v})
+	}
+	var kept []value.Patch // not patches, which would put pbuf on the heap
+	if len(patches) > 0 {
+		kept = d.slab.patches(patches)
+	}
+	return value.Laid(rec, kept, l), Found, true
 }
 
 // truthy reports whether JavaScript would take v as true: anything but
