@@ -662,14 +662,16 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 // of a read's output reads the members off the tape as it writes them.
 // Only a record that is built (merged, filled with defaults) is copied.
 func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
-	rm := recordMembers(rec, &d.slab)
-	sh := e.shapeOf(rm)
-	if sh.layout != nil && rec.Unbuilt() {
-		if out, st, ok := e.buildLaid(rec, rm, sh.layout, slot, d); ok {
+	// A record on a tape with the keys of the last one laid out is read
+	// laid out over it: its keys are compared off the tape, and nothing
+	// else of it is read but its nested fields.
+	if sh := e.shape.Load(); sh != nil && sh.layout != nil && rec.Unbuilt() && rec.HasKeys(sh.keys) {
+		if out, st, ok := e.buildLaid(rec, sh.layout, slot, d); ok {
 			return out, st
 		}
 	}
-	out, members := e.fillAs(rec, rm, sh, &d.slab)
+	rm := recordMembers(rec, &d.slab)
+	out, members := e.fillAs(rec, rm, e.shapeOf(rm), &d.slab)
 	parsed := slot.Parsed
 	// inline is set while parsed can stand for out. Its members are
 	// looked up one by one, not listed: a lazy record (value.ParseLazy)
@@ -718,41 +720,33 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 	return value.Obj(members...), Found
 }
 
-// laidField is a nested field of a record being read by buildLaid: its
-// schema and default, and its member's position in the record and value.
+// laidField is a nested field of a record being read by buildLaid: the
+// field, and its member's position in the record and value.
 type laidField struct {
 	f     *Field
 	at    int
 	child value.Value
 }
 
-// buildLaid is build of rec, unbuilt, whose members are rm, for an entity
-// whose reads lay records of rm's keys out as l (defaults first): the
-// result reads rec's members off its tape through l, with the nested
-// values read laid over them (value.Laid), so that no member is copied.
-// ok is false, for build to copy as it does any record, when a nested
-// field would read its default (absent from rec, or undefined there),
-// which a patch of rec cannot carry.
-func (e *Entity) buildLaid(rec value.Value, rm []value.Member, l *value.Layout, slot *Slot, d *denormalizer) (out value.Value, st Status, ok bool) {
-	// Where each nested field is, first: rm is scratch that the nested
-	// reads reuse.
+// buildLaid is build of rec, unbuilt, for an entity whose reads lay
+// records of rec's keys out as l (defaults first): the result reads rec's
+// members off its tape through l, with the nested values read laid over
+// them (value.Laid), so that no member is copied. ok is false, for build
+// to copy as it does any record, when a nested field would read its
+// default (absent from rec, or undefined there), which a patch of rec
+// cannot carry; it is decided before anything nested is read.
+func (e *Entity) buildLaid(rec value.Value, l *value.Layout, slot *Slot, d *denormalizer) (out value.Value, st Status, ok bool) {
 	var buf [4]laidField
 	fields := buf[:0]
 	nested := e.nestedFields()
 	for k := range nested {
 		f := &nested[k]
-		at := -1
-		for j := range rm {
-			if rm[j].Key == f.Name {
-				at = j
-				break
-			}
-		}
+		at, child := rec.Find(f.Name)
 		switch {
-		case at < 0 && e.defaultKeys[f.Name], at >= 0 && rm[at].Value.IsUndefined():
+		case at < 0 && e.defaultKeys[f.Name], at >= 0 && child.IsUndefined():
 			return value.Undef, Found, false
 		case at >= 0:
-			fields = append(fields, laidField{f: f, at: at, child: rm[at].Value})
+			fields = append(fields, laidField{f: f, at: at, child: child})
 		}
 	}
 	slot.Parsed = value.Undef // a laid record is never the parsed one

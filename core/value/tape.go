@@ -290,6 +290,24 @@ func (nd *node) findOnTape(key string) (i int, v Value) {
 	return -1, Undef
 }
 
+// hasKeys reports whether the keys of an object not built yet are keys
+// (as many as it has), read off the tape; ok is false when it is built or
+// laid out (see Laid), for the caller to look at its members.
+func (nd *node) hasKeys(keys []string) (same, ok bool) {
+	if nd.built() || nd.form == laidForm {
+		return false, false
+	}
+	t := nd.t
+	for i, at := 0, nd.at+1; i < len(keys); i++ {
+		k := t.ent(at)
+		if k.esc && t.key(at) != keys[i] || !k.esc && t.src[k.start:k.end] != keys[i] {
+			return false, true
+		}
+		at = t.skipValue(at + 1)
+	}
+	return true, true
+}
+
 // appendMembers appends the members of an object not built yet to dst,
 // straight off the tape; ok is false when it is built.
 func (nd *node) appendMembers(dst []Member) ([]Member, bool) {

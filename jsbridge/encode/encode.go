@@ -335,8 +335,20 @@ func (ms memberSchemas) of(key string) schema.Schema {
 // written as they are); dict is set when its keys are data (a Values
 // schema), which are not worth a shape. Undefined members are written
 // as undefined, as data-client keeps them (JSON leaves them out).
+//
+// The members of an object not built yet (a record laid out or patched
+// over its response's tape, see value.Laid) are read off the tape onto
+// this call's stack when they fit, where copying them costs no write
+// barriers, and the object stays unbuilt.
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
-	members, mark := e.w.MembersOf(v)
+	var buf [stackMembers]value.Member
+	var members []value.Member
+	mark := -1
+	if v.Len() <= stackMembers {
+		members = v.PeekMembers(buf[:0])
+	} else {
+		members, mark = e.w.MembersOf(v)
+	}
 	inline := e.w.Object(members, dict)
 	for _, m := range members {
 		if inline {
@@ -344,8 +356,14 @@ func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
 		}
 		e.member(m, ms.of(m.Key))
 	}
-	e.w.PopMembers(mark)
+	if mark >= 0 {
+		e.w.PopMembers(mark)
+	}
 }
+
+// stackMembers is the most members of an object that members reads onto
+// its stack: a typical record's fit.
+const stackMembers = 16
 
 // member writes the value of m, a member of an object being written, by
 // its schema s (nil: as it is).
