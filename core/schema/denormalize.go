@@ -469,10 +469,13 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 // full there instead. Both are filled from the same stored record, so
 // they have the same members but the nested ones, which full holds read.
 func (e *Entity) CycleCut(v, full value.Value) bool {
-	vm, fm := v.Members(), full.Members()
-	if len(vm) == 0 || len(vm) != len(fm) {
+	if v.Kind() != value.Object || v.Len() == 0 || v.Len() != full.Len() {
 		return false
 	}
+	// Read onto the stack when they fit: a read laid out over its tape
+	// (value.Laid) stays so.
+	var vb, fb [value.MaxLaid]value.Member
+	vm, fm := v.PeekMembers(vb[:0]), full.PeekMembers(fb[:0])
 	for i := range vm {
 		if vm[i].Key != fm[i].Key ||
 			!value.Same(vm[i].Value, fm[i].Value) && e.Schema[vm[i].Key] == nil && !value.Equal(vm[i].Value, fm[i].Value) {
@@ -665,7 +668,7 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 	// A record on a tape with the keys of the last one laid out is read
 	// laid out over it: its keys are compared off the tape, and nothing
 	// else of it is read but its nested fields.
-	if sh := e.shape.Load(); sh != nil && sh.layout != nil && rec.Unbuilt() && rec.HasKeys(sh.keys) {
+	if sh := e.shape.Load(); sh != nil && sh.layout != nil && rec.Len() <= value.MaxLaid && rec.Unbuilt() && rec.HasKeys(sh.keys) {
 		if out, st, ok := e.buildLaid(rec, sh.layout, slot, d); ok {
 			return out, st
 		}

@@ -46,11 +46,12 @@ type laidNode struct {
 // does, positions in obj), reads as through layout l. Of an object parsed
 // onto a tape and not built yet (Unbuilt, patched or not), it is made
 // without building either, its members read off the tape and laid out
-// whenever asked for, as Patched's are; of any other, or when l is not for
-// objects of obj's count, it is built. The result keeps patches and l,
+// whenever asked for, as Patched's are; of any other, of one of more than
+// MaxLaid members (which reading would copy to the heap each time),
+// or when l is not for objects of obj's count, it is built. The result keeps patches and l,
 // which the caller must not change.
 func Laid(obj Value, patches []Patch, l *Layout) Value {
-	if obj.Kind() != Object || l.n != int(obj.n) || len(l.src) == 0 ||
+	if obj.Kind() != Object || l.n != int(obj.n) || len(l.src) == 0 || l.n > MaxLaid ||
 		!obj.Unbuilt() || (*node)(obj.kids).form == laidForm {
 		return laidOut(obj, patches, l)
 	}
@@ -89,6 +90,10 @@ func (l *Layout) lay(dst, base []Member) []Member {
 	}
 	return dst
 }
+
+// MaxLaid is the most members of an object that Laid lays out over its
+// tape; a larger one is built.
+const MaxLaid = laidScratch
 
 // laidScratch is the room appendLaid keeps on its stack for the members
 // of the object it lays out: a typical record's fit.
