@@ -307,8 +307,10 @@ type denormalizer struct {
 	// hints are the previous build's lookups; lookups records this build's
 	// (nil when there is no memo to keep them in).
 	hints, lookups []*Slot
-	// slab is memory that the records built are carved from.
+	// slab is memory that the records built are carved from, laid the
+	// records laid out over their tapes (see buildLaid).
 	slab memberSlab
+	laid value.LaidSlab
 	// depSlab is memory that entities' deps are carved from (see
 	// entityDeps), depSize the size of the last one, which the next doubles.
 	depSlab []deps
@@ -574,9 +576,15 @@ type fillShape struct {
 	keys []string
 	asIs bool
 	src  []fillSource
-	// layout is src as a value.Layout (nil when asIs), by which a read
-	// lays out a record on a tape without copying it (see buildLaid).
+	// layout is src as a value.Layout, by which a read lays out a record
+	// on a tape without copying it (see buildLaid); nil when asIs, when
+	// the records are too large (value.MaxLaid), or when a nested field
+	// would read its default (absent from the records), which laying out
+	// cannot carry.
 	layout *value.Layout
+	// pick are the positions in the records of the nested fields they
+	// hold, field the index of each in the entity's nestedFields.
+	pick, field []int
 }
 
 // fillSource is where one member of fill's result comes from: default def
@@ -641,7 +649,19 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 			laid[i].Default, laid[i].HasDefault = defs[x.def], true
 		}
 	}
-	sh.layout = value.NewLayout(len(rm), laid)
+	nested := e.nestedFields()
+	for k := range nested {
+		at := slices.Index(sh.keys, nested[k].Name)
+		if at < 0 && e.defaultKeys[nested[k].Name] {
+			return sh // it would read its default
+		}
+		if at >= 0 {
+			sh.pick, sh.field = append(sh.pick, at), append(sh.field, k)
+		}
+	}
+	if len(rm) <= value.MaxLaid {
+		sh.layout = value.NewLayout(sh.keys, laid)
+	}
 	return sh
 }
 
@@ -667,10 +687,19 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
 	// A record on a tape with the keys of the last one laid out is read
 	// laid out over it: its keys are compared off the tape, and nothing
-	// else of it is read but its nested fields.
-	if sh := e.shape.Load(); sh != nil && sh.layout != nil && rec.Len() <= value.MaxLaid && rec.Unbuilt() && rec.HasKeys(sh.keys) {
-		if out, st, ok := e.buildLaid(rec, sh.layout, slot, d); ok {
-			return out, st
+	// else of it is read but its nested fields, in the same walk.
+	if sh := e.shape.Load(); sh != nil && sh.layout != nil && rec.Unbuilt() {
+		var buf [4]value.Value
+		picked := buf[:0]
+		if len(sh.pick) <= len(buf) {
+			picked = buf[:len(sh.pick)]
+		} else {
+			picked = make([]value.Value, len(sh.pick))
+		}
+		if rec.MatchKeys(sh.keys, sh.pick, picked) {
+			if out, st, ok := e.buildLaid(rec, sh, picked, slot, d); ok {
+				return out, st
+			}
 		}
 	}
 	rm := recordMembers(rec, &d.slab)
@@ -723,53 +752,39 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 	return value.Obj(members...), Found
 }
 
-// laidField is a nested field of a record being read by buildLaid: the
-// field, and its member's position in the record and value.
-type laidField struct {
-	f     *Field
-	at    int
-	child value.Value
-}
-
-// buildLaid is build of rec, unbuilt, for an entity whose reads lay
-// records of rec's keys out as l (defaults first): the result reads rec's
-// members off its tape through l, with the nested values read laid over
-// them (value.Laid), so that no member is copied. ok is false, for build
-// to copy as it does any record, when a nested field would read its
-// default (absent from rec, or undefined there), which a patch of rec
-// cannot carry; it is decided before anything nested is read.
-func (e *Entity) buildLaid(rec value.Value, l *value.Layout, slot *Slot, d *denormalizer) (out value.Value, st Status, ok bool) {
-	var buf [4]laidField
-	fields := buf[:0]
-	nested := e.nestedFields()
-	for k := range nested {
-		f := &nested[k]
-		at, child := rec.Find(f.Name)
-		switch {
-		case at < 0 && e.defaultKeys[f.Name], at >= 0 && child.IsUndefined():
+// buildLaid is build of rec, on a tape and not built, whose keys are those
+// of sh and whose nested fields (at sh.pick) hold picked: the result reads
+// rec's members off its tape through sh.layout (defaults first), with the
+// nested values read laid over them (value.Laid), so that no member is
+// copied. ok is false, for build to copy as it does any record, when a
+// nested field is undefined (patched so), which would read its default:
+// laying out cannot carry that.
+func (e *Entity) buildLaid(rec value.Value, sh *fillShape, picked []value.Value, slot *Slot, d *denormalizer) (out value.Value, st Status, ok bool) {
+	for _, v := range picked {
+		if v.IsUndefined() {
 			return value.Undef, Found, false
-		case at >= 0:
-			fields = append(fields, laidField{f: f, at: at, child: child})
 		}
 	}
 	slot.Parsed = value.Undef // a laid record is never the parsed one
+	nested := e.nestedFields()
 	var pbuf [4]value.Patch
 	patches := pbuf[:0]
-	for _, lf := range fields {
-		v, cst := lf.f.Schema.denormalize(lf.child, d)
+	for j, child := range picked {
+		f := &nested[sh.field[j]]
+		v, cst := f.Schema.denormalize(child, d)
 		if cst == Deleted {
-			if truthy(lf.f.Default) {
+			if truthy(f.Default) {
 				return value.Undef, Deleted, true
 			}
 			v = value.Undef
 		}
-		patches = append(patches, value.Patch{At: lf.at, V: v})
+		patches = append(patches, value.Patch{At: sh.pick[j], V: v})
 	}
 	var kept []value.Patch // not patches, which would put pbuf on the heap
 	if len(patches) > 0 {
 		kept = d.slab.patches(patches)
 	}
-	return value.Laid(rec, kept, l), Found, true
+	return d.laid.Laid(rec, kept, sh.layout), Found, true
 }
 
 // truthy reports whether JavaScript would take v as true: anything but

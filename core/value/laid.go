@@ -12,6 +12,8 @@ type Layout struct {
 	// n is the count of members of the objects the layout is for.
 	n   int
 	src []LaidMember
+	// keys are the keys of the objects laid out, in order.
+	keys []string
 }
 
 // LaidMember is one member of a Layout's objects.
@@ -25,15 +27,21 @@ type LaidMember struct {
 	HasDefault bool
 }
 
-// NewLayout returns the layout ms of objects of n members. Each At must
-// be below n, and the keys of the members laid out unique.
-func NewLayout(n int, ms []LaidMember) *Layout {
-	for _, m := range ms {
-		if m.At >= n {
+// NewLayout returns the layout ms of objects whose keys are keys (in
+// order): Laid must only be given such objects. Each At must be below
+// len(keys), and the keys of the objects laid out unique.
+func NewLayout(keys []string, ms []LaidMember) *Layout {
+	l := &Layout{n: len(keys), src: ms, keys: make([]string, len(ms))}
+	for i, m := range ms {
+		if m.At >= len(keys) {
 			panic("value: layout member out of range")
 		}
+		l.keys[i] = m.Default.Key
+		if m.At >= 0 {
+			l.keys[i] = keys[m.At]
+		}
 	}
-	return &Layout{n: n, src: ms}
+	return l
 }
 
 // laidNode is the node of an object that Laid made from one on a tape.
@@ -43,7 +51,8 @@ type laidNode struct {
 }
 
 // Laid returns the object that obj, patched with patches (as Patched
-// does, positions in obj), reads as through layout l. Of an object parsed
+// does, positions in obj), reads as through layout l. obj must have the
+// keys l was made for (see HasKeys). Of an object parsed
 // onto a tape and not built yet (Unbuilt, patched or not), it is made
 // without building either, its members read off the tape and laid out
 // whenever asked for, as Patched's are; of any other, of one of more than
@@ -51,6 +60,21 @@ type laidNode struct {
 // or when l is not for objects of obj's count, it is built. The result keeps patches and l,
 // which the caller must not change.
 func Laid(obj Value, patches []Patch, l *Layout) Value {
+	var s LaidSlab
+	return s.Laid(obj, patches, l)
+}
+
+// LaidSlab is memory that Laid's objects are carved from, for a caller
+// that lays out many (a read of a list of records): a few allocations
+// rather than one per object, and no lock. The zero LaidSlab is ready to
+// use; it is not safe for concurrent use.
+type LaidSlab struct {
+	free []laidNode
+	size int
+}
+
+// Laid is Laid, its object carved from s.
+func (s *LaidSlab) Laid(obj Value, patches []Patch, l *Layout) Value {
 	if obj.Kind() != Object || l.n != int(obj.n) || len(l.src) == 0 || l.n > MaxLaid ||
 		!obj.Unbuilt() || (*node)(obj.kids).form == laidForm {
 		return laidOut(obj, patches, l)
@@ -59,7 +83,12 @@ func Laid(obj Value, patches []Patch, l *Layout) Value {
 	if under := base.patches(); len(under) > 0 {
 		patches = overlay(under, patches)
 	}
-	p := base.t.newLaid()
+	if len(s.free) == 0 {
+		s.size = min(max(2*s.size, 1), maxSlab)
+		s.free = make([]laidNode, s.size)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
 	*p = laidNode{patchedNode: patchedNode{node: node{t: base.t, at: base.at, form: laidForm}, patches: patches}, layout: l}
 	return Value{hdr: hdr{kind: Object, esc: true}, n: uint32(len(l.src)), kids: unsafe.Pointer(&p.node)}
 }
@@ -124,16 +153,54 @@ func (nd *laidNode) find(key string) (int, Value) {
 	return -1, Undef
 }
 
-// newLaid returns a node for Laid, carved from the tape's slab of them,
-// as newPatched does.
-func (t *tape) newLaid() *laidNode {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.laid) == 0 {
-		t.laidSize = min(max(2*t.laidSize, minSlab), maxSlab, max(len(t.conts), 1))
-		t.laid = make([]laidNode, t.laidSize)
+
+// A LaidReader reads the members of an object laid out over its tape
+// (Laid) one by one, without copying them: its keys are its layout's, and
+// a value is read off the tape when asked for. It is a value to keep on
+// the stack, for a writer that walks a read.
+type LaidReader struct {
+	l *Layout
+	// vals are the values of the object's members under the layout, in
+	// the object's order, patches applied.
+	vals [laidScratch]Value
+}
+
+// ReadLaid returns a reader of v's members when v is an object that Laid
+// laid out over its tape and that is not built since; ok is false for any
+// other value.
+func (v Value) ReadLaid() (r LaidReader, ok bool) {
+	if v.kind != Object || !v.esc || v.n == 0 {
+		return r, false
 	}
-	p := &t.laid[0]
-	t.laid = t.laid[1:]
-	return p
+	nd := (*node)(v.kids)
+	if nd.form != laidForm || nd.built() {
+		return r, false
+	}
+	ld := (*laidNode)(unsafe.Pointer(nd))
+	r.l = ld.layout
+	t := nd.t
+	at := nd.at + 1
+	for j := range ld.layout.n {
+		r.vals[j], at = t.value(at + 1)
+	}
+	for _, p := range ld.patches {
+		r.vals[p.At] = p.V
+	}
+	return r, true
+}
+
+// Keys returns the keys of the object's members, in order. The caller
+// must not change them.
+func (r *LaidReader) Keys() []string { return r.l.keys }
+
+// Value returns the value of the object's member i.
+func (r *LaidReader) Value(i int) Value {
+	s := &r.l.src[i]
+	if s.At < 0 {
+		return s.Default.Value
+	}
+	if v := r.vals[s.At]; !s.HasDefault || !v.IsUndefined() {
+		return v
+	}
+	return s.Default.Value
 }

@@ -36,9 +36,6 @@ type tape struct {
 	// Patched), patchedSize its size, which the next one doubles.
 	patched     []patchedNode
 	patchedSize int
-	// laid and laidSize are the same for laid nodes (see Laid).
-	laid     []laidNode
-	laidSize int
 }
 
 // tapeEntry is one token, 16 bytes. Text offsets are into tape.src.
@@ -288,6 +285,37 @@ func (nd *node) findOnTape(key string) (i int, v Value) {
 		at = t.skipValue(at + 1)
 	}
 	return -1, Undef
+}
+
+// matchKeys is HasKeys and the picking of MatchKeys for an object not
+// built yet, in one walk of its tape; ok is false when it is built or laid
+// out, for the caller to look at its members.
+func (nd *node) matchKeys(keys []string, pick []int, picked []Value) (same, ok bool) {
+	if nd.built() || nd.form == laidForm {
+		return false, false
+	}
+	t := nd.t
+	for i, at := 0, nd.at+1; i < len(keys); i++ {
+		k := t.ent(at)
+		if k.esc && t.key(at) != keys[i] || !k.esc && t.src[k.start:k.end] != keys[i] {
+			return false, true
+		}
+		next := t.skipValue(at + 1)
+		for j, p := range pick {
+			if p == i {
+				picked[j], _ = t.value(at + 1)
+			}
+		}
+		at = next
+	}
+	for _, p := range nd.patches() {
+		for j, q := range pick {
+			if q == p.At {
+				picked[j] = p.V
+			}
+		}
+	}
+	return true, true
 }
 
 // hasKeys reports whether the keys of an object not built yet are keys

@@ -90,7 +90,11 @@ func checkLaid(t *testing.T, want Value, doc string) {
 	if !want.Has("\x00laid") {
 		src = append(src, LaidMember{At: -1, Default: M("\x00laid", True)})
 	}
-	l := NewLayout(n, src)
+	keys := make([]string, n)
+	for i := range wm {
+		keys[i] = wm[i].Key
+	}
+	l := NewLayout(keys, src)
 	ps := []Patch{{At: n - 1, V: Undef}}
 	// What it reads as, member by member.
 	lm := []Member{src[0].Default}

@@ -336,11 +336,23 @@ func (ms memberSchemas) of(key string) schema.Schema {
 // schema), which are not worth a shape. Undefined members are written
 // as undefined, as data-client keeps them (JSON leaves them out).
 //
-// The members of an object not built yet (a record laid out or patched
-// over its response's tape, see value.Laid) are read off the tape onto
-// this call's stack when they fit, where copying them costs no write
-// barriers, and the object stays unbuilt.
+// A record laid out over its response's tape (value.Laid) is written off
+// the tape: its keys are its layout's, its values read one by one. The
+// members of another object not built yet (patched over the tape) are
+// read onto this call's stack when they fit, where copying them costs no
+// write barriers. Either stays unbuilt.
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
+	if r, ok := v.ReadLaid(); ok {
+		keys := r.Keys()
+		inline := e.w.ObjectKeys(keys, dict)
+		for i, k := range keys {
+			if inline {
+				e.w.Key(k)
+			}
+			e.member(value.Member{Key: k, Value: r.Value(i)}, ms.of(k))
+		}
+		return
+	}
 	var buf [stackMembers]value.Member
 	var members []value.Member
 	mark := -1
