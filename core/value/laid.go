@@ -165,16 +165,16 @@ type LaidReader struct {
 	vals [laidScratch]Value
 }
 
-// ReadLaid returns a reader of v's members when v is an object that Laid
-// laid out over its tape and that is not built since; ok is false for any
-// other value.
-func (v Value) ReadLaid() (r LaidReader, ok bool) {
+// ReadLaid sets r to read v's members when v is an object that Laid laid
+// out over its tape and that is not built since, and reports whether it
+// did: false for any other value.
+func (v Value) ReadLaid(r *LaidReader) bool {
 	if v.kind != Object || !v.esc || v.n == 0 {
-		return r, false
+		return false
 	}
 	nd := (*node)(v.kids)
 	if nd.form != laidForm || nd.built() {
-		return r, false
+		return false
 	}
 	ld := (*laidNode)(unsafe.Pointer(nd))
 	r.l = ld.layout
@@ -186,7 +186,7 @@ func (v Value) ReadLaid() (r LaidReader, ok bool) {
 	for _, p := range ld.patches {
 		r.vals[p.At] = p.V
 	}
-	return r, true
+	return true
 }
 
 // Keys returns the keys of the object's members, in order. The caller

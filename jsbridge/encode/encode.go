@@ -342,7 +342,8 @@ func (ms memberSchemas) of(key string) schema.Schema {
 // read onto this call's stack when they fit, where copying them costs no
 // write barriers. Either stays unbuilt.
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
-	if r, ok := v.ReadLaid(); ok {
+	var r value.LaidReader
+	if v.ReadLaid(&r) {
 		keys := r.Keys()
 		inline := e.w.ObjectKeys(keys, dict)
 		for i, k := range keys {
