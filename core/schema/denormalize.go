@@ -307,10 +307,8 @@ type denormalizer struct {
 	// hints are the previous build's lookups; lookups records this build's
 	// (nil when there is no memo to keep them in).
 	hints, lookups []*Slot
-	// slab is memory that the records built are carved from, laid the
-	// records laid out over their tapes (see buildLaid).
+	// slab is memory that the records built are carved from.
 	slab memberSlab
-	laid value.LaidSlab
 	// depSlab is memory that entities' deps are carved from (see
 	// entityDeps), depSize the size of the last one, which the next doubles.
 	depSlab []deps
@@ -471,13 +469,10 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 // full there instead. Both are filled from the same stored record, so
 // they have the same members but the nested ones, which full holds read.
 func (e *Entity) CycleCut(v, full value.Value) bool {
-	if v.Kind() != value.Object || v.Len() == 0 || v.Len() != full.Len() {
+	vm, fm := v.Members(), full.Members()
+	if len(vm) == 0 || len(vm) != len(fm) {
 		return false
 	}
-	// Read onto the stack when they fit: a read laid out over its tape
-	// (value.Laid) stays so.
-	var vb, fb [value.MaxLaid]value.Member
-	vm, fm := v.PeekMembers(vb[:0]), full.PeekMembers(fb[:0])
 	for i := range vm {
 		if vm[i].Key != fm[i].Key ||
 			!value.Same(vm[i].Value, fm[i].Value) && e.Schema[vm[i].Key] == nil && !value.Equal(vm[i].Value, fm[i].Value) {
@@ -520,33 +515,20 @@ func (e *Entity) fill(rec value.Value) value.Value {
 // (a fillShape) and then applied with a comparison of keys per member.
 // The members are carved from slab when it is not nil.
 func (e *Entity) fillOwned(rec value.Value, slab *memberSlab) (value.Value, []value.Member) {
-	rm := recordMembers(rec, slab)
-	return e.fillAs(rec, rm, e.shapeOf(rm), slab)
-}
-
-// recordMembers returns the members of rec, a record: when slab is not
-// nil and rec is unbuilt, read off its tape into the slab's scratch, so
-// that the stored record stays unbuilt, costing no memory but its tape.
-func recordMembers(rec value.Value, slab *memberSlab) []value.Member {
+	var rm []value.Member
 	if slab != nil && rec.Unbuilt() {
+		// Read off the tape: the stored record stays unbuilt, costing no
+		// memory but its tape.
 		slab.scratch = rec.AppendMembers(slab.scratch[:0])
-		return slab.scratch
+		rm = slab.scratch
+	} else {
+		rm = rec.Members()
 	}
-	return rec.Members()
-}
-
-// shapeOf returns fill's layout for records with the members rm.
-func (e *Entity) shapeOf(rm []value.Member) *fillShape {
 	sh := e.shape.Load()
 	if sh == nil || !sh.matches(rm) {
 		sh = e.newShape(rm)
 		e.shape.Store(sh)
 	}
-	return sh
-}
-
-// fillAs is fillOwned of rec, whose members are rm, laid out as sh.
-func (e *Entity) fillAs(rec value.Value, rm []value.Member, sh *fillShape, slab *memberSlab) (value.Value, []value.Member) {
 	if sh.asIs {
 		return rec, nil
 	}
@@ -576,15 +558,6 @@ type fillShape struct {
 	keys []string
 	asIs bool
 	src  []fillSource
-	// layout is src as a value.Layout, by which a read lays out a record
-	// on a tape without copying it (see buildLaid); nil when asIs, when
-	// the records are too large (value.MaxLaid), or when a nested field
-	// would read its default (absent from the records), which laying out
-	// cannot carry.
-	layout *value.Layout
-	// pick are the positions in the records of the nested fields they
-	// hold, field the index of each in the entity's nestedFields.
-	pick, field []int
 }
 
 // fillSource is where one member of fill's result comes from: default def
@@ -642,26 +615,6 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 			sh.src = append(sh.src, fillSource{def: -1, rec: i})
 		}
 	}
-	laid := make([]value.LaidMember, len(sh.src))
-	for i, x := range sh.src {
-		laid[i].At = x.rec
-		if x.def >= 0 {
-			laid[i].Default, laid[i].HasDefault = defs[x.def], true
-		}
-	}
-	nested := e.nestedFields()
-	for k := range nested {
-		at := slices.Index(sh.keys, nested[k].Name)
-		if at < 0 && e.defaultKeys[nested[k].Name] {
-			return sh // it would read its default
-		}
-		if at >= 0 {
-			sh.pick, sh.field = append(sh.pick, at), append(sh.field, k)
-		}
-	}
-	if len(rm) <= value.MaxLaid {
-		sh.layout = value.NewLayout(sh.keys, laid)
-	}
 	return sh
 }
 
@@ -678,41 +631,16 @@ func (e *Entity) newShape(rm []value.Member) *fillShape {
 // instead, which saves the copy on a first read. When it does not fit, the
 // slot lets go of it, so that it can be collected: it would not fit again
 // before the record changes, which brings a parsed record of its own.
-//
-// Otherwise, when fill leaves rec as it is and rec is still offsets into
-// its response (value.Value.Unbuilt), the result is rec patched with the
-// nested values read (value.Patched): no member is copied, and the writer
-// of a read's output reads the members off the tape as it writes them.
-// Only a record that is built (merged, filled with defaults) is copied.
 func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Value, Status) {
-	// A record on a tape with the keys of the last one laid out is read
-	// laid out over it: its keys are compared off the tape, and nothing
-	// else of it is read but its nested fields, in the same walk.
-	if sh := e.shape.Load(); sh != nil && sh.layout != nil && rec.Unbuilt() {
-		var buf [4]value.Value
-		picked := buf[:0]
-		if len(sh.pick) <= len(buf) {
-			picked = buf[:len(sh.pick)]
-		} else {
-			picked = make([]value.Value, len(sh.pick))
-		}
-		if rec.MatchKeys(sh.keys, sh.pick, picked) {
-			if out, st, ok := e.buildLaid(rec, sh, picked, slot, d); ok {
-				return out, st
-			}
-		}
-	}
-	rm := recordMembers(rec, &d.slab)
-	out, members := e.fillAs(rec, rm, e.shapeOf(rm), &d.slab)
+	out, members := e.fillOwned(rec, &d.slab)
 	parsed := slot.Parsed
 	// inline is set while parsed can stand for out. Its members are
 	// looked up one by one, not listed: a lazy record (value.ParseLazy)
 	// then reads them off its tape and is never built.
 	inline := members == nil && parsed.Kind() == value.Object && parsed.Len() == rec.Len()
 	slot.Parsed = value.Undef // put back below if it fits
-	// The nested values read, each at its member's position in out.
-	var buf [4]value.Patch
-	patches := buf[:0]
+	copied := false           // members are out's own until a copy is made
+	st := Found
 	for _, f := range e.nestedFields() { // in member order (see Fields)
 		i, child := out.Find(f.Name)
 		if i < 0 {
@@ -727,64 +655,30 @@ func (e *Entity) build(rec value.Value, slot *Slot, d *denormalizer) (value.Valu
 			}
 			v = value.Undef
 		}
-		patches = append(patches, value.Patch{At: i, V: v})
 		if inline {
-			if j, x := parsed.Find(f.Name); j != i || !value.Same(x, v) {
-				inline = false
+			if j, x := parsed.Find(f.Name); j == i && value.Same(x, v) {
+				continue // parsed still fits: no copy yet
 			}
+			// It does not: copy it, whose members are out's but for the
+			// nested ones, which so far hold the values read.
+			members = d.slab.copyOf(parsed)
+			copied = true
+			inline = false
 		}
+		if members == nil {
+			members = d.slab.copyOf(out)
+			copied = true
+		}
+		members[i].Value = v
 	}
-	switch {
-	case inline:
+	if inline {
 		slot.Parsed = parsed
-		return parsed, Found
-	case len(patches) == 0:
-		return out, Found
-	case members == nil && out.Unbuilt():
-		return value.Patched(out, d.slab.patches(patches)), Found
+		return parsed, st
 	}
-	if members == nil {
-		members = d.slab.copyOf(out)
+	if copied {
+		out = value.Obj(members...)
 	}
-	for _, p := range patches {
-		members[p.At].Value = p.V
-	}
-	return value.Obj(members...), Found
-}
-
-// buildLaid is build of rec, on a tape and not built, whose keys are those
-// of sh and whose nested fields (at sh.pick) hold picked: the result reads
-// rec's members off its tape through sh.layout (defaults first), with the
-// nested values read laid over them (value.Laid), so that no member is
-// copied. ok is false, for build to copy as it does any record, when a
-// nested field is undefined (patched so), which would read its default:
-// laying out cannot carry that.
-func (e *Entity) buildLaid(rec value.Value, sh *fillShape, picked []value.Value, slot *Slot, d *denormalizer) (out value.Value, st Status, ok bool) {
-	for _, v := range picked {
-		if v.IsUndefined() {
-			return value.Undef, Found, false
-		}
-	}
-	slot.Parsed = value.Undef // a laid record is never the parsed one
-	nested := e.nestedFields()
-	var pbuf [4]value.Patch
-	patches := pbuf[:0]
-	for j, child := range picked {
-		f := &nested[sh.field[j]]
-		v, cst := f.Schema.denormalize(child, d)
-		if cst == Deleted {
-			if truthy(f.Default) {
-				return value.Undef, Deleted, true
-			}
-			v = value.Undef
-		}
-		patches = append(patches, value.Patch{At: sh.pick[j], V: v})
-	}
-	var kept []value.Patch // not patches, which would put pbuf on the heap
-	if len(patches) > 0 {
-		kept = d.slab.patches(patches)
-	}
-	return d.laid.Laid(rec, kept, sh.layout), Found, true
+	return out, st
 }
 
 // truthy reports whether JavaScript would take v as true: anything but

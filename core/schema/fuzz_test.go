@@ -250,7 +250,7 @@ func storeAndRead(s schema.Schema, n *schema.Normalized) (*store.Store, value.Va
 // records (Slot.Parsed) and with their records built (builtCopy), so that
 // denormalizing from it builds every entity as a copy of its normalized
 // record, the way reads were made before parsed records were handed back
-// and before records on a tape were read laid out over it.
+// and records read off their tapes.
 type eagerSource struct {
 	st    *store.Store
 	slots map[[2]string]*schema.Slot
@@ -271,8 +271,8 @@ func (e *eagerSource) Slot(key, pk string) *schema.Slot {
 
 // builtCopy returns v, or, when v is an array or object on a tape not
 // built yet (value.Value.Unbuilt), a built copy of it, leaving v unbuilt:
-// a read copies a built record as it always did, where it lays out or
-// patches one on a tape (value.Laid, value.Patched).
+// a read then copies a record that is built, where the store's read
+// copies one off its tape.
 func builtCopy(v value.Value) value.Value {
 	switch {
 	case !v.Unbuilt():

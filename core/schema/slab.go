@@ -24,10 +24,6 @@ type memberSlab struct {
 	scratch []value.Member
 	free    []value.Member // the unused rest of the current slab
 	size    int            // the current slab's size, which the next one doubles
-	// patchFree and patchSize are the same for the patches of records
-	// read as patched (see Entity.build).
-	patchFree []value.Patch
-	patchSize int
 }
 
 // carve returns n zeroed members with capacity n, so that appending to them
@@ -50,21 +46,4 @@ func (sl *memberSlab) carve(n int) []value.Member {
 // not be empty. A lazy object's are copied off its tape, not built first.
 func (sl *memberSlab) copyOf(obj value.Value) []value.Member {
 	return obj.AppendMembers(sl.carve(obj.Len())[:0])
-}
-
-// patches returns a carved copy of ps, which must not be empty, for a
-// record that keeps it (value.Patched).
-func (sl *memberSlab) patches(ps []value.Patch) []value.Patch {
-	n := len(ps)
-	if n > len(sl.patchFree) {
-		if n > maxSlab/4 {
-			return append([]value.Patch(nil), ps...)
-		}
-		sl.patchSize = min(max(2*sl.patchSize, minSlab, n), maxSlab)
-		sl.patchFree = make([]value.Patch, sl.patchSize)
-	}
-	s := sl.patchFree[:n:n]
-	sl.patchFree = sl.patchFree[n:]
-	copy(s, ps)
-	return s
 }

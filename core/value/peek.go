@@ -1,7 +1,5 @@
 package value
 
-import "unsafe"
-
 // memberCursor reads an Object's members in order, off its tape when it
 // is not built (with its patches applied), so that a comparison that
 // stops at the first difference reads no further and builds nothing.
@@ -18,10 +16,7 @@ func cursorOf(obj Value) memberCursor {
 	if obj.esc && obj.n > 0 {
 		// A node built meanwhile is read off the tape all the same: the
 		// tape does not change once scanned.
-		if nd := (*node)(obj.kids); !nd.built() && nd.form == laidForm {
-			// Laid out in another order than its tape's: listed.
-			return memberCursor{ms: (*laidNode)(unsafe.Pointer(nd)).appendLaid(nil)}
-		} else if !nd.built() {
+		if nd := (*node)(obj.kids); !nd.built() {
 			return memberCursor{t: nd.t, at: nd.at + 1, patches: nd.patches()}
 		}
 	}

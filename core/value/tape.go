@@ -87,21 +87,12 @@ func (t *tape) push(e tapeEntry) uint32 {
 type node struct {
 	t  *tape
 	at uint32 // the container's entry
-	// form is what the node is the start of: a plain node, a
-	// patchedNode (see Patched) or a laidNode (see Laid).
-	form nodeForm
+	// patched is set on the node of a patched object (see Patched), which
+	// it is the start of.
+	patched bool
 	// kids points at the built elements or members; nil until built.
 	kids unsafe.Pointer
 }
-
-// nodeForm is a node's form (node.form).
-type nodeForm uint8
-
-const (
-	plainNode nodeForm = iota
-	patchedForm
-	laidForm
-)
 
 // Patch replaces one member of an object: the member at position At gets
 // the value V.
@@ -120,7 +111,7 @@ type patchedNode struct {
 
 // patches returns the patches of a patched node; nil for any other.
 func (nd *node) patches() []Patch {
-	if nd.form == plainNode {
+	if !nd.patched {
 		return nil
 	}
 	return (*patchedNode)(unsafe.Pointer(nd)).patches
@@ -134,15 +125,12 @@ func (nd *node) patches() []Patch {
 // members off the tape, applying the patches, until something asks for
 // them all (Members), and has no Source, its text being obj's. This is
 // how a normalized record, its nested entities replaced by their keys,
-// stays offsets into its response, and how a read of it, its keys
-// replaced by the entities read, does too: an object Patched made is
-// patched again over the same tape, its patches laid under the new ones.
+// stays offsets into its response.
 func Patched(obj Value, patches []Patch) Value {
 	if len(patches) == 0 {
 		return obj
 	}
-	if !obj.Unbuilt() || (*node)(obj.kids).form == laidForm {
-		// A laid object's positions are not its tape's: built.
+	if !obj.Unbuilt() || (*node)(obj.kids).patched {
 		ms := make([]Member, obj.n)
 		copy(ms, obj.members())
 		for _, p := range patches {
@@ -151,32 +139,9 @@ func Patched(obj Value, patches []Patch) Value {
 		return objectOf(ms)
 	}
 	base := (*node)(obj.kids)
-	if under := base.patches(); len(under) > 0 {
-		patches = overlay(under, patches)
-	}
 	p := base.t.newPatched()
-	*p = patchedNode{node: node{t: base.t, at: base.at, form: patchedForm}, patches: patches}
+	*p = patchedNode{node: node{t: base.t, at: base.at, patched: true}, patches: patches}
 	return Value{hdr: hdr{kind: Object, esc: true}, n: obj.n, kids: unsafe.Pointer(&p.node)}
-}
-
-// overlay returns the patches that apply under and then over, which
-// later ones win (every reader applies patches in order): over itself
-// when it replaces every member under does, as a read's patches replace
-// each key its record was normalized with; else both, in a new list.
-func overlay(under, over []Patch) []Patch {
-	for _, u := range under {
-		covered := false
-		for _, o := range over {
-			if o.At == u.At {
-				covered = true
-				break
-			}
-		}
-		if !covered {
-			return append(append(make([]Patch, 0, len(under)+len(over)), under...), over...)
-		}
-	}
-	return over
 }
 
 // newPatched returns a node for Patched, carved from the tape's slab of
@@ -227,10 +192,6 @@ func (nd *node) build() unsafe.Pointer {
 			elems[i], at = t.value(at)
 		}
 		p = unsafe.Pointer(unsafe.SliceData(elems[:cap(elems)]))
-	} else if nd.form == laidForm {
-		ms := t.memSlab.carve(len((*laidNode)(unsafe.Pointer(nd)).layout.src))
-		copy(ms, (*laidNode)(unsafe.Pointer(nd)).appendLaid(ms[:0]))
-		p = unsafe.Pointer(unsafe.SliceData(ms[:cap(ms)]))
 	} else {
 		ms := t.memSlab.carve(int(c.n))
 		for i, at := 0, nd.at+1; i < len(ms); i++ {
@@ -258,17 +219,6 @@ func (nd *node) find(key string) (i int, v Value, ok bool) {
 	if nd.built() {
 		return 0, Undef, false
 	}
-	if nd.form == laidForm {
-		i, v = (*laidNode)(unsafe.Pointer(nd)).find(key)
-		return i, v, true
-	}
-	i, v = nd.findOnTape(key)
-	return i, v, true
-}
-
-// findOnTape returns the position and value of the member key of nd's
-// object on the tape, patches applied; -1 and Undefined when absent.
-func (nd *node) findOnTape(key string) (i int, v Value) {
 	t := nd.t
 	n := t.conts[t.ent(nd.at).c].n
 	for at := nd.at + 1; i < int(n); i++ {
@@ -280,60 +230,11 @@ func (nd *node) findOnTape(key string) (i int, v Value) {
 					v = p.V
 				}
 			}
-			return i, v
+			return i, v, true
 		}
 		at = t.skipValue(at + 1)
 	}
-	return -1, Undef
-}
-
-// matchKeys is HasKeys and the picking of MatchKeys for an object not
-// built yet, in one walk of its tape; ok is false when it is built or laid
-// out, for the caller to look at its members.
-func (nd *node) matchKeys(keys []string, pick []int, picked []Value) (same, ok bool) {
-	if nd.built() || nd.form == laidForm {
-		return false, false
-	}
-	t := nd.t
-	for i, at := 0, nd.at+1; i < len(keys); i++ {
-		k := t.ent(at)
-		if k.esc && t.key(at) != keys[i] || !k.esc && t.src[k.start:k.end] != keys[i] {
-			return false, true
-		}
-		next := t.skipValue(at + 1)
-		for j, p := range pick {
-			if p == i {
-				picked[j], _ = t.value(at + 1)
-			}
-		}
-		at = next
-	}
-	for _, p := range nd.patches() {
-		for j, q := range pick {
-			if q == p.At {
-				picked[j] = p.V
-			}
-		}
-	}
-	return true, true
-}
-
-// hasKeys reports whether the keys of an object not built yet are keys
-// (as many as it has), read off the tape; ok is false when it is built or
-// laid out (see Laid), for the caller to look at its members.
-func (nd *node) hasKeys(keys []string) (same, ok bool) {
-	if nd.built() || nd.form == laidForm {
-		return false, false
-	}
-	t := nd.t
-	for i, at := 0, nd.at+1; i < len(keys); i++ {
-		k := t.ent(at)
-		if k.esc && t.key(at) != keys[i] || !k.esc && t.src[k.start:k.end] != keys[i] {
-			return false, true
-		}
-		at = t.skipValue(at + 1)
-	}
-	return true, true
+	return -1, Undef, true
 }
 
 // appendMembers appends the members of an object not built yet to dst,
@@ -342,15 +243,6 @@ func (nd *node) appendMembers(dst []Member) ([]Member, bool) {
 	if nd.built() {
 		return dst, false
 	}
-	if nd.form == laidForm {
-		return (*laidNode)(unsafe.Pointer(nd)).appendLaid(dst), true
-	}
-	return nd.appendOnTape(dst), true
-}
-
-// appendOnTape appends the members of nd's object on the tape, patches
-// applied, to dst.
-func (nd *node) appendOnTape(dst []Member) []Member {
 	t := nd.t
 	n := t.conts[t.ent(nd.at).c].n
 	start := len(dst)
@@ -362,7 +254,7 @@ func (nd *node) appendOnTape(dst []Member) []Member {
 	for _, p := range nd.patches() {
 		dst[start+p.At].Value = p.V
 	}
-	return dst
+	return dst, true
 }
 
 // textLen returns the length of the text of nd's container.

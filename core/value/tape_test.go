@@ -60,83 +60,12 @@ func FuzzParseLazy(f *testing.F) {
 			sameTree(t, wantP, gotP, "$patched")
 			assert.Equal(t, wantP.JSON(), gotP.JSON())
 			assert.True(t, Equal(wantP, gotP) && Equal(gotP, want) == Equal(wantP, want))
-			checkLaid(t, want, doc)
 		}
 		sameTree(t, want, got, "$")
 		assert.Equal(t, want.JSON(), got.JSON())
 		assert.True(t, Equal(want, got) && Equal(got, want), "Equal both ways")
 		assert.Equal(t, SizeHint(want), SizeHint(got))
 	})
-}
-
-// checkLaid checks that want, an object parsed whole from doc, and the
-// same parsed onto a tape read alike laid out (Laid) in reverse, its last
-// member patched undefined and so read as its default (the one before it
-// has a default too, which its value overrides), with a member of the
-// layout's own last: off the tape, then built, then patched again.
-func checkLaid(t *testing.T, want Value, doc string) {
-	t.Helper()
-	wm := want.Members()
-	n := len(wm)
-	src := make([]LaidMember, 0, n+1)
-	for i := n - 1; i >= 0; i-- {
-		src = append(src, LaidMember{At: i})
-	}
-	src[0].Default, src[0].HasDefault = M(wm[n-1].Key, Str("default")), true
-	if n > 1 {
-		// A default that the member's value overrides.
-		src[1].Default, src[1].HasDefault = M(wm[n-2].Key, Str("overridden")), true
-	}
-	if !want.Has("\x00laid") {
-		src = append(src, LaidMember{At: -1, Default: M("\x00laid", True)})
-	}
-	keys := make([]string, n)
-	for i := range wm {
-		keys[i] = wm[i].Key
-	}
-	l := NewLayout(keys, src)
-	ps := []Patch{{At: n - 1, V: Undef}}
-	// What it reads as, member by member.
-	lm := []Member{src[0].Default}
-	for i := n - 2; i >= 0; i-- {
-		lm = append(lm, wm[i])
-	}
-	if len(src) > n {
-		lm = append(lm, src[n].Default)
-	}
-	wantL := Laid(want, ps, l)
-	require.False(t, wantL.Unbuilt(), "a built object is laid out into a copy")
-	require.Equal(t, lm, wantL.Members())
-
-	lazy := func() Value {
-		got, err := ParseLazy(doc)
-		require.NoError(t, err)
-		return got
-	}
-	gotL := Laid(lazy(), ps, l)
-	if !lazy().Unbuilt() {
-		return // an object with a key twice is built at once
-	}
-	require.True(t, gotL.Unbuilt(), "laid out over its tape")
-	sameOffTape(t, wantL, gotL, "$laid")
-	assert.True(t, Equal(wantL, gotL) && Equal(gotL, wantL), "Equal both ways")
-	var scratch [2]Member
-	peeked := gotL.PeekMembers(scratch[:0])
-	require.Len(t, peeked, len(lm))
-	for i := range lm {
-		assert.Equal(t, lm[i].Key, peeked[i].Key)
-		assert.True(t, Equal(lm[i].Value, peeked[i].Value), "member %d", i)
-	}
-	require.True(t, gotL.Unbuilt(), "still laid out over its tape")
-	assert.Equal(t, wantL.JSON(), gotL.JSON())
-	// Patched at a position of the layout's, which is not the tape's.
-	again := []Patch{{At: len(src) - 1, V: Str("again")}}
-	assert.Equal(t, Patched(wantL, again).JSON(), Patched(gotL, again).JSON())
-	sameTree(t, wantL, gotL, "$laid")
-	// Laid over a patched object, whose patches lie under Laid's.
-	under := Patched(lazy(), []Patch{{At: 0, V: Str("under")}, {At: n - 1, V: Str("over")}})
-	wantU := Laid(Patched(want, []Patch{{At: 0, V: Str("under")}}), ps, l)
-	sameTree(t, wantU, Laid(under, ps, l), "$laidOverPatched")
 }
 
 // sameTree compares an eagerly parsed value with a lazy one, member by

@@ -277,50 +277,6 @@ func (v Value) Find(key string) (int, Value) {
 	return -1, Undef
 }
 
-// HasKeys reports whether v is an Object whose member keys are keys, in
-// that order. Of one not built yet (Unbuilt) the keys are compared off its
-// tape, and nothing else of it is read.
-func (v Value) HasKeys(keys []string) bool {
-	if v.kind != Object || int(v.n) != len(keys) {
-		return false
-	}
-	if v.esc && v.n > 0 {
-		if same, ok := (*node)(v.kids).hasKeys(keys); ok {
-			return same
-		}
-	}
-	ms := v.members()
-	for i := range ms {
-		if ms[i].Key != keys[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// MatchKeys is HasKeys that, when v has the keys, also sets picked[j] to
-// the value of the member at position pick[j], for each j: a caller that
-// needs a few members of an object it recognizes by its keys reads them
-// in the same walk of its tape. picked must be as long as pick.
-func (v Value) MatchKeys(keys []string, pick []int, picked []Value) bool {
-	if v.kind != Object || int(v.n) != len(keys) {
-		return false
-	}
-	if v.esc && v.n > 0 {
-		if same, ok := (*node)(v.kids).matchKeys(keys, pick, picked); ok {
-			return same
-		}
-	}
-	if !v.HasKeys(keys) {
-		return false
-	}
-	ms := v.members()
-	for j, p := range pick {
-		picked[j] = ms[p].Value
-	}
-	return true
-}
-
 // Unbuilt reports whether v is an Array or Object parsed onto a tape (see
 // ParseLazy) whose children are not built yet: AppendMembers and
 // AppendElems then copy them off the tape, where Members and Elems would

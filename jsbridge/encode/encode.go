@@ -335,33 +335,8 @@ func (ms memberSchemas) of(key string) schema.Schema {
 // written as they are); dict is set when its keys are data (a Values
 // schema), which are not worth a shape. Undefined members are written
 // as undefined, as data-client keeps them (JSON leaves them out).
-//
-// A record laid out over its response's tape (value.Laid) is written off
-// the tape: its keys are its layout's, its values read one by one. The
-// members of another object not built yet (patched over the tape) are
-// read onto this call's stack when they fit, where copying them costs no
-// write barriers. Either stays unbuilt.
 func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
-	var r value.LaidReader
-	if v.ReadLaid(&r) {
-		keys := r.Keys()
-		inline := e.w.ObjectKeys(keys, dict)
-		for i, k := range keys {
-			if inline {
-				e.w.Key(k)
-			}
-			e.member(value.Member{Key: k, Value: r.Value(i)}, ms.of(k))
-		}
-		return
-	}
-	var buf [stackMembers]value.Member
-	var members []value.Member
-	mark := -1
-	if v.Len() <= stackMembers {
-		members = v.PeekMembers(buf[:0])
-	} else {
-		members, mark = e.w.MembersOf(v)
-	}
+	members, mark := e.w.MembersOf(v)
 	inline := e.w.Object(members, dict)
 	for _, m := range members {
 		if inline {
@@ -369,14 +344,8 @@ func (e *encoder) members(v value.Value, ms memberSchemas, dict bool) {
 		}
 		e.member(m, ms.of(m.Key))
 	}
-	if mark >= 0 {
-		e.w.PopMembers(mark)
-	}
+	e.w.PopMembers(mark)
 }
-
-// stackMembers is the most members of an object that members reads onto
-// its stack: a typical record's fit.
-const stackMembers = 16
 
 // member writes the value of m, a member of an object being written, by
 // its schema s (nil: as it is).

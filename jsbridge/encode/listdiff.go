@@ -84,13 +84,10 @@ func (e *encoder) keptEntity(el, before value.Value, of schema.Schema) bool {
 	if id == 0 || e.t.entries.get(id) != nil {
 		return false
 	}
-	if el.Len() != before.Len() || el.Len() > 64 {
+	now, was := el.Members(), before.Members()
+	if len(now) != len(was) || len(now) > 64 {
 		return false
 	}
-	// Read onto the stack when they fit: a record laid out over its tape
-	// (value.Laid) stays so.
-	var nowBuf, wasBuf [stackMembers]value.Member
-	now, was := el.PeekMembers(nowBuf[:0]), before.PeekMembers(wasBuf[:0])
 	fields := memberSchemas{fields: ent.Fields()}
 	// First, decide without writing anything: which members differ (a bit
 	// each), and the ids of the entities among the members kept.

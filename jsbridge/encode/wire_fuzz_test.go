@@ -44,10 +44,10 @@ func FuzzWire(f *testing.F) {
 }
 
 // checkLikeBuilt checks that the outputs of a read of text parsed onto a
-// tape, whose records the read lays out or patches over the tape
-// (value.Laid, value.Patched) and the writer reads off it, are those of a
-// read of text parsed whole (value.Parse), whose records the read copies:
-// the same bytes, with a table and without.
+// tape (value.ParseLazy), whose records are patched over the tape
+// (value.Patched) and read off it, are those of a read of text parsed
+// whole (value.Parse), whose records are built: the same bytes, with a
+// table and without.
 func checkLikeBuilt(t *testing.T, s schema.Schema, text string) {
 	t.Helper()
 	outputs := func(v value.Value) (table, tree []byte) {

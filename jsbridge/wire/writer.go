@@ -49,19 +49,6 @@ func (sh *shape) matches(ms []value.Member) bool {
 	return true
 }
 
-// matchesKeys is matches for a list of keys.
-func (sh *shape) matchesKeys(keys []string) bool {
-	if sh == nil || len(sh.keys) != len(keys) {
-		return false
-	}
-	for i := range keys {
-		if keys[i] != sh.keys[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // find returns the shape of key list key; nil when the table lacks it.
 func (s *Shapes) find(key []byte) *shape {
 	sh := s.ids[string(key)]
@@ -478,44 +465,6 @@ func (w *Writer) Object(ms []value.Member, dict bool) (inline bool) {
 	w.uint(uint64(n))
 	for i := range ms {
 		w.Text(ms[i].Key)
-	}
-	w.opUint(OpShaped, uint64(sh.id))
-	return false
-}
-
-// ObjectKeys is Object for an object whose member keys are keys, in order
-// (the keys of a record laid out over its tape: value.LaidReader).
-func (w *Writer) ObjectKeys(keys []string, dict bool) (inline bool) {
-	n := len(keys)
-	if dict || n == 0 || n > MaxShapeKeys {
-		w.opUint(OpObject, uint64(n))
-		return true
-	}
-	for _, sh := range w.shapes.recent {
-		if sh.matchesKeys(keys) {
-			w.opUint(OpShaped, uint64(sh.id))
-			return false
-		}
-	}
-	key := w.key[:0]
-	for _, k := range keys {
-		key = binary.AppendUvarint(key, uint64(len(k)))
-		key = append(key, k...)
-	}
-	w.key = key
-	if sh := w.shapes.find(key); sh != nil {
-		w.opUint(OpShaped, uint64(sh.id))
-		return false
-	}
-	if w.shapes.Len() >= MaxShapes {
-		w.opUint(OpObject, uint64(n))
-		return true
-	}
-	sh := w.shapes.define(key, n)
-	w.opUint(OpDefineShape, uint64(sh.id))
-	w.uint(uint64(n))
-	for _, k := range keys {
-		w.Text(k)
 	}
 	w.opUint(OpShaped, uint64(sh.id))
 	return false
