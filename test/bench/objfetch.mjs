@@ -11,6 +11,10 @@
 //   OBJ_NS=100,500 OBJ_SAMPLES=300 OBJ_CPU=1
 //   OBJ_WASM=a.wasm[,b.wasm]  other datafetch.wasm files (one per dist; a
 //       build with function names for `node --cpu-prof`)
+//   OBJ_BODY=1  the engine bench's cold case instead: a new Controller whose
+//       fetch option answers the response text (`new Response(bytes)`), so
+//       the body crosses as bytes and Go parses it (bench.mjs's `cold`, in
+//       Node, timed by CPU with OBJ_CPU=1)
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { articlesText } from './data.mjs';
@@ -23,8 +27,11 @@ const WARMUP = 40;
 // OBJ_CPU=1 times each sample by the process's CPU time (user + system,
 // all its threads) rather than the wall clock: steadier on a busy machine.
 const CPU = process.env.OBJ_CPU === '1';
+const BODY = process.env.OBJ_BODY === '1';
 
 const source = JSON.parse(articlesText(Math.max(...NS)));
+const encoder = new TextEncoder();
+const bodies = new Map(NS.map((n) => [n, encoder.encode(articlesText(n))]));
 const copy = (n) => source.slice(0, n).map((a) => ({ ...a, author: { ...a.author }, tags: [...a.tags] }));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -38,24 +45,35 @@ async function side(dist, wasm) {
     defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] },
     schema: { author: User },
   });
-  const s = { dist, prepared: undefined, ctrl: new df.Controller(), times: [] };
+  const s = { dist, df, prepared: undefined, ctrl: new df.Controller(), times: [] };
   s.list = new df.RestEndpoint({
     urlPrefix: 'http://bench.invalid',
     path: '/articles',
     name: 'getArticles',
     schema: [Article],
-    fetch: () => Promise.resolve(s.prepared),
+    // With OBJ_BODY, the controller's fetch option answers.
+    ...(BODY ? {} : { fetch: () => Promise.resolve(s.prepared) }),
   });
   return s;
 }
 
 async function sample(s, n) {
   await s.ctrl.resetEntireStore();
-  s.prepared = copy(n);
+  let read;
+  if (BODY) {
+    const body = bodies.get(n);
+    s.ctrl = new s.df.Controller({ fetch: () => Promise.resolve(new Response(body, { headers: { 'Content-Type': 'application/json' } })) });
+    read = () => s.ctrl.fetch(s.list, { count: n });
+  } else {
+    s.prepared = copy(n);
+    read = async () => {
+      await s.ctrl.fetch(s.list, { count: n });
+      return s.ctrl.getResponse(s.list, { count: n }).data;
+    };
+  }
   const c0 = CPU ? process.cpuUsage() : undefined;
   const t0 = performance.now();
-  await s.ctrl.fetch(s.list, { count: n });
-  const got = s.ctrl.getResponse(s.list, { count: n }).data;
+  const got = await read();
   let dt = performance.now() - t0;
   if (CPU) {
     const c = process.cpuUsage(c0);

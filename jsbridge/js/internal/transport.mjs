@@ -101,8 +101,10 @@ export class Transport {
 
   async #exchange(id, wait, fetch, url, init, keepBody) {
     // A request to a URL that was pre-started while the module loaded
-    // (prestart.mjs) takes that one's Response, once.
-    const resp = await (fetch === undefined ? (takePrestarted(url, init) ?? globalThis.fetch(url, init)) : fetch(url, init));
+    // (prestart.mjs) takes that one's Response, once, and its body when it
+    // was read as it arrived.
+    const prestarted = fetch === undefined ? takePrestarted(url, init, keepBody) : undefined;
+    const resp = await (prestarted?.response ?? (fetch === undefined ? globalThis.fetch(url, init) : fetch(url, init)));
     if (typeof resp !== 'object' || resp === null) {
       this.#report(id, wait, WAKE_NOT_RESPONSE, undefined, undefined, resp === null ? 'null' : `a ${typeof resp}`);
       return;
@@ -140,7 +142,7 @@ export class Transport {
         reader = resp;
       }
     }
-    const bytes = new Uint8Array(await reader.arrayBuffer());
+    const bytes = (await prestarted?.body) ?? new Uint8Array(await reader.arrayBuffer());
     this.#report(id, wait, WAKE_OK, resp, bytes, meta, status);
   }
 
