@@ -275,9 +275,10 @@ func storeAndRead(s schema.Schema, n *schema.Normalized) (*store.Store, value.Va
 }
 
 // eagerSource serves copies of a store's slots without their parsed
-// records (Slot.Parsed), so that denormalizing from it builds every entity
-// as a copy of its normalized record, the way reads were made before
-// parsed records were handed back.
+// records (Slot.Parsed) and with their records built (builtCopy), so that
+// denormalizing from it builds every entity as a copy of its normalized
+// record, the way reads were made before parsed records were handed back
+// and records read off their tapes.
 type eagerSource struct {
 	st    *store.Store
 	slots map[[2]string]*schema.Slot
@@ -291,9 +292,23 @@ func (e *eagerSource) Slot(key, pk string) *schema.Slot {
 	if c := e.slots[[2]string{key, pk}]; c != nil {
 		return c
 	}
-	c := &schema.Slot{Key: key, PK: pk, Value: s.Value, Deleted: s.Deleted, Meta: s.Meta, Version: s.Version}
+	c := &schema.Slot{Key: key, PK: pk, Value: builtCopy(s.Value), Deleted: s.Deleted, Meta: s.Meta, Version: s.Version}
 	e.slots[[2]string{key, pk}] = c
 	return c
+}
+
+// builtCopy returns v, or, when v is an array or object on a tape not
+// built yet (value.Value.Unbuilt), a built copy of it, leaving v unbuilt:
+// a read then copies a record that is built, where the store's read
+// copies one off its tape.
+func builtCopy(v value.Value) value.Value {
+	switch {
+	case !v.Unbuilt():
+		return v
+	case v.Kind() == value.Object:
+		return value.Obj(v.AppendMembers(nil)...)
+	}
+	return value.Arr(v.AppendElems(nil)...)
 }
 
 // checkEager fails t unless read, the store's read of result, is exactly

@@ -15,6 +15,10 @@
 //       fetch option answers the response text (`new Response(bytes)`), so
 //       the body crosses as bytes and Go parses it (bench.mjs's `cold`, in
 //       Node, timed by CPU with OBJ_CPU=1)
+//   OBJ_CROSSING=1  the crossing alone: an endpoint without a schema,
+//       fetched as useDLE starts it (PREFETCH: nothing handed back) and not
+//       read in the timed part: JSON.stringify, the text into Go, its parse
+//       and the store's write, no normalize and no read
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { articlesText } from './data.mjs';
@@ -28,6 +32,9 @@ const WARMUP = 40;
 // all its threads) rather than the wall clock: steadier on a busy machine.
 const CPU = process.env.OBJ_CPU === '1';
 const BODY = process.env.OBJ_BODY === '1';
+const CROSSING = process.env.OBJ_CROSSING === '1';
+// The controller's method useDLE starts a fetch with (controller.mjs).
+const PREFETCH = Symbol.for('datafetch.controller.prefetch');
 
 const source = JSON.parse(articlesText(Math.max(...NS)));
 const encoder = new TextEncoder();
@@ -54,6 +61,7 @@ async function side(dist, wasm) {
     // With OBJ_BODY, the controller's fetch option answers.
     ...(BODY ? {} : { fetch: () => Promise.resolve(s.prepared) }),
   });
+  s.plain = new df.RestEndpoint({ urlPrefix: 'http://bench.invalid', path: '/plain', name: 'plain', fetch: () => Promise.resolve(s.prepared) });
   return s;
 }
 
@@ -64,6 +72,9 @@ async function sample(s, n) {
     const body = bodies.get(n);
     s.ctrl = new s.df.Controller({ fetch: () => Promise.resolve(new Response(body, { headers: { 'Content-Type': 'application/json' } })) });
     read = () => s.ctrl.fetch(s.list, { count: n });
+  } else if (CROSSING) {
+    s.prepared = copy(n);
+    read = () => s.ctrl[PREFETCH](s.plain, { count: n });
   } else {
     s.prepared = copy(n);
     read = async () => {
@@ -73,12 +84,13 @@ async function sample(s, n) {
   }
   const c0 = CPU ? process.cpuUsage() : undefined;
   const t0 = performance.now();
-  const got = await read();
+  let got = await read();
   let dt = performance.now() - t0;
   if (CPU) {
     const c = process.cpuUsage(c0);
     dt = (c.user + c.system) / 1000;
   }
+  if (CROSSING) got = s.ctrl.getResponse(s.plain, { count: n }).data;
   if (got?.length !== n || got[n - 1].title !== source[n - 1].title) throw new Error(`${s.dist}: read ${got?.length} articles, want ${n}`);
   return dt;
 }
