@@ -15,7 +15,7 @@
 
 import * as DCR from '@data-client/react';
 import { Entity, Query, RestEndpoint, schema } from '@data-client/rest';
-import { createElement as h, memo, Suspense, useEffect, useState } from 'react';
+import { createElement as h, memo, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { load } from '../../dist/datafetch.mjs';
@@ -42,6 +42,74 @@ globalThis.Go = class extends globalThis.Go {
     if (query.get('gctrace') === '1') this.env = { GODEBUG: 'gctrace=1' };
   }
 };
+// ?count=1 (react.mjs's REACT_COUNT): every call from Go into JavaScript
+// (datafetch.wasm's imports) and from JavaScript into Go (its exports:
+// resume, datafetchStart, ...) is counted, with the time of each from the
+// sample's start, for countRun. The wrappers cost time: timings of such a
+// page mean nothing.
+const counted = { calls: new Map(), events: null, t0: 0 };
+function countCall(name) {
+  counted.calls.set(name, (counted.calls.get(name) ?? 0) + 1);
+  counted.events?.push([name, performance.now() - counted.t0]);
+}
+if (query.get('count') === '1') {
+  const wrapImports = (imports) => {
+    for (const [mod, fns] of Object.entries(imports ?? {})) {
+      for (const [name, fn] of Object.entries(fns)) {
+        if (typeof fn !== 'function') continue;
+        fns[name] = /valueInvoke|valueCall|valueNew/.test(name)
+          ? (...a) => {
+              countCall(`${mod}.${name}`);
+              try {
+                return fn(...a);
+              } finally {
+                counted.events?.push([`return ${name}`, performance.now() - counted.t0]);
+              }
+            }
+          : name === 'runtime.scheduleTimeoutEvent'
+            ? (sp) => {
+                countCall(`${mod}.${name}`);
+                const dv = new DataView(go._inst.exports.mem.buffer);
+                counted.events?.push([
+                  `timeout ${dv.getUint32((sp >>> 0) + 8, true) + dv.getInt32((sp >>> 0) + 12, true) * 4294967296}ms`,
+                  performance.now() - counted.t0,
+                ]);
+                return fn(sp);
+              }
+            : (...a) => (countCall(`${mod}.${name}`), fn(...a));
+      }
+    }
+    return imports;
+  };
+  const wrapInstance = (instance) => {
+    const exports = {};
+    for (const [name, x] of Object.entries(instance.exports)) {
+      exports[name] =
+        typeof x === 'function'
+          ? (...a) => {
+              countCall(`export ${name}`);
+              try {
+                return x(...a);
+              } finally {
+                counted.events?.push([`return ${name}`, performance.now() - counted.t0]);
+              }
+            }
+          : x;
+    }
+    const fake = Object.create(WebAssembly.Instance.prototype);
+    Object.defineProperty(fake, 'exports', { value: exports });
+    return fake;
+  };
+  const streaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const r = await streaming.call(WebAssembly, source, wrapImports(imports));
+    return { module: r.module, instance: wrapInstance(r.instance) };
+  };
+  const origTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = (...a) => (countCall('js setTimeout'), origTimeout(...a));
+  const origQM = globalThis.queueMicrotask;
+  globalThis.queueMicrotask = (f) => (countCall('js queueMicrotask'), origQM(f));
+}
 const df = await load(query.get('wasm') ?? '/dist/datafetch.wasm');
 
 // ------------------------------------------------------------ the server
@@ -59,6 +127,7 @@ const server = {
     this.prepared = { count, list };
   },
   list(count) {
+    counted.events?.push(['server.list', performance.now() - counted.t0]);
     if (this.prepared?.count !== count) this.prepare(count);
     const { list } = this.prepared;
     this.prepared = undefined;
@@ -187,7 +256,11 @@ const Row = memo(function Row({ article }) {
 });
 
 function Rows({ list, limit }) {
+  useLayoutEffect(() => {
+    if (list) counted.events?.push(['rows commit', performance.now() - counted.t0]);
+  }, [list]);
   if (!list) return null;
+  counted.events?.push(['rows render', performance.now() - counted.t0]);
   return h(
     'div',
     { 'data-count': list.length },
@@ -278,6 +351,7 @@ function titleOf(lib, id) {
 // timed runs act and resolves with the ms until done() holds in the DOM.
 async function timed(lib, act, done, what) {
   const seen = changed(lib.container, done, what);
+  counted.start?.();
   const t0 = performance.now();
   act();
   return (await seen) - t0;
@@ -446,6 +520,57 @@ async function profileRun(name, iterations) {
   await reset(lib);
 }
 
+// countRun runs one side's samples of scenario name k times (after its
+// setup and a warm-up sample) in a page opened with ?count=1 and returns
+// the calls between JavaScript and Go per sample in the timed part, per
+// sample the goroutines at its start, its end and after the idle callback
+// and the Go GC cycles during it and after (a datafetch.wasm built with
+// -tags dfcount, wasm/count.go; -1 without), and each sample's timeline:
+// [what, ms from the action] for every call, the fetch, the list's render
+// and commit, and the DOM changes.
+async function countRun(name, k, side = 'datafetch') {
+  const sc = SCENARIOS[name];
+  const lib = libs[side];
+  const x = go._inst.exports;
+  const goroutines = () => (x.datafetchCountGoroutines ? x.datafetchCountGoroutines() : -1);
+  const gcs = () => (x.datafetchCountGC ? x.datafetchCountGC() : -1);
+  await sc.setup(lib);
+  await sc.sample(lib, 0);
+  await idle();
+  const total = new Map();
+  const per = [];
+  const events = [];
+  const mo = new MutationObserver(() => counted.events?.push(['DOM mutation', performance.now() - counted.t0]));
+  mo.observe(lib.container, { childList: true, subtree: true, characterData: true });
+  for (let i = 0; i < k; i++) {
+    let g0, c0, before;
+    counted.start = () => {
+      g0 = goroutines();
+      c0 = gcs();
+      before = new Map(counted.calls);
+      counted.events = [];
+      counted.t0 = performance.now();
+    };
+    const ms = await sc.sample(lib, i + 1);
+    counted.start = undefined;
+    const g1 = goroutines();
+    const c1 = gcs();
+    events.push(counted.events);
+    counted.events = null;
+    await idle();
+    per.push({ ms, goroutinesBefore: g0, goroutinesEnd: g1, goroutinesIdle: goroutines(), gc: c1 - c0, gcAfterIdle: gcs() - c1 });
+    for (const [fn, n] of counted.calls) {
+      const d = n - (before.get(fn) ?? 0);
+      if (d) total.set(fn, (total.get(fn) ?? 0) + d);
+    }
+  }
+  mo.disconnect();
+  await reset(lib);
+  const calls = {};
+  for (const [fn, n] of [...total].sort((a, b) => b[1] - a[1])) calls[fn] = n / k;
+  return { calls, per, events };
+}
+
 // memory: the peer's mount/unmount cycle on datafetch's side, cycles
 // times: a list of count articles fetched into an empty store
 // (resetEntireStore), shown, unmounted; then a full JavaScript GC and a
@@ -470,5 +595,5 @@ async function memory(count, cycles) {
 }
 
 await Promise.all(Object.values(libs).map((lib) => lib.ready));
-window.reactBench = { run, memory, profileRun, scenarios: Object.keys(SCENARIOS) };
+window.reactBench = { run, memory, profileRun, countRun, scenarios: Object.keys(SCENARIOS) };
 document.getElementById('status').textContent = 'ready';

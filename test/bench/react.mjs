@@ -44,6 +44,7 @@ const MEMORY_COUNT = 500;
 const MEMORY_CYCLES = QUICK ? 3 : 10;
 const MEMORY_TARGET = 1.5;
 const PEER_REACT = '0.10.0';
+const COUNT_SAMPLES = 15;
 
 // Samples per round: [warm-up, kept].
 function plan(name) {
@@ -144,6 +145,58 @@ async function profile(browser, base, names) {
   await page.close();
 }
 
+// count accounts for one sample of each scenario named on datafetch's
+// side (REACT_COUNT), in a page whose calls between JavaScript and Go are
+// counted (?count=1, react-app.mjs countRun) with a datafetch.wasm built
+// with -tags dfcount (wasm/count.go: the goroutines and GC cycles), and
+// prints per sample: the calls by name, the goroutines, the GC cycles, and
+// the medians of the steps of both sides' timelines.
+async function count(browser, base, names) {
+  const wasm = join(OUT, 'count.wasm');
+  execFileSync('go', ['build', '-tags', 'dfcount', '-trimpath', '-o', wasm, './wasm'], {
+    cwd: ROOT,
+    env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
+    stdio: 'inherit',
+  });
+  const { page, errors } = await open(browser, base, 'count=1&wasm=/bench/out/count.wasm');
+  const at = (ev, what, after = 0) => ev.find(([n, t]) => n === what && t >= after)?.[1];
+  for (const name of names) {
+    for (const side of ['datafetch', 'data-client']) {
+      const r = await page.evaluate(([n, k, s]) => window.reactBench.countRun(n, k, s), [name, COUNT_SAMPLES, side]);
+      if (errors.length)
+        throw new Error(`page error counting ${name}:
+${errors.join('\n')}`);
+      // The steps of a sample's timeline, where it has them.
+      const marks = (ev) => {
+        const wake = at(ev, 'export datafetchWake');
+        return [
+          ['the fetch function called', at(ev, 'server.list')],
+          ['datafetchWake (the answer handed to Go)', wake],
+          ['Go done with it (its resume returns)', wake === undefined ? undefined : at(ev, 'return resume', wake)],
+          ['the list rendered (Rows)', at(ev, 'rows render')],
+          ['committed (layout effect)', at(ev, 'rows commit')],
+          ['the DOM change seen', at(ev, 'DOM mutation')],
+        ];
+      };
+      console.log(`${name}, ${side}: ${COUNT_SAMPLES} samples, median ${median(r.per.map((p) => p.ms)).toFixed(2)} ms (the counters slow it)`);
+      const steps = r.events.map(marks);
+      for (let i = 0; i < steps[0].length; i++) {
+        const ts = steps.map((s) => s[i][1]).filter((t) => t !== undefined);
+        if (ts.length) console.log(`  ${fmt(median(ts)).padStart(6)} ms  ${steps[0][i][0]}`);
+      }
+      if (side !== 'datafetch') continue;
+      const per = (f) => r.per.map(f).join(' ');
+      console.log(
+        `  goroutines at the start ${per((p) => p.goroutinesBefore)}; at the end ${per((p) => p.goroutinesEnd)}; after idle ${per((p) => p.goroutinesIdle)}`,
+      );
+      console.log(`  Go GC cycles during ${per((p) => p.gc)}; after, to idle ${per((p) => p.gcAfterIdle)}`);
+      console.log("  calls per sample (gojs.*: Go into JavaScript; export *: JavaScript into Go; js *: the page's timers):");
+      for (const [fn, n] of Object.entries(r.calls)) if (!fn.includes('datafetchCount')) console.log(`    ${n.toFixed(1).padStart(6)}  ${fn}`);
+    }
+  }
+  await page.close();
+}
+
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 async function main() {
@@ -177,6 +230,7 @@ async function main() {
       );
     }
     await page.close();
+    if (process.env.REACT_COUNT) await count(browser, server.url, process.env.REACT_COUNT.split(','));
     if (process.env.REACT_PROFILE) await profile(browser, server.url, process.env.REACT_PROFILE.split(','));
     if (MEMORY) {
       // A page of its own, with Go's gctrace on (its printing would cost
