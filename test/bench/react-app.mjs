@@ -76,7 +76,10 @@ if (query.get('count') === '1') {
                 ]);
                 return fn(sp);
               }
-            : (...a) => (countCall(`${mod}.${name}`), fn(...a));
+            : (...a) => {
+                countCall(`${mod}.${name}`);
+                return fn(...a);
+              };
       }
     }
     return imports;
@@ -106,9 +109,15 @@ if (query.get('count') === '1') {
     return { module: r.module, instance: wrapInstance(r.instance) };
   };
   const origTimeout = globalThis.setTimeout;
-  globalThis.setTimeout = (...a) => (countCall('js setTimeout'), origTimeout(...a));
+  globalThis.setTimeout = (...a) => {
+    countCall('js setTimeout');
+    return origTimeout(...a);
+  };
   const origQM = globalThis.queueMicrotask;
-  globalThis.queueMicrotask = (f) => (countCall('js queueMicrotask'), origQM(f));
+  globalThis.queueMicrotask = (f) => {
+    countCall('js queueMicrotask');
+    origQM(f);
+  };
 }
 const df = await load(query.get('wasm') ?? '/dist/datafetch.wasm');
 
