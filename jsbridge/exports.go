@@ -405,6 +405,7 @@ func updateAllCall(expire int32) callID {
 // JSON of paramsLen bytes in the input buffer. It returns the length of the
 // key, written as the output, or failed.
 //
+//
 // The key comes from keptParams when the same params text came before, as
 // for getResponse: datafetch/react's hooks ask for the key of their params
 // on every render (useResult), and parsing the params and making the URL
