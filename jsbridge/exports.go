@@ -405,30 +405,9 @@ func updateAllCall(expire int32) callID {
 // JSON of paramsLen bytes in the input buffer. It returns the length of the
 // key, written as the output, or failed.
 //
-//
-// The key comes from keptParams when the same params text came before, as
-// for getResponse: datafetch/react's hooks ask for the key of their params
-// on every render (useResult), and parsing the params and making the URL
-// again was most of the call (about 55 µs of a React getlist-100 sample's
-// two renders in Chromium, against 30 µs for a getResponse from the kept
-// params). Null params are keyed by the endpoint, as before.
-//
 //go:wasmexport datafetchKey
-func exportKey(epID, paramsLen int32) (n int32) {
-	defer failOnPanic(callEndpointKey, &n)
-	ep, err := handleOf[*rest.Endpoint](epID, "an endpoint")
-	if err != nil {
-		return fail(err)
-	}
-	params, key, err := keyedParams(epID, ep, paramsLen)
-	if err == nil && params.IsNull() {
-		key, err = ep.Key(params)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	exchange.out = []byte(key)
-	return int32(len(exchange.out))
+func exportKey(epID, paramsLen int32) int32 {
+	return endpointText(callEndpointKey, epID, paramsLen, (*rest.Endpoint).Key)
 }
 
 // exportURL is endpointURL as exportKey is endpointKey.

@@ -91,28 +91,6 @@ func TestKeyedParamsKeepsParams(t *testing.T) {
 	}
 }
 
-// exportKey answers from the params kept with their key (keyedParams), as
-// getResponse does, so that a hook's key on every render is not parsed
-// and made again; its answers are the endpoint's keys, null params
-// included.
-func TestExportKeyKeepsTheParams(t *testing.T) {
-	_, ep, _, epID := exportRig(t, nil)
-	for _, text := range []string{`{"id":7}`, `{"id":7}`, `{"id":8}`, `null`, `{}`} {
-		want, wantErr := ep.Key(value.MustParse(text))
-		lens := putInput(text)
-		n := exportKey(epID, lens[0])
-		if wantErr != nil {
-			assert.Equal(t, int32(failed), n, "exportKey(%s) fails as Key does: %v", text, wantErr)
-			continue
-		}
-		require.GreaterOrEqual(t, n, int32(0), "exportKey(%s)", text)
-		assert.Equal(t, want, string(exchange.out[:n]), "key of %s", text)
-	}
-	kept := keptParams.byEndpoint[epID]
-	require.Contains(t, kept, `{"id":7}`, "the params exportKey was given are kept")
-	assert.Equal(t, "article GET http://x.test/articles/7", kept[`{"id":7}`].key)
-}
-
 // exportRig registers a controller over cc (nil: the caller sets c.c)
 // and an endpoint of articles in the handle table, released when t ends.
 func exportRig(t *testing.T, cc *controller.Controller) (c *ctrl, ep *rest.Endpoint, ctrlID, epID int32) {
