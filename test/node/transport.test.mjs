@@ -135,47 +135,6 @@ test('transport: a cold fetch whose fetch option answers at once settles in the 
   }
 });
 
-test('transport: exported calls that a resume of Go follows queue no second resume (a React render: read, key, start)', async () => {
-  // A render reads (datafetchGetResponse) and starts a fetch
-  // (datafetchStart): the read's exported call queues a resume of Go for
-  // a later task (bridge.mjs), but the start resumes Go at once, and the
-  // response's wake again: the goroutines the read made runnable have run,
-  // and the queued resume would be a task of its own for nothing (one of
-  // five resumes in each React getlist-100 sample). An exported call after
-  // the last resume still gets one.
-  const { df, snapshot } = await countedInstance();
-  const User = new df.Entity({ key: 'OwedUser', defaults: { id: undefined, name: '' } });
-  const users = new df.RestEndpoint({
-    urlPrefix: 'http://owed.invalid',
-    path: '/users',
-    name: 'owedUsers',
-    schema: [User],
-    fetch: () => Promise.resolve([{ id: 1, name: 'Ada' }]),
-  });
-  const ctrl = new df.Controller();
-  await registered(ctrl, users);
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-  const { d } = await delta(snapshot, async () => {
-    assert.equal(ctrl.getResponse(users).expiryStatus, 'missing');
-    users.key();
-    const list = await ctrl.fetch(users);
-    assert.deepEqual(
-      list.map((u) => u.name),
-      ['Ada'],
-    );
-    await tick();
-    await tick();
-  });
-  assert.equal(d.datafetchStart, 1, JSON.stringify(d));
-  assert.equal(d.resumes, 2, `the start's and the wake's, none queued after: ${JSON.stringify(d)}`);
-
-  const again = await delta(snapshot, async () => {
-    assert.equal(ctrl.getResponse(users).expiryStatus, 'valid');
-    await tick();
-  });
-  assert.equal(again.d.resumes, 1, `an exported call with no resume after it is followed by one: ${JSON.stringify(again.d)}`);
-});
-
 test('transport: the promise of parseResponse is awaited without the js.FuncOf settle', async () => {
   const { df, fx, snapshot } = await countedInstance();
   const parsed = fx.getArticle.extend({ parseResponse: async (response) => ({ ...(await response.json()), title: 'parsed here' }) });

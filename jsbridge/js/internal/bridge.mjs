@@ -54,30 +54,19 @@ export function makeBridge(go, wasmExports, resume) {
   // and sets through exports for a while would give it none: no collection
   // could finish, and the module's memory would grow with every call
   // (4 KB a one-record setResponse). So a resume follows exported calls,
-  // once per task, after the caller's code has run, unless Go was resumed
-  // after the last of them (resumeGo: the fetch path's start and wake do,
-  // right after a render's reads): resumeOwed says an exported call came
-  // since.
+  // once per task, after the caller's code has run.
   let resumeQueued = false;
-  let resumeOwed = false;
-  const resumeGo = () => {
-    resumeOwed = false;
-    if (!exited) resume();
-  };
   const resumeAfter = () => {
     resumeQueued = false;
-    if (resumeOwed) resumeGo();
+    if (!exited) resume();
   };
   // A call through an exported entry, or undefined when there is none or
   // the program has exited (then call reports it).
   const exported = () => {
     if (exited || exchange === undefined) return undefined;
-    if (resume !== undefined) {
-      resumeOwed = true;
-      if (!resumeQueued) {
-        resumeQueued = true;
-        setTimeout(resumeAfter, 0);
-      }
+    if (resume !== undefined && !resumeQueued) {
+      resumeQueued = true;
+      setTimeout(resumeAfter, 0);
     }
     return exchange;
   };
@@ -157,7 +146,13 @@ export function makeBridge(go, wasmExports, resume) {
   let startAsync = () => undefined;
   if (resume !== undefined && typeof wasmExports?.datafetchWake === 'function') {
     // An exited program cannot be resumed; what it waited for is dropped.
-    const transport = new Transport(wasmExports, resumeGo, fail);
+    const transport = new Transport(
+      wasmExports,
+      () => {
+        if (!exited) resume();
+      },
+      fail,
+    );
     lib.request = (id, fetch, url, initText, extra, body, keepBody) => transport.request(id, fetch, url, initText, extra, body, keepBody);
     lib.await = (promise, id) => transport.await(promise, id);
     lib.awaitText = (promise, id) => transport.awaitText(promise, id);
