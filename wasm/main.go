@@ -4,7 +4,7 @@
 // waits, so that the functions it registered can be called. Load it with
 // dist/datafetch.mjs.
 //
-// Its collector settings (GOGC=400, GOMEMLIMIT=1GiB) come from the
+// Its collector settings (GOGC=1000, GOMEMLIMIT=1GiB) come from the
 // environment that dist/datafetch.mjs's load() starts it with
 // (jsbridge/js/internal/load.mjs, GO_ENV), which the runtime reads before
 // any Go code runs. Setting them here with runtime/debug linked package os

@@ -64,7 +64,7 @@ export async function countingInstance() {
   // The collector settings load() starts datafetch.wasm with
   // (jsbridge/js/internal/load.mjs), so that collections, and the calls
   // their finalizers make, come as often as in load()'s instance.
-  go.env = { ...go.env, GOGC: '400', GOMEMLIMIT: '1GiB' };
+  go.env = { ...go.env, GOGC: '1000', GOMEMLIMIT: '1GiB' };
   const { instance } = await WebAssembly.instantiate(readFileSync(join(DIST, 'datafetch.wasm')), go.importObject);
   const before = globalThis.__datafetchGo;
   go.run(instance);

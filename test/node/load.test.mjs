@@ -39,7 +39,7 @@ test("load() starts datafetch.wasm with its collector settings in the Go runtime
   assert.equal(gos.length, 1, 'one Go instance');
   // wasm/main.go sets none itself: without these the runtime collects at
   // GOGC=100 with no memory limit.
-  assert.equal(gos[0].env.GOGC, '400');
+  assert.equal(gos[0].env.GOGC, '1000');
   assert.equal(gos[0].env.GOMEMLIMIT, '1GiB');
 });
 
