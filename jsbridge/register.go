@@ -89,6 +89,7 @@ var registerOnce sync.Once
 // the functions are Go code.
 func Register() {
 	registerOnce.Do(func() {
+		startPacing()
 		rest.DefaultTransport = transport{}
 		obj, err := newObject()
 		if err != nil {

@@ -68,10 +68,13 @@ func collectSoon() {
 	}
 }
 
-// collect runs the collector until no request came during a collection.
+// collect runs the collector until no request came during a collection,
+// and sets the pacing from the live heap each one left (setPacing): its
+// collections are complete, swept, when runtime.GC returns.
 func collect() {
 	for {
 		runtime.GC()
+		setPacing()
 		collector.mu.Lock()
 		again := collector.again
 		collector.again = false

@@ -1,6 +1,7 @@
-// The Go collector's pacing under load() (jsbridge/js/internal/load.mjs,
-// GO_ENV): a large cold read from a small heap runs without a collection in
-// its middle, and the bridge collects after it, at idle. Observed through
+// The Go collector's pacing (jsbridge/pacer.go, and load()'s GO_ENV): a
+// large cold read from a small heap runs without a collection in its
+// middle, and the bridge collects after it, at idle; a large heap may grow
+// to five times what is live between collections, not more. Observed through
 // the runtime's own trace (GODEBUG=gctrace=1, added to the environment
 // load() gives the runtime), which prints one line per collection and
 // marks the ones runtime.GC() asked for "(forced)": counts, not time.
@@ -101,5 +102,49 @@ test("a cold read of 8,000 articles runs no collection of the runtime's own; the
     assert.deepEqual(paced(traced.slice(before)), [], `round ${round}: only forced collections`);
     ctrl.close();
   }
+});
+
+// heap parses a gctrace line: the heap left live (MB) and the target the
+// collection ran under ("X->Y->Z MB, G MB goal").
+function heap(line) {
+  const m = /->(\d+) MB, (\d+) MB goal/.exec(line);
+  assert.ok(m, `a gctrace line with the heap and its goal: ${line}`);
+  return { live: Number(m[1]), goal: Number(m[2]) };
+}
+
+test('with a read held in the store, the heap may grow to five times what is live, not eleven (GOGC=1000 alone)', async () => {
+  const df = await loadDF();
+  const User = new df.Entity({ key: 'User', defaults: { id: undefined, name: '' } });
+  const Article = new df.Entity({
+    key: 'Article',
+    defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] },
+    schema: { author: User },
+  });
+  const list = new df.RestEndpoint({ urlPrefix: 'http://pacing.test', path: '/held', name: 'getHeld', schema: [Article] });
+  const bytes = new TextEncoder().encode(articlesJSON(ARTICLES));
+  const ctrl = new df.Controller({ fetch: () => new Response(bytes, { headers: { 'Content-Type': 'application/json' } }) });
+  assert.equal((await ctrl.fetch(list)).length, ARTICLES);
+  // A reset of another (empty) controller makes the bridge collect
+  // (jsbridge/release.go, collectSoon) with the read held, and set the
+  // pacing from what is live; the second such collection runs under the
+  // target that set.
+  const other = new df.Controller({ fetch: () => Promise.reject(new Error('no fetch here')) });
+  const lines = [];
+  for (let i = 0; i < 2; i++) {
+    const before = traced.length;
+    await other.resetEntireStore();
+    await idle();
+    await idle();
+    const forced = traced.slice(before).filter((l) => l.includes('(forced)'));
+    assert.ok(forced.length > 0, `reset ${i + 1}: the bridge collected after it`);
+    lines.push(forced.at(-1));
+  }
+  const { live } = heap(lines[0]);
+  const { goal } = heap(lines[1]);
+  assert.ok(live >= 10, `the store holds the read: ${live} MB live`);
+  assert.ok(goal <= live * 6, `the target after ${live} MB live is ${goal} MB: want about five times it (GOGC=400), not eleven (GOGC=1000)`);
+  assert.ok(goal >= live * 4, `the target after ${live} MB live is ${goal} MB: want about five times it`);
+  other.close();
+  ctrl.close();
   console.log = log;
 });
