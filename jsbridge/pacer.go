@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"runtime"
+	"sync/atomic"
 	_ "unsafe" // for go:linkname
 )
 
@@ -34,14 +35,17 @@ func startPacing() {
 // sets. After the bridge's own collections (collect), which set the
 // pacing once the collection is complete, it leaves it to them.
 func pace(*gcSentinel) {
-	collector.mu.Lock()
-	running := collector.running
-	collector.mu.Unlock()
-	if !running {
+	if !collecting.Load() {
 		setPacing()
 	}
 	startPacing()
 }
+
+// collecting is whether collect is in runtime.GC: pace, which may run
+// while it sweeps, leaves the pacing to it. (Not collector.running, which
+// is also true while a collection waits for JavaScript to be idle: a page
+// that never is would then never be paced.)
+var collecting atomic.Bool
 
 // setPacing sets the GOGC for the heap now.
 func setPacing() {

@@ -73,8 +73,10 @@ func collectSoon() {
 // collections are complete, swept, when runtime.GC returns.
 func collect() {
 	for {
+		collecting.Store(true)
 		runtime.GC()
 		setPacing()
+		collecting.Store(false)
 		collector.mu.Lock()
 		again := collector.again
 		collector.again = false
