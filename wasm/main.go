@@ -7,7 +7,9 @@
 // Its collector settings (GOGC=1000, GOMEMLIMIT=1GiB) come from the
 // environment that dist/datafetch.mjs's load() starts it with
 // (jsbridge/js/internal/load.mjs, GO_ENV), which the runtime reads before
-// any Go code runs. Setting them here with runtime/debug linked package os
+// any Go code runs; after each collection the bridge sets GOGC from the
+// live heap (jsbridge/pacer.go, through runtime/debug.setGCPercent's
+// linkname). Setting them here with runtime/debug linked package os
 // (and the fmt that runtime/debug imports) into datafetch.wasm: 66 KB raw,
 // 9 KB brotli, and their package initialization at every start.
 package main

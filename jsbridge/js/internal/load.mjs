@@ -91,18 +91,14 @@ function nodeFileReader() {
  * the Go runtime reads as it starts (wasm/main.go says why they are set
  * here). In wasm the collector runs on the page's only thread and stops
  * the work while it marks: at the default target (GOGC=100) it took a
- * third of a cold read (test/bench profiles). A cache's live heap is mostly
- * what it holds, so the heap may grow to eleven times that between
- * collections (GOGC=1000), bounded so that a large store falls back to
- * collecting more often, not to growing (GOMEMLIMIT). GOGC also sets the
- * smallest heap the runtime collects at (4 MB × GOGC/100): 40 MB, so that
- * a read of 10,000 articles (about 30 MB of garbage and new records) from
- * a small heap runs without a collection in its middle, which at GOGC=400
- * (16 MB) marked the half-built read and took a third of its CPU time;
- * the bridge collects at idle after it (jsbridge/release.go). Higher
- * (2000, or off under a memory limit) made back-to-back reads slower: the
- * heap grew into memory the page had not touched (test/bench/README.md,
- * Collector pacing).
+ * third of a cold read (test/bench profiles). GOGC=1000 makes the first
+ * target 40 MB (the runtime's floor is 4 MB × GOGC/100), so that a read of
+ * 10,000 articles (about 30 MB of garbage and new records) from a small
+ * heap runs without a collection in its middle; after every collection the
+ * bridge sets GOGC from the heap left live (jsbridge/pacer.go): 40 MB
+ * again while the heap is small, five times the heap once it is large.
+ * GOMEMLIMIT bounds it, so that a large store falls back to collecting
+ * more often, not to growing (test/bench/README.md, Collector pacing).
  */
 const GO_ENV = Object.freeze({ GOGC: '1000', GOMEMLIMIT: '1GiB' });
 
