@@ -301,13 +301,16 @@ func fetchHook(fn safejs.Value) func(context.Context, *rest.Endpoint, value.Valu
 	return func(ctx context.Context, e *rest.Endpoint, params value.Value, body any) (value.Value, error) {
 		kind, payload := bodyToJS(body)
 		r, err := invoke(fn, endpointHandle(e), params.JSON(), kind, payload)
-		if err == nil {
-			r, err = await(ctx, r)
-		}
 		if err != nil {
 			return value.Undef, thrownStatus(err)
 		}
-		return jsonArg(r, "fetch result")
+		// thrownStatus leaves a parse error as it is: only what fn threw
+		// has a status.
+		v, err := awaitJSON(ctx, r, "fetch result")
+		if err != nil {
+			return value.Undef, thrownStatus(err)
+		}
+		return v, nil
 	}
 }
 
@@ -317,13 +320,10 @@ func parseResponseHook(fn safejs.Value) func(context.Context, *rest.Response) (v
 	return func(ctx context.Context, resp *rest.Response) (value.Value, error) {
 		native, _ := resp.Native.(safejs.Value)
 		r, err := invoke(fn, native)
-		if err == nil {
-			r, err = await(ctx, r)
-		}
 		if err != nil {
 			return value.Undef, err
 		}
-		return jsonArg(r, "parseResponse result")
+		return awaitJSON(ctx, r, "parseResponse result")
 	}
 }
 

@@ -5,6 +5,9 @@ package jsbridge
 import (
 	"context"
 	"sync"
+	"unsafe"
+
+	"github.com/datafetch/datafetch/core/value"
 
 	"github.com/datafetch/datafetch/internal/fmtlite"
 	"github.com/datafetch/datafetch/jsbridge/internal/safejs"
@@ -81,6 +84,79 @@ func awaitWoken(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 		return safejs.Undefined(), newJSError(r)
 	}
 	return r, nil
+}
+
+// The room past a woken text's bytes is kept alive with the parsed value
+// (the parse shares the room's memory) unless it is more than
+// minTextSlackCopy bytes and more than an eighth (textSlackShare) of the
+// text: then the text is copied out. The first room JavaScript reserves
+// (its slack a 64th of the text and 64 bytes) is always kept; a second
+// one, reserved for 3 bytes a UTF-16 unit, may be copied.
+const (
+	minTextSlackCopy = 1 << 10
+	textSlackShare   = 8
+)
+
+// awaitJSON waits for v, a hook adapter's result (a promise of JSON text,
+// or the text itself), and parses it as jsonArg does; what names it in
+// errors. Through lib.awaitText the text is written as UTF-8 straight into
+// Go's memory (encodeInto) and parsed there: no TextEncoder.encode, and
+// none of syscall/js's two copies of a string into Go (wakeText). Text
+// JavaScript does not write so (no lib.awaitText, or a rejection) is read
+// as await and jsonArg read it.
+func awaitJSON(ctx context.Context, v safejs.Value, what string) (value.Value, error) {
+	if !interop.IsThenable(v) || lib.awaitText.Type() != safejs.TypeFunction {
+		r, err := await(ctx, v)
+		if err != nil {
+			return value.Undef, err
+		}
+		return jsonArg(r, what)
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	id, ch := waits.add()
+	if _, err := invoke(lib.awaitText, v, id); err != nil {
+		waits.drop(id)
+		return value.Undef, err
+	}
+	var o woken
+	select {
+	case o = <-ch:
+	case <-ctx.Done():
+		waits.drop(id)
+		_, _ = invoke(lib.abort, id)
+		return value.Undef, ctx.Err()
+	}
+	if o.kind == wakeText {
+		return wokenJSON(o, what)
+	}
+	r, err := invoke(lib.take, id)
+	if err != nil {
+		return value.Undef, err
+	}
+	if o.kind != wakeOK {
+		return value.Undef, newJSError(r)
+	}
+	return jsonArg(r, what)
+}
+
+// wokenJSON parses the text a wakeText outcome holds. The parse keeps the
+// text's memory (its strings are slices of it): the room JavaScript wrote
+// it into, unless that is much longer than the text.
+func wokenJSON(o woken, what string) (value.Value, error) {
+	text := o.body
+	if len(text) == 0 {
+		return value.Undef, nil
+	}
+	if slack := o.roomLen - len(text); slack > minTextSlackCopy && slack > len(text)/textSlackShare {
+		text = append([]byte(nil), text...)
+	}
+	v, err := value.ParseMarked(unsafe.String(unsafe.SliceData(text), len(text)))
+	if err != nil {
+		return value.Undef, fmtlite.Errorf("%s: %w", what, err)
+	}
+	return v, nil
 }
 
 // watchers hands the settlement of promises to the goroutines awaiting

@@ -50,6 +50,10 @@ const (
 	// wakeNotResponse: fetch resolved to something that is not a
 	// Response; the meta text says what it was ("null", "a string", ...).
 	wakeNotResponse = 2
+	// wakeText: a promise resolved to JSON text (a hook's result, as its
+	// adapter wrote it), which JavaScript wrote as UTF-8 into the reserved
+	// room (bodyLen bytes): nothing to take (awaitJSON).
+	wakeText = 3
 	// wakeBadRoom is no report: lengths beyond the reserved room (a fault
 	// of this side of the library).
 	wakeBadRoom = -1
@@ -100,6 +104,7 @@ var protocolConsts = []protocolConst{
 	{"How JavaScript reports a wait's outcome to Go (datafetchWake; wake.go).", "WAKE_OK", wakeOK, "A fetch answered with a Response, or a promise resolved."},
 	{"", "WAKE_THROWN", wakeThrown, "The fetch or the promise failed; Go takes what was thrown."},
 	{"", "WAKE_NOT_RESPONSE", wakeNotResponse, "fetch resolved to something that is not a Response."},
+	{"", "WAKE_TEXT", wakeText, "A promise resolved to JSON text, written as UTF-8 into the reserved room; nothing to take."},
 
 	{"The asynchronous entries datafetchStart starts (start.go).", "START_FETCH", startFetch, "ctrl.fetch (ctrlFetch)."},
 	{"", "START_SUSPENSE", startSuspense, "useSuspense (ctrlSuspense)."},

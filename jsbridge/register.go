@@ -189,8 +189,9 @@ var lib struct {
 	// whole fetch exchange (transport.exchange); await(promise, id)
 	// watches a promise; both report through datafetchWake. take(id)
 	// returns the value kept for a woken wait, abort(id) aborts request
-	// id.
-	request, await, take, abort safejs.Value
+	// id. awaitText(promise, id) is await for a promise of JSON text,
+	// which it writes into Go's memory (wakeText; awaitJSON).
+	request, await, awaitText, take, abort safejs.Value
 	// complete(id, ok, value) settles the Promise of a call started
 	// through exportStart (start.go).
 	complete safejs.Value
@@ -221,13 +222,14 @@ func setLibrary(args []safejs.Value) (any, error) {
 	lib.watch, _ = l.Get("watch")
 	lib.request, _ = l.Get("request")
 	lib.await, _ = l.Get("await")
+	lib.awaitText, _ = l.Get("awaitText")
 	lib.take, _ = l.Get("take")
 	lib.abort, _ = l.Get("abort")
 	lib.complete, _ = l.Get("complete")
 	lib.idle, _ = l.Get("idle")
 	if lib.take.Type() != safejs.TypeFunction || lib.abort.Type() != safejs.TypeFunction {
 		// Both or none: a report without take would keep its value.
-		lib.request, lib.await = safejs.Undefined(), safejs.Undefined()
+		lib.request, lib.await, lib.awaitText = safejs.Undefined(), safejs.Undefined(), safejs.Undefined()
 	}
 	return nil, nil
 }

@@ -9,9 +9,10 @@ import (
 // Waking Go without a js.FuncOf call.
 //
 // A goroutine that waits for JavaScript (a fetch, a promise) registers a
-// wait and blocks on its channel. JavaScript reports the outcome through
-// the exports below: datafetchReserve hands out room in Go's memory for
-// bytes (a body, its headers), datafetchWake delivers the outcome to the
+// wait and blocks on its channel. JavaScript reports the outcome through the
+// exports below: datafetchReserve hands out room in Go's memory for bytes (a
+// body, its headers, or the JSON text a hook resolved to, which awaitJSON
+// parses where it was written), datafetchWake delivers the outcome to the
 // channel. Neither runs the woken goroutine: a send in an export only makes
 // it runnable. JavaScript then calls the instance's resume export (through
 // wasm_exec.js's Go._resume), which is what wasm_exec.js does itself when a
@@ -56,6 +57,9 @@ type woken struct {
 	// room is what JavaScript wrote into the reserved room: body bytes
 	// first (bodyLen), then the meta text (metaLen).
 	body, meta []byte
+	// roomLen is the length of the room reserved last: what body keeps
+	// alive.
+	roomLen int
 }
 
 // wait is one goroutine waiting for JavaScript.
@@ -145,7 +149,7 @@ func exportWake(id, kind, status, bodyLen, metaLen int32) (r int32) {
 	if w == nil {
 		return unheard
 	}
-	o := woken{kind: kind, status: int(status)}
+	o := woken{kind: kind, status: int(status), roomLen: len(w.room)}
 	if bodyLen < 0 || metaLen < 0 || int(bodyLen)+int(metaLen) > len(w.room) {
 		o.kind = wakeBadRoom
 	} else {

@@ -105,6 +105,7 @@ func FuzzNormalize(f *testing.F) {
 			return
 		}
 		st1, d1 := storeAndRead(s, n)
+		checkRepeats(t, data, s, in, n, st1, d1)
 		if !treeAtMost(d1, 1<<16) {
 			// A read shares the value of an entity wherever it appears, so
 			// walked as a tree (as normalizing it again does) it can be far
@@ -150,6 +151,33 @@ func FuzzNormalize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkRepeats normalizes in by s again listing every occurrence of a
+// record (schema.KeepRepeats), stores that, and checks that it stores
+// what n, stored in st and read as d, did: leaving out a record the
+// response wrote just before changes nothing.
+func checkRepeats(t *testing.T, data []byte, s schema.Schema, in value.Value, n *schema.Normalized, st *store.Store, d value.Value) {
+	t.Helper()
+	restore := schema.KeepRepeats()
+	all, err := schema.Normalize(s, in)
+	restore()
+	if err != nil {
+		t.Fatalf("%s: normalized with every occurrence: %v", data, err)
+	}
+	if len(n.Entities) > len(all.Entities) {
+		t.Fatalf("%s: %d writes, more than the %d occurrences", data, len(n.Entities), len(all.Entities))
+	}
+	stAll, dAll := storeAndRead(s, all)
+	if !equivalent(d, dAll) {
+		t.Fatalf("%s: the read differs with every occurrence written:\nrepeats out %s\nall         %s", data, d, dAll)
+	}
+	for _, w := range all.Entities {
+		a, b := st.Slot(w.Entity.Key, w.PK), stAll.Slot(w.Entity.Key, w.PK)
+		if (a == nil) != (b == nil) || a != nil && (a.Deleted != b.Deleted || a.Meta != b.Meta || !value.Equal(a.Value, b.Value)) {
+			t.Fatalf("%s: %s %s stored differs with every occurrence written", data, w.Entity.Key, w.PK)
+		}
+	}
 }
 
 // treeAtMost reports whether v, walked as a tree, has at most limit nodes.
@@ -247,9 +275,10 @@ func storeAndRead(s schema.Schema, n *schema.Normalized) (*store.Store, value.Va
 }
 
 // eagerSource serves copies of a store's slots without their parsed
-// records (Slot.Parsed), so that denormalizing from it builds every entity
-// as a copy of its normalized record, the way reads were made before
-// parsed records were handed back.
+// records (Slot.Parsed) and with their records built (builtCopy), so that
+// denormalizing from it builds every entity as a copy of its normalized
+// record, the way reads were made before parsed records were handed back
+// and records read off their tapes.
 type eagerSource struct {
 	st    *store.Store
 	slots map[[2]string]*schema.Slot
@@ -263,9 +292,23 @@ func (e *eagerSource) Slot(key, pk string) *schema.Slot {
 	if c := e.slots[[2]string{key, pk}]; c != nil {
 		return c
 	}
-	c := &schema.Slot{Key: key, PK: pk, Value: s.Value, Deleted: s.Deleted, Meta: s.Meta, Version: s.Version}
+	c := &schema.Slot{Key: key, PK: pk, Value: builtCopy(s.Value), Deleted: s.Deleted, Meta: s.Meta, Version: s.Version}
 	e.slots[[2]string{key, pk}] = c
 	return c
+}
+
+// builtCopy returns v, or, when v is an array or object on a tape not
+// built yet (value.Value.Unbuilt), a built copy of it, leaving v unbuilt:
+// a read then copies a record that is built, where the store's read
+// copies one off its tape.
+func builtCopy(v value.Value) value.Value {
+	switch {
+	case !v.Unbuilt():
+		return v
+	case v.Kind() == value.Object:
+		return value.Obj(v.AppendMembers(nil)...)
+	}
+	return value.Arr(v.AppendElems(nil)...)
 }
 
 // checkEager fails t unless read, the store's read of result, is exactly

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/datafetch/datafetch/core/internal/dates"
 	"github.com/datafetch/datafetch/core/value"
@@ -129,6 +130,11 @@ var normalizers = sync.Pool{New: func() any {
 // response needs are dropped rather than kept idle.
 func (n *normalizer) release() {
 	const keep = 64
+	if n.seenOn {
+		// Its keys would keep the response's text alive.
+		clear(n.seen[:])
+		n.seenOn = false
+	}
 	clear(n.writes)
 	n.writes = n.writes[:0]
 	if cap(n.writes) > keep {
@@ -199,6 +205,11 @@ type normalizer struct {
 	// list is args.List(), made when a hook first asks for it (listed).
 	list   value.Value
 	listed bool
+	// seen, while seenOn (from the first list of more than one element
+	// on), names the write listed last for each of the keys met lately
+	// (see repeats). It is allocated once and reused.
+	seen   *[seenSlots]seenWrite
+	seenOn bool
 
 	// ownPaths and ownPathElems are the first room for paths, in the
 	// normalizer itself.
@@ -245,9 +256,68 @@ func (n *normalizer) argList() value.Value {
 }
 
 // add lists one record. A record that appears several times in a response is
-// listed each time; storing the writes in order merges them, with the same
-// rules as any two writes.
-func (n *normalizer) add(w EntityWrite) { n.writes = append(n.writes, w) }
+// listed each time (but see repeats); storing the writes in order merges
+// them, with the same rules as any two writes.
+func (n *normalizer) add(w EntityWrite) {
+	if n.seenOn {
+		n.seen[seenSlot(w.Entity, w.PK)] = seenWrite{e: w.Entity, pk: w.PK, at: len(n.writes)}
+	}
+	n.writes = append(n.writes, w)
+}
+
+// keepRepeats, set by tests, lists every occurrence of a record (no
+// repeats), to compare what the two store.
+var keepRepeats atomic.Bool
+
+// seenSlots is the size of normalizer.seen: a few hundred records
+// repeated in a list (the authors of its articles) stay in it.
+const seenSlots = 256
+
+// seenWrite is an entry of normalizer.seen: the write of e's record pk
+// listed last is writes[at].
+type seenWrite struct {
+	e  *Entity
+	pk string
+	at int
+}
+
+// seenSlot is where (e, pk) goes in normalizer.seen: a hash of the key's
+// length and last bytes and of the entity's, cheaper than hashing the key
+// whole, which WebAssembly does slowly.
+func seenSlot(e *Entity, pk string) int {
+	h := uint(len(pk))*0x9e37 + uint(len(e.Key))*0x45d9
+	for i := max(0, len(pk)-3); i < len(pk); i++ {
+		h = h*31 + uint(pk[i])
+	}
+	return int(h^h>>8) & (seenSlots - 1)
+}
+
+// repeats reports whether the record pk of e, normalized from source, is
+// the one the response listed last under that key: then storing it again
+// is a no-op, and it is not listed twice. A list whose records share
+// nested ones (the twenty authors of a thousand articles) then makes one
+// write per record, not one per occurrence; the writes are a good part of
+// what a cold read allocates, and the collector, which in WebAssembly
+// runs on the page's thread, marks them again while they live.
+//
+// It holds only for an entity whose merge is the default shallow merge,
+// with no hook of the caller's (which may count the calls, or not be
+// idempotent): the second write then merges a record with itself, which
+// leaves it and its meta (one write's) as they are. An entry of seen
+// names the last write of its key, or nothing: a collision only loses a
+// repeat.
+func (n *normalizer) repeats(e *Entity, pk, source string) bool {
+	if !n.seenOn || keepRepeats.Load() || e.Merge != nil || e.UseIncoming != nil || e.ShouldReorder != nil ||
+		e.MergeWithStore != nil || e.MergeMetaWithStore != nil {
+		return false
+	}
+	s := &n.seen[seenSlot(e, pk)]
+	if s.e != e || s.pk != pk {
+		return false
+	}
+	w := &n.writes[s.at]
+	return !w.Deleted && w.Source == source
+}
 
 func (p *pathElem) fieldKey() string {
 	// A list's member has the list's key, as data-client's ArraySchema
@@ -311,6 +381,11 @@ func (e *Entity) normalize(in, parent value.Value, path *pathElem, n *normalizer
 	w := EntityWrite{Entity: e, PK: pk, Value: rec}
 	if e.stable() {
 		w.Source = in.Source()
+	}
+	if w.Source != "" && n.repeats(e, pk, w.Source) {
+		// The very record this response wrote last under its key: storing
+		// it again would change nothing.
+		return value.Str(pk), nil
 	}
 	if len(keys) > 0 {
 		start := len(n.keys)
@@ -520,6 +595,13 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 		elems = n.elems[start:]
 		defer func() { n.elems = n.elems[:start] }()
 	}
+	if len(elems) > 1 && !n.seenOn {
+		if n.seen == nil {
+			n.seen = new([seenSlots]seenWrite)
+		}
+		n.seenOn = true
+	}
+	var firstW, firstK int // the writes and keys after the first element
 	// The members' parent is the list's, as data-client's ArraySchema
 	// passes it (at the top, the list itself).
 	for i, el := range elems {
@@ -528,19 +610,44 @@ func (a *Array) normalize(in, parent value.Value, path *pathElem, n *normalizer)
 			return value.Undef, err
 		}
 		out[i] = v
-		if i == 0 && len(out) > 1 {
+		switch {
+		case i == 0 && len(out) > 1:
 			// Elements of a list are usually alike: reserve room for as
 			// many writes (and nested keys) again for each of the others,
-			// so a large list does not grow them by doubling.
-			if k := len(n.writes) - writes; k > 0 {
-				n.writes = slices.Grow(n.writes, k*(len(out)-1))
+			// so a large list does not grow them by doubling. For a long
+			// list, only for the next few, then (below) for the rest at
+			// the rate those made: records nested in many elements are
+			// listed once (repeats), and the first element's count would
+			// reserve for them again and again.
+			more := len(out) - 1
+			if more > 4*reserveSample {
+				more = reserveSample
 			}
-			if k := len(n.keys) - keys; k > 0 {
-				n.keys = slices.Grow(n.keys, k*(len(out)-1))
-			}
+			n.reserve(writes, keys, 1, more)
+			firstW, firstK = len(n.writes), len(n.keys)
+		case i == reserveSample && len(out) > 4*reserveSample+1:
+			// The rate of the elements after the first, whose nested
+			// records were all new.
+			n.reserve(firstW, firstK, i, len(out)-1-i)
 		}
 	}
 	return value.Arr(out...), nil
+}
+
+// reserveSample is the number of elements of a list after which the room
+// for its writes is reserved again, at the rate they made.
+const reserveSample = 63
+
+// reserve makes room in n.writes and n.keys for more elements of a list
+// like the last done ones: done elements made the writes since index
+// writes and the keys since keys.
+func (n *normalizer) reserve(writes, keys, done, more int) {
+	if k := len(n.writes) - writes; k > 0 {
+		n.writes = slices.Grow(n.writes, (k*more+done-1)/done)
+	}
+	if k := len(n.keys) - keys; k > 0 {
+		n.keys = slices.Grow(n.keys, (k*more+done-1)/done)
+	}
 }
 
 func (o *Object) normalize(in, parent value.Value, path *pathElem, n *normalizer) (value.Value, error) {

@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -38,7 +39,39 @@ func FuzzWire(f *testing.F) {
 			t.Fatalf("generated JSON %s: %v", text, err)
 		}
 		checkWire(t, s, data)
+		checkLikeBuilt(t, s, text)
 	})
+}
+
+// checkLikeBuilt checks that the outputs of a read of text parsed onto a
+// tape (value.ParseLazy), whose records are patched over the tape
+// (value.Patched) and read off it, are those of a read of text parsed
+// whole (value.Parse), whose records are built: the same bytes, with a
+// table and without.
+func checkLikeBuilt(t *testing.T, s schema.Schema, text string) {
+	t.Helper()
+	outputs := func(v value.Value) (table, tree []byte) {
+		n, err := schema.Normalize(s, v)
+		if err != nil {
+			return nil, nil
+		}
+		st := store.New()
+		st.Apply(&store.Write{Key: "k", Schema: s, Result: n.Result, Entities: n.Entities,
+			Meta: schema.Meta{Date: 1, FetchedAt: 1, ExpiresAt: 1000}})
+		read, _, _, _ := st.Read("k")
+		var none *Identities
+		return NewIdentities().Output(nil, wire.Header{}, "k", s, read), none.Output(nil, wire.Header{}, "", s, read)
+	}
+	lazy, err := value.ParseLazy(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotTable, gotTree := outputs(lazy)
+	wantTable, wantTree := outputs(value.MustParse(text))
+	if !bytes.Equal(gotTable, wantTable) || !bytes.Equal(gotTree, wantTree) {
+		t.Fatalf("%s: the read of a response on a tape writes\n% x\n% x\nwhere one of it parsed whole writes\n% x\n% x",
+			text, gotTable, gotTree, wantTable, wantTree)
+	}
 }
 
 // checkWire stores data under s and checks the outputs of its read.

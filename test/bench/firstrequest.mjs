@@ -37,11 +37,14 @@
 
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { launchChromium } from '../browser/launch.mjs';
+import { createHash } from 'node:crypto';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, chromiumPath, launchChromium } from '../browser/launch.mjs';
 import { articlesText } from './data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,6 +54,27 @@ const DIST = resolve(process.env.FIRSTREQ_DIST ?? join(ROOT, 'dist'));
 const RUNS = Number(process.env.FIRSTREQ_RUNS ?? 11);
 const N = Number(process.env.FIRSTREQ_N ?? 100);
 const THROTTLE = process.env.FIRSTREQ_THROTTLE;
+// FIRSTREQ_PRELOAD=1: the datafetch pages hint datafetch.wasm in their HTML
+// (<link rel="preload" as="fetch">), so that its download starts as the
+// page is parsed rather than when the bundle calls load();
+// FIRSTREQ_PRELOAD=datafetch (or base): only that app's page does (with
+// FIRSTREQ_BASE, a before/after of the hint in one run).
+const PRELOAD = new Set(process.env.FIRSTREQ_PRELOAD === '1' ? ['datafetch', 'base'] : (process.env.FIRSTREQ_PRELOAD ?? '').split(',').filter(Boolean));
+// FIRSTREQ_VISIT=<n>: time the nth visit instead of the first: each run,
+// in a fresh browser profile, visits the page n - 1 times (untimed),
+// waiting REVISIT_WAIT_MS after each (Chromium stores a wasm module's
+// compiled code beside its HTTP cache entry a while after it compiled, and
+// only from the second visit on), then visits it again, timed; the server
+// answers the revalidations (ETag) with 304.
+const VISIT = Number(process.env.FIRSTREQ_VISIT ?? 1);
+const REVISIT_WAIT_MS = 3000;
+// FIRSTREQ_TRACE=1: record a Chromium trace of each datafetch visit and
+// print, between consecutive marks, the page's main-thread CPU time (the
+// marks' thread timestamps) and how much of it V8 spent compiling wasm
+// functions on their first call (wasm.CompileLazy): figures that a busy
+// machine moves far less than wall-clock ones. Tracing slows the visit:
+// compare wall-clock figures only between runs that both trace.
+const TRACE = process.env.FIRSTREQ_TRACE === '1';
 const BASE = process.env.FIRSTREQ_BASE ? resolve(process.env.FIRSTREQ_BASE) : undefined;
 const LIBS = BASE === undefined ? ['dataclient', 'datafetch'] : ['dataclient', 'datafetch', 'base'];
 const LABEL = { dataclient: 'data-client', datafetch: 'datafetch', base: 'datafetch (base)' };
@@ -106,10 +130,13 @@ async function bundle() {
 
 // ------------------------------------------------------------ server
 
+// Where load() finds datafetch.wasm by default: beside the bundle.
+const wasmPath = (lib) => new URL('./datafetch.wasm', `http://x/out/${APPS[lib].bundle}`).pathname;
+
 const PAGE = (lib) => `<!doctype html>
 <meta charset="utf-8">
 <link rel="icon" href="data:,">
-<title>first request</title>
+${PRELOAD.has(lib) ? `<link rel="preload" href="${wasmPath(lib)}" as="fetch" type="application/wasm" crossorigin>\n` : ''}<title>first request</title>
 <ul id="list"></ul>
 <script type="module" src="/out/${APPS[lib].bundle}"></script>
 `;
@@ -117,7 +144,7 @@ const PAGE = (lib) => `<!doctype html>
 // A compressed body (gzip, level 6) with its type, made once.
 function asset(body, type) {
   const raw = Buffer.from(body);
-  return { raw, gz: gzipSync(raw, { level: 6 }), type };
+  return { raw, gz: gzipSync(raw, { level: 6 }), type, etag: `"${createHash('sha256').update(raw).digest('hex').slice(0, 16)}"` };
 }
 
 // serve runs the server in this process (a child of the runner's, so that
@@ -133,8 +160,7 @@ async function serve() {
     // that import.meta.url names once bundled). Beside the bundle's folder,
     // out/base/'s wasm was out/datafetch.wasm, which the datafetch app
     // loads first: with FIRSTREQ_BASE both apps ran the base's wasm.
-    const wasm = new URL('./datafetch.wasm', `http://x/out/${out}`).pathname;
-    if (lib !== 'dataclient') assets.set(wasm, asset(readFileSync(join(from, 'datafetch.wasm')), 'application/wasm'));
+    if (lib !== 'dataclient') assets.set(wasmPath(lib), asset(readFileSync(join(from, 'datafetch.wasm')), 'application/wasm'));
   }
   const pages = new Map(LIBS.map((lib) => [lib, asset(PAGE(lib), 'text/html; charset=utf-8')]));
   // What the server saw of the visit in progress (one at a time).
@@ -145,21 +171,28 @@ async function serve() {
     let a;
     if (url.pathname === '/') {
       a = pages.get(url.searchParams.get('lib'));
-      visit = { page: t, api: undefined, apiCount: 0 };
+      visit = { page: t, api: undefined, apiCount: 0, wasmCount: 0 };
     } else {
       a = assets.get(url.pathname);
       if (url.pathname === '/api/articles' && visit !== undefined) {
         visit.api ??= t;
         visit.apiCount++;
       }
+      // A preload the page's fetch did not reuse would be a second download.
+      if (url.pathname.endsWith('/datafetch.wasm') && visit !== undefined) visit.wasmCount++;
     }
     if (a === undefined || req.method !== 'GET') {
       res.writeHead(404).end('not found');
       return;
     }
+    // A revalidation (a second visit) of what the browser has.
+    if (req.headers['if-none-match'] === a.etag && url.pathname !== '/api/articles') {
+      res.writeHead(304, { ETag: a.etag, 'Cache-Control': 'no-cache' }).end();
+      return;
+    }
     const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
     const body = gzip ? a.gz : a.raw;
-    const headers = { 'Content-Type': a.type, 'Content-Length': body.length, 'Cache-Control': 'no-cache' };
+    const headers = { 'Content-Type': a.type, 'Content-Length': body.length, 'Cache-Control': 'no-cache', ETag: a.etag };
     if (gzip) headers['Content-Encoding'] = 'gzip';
     res.writeHead(200, headers).end(body);
   });
@@ -212,20 +245,78 @@ async function startServer() {
 // ------------------------------------------------------------ visits
 
 async function visitOnce(browser, server, lib) {
+  if (VISIT > 1) return laterVisit(server, lib);
   const context = await browser.newContext({ serviceWorkers: 'block' });
+  try {
+    return await measureVisit(context, server, lib);
+  } finally {
+    await context.close();
+  }
+}
+
+// laterVisit times the VISIT-th visit (FIRSTREQ_VISIT) in a fresh browser
+// profile on disk: a Playwright browser context is off the record, where
+// Chromium keeps no compiled code for the next visit.
+async function laterVisit(server, lib) {
+  const dir = mkdtempSync(join(tmpdir(), 'firstrequest-'));
+  const extra = (process.env.CHROMIUM_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath(),
+    headless: true,
+    chromiumSandbox: false,
+    args: [...CHROMIUM_FLAGS, ...extra],
+    serviceWorkers: 'block',
+  });
+  try {
+    // The page stays open while it waits: Chromium drops the compiled
+    // code of a page that has gone.
+    for (let i = 1; i < VISIT; i++) await measureVisit(context, server, lib, REVISIT_WAIT_MS);
+    return await measureVisit(context, server, lib);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// startTrace starts recording a trace of the page (FIRSTREQ_TRACE) and
+// resolves, once that has begun, to the list its events will be put in.
+async function startTrace(cdp) {
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  await cdp.send('Tracing.start', { categories: 'blink.user_timing,v8.wasm', transferMode: 'ReportEvents' });
+  return events;
+}
+
+// threadTimes ends the trace and returns, for each mark the page made, its
+// main-thread time and the thread time of lazy wasm compilation before it
+// ({name: [threadMs, lazyMs]}), both from the trace's start.
+async function threadTimes(cdp, events) {
+  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.end');
+  await done;
+  const marks = events.filter((e) => e.cat === 'blink.user_timing' && typeof e.tts === 'number' && /^(js|go|app):/.test(e.name));
+  const lazy = events.filter((e) => e.name === 'wasm.CompileLazy' && typeof e.tdur === 'number');
+  return Object.fromEntries(marks.map((m) => [m.name, [m.tts / 1000, lazy.filter((e) => e.ts < m.ts).reduce((sum, e) => sum + e.tdur, 0) / 1000]]));
+}
+
+// measureVisit visits the page of lib in a new page of context and returns
+// what it and the server saw; the page is closed stayMs after that.
+async function measureVisit(context, server, lib, stayMs = 0) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.stack || e.message));
   try {
+    const cdp = THROTTLE || (TRACE && lib !== 'dataclient') ? await context.newCDPSession(page) : undefined;
+    const traced = TRACE && lib !== 'dataclient' ? startTrace(cdp) : undefined;
     if (THROTTLE) {
       const [latency, kbps] = THROTTLE.split(',').map(Number);
-      const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       const bytes = (kbps * 1000) / 8;
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency, downloadThroughput: bytes, uploadThroughput: bytes });
     }
     await page.goto(`${server.url}?lib=${lib}`, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.firstData !== undefined, undefined, { timeout: TIMEOUT });
+    const thread = traced === undefined ? undefined : await threadTimes(cdp, await traced);
     const got = await page.evaluate(() => {
       const entries = performance.getEntriesByType('resource');
       const api = entries.find((e) => new URL(e.name).pathname === '/api/articles');
@@ -236,6 +327,8 @@ async function visitOnce(browser, server, lib) {
         sent: api ? api.requestStart : Number.NaN,
         answered: api ? api.responseEnd : Number.NaN,
         wasm: wasm ? wasm.responseEnd : Number.NaN,
+        wasmStart: wasm ? wasm.startTime : Number.NaN,
+        marks: performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]),
       };
     });
     const seen = await server.takeVisit();
@@ -244,9 +337,68 @@ async function visitOnce(browser, server, lib) {
     if (got.count !== N) throw new Error(`${lib}: showed ${got.count} articles, want ${N}`);
     if (seen?.api === undefined) throw new Error(`${lib}: the server saw no API request`);
     if (seen.apiCount !== 1) throw new Error(`${lib}: the server saw ${seen.apiCount} API requests, want 1`);
-    return { request: seen.api - seen.page, fetch: got.fetch, sent: got.sent, answered: got.answered, wasm: got.wasm, data: got.at };
+    if (seen.wasmCount > 1) throw new Error(`${lib}: the server saw ${seen.wasmCount} requests of datafetch.wasm, want at most 1`);
+    // The wasm request's start and the page's performance marks (a build
+    // instrumented with performance.mark, FIRSTREQ_DIST), by name.
+    const marks = Object.fromEntries([
+      ['api fetch', got.fetch],
+      ['api end', got.answered],
+      ['wasm fetch', got.wasmStart],
+      ['wasm end', got.wasm],
+      ['data shown', got.at],
+      ...got.marks,
+    ]);
+    return { request: seen.api - seen.page, fetch: got.fetch, sent: got.sent, answered: got.answered, wasm: got.wasm, data: got.at, marks, thread };
   } finally {
-    await context.close();
+    if (stayMs > 0) await new Promise((r) => setTimeout(r, stayMs));
+    await page.close();
+  }
+}
+
+// printMarks prints, for each datafetch app, the marks the page made (and
+// the wasm and API requests' start and end), in the order of their
+// medians, with the median time of each from navigation and the median,
+// over runs, of its step from the mark before it in the same run (steps
+// taken within a run move less than differences of medians): where the
+// time between the wasm's arrival and the data shown goes, in a build
+// instrumented with performance.mark.
+function printMarks(runs) {
+  for (const lib of LIBS) {
+    if (lib === 'dataclient') continue;
+    const names = [...new Set(runs[lib].flatMap((r) => Object.keys(r.marks)))];
+    if (names.length <= 5) continue;
+    const at = (name) => median(runs[lib].map((r) => r.marks[name] ?? Number.NaN));
+    const order = names.map((name) => [name, at(name)]).sort((a, b) => a[1] - b[1]);
+    console.log(`\n${LABEL[lib]}: marks (ms from navigation, and step from the mark above; medians over runs)`);
+    order.forEach(([name, t], i) => {
+      const before = order[i - 1]?.[0];
+      const step = before === undefined ? t : median(runs[lib].map((r) => (r.marks[name] ?? Number.NaN) - (r.marks[before] ?? Number.NaN)));
+      console.log(`  ${name.padEnd(24)}${fmt(t).padStart(9)}${fmt(step).padStart(9)}`);
+    });
+  }
+}
+
+// printThreadTimes prints, for each datafetch app, the medians over runs of
+// the main thread's CPU time between consecutive marks and of the lazy
+// wasm compilation in it (FIRSTREQ_TRACE).
+function printThreadTimes(runs) {
+  for (const lib of LIBS) {
+    if (lib === 'dataclient') continue;
+    const names = [...new Set(runs[lib].flatMap((r) => Object.keys(r.thread ?? {})))];
+    if (names.length < 2) continue;
+    const at = (name) => median(runs[lib].map((r) => r.marks[name] ?? Number.NaN));
+    const order = names.sort((a, b) => at(a) - at(b));
+    console.log(`\n${LABEL[lib]}: main-thread CPU ms from the mark above (of it compiling wasm on first call; medians over runs)`);
+    let total = 0;
+    let totalLazy = 0;
+    for (let i = 1; i < order.length; i++) {
+      const step = (k) => median(runs[lib].map((r) => (r.thread?.[order[i]]?.[k] ?? Number.NaN) - (r.thread?.[order[i - 1]]?.[k] ?? Number.NaN)));
+      const [cpu, lazy] = [step(0), step(1)];
+      total += cpu;
+      totalLazy += lazy;
+      console.log(`  ${order[i].padEnd(24)}${fmt(cpu).padStart(9)}${fmt(lazy).padStart(9)}`);
+    }
+    console.log(`  ${'sum of the steps'.padEnd(24)}${fmt(total).padStart(9)}${fmt(totalLazy).padStart(9)}`);
   }
 }
 
@@ -280,7 +432,7 @@ async function main() {
   const sizes = server.sizes;
   const kb = (path) => `${(sizes[path].gzip / 1024).toFixed(0)} KiB gzip`;
   console.log(
-    `\nfirst visit, ms from navigation (medians of ${RUNS} runs each; N = ${N} articles${THROTTLE ? `; throttled to ${THROTTLE.replace(',', ' ms RTT, ')} kbit/s` : '; no throttling'})`,
+    `\n${VISIT > 1 ? `visit ${VISIT}` : 'first visit'}${PRELOAD.size > 0 ? ` (datafetch.wasm preloaded by the page: ${[...PRELOAD].join(', ')})` : ''}, ms from navigation (medians of ${RUNS} runs each; N = ${N} articles${THROTTLE ? `; throttled to ${THROTTLE.replace(',', ' ms RTT, ')} kbit/s` : '; no throttling'})`,
   );
   console.log(
     `bundles: data-client ${kb('/out/first-dataclient.js')}, datafetch ${kb('/out/first-datafetch.js')} + datafetch.wasm ${kb('/out/datafetch.wasm')}`,
@@ -294,6 +446,8 @@ async function main() {
   };
   compare('datafetch, data-client', df, dc);
   if (BASE !== undefined) compare('datafetch, base', df, medians.base);
+  printMarks(runs);
+  if (TRACE) printThreadTimes(runs);
   const target = 50;
   const diff = df.request - dc.request;
   console.log(`target: first request within ${target} ms of data-client's: ${diff <= target ? 'met' : 'MISSED'} (${fmt(diff)} ms)`);

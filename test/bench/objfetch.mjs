@@ -11,6 +11,14 @@
 //   OBJ_NS=100,500 OBJ_SAMPLES=300 OBJ_CPU=1
 //   OBJ_WASM=a.wasm[,b.wasm]  other datafetch.wasm files (one per dist; a
 //       build with function names for `node --cpu-prof`)
+//   OBJ_BODY=1  the engine bench's cold case instead: a new Controller whose
+//       fetch option answers the response text (`new Response(bytes)`), so
+//       the body crosses as bytes and Go parses it (bench.mjs's `cold`, in
+//       Node, timed by CPU with OBJ_CPU=1)
+//   OBJ_CROSSING=1  the crossing alone: an endpoint without a schema,
+//       fetched as useDLE starts it (PREFETCH: nothing handed back) and not
+//       read in the timed part: JSON.stringify, the text into Go, its parse
+//       and the store's write, no normalize and no read
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { articlesText } from './data.mjs';
@@ -23,8 +31,14 @@ const WARMUP = 40;
 // OBJ_CPU=1 times each sample by the process's CPU time (user + system,
 // all its threads) rather than the wall clock: steadier on a busy machine.
 const CPU = process.env.OBJ_CPU === '1';
+const BODY = process.env.OBJ_BODY === '1';
+const CROSSING = process.env.OBJ_CROSSING === '1';
+// The controller's method useDLE starts a fetch with (controller.mjs).
+const PREFETCH = Symbol.for('datafetch.controller.prefetch');
 
 const source = JSON.parse(articlesText(Math.max(...NS)));
+const encoder = new TextEncoder();
+const bodies = new Map(NS.map((n) => [n, encoder.encode(articlesText(n))]));
 const copy = (n) => source.slice(0, n).map((a) => ({ ...a, author: { ...a.author }, tags: [...a.tags] }));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -38,29 +52,45 @@ async function side(dist, wasm) {
     defaults: { id: undefined, title: '', content: '', published: false, author: null, tags: [] },
     schema: { author: User },
   });
-  const s = { dist, prepared: undefined, ctrl: new df.Controller(), times: [] };
+  const s = { dist, df, prepared: undefined, ctrl: new df.Controller(), times: [] };
   s.list = new df.RestEndpoint({
     urlPrefix: 'http://bench.invalid',
     path: '/articles',
     name: 'getArticles',
     schema: [Article],
-    fetch: () => Promise.resolve(s.prepared),
+    // With OBJ_BODY, the controller's fetch option answers.
+    ...(BODY ? {} : { fetch: () => Promise.resolve(s.prepared) }),
   });
+  s.plain = new df.RestEndpoint({ urlPrefix: 'http://bench.invalid', path: '/plain', name: 'plain', fetch: () => Promise.resolve(s.prepared) });
   return s;
 }
 
 async function sample(s, n) {
   await s.ctrl.resetEntireStore();
-  s.prepared = copy(n);
+  let read;
+  if (BODY) {
+    const body = bodies.get(n);
+    s.ctrl = new s.df.Controller({ fetch: () => Promise.resolve(new Response(body, { headers: { 'Content-Type': 'application/json' } })) });
+    read = () => s.ctrl.fetch(s.list, { count: n });
+  } else if (CROSSING) {
+    s.prepared = copy(n);
+    read = () => s.ctrl[PREFETCH](s.plain, { count: n });
+  } else {
+    s.prepared = copy(n);
+    read = async () => {
+      await s.ctrl.fetch(s.list, { count: n });
+      return s.ctrl.getResponse(s.list, { count: n }).data;
+    };
+  }
   const c0 = CPU ? process.cpuUsage() : undefined;
   const t0 = performance.now();
-  await s.ctrl.fetch(s.list, { count: n });
-  const got = s.ctrl.getResponse(s.list, { count: n }).data;
+  let got = await read();
   let dt = performance.now() - t0;
   if (CPU) {
     const c = process.cpuUsage(c0);
     dt = (c.user + c.system) / 1000;
   }
+  if (CROSSING) got = s.ctrl.getResponse(s.plain, { count: n }).data;
   if (got?.length !== n || got[n - 1].title !== source[n - 1].title) throw new Error(`${s.dist}: read ${got?.length} articles, want ${n}`);
   return dt;
 }

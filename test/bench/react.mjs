@@ -20,6 +20,7 @@
 //   REACT_DIST=/path/dist   bundle datafetch's JavaScript from another build
 //                       of dist/ (an older commit's: a before/after)
 //   REACT_WASM=/bench/out/x.wasm   another datafetch.wasm (served under /bench/)
+//   REACT_MINIFY=0      an unminified bundle (names in profiles)
 //   REACT_PROFILE=getlist-500   also profiles datafetch's side of those
 //                       scenarios (Chromium's sampler, a datafetch.wasm that
 //                       keeps Go's names): out/react-profile-<name>.cpuprofile,
@@ -71,7 +72,8 @@ async function bundle() {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    minify: true,
+    // REACT_MINIFY=0 keeps names in profiles.
+    minify: process.env.REACT_MINIFY !== '0',
     define: { 'process.env.NODE_ENV': '"production"' },
     outfile: join(OUT, 'react-app.js'),
     logLevel: 'warning',

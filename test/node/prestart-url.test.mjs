@@ -339,7 +339,7 @@ test('a pre-started response is taken once, only for its URL and a plain GET ini
     assert.equal(takePrestarted(url, { method: 'GET', headers: {}, credentials: 'include' }), undefined, "getRequestInit's extra members");
     const ac = new AbortController();
     const taken = takePrestarted(url, { ...PLAIN, signal: ac.signal });
-    assert.ok(taken instanceof Promise, 'the plain GET of its URL takes it');
+    assert.ok(taken.response instanceof Promise, 'the plain GET of its URL takes it');
     assert.equal(takePrestarted(url, { ...PLAIN }), undefined, 'once');
     a.release();
     b.release();

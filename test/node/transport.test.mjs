@@ -206,3 +206,104 @@ test('transport: aborting a request aborts it at the server', async () => {
     await new Promise((r) => srv.close(r));
   }
 });
+
+test('transport: data a fetch function returns goes into Go as UTF-8 written in place, multi-byte text in a second room', async () => {
+  // The fetch option of an endpoint (data already JavaScript, as a GraphQL
+  // client or a worker returns it) crosses as JSON text that JavaScript
+  // encodes straight into room Go reserves (transport.mjs awaitText):
+  // one room for text that is mostly ASCII, a second one when it holds
+  // more multi-byte characters than the first room's slack.
+  const { df, snapshot } = await countedInstance();
+  const Note = new df.Entity({ key: 'WrittenNote', defaults: { id: undefined, text: '' } });
+  const ascii = 'plain text, "quoted" and \\ escaped\n'.repeat(40);
+  const cases = [
+    { name: 'ASCII', text: ascii, rooms: 1 },
+    { name: 'a little non-ASCII within the slack', text: `${ascii}é`, rooms: 1 },
+    { name: 'CJK (three bytes a unit)', text: 'データの読み込み'.repeat(200), rooms: 2 },
+    // Surrogate pairs past the first room's end: encodeInto stops before
+    // a pair it cannot finish; the rest starts with it.
+    { name: 'ASCII, then emoji', text: `${'x'.repeat(500)}${'😀'.repeat(300)}`, rooms: 2 },
+    { name: 'emoji only', text: '🌍🌎🌏'.repeat(100), rooms: 2 },
+    // A second room more than 1 KB and an eighth longer than the text
+    // (each emoji is reserved 6 bytes and takes 4): Go copies the text
+    // out of it.
+    { name: 'ASCII, then many emoji', text: `${'x'.repeat(8000)}${'😀'.repeat(3000)}`, rooms: 2 },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const records = [
+      { id: 1, text: c.text },
+      { id: 2, text: `#${i}` },
+    ];
+    const notes = new df.RestEndpoint({
+      urlPrefix: 'http://written.invalid',
+      path: `/notes/${i}`,
+      name: `writtenNotes${i}`,
+      schema: [Note],
+      fetch: () => Promise.resolve(structuredClone(records)),
+    });
+    const ctrl = new df.Controller();
+    await registered(ctrl, notes);
+    const { result, d } = await delta(snapshot, () => ctrl.fetch(notes));
+    assert.deepEqual(
+      result.map((n) => ({ ...n })),
+      records,
+      c.name,
+    );
+    assert.equal(d.datafetchReserve, c.rooms, `${c.name}: rooms reserved (${JSON.stringify(d)})`);
+    assert.equal(d.func, 0, `${c.name}: ${JSON.stringify(d)}`);
+  }
+});
+
+test('transport: a fetch function resolving to nothing, or throwing, is reported as before', async () => {
+  const { df } = await countedInstance();
+  const Note = new df.Entity({ key: 'EmptyNote', defaults: { id: undefined } });
+  const nothing = new df.RestEndpoint({ urlPrefix: 'http://written.invalid', path: '/nothing', name: 'nothing', schema: [Note], fetch: async () => undefined });
+  const thrown = Object.assign(new Error('gone'), { status: 410 });
+  const failing = new df.RestEndpoint({
+    urlPrefix: 'http://written.invalid',
+    path: '/gone',
+    name: 'gone',
+    schema: [Note],
+    fetch: async () => {
+      throw thrown;
+    },
+  });
+  const ctrl = new df.Controller();
+  await assert.rejects(ctrl.fetch(nothing), /nothing GET http:\/\/written\.invalid\/nothing: the response is undefined, where the schema expects data/);
+  await assert.rejects(ctrl.fetch(failing), (err) => err.message === 'gone: fetch: gone' && err.status === 410);
+});
+
+test('transport: data a fetch function returns after its fetch was aborted is dropped, not written into Go', async () => {
+  // Go stops waiting when the endpoint's signal aborts; the text that
+  // comes later finds no wait (awaitText) and reserves no room.
+  const { df, snapshot } = await countedInstance();
+  const Note = new df.Entity({ key: 'LateNote', defaults: { id: undefined, text: '' } });
+  const ac = new AbortController();
+  let answer;
+  const late = new df.RestEndpoint({
+    urlPrefix: 'http://written.invalid',
+    path: '/late',
+    name: 'late',
+    schema: [Note],
+    signal: ac.signal,
+    fetch: () =>
+      new Promise((resolve) => {
+        answer = resolve;
+      }),
+  });
+  const ctrl = new df.Controller();
+  await registered(ctrl, late);
+  const fetched = ctrl.fetch(late).catch((err) => err);
+  assert.equal(typeof answer, 'function', 'the fetch function was called');
+  ac.abort();
+  assert.equal((await fetched).name, 'AbortError');
+  const { d } = await delta(snapshot, async () => {
+    answer([{ id: 1, text: 'too late' }]);
+    // The adapter's continuation and awaitText's are promise jobs: all
+    // of them run before a setImmediate callback.
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+  assert.equal(d.datafetchReserve ?? 0, 0, JSON.stringify(d));
+  assert.equal(d.datafetchWake ?? 0, 0, JSON.stringify(d));
+  assert.equal(ctrl.getResponse(late).data, undefined, 'nothing was stored');
+});

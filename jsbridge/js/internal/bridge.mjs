@@ -155,6 +155,7 @@ export function makeBridge(go, wasmExports, resume) {
     );
     lib.request = (id, fetch, url, initText, extra, body, keepBody) => transport.request(id, fetch, url, initText, extra, body, keepBody);
     lib.await = (promise, id) => transport.await(promise, id);
+    lib.awaitText = (promise, id) => transport.awaitText(promise, id);
     lib.take = (id) => transport.take(id);
     lib.abort = (id) => transport.abort(id);
     lib.complete = (id, ok, value) => transport.complete(id, ok, value);

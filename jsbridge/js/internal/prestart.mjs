@@ -68,8 +68,18 @@ const REQUEST_OPTIONS = ['body', 'signal'];
 const REQUEST_METHODS = ['getRequestInit', 'getHeaders', 'url', 'fetch'];
 
 // started holds the requests in flight that no request of the engine has
-// taken yet, by URL: {response, abort, holders}.
+// taken yet, by URL: {response, body, ac, holders}.
 const started = new Map();
+
+// The first visit of a page spends its time waiting for datafetch.wasm,
+// then running it: the answer to a pre-started request is in long before
+// the engine asks for it. So the body of a JSON success is read as soon
+// as it arrives (body, a Promise of its bytes), and the engine, when it
+// takes the request, gets the bytes at once rather than reading them then
+// (test/bench/README.md, "Start sooner"). A success that is not JSON, or
+// an error status, is left for the transport, which reads it from a clone
+// (so that NetworkError.response keeps its body). So is the answer of an
+// endpoint whose parseResponse reads the Response itself (keepsBody).
 
 /**
  * prestart starts the request of a read of endpoint with params, unless
@@ -104,7 +114,10 @@ export function prestart(endpoint, params) {
     // Its failure is the engine's to see, when it takes it; a failure
     // nobody takes is nobody's.
     response.catch(() => undefined);
-    entry = { response, ac, holders: 0 };
+    const body = keepsBody(endpoint) ? undefined : response.then(readEarly);
+    // As the response's: an abort while the body is read is nobody's.
+    body?.catch(() => undefined);
+    entry = { response, body, ac, holders: 0 };
     started.set(url, entry);
   }
   entry.holders++;
@@ -140,22 +153,46 @@ export function prestartRead(endpoint, params, run) {
 }
 
 /**
- * takePrestarted returns the Response promise of the pre-started request
- * to url, if any, when init is a plain GET (method GET, no headers, no
- * body, nothing else), and forgets it: it is used once. Aborting init's
- * signal then aborts it.
+ * takePrestarted returns the pre-started request to url, if any, when init
+ * is a plain GET (method GET, no headers, no body, nothing else), and
+ * forgets it: it is used once. Aborting init's signal then aborts it. It
+ * is {response, body}: the Response promise, and a promise of its body's
+ * bytes when the body was read as it arrived (then the Response's own
+ * body is used up), of undefined when it was not; body itself is
+ * undefined when the body is not read early at all. keepBody (the
+ * transport leaves the body for the endpoint's parseResponse) declines a
+ * request whose body is read early: the engine then makes its own.
  */
-export function takePrestarted(url, init) {
+export function takePrestarted(url, init, keepBody = false) {
   if (started.size === 0) return undefined;
   const entry = started.get(url);
-  if (entry === undefined || !isPlainInit(init)) return undefined;
+  if (entry === undefined || !isPlainInit(init) || (keepBody && entry.body !== undefined)) return undefined;
   started.delete(url);
   const signal = init.signal;
   if (signal !== undefined) {
     if (signal.aborted) entry.ac.abort();
     else signal.addEventListener('abort', () => entry.ac.abort(), { once: true });
   }
-  return entry.response;
+  return { response: entry.response, body: entry.body };
+}
+
+// readEarly reads the body of response when it is a JSON success (what the
+// transport reads without a clone), and returns its bytes; undefined, the
+// body untouched, otherwise, and for anything but a Response (a replaced
+// globalThis.fetch may answer anything: the transport reports it).
+function readEarly(response) {
+  if (!(typeof Response === 'function' && response instanceof Response)) return undefined;
+  const status = response.status;
+  if (!(status >= 200 && status <= 299)) return undefined;
+  if (!(response.headers.get('Content-Type') ?? '').toLowerCase().includes('json')) return undefined;
+  return response.arrayBuffer().then((b) => new Uint8Array(b));
+}
+
+// keepsBody reports whether the engine leaves the body of endpoint's
+// answers to a parseResponse: its own, or the default one that a content
+// option makes the engine call (endpoints.mjs, optionsOf).
+function keepsBody(endpoint) {
+  return endpoint.parseResponse !== RestEndpoint.prototype.parseResponse || (endpoint.content !== undefined && endpoint.content !== null);
 }
 
 /** How many pre-started requests wait for the engine (for tests). */

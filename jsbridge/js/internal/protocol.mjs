@@ -38,6 +38,8 @@ export const WAKE_OK = 0;
 export const WAKE_THROWN = 1;
 /** fetch resolved to something that is not a Response. */
 export const WAKE_NOT_RESPONSE = 2;
+/** A promise resolved to JSON text, written as UTF-8 into the reserved room; nothing to take. */
+export const WAKE_TEXT = 3;
 
 // The asynchronous entries datafetchStart starts (start.go).
 

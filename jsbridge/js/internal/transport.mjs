@@ -5,10 +5,21 @@
 // js.FuncOf runs when it completes.
 
 import { takePrestarted } from './prestart.mjs';
-import { EXPORT_DECLINED, EXPORT_FAILED, EXPORT_UNHEARD, WAKE_NOT_RESPONSE, WAKE_OK, WAKE_THROWN } from './protocol.mjs';
+import { EXPORT_DECLINED, EXPORT_FAILED, EXPORT_UNHEARD, WAKE_NOT_RESPONSE, WAKE_OK, WAKE_TEXT, WAKE_THROWN } from './protocol.mjs';
 
 // The most UTF-8 bytes one UTF-16 code unit can take.
 const MAX_UTF8_PER_UNIT = 3;
+
+// The room first reserved for a text of n UTF-16 code units is n bytes and
+// a 64th more (TEXT_SLACK_SHIFT), plus TEXT_SLACK_MIN: JSON text is mostly
+// ASCII (one byte a unit); a text with more multi-byte characters than
+// that gets a second room for the rest (awaitText).
+const TEXT_SLACK_SHIFT = 6;
+const TEXT_SLACK_MIN = 64;
+
+// The most room datafetchReserve hands out (its length is an int32): a
+// longer text is taken as a string, as await reports it.
+const MAX_ROOM = 0x7fffffff;
 
 // The longest arguments (UTF-16 code units) start passes through Go's input
 // buffer; longer ones go through the js.FuncOf entry (as in wire.mjs).
@@ -101,8 +112,10 @@ export class Transport {
 
   async #exchange(id, wait, fetch, url, init, keepBody) {
     // A request to a URL that was pre-started while the module loaded
-    // (prestart.mjs) takes that one's Response, once.
-    const resp = await (fetch === undefined ? (takePrestarted(url, init) ?? globalThis.fetch(url, init)) : fetch(url, init));
+    // (prestart.mjs) takes that one's Response, once, and its body when it
+    // was read as it arrived.
+    const prestarted = fetch === undefined ? takePrestarted(url, init, keepBody) : undefined;
+    const resp = await (prestarted?.response ?? (fetch === undefined ? globalThis.fetch(url, init) : fetch(url, init)));
     if (typeof resp !== 'object' || resp === null) {
       this.#report(id, wait, WAKE_NOT_RESPONSE, undefined, undefined, resp === null ? 'null' : `a ${typeof resp}`);
       return;
@@ -140,7 +153,7 @@ export class Transport {
         reader = resp;
       }
     }
-    const bytes = new Uint8Array(await reader.arrayBuffer());
+    const bytes = (await prestarted?.body) ?? new Uint8Array(await reader.arrayBuffer());
     this.#report(id, wait, WAKE_OK, resp, bytes, meta, status);
   }
 
@@ -175,6 +188,61 @@ export class Transport {
       (v) => this.#settle(id, wait, WAKE_OK, v),
       (e) => this.#settle(id, wait, WAKE_THROWN, e),
     );
+  }
+
+  /**
+   * awaitText is await for a promise of JSON text (a hook adapter's
+   * result): a non-empty string it resolves to is written as UTF-8 into
+   * room Go reserves (WAKE_TEXT), with nothing for Go to take; anything
+   * else is reported as await reports it.
+   */
+  awaitText(promise, id) {
+    const wait = { ac: undefined, value: undefined };
+    this.waits.set(id, wait);
+    Promise.resolve(promise).then(
+      (v) => (typeof v === 'string' && v.length > 0 ? this.#text(id, wait, v) : this.#settle(id, wait, WAKE_OK, v)),
+      (e) => this.#settle(id, wait, WAKE_THROWN, e),
+    );
+  }
+
+  // #text writes text into Go's memory for wait id and wakes Go: encodeInto
+  // straight into the room, not TextEncoder.encode and a copy.
+  #text(id, wait, text) {
+    if (this.waits.get(id) !== wait) return;
+    const units = text.length;
+    let room = units + (units >> TEXT_SLACK_SHIFT) + TEXT_SLACK_MIN;
+    if (room > MAX_ROOM) {
+      this.#settle(id, wait, WAKE_OK, text);
+      return;
+    }
+    let at = this.x.datafetchReserve(id, room);
+    if (at === 0) {
+      this.waits.delete(id); // Go no longer waits
+      return;
+    }
+    let { read, written } = this.encoder.encodeInto(text, new Uint8Array(this.memory.buffer, at, room));
+    if (read < units) {
+      // More multi-byte characters than the slack: room for what is
+      // written and the rest at its longest (reserving replaces the first
+      // room, and may move the memory: what is written is kept aside).
+      room = written + (units - read) * MAX_UTF8_PER_UNIT;
+      if (room > MAX_ROOM) {
+        this.#settle(id, wait, WAKE_OK, text);
+        return;
+      }
+      const head = new Uint8Array(this.memory.buffer, at, written).slice();
+      at = this.x.datafetchReserve(id, room);
+      if (at === 0) {
+        this.waits.delete(id);
+        return;
+      }
+      const view = new Uint8Array(this.memory.buffer, at, room);
+      view.set(head);
+      written += this.encoder.encodeInto(text.slice(read), view.subarray(written)).written;
+    }
+    this.waits.delete(id); // Go takes nothing
+    if (this.x.datafetchWake(id, WAKE_TEXT, 0, written, 0) === EXPORT_UNHEARD) return;
+    this.resume();
   }
 
   #settle(id, wait, kind, value) {
