@@ -62,19 +62,9 @@ func await(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 // through datafetchWake and resumes Go (wake.go): no js.FuncOf call per
 // await. The settled value is taken with lib.take.
 func awaitWoken(ctx context.Context, v safejs.Value) (safejs.Value, error) {
-	id, ch := waits.add()
-	if _, err := invoke(lib.await, v, id); err != nil {
-		waits.drop(id)
+	id, o, err := wakeOn(ctx, lib.await, v)
+	if err != nil {
 		return safejs.Undefined(), err
-	}
-	var o woken
-	select {
-	case o = <-ch:
-	case <-ctx.Done():
-		waits.drop(id)
-		// What JavaScript may have kept already is let go.
-		_, _ = invoke(lib.abort, id)
-		return safejs.Undefined(), ctx.Err()
 	}
 	r, err := invoke(lib.take, id)
 	if err != nil {
@@ -84,6 +74,26 @@ func awaitWoken(ctx context.Context, v safejs.Value) (safejs.Value, error) {
 		return safejs.Undefined(), newJSError(r)
 	}
 	return r, nil
+}
+
+// wakeOn hands v to the JavaScript waiter start (lib.await or
+// lib.awaitText) under a new wait id and blocks until datafetchWake
+// reports its outcome, or ctx is done: then the wait is dropped and what
+// JavaScript may have kept already is let go.
+func wakeOn(ctx context.Context, start, v safejs.Value) (int32, woken, error) {
+	id, ch := waits.add()
+	if _, err := invoke(start, v, id); err != nil {
+		waits.drop(id)
+		return id, woken{}, err
+	}
+	select {
+	case o := <-ch:
+		return id, o, nil
+	case <-ctx.Done():
+		waits.drop(id)
+		_, _ = invoke(lib.abort, id)
+		return id, woken{}, ctx.Err()
+	}
 }
 
 // The room past a woken text's bytes is kept alive with the parsed value
@@ -115,18 +125,9 @@ func awaitJSON(ctx context.Context, v safejs.Value, what string) (value.Value, e
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	id, ch := waits.add()
-	if _, err := invoke(lib.awaitText, v, id); err != nil {
-		waits.drop(id)
+	id, o, err := wakeOn(ctx, lib.awaitText, v)
+	if err != nil {
 		return value.Undef, err
-	}
-	var o woken
-	select {
-	case o = <-ch:
-	case <-ctx.Done():
-		waits.drop(id)
-		_, _ = invoke(lib.abort, id)
-		return value.Undef, ctx.Err()
 	}
 	if o.kind == wakeText {
 		return wokenJSON(o, what)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -25,6 +26,26 @@ func benchSchema() (list *schema.Array, article, user *schema.Entity) {
 		Defaults: value.MustParse(`{"id":null,"title":"","content":"","published":false,"author":null,"tags":[]}`),
 		Schema:   map[string]schema.Schema{"author": user}}
 	return schema.ArrayOf(article), article, user
+}
+
+// listEndpoint returns the list endpoint of the benchmarks' articles,
+// answered with body by a bodyTransport of its own, and the transport (to
+// answer with another body).
+func listEndpoint(tb testing.TB, list schema.Schema, body string) (*rest.Endpoint, *bodyTransport) {
+	tb.Helper()
+	tr := &bodyTransport{bodies: map[string]string{"/articles": body}}
+	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: list, Transport: tr})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ep, tr
+}
+
+// benchClock returns a fake clock that moves a millisecond a call, so
+// that each fetch is newer than the last.
+func benchClock() func() time.Time {
+	at := int64(1)
+	return func() time.Time { at++; return time.UnixMilli(at) }
 }
 
 // BenchmarkParseNormalize measures response bytes to stored entities, into

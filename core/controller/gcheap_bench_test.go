@@ -6,10 +6,8 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"testing"
-	"time"
 
 	"github.com/datafetch/datafetch/core/controller"
-	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
@@ -39,13 +37,8 @@ func BenchmarkColdHeap(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{1000, 10000} {
 		body := string(valuetest.Articles(n, 1))
-		tr := &bodyTransport{bodies: map[string]string{"/articles": body}}
-		ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: list, Transport: tr})
-		if err != nil {
-			b.Fatal(err)
-		}
-		at := int64(1)
-		now := func() time.Time { at++; return time.UnixMilli(at) }
+		ep, _ := listEndpoint(b, list, body)
+		now := benchClock()
 		b.Run(fmt.Sprintf("controller/N=%d", n), func(b *testing.B) {
 			var live, scan uint64
 			for b.Loop() {
@@ -117,13 +110,8 @@ func BenchmarkColdCPU(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{1000, 10000} {
 		body := string(valuetest.Articles(n, 1))
-		tr := &bodyTransport{bodies: map[string]string{"/articles": body}}
-		ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: list, Transport: tr})
-		if err != nil {
-			b.Fatal(err)
-		}
-		at := int64(1)
-		now := func() time.Time { at++; return time.UnixMilli(at) }
+		ep, _ := listEndpoint(b, list, body)
+		now := benchClock()
 		cold := func(b *testing.B) {
 			c := controller.New(controller.Options{Now: now})
 			if _, err := c.Fetch(ctx, ep, value.Obj(), nil); err != nil {

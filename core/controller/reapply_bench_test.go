@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/datafetch/datafetch/core/controller"
-	"github.com/datafetch/datafetch/core/rest"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/core/value/valuetest"
 )
@@ -25,13 +23,8 @@ func BenchmarkControllerRefetch(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range benchSizes {
 		body := string(valuetest.Articles(n, 1))
-		tr := &bodyTransport{bodies: map[string]string{"/articles": body}}
-		ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: list, Transport: tr})
-		if err != nil {
-			b.Fatal(err)
-		}
-		at := int64(1)
-		now := func() time.Time { at++; return time.UnixMilli(at) }
+		ep, _ := listEndpoint(b, list, body)
+		now := benchClock()
 		for _, mode := range []string{"fast", "parse"} {
 			b.Run(fmt.Sprintf("refetch/%s/N=%d", mode, n), func(b *testing.B) {
 				c := controller.New(controller.Options{Now: now})
@@ -50,11 +43,7 @@ func BenchmarkControllerRefetch(b *testing.B) {
 			})
 			b.Run(fmt.Sprintf("one changed/%s/N=%d", mode, n), func(b *testing.B) {
 				bodies := [2]string{body, changeTitle(b, body, n/2, "new ")}
-				tr := &bodyTransport{bodies: map[string]string{"/articles": body}}
-				ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: list, Transport: tr})
-				if err != nil {
-					b.Fatal(err)
-				}
+				ep, tr := listEndpoint(b, list, body)
 				c := controller.New(controller.Options{Now: now})
 				defer c.Close()
 				controller.SetReapply(c, mode == "fast")
