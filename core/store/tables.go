@@ -1,10 +1,6 @@
 package store
 
-import (
-	"slices"
-
-	"github.com/datafetch/datafetch/core/schema"
-)
+import "github.com/datafetch/datafetch/core/schema"
 
 // Entity tables as a whole, for reads that list one (schema.All): a
 // version per table that moves with every visible change to it, and its
@@ -80,7 +76,7 @@ func (s *Store) TablePKs(key string) []string {
 	for pk := range byPK {
 		pks = append(pks, pk)
 	}
-	slices.SortFunc(pks, schema.ComparePKs)
+	schema.SortPKs(pks)
 	t.pks, t.sorted = pks, t.members
 	return pks
 }
