@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,7 +44,7 @@ func newTestDemoRoot(t *testing.T) (*httptest.Server, string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 	}
-	var log bytes.Buffer
+	var log lockedBuffer
 	d, err := newDemo(config{root: root, wasm: filepath.Join(root, "web/build/app.wasm"), log: &log})
 	require.NoError(t, err)
 	assert.Empty(t, log.String(), "no warnings when every file is there")
@@ -51,6 +52,26 @@ func newTestDemoRoot(t *testing.T) (*httptest.Server, string) {
 	t.Cleanup(ts.Close)
 	t.Cleanup(d.api.Close)
 	return ts, root
+}
+
+// lockedBuffer is a log the demo's background work may write to while the
+// test reads it: wasmserve's Warm compresses on a goroutine of its own,
+// which can outlive the test and report the files its cleanup removed.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func get(t *testing.T, url string) (*http.Response, string) {
