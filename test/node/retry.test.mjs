@@ -230,7 +230,10 @@ test('retry: a timeout is not retried', async () => {
   const ep = new df.RestEndpoint({ urlPrefix: base, path: '/bad/hang', name: 'hang', timeout: 1 });
   const err = await failureOf(() => ctrl.useSuspense(ep, {}));
   assert.equal(err.name, 'TimeoutError');
-  assert.equal(await server.count('GET /bad/hang'), 1);
+  assert.equal(err.retries, 0);
+  // At most the one request: a 1 ms timeout on a busy machine may abort it
+  // before it reaches the server, so the count is not the test's measure.
+  assert.ok((await server.count('GET /bad/hang')) <= 1);
 });
 
 test('retry options: a bad value is a TypeError naming the option', async () => {
