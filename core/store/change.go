@@ -151,6 +151,12 @@ func (s *Store) Make(ch *Change, lock sync.Locker) (err error) {
 	s.forget()
 	b := &baseLayer{s: s}
 	for id, rec := range st.ents {
+		if del, ok := st.deleted[id]; ok && !rec.deleted {
+			// Deleted, then set again, by the write: stored in that order,
+			// as Apply stores it, so the record set is the one kept even
+			// where it equals the one deleted.
+			b.setEntity(id, del, value.Undef)
+		}
 		b.setEntity(id, rec, value.Undef)
 	}
 	for key, res := range st.results {

@@ -262,6 +262,10 @@ type replayLayer struct {
 	under   *replayLayer // read instead of base when set
 	ents    map[entityID]record
 	results map[string]result
+	// deleted holds the deletion of each entity deleted in the layer
+	// (the last one), even where a later write of the layer set it again:
+	// Make commits it first, as Apply would have stored it.
+	deleted map[entityID]record
 }
 
 func newReplay(s *Store, under *replayLayer) *replayLayer {
@@ -279,7 +283,15 @@ func (r *replayLayer) entity(id entityID) (record, bool) {
 }
 
 // setEntity keeps no parsed record: an optimistic record is read as a copy.
-func (r *replayLayer) setEntity(id entityID, rec record, _ value.Value) { r.ents[id] = rec }
+func (r *replayLayer) setEntity(id entityID, rec record, _ value.Value) {
+	r.ents[id] = rec
+	if rec.deleted {
+		if r.deleted == nil {
+			r.deleted = map[entityID]record{}
+		}
+		r.deleted[id] = rec
+	}
+}
 
 func (r *replayLayer) result(key string) (result, bool) {
 	if res, ok := r.results[key]; ok {
