@@ -125,7 +125,7 @@ var callSpecs = []callSpec{
 	{"ctrlNew", syncCall, []callArg{{"optionsJSON", argJSON}, {"fetch", argFunc}, {"objs", argValue}, {"now", argFunc}, {"retryDelay", argFunc}, {"initialState", argJSON}}, "Returns the handle of a new controller (fetch, now, retryDelay and initialState may be undefined)."},
 	{"ctrlGetResponse", syncCall, []callArg{ctrlA, endpointA, paramsA}, "Returns {data, expiryStatus, expiresAt} for the endpoint with params."},
 	{"ctrlChanges", syncCall, []callArg{ctrlA}, "Returns the address in linear memory of the controller's shared memory (change counter, time)."},
-	{"ctrlSubscribe", syncCall, []callArg{ctrlA, endpointA, paramsA, {"listener", argFunc}, {"noFetch", argBool}, {"noPoll", argBool}}, "Subscribes listener(data, loading, error); returns the subscription's handle for ctrlUnsubscribe."},
+	{"ctrlSubscribe", syncCall, []callArg{ctrlA, endpointA, paramsA, {"listener", argFunc}, {"noFetch", argBool}, {"noPoll", argBool}, {"noData", argBool}}, "Subscribes listener(data, loading, error); returns the subscription's handle for ctrlUnsubscribe. noData calls it with undefined data (a reader that reads the data itself)."},
 	{"ctrlUnsubscribe", syncCall, []callArg{{"subscription", argHandle}}, "Ends a subscription, a listen or a hold."},
 	{"ctrlGet", syncCall, []callArg{ctrlA, schemaA, argsA}, "Hands over the read of the schema with args (lib.hand) and returns true, or returns undefined when it finds nothing."},
 	{"ctrlSet", syncCall, []callArg{ctrlA, schemaA, argsA, {"valueJSON", argJSON}}, "Stores value as the data of the schema read with args, with no request."},

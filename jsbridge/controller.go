@@ -488,11 +488,14 @@ func snapGet(args []safejs.Value) (any, error) {
 	return emitPlain(lib.decode, schema.ReadSchema(s), v, wire.Header{})
 }
 
-// ctrlSubscribe(ctrl, endpoint, paramsJSON, listener, noFetch, noPoll)
-// subscribes; listener is called as listener(data, loading, error), now and
-// after every change. noFetch and noPoll (booleans, absent = false) are the
-// {fetch: false} and {poll: false} options. It returns the handle of the
-// subscription, for ctrlUnsubscribe.
+// ctrlSubscribe(ctrl, endpoint, paramsJSON, listener, noFetch, noPoll,
+// noData) subscribes; listener is called as listener(data, loading,
+// error), now and after every change. noFetch and noPoll (booleans, absent
+// = false) are the {fetch: false} and {poll: false} options. noData passes
+// undefined for data, still calling on each change of it: the React
+// bindings read the data with getResponse (memoized by store version), so
+// encoding it for the listener too would write a list twice. It returns
+// the handle of the subscription, for ctrlUnsubscribe.
 func ctrlSubscribe(args []safejs.Value) (any, error) {
 	c, ep, params, err := ctrlCall(args)
 	if err != nil {
@@ -510,12 +513,16 @@ func ctrlSubscribe(args []safejs.Value) (any, error) {
 	// can compare it as they compare data.
 	var lastErr error
 	lastErrJS := safejs.Undefined()
+	noData, _ := arg(args, 6).Truthy()
 	deliver := func(st controller.State) {
 		defer recoverHook("subscribe")
-		data, err := c.emit(lib.decode, key, s, st.Data, wire.Header{})
-		if err != nil {
-			reportError(err)
-			return
+		data := safejs.Undefined()
+		if !noData {
+			var err error
+			if data, err = c.emit(lib.decode, key, s, st.Data, wire.Header{}); err != nil {
+				reportError(err)
+				return
+			}
 		}
 		errJS := safejs.Undefined()
 		if st.Err != nil {

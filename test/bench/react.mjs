@@ -184,6 +184,11 @@ ${errors.join('\n')}`);
         const ts = steps.map((s) => s[i][1]).filter((t) => t !== undefined);
         if (ts.length) console.log(`  ${fmt(median(ts)).padStart(6)} ms  ${steps[0][i][0]}`);
       }
+      if (process.env.REACT_EVENTS) {
+        // One sample's whole timeline (the median one), event by event.
+        const mid = r.per.map((p, i) => [p.ms, i]).sort((a, b) => a[0] - b[0])[r.per.length >> 1][1];
+        for (const [what, t] of r.events[mid]) console.log(`    ${fmt(t).padStart(6)}  ${what}`);
+      }
       if (side !== 'datafetch') continue;
       const per = (f) => r.per.map(f).join(' ');
       console.log(

@@ -178,3 +178,27 @@ test('subscribe: a held result that went stale is revalidated by the next read: 
   assert.equal(await server.count('GET /articles/1'), requests);
   unsub();
 });
+
+test("subscribe's NO_DATA option (the React bindings'): told of every change, loading and error, without the data", async () => {
+  const { df, fx } = await env();
+  const ctrl = new df.Controller();
+  const NO_DATA = Symbol.for('datafetch.subscribe.noData');
+  const rec = recorder();
+  const unsub = ctrl.subscribe(fx.getArticle, { id: '1' }, rec, { [NO_DATA]: true });
+  assert.deepEqual(rec.last(), { data: undefined, loading: true, error: undefined }, 'it fetches, and says so');
+  await waitFor(() => rec.last().loading === false, { message: 'the fetch arrives' });
+  assert.equal(rec.last().data, undefined, 'the data is not handed over');
+  assert.equal(ctrl.getResponse(fx.getArticle, { id: '1' }).data.id, '1', 'though it is stored');
+
+  // A change of the data alone is still told.
+  const told = rec.calls.length;
+  await ctrl.setResponse(fx.getArticle, { id: '1' }, { id: '1', title: 'changed' });
+  await waitFor(() => rec.calls.length > told, { message: 'the change is told' });
+  assert.deepEqual(rec.last(), { data: undefined, loading: false, error: undefined });
+
+  // Without the option the same subscription gets the data.
+  const plain = recorder();
+  ctrl.subscribe(fx.getArticle, { id: '1' }, plain)();
+  assert.equal(plain.last().data.title, 'changed');
+  unsub();
+});

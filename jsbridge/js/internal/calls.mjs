@@ -54,8 +54,9 @@ export function bindCalls(call, callAsync, go) {
     ctrlGetResponse: (ctrl, endpoint, paramsJSON) => call('ctrlGetResponse', ctrl, endpoint, paramsJSON),
     /** Returns the address in linear memory of the controller's shared memory (change counter, time). */
     ctrlChanges: (ctrl) => call('ctrlChanges', ctrl),
-    /** Subscribes listener(data, loading, error); returns the subscription's handle for ctrlUnsubscribe. */
-    ctrlSubscribe: (ctrl, endpoint, paramsJSON, listener, noFetch, noPoll) => call('ctrlSubscribe', ctrl, endpoint, paramsJSON, listener, noFetch, noPoll),
+    /** Subscribes listener(data, loading, error); returns the subscription's handle for ctrlUnsubscribe. noData calls it with undefined data (a reader that reads the data itself). */
+    ctrlSubscribe: (ctrl, endpoint, paramsJSON, listener, noFetch, noPoll, noData) =>
+      call('ctrlSubscribe', ctrl, endpoint, paramsJSON, listener, noFetch, noPoll, noData),
     /** Ends a subscription, a listen or a hold. */
     ctrlUnsubscribe: (subscription) => call('ctrlUnsubscribe', subscription),
     /** Hands over the read of the schema with args (lib.hand) and returns true, or returns undefined when it finds nothing. */

@@ -62,6 +62,14 @@ export const ExpiryStatus = Object.freeze({ Valid: 'valid', Stale: 'stale', Inva
 // of its own).
 export const LISTEN = Symbol.for('datafetch.controller.listen');
 
+// NO_DATA, a key of subscribe's options, set true, calls the listener
+// with data undefined (still on every change of it): the React bindings
+// read the data with getResponse, memoized by store version, and need of
+// the subscription only loading, error and when to read again. A
+// registered symbol, as LISTEN; a controller that does not know it
+// passes the data, which such a reader ignores.
+export const NO_DATA = Symbol.for('datafetch.subscribe.noData');
+
 // HOLD names the Controller method that keeps what a read of a queryable
 // schema with args reads through garbage collection, until the function
 // it returns is called: useQuery holds its query while mounted (a held
@@ -578,6 +586,7 @@ export function makeController(bridge, endpoints, schemas) {
         (data, loading, error) => listener({ data: queryRead(endpoint, params, data), loading, error }),
         !fetch,
         !poll,
+        options?.[NO_DATA] === true,
       );
       let done = false;
       return () => {

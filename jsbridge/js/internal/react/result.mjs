@@ -19,6 +19,9 @@ import { useReadController } from './provider.mjs';
 // query.mjs.
 const RESPONSE = Symbol.for('datafetch.controller.response');
 const PREFETCH = Symbol.for('datafetch.controller.prefetch');
+// A subscribe option (NO_DATA in internal/controller.mjs): the listener is
+// told of changes without the data, which the source reads with RESPONSE.
+const NO_DATA = Symbol.for('datafetch.subscribe.noData');
 
 const VALID = 'valid';
 const STALE = 'stale';
@@ -33,10 +36,10 @@ const noop = () => {
  * renders loading (only useDLE does: the others do not re-render when
  * only that changes).
  */
-const SUSPENSE = Object.freeze({ subscribe: Object.freeze({ poll: false }), fetches: true, loading: false });
-const LIVE = Object.freeze({ subscribe: Object.freeze({ poll: true }), fetches: true, loading: false });
-const DLE = Object.freeze({ subscribe: Object.freeze({ poll: false }), fetches: true, loading: true });
-const CACHE = Object.freeze({ subscribe: Object.freeze({ fetch: false }), fetches: false, loading: false });
+const SUSPENSE = Object.freeze({ subscribe: Object.freeze({ poll: false, [NO_DATA]: true }), fetches: true, loading: false });
+const LIVE = Object.freeze({ subscribe: Object.freeze({ poll: true, [NO_DATA]: true }), fetches: true, loading: false });
+const DLE = Object.freeze({ subscribe: Object.freeze({ poll: false, [NO_DATA]: true }), fetches: true, loading: true });
+const CACHE = Object.freeze({ subscribe: Object.freeze({ fetch: false, [NO_DATA]: true }), fetches: false, loading: false });
 
 /**
  * A snapshot: data (the denormalized result, optimistic data included),
