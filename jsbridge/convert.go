@@ -16,21 +16,27 @@ import (
 // kept). An empty string, undefined and null stand for undefined (what
 // JSON.stringify(undefined) gives is no text at all).
 func jsonArg(v safejs.Value, what string) (value.Value, error) {
+	s, err := textArg(v, what)
+	if err != nil || s == "" {
+		return value.Undef, err
+	}
+	parsed, err := value.ParseMarked(s)
+	if err != nil {
+		return value.Undef, fmtlite.Errorf("%s: %w", what, err)
+	}
+	return parsed, nil
+}
+
+// textArg returns the JSON text (marked JSON) a JavaScript string holds,
+// "" for undefined and null, for jsonArg or a caller that parses it later.
+func textArg(v safejs.Value, what string) (string, error) {
 	switch v.Type() {
 	case safejs.TypeUndefined, safejs.TypeNull:
-		return value.Undef, nil
+		return "", nil
 	case safejs.TypeString:
-		s, err := v.String()
-		if err != nil || s == "" {
-			return value.Undef, err
-		}
-		parsed, err := value.ParseMarked(s)
-		if err != nil {
-			return value.Undef, fmtlite.Errorf("%s: %w", what, err)
-		}
-		return parsed, nil
+		return v.String()
 	}
-	return value.Undef, fmtlite.Errorf("%s: expected JSON text, got %s", what, v.Type())
+	return "", fmtlite.Errorf("%s: expected JSON text, got %s", what, v.Type())
 }
 
 // stringArg returns a string argument.

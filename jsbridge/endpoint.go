@@ -198,9 +198,9 @@ func setEndpointHook(o *rest.Options, name string, fn safejs.Value) error {
 			o.GetRequestInit = getRequestInitHook(fn)
 		}
 	case "fetch":
-		o.Fetch = nil
+		o.FetchText = nil
 		if !unset {
-			o.Fetch = fetchHook(fn)
+			o.FetchText = fetchHook(fn)
 		}
 	case "parseResponse":
 		o.ParseResponse, o.Transport = nil, nil
@@ -297,20 +297,20 @@ func getRequestInitHook(fn safejs.Value) func(context.Context, *rest.Endpoint, a
 
 // fetchHook: adapter(endpoint, paramsJSON, bodyKind, body) → Promise of the
 // result as JSON.
-func fetchHook(fn safejs.Value) func(context.Context, *rest.Endpoint, value.Value, any) (value.Value, error) {
-	return func(ctx context.Context, e *rest.Endpoint, params value.Value, body any) (value.Value, error) {
+func fetchHook(fn safejs.Value) func(context.Context, *rest.Endpoint, value.Value, any) (string, error) {
+	return func(ctx context.Context, e *rest.Endpoint, params value.Value, body any) (string, error) {
 		kind, payload := bodyToJS(body)
 		r, err := invoke(fn, endpointHandle(e), params.JSON(), kind, payload)
 		if err != nil {
-			return value.Undef, thrownStatus(err)
+			return "", thrownStatus(err)
 		}
-		// thrownStatus leaves a parse error as it is: only what fn threw
-		// has a status.
-		v, err := awaitJSON(ctx, r, "fetch result")
+		// The endpoint parses the text (rest.Options.FetchText), unless
+		// the store holds it already.
+		text, err := awaitText(ctx, r, "fetch result")
 		if err != nil {
-			return value.Undef, thrownStatus(err)
+			return "", thrownStatus(err)
 		}
-		return v, nil
+		return text, nil
 	}
 }
 

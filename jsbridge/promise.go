@@ -109,55 +109,66 @@ const (
 
 // awaitJSON waits for v, a hook adapter's result (a promise of JSON text,
 // or the text itself), and parses it as jsonArg does; what names it in
-// errors. Through lib.awaitText the text is written as UTF-8 straight into
-// Go's memory (encodeInto) and parsed there: no TextEncoder.encode, and
+// errors. See awaitText.
+func awaitJSON(ctx context.Context, v safejs.Value, what string) (value.Value, error) {
+	text, err := awaitText(ctx, v, what)
+	if err != nil || text == "" {
+		return value.Undef, err
+	}
+	parsed, err := value.ParseMarked(text)
+	if err != nil {
+		return value.Undef, fmtlite.Errorf("%s: %w", what, err)
+	}
+	return parsed, nil
+}
+
+// awaitText waits for v, a hook adapter's result (a promise of JSON text,
+// or the text itself), and returns the text, "" for undefined or null;
+// what names it in errors. Through lib.awaitText the text is written as
+// UTF-8 straight into Go's memory (encodeInto): no TextEncoder.encode, and
 // none of syscall/js's two copies of a string into Go (wakeText). Text
 // JavaScript does not write so (no lib.awaitText, or a rejection) is read
-// as await and jsonArg read it.
-func awaitJSON(ctx context.Context, v safejs.Value, what string) (value.Value, error) {
+// as await reads it.
+func awaitText(ctx context.Context, v safejs.Value, what string) (string, error) {
 	if !interop.IsThenable(v) || lib.awaitText.Type() != safejs.TypeFunction {
 		r, err := await(ctx, v)
 		if err != nil {
-			return value.Undef, err
+			return "", err
 		}
-		return jsonArg(r, what)
+		return textArg(r, what)
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	id, o, err := wakeOn(ctx, lib.awaitText, v)
 	if err != nil {
-		return value.Undef, err
+		return "", err
 	}
 	if o.kind == wakeText {
-		return wokenJSON(o, what)
+		return wokenText(o), nil
 	}
 	r, err := invoke(lib.take, id)
 	if err != nil {
-		return value.Undef, err
+		return "", err
 	}
 	if o.kind != wakeOK {
-		return value.Undef, newJSError(r)
+		return "", newJSError(r)
 	}
-	return jsonArg(r, what)
+	return textArg(r, what)
 }
 
-// wokenJSON parses the text a wakeText outcome holds. The parse keeps the
-// text's memory (its strings are slices of it): the room JavaScript wrote
-// it into, unless that is much longer than the text.
-func wokenJSON(o woken, what string) (value.Value, error) {
+// wokenText is the text a wakeText outcome holds. A parse of it keeps its
+// memory (its strings are slices of it): the room JavaScript wrote it
+// into, unless that is much longer than the text.
+func wokenText(o woken) string {
 	text := o.body
 	if len(text) == 0 {
-		return value.Undef, nil
+		return ""
 	}
 	if slack := o.roomLen - len(text); slack > minTextSlackCopy && slack > len(text)/textSlackShare {
 		text = append([]byte(nil), text...)
 	}
-	v, err := value.ParseMarked(unsafe.String(unsafe.SliceData(text), len(text)))
-	if err != nil {
-		return value.Undef, fmtlite.Errorf("%s: %w", what, err)
-	}
-	return v, nil
+	return unsafe.String(unsafe.SliceData(text), len(text))
 }
 
 // watchers hands the settlement of promises to the goroutines awaiting

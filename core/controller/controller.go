@@ -184,10 +184,12 @@ type Controller struct {
 	mutations map[*call]struct{}
 
 	// noReapply turns off storing a response whose text the store holds
-	// again without parsing it (finishAgain), for tests that compare the
-	// two ways; reapplied counts the responses stored that way.
-	noReapply atomic.Bool
-	reapplied int
+	// again without parsing it (finishAgain), whole or but one element of
+	// its list, for tests that compare the two ways; reapplied and
+	// reappliedElems count the responses stored each way.
+	noReapply      atomic.Bool
+	reapplied      int
+	reappliedElems int
 
 	// lastStamp is the last fetchedAt handed out; stamps strictly increase
 	// so that requests started in the same millisecond still have an order.

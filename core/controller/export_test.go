@@ -13,3 +13,11 @@ func Reapplied(c *Controller) int {
 	defer c.mu.Unlock()
 	return c.reapplied
 }
+
+// ReappliedElems returns how many responses c stored by normalizing the one
+// element of their list that differed from the text the store held.
+func ReappliedElems(c *Controller) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reappliedElems
+}

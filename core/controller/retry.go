@@ -9,6 +9,7 @@ import (
 
 	"github.com/datafetch/datafetch/core/endpoint"
 	"github.com/datafetch/datafetch/core/internal/dates"
+	"github.com/datafetch/datafetch/core/store"
 	"github.com/datafetch/datafetch/core/value"
 	"github.com/datafetch/datafetch/internal/fmtlite"
 )
@@ -160,6 +161,9 @@ type fetched struct {
 	raw   value.Value
 	text  string
 	token uint64
+	// elem, when set, is the one element of the list in text that
+	// differs from the text the store holds (store.MayReapplyElem).
+	elem  *store.Elem
 	parse func() (value.Value, error)
 }
 
@@ -183,6 +187,9 @@ func (c *Controller) fetchText(ctx context.Context, r *request, reuse bool) (f f
 				if f.text != "" {
 					if token, ok := c.mayReapply(r.key, f.text); ok {
 						return fetched{raw: value.Undef, text: f.text, token: token, parse: parse}, nil
+					}
+					if e, ok := c.mayReapplyElem(r.key, f.text); ok {
+						return fetched{raw: value.Undef, text: f.text, elem: &e, parse: parse}, nil
 					}
 				}
 				f.raw, err = parse()

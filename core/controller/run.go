@@ -90,9 +90,10 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	f, err := c.fetchText(ctx, r, reuse)
 	raw := f.raw
 	if err == nil && f.parse != nil {
-		// The text the store holds under key already: stored again
-		// without being parsed, when nothing changed the store since.
-		if out, ok := c.finishAgain(r, f.token, c.now()); ok {
+		// The text the store holds under key already (or that text with
+		// one element of its list changed): stored again without being
+		// parsed, when nothing changed the store since.
+		if out, ok := c.finishAgain(r, f, c.now()); ok {
 			return out, nil
 		}
 		raw, err = f.parse()
@@ -109,6 +110,9 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 		err = c.prepare(w, r, raw, false, c.now())
 		if err == nil && reuse {
 			w.Text = f.text
+			if f.text != "" && schema.ElementWise(spec.Schema) {
+				w.Elems = store.ElemSpans(raw, f.text)
+			}
 		}
 	}
 	return c.finish(r, pend, w, err)
@@ -126,6 +130,14 @@ func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
 		spec.Update == nil && spec.MergeResult == nil
 }
 
+// mayReapplyElem reports whether text under key is the text the store
+// holds with one element of its list changed (store.MayReapplyElem).
+func (c *Controller) mayReapplyElem(key, text string) (store.Elem, bool) {
+	c.mu.Lock()
+	defer c.unlock()
+	return c.st.MayReapplyElem(key, text)
+}
+
 // mayReapply reports whether the store would take text under key again
 // without it being parsed, and its token for finishAgain, which decides.
 func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
@@ -134,22 +146,43 @@ func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
 	return c.st.MayReapply(key, text)
 }
 
-// finishAgain is finish of a response whose text mayReapply found is the
-// one stored under r.key (token), stored again by store.Reapply without
-// being parsed or normalized; false when the store cannot (it changed
-// since, or was reset), and the caller parses the text and stores it as
-// usual.
-func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value.Value, ok bool) {
+// finishAgain is finish of a response whose text fetchText found is the
+// one stored under r.key (f.token), or that text with one element of its
+// list changed (f.elem), stored again by store.Reapply without being
+// parsed or normalized, or store.ReapplyElem with that element alone
+// normalized; false when the store cannot (it changed since, or was
+// reset, or the element's records are also others'), and the caller
+// parses the text and stores it as usual.
+func (c *Controller) finishAgain(r *request, f fetched, now int64) (out value.Value, ok bool) {
+	var elem *schema.Normalized
+	if f.elem != nil {
+		// Outside the lock, as prepare normalizes.
+		if elem = c.normalizeElem(r, f.elem.Text); elem == nil {
+			return value.Undef, false
+		}
+	}
 	c.mu.Lock()
 	m := schema.Meta{Date: now, FetchedAt: r.fetchedAt, ExpiresAt: now + c.dataExpiry(r.spec)}
-	if r.gen != c.gen || c.wants&wantWritten != 0 || !c.st.Reapply(r.key, token, r.spec.Schema, m) {
+	stored := false
+	if r.gen == c.gen && c.wants&wantWritten == 0 {
+		if elem != nil {
+			stored = c.st.ReapplyElem(*f.elem, r.spec.Schema, m, elem.Result.Elems()[0], elem.Entities)
+		} else {
+			stored = c.st.Reapply(r.key, f.token, r.spec.Schema, m)
+		}
+	}
+	if !stored {
 		c.unlock()
 		return value.Undef, false
 	}
 	defer c.dispatch()
 	defer c.unlock()
 	defer c.changed()
-	c.reapplied++
+	if elem != nil {
+		c.reappliedElems++
+	} else {
+		c.reapplied++
+	}
 	if cl := r.cl; cl != nil && c.inflight[cl.key] == cl {
 		delete(c.inflight, cl.key)
 	}
@@ -159,6 +192,21 @@ func (c *Controller) finishAgain(r *request, token uint64, now int64) (out value
 	c.emitReq(FetchResolve, r, nil, nil)
 	out, _, _, _ = c.st.ReadArgs(r.key, schema.Args{Params: r.params})
 	return out, true
+}
+
+// normalizeElem normalizes text, one element of r's response list
+// (store.MayReapplyElem), as a list of one; nil when it is not one
+// record (the caller then parses the whole response, which reports why).
+func (c *Controller) normalizeElem(r *request, text string) *schema.Normalized {
+	v, err := value.ParseLazy(text)
+	if err != nil || v.Kind() != value.Object {
+		return nil
+	}
+	norm, err := schema.NormalizeArgs(r.spec.Schema, value.Arr(v), normalizeArgs(r.spec, r.params, r.body))
+	if err != nil || norm.Result.Len() != 1 {
+		return nil
+	}
+	return norm
 }
 
 // prepare normalizes raw, a response to r (its optimistic response when

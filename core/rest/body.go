@@ -14,23 +14,44 @@ import (
 // back what Fetch would have returned) exactly as Fetch does, errors
 // included.
 //
-// text is "" when the endpoint's value is not the plain parse of the body:
-// a Fetch, ParseResponse or Process option (its hook decides what the value
-// is), a response that is not 2xx, a 204 or a blank body. Otherwise text
-// is the body without its byte-order mark, sharing its bytes (no copy):
-// the text parse reads, so that a caller comparing it with the text of an
-// earlier response that it stored compares with what that one's value was
-// parsed from. A caller that finds text unchanged may skip parse.
+// text is the body without its byte-order mark, sharing its bytes (no
+// copy): the text parse reads, so that a caller comparing it with the text
+// of an earlier response that it stored compares with what that one's
+// value was parsed from. A caller that finds text unchanged may skip
+// parse. With a Fetch, ParseResponse or Process option, whose hook decides
+// what the value is, the hook runs first and text is the JSON text its
+// value is a parse of (value.Source: a hook that hands over JSON text or
+// the parsed body, or a part of it), "" when it built the value; with a
+// FetchText option, the text it hands over, unparsed. text is also "" for
+// a response that is not 2xx, a 204 or a blank body.
 //
 // err is an error of the request itself (no response: a *NetworkError with
 // Status 0, or an error building the request), as Fetch returns it.
 func (e *Endpoint) FetchBody(ctx context.Context, params value.Value, body any) (text string, parse func() (value.Value, error), err error) {
+	if e.opts.FetchText != nil && e.opts.Fetch == nil {
+		ctx, cancel := e.requestContext(ctx)
+		defer cancel()
+		text, err := e.fetchText(ctx, params, body)
+		if err != nil {
+			return "", nil, err
+		}
+		parse = func() (value.Value, error) { return e.parseFetched(text) }
+		if text == "" || text[0] == 0 {
+			// Marked JSON (with undefined in it): the text alone does not
+			// say what the value is.
+			v, err := parse()
+			return "", func() (value.Value, error) { return v, err }, nil
+		}
+		return text, parse, nil
+	}
 	if e.opts.Fetch != nil || e.opts.ParseResponse != nil || e.opts.Process != nil {
 		v, err := e.Fetch(ctx, params, body)
 		if err != nil {
 			return "", nil, err
 		}
-		return "", func() (value.Value, error) { return v, nil }, nil
+		// Two values with the same Source are Equal: the text stands for
+		// the value as the body's does.
+		return v.Source(), func() (value.Value, error) { return v, nil }, nil
 	}
 	ctx, cancel := e.requestContext(ctx)
 	defer cancel()

@@ -35,8 +35,18 @@ func TestFetchBody(t *testing.T) {
 		{name: "not json, with a schema", status: 200, body: `{"a":`, text: `{"a":`, wantErr: "400 unexpected text response for schema A", opts: func(o *rest.Options) {
 			o.Schema = &schema.Entity{Key: "A", Defaults: value.MustParse(`{"id":null}`)}
 		}},
-		{name: "process", status: 200, body: `{"a":1}`, value: `{"b":2}`, opts: func(o *rest.Options) {
+		{name: "process", status: 200, body: `{"a":1}`, text: `{"b":2}`, value: `{"b":2}`, opts: func(o *rest.Options) {
 			o.Process = func(value.Value, value.Value) (value.Value, error) { return value.MustParse(`{"b":2}`), nil }
+		}},
+		{name: "process building its value", status: 200, body: `{"a":1}`, value: `{"b":2}`, opts: func(o *rest.Options) {
+			o.Process = func(value.Value, value.Value) (value.Value, error) {
+				return value.Obj(value.Member{Key: "b", Value: value.Num(2)}), nil
+			}
+		}},
+		{name: "fetch handing over JSON text", status: 200, body: `{"a":1}`, text: `[{"id": 1}]`, value: `[{"id":1}]`, opts: func(o *rest.Options) {
+			o.Fetch = func(context.Context, *rest.Endpoint, value.Value, any) (value.Value, error) {
+				return value.MustParse(` [{"id": 1}] `), nil
+			}
 		}},
 		{name: "parseResponse", status: 200, body: `{"a":1}`, value: `"custom"`, opts: func(o *rest.Options) {
 			o.ParseResponse = func(context.Context, *rest.Response) (value.Value, error) { return value.Str("custom"), nil }

@@ -49,6 +49,11 @@ type Options struct {
 	// returns, without ParseResponse or Process. It gets the endpoint so it
 	// can call e.URL or e.Send, and the body with the Body option applied.
 	Fetch func(ctx context.Context, e *Endpoint, params value.Value, body any) (value.Value, error)
+	// FetchText is Fetch for a hook that hands over its result as JSON
+	// text (marked JSON, value.ParseMarked; "" is undefined), which the
+	// endpoint parses: a caller that holds that text already may skip the
+	// parse (FetchBody). Fetch, when set too, is used instead.
+	FetchText func(ctx context.Context, e *Endpoint, params value.Value, body any) (string, error)
 	// ParseResponse replaces the default parsing of a response of any
 	// status; returning an error fails the fetch. It may call
 	// e.DefaultParseResponse.
@@ -341,6 +346,13 @@ func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (val
 		}
 		return v, nil
 	}
+	if e.opts.FetchText != nil {
+		text, err := e.fetchText(ctx, params, body)
+		if err != nil {
+			return value.Undef, err
+		}
+		return e.parseFetched(text)
+	}
 	v, err := e.fetchParsed(ctx, params, body)
 	if err != nil {
 		return value.Undef, err
@@ -349,6 +361,28 @@ func (e *Endpoint) Fetch(ctx context.Context, params value.Value, body any) (val
 		if v, err = e.opts.Process(v, params); err != nil {
 			return value.Undef, fmtlite.Errorf("%s: process: %w", e.name, err)
 		}
+	}
+	return v, nil
+}
+
+// fetchText runs the FetchText option, its errors as Fetch's.
+func (e *Endpoint) fetchText(ctx context.Context, params value.Value, body any) (string, error) {
+	text, err := e.opts.FetchText(ctx, e, params, e.withDefaultBody(body))
+	if err != nil {
+		return "", e.customFetchError(ctx, params, err)
+	}
+	return text, nil
+}
+
+// parseFetched parses the text FetchText handed over.
+func (e *Endpoint) parseFetched(text string) (value.Value, error) {
+	if text == "" {
+		return value.Undef, nil
+	}
+	v, err := value.ParseMarked(text)
+	if err != nil {
+		// As an error of the hook's (customFetchError) would read.
+		return value.Undef, fmtlite.Errorf("%s: fetch: fetch result: %w", e.name, err)
 	}
 	return v, nil
 }

@@ -51,7 +51,14 @@ type EntityWrite struct {
 	// keys of its nested entities), and Value is not made yet: a record
 	// fetched again with the same Source is never made (see Record).
 	keys []value.Patch
+	// repeated is set when the response repeats the record, with the same
+	// Source, after this write, which stands for those too (see repeats).
+	repeated bool
 }
+
+// Repeated reports whether the response holds the record again later, as
+// the same text, which this write stands for (it is not listed again).
+func (w *EntityWrite) Repeated() bool { return w.repeated }
 
 // Record returns the record to store, Value, making it first from Parsed
 // when normalize left it to be made: Parsed patched with the keys of its
@@ -316,7 +323,11 @@ func (n *normalizer) repeats(e *Entity, pk, source string) bool {
 		return false
 	}
 	w := &n.writes[s.at]
-	return !w.Deleted && w.Source == source
+	if w.Deleted || w.Source != source {
+		return false
+	}
+	w.repeated = true
+	return true
 }
 
 func (p *pathElem) fieldKey() string {

@@ -1,6 +1,10 @@
 package store
 
 import (
+	"math"
+	"slices"
+	"unsafe"
+
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -9,9 +13,11 @@ import (
 // (Write.Text) and, while nothing else has changed the store, lets Reapply
 // store that text again without it being parsed, normalized or merged.
 //
-// Only the last Apply can qualify: every change to the store (any Apply,
-// UpdateMeta, AddPending, RemovePending, Reset, a Sweep or Hydrate that
-// removes or takes something, an Adopt that gives a schema) forgets it.
+// Only the last Apply can qualify: every change to the store's data (any
+// Apply, AddPending, RemovePending, Reset, a Sweep or Hydrate that removes
+// or takes something, an Adopt that gives a schema) forgets it. A change of
+// a result's meta alone (UpdateMeta: invalidated, an error, expired) does
+// not: storing the text again replaces that meta whole, as Apply does.
 type reapply struct {
 	// seq numbers the remembered write (Store.remembered), for the token
 	// MayReapply hands out.
@@ -22,6 +28,13 @@ type reapply struct {
 	// ents are the entries the write's entity writes reached, in its
 	// order (an entity written twice is listed twice).
 	ents []*entityEntry
+	// elems are the write's Elems, and owners, for each of ents, the
+	// element whose text holds its record's text, or ^element when the
+	// response repeats that text after it (schema.EntityWrite.Repeated);
+	// nil when the write had no Elems or a record's text was outside them
+	// (ReapplyElem then declines).
+	elems  []Span
+	owners []int32
 }
 
 // maxKeptReapply bounds the capacity of reapply.ents kept for reuse.
@@ -73,6 +86,76 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 	}
 	s.remembered++
 	s.again = reapply{seq: s.remembered, key: w.Key, text: w.Text, schema: w.Schema, ents: ents}
+	s.again.elems, s.again.owners = owners(w, s.again.owners[:0])
+}
+
+// owners returns w.Elems and, appended to dst, the element that holds the
+// text of each of w's entity records (in a list of records, the record
+// itself and those nested in it); nil, nil when w has no Elems or a
+// record's text lies outside them.
+func owners(w *Write, dst []int32) ([]Span, []int32) {
+	if len(w.Elems) == 0 || len(w.Elems) > math.MaxInt32 {
+		return nil, nil
+	}
+	el := 0
+	for i := range w.Entities {
+		at, ok := offsetIn(w.Text, w.Entities[i].Source)
+		if !ok {
+			return nil, nil
+		}
+		// Records come element by element: look from the last one on.
+		if at < w.Elems[el].From {
+			el = 0
+		}
+		for el < len(w.Elems) && at >= w.Elems[el].To {
+			el++
+		}
+		if el == len(w.Elems) || at < w.Elems[el].From {
+			return nil, nil
+		}
+		if w.Entities[i].Repeated() {
+			dst = append(dst, ^int32(el))
+		} else {
+			dst = append(dst, int32(el))
+		}
+	}
+	return w.Elems, dst
+}
+
+// Span is where a part of a text lies in it: bytes From to To.
+type Span struct{ From, To int }
+
+// ElemSpans returns where each element of list, the top-level list of a
+// response parsed from text, lies in text, for Write.Elems; nil when list
+// is empty or not a list, or an element is not a record (an object)
+// parsed from text.
+func ElemSpans(list value.Value, text string) []Span {
+	if list.Kind() != value.Array || list.Len() == 0 {
+		return nil
+	}
+	spans := make([]Span, 0, list.Len())
+	for _, el := range list.AppendElems(make([]value.Value, 0, list.Len())) {
+		src := el.Source()
+		at, ok := offsetIn(text, src)
+		if el.Kind() != value.Object || !ok {
+			return nil
+		}
+		spans = append(spans, Span{at, at + len(src)})
+	}
+	return spans
+}
+
+// offsetIn returns where part, a slice of text sharing its bytes, starts
+// in it; false when part is empty or not such a slice.
+func offsetIn(text, part string) (int, bool) {
+	if part == "" || text == "" {
+		return 0, false
+	}
+	at := uintptr(unsafe.Pointer(unsafe.StringData(part))) - uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	if at > uintptr(len(text)) || uintptr(len(part)) > uintptr(len(text))-at {
+		return 0, false
+	}
+	return int(at), true
 }
 
 // MayReapply reports whether Reapply may store text under key: it is the
@@ -126,4 +209,203 @@ func (s *Store) Reapply(key string, token uint64, sc schema.Schema, m schema.Met
 	r.base = res
 	s.setVisibleResult(key, res, true)
 	return true
+}
+
+// Elem is a response whose text differs from the text the last Apply
+// stored under its key (and remembered) only inside one element of its
+// top-level list, as MayReapplyElem finds it: the element's new text, to
+// be normalized alone and stored with ReapplyElem.
+type Elem struct {
+	// Index is the element's position in the list.
+	Index int
+	// Text is its new text, a slice of the response's.
+	Text string
+	// token is MayReapplyElem's, text the response's.
+	token uint64
+	text  string
+}
+
+// MayReapplyElem reports whether the response text under key differs from
+// the text the last Apply stored there only inside one element of its
+// top-level list, with no write pending; the element is then Elem.Text,
+// which the caller normalizes alone for ReapplyElem. It compares the texts
+// once, from either end.
+func (s *Store) MayReapplyElem(key, text string) (Elem, bool) {
+	a := &s.again
+	if a.text == "" || a.key != key || len(s.pending) > 0 || a.elems == nil || a.text == text {
+		return Elem{}, false
+	}
+	head := commonPrefix(a.text, text)
+	tail := commonSuffix(a.text[head:], text[head:])
+	end := len(a.text) - tail // the old text differs in [head, end)
+	i, found := slices.BinarySearchFunc(a.elems, head, func(sp Span, at int) int {
+		switch {
+		case sp.To <= at:
+			return -1
+		case sp.From > at:
+			return 1
+		}
+		return 0
+	})
+	if !found || end > a.elems[i].To {
+		return Elem{}, false
+	}
+	sp := a.elems[i]
+	return Elem{Index: i, Text: text[sp.From : sp.To+len(text)-len(a.text)], token: a.seq, text: text}, true
+}
+
+// ReapplyElem stores e, which MayReapplyElem found, with meta m: result
+// and writes are e.Text normalized alone as an element of the list
+// (schema.Normalized's Result's one element and Entities). It leaves the
+// store as Apply of the whole response would, and reports whether it did;
+// when it reports false nothing has changed, and the caller applies the
+// response as usual.
+//
+// The other elements' text is the stored one, so their records stay and
+// take m as Reapply gives it. The element's records are applied as Apply
+// applies them; a record it held before and no longer does is not written
+// (as by Apply of the whole response). It declines where the order of the
+// response's records would decide: a record of the element that changes
+// while another element holds it too, and a record the element held
+// before, no longer does, and others repeat as the same text (stored once,
+// from the element: Apply would store it from the next).
+func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result value.Value, writes []schema.EntityWrite) bool {
+	a := &s.again
+	if a.text == "" || a.seq != e.token || a.schema != sc || len(s.pending) > 0 || a.elems == nil {
+		return false
+	}
+	r := s.results[a.key]
+	if r == nil || !r.hasBase || r.base.val.Kind() != value.Array || r.base.val.Len() != len(a.elems) ||
+		!value.Equal(r.base.val.Elems()[e.Index], result) {
+		return false
+	}
+	own := int32(e.Index)
+	entries := make([]*entityEntry, len(writes))
+	for j := range writes {
+		w := &writes[j]
+		if w.Deleted || w.Source == "" {
+			return false
+		}
+		entries[j] = s.table(w.Entity.Key)[w.PK]
+	}
+	for k, x := range a.ents {
+		if a.owners[k] == ^own && !slices.Contains(entries, x) {
+			// No longer in the element, but in others, as the same text:
+			// the first of them would write it.
+			return false
+		}
+	}
+	// repeated[j] is set for a record of the element that the others
+	// repeat as the same text, unchanged: it stays listed as repeated.
+	repeated := make([]bool, len(writes))
+	for j, x := range entries {
+		w := &writes[j]
+		repeated[j] = w.Repeated()
+		if x == nil || x.base.deleted {
+			continue // new: the others do not hold it
+		}
+		if (x.base.srcBy == w.Entity && x.base.src == w.Source) || value.Equal(x.base.val, w.Record()) {
+			// Unchanged: the order does not matter.
+			for k, y := range a.ents {
+				if y == x && a.owners[k] == ^own {
+					repeated[j] = true
+				}
+			}
+			continue
+		}
+		for k, y := range a.ents {
+			if y == x && a.owners[k] != own {
+				// Written by another element too, or repeated there as
+				// the same text: their order decides.
+				return false
+			}
+		}
+	}
+
+	delta := len(e.text) - len(a.text)
+	elems := make([]Span, len(a.elems))
+	for k, x := range a.elems {
+		switch {
+		case k == e.Index:
+			x.To += delta
+		case k > e.Index:
+			x.From, x.To = x.From+delta, x.To+delta
+		}
+		elems[k] = x
+	}
+	ents := make([]*entityEntry, 0, len(a.ents)+len(writes))
+	owned := make([]int32, 0, len(a.ents)+len(writes))
+	for k, x := range a.ents {
+		if a.owners[k] == own || a.owners[k] == ^own {
+			continue
+		}
+		// As Reapply does for an equal record.
+		if m.FetchedAt >= x.base.meta.FetchedAt {
+			x.base.meta = m
+		}
+		x.slot.Meta = x.base.meta
+		ents = append(ents, x)
+		owned = append(owned, a.owners[k])
+	}
+	key, text, val := a.key, e.text, r.base.val
+	s.Apply(&Write{Key: key, Schema: sc, Result: val, Entities: writes, Meta: m})
+
+	// Remembered again, when the store now holds what this text says (as
+	// remember checks a whole write).
+	if r := s.results[key]; r == nil || !value.Same(r.base.val, val) || r.base.meta.FetchedAt != m.FetchedAt {
+		return true
+	}
+	for j := range writes {
+		w := &writes[j]
+		x := s.table(w.Entity.Key)[w.PK]
+		if x == nil || x.base.deleted || ((x.base.srcBy != w.Entity || x.base.src != w.Source) && !value.Equal(x.base.val, w.Record())) {
+			return true
+		}
+		ents = append(ents, x)
+		if repeated[j] {
+			owned = append(owned, ^own)
+		} else {
+			owned = append(owned, own)
+		}
+	}
+	s.remembered++
+	s.again = reapply{seq: s.remembered, key: key, text: text, schema: sc, ents: ents, elems: elems, owners: owned}
+	return true
+}
+
+// commonPrefix returns how many bytes a and b begin with alike, comparing
+// eight at a time.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	if n >= 8 {
+		pa, pb := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.StringData(b))
+		for ; i <= n-8; i += 8 {
+			if *(*uint64)(unsafe.Add(pa, i)) != *(*uint64)(unsafe.Add(pb, i)) {
+				break
+			}
+		}
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix returns how many bytes a and b end with alike.
+func commonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0 // bytes alike from the end
+	if n >= 8 {
+		pa, pb := unsafe.Pointer(unsafe.StringData(a)), unsafe.Pointer(unsafe.StringData(b))
+		for ; i <= n-8; i += 8 {
+			if *(*uint64)(unsafe.Add(pa, len(a)-i-8)) != *(*uint64)(unsafe.Add(pb, len(b)-i-8)) {
+				break
+			}
+		}
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
 }

@@ -61,6 +61,12 @@ type Write struct {
 	// nothing else changed since, is stored without being normalized
 	// (Reapply).
 	Text string
+	// Elems, with Text, are where each element of the response's
+	// top-level list lies in Text (ElemSpans), when Schema normalizes the
+	// list element by element (schema.ElementWise): the same text with one
+	// element changed is then stored by normalizing that element alone
+	// (ReapplyElem).
+	Elems []Span
 }
 
 // Pending is an optimistic write waiting for its request to finish.
@@ -306,7 +312,10 @@ func mayPanic(w *Write) bool {
 // UpdateMeta changes the base meta of the result under key (creating an
 // empty entry if needed) and makes it visible.
 func (s *Store) UpdateMeta(key string, change func(*ResultMeta)) {
-	s.forget()
+	// The text Reapply may store again stays: storing a response replaces
+	// its result's meta whole, as Reapply does, and entities have none of
+	// it.
+	s.changes++
 	r := s.results[key]
 	if r == nil {
 		r = &resultEntry{}

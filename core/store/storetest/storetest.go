@@ -26,9 +26,10 @@ func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []b
 		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
 }
 
-// ApplyText is Apply with the write's Text set to body, as the controller
-// stores a response it parsed from text (see store.Write.Text), which
-// store.Reapply may then store again.
+// ApplyText is Apply with the write's Text set to body (and Elems, for a
+// list normalized element by element), as the controller stores a
+// response it parsed from text (see store.Write.Text), which
+// store.Reapply and store.ReapplyElem may then store again.
 func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) {
 	tb.Helper()
 	v, err := value.ParseLazy(body)
@@ -39,6 +40,37 @@ func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body,
-		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+	w := &store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body, Meta: Meta(at)}
+	if schema.ElementWise(s) {
+		w.Elems = store.ElemSpans(v, body)
+	}
+	st.Apply(w)
+}
+
+// Meta is the meta Apply and ApplyText store with: fetched at at and
+// fresh for a minute.
+func Meta(at int64) schema.Meta {
+	return schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}
+}
+
+// ReapplyElem stores body under key as the controller does when
+// st.MayReapplyElem finds it differs from the text stored there in one
+// element of its list: that element normalized alone, then
+// st.ReapplyElem. It reports false, having changed nothing, when either
+// declines (the controller then applies body whole).
+func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) bool {
+	tb.Helper()
+	e, ok := st.MayReapplyElem(key, body)
+	if !ok {
+		return false
+	}
+	v, err := value.ParseLazy(e.Text)
+	if err != nil || v.Kind() != value.Object {
+		return false
+	}
+	n, err := schema.Normalize(s, value.Arr(v))
+	if err != nil {
+		return false
+	}
+	return st.ReapplyElem(e, s, Meta(at), n.Result.Elems()[0], n.Entities)
 }
