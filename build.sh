@@ -50,6 +50,7 @@ FUZZ_BUDGETS=(
   "FuzzNormalizeSchema ./core/schema 100000x"
   "FuzzURL ./core/rest 100000x"
   "FuzzOptimisticQueue ./core/store 10000x"
+  "FuzzReapplyElem ./core/store 2000x"
   "FuzzReadProtocol ./jsbridge/encode 30000x"
   "FuzzWire ./jsbridge/encode 30000x"
 )

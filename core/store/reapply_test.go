@@ -172,94 +172,109 @@ func reapply(st *store.Store, key, text string, sc schema.Schema, m schema.Meta)
 	return ok && st.Reapply(key, token, sc, m)
 }
 
-// TestReapplyElemDifferential stores random sequences of lists, each the
-// last with one element edited most often (its title, its author's name,
-// another author, a bare key for the author, spaces, its key), in two
-// stores: one as the controller does (Reapply of the same text,
-// ReapplyElem of one changed element, else Apply), one applying every
-// list whole. Authors are shared between articles, so that records repeat
-// across elements. The states and snapshots, metas included, must agree
-// after every step.
+// TestReapplyElemDifferential runs reapplyElemSteps from 40 seeds.
 func TestReapplyElemDifferential(t *testing.T) {
-	list, _ := reapplySchema()
 	elems := 0
 	for seed := range uint64(40) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		fast, slow := store.New(), store.New()
-		type article struct {
-			id, title, author, name string
-			bare, spaced            bool
-		}
-		names := []string{"u", "v", "a longer name", "ü"}
-		random := func() article {
-			u := rng.IntN(4)
-			return article{id: fmt.Sprint(1 + rng.IntN(12)), title: strings.Repeat("t", rng.IntN(5)),
-				author: fmt.Sprint(u), name: names[u]}
-		}
-		var arts []article
-		for range 1 + rng.IntN(8) {
-			arts = append(arts, random())
-		}
-		text := func() string {
-			var b strings.Builder
-			b.WriteString("[")
-			for i, a := range arts {
-				if i > 0 {
-					b.WriteString(",")
-				}
-				sp := ""
-				if a.spaced {
-					sp = " "
-				}
-				author := fmt.Sprintf(`{"id":%s,"name":%q}`, a.author, a.name)
-				if a.bare {
-					author = a.author
-				}
-				fmt.Fprintf(&b, `{"id":%s,%s"title":%q,"author":%s}`, a.id, sp, a.title, author)
-			}
-			b.WriteString("]")
-			return b.String()
-		}
-		at := int64(10)
-		var log []string
-		for step := range 60 {
-			i := rng.IntN(len(arts))
-			switch rng.IntN(8) {
-			case 0:
-				arts[i].title = strings.Repeat("x", rng.IntN(7))
-			case 1:
-				arts[i].name = names[rng.IntN(len(names))] + "!"
-			case 2:
-				u := rng.IntN(4)
-				arts[i].author, arts[i].name = fmt.Sprint(u), names[u]
-			case 3:
-				arts[i].bare = !arts[i].bare
-			case 4:
-				arts[i].spaced = !arts[i].spaced
-			case 5:
-				arts[i].id = fmt.Sprint(1 + rng.IntN(12))
-			case 6:
-				arts[i] = random()
-			default: // the same text again
-			}
-			body := text()
-			at += int64(rng.IntN(2))
-			how := "apply"
-			switch {
-			case reapply(fast, "list", body, list, storetest.Meta(at)):
-				how = "reapply"
-			case storetest.ReapplyElem(t, fast, "list", list, body, at):
-				how = "elem"
-				elems++
-			default:
-				storetest.ApplyText(t, fast, "list", list, body, at)
-			}
-			storetest.ApplyText(t, slow, "list", list, body, at)
-			log = append(log, how+" "+body)
-			require.Equal(t, slow.State().JSON(), fast.State().JSON(), "seed %d step %d: %s", seed, step, strings.Join(log, "\n"))
-			require.Equal(t, slow.Snapshot().JSON(), fast.Snapshot().JSON(), "seed %d step %d", seed, step)
-		}
+		elems += reapplyElemSteps(t, seed, 60)
 	}
 	assert.Positive(t, elems, "some lists were stored with one element normalized")
 	t.Logf("%d of %d stored with one element normalized", elems, 40*60)
+}
+
+// FuzzReapplyElem runs reapplyElemSteps from the seeds the fuzzer makes.
+func FuzzReapplyElem(f *testing.F) {
+	f.Add(uint64(0), uint8(60))
+	f.Fuzz(func(t *testing.T, seed uint64, steps uint8) {
+		reapplyElemSteps(t, seed, int(steps))
+	})
+}
+
+// reapplyElemSteps stores a random sequence (from seed) of steps lists,
+// each the last with one element edited most often (its title, its
+// author's name, another author, a bare key for the author, spaces, its
+// key), in two stores: one as the controller does (Reapply of the same
+// text, ReapplyElem of one changed element, else Apply), one applying
+// every list whole. Authors are shared between articles, so that records
+// repeat across elements. The states and snapshots, metas included, must
+// agree after every step. It returns how many lists ReapplyElem stored.
+func reapplyElemSteps(t *testing.T, seed uint64, steps int) (elems int) {
+	t.Helper()
+	list, _ := reapplySchema()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	fast, slow := store.New(), store.New()
+	type article struct {
+		id, title, author, name string
+		bare, spaced            bool
+	}
+	names := []string{"u", "v", "a longer name", "ü"}
+	random := func() article {
+		u := rng.IntN(4)
+		return article{id: fmt.Sprint(1 + rng.IntN(12)), title: strings.Repeat("t", rng.IntN(5)),
+			author: fmt.Sprint(u), name: names[u]}
+	}
+	var arts []article
+	for range 1 + rng.IntN(8) {
+		arts = append(arts, random())
+	}
+	text := func() string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i, a := range arts {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			sp := ""
+			if a.spaced {
+				sp = " "
+			}
+			author := fmt.Sprintf(`{"id":%s,"name":%q}`, a.author, a.name)
+			if a.bare {
+				author = a.author
+			}
+			fmt.Fprintf(&b, `{"id":%s,%s"title":%q,"author":%s}`, a.id, sp, a.title, author)
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	at := int64(10)
+	var log []string
+	for step := range steps {
+		i := rng.IntN(len(arts))
+		switch rng.IntN(8) {
+		case 0:
+			arts[i].title = strings.Repeat("x", rng.IntN(7))
+		case 1:
+			arts[i].name = names[rng.IntN(len(names))] + "!"
+		case 2:
+			u := rng.IntN(4)
+			arts[i].author, arts[i].name = fmt.Sprint(u), names[u]
+		case 3:
+			arts[i].bare = !arts[i].bare
+		case 4:
+			arts[i].spaced = !arts[i].spaced
+		case 5:
+			arts[i].id = fmt.Sprint(1 + rng.IntN(12))
+		case 6:
+			arts[i] = random()
+		default: // the same text again
+		}
+		body := text()
+		at += int64(rng.IntN(2))
+		how := "apply"
+		switch {
+		case reapply(fast, "list", body, list, storetest.Meta(at)):
+			how = "reapply"
+		case storetest.ReapplyElem(t, fast, "list", list, body, at):
+			how = "elem"
+			elems++
+		default:
+			storetest.ApplyText(t, fast, "list", list, body, at)
+		}
+		storetest.ApplyText(t, slow, "list", list, body, at)
+		log = append(log, how+" "+body)
+		require.Equal(t, slow.State().JSON(), fast.State().JSON(), "seed %d step %d: %s", seed, step, strings.Join(log, "\n"))
+		require.Equal(t, slow.Snapshot().JSON(), fast.Snapshot().JSON(), "seed %d step %d", seed, step)
+	}
+	return elems
 }
