@@ -110,9 +110,6 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 		err = c.prepare(w, r, raw, false, c.now())
 		if err == nil && reuse {
 			w.Text = f.text
-			if f.text != "" && schema.ElementWise(spec.Schema) {
-				w.Elems = store.ElemSpans(raw, f.text)
-			}
 		}
 	}
 	return c.finish(r, pend, w, err)

@@ -57,19 +57,22 @@ func ArrayOf(s Schema) *Array { return &Array{Of: s} }
 
 func (a *Array) describe() string { return "[" + a.Of.describe() + "]" }
 
-// ElementWise reports whether s normalizes a list element by element, each
-// alone: a list of one Entity whose keys do not come from a PKFunc (which
-// is given the list as its records' parent). Normalizing one element as a
-// list of one then gives the records that normalizing the whole list gives
-// for it, and a response that changes one element can be stored by
-// normalizing that element alone (store.ReapplyElem).
-func ElementWise(s Schema) bool {
+// ElementWise returns the entity of s when s normalizes a list element by
+// element, each alone: a list of one Entity whose keys do not come from a
+// PKFunc (which is given the list as its records' parent); nil otherwise.
+// Normalizing one element as a list of one then gives the records that
+// normalizing the whole list gives for it, the element's own record last,
+// its source the element's text: a response that changes one element can
+// be stored by normalizing that element alone (store.ReapplyElem).
+func ElementWise(s Schema) *Entity {
 	a, ok := s.(*Array)
 	if !ok {
-		return false
+		return nil
 	}
-	e, ok := a.Of.(*Entity)
-	return ok && e != nil && e.PKFunc == nil
+	if e, ok := a.Of.(*Entity); ok && e != nil && e.PKFunc == nil {
+		return e
+	}
+	return nil
 }
 
 // Field is one member of an Object schema: a nested Schema, or when Schema

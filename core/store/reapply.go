@@ -28,11 +28,11 @@ type reapply struct {
 	// ents are the entries the write's entity writes reached, in its
 	// order (an entity written twice is listed twice).
 	ents []*entityEntry
-	// elems are the write's Elems, and owners, for each of ents, the
-	// element whose text holds its record's text, or ^element when the
-	// response repeats that text after it (schema.EntityWrite.Repeated);
-	// nil when the write had no Elems or a record's text was outside them
-	// (ReapplyElem then declines).
+	// elems are where the elements of the write's list lie in text, and
+	// owners, for each of ents, the element whose text holds its record's
+	// text, or ^element when the response repeats that text after it
+	// (schema.EntityWrite.Repeated); nil when the write is not a list
+	// normalized element by element (owners; ReapplyElem then declines).
 	elems  []Span
 	owners []int32
 }
@@ -89,12 +89,43 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 	s.again.elems, s.again.owners = owners(w, s.again.owners[:0])
 }
 
-// owners returns w.Elems and, appended to dst, the element that holds the
-// text of each of w's entity records (in a list of records, the record
-// itself and those nested in it); nil, nil when w has no Elems or a
-// record's text lies outside them.
+// owners returns where each element of w's list lies in w.Text and,
+// appended to dst, the element that holds the text of each of w's entity
+// records (its own record, those nested in it), or ^element when the
+// response repeats that text after it; nil, nil unless w's schema
+// normalizes element by element (schema.ElementWise) and each element is
+// one record of its text.
+//
+// The elements are read off the writes: an element's own record is
+// written after those nested in it, and its source is the element's
+// text, which holds theirs; a record of the list's entity nested in an
+// element is so replaced by the element's. Every element wrote its record
+// when there are as many as the result has elements.
 func owners(w *Write, dst []int32) ([]Span, []int32) {
-	if len(w.Elems) == 0 || len(w.Elems) > math.MaxInt32 {
+	item := schema.ElementWise(w.Schema)
+	if item == nil || w.Result.Len() == 0 || w.Result.Len() > math.MaxInt32 {
+		return nil, nil
+	}
+	elems := make([]Span, 0, w.Result.Len())
+	for i := range w.Entities {
+		ew := &w.Entities[i]
+		if ew.Entity != item {
+			continue
+		}
+		at, ok := offsetIn(w.Text, ew.Source)
+		if !ok {
+			return nil, nil
+		}
+		sp := Span{at, at + len(ew.Source)}
+		for len(elems) > 0 && elems[len(elems)-1].From >= sp.From {
+			elems = elems[:len(elems)-1] // nested in this one
+		}
+		if len(elems) > 0 && elems[len(elems)-1].To > sp.From {
+			return nil, nil
+		}
+		elems = append(elems, sp)
+	}
+	if len(elems) != w.Result.Len() {
 		return nil, nil
 	}
 	el := 0
@@ -104,13 +135,13 @@ func owners(w *Write, dst []int32) ([]Span, []int32) {
 			return nil, nil
 		}
 		// Records come element by element: look from the last one on.
-		if at < w.Elems[el].From {
+		if at < elems[el].From {
 			el = 0
 		}
-		for el < len(w.Elems) && at >= w.Elems[el].To {
+		for el < len(elems) && at >= elems[el].To {
 			el++
 		}
-		if el == len(w.Elems) || at < w.Elems[el].From {
+		if el == len(elems) || at < elems[el].From {
 			return nil, nil
 		}
 		if w.Entities[i].Repeated() {
@@ -119,31 +150,11 @@ func owners(w *Write, dst []int32) ([]Span, []int32) {
 			dst = append(dst, int32(el))
 		}
 	}
-	return w.Elems, dst
+	return elems, dst
 }
 
 // Span is where a part of a text lies in it: bytes From to To.
 type Span struct{ From, To int }
-
-// ElemSpans returns where each element of list, the top-level list of a
-// response parsed from text, lies in text, for Write.Elems; nil when list
-// is empty or not a list, or an element is not a record (an object)
-// parsed from text.
-func ElemSpans(list value.Value, text string) []Span {
-	if list.Kind() != value.Array || list.Len() == 0 {
-		return nil
-	}
-	spans := make([]Span, 0, list.Len())
-	for _, el := range list.AppendElems(make([]value.Value, 0, list.Len())) {
-		src := el.Source()
-		at, ok := offsetIn(text, src)
-		if el.Kind() != value.Object || !ok {
-			return nil
-		}
-		spans = append(spans, Span{at, at + len(src)})
-	}
-	return spans
-}
 
 // offsetIn returns where part, a slice of text sharing its bytes, starts
 // in it; false when part is empty or not such a slice.

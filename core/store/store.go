@@ -61,12 +61,6 @@ type Write struct {
 	// nothing else changed since, is stored without being normalized
 	// (Reapply).
 	Text string
-	// Elems, with Text, are where each element of the response's
-	// top-level list lies in Text (ElemSpans), when Schema normalizes the
-	// list element by element (schema.ElementWise): the same text with one
-	// element changed is then stored by normalizing that element alone
-	// (ReapplyElem).
-	Elems []Span
 }
 
 // Pending is an optimistic write waiting for its request to finish.

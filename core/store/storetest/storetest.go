@@ -26,9 +26,8 @@ func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []b
 		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
 }
 
-// ApplyText is Apply with the write's Text set to body (and Elems, for a
-// list normalized element by element), as the controller stores a
-// response it parsed from text (see store.Write.Text), which
+// ApplyText is Apply with the write's Text set to body, as the controller
+// stores a response it parsed from text (see store.Write.Text), which
 // store.Reapply and store.ReapplyElem may then store again.
 func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) {
 	tb.Helper()
@@ -40,11 +39,7 @@ func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := &store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body, Meta: Meta(at)}
-	if schema.ElementWise(s) {
-		w.Elems = store.ElemSpans(v, body)
-	}
-	st.Apply(w)
+	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body, Meta: Meta(at)})
 }
 
 // Meta is the meta Apply and ApplyText store with: fetched at at and
