@@ -509,6 +509,7 @@ func setEntityHook(e *schema.Entity, name string, fn safejs.Value, spec value.Va
 	switch name {
 	case "pk":
 		parent, argList := wanted("pkParent"), wanted("pkArgs")
+		e.PKIgnoresParent = !spec.Get("pkParent").Boolean()
 		e.PKFunc = func(record, p value.Value, key string, a value.Value) (string, bool, error) {
 			pk, err := invoke(fn, record.JSON(), parent(p), key, argList(a))
 			if err != nil {

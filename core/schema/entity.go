@@ -33,6 +33,10 @@ type Entity struct {
 	// whose response holds the record, as an array (Args.List), as
 	// data-client passes an endpoint's args to pk.
 	PKFunc func(record, parent value.Value, key string, args value.Value) (pk string, ok bool, err error)
+	// PKIgnoresParent tells that PKFunc never reads its parent: a list of
+	// the entity may then be stored element by element (ElementWise),
+	// where an element's parent is not the whole list.
+	PKIgnoresParent bool
 	// Defaults is an Object with a default for every field; a read fills
 	// absent fields from it.
 	Defaults value.Value

@@ -59,7 +59,8 @@ func (a *Array) describe() string { return "[" + a.Of.describe() + "]" }
 
 // ElementWise returns the entity of s when s normalizes a list element by
 // element, each alone: a list of one Entity whose keys do not come from a
-// PKFunc (which is given the list as its records' parent); nil otherwise.
+// PKFunc that reads its parent (the list, for its records); nil
+// otherwise.
 // Normalizing one element as a list of one then gives the records that
 // normalizing the whole list gives for it, the element's own record last,
 // its source the element's text: a response that changes one element can
@@ -69,7 +70,7 @@ func ElementWise(s Schema) *Entity {
 	if !ok {
 		return nil
 	}
-	if e, ok := a.Of.(*Entity); ok && e != nil && e.PKFunc == nil {
+	if e, ok := a.Of.(*Entity); ok && e != nil && (e.PKFunc == nil || e.PKIgnoresParent) {
 		return e
 	}
 	return nil

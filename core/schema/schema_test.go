@@ -499,3 +499,31 @@ func TestValuesLeavesOutNullMembers(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"a":"1"}`, n.Result.JSON())
 }
+
+// TestElementWise lists the schemas whose lists may be stored element by
+// element: a list of one entity, whose keys a PKFunc computes only when
+// it ignores the parent (the whole list, for an element's record).
+func TestElementWise(t *testing.T) {
+	pk := func(rec, _ value.Value, _ string, _ value.Value) (string, bool, error) { return rec.Get("id").JSON(), true, nil }
+	plain := newUser()
+	computed := &schema.Entity{Key: "C", PKFunc: pk}
+	parentFree := &schema.Entity{Key: "P", PKFunc: pk, PKIgnoresParent: true}
+	tests := []struct {
+		name string
+		s    schema.Schema
+		want *schema.Entity
+	}{
+		{"a list of an entity", schema.ArrayOf(plain), plain},
+		{"keys from a PKFunc that may read the parent", schema.ArrayOf(computed), nil},
+		{"keys from a PKFunc that ignores the parent", schema.ArrayOf(parentFree), parentFree},
+		{"an entity", plain, nil},
+		{"a list of lists", schema.ArrayOf(schema.ArrayOf(plain)), nil},
+		{"a map of entities", &schema.Values{Of: plain}, nil},
+		{"no schema", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Same(t, tt.want, schema.ElementWise(tt.s))
+		})
+	}
+}
