@@ -67,6 +67,13 @@ type reapplyRig struct {
 
 func newReapplyRig(t *testing.T, now func() time.Time, fast bool) *reapplyRig {
 	t.Helper()
+	return newReapplyRigOf(t, now, fast, false)
+}
+
+// newReapplyRigOf is newReapplyRig whose list is a Collection (as a
+// data-client resource's getList) when collection is set.
+func newReapplyRigOf(t *testing.T, now func() time.Time, fast, collection bool) *reapplyRig {
+	t.Helper()
 	r := &reapplyRig{tr: &bodyTransport{bodies: map[string]string{}}, pkCalls: new(atomic.Int64)}
 	// The user's key is computed, and counted: each count is one record
 	// normalized.
@@ -76,8 +83,12 @@ func newReapplyRig(t *testing.T, now func() time.Time, fast bool) *reapplyRig {
 	}}
 	r.article = &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":"","author":null}`), Schema: map[string]schema.Schema{"author": r.userEnt}}
 	var err error
+	var listSchema schema.Schema = schema.ArrayOf(r.article)
+	if collection {
+		listSchema = &schema.Collection{Of: schema.ArrayOf(r.article)}
+	}
 	r.list, err = rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list",
-		Schema: schema.ArrayOf(r.article), Transport: r.tr})
+		Schema: listSchema, Transport: r.tr})
 	require.NoError(t, err)
 	r.one, err = rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles/:id", Name: "one",
 		Schema: r.article, Transport: r.tr})
@@ -140,12 +151,13 @@ var reapplyOnes = []string{
 func TestReapplyDifferential(t *testing.T) {
 	var elems atomic.Int64
 	t.Cleanup(func() { assert.Positive(t, elems.Load(), "some lists were stored with one element normalized") })
-	for seed := range uint64(12) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+	for run := range 24 {
+		seed, collection := uint64(run/2), run%2 == 1
+		t.Run(fmt.Sprintf("%d collection=%v", seed, collection), func(t *testing.T) {
 			var clock atomic.Int64
 			clock.Store(1_000)
 			now := func() time.Time { return time.UnixMilli(clock.Load()) }
-			fast, slow := newReapplyRig(t, now, true), newReapplyRig(t, now, false)
+			fast, slow := newReapplyRigOf(t, now, true, collection), newReapplyRigOf(t, now, false, collection)
 			rigs := []*reapplyRig{fast, slow}
 			rng := rand.New(rand.NewPCG(seed, 11))
 			ctx := context.Background()

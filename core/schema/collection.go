@@ -49,6 +49,8 @@ type Collection struct {
 
 	once  sync.Once
 	table *Entity // the table's entity: its records are lists of pks
+	// stableOf is set when no Process hook is in Of (stable).
+	stableOf bool
 }
 
 // CollectionOf returns a Collection of of (an *Array or *Values).
@@ -172,6 +174,7 @@ func (c *Collection) entity() *Entity {
 		}
 		c.table = &Entity{Key: key, Defaults: value.Obj(),
 			Merge: func(_, incoming value.Value) value.Value { return incoming }, collection: c}
+		c.stableOf = !hasProcess(c.Of, map[*Entity]bool{})
 	})
 	return c.table
 }
@@ -273,9 +276,22 @@ func (c *Collection) normalize(in, parent value.Value, path *pathElem, n *normal
 		n.collections = append(n.collections, CollectionWrite{Key: c.entity().Key, PK: pk,
 			Change: func(existing value.Value) value.Value { return AppendNew(existing, list) }})
 	} else {
-		n.add(EntityWrite{Entity: c.entity(), PK: pk, Value: list})
+		w := EntityWrite{Entity: c.entity(), PK: pk, Value: list}
+		if !n.args.Optimistic && c.stable() {
+			// The list's text gives the same keys again (an optimistic
+			// one may hold new temporary keys).
+			w.Source = in.Source()
+		}
+		n.add(w)
 	}
 	return value.Str(pk), nil
+}
+
+// stable reports whether normalizing the same text always gives c the
+// same list: no Process hook in what it holds (see Entity.stable).
+func (c *Collection) stable() bool {
+	c.entity()
+	return c.stableOf
 }
 
 // denormalize reads the collection pk v: the stored list, memoized in its

@@ -158,6 +158,15 @@ func (e *Entity) PKOf(record, parent value.Value, key string, args value.Value) 
 	return pk, true, nil
 }
 
+// Hooked reports whether storing a record of e runs code of the caller's:
+// a Merge, UseIncoming, ShouldReorder, MergeWithStore or MergeMetaWithStore
+// hook. A Collection's table, whose merge is its own (the incoming list
+// replaces the stored one), runs none.
+func (e *Entity) Hooked() bool {
+	return (e.Merge != nil && e.collection == nil) || e.UseIncoming != nil || e.ShouldReorder != nil ||
+		e.MergeWithStore != nil || e.MergeMetaWithStore != nil
+}
+
 // Resolve decides what to store when incoming data meets the record already
 // stored (exists false when there is none): the merged record and its meta.
 // keep is true when the stored record stays exactly as it was, so callers

@@ -504,7 +504,9 @@ func TestValuesLeavesOutNullMembers(t *testing.T) {
 // element: a list of one entity, whose keys a PKFunc computes only when
 // it ignores the parent (the whole list, for an element's record).
 func TestElementWise(t *testing.T) {
-	pk := func(rec, _ value.Value, _ string, _ value.Value) (string, bool, error) { return rec.Get("id").JSON(), true, nil }
+	pk := func(rec, _ value.Value, _ string, _ value.Value) (string, bool, error) {
+		return rec.Get("id").JSON(), true, nil
+	}
 	plain := newUser()
 	computed := &schema.Entity{Key: "C", PKFunc: pk}
 	parentFree := &schema.Entity{Key: "P", PKFunc: pk, PKIgnoresParent: true}

@@ -80,10 +80,7 @@ func CallsBack(w *Write) bool {
 }
 
 // entityHooks reports whether resolving a record of e runs caller code.
-func entityHooks(e *schema.Entity) bool {
-	return e.Merge != nil || e.UseIncoming != nil || e.ShouldReorder != nil ||
-		e.MergeWithStore != nil || e.MergeMetaWithStore != nil
-}
+func entityHooks(e *schema.Entity) bool { return e.Hooked() }
 
 // Make makes ch. With lock nil, or when ch runs no caller code (no hook in
 // its writes nor in the queue), it is made as Apply, Hydrate,

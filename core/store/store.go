@@ -280,8 +280,8 @@ func (s *Store) Apply(w *Write) {
 }
 
 // mayPanic reports whether applying w runs code of the caller's that could
-// panic: an entity's Merge, UseIncoming or ShouldReorder, MergeResult or an
-// Update. Without any, Apply cannot stop halfway, so it keeps no undo log,
+// panic: an entity's hooks (schema.Entity.Hooked), MergeResult, an Update
+// or a collection write. Without any, Apply cannot stop halfway, so it keeps no undo log,
 // which for a large response would be as large as the response's records.
 // (A rebase replays pending writes, whose hooks may panic too: Apply keeps
 // the log whenever writes are pending.)
@@ -295,7 +295,7 @@ func mayPanic(w *Write) bool {
 		if e == last {
 			continue
 		}
-		if e.Merge != nil || e.UseIncoming != nil || e.ShouldReorder != nil {
+		if e.Hooked() {
 			return true
 		}
 		last = e

@@ -84,3 +84,41 @@ test('refetch: a pk function that reads the parent normalizes the whole list', a
   assert.equal(counted.calls, 2 * ARTICLES, 'each element is given the whole list as its parent');
   assert.equal(ctrl.getResponse(list, {}).data[2].title, 'changed');
 });
+
+test("refetch: a Collection list (a resource's getList) fetched again as the same text is not normalized", async () => {
+  const { df } = await env();
+  const counted = { calls: 0 };
+  const Article = new df.Entity({
+    key: 'refetchCollectionArticle',
+    pk: (rec) => {
+      counted.calls++;
+      return rec.slug;
+    },
+    defaults: { slug: '', title: '' },
+  });
+  const rows = [
+    { slug: 'a', title: 'A' },
+    { slug: 'b', title: 'B' },
+  ];
+  const list = new df.RestEndpoint({
+    urlPrefix: 'http://refetch.invalid',
+    path: '/collection',
+    name: 'refetchCollection',
+    schema: new df.schema.Collection([Article]),
+    fetch: async () => rows.map((r) => ({ ...r })),
+  });
+  const ctrl = new df.Controller();
+  await ctrl.fetch(list, {});
+  const first = ctrl.getResponse(list, {}).data;
+  assert.equal(counted.calls, 2);
+  await ctrl.fetch(list, {});
+  assert.equal(counted.calls, 2, 'the same text again: no record normalized');
+  assert.equal(ctrl.getResponse(list, {}).data, first);
+  rows[1].title = 'B2';
+  await ctrl.fetch(list, {});
+  assert.equal(counted.calls, 4, 'other text: normalized whole');
+  assert.deepEqual(
+    ctrl.getResponse(list, {}).data.map((a) => a.title),
+    ['A', 'B2'],
+  );
+});
