@@ -199,7 +199,12 @@ func (c *Controller) normalizeElem(r *request, text string) *schema.Normalized {
 	if err != nil || v.Kind() != value.Object {
 		return nil
 	}
-	norm, err := schema.NormalizeArgs(r.spec.Schema, value.Arr(v), normalizeArgs(r.spec, r.params, r.body))
+	// By the list itself: a Collection's record of it stays as it is.
+	list, _, _ := schema.ElementWise(r.spec.Schema)
+	if list == nil {
+		return nil
+	}
+	norm, err := schema.NormalizeArgs(list, value.Arr(v), normalizeArgs(r.spec, r.params, r.body))
 	if err != nil || norm.Result.Len() != 1 {
 		return nil
 	}

@@ -57,23 +57,31 @@ func ArrayOf(s Schema) *Array { return &Array{Of: s} }
 
 func (a *Array) describe() string { return "[" + a.Of.describe() + "]" }
 
-// ElementWise returns the entity of s when s normalizes a list element by
-// element, each alone: a list of one Entity whose keys do not come from a
-// PKFunc that reads its parent (the list, for its records); nil
-// otherwise.
-// Normalizing one element as a list of one then gives the records that
-// normalizing the whole list gives for it, the element's own record last,
-// its source the element's text: a response that changes one element can
-// be stored by normalizing that element alone (store.ReapplyElem).
-func ElementWise(s Schema) *Entity {
+// ElementWise describes how s stores a list element by element, each
+// alone: list is the list's schema, item the one Entity it lists, and
+// table, for a Collection, the entity table its lists are stored in (nil
+// for a plain list). All are nil unless s is a list (or a Collection of
+// one) of an Entity whose keys do not come from a PKFunc that reads its
+// parent (the list, for its records). Normalizing one element by list,
+// as a list of one, then gives the records that normalizing the whole
+// response gives for it, the element's own record last, its source the
+// element's text: a response that changes one element can be stored by
+// normalizing that element alone (store.ReapplyElem).
+func ElementWise(s Schema) (list *Array, item, table *Entity) {
+	if c, ok := s.(*Collection); ok && c != nil {
+		if list, item, _ = ElementWise(c.Of); list != nil {
+			return list, item, c.entity()
+		}
+		return nil, nil, nil
+	}
 	a, ok := s.(*Array)
-	if !ok {
-		return nil
+	if !ok || a == nil {
+		return nil, nil, nil
 	}
 	if e, ok := a.Of.(*Entity); ok && e != nil && (e.PKFunc == nil || e.PKIgnoresParent) {
-		return e
+		return a, e, nil
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // Field is one member of an Object schema: a nested Schema, or when Schema

@@ -510,22 +510,35 @@ func TestElementWise(t *testing.T) {
 	plain := newUser()
 	computed := &schema.Entity{Key: "C", PKFunc: pk}
 	parentFree := &schema.Entity{Key: "P", PKFunc: pk, PKIgnoresParent: true}
+	list := schema.ArrayOf(plain)
+	collection := &schema.Collection{Of: list}
 	tests := []struct {
-		name string
-		s    schema.Schema
-		want *schema.Entity
+		name  string
+		s     schema.Schema
+		list  *schema.Array
+		item  *schema.Entity
+		table bool
 	}{
-		{"a list of an entity", schema.ArrayOf(plain), plain},
-		{"keys from a PKFunc that may read the parent", schema.ArrayOf(computed), nil},
-		{"keys from a PKFunc that ignores the parent", schema.ArrayOf(parentFree), parentFree},
-		{"an entity", plain, nil},
-		{"a list of lists", schema.ArrayOf(schema.ArrayOf(plain)), nil},
-		{"a map of entities", &schema.Values{Of: plain}, nil},
-		{"no schema", nil, nil},
+		{"a list of an entity", list, list, plain, false},
+		{"a Collection of a list of an entity", collection, list, plain, true},
+		{"keys from a PKFunc that may read the parent", schema.ArrayOf(computed), nil, nil, false},
+		{"a Collection of those", &schema.Collection{Of: schema.ArrayOf(computed)}, nil, nil, false},
+		{"keys from a PKFunc that ignores the parent", schema.ArrayOf(parentFree), nil, parentFree, false},
+		{"an entity", plain, nil, nil, false},
+		{"a list of lists", schema.ArrayOf(list), nil, nil, false},
+		{"a map of entities", &schema.Values{Of: plain}, nil, nil, false},
+		{"a Collection of a map", &schema.Collection{Of: &schema.Values{Of: plain}}, nil, nil, false},
+		{"no schema", nil, nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Same(t, tt.want, schema.ElementWise(tt.s))
+			l, item, table := schema.ElementWise(tt.s)
+			if tt.list != nil {
+				assert.Same(t, tt.list, l)
+			}
+			assert.Equal(t, tt.item != nil, l != nil, "a list")
+			assert.Same(t, tt.item, item)
+			assert.Equal(t, tt.table, table != nil, "a table")
 		})
 	}
 }

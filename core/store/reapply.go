@@ -89,24 +89,43 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 	s.again.elems, s.again.owners = owners(w, s.again.owners[:0])
 }
 
+// listOwner is the owner of a Collection's own record (its list of keys),
+// which is no element's.
+const listOwner = math.MinInt32
+
 // owners returns where each element of w's list lies in w.Text and,
 // appended to dst, the element that holds the text of each of w's entity
 // records (its own record, those nested in it), or ^element when the
-// response repeats that text after it; nil, nil unless w's schema
-// normalizes element by element (schema.ElementWise) and each element is
-// one record of its text.
+// response repeats that text after it (listOwner for a Collection's list);
+// nil, nil unless w's schema normalizes element by element
+// (schema.ElementWise) and each element is one record of its text.
 //
 // The elements are read off the writes: an element's own record is
 // written after those nested in it, and its source is the element's
 // text, which holds theirs; a record of the list's entity nested in an
 // element is so replaced by the element's. Every element wrote its record
-// when there are as many as the result has elements.
+// when there are as many as the list has elements.
 func owners(w *Write, dst []int32) ([]Span, []int32) {
-	item := schema.ElementWise(w.Schema)
-	if item == nil || w.Result.Len() == 0 || w.Result.Len() > math.MaxInt32 {
+	list, item, table := schema.ElementWise(w.Schema)
+	if list == nil {
 		return nil, nil
 	}
-	elems := make([]Span, 0, w.Result.Len())
+	n := w.Result.Len()
+	if table != nil {
+		n = -1
+		for i := range w.Entities {
+			if ew := &w.Entities[i]; ew.Entity == table {
+				if n >= 0 {
+					return nil, nil // a list of the table nested in one
+				}
+				n = ew.Value.Len()
+			}
+		}
+	}
+	if n <= 0 || n > math.MaxInt32-1 {
+		return nil, nil
+	}
+	elems := make([]Span, 0, n)
 	for i := range w.Entities {
 		ew := &w.Entities[i]
 		if ew.Entity != item {
@@ -125,11 +144,15 @@ func owners(w *Write, dst []int32) ([]Span, []int32) {
 		}
 		elems = append(elems, sp)
 	}
-	if len(elems) != w.Result.Len() {
+	if len(elems) != n {
 		return nil, nil
 	}
 	el := 0
 	for i := range w.Entities {
+		if w.Entities[i].Entity == table {
+			dst = append(dst, listOwner)
+			continue
+		}
 		at, ok := offsetIn(w.Text, w.Entities[i].Source)
 		if !ok {
 			return nil, nil
@@ -286,8 +309,20 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		return false
 	}
 	r := s.results[a.key]
-	if r == nil || !r.hasBase || r.base.val.Kind() != value.Array || r.base.val.Len() != len(a.elems) ||
-		!value.Equal(r.base.val.Elems()[e.Index], result) {
+	if r == nil || !r.hasBase {
+		return false
+	}
+	// The list: the result, or the record of the Collection it names.
+	list := r.base.val
+	if _, _, table := schema.ElementWise(sc); table != nil {
+		pk, _ := list.Text()
+		x := s.table(table.Key)[pk]
+		if x == nil || x.base.deleted {
+			return false
+		}
+		list = x.base.val
+	}
+	if list.Kind() != value.Array || list.Len() != len(a.elems) || !value.Equal(list.Elems()[e.Index], result) {
 		return false
 	}
 	own := int32(e.Index)

@@ -174,19 +174,22 @@ func reapply(st *store.Store, key, text string, sc schema.Schema, m schema.Meta)
 
 // TestReapplyElemDifferential runs reapplyElemSteps from 40 seeds.
 func TestReapplyElemDifferential(t *testing.T) {
-	elems := 0
-	for seed := range uint64(40) {
-		elems += reapplyElemSteps(t, seed, 60)
+	for _, collection := range []bool{false, true} {
+		elems := 0
+		for seed := range uint64(40) {
+			elems += reapplyElemSteps(t, seed, 60, collection)
+		}
+		assert.Positive(t, elems, "some lists were stored with one element normalized (collection %v)", collection)
+		t.Logf("collection %v: %d of %d stored with one element normalized", collection, elems, 40*60)
 	}
-	assert.Positive(t, elems, "some lists were stored with one element normalized")
-	t.Logf("%d of %d stored with one element normalized", elems, 40*60)
 }
 
 // FuzzReapplyElem runs reapplyElemSteps from the seeds the fuzzer makes.
 func FuzzReapplyElem(f *testing.F) {
-	f.Add(uint64(0), uint8(60))
-	f.Fuzz(func(t *testing.T, seed uint64, steps uint8) {
-		reapplyElemSteps(t, seed, int(steps))
+	f.Add(uint64(0), uint8(60), false)
+	f.Add(uint64(1), uint8(60), true)
+	f.Fuzz(func(t *testing.T, seed uint64, steps uint8, collection bool) {
+		reapplyElemSteps(t, seed, int(steps), collection)
 	})
 }
 
@@ -198,9 +201,14 @@ func FuzzReapplyElem(f *testing.F) {
 // every list whole. Authors are shared between articles, so that records
 // repeat across elements. The states and snapshots, metas included, must
 // agree after every step. It returns how many lists ReapplyElem stored.
-func reapplyElemSteps(t *testing.T, seed uint64, steps int) (elems int) {
+// With collection set, the list is a schema.Collection's.
+func reapplyElemSteps(t *testing.T, seed uint64, steps int, collection bool) (elems int) {
 	t.Helper()
-	list, _ := reapplySchema()
+	var list schema.Schema
+	list, _ = reapplySchema()
+	if collection {
+		list = &schema.Collection{Of: list}
+	}
 	rng := rand.New(rand.NewPCG(seed, 7))
 	fast, slow := store.New(), store.New()
 	type article struct {

@@ -85,7 +85,7 @@ test('refetch: a pk function that reads the parent normalizes the whole list', a
   assert.equal(ctrl.getResponse(list, {}).data[2].title, 'changed');
 });
 
-test("refetch: a Collection list (a resource's getList) fetched again as the same text is not normalized", async () => {
+test("refetch: a Collection list (a resource's getList) fetched again is normalized as a plain list is", async () => {
   const { df } = await env();
   const counted = { calls: 0 };
   const Article = new df.Entity({
@@ -116,9 +116,19 @@ test("refetch: a Collection list (a resource's getList) fetched again as the sam
   assert.equal(ctrl.getResponse(list, {}).data, first);
   rows[1].title = 'B2';
   await ctrl.fetch(list, {});
-  assert.equal(counted.calls, 4, 'other text: normalized whole');
+  assert.equal(counted.calls, 3, 'one element changed: that record alone normalized');
+  const second = ctrl.getResponse(list, {}).data;
+  assert.deepEqual(
+    second.map((a) => a.title),
+    ['A', 'B2'],
+  );
+  assert.equal(second[0], first[0], 'the other article keeps its object');
+  rows[0].title = 'A2';
+  rows[1].title = 'B3';
+  await ctrl.fetch(list, {});
+  assert.equal(counted.calls, 5, 'two elements changed: normalized whole');
   assert.deepEqual(
     ctrl.getResponse(list, {}).data.map((a) => a.title),
-    ['A', 'B2'],
+    ['A2', 'B3'],
   );
 });

@@ -63,7 +63,8 @@ func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, bo
 	if err != nil || v.Kind() != value.Object {
 		return false
 	}
-	n, err := schema.Normalize(s, value.Arr(v))
+	list, _, _ := schema.ElementWise(s)
+	n, err := schema.Normalize(list, value.Arr(v))
 	if err != nil {
 		return false
 	}
