@@ -17,8 +17,17 @@ import (
 // JSON.stringify(undefined) gives is no text at all).
 func jsonArg(v safejs.Value, what string) (value.Value, error) {
 	s, err := textArg(v, what)
-	if err != nil || s == "" {
+	if err != nil {
 		return value.Undef, err
+	}
+	return parseText(s, what)
+}
+
+// parseText parses JSON text (marked JSON) that JavaScript handed over, ""
+// being undefined; what names it in errors.
+func parseText(s, what string) (value.Value, error) {
+	if s == "" {
+		return value.Undef, nil
 	}
 	parsed, err := value.ParseMarked(s)
 	if err != nil {

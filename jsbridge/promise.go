@@ -112,14 +112,10 @@ const (
 // errors. See awaitText.
 func awaitJSON(ctx context.Context, v safejs.Value, what string) (value.Value, error) {
 	text, err := awaitText(ctx, v, what)
-	if err != nil || text == "" {
+	if err != nil {
 		return value.Undef, err
 	}
-	parsed, err := value.ParseMarked(text)
-	if err != nil {
-		return value.Undef, fmtlite.Errorf("%s: %w", what, err)
-	}
-	return parsed, nil
+	return parseText(text, what)
 }
 
 // awaitText waits for v, a hook adapter's result (a promise of JSON text,
