@@ -163,7 +163,7 @@ func (c *Controller) finishAgain(r *request, f fetched, now int64) (out value.Va
 	stored := false
 	if r.gen == c.gen && c.wants&wantWritten == 0 {
 		if elem != nil {
-			stored = c.st.ReapplyElem(*f.elem, r.spec.Schema, m, elem.Result.Elems()[0], elem.Entities)
+			stored = c.st.ReapplyElem(*f.elem, r.spec.Schema, m, elem.Result, elem.Entities)
 		} else {
 			stored = c.st.Reapply(r.key, f.token, r.spec.Schema, m)
 		}
@@ -191,21 +191,18 @@ func (c *Controller) finishAgain(r *request, f fetched, now int64) (out value.Va
 	return out, true
 }
 
-// normalizeElem normalizes text, one element of r's response list
-// (store.MayReapplyElem), as a list of one; nil when it is not one
-// record (the caller then parses the whole response, which reports why).
+// normalizeElem normalizes text, a run of elements of r's response list
+// as a list of its own (store.MayReapplyElem), by the list's schema (a
+// Collection's record of the list stays as it is); nil when it is not a
+// list (the caller then parses the whole response, which reports why).
 func (c *Controller) normalizeElem(r *request, text string) *schema.Normalized {
-	v, err := value.ParseLazy(text)
-	if err != nil || v.Kind() != value.Object {
-		return nil
-	}
-	// By the list itself: a Collection's record of it stays as it is.
 	list, _, _ := schema.ElementWise(r.spec.Schema)
-	if list == nil {
+	v, err := value.ParseLazy(text)
+	if list == nil || err != nil || v.Kind() != value.Array {
 		return nil
 	}
-	norm, err := schema.NormalizeArgs(list, value.Arr(v), normalizeArgs(r.spec, r.params, r.body))
-	if err != nil || norm.Result.Len() != 1 {
+	norm, err := schema.NormalizeArgs(list, v, normalizeArgs(r.spec, r.params, r.body))
+	if err != nil {
 		return nil
 	}
 	return norm

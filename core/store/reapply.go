@@ -246,24 +246,32 @@ func (s *Store) Reapply(key string, token uint64, sc schema.Schema, m schema.Met
 }
 
 // Elem is a response whose text differs from the text the last Apply
-// stored under its key (and remembered) only inside one element of its
-// top-level list, as MayReapplyElem finds it: the element's new text, to
-// be normalized alone and stored with ReapplyElem.
+// stored under its key (and remembered) only inside a run of elements of
+// its top-level list, as MayReapplyElem finds it: those elements' new
+// text, to be normalized alone and stored with ReapplyElem.
 type Elem struct {
-	// Index is the element's position in the list.
-	Index int
-	// Text is its new text, a slice of the response's.
+	// Index and Last are the positions of the run's first and last
+	// elements in the list.
+	Index, Last int
+	// Text is the run's new text as a list of its own ("[" + the
+	// elements + "]"), a copy: what it is normalized from keeps no more
+	// than it alive.
 	Text string
 	// token is MayReapplyElem's, text the response's.
 	token uint64
 	text  string
 }
 
+// maxElemShare bounds the run MayReapplyElem hands out, as a share of the
+// list's elements (one in maxElemShare at most, or one element): a longer
+// one is about as cheap to store whole.
+const maxElemShare = 4
+
 // MayReapplyElem reports whether the response text under key differs from
-// the text the last Apply stored there only inside one element of its
-// top-level list, with no write pending; the element is then Elem.Text,
-// which the caller normalizes alone for ReapplyElem. It compares the texts
-// once, from either end.
+// the text the last Apply stored there only inside a short run of the
+// elements of its top-level list, with no write pending; the run is then
+// Elem.Text, which the caller normalizes alone for ReapplyElem. It
+// compares the texts once, from either end.
 func (s *Store) MayReapplyElem(key, text string) (Elem, bool) {
 	a := &s.again
 	if a.text == "" || a.key != key || len(s.pending) > 0 || a.elems == nil || a.text == text {
@@ -272,7 +280,29 @@ func (s *Store) MayReapplyElem(key, text string) (Elem, bool) {
 	head := commonPrefix(a.text, text)
 	tail := commonSuffix(a.text[head:], text[head:])
 	end := len(a.text) - tail // the old text differs in [head, end)
-	i, found := slices.BinarySearchFunc(a.elems, head, func(sp Span, at int) int {
+	i, ok := elemAt(a.elems, head)
+	if !ok {
+		return Elem{}, false
+	}
+	last := i
+	if end > head {
+		if last, ok = elemAt(a.elems, end-1); !ok {
+			return Elem{}, false
+		}
+	}
+	if last-i+1 > max(1, len(a.elems)/maxElemShare) {
+		return Elem{}, false
+	}
+	from, to := a.elems[i].From, a.elems[last].To+len(text)-len(a.text)
+	if to < from {
+		return Elem{}, false
+	}
+	return Elem{Index: i, Last: last, Text: "[" + text[from:to] + "]", token: a.seq, text: text}, true
+}
+
+// elemAt returns the element of elems whose span holds byte at.
+func elemAt(elems []Span, at int) (int, bool) {
+	return slices.BinarySearchFunc(elems, at, func(sp Span, at int) int {
 		switch {
 		case sp.To <= at:
 			return -1
@@ -281,31 +311,29 @@ func (s *Store) MayReapplyElem(key, text string) (Elem, bool) {
 		}
 		return 0
 	})
-	if !found || end > a.elems[i].To {
-		return Elem{}, false
-	}
-	sp := a.elems[i]
-	return Elem{Index: i, Text: text[sp.From : sp.To+len(text)-len(a.text)], token: a.seq, text: text}, true
 }
 
 // ReapplyElem stores e, which MayReapplyElem found, with meta m: result
-// and writes are e.Text normalized alone as an element of the list
-// (schema.Normalized's Result's one element and Entities). It leaves the
-// store as Apply of the whole response would, and reports whether it did;
-// when it reports false nothing has changed, and the caller applies the
-// response as usual.
+// and writes are e.Text normalized alone as a list of the schema's list
+// (schema.ElementWise; schema.Normalized's Result and Entities). It leaves
+// the store as Apply of the whole response would, and reports whether it
+// did; when it reports false nothing has changed, and the caller applies
+// the response as usual.
 //
 // The other elements' text is the stored one, so their records stay and
-// take m as Reapply gives it. The element's records are applied as Apply
-// applies them; a record it held before and no longer does is not written
-// (as by Apply of the whole response). It declines where the order of the
-// response's records would decide: a record of the element that changes
-// while another element holds it too, and a record the element held
-// before, no longer does, and others repeat as the same text (stored once,
-// from the element: Apply would store it from the next).
+// take m as Reapply gives it. The run's records are applied as Apply
+// applies them; a record the run held before and no longer does is not
+// written (as by Apply of the whole response). It declines where the
+// order of the response's records would decide: a record of the run that
+// changes while another element holds it too (or the response repeats it
+// after the run), and a record the run held before, no longer does, and
+// later elements repeat as the same text (stored once, from the run: Apply
+// would store it from the next). It declines too when the run's elements
+// are not the same records, in the same order, as before.
 func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result value.Value, writes []schema.EntityWrite) bool {
 	a := &s.again
-	if a.text == "" || a.seq != e.token || a.schema != sc || len(s.pending) > 0 || a.elems == nil {
+	if a.text == "" || a.seq != e.token || a.schema != sc || len(s.pending) > 0 || a.elems == nil ||
+		e.Index < 0 || e.Last < e.Index || e.Last >= len(a.elems) {
 		return false
 	}
 	r := s.results[a.key]
@@ -313,8 +341,9 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		return false
 	}
 	// The list: the result, or the record of the Collection it names.
+	listSchema, _, table := schema.ElementWise(sc)
 	list := r.base.val
-	if _, _, table := schema.ElementWise(sc); table != nil {
+	if table != nil {
 		pk, _ := list.Text()
 		x := s.table(table.Key)[pk]
 		if x == nil || x.base.deleted {
@@ -322,10 +351,30 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		}
 		list = x.base.val
 	}
-	if list.Kind() != value.Array || list.Len() != len(a.elems) || !value.Equal(list.Elems()[e.Index], result) {
+	n := e.Last - e.Index + 1
+	if list.Kind() != value.Array || list.Len() != len(a.elems) || result.Kind() != value.Array || result.Len() != n {
 		return false
 	}
-	own := int32(e.Index)
+	for k, v := range result.Elems() {
+		if !value.Equal(list.Elems()[e.Index+k], v) {
+			return false
+		}
+	}
+	// Where the run's elements and records lie in e.Text, as for a whole
+	// response (owners), then in the response.
+	runElems, runOwners := owners(&Write{Schema: listSchema, Result: result, Entities: writes, Text: e.Text}, nil)
+	if len(runElems) != n {
+		return false
+	}
+	// inRun tells an owner of the run's (an element of it, or one repeated
+	// after its write); its element is then owners[k] or ^owners[k].
+	inRun := func(o int32) bool {
+		el := o
+		if o < 0 && o != listOwner {
+			el = ^o
+		}
+		return o != listOwner && int(el) >= e.Index && int(el) <= e.Last
+	}
 	entries := make([]*entityEntry, len(writes))
 	for j := range writes {
 		w := &writes[j]
@@ -335,13 +384,13 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		entries[j] = s.table(w.Entity.Key)[w.PK]
 	}
 	for k, x := range a.ents {
-		if a.owners[k] == ^own && !slices.Contains(entries, x) {
-			// No longer in the element, but in others, as the same text:
-			// the first of them would write it.
+		if o := a.owners[k]; o < 0 && o != listOwner && inRun(o) && !slices.Contains(entries, x) {
+			// No longer in the run, but in later elements, as the same
+			// text: the first of them would write it.
 			return false
 		}
 	}
-	// repeated[j] is set for a record of the element that the others
+	// repeated[j] is set for a record of the run that later elements
 	// repeat as the same text, unchanged: it stays listed as repeated.
 	repeated := make([]bool, len(writes))
 	for j, x := range entries {
@@ -353,28 +402,30 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		if (x.base.srcBy == w.Entity && x.base.src == w.Source) || value.Equal(x.base.val, w.Record()) {
 			// Unchanged: the order does not matter.
 			for k, y := range a.ents {
-				if y == x && a.owners[k] == ^own {
+				if o := a.owners[k]; y == x && o < 0 && inRun(o) {
 					repeated[j] = true
 				}
 			}
 			continue
 		}
 		for k, y := range a.ents {
-			if y == x && a.owners[k] != own {
-				// Written by another element too, or repeated there as
-				// the same text: their order decides.
+			if o := a.owners[k]; y == x && (o < 0 || !inRun(o)) {
+				// Written by another element too, or repeated after its
+				// write as the same text: their order decides.
 				return false
 			}
 		}
 	}
 
 	delta := len(e.text) - len(a.text)
+	// The run's text starts after the "[" of e.Text.
+	shift := a.elems[e.Index].From - 1
 	elems := make([]Span, len(a.elems))
 	for k, x := range a.elems {
 		switch {
-		case k == e.Index:
-			x.To += delta
-		case k > e.Index:
+		case k >= e.Index && k <= e.Last:
+			x = Span{runElems[k-e.Index].From + shift, runElems[k-e.Index].To + shift}
+		case k > e.Last:
 			x.From, x.To = x.From+delta, x.To+delta
 		}
 		elems[k] = x
@@ -382,7 +433,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 	ents := make([]*entityEntry, 0, len(a.ents)+len(writes))
 	owned := make([]int32, 0, len(a.ents)+len(writes))
 	for k, x := range a.ents {
-		if a.owners[k] == own || a.owners[k] == ^own {
+		if inRun(a.owners[k]) {
 			continue
 		}
 		// As Reapply does for an equal record.
@@ -408,11 +459,15 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 			return true
 		}
 		ents = append(ents, x)
-		if repeated[j] {
-			owned = append(owned, ^own)
-		} else {
-			owned = append(owned, own)
+		o := runOwners[j]
+		if o < 0 {
+			o = ^o
 		}
+		o += int32(e.Index)
+		if repeated[j] {
+			o = ^o
+		}
+		owned = append(owned, o)
 	}
 	s.remembered++
 	s.again = reapply{seq: s.remembered, key: key, text: text, schema: sc, ents: ents, elems: elems, owners: owned}

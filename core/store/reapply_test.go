@@ -194,9 +194,9 @@ func FuzzReapplyElem(f *testing.F) {
 }
 
 // reapplyElemSteps stores a random sequence (from seed) of steps lists,
-// each the last with one element edited most often (its title, its
-// author's name, another author, a bare key for the author, spaces, its
-// key), in two stores: one as the controller does (Reapply of the same
+// each the last with one element or two near each other edited most often
+// (its title, its author's name, another author, a bare key for the
+// author, spaces, its key), in two stores: one as the controller does (Reapply of the same
 // text, ReapplyElem of one changed element, else Apply), one applying
 // every list whole. Authors are shared between articles, so that records
 // repeat across elements. The states and snapshots, metas included, must
@@ -222,7 +222,7 @@ func reapplyElemSteps(t *testing.T, seed uint64, steps int, collection bool) (el
 			author: fmt.Sprint(u), name: names[u]}
 	}
 	var arts []article
-	for range 1 + rng.IntN(8) {
+	for range 1 + rng.IntN(16) {
 		arts = append(arts, random())
 	}
 	text := func() string {
@@ -248,24 +248,28 @@ func reapplyElemSteps(t *testing.T, seed uint64, steps int, collection bool) (el
 	at := int64(10)
 	var log []string
 	for step := range steps {
+		// One element edited, or two near each other (a run).
 		i := rng.IntN(len(arts))
-		switch rng.IntN(8) {
-		case 0:
-			arts[i].title = strings.Repeat("x", rng.IntN(7))
-		case 1:
-			arts[i].name = names[rng.IntN(len(names))] + "!"
-		case 2:
-			u := rng.IntN(4)
-			arts[i].author, arts[i].name = fmt.Sprint(u), names[u]
-		case 3:
-			arts[i].bare = !arts[i].bare
-		case 4:
-			arts[i].spaced = !arts[i].spaced
-		case 5:
-			arts[i].id = fmt.Sprint(1 + rng.IntN(12))
-		case 6:
-			arts[i] = random()
-		default: // the same text again
+		for edit := range 1 + rng.IntN(2) {
+			i = min(len(arts)-1, i+edit*rng.IntN(3))
+			switch rng.IntN(8) {
+			case 0:
+				arts[i].title = strings.Repeat("x", rng.IntN(7))
+			case 1:
+				arts[i].name = names[rng.IntN(len(names))] + "!"
+			case 2:
+				u := rng.IntN(4)
+				arts[i].author, arts[i].name = fmt.Sprint(u), names[u]
+			case 3:
+				arts[i].bare = !arts[i].bare
+			case 4:
+				arts[i].spaced = !arts[i].spaced
+			case 5:
+				arts[i].id = fmt.Sprint(1 + rng.IntN(12))
+			case 6:
+				arts[i] = random()
+			default: // the same text again
+			}
 		}
 		body := text()
 		at += int64(rng.IntN(2))

@@ -49,8 +49,8 @@ func Meta(at int64) schema.Meta {
 }
 
 // ReapplyElem stores body under key as the controller does when
-// st.MayReapplyElem finds it differs from the text stored there in one
-// element of its list: that element normalized alone, then
+// st.MayReapplyElem finds it differs from the text stored there in a run
+// of elements of its list: that run normalized alone, then
 // st.ReapplyElem. It reports false, having changed nothing, when either
 // declines (the controller then applies body whole).
 func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) bool {
@@ -59,14 +59,14 @@ func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, bo
 	if !ok {
 		return false
 	}
+	list, _, _ := schema.ElementWise(s)
 	v, err := value.ParseLazy(e.Text)
-	if err != nil || v.Kind() != value.Object {
+	if err != nil || v.Kind() != value.Array {
 		return false
 	}
-	list, _, _ := schema.ElementWise(s)
-	n, err := schema.Normalize(list, value.Arr(v))
+	n, err := schema.Normalize(list, v)
 	if err != nil {
 		return false
 	}
-	return st.ReapplyElem(e, s, Meta(at), n.Result.Elems()[0], n.Entities)
+	return st.ReapplyElem(e, s, Meta(at), n.Result, n.Entities)
 }
