@@ -301,58 +301,64 @@ func TestReapplySkipsNormalize(t *testing.T) {
 }
 
 // TestRefetchMemoryBounded refetches a list of 1,000 articles 200 times,
-// each time with one title changed and the one changed before put back
-// (as a poll of a list whose items change sees): what the store keeps
-// after a collection grows by the changed records' own text, where each
-// response's records used to keep that response's whole text (and its
-// tape) alive.
+// each time with titles changed and those changed before put back (as a
+// poll of a list whose items change sees): next to each other (a run the
+// store normalizes alone) or far apart (the whole text parsed). What the
+// store keeps after a collection grows by the changed records' own text,
+// where each response's records used to keep that response's whole text
+// (and its tape) alive.
 func TestRefetchMemoryBounded(t *testing.T) {
-	tr := &bodyTransport{bodies: map[string]string{}}
-	user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`)}
-	article := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":"","content":"","author":null}`),
-		Schema: map[string]schema.Schema{"author": user}}
-	list, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: schema.ArrayOf(article), Transport: tr})
-	require.NoError(t, err)
-	c := controller.New(controller.Options{})
-	defer c.Close()
-	body := func(changed int) string {
-		var b strings.Builder
-		b.WriteString("[")
-		for i := range 1000 {
-			if i > 0 {
-				b.WriteString(",")
+	for _, spread := range []int{0, 500} {
+		t.Run(fmt.Sprint("changes ", spread, " apart"), func(t *testing.T) {
+			tr := &bodyTransport{bodies: map[string]string{}}
+			user := &schema.Entity{Key: "User", Defaults: value.MustParse(`{"id":null,"name":""}`)}
+			article := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":"","content":"","author":null}`),
+				Schema: map[string]schema.Schema{"author": user}}
+			list, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "list", Schema: schema.ArrayOf(article), Transport: tr})
+			require.NoError(t, err)
+			c := controller.New(controller.Options{})
+			defer c.Close()
+			body := func(changed int) string {
+				var b strings.Builder
+				b.WriteString("[")
+				for i := range 1000 {
+					if i > 0 {
+						b.WriteString(",")
+					}
+					title := fmt.Sprint("title ", i)
+					if changed >= 0 && (i == changed || i == (changed+spread)%1000) {
+						title = fmt.Sprint("title ", i, " changed")
+					}
+					fmt.Fprintf(&b, `{"id":%d,"title":%q,"content":%q,"author":{"id":%d,"name":"user %d"}}`, i, title, strings.Repeat("content ", 50), i%20, i%20)
+				}
+				b.WriteString("]")
+				return b.String()
 			}
-			title := fmt.Sprint("title ", i)
-			if i == changed {
-				title = fmt.Sprint("title ", i, " changed")
+			live := func() uint64 {
+				runtime.GC()
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				return m.HeapAlloc
 			}
-			fmt.Fprintf(&b, `{"id":%d,"title":%q,"content":%q,"author":{"id":%d,"name":"user %d"}}`, i, title, strings.Repeat("content ", 50), i%20, i%20)
-		}
-		b.WriteString("]")
-		return b.String()
+			ctx := context.Background()
+			tr.set("/articles", body(-1))
+			_, err = c.Fetch(ctx, list, value.Obj(), nil)
+			require.NoError(t, err)
+			text := len(body(-1))
+			before := live()
+			for i := range 200 {
+				tr.set("/articles", body(i*7%1000))
+				_, err := c.Fetch(ctx, list, value.Obj(), nil)
+				require.NoError(t, err)
+			}
+			after := live()
+			got := c.GetResponse(list, value.Obj()).Data.Elems()[199*7%1000].Get("title").Str()
+			assert.Equal(t, fmt.Sprint("title ", 199*7%1000, " changed"), got)
+			// Each refetch may keep its changed records' own text (a few of
+			// the 1,000), not the response's: an eighth of a response each
+			// at most.
+			assert.Less(t, int64(after)-int64(before), int64(200*text/8),
+				"live heap after 200 refetches: %d bytes more than after the first (a response is %d bytes)", int64(after)-int64(before), text)
+		})
 	}
-	live := func() uint64 {
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	ctx := context.Background()
-	tr.set("/articles", body(-1))
-	_, err = c.Fetch(ctx, list, value.Obj(), nil)
-	require.NoError(t, err)
-	text := len(body(-1))
-	before := live()
-	for i := range 200 {
-		tr.set("/articles", body(i*7%1000))
-		_, err := c.Fetch(ctx, list, value.Obj(), nil)
-		require.NoError(t, err)
-	}
-	after := live()
-	got := c.GetResponse(list, value.Obj()).Data.Elems()[199*7%1000].Get("title").Str()
-	assert.Equal(t, fmt.Sprint("title ", 199*7%1000, " changed"), got)
-	// Each refetch may keep its changed records' own text (a few of the
-	// 1,000), not the response's: an eighth of a response each at most.
-	assert.Less(t, int64(after)-int64(before), int64(200*text/8),
-		"live heap after 200 refetches: %d bytes more than after the first (a response is %d bytes)", int64(after)-int64(before), text)
 }

@@ -142,6 +142,11 @@ type baseLayer struct {
 	// (for Store.remember).
 	tracking bool
 	tracked  []*entityEntry
+	// fresh lists, when tracking, the entries whose record the write
+	// replaced (by one it made), and freshText the length of their
+	// records' text, -1 when one has none (see Store.detachFresh).
+	fresh     []*entityEntry
+	freshText int
 }
 
 // undoLog lists the base records and results a write replaced, in order.
@@ -228,10 +233,18 @@ func (b *baseLayer) setEntity(id entityID, r record, parsed value.Value) {
 	if b.undo != nil {
 		b.undo.ents = append(b.undo.ents, entityUndo{id, e.base, e.hasBase})
 	}
-	e.base, e.hasBase = r, true
 	if b.tracking {
 		b.tracked = append(b.tracked, e)
+		if !r.deleted && !value.Same(e.base.val, r.val) {
+			b.fresh = append(b.fresh, e)
+			if r.src == "" || b.freshText < 0 {
+				b.freshText = -1
+			} else {
+				b.freshText += len(r.src)
+			}
+		}
 	}
+	e.base, e.hasBase = r, true
 	if !b.s.overlaidEntities[id] {
 		b.s.setVisibleEntry(e, r, parsed)
 	}

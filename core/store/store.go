@@ -12,6 +12,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/datafetch/datafetch/core/schema"
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -276,6 +278,36 @@ func (s *Store) Apply(w *Write) {
 	s.rebase()
 	if track {
 		s.remember(w, b.tracked)
+		s.detachFresh(w, b)
+	}
+}
+
+// detachShare is the share of a response's text (one in detachShare) that
+// the records it changed may hold at most for detachFresh to copy them.
+const detachShare = 8
+
+// detachFresh copies the records w replaced out of w's text (value.Detach)
+// when they hold little of it (a refetch that changed a few records): as
+// parsed, each would keep the whole text, and its tape, alive, one more
+// for every such refetch. What replaced nothing keeps its record, of an
+// earlier text. The result, a list of keys made from the text, is copied
+// too; readers still see the values they saw, or equal ones.
+func (s *Store) detachFresh(w *Write, b *baseLayer) {
+	if len(b.fresh) == 0 || b.freshText < 0 || b.freshText*detachShare >= len(w.Text) {
+		return
+	}
+	for _, e := range b.fresh {
+		was := e.base.val
+		e.base.val, e.base.src = value.Detach(was), strings.Clone(e.base.src)
+		if value.Same(e.slot.Value, was) {
+			e.slot.Value, e.slot.Parsed = e.base.val, value.Undef
+		}
+	}
+	if r := s.results[w.Key]; r != nil && value.Same(r.base.val, w.Result) {
+		r.base.val = value.Detach(w.Result)
+		if value.Same(r.visible.val, w.Result) {
+			r.visible.val = r.base.val
+		}
 	}
 }
 
