@@ -13,9 +13,11 @@ import (
 )
 
 // TestFetchBody: the text of a plain 2xx JSON response is handed over
-// before parsing, as parse reads it (no byte-order mark); an endpoint
-// whose value a hook decides, and a response that is not a JSON 2xx body,
-// hand over none; parse gives what Fetch gives, errors included.
+// before parsing, as parse reads it (no byte-order mark); a hook's value
+// hands over the text it was parsed from (none when built), a FetchText
+// hook its text unparsed (none when marked); a response that is not a
+// JSON 2xx body hands over none; parse gives what Fetch gives, errors
+// included.
 func TestFetchBody(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -42,6 +44,20 @@ func TestFetchBody(t *testing.T) {
 			o.Process = func(value.Value, value.Value) (value.Value, error) {
 				return value.Obj(value.Member{Key: "b", Value: value.Num(2)}), nil
 			}
+		}},
+		{name: "fetchText", status: 200, body: `{"a":1}`, text: `[{"id":1}]`, value: `[{"id":1}]`, opts: func(o *rest.Options) {
+			o.FetchText = func(context.Context, *rest.Endpoint, value.Value, any) (string, error) { return `[{"id":1}]`, nil }
+		}},
+		{name: "fetchText, marked (undefined inside)", status: 200, body: `{"a":1}`, value: `{}`, opts: func(o *rest.Options) {
+			o.FetchText = func(context.Context, *rest.Endpoint, value.Value, any) (string, error) {
+				return "\x00{\"a\":0}\x00{\"a\":null}", nil
+			}
+		}},
+		{name: "fetchText, nothing", status: 200, body: `{"a":1}`, value: ``, opts: func(o *rest.Options) {
+			o.FetchText = func(context.Context, *rest.Endpoint, value.Value, any) (string, error) { return "", nil }
+		}},
+		{name: "fetchText, not JSON", status: 200, body: `{"a":1}`, text: `{"a":`, wantErr: "a: fetch: fetch result: ", opts: func(o *rest.Options) {
+			o.FetchText = func(context.Context, *rest.Endpoint, value.Value, any) (string, error) { return `{"a":`, nil }
 		}},
 		{name: "fetch handing over JSON text", status: 200, body: `{"a":1}`, text: `[{"id": 1}]`, value: `[{"id":1}]`, opts: func(o *rest.Options) {
 			o.Fetch = func(context.Context, *rest.Endpoint, value.Value, any) (value.Value, error) {
