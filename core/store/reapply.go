@@ -375,19 +375,38 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		}
 		return o != listOwner && int(el) >= e.Index && int(el) <= e.Last
 	}
+	// The entries the run writes, and where the response held them before:
+	// outside the run, or in it and repeated after its write (one pass
+	// over the remembered entries).
 	entries := make([]*entityEntry, len(writes))
+	written := make(map[*entityEntry]uint8, len(writes))
 	for j := range writes {
 		w := &writes[j]
 		if w.Deleted || w.Source == "" {
 			return false
 		}
 		entries[j] = s.table(w.Entity.Key)[w.PK]
+		written[entries[j]] = 0
 	}
+	const (
+		outside = 1 << iota
+		repeatedInRun
+	)
 	for k, x := range a.ents {
-		if o := a.owners[k]; o < 0 && o != listOwner && inRun(o) && !slices.Contains(entries, x) {
-			// No longer in the run, but in later elements, as the same
-			// text: the first of them would write it.
-			return false
+		o := a.owners[k]
+		_, ok := written[x]
+		switch {
+		case !inRun(o):
+			if ok {
+				written[x] |= outside
+			}
+		case o < 0:
+			if !ok {
+				// No longer in the run, but in later elements, as the
+				// same text: the first of them would write it.
+				return false
+			}
+			written[x] |= repeatedInRun
 		}
 	}
 	// repeated[j] is set for a record of the run that later elements
@@ -401,19 +420,13 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		}
 		if (x.base.srcBy == w.Entity && x.base.src == w.Source) || value.Equal(x.base.val, w.Record()) {
 			// Unchanged: the order does not matter.
-			for k, y := range a.ents {
-				if o := a.owners[k]; y == x && o < 0 && inRun(o) {
-					repeated[j] = true
-				}
-			}
+			repeated[j] = repeated[j] || written[x]&repeatedInRun != 0
 			continue
 		}
-		for k, y := range a.ents {
-			if o := a.owners[k]; y == x && (o < 0 || !inRun(o)) {
-				// Written by another element too, or repeated after its
-				// write as the same text: their order decides.
-				return false
-			}
+		if written[x] != 0 {
+			// Written by another element too, or repeated after its write
+			// as the same text: their order decides.
+			return false
 		}
 	}
 
