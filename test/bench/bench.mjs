@@ -61,7 +61,7 @@ const PEER = {
 // stores still hold exactly the response), and their targets: the ratio
 // of medians datafetch/data-client must be at most max (for the listed Ns
 // only, when given).
-const ALL_CASES = ['cold', 'reread', 'refetch', 'change1', 'changeUser', 'setOne', 'optimistic', 'push', 'query'];
+const ALL_CASES = ['cold', 'reread', 'refetch', 'refetchOne', 'change1', 'changeUser', 'setOne', 'optimistic', 'push', 'query'];
 const CASES = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : ALL_CASES;
 for (const name of CASES) if (!ALL_CASES.includes(name)) throw new Error(`BENCH_CASES: no case ${name} (cases: ${ALL_CASES.join(', ')})`);
 const LABELS = {
@@ -71,6 +71,7 @@ const LABELS = {
   'cold floor Response.arrayBuffer': '  floor: Response.arrayBuffer() alone',
   reread: 're-read, nothing changed',
   refetch: 're-fetch same data into full store',
+  refetchOne: 're-fetch, one article changed',
   change1: 'one article changed: set + re-read',
   changeUser: 'one shared user changed: set + re-read',
   'change1 set': 'one article changed: set',
@@ -100,7 +101,8 @@ const BROTLI_TARGET_BYTES = 1_048_576; // 1 MiB, issue 11's target
 function plan(name, N) {
   if (QUICK) return { warmup: 2, iterations: 5 };
   const big = N >= 10000;
-  if (name === 'cold' || name === 'refetch') return big ? { warmup: 3, iterations: 11 } : { warmup: 5, iterations: N >= 1000 ? 21 : 31 };
+  if (name === 'cold' || name === 'refetch' || name === 'refetchOne')
+    return big ? { warmup: 3, iterations: 11 } : { warmup: 5, iterations: N >= 1000 ? 21 : 31 };
   return big ? { warmup: 3, iterations: 15 } : { warmup: 5, iterations: 31 };
 }
 
@@ -332,7 +334,7 @@ function wasmSizes() {
 // the summary; returns it.
 async function profileCase(page, cdp, name, N) {
   await page.evaluate((n) => window.bench.prepare(n), N);
-  let iterations = name === 'cold' || name === 'refetch' ? (N >= 10000 ? 8 : 30) : N >= 10000 ? 20 : 60;
+  let iterations = name === 'cold' || name === 'refetch' || name === 'refetchOne' ? (N >= 10000 ? 8 : 30) : N >= 10000 ? 20 : 60;
   if (name === 'reread') iterations = 400; // each a batch of reads of a few µs
   // Warm up, so that the wasm code has tiered up before the profiler starts.
   await page.evaluate(([c, n, k]) => window.bench.profileRun(c, n, k), [name, N, Math.max(5, iterations >> 1)]);

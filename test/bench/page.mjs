@@ -301,6 +301,17 @@ function checkList(data, where, full = false) {
   for (const i of idx) sameArticle(data[i], src[i], `${where}[${i}]`);
 }
 
+// checkOne checks a read of the list after refetchOne: the second
+// article's title is variant next's, and, where before is given (datafetch;
+// data-client's setResponse makes every article anew), an article of
+// another author keeps its object.
+function checkOne(data, before, next, where) {
+  checkList(data, where);
+  check(data[1].title === cur.one.titles[next], `${where}: the second article's title`);
+  const other = cur.otherAuthor[1];
+  if (before !== undefined) check(data[other] === before[other], `${where}: an article of another author keeps its object`);
+}
+
 // ------------------------------------------------------------ cases
 //
 // Each case has a sample function per side; a sample does its own untimed
@@ -411,6 +422,35 @@ const CASES = {
       const t1 = now();
       checkList(data, 'data-client re-fetch');
       cur.stable.dc = data === before;
+      return t1 - t0;
+    },
+  },
+
+  // The list again with the second article's title changed, or put back
+  // (alternately): a poll of a list one of whose items changed. The
+  // response text differs from the stored one inside that article.
+  refetchOne: {
+    async df() {
+      const ctrl = cur.dfStore;
+      const before = dfRead(ctrl);
+      const next = (cur.one.df = 1 - cur.one.df);
+      cur.bytes = cur.one.bytes[next];
+      const t0 = now();
+      const data = await ctrl.fetch(D.list);
+      const t1 = now();
+      cur.bytes = cur.one.bytes[0];
+      checkOne(data, before, next, 'datafetch re-fetch, one changed');
+      return t1 - t0;
+    },
+    async dc() {
+      const store = cur.dcStore;
+      const next = (cur.one.dc = 1 - cur.one.dc);
+      const t0 = now();
+      const input = JSON.parse(cur.one.texts[next]);
+      await store.controller.setResponse(C.list, input);
+      const data = store.read();
+      const t1 = now();
+      checkOne(data, undefined, next, 'data-client re-fetch, one changed');
       return t1 - t0;
     },
   },
@@ -692,6 +732,13 @@ async function prepare(N) {
   // of that author, so only those keep their objects in both libraries).
   const otherAuthor = src.map((a) => src.findIndex((b) => b.author.id !== a.author.id));
   cur = { N, text, bytes: new TextEncoder().encode(text), src, byAuthor, otherAuthor, stable: {} };
+  // refetchOne's two texts: as it is, and with the second article's title
+  // changed (the list's text otherwise byte for byte the same).
+  const title = src[1].title;
+  const changed = `${title} (changed)`;
+  const texts = [text, text.replace(`{"id":2,"title":${JSON.stringify(title)}`, `{"id":2,"title":${JSON.stringify(changed)}`)];
+  check(texts[1] !== text, 'refetchOne: the second article found in the text');
+  cur.one = { df: 0, dc: 0, texts, bytes: texts.map((t) => new TextEncoder().encode(t)), titles: [title, changed] };
   cur.reps = Math.max(5, Math.round(2000 / N) * 5);
   // For the push and query cases.
   cur.notAuthor1 = src.findIndex((a) => a.author.id !== 1);
