@@ -196,12 +196,12 @@ func (c *Controller) finishAgain(r *request, f fetched, now int64) (out value.Va
 // Collection's record of the list stays as it is); nil when it is not a
 // list (the caller then parses the whole response, which reports why).
 func (c *Controller) normalizeElem(r *request, text string) *schema.Normalized {
-	list, _, _ := schema.ElementWise(r.spec.Schema)
+	shape, ok := schema.ElementWise(r.spec.Schema)
 	v, err := value.ParseLazy(text)
-	if list == nil || err != nil || v.Kind() != value.Array {
+	if !ok || err != nil || v.Kind() != value.Array {
 		return nil
 	}
-	norm, err := schema.NormalizeArgs(list, v, normalizeArgs(r.spec, r.params, r.body))
+	norm, err := schema.NormalizeArgs(shape.List, v, normalizeArgs(r.spec, r.params, r.body))
 	if err != nil {
 		return nil
 	}

@@ -57,31 +57,66 @@ func ArrayOf(s Schema) *Array { return &Array{Of: s} }
 
 func (a *Array) describe() string { return "[" + a.Of.describe() + "]" }
 
-// ElementWise describes how s stores a list element by element, each
-// alone: list is the list's schema, item the one Entity it lists, and
-// table, for a Collection, the entity table its lists are stored in (nil
-// for a plain list). All are nil unless s is a list (or a Collection of
-// one) of an Entity whose keys do not come from a PKFunc that reads its
-// parent (the list, for its records). Normalizing one element by list,
-// as a list of one, then gives the records that normalizing the whole
-// response gives for it, the element's own record last, its source the
-// element's text: a response that changes one element can be stored by
-// normalizing that element alone (store.ReapplyElem).
-func ElementWise(s Schema) (list *Array, item, table *Entity) {
-	if c, ok := s.(*Collection); ok && c != nil {
-		if list, item, _ = ElementWise(c.Of); list != nil {
-			return list, item, c.entity()
+// ListShape is how a response's schema holds a list that can be stored
+// element by element (ElementWise).
+type ListShape struct {
+	// List is the list's schema, Item the one Entity it lists.
+	List *Array
+	Item *Entity
+	// Table, for a Collection, is the entity table its lists are stored
+	// in: the result (or its Field) is then the collection's key.
+	Table *Entity
+	// Field, for an Object, names the member that holds the list; "" when
+	// the response is the list.
+	Field string
+}
+
+// ElementWise reports whether s stores a list element by element, each
+// alone, and how it holds it: s is a list (or a Collection of one) of an
+// Entity whose keys do not come from a PKFunc that reads its parent (the
+// list, for its records), or an Object whose one nested schema is such a
+// list. Normalizing a run of elements by List, as a list of its own, then
+// gives the records that normalizing the whole response gives for them,
+// each element's own record last, its source the element's text: a
+// response that changes a few elements can be stored by normalizing those
+// alone (store.ReapplyElem).
+func ElementWise(s Schema) (ListShape, bool) {
+	switch s := s.(type) {
+	case *Object:
+		if s == nil {
+			return ListShape{}, false
 		}
-		return nil, nil, nil
+		var shape ListShape
+		found := false
+		for _, f := range s.Fields {
+			if f.Schema == nil {
+				continue
+			}
+			inner, ok := ElementWise(f.Schema)
+			if !ok || found || inner.Field != "" {
+				return ListShape{}, false
+			}
+			shape, found = inner, true
+			shape.Field = f.Name
+		}
+		return shape, found
+	case *Collection:
+		if s == nil {
+			return ListShape{}, false
+		}
+		if shape, ok := ElementWise(s.Of); ok && shape.Table == nil && shape.Field == "" {
+			shape.Table = s.entity()
+			return shape, true
+		}
+	case *Array:
+		if s == nil {
+			return ListShape{}, false
+		}
+		if e, ok := s.Of.(*Entity); ok && e != nil && (e.PKFunc == nil || e.PKIgnoresParent) {
+			return ListShape{List: s, Item: e}, true
+		}
 	}
-	a, ok := s.(*Array)
-	if !ok || a == nil {
-		return nil, nil, nil
-	}
-	if e, ok := a.Of.(*Entity); ok && e != nil && (e.PKFunc == nil || e.PKIgnoresParent) {
-		return a, e, nil
-	}
-	return nil, nil, nil
+	return ListShape{}, false
 }
 
 // Field is one member of an Object schema: a nested Schema, or when Schema

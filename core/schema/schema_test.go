@@ -518,27 +518,34 @@ func TestElementWise(t *testing.T) {
 		list  *schema.Array
 		item  *schema.Entity
 		table bool
+		field string
 	}{
-		{"a list of an entity", list, list, plain, false},
-		{"a Collection of a list of an entity", collection, list, plain, true},
-		{"keys from a PKFunc that may read the parent", schema.ArrayOf(computed), nil, nil, false},
-		{"a Collection of those", &schema.Collection{Of: schema.ArrayOf(computed)}, nil, nil, false},
-		{"keys from a PKFunc that ignores the parent", schema.ArrayOf(parentFree), nil, parentFree, false},
-		{"an entity", plain, nil, nil, false},
-		{"a list of lists", schema.ArrayOf(list), nil, nil, false},
-		{"a map of entities", &schema.Values{Of: plain}, nil, nil, false},
-		{"a Collection of a map", &schema.Collection{Of: &schema.Values{Of: plain}}, nil, nil, false},
-		{"no schema", nil, nil, nil, false},
+		{"a list of an entity", list, list, plain, false, ""},
+		{"a Collection of a list of an entity", collection, list, plain, true, ""},
+		{"an object holding a list", schema.ObjectOf(schema.Nested("results", list), schema.Default("next", value.Str(""))), list, plain, false, "results"},
+		{"an object holding a Collection", schema.ObjectOf(schema.Nested("results", collection)), list, plain, true, "results"},
+		{"an object holding two lists", schema.ObjectOf(schema.Nested("a", list), schema.Nested("b", list)), nil, nil, false, ""},
+		{"an object holding an entity too", schema.ObjectOf(schema.Nested("a", list), schema.Nested("b", plain)), nil, nil, false, ""},
+		{"an object in an object", schema.ObjectOf(schema.Nested("a", schema.ObjectOf(schema.Nested("b", list)))), nil, nil, false, ""},
+		{"keys from a PKFunc that may read the parent", schema.ArrayOf(computed), nil, nil, false, ""},
+		{"a Collection of those", &schema.Collection{Of: schema.ArrayOf(computed)}, nil, nil, false, ""},
+		{"keys from a PKFunc that ignores the parent", schema.ArrayOf(parentFree), nil, parentFree, false, ""},
+		{"an entity", plain, nil, nil, false, ""},
+		{"a list of lists", schema.ArrayOf(list), nil, nil, false, ""},
+		{"a map of entities", &schema.Values{Of: plain}, nil, nil, false, ""},
+		{"a Collection of a map", &schema.Collection{Of: &schema.Values{Of: plain}}, nil, nil, false, ""},
+		{"no schema", nil, nil, nil, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, item, table := schema.ElementWise(tt.s)
+			shape, ok := schema.ElementWise(tt.s)
+			assert.Equal(t, tt.item != nil, ok)
 			if tt.list != nil {
-				assert.Same(t, tt.list, l)
+				assert.Same(t, tt.list, shape.List)
 			}
-			assert.Equal(t, tt.item != nil, l != nil, "a list")
-			assert.Same(t, tt.item, item)
-			assert.Equal(t, tt.table, table != nil, "a table")
+			assert.Same(t, tt.item, shape.Item)
+			assert.Equal(t, tt.table, shape.Table != nil, "a table")
+			assert.Equal(t, tt.field, shape.Field)
 		})
 	}
 }

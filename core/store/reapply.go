@@ -106,13 +106,15 @@ const listOwner = math.MinInt32
 // element is so replaced by the element's. Every element wrote its record
 // when there are as many as the list has elements.
 func owners(w *Write, dst []int32) ([]Span, []int32) {
-	list, item, table := schema.ElementWise(w.Schema)
-	if list == nil {
+	shape, ok := schema.ElementWise(w.Schema)
+	if !ok {
 		return nil, nil
 	}
-	n := w.Result.Len()
-	if table != nil {
-		n = -1
+	item, table := shape.Item, shape.Table
+	n := -1
+	if table == nil {
+		n = listIn(w.Result, shape).Len()
+	} else {
 		for i := range w.Entities {
 			if ew := &w.Entities[i]; ew.Entity == table {
 				if n >= 0 {
@@ -174,6 +176,16 @@ func owners(w *Write, dst []int32) ([]Span, []int32) {
 		}
 	}
 	return elems, dst
+}
+
+// listIn returns the list of keys a result holds, as shape says: the
+// result, or its member shape.Field (for a Collection, the collection's
+// key, whose record the caller reads).
+func listIn(result value.Value, shape schema.ListShape) value.Value {
+	if shape.Field != "" {
+		return result.Get(shape.Field)
+	}
+	return result
 }
 
 // Span is where a part of a text lies in it: bytes From to To.
@@ -340,12 +352,16 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 	if r == nil || !r.hasBase {
 		return false
 	}
-	// The list: the result, or the record of the Collection it names.
-	listSchema, _, table := schema.ElementWise(sc)
-	list := r.base.val
-	if table != nil {
+	// The list: the result (or its member), or the record of the
+	// Collection it names.
+	shape, ok := schema.ElementWise(sc)
+	if !ok {
+		return false
+	}
+	list := listIn(r.base.val, shape)
+	if shape.Table != nil {
 		pk, _ := list.Text()
-		x := s.table(table.Key)[pk]
+		x := s.table(shape.Table.Key)[pk]
 		if x == nil || x.base.deleted {
 			return false
 		}
@@ -362,7 +378,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 	}
 	// Where the run's elements and records lie in e.Text, as for a whole
 	// response (owners), then in the response.
-	runElems, runOwners := owners(&Write{Schema: listSchema, Result: result, Entities: writes, Text: e.Text}, nil)
+	runElems, runOwners := owners(&Write{Schema: shape.List, Result: result, Entities: writes, Text: e.Text}, nil)
 	if len(runElems) != n {
 		return false
 	}

@@ -174,24 +174,32 @@ func reapply(st *store.Store, key, text string, sc schema.Schema, m schema.Meta)
 
 // TestReapplyElemDifferential runs reapplyElemSteps from 40 seeds.
 func TestReapplyElemDifferential(t *testing.T) {
-	for _, collection := range []bool{false, true} {
+	for shape := range listShapes {
 		elems := 0
 		for seed := range uint64(40) {
-			elems += reapplyElemSteps(t, seed, 60, collection)
+			elems += reapplyElemSteps(t, seed, 60, shape)
 		}
-		assert.Positive(t, elems, "some lists were stored with one element normalized (collection %v)", collection)
-		t.Logf("collection %v: %d of %d stored with one element normalized", collection, elems, 40*60)
+		assert.Positive(t, elems, "some lists were stored with a run normalized alone (%s)", listShapeNames[shape])
+		t.Logf("%s: %d of %d stored with a run normalized alone", listShapeNames[shape], elems, 40*60)
 	}
 }
 
 // FuzzReapplyElem runs reapplyElemSteps from the seeds the fuzzer makes.
 func FuzzReapplyElem(f *testing.F) {
-	f.Add(uint64(0), uint8(60), false)
-	f.Add(uint64(1), uint8(60), true)
-	f.Fuzz(func(t *testing.T, seed uint64, steps uint8, collection bool) {
-		reapplyElemSteps(t, seed, int(steps), collection)
+	for shape := range listShapes {
+		f.Add(uint64(shape), uint8(60), uint8(shape))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, steps, shape uint8) {
+		reapplyElemSteps(t, seed, int(steps), int(shape)%listShapes)
 	})
 }
+
+// The shapes of response reapplyElemSteps stores its lists in: the list,
+// a Collection of it, an object holding it with another member, and an
+// object holding a Collection of it.
+const listShapes = 4
+
+var listShapeNames = [listShapes]string{"list", "Collection", "object", "object of a Collection"}
 
 // reapplyElemSteps stores a random sequence (from seed) of steps lists,
 // each the last with one element or two near each other edited most often
@@ -201,13 +209,16 @@ func FuzzReapplyElem(f *testing.F) {
 // every list whole. Authors are shared between articles, so that records
 // repeat across elements. The states and snapshots, metas included, must
 // agree after every step. It returns how many lists ReapplyElem stored.
-// With collection set, the list is a schema.Collection's.
-func reapplyElemSteps(t *testing.T, seed uint64, steps int, collection bool) (elems int) {
+// shape is one of listShapes.
+func reapplyElemSteps(t *testing.T, seed uint64, steps, shape int) (elems int) {
 	t.Helper()
 	var list schema.Schema
 	list, _ = reapplySchema()
-	if collection {
+	if shape == 1 || shape == 3 {
 		list = &schema.Collection{Of: list}
+	}
+	if shape >= 2 {
+		list = schema.ObjectOf(schema.Nested("results", list), schema.Default("next", value.Str("")))
 	}
 	rng := rand.New(rand.NewPCG(seed, 7))
 	fast, slow := store.New(), store.New()
@@ -243,6 +254,9 @@ func reapplyElemSteps(t *testing.T, seed uint64, steps int, collection bool) (el
 			fmt.Fprintf(&b, `{"id":%s,%s"title":%q,"author":%s}`, a.id, sp, a.title, author)
 		}
 		b.WriteString("]")
+		if shape >= 2 {
+			return `{"results":` + b.String() + `,"next":"page 2"}`
+		}
 		return b.String()
 	}
 	at := int64(10)

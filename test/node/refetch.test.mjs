@@ -132,3 +132,38 @@ test("refetch: a Collection list (a resource's getList) fetched again is normali
     ['A2', 'B3'],
   );
 });
+
+test('refetch: a list inside an object ({results, next}) with one element changed is normalized as a plain list is', async () => {
+  const { df } = await env();
+  const counted = { calls: 0 };
+  const Article = new df.Entity({
+    key: 'refetchPageArticle',
+    pk: (rec) => {
+      counted.calls++;
+      return rec.slug;
+    },
+    defaults: { slug: '', title: '' },
+  });
+  const rows = ['a', 'b', 'c', 'd'].map((slug) => ({ slug, title: slug.toUpperCase() }));
+  const page = new df.RestEndpoint({
+    urlPrefix: 'http://refetch.invalid',
+    path: '/page',
+    name: 'refetchPage',
+    schema: { results: [Article] },
+    fetch: async () => ({ results: rows.map((r) => ({ ...r })), next: 'page 2' }),
+  });
+  const ctrl = new df.Controller();
+  await ctrl.fetch(page, {});
+  const first = ctrl.getResponse(page, {}).data;
+  assert.equal(counted.calls, 4);
+  rows[2].title = 'C2';
+  await ctrl.fetch(page, {});
+  assert.equal(counted.calls, 5, 'one element changed: that record alone normalized');
+  const { data } = ctrl.getResponse(page, {});
+  assert.deepEqual(
+    data.results.map((a) => a.title),
+    ['A', 'B', 'C2', 'D'],
+  );
+  assert.equal(data.next, 'page 2');
+  assert.equal(data.results[0], first.results[0], 'another article keeps its object');
+});

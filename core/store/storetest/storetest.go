@@ -59,12 +59,12 @@ func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, bo
 	if !ok {
 		return false
 	}
-	list, _, _ := schema.ElementWise(s)
+	shape, ok := schema.ElementWise(s)
 	v, err := value.ParseLazy(e.Text)
-	if err != nil || v.Kind() != value.Array {
+	if !ok || err != nil || v.Kind() != value.Array {
 		return false
 	}
-	n, err := schema.Normalize(list, v)
+	n, err := schema.Normalize(shape.List, v)
 	if err != nil {
 		return false
 	}
