@@ -36,6 +36,20 @@ function rig(df, name, pk) {
   return { counted, rows, list, ctrl: new df.Controller() };
 }
 
+/** An entity keyed by slug whose pk function counts its calls. */
+function countedArticle(df, key) {
+  const counted = { calls: 0 };
+  const Article = new df.Entity({
+    key,
+    pk: (rec) => {
+      counted.calls++;
+      return rec.slug;
+    },
+    defaults: { slug: '', title: '' },
+  });
+  return { counted, Article };
+}
+
 test('refetch: the same text again is not normalized; one changed element is normalized alone', async () => {
   const { df } = await env();
   const { counted, rows, list, ctrl } = rig(df, 'refetchElem', (c) => (rec) => {
@@ -87,15 +101,7 @@ test('refetch: a pk function that reads the parent normalizes the whole list', a
 
 test("refetch: a Collection list (a resource's getList) fetched again is normalized as a plain list is", async () => {
   const { df } = await env();
-  const counted = { calls: 0 };
-  const Article = new df.Entity({
-    key: 'refetchCollectionArticle',
-    pk: (rec) => {
-      counted.calls++;
-      return rec.slug;
-    },
-    defaults: { slug: '', title: '' },
-  });
+  const { counted, Article } = countedArticle(df, 'refetchCollectionArticle');
   const rows = [
     { slug: 'a', title: 'A' },
     { slug: 'b', title: 'B' },
@@ -135,15 +141,7 @@ test("refetch: a Collection list (a resource's getList) fetched again is normali
 
 test('refetch: a list inside an object ({results, next}) with one element changed is normalized as a plain list is', async () => {
   const { df } = await env();
-  const counted = { calls: 0 };
-  const Article = new df.Entity({
-    key: 'refetchPageArticle',
-    pk: (rec) => {
-      counted.calls++;
-      return rec.slug;
-    },
-    defaults: { slug: '', title: '' },
-  });
+  const { counted, Article } = countedArticle(df, 'refetchPageArticle');
   const rows = ['a', 'b', 'c', 'd'].map((slug) => ({ slug, title: slug.toUpperCase() }));
   const page = new df.RestEndpoint({
     urlPrefix: 'http://refetch.invalid',
