@@ -144,9 +144,12 @@ type baseLayer struct {
 	tracked  []*entityEntry
 	// fresh lists, when tracking, the entries whose record the write
 	// replaced (by one it made), and freshText the length of their
-	// records' text, -1 when one has none (see Store.detachFresh).
-	fresh     []*entityEntry
-	freshText int
+	// records' text; freshText is -1 (and fresh let go) once one has none
+	// or they hold freshLimit bytes or more: then none is copied (see
+	// Store.detachFresh), as for a cold read.
+	fresh      []*entityEntry
+	freshText  int
+	freshLimit int
 }
 
 // undoLog lists the base records and results a write replaced, in order.
@@ -235,12 +238,12 @@ func (b *baseLayer) setEntity(id entityID, r record, parsed value.Value) {
 	}
 	if b.tracking {
 		b.tracked = append(b.tracked, e)
-		if !r.deleted && !value.Same(e.base.val, r.val) {
-			b.fresh = append(b.fresh, e)
-			if r.src == "" || b.freshText < 0 {
-				b.freshText = -1
+		if !r.deleted && b.freshText >= 0 && !value.Same(e.base.val, r.val) {
+			b.freshText += len(r.src)
+			if r.src == "" || b.freshText >= b.freshLimit {
+				b.fresh, b.freshText = nil, -1
 			} else {
-				b.freshText += len(r.src)
+				b.fresh = append(b.fresh, e)
 			}
 		}
 	}

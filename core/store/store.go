@@ -270,6 +270,7 @@ func (s *Store) Apply(w *Write) {
 	track := w.Text != "" && w.Key != "" && len(s.pending) == 0 && !mayPanic(w)
 	if track {
 		b.tracking, b.tracked = true, s.again.ents[:0]
+		b.freshLimit = len(w.Text) / detachShare
 		if cap(b.tracked) < len(w.Entities) {
 			b.tracked = make([]*entityEntry, 0, len(w.Entities))
 		}
@@ -293,7 +294,7 @@ const detachShare = 8
 // earlier text. The result, a list of keys made from the text, is copied
 // too; readers still see the values they saw, or equal ones.
 func (s *Store) detachFresh(w *Write, b *baseLayer) {
-	if len(b.fresh) == 0 || b.freshText < 0 || b.freshText*detachShare >= len(w.Text) {
+	if len(b.fresh) == 0 || b.freshText < 0 {
 		return
 	}
 	for _, e := range b.fresh {
