@@ -78,24 +78,39 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 	}
 	for i, e := range ents {
 		ew := &w.Entities[i]
-		if ew.Deleted || ew.Source == "" || e.base.deleted ||
-			((e.base.srcBy != ew.Entity || e.base.src != ew.Source) && !value.Equal(e.base.val, ew.Record())) {
+		if ew.Deleted || ew.Source == "" || e.base.deleted || !e.holds(ew) {
 			clear(ents)
 			return
 		}
 	}
 	s.remembered++
 	s.again = reapply{seq: s.remembered, key: w.Key, text: w.Text, schema: w.Schema, ents: ents}
-	s.again.elems, s.again.owners = owners(w, s.again.owners[:0])
+	s.again.elems, s.again.owners = owners(w)
+}
+
+// holds reports whether e's stored record is the record of ew: made from
+// the same text by the same entity (compared at once), or equal to it.
+func (e *entityEntry) holds(ew *schema.EntityWrite) bool {
+	return (e.base.srcBy == ew.Entity && e.base.src == ew.Source) || value.Equal(e.base.val, ew.Record())
+}
+
+// restamp gives e, whose record a response stores again unchanged, that
+// response's meta m, as Entity.Resolve does for an equal record: unless
+// the stored one was fetched later (reordered).
+func (e *entityEntry) restamp(m schema.Meta) {
+	if m.FetchedAt >= e.base.meta.FetchedAt {
+		e.base.meta = m
+	}
+	e.slot.Meta = e.base.meta
 }
 
 // listOwner is the owner of a Collection's own record (its list of keys),
 // which is no element's.
 const listOwner = math.MinInt32
 
-// owners returns where each element of w's list lies in w.Text and,
-// appended to dst, the element that holds the text of each of w's entity
-// records (its own record, those nested in it), or ^element when the
+// owners returns where each element of w's list lies in w.Text and, for
+// each of w's entity writes, the element whose text holds its record's
+// text (an element's own record, those nested in it), or ^element when the
 // response repeats that text after it (listOwner for a Collection's list);
 // nil, nil unless w's schema normalizes element by element
 // (schema.ElementWise) and each element is one record of its text.
@@ -105,7 +120,7 @@ const listOwner = math.MinInt32
 // text, which holds theirs; a record of the list's entity nested in an
 // element is so replaced by the element's. Every element wrote its record
 // when there are as many as the list has elements.
-func owners(w *Write, dst []int32) ([]Span, []int32) {
+func owners(w *Write) ([]Span, []int32) {
 	shape, ok := schema.ElementWise(w.Schema)
 	if !ok {
 		return nil, nil
@@ -149,6 +164,7 @@ func owners(w *Write, dst []int32) ([]Span, []int32) {
 	if len(elems) != n {
 		return nil, nil
 	}
+	dst := make([]int32, 0, len(w.Entities))
 	el := 0
 	for i := range w.Entities {
 		if w.Entities[i].Entity == table {
@@ -236,12 +252,7 @@ func (s *Store) Reapply(key string, token uint64, sc schema.Schema, m schema.Met
 	// With no write pending, the last rebase left nothing overlaid: the
 	// visible state is the base's.
 	for _, e := range a.ents {
-		// Entity.Resolve of an equal record: the stored record stays, with
-		// the incoming meta unless the stored one is newer (reordered).
-		if m.FetchedAt >= e.base.meta.FetchedAt {
-			e.base.meta = m
-		}
-		e.slot.Meta = e.base.meta
+		e.restamp(m)
 	}
 	r := s.results[key]
 	if r.base.meta.FetchedAt > m.FetchedAt {
@@ -378,7 +389,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 	}
 	// Where the run's elements and records lie in e.Text, as for a whole
 	// response (owners), then in the response.
-	runElems, runOwners := owners(&Write{Schema: shape.List, Result: result, Entities: writes, Text: e.Text}, nil)
+	runElems, runOwners := owners(&Write{Schema: shape.List, Result: result, Entities: writes, Text: e.Text})
 	if len(runElems) != n {
 		return false
 	}
@@ -434,7 +445,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		if x == nil || x.base.deleted {
 			continue // new: the others do not hold it
 		}
-		if (x.base.srcBy == w.Entity && x.base.src == w.Source) || value.Equal(x.base.val, w.Record()) {
+		if x.holds(w) {
 			// Unchanged: the order does not matter.
 			repeated[j] = repeated[j] || written[x]&repeatedInRun != 0
 			continue
@@ -465,11 +476,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		if inRun(a.owners[k]) {
 			continue
 		}
-		// As Reapply does for an equal record.
-		if m.FetchedAt >= x.base.meta.FetchedAt {
-			x.base.meta = m
-		}
-		x.slot.Meta = x.base.meta
+		x.restamp(m) // as Reapply does
 		ents = append(ents, x)
 		owned = append(owned, a.owners[k])
 	}
@@ -484,7 +491,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 	for j := range writes {
 		w := &writes[j]
 		x := s.table(w.Entity.Key)[w.PK]
-		if x == nil || x.base.deleted || ((x.base.srcBy != w.Entity || x.base.src != w.Source) && !value.Equal(x.base.val, w.Record())) {
+		if x == nil || x.base.deleted || !x.holds(w) {
 			return true
 		}
 		ents = append(ents, x)

@@ -22,8 +22,7 @@ func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []b
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities,
-		Meta: schema.Meta{Date: at, FetchedAt: at, ExpiresAt: at + 60_000}})
+	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Meta: Meta(at)})
 }
 
 // ApplyText is Apply with the write's Text set to body, as the controller
