@@ -70,7 +70,7 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 		return err
 	}
 	if ch.Took {
-		c.emit(&Event{Kind: Hydrate})
+		c.emit(&Event{Kind: Hydrate, Params: snapshot})
 		c.changed()
 	}
 	return nil

@@ -65,7 +65,7 @@ const (
 	// Reset: the store was emptied (ResetEntireStore, a sync message).
 	Reset
 	// Hydrate: a snapshot changed the store (Hydrate, an initial state
-	// given after New).
+	// given after New); Params is that snapshot, as given.
 	Hydrate
 	// Sweep: a garbage collection removed results or entities (GC);
 	// Keys are the removed results' keys.

@@ -92,6 +92,8 @@ type Manager struct {
 	saved   bool        // a save has begun: savedAt is set
 	savedAt time.Time   // when the last save began
 	stopped bool
+	// restored is the snapshot Start is hydrating c with, while it does.
+	restored value.Value
 	// flushes wait for the save in flight.
 	flushes []func(error)
 }
@@ -110,12 +112,21 @@ func Start(c *controller.Controller, opts Options, stored string, found bool) (*
 	if opts.AfterFunc == nil {
 		opts.AfterFunc = c.AfterFunc
 	}
-	m := &Manager{c: c, opts: opts, dirty: holdsData(c.Snapshot())}
+	// m is told of changes before it looks at what c holds and restores:
+	// a change another goroutine (or another manager, reacting to the
+	// restore) makes meanwhile is saved too.
+	m := &Manager{c: c, opts: opts}
+	m.remove = c.AddManager(m)
+	if holdsData(c.Snapshot()) {
+		m.mu.Lock()
+		m.dirty = true
+		m.armLocked()
+		m.mu.Unlock()
+	}
 	out, err := Nothing, error(nil)
 	if found {
 		out, err = m.restore(stored)
 	}
-	m.remove = c.AddManager(m)
 	return m, out, err
 }
 
@@ -151,7 +162,12 @@ func (m *Manager) restore(stored string) (Outcome, error) {
 	}
 	snap, err := value.ParseLazy(state)
 	if err == nil {
+		m.setRestored(snap)
 		err = m.c.Hydrate(snap)
+		// Its event, if it changed the store, has been told, unless
+		// another goroutine was telling events: that one then tells it
+		// later, and marks the cache changed (a save of what is stored).
+		m.setRestored(value.Undef)
 	} else {
 		err = errors.New("hydrate: snapshot: " + err.Error())
 	}
@@ -159,6 +175,13 @@ func (m *Manager) restore(stored string) (Outcome, error) {
 		return Nothing, fmtlite.Errorf("the stored snapshot was refused: %w", err)
 	}
 	return Restored, nil
+}
+
+// setRestored sets m.restored.
+func (m *Manager) setRestored(snap value.Value) {
+	m.mu.Lock()
+	m.restored = snap
+	m.mu.Unlock()
 }
 
 // readEnvelope splits stored into the envelope's header (its members but
@@ -215,6 +238,10 @@ func (m *Manager) Event(ev controller.Event) {
 		return // the snapshot is as it was
 	}
 	m.mu.Lock()
+	if ev.Kind == controller.Hydrate && value.Same(ev.Params, m.restored) {
+		m.mu.Unlock()
+		return // what Start restored is what is stored
+	}
 	m.dirty = true
 	m.armLocked()
 	m.mu.Unlock()

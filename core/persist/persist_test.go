@@ -370,3 +370,35 @@ func TestStop(t *testing.T) {
 		})
 	}
 }
+
+// onHydrate is a manager that calls f when a snapshot changes the store.
+type onHydrate struct{ f func() }
+
+func (h *onHydrate) Start(*controller.Controller) {}
+func (h *onHydrate) Stop()                        {}
+func (h *onHydrate) Event(ev controller.Event) {
+	if ev.Kind == controller.Hydrate {
+		h.f()
+	}
+}
+
+// TestChangeDuringStartIsSaved: a change made while Start restores (here
+// by another manager, reacting to the restore) is saved; the restore
+// alone is not (TestRestoreRule's "taken").
+func TestChangeDuringStartIsSaved(t *testing.T) {
+	r := newRig()
+	src := r.controller()
+	set(t, src, "stored")
+	saved := persist.Envelope(src.Snapshot(), r.clock.Now(), "")
+	c := r.controller()
+	r.clock.Advance(time.Minute)
+	c.AddManager(&onHydrate{f: func() { set(t, c, "meanwhile") }})
+	m, out, err := persist.Start(c, r.options(), saved, true)
+	require.NoError(t, err)
+	defer m.Stop()
+	require.Equal(t, persist.Restored, out)
+	require.Equal(t, []time.Duration{0}, r.timers.pending(), "a save is armed")
+	r.timers.fire()
+	require.Len(t, r.storage.saves, 1)
+	assert.Contains(t, r.storage.saves[0], `"title":"meanwhile"`)
+}
