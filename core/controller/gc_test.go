@@ -408,3 +408,39 @@ func TestGCHoldMadeDuringRoots(t *testing.T) {
 	ents, _ := stored(c)
 	assert.Equal(t, []string{"GCArticle/2", "GCAuthor/a0"}, ents)
 }
+
+// A held result keeps the Scalar cells (schema.Lens) of the records it
+// reaches, whichever lens they are of: a read's args choose the cell, so
+// a sweep must not take the one a held read shows.
+func TestGCKeepsReachedCells(t *testing.T) {
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	company := &schema.Entity{Key: "GCCompany", Defaults: value.MustParse(`{"id":"","name":"","pct":0}`)}
+	lens := schema.LensOf("gcPortfolio", func(args value.Value) (string, bool) {
+		p := args.Elems()[0].Get("portfolio")
+		return p.Str(), p.Kind() == value.String
+	}, company)
+	company.Schema = map[string]schema.Schema{"pct": lens}
+	list := gcEndpoint("companies", schema.ArrayOf(company), time.Minute)
+	onA, onB := value.MustParse(`{"portfolio":"A"}`), value.MustParse(`{"portfolio":"B"}`)
+	require.NoError(t, c.SetResponse(list, onA, value.MustParse(`[{"id":"1","name":"one","pct":0.5}]`)))
+	require.NoError(t, c.SetResponse(list, onB, value.MustParse(`[{"id":"1","name":"one","pct":0.25}]`)))
+	unsubscribe, err := c.SubscribeWith(list, onA, func(controller.State) {}, controller.SubscribeOptions{NoFetch: true})
+	require.NoError(t, err)
+	defer unsubscribe()
+
+	clk.Advance(24 * time.Hour)
+	stats := c.GC()
+
+	assert.Equal(t, 1, stats.Results, "the list on B goes")
+	assert.Equal(t, 0, stats.Entities, "the held record keeps both its cells")
+	ents, _ := stored(c)
+	assert.Equal(t, []string{"GCCompany/1", "Scalar(gcPortfolio)/GCCompany|1|A", "Scalar(gcPortfolio)/GCCompany|1|B"}, ents)
+	got := c.GetResponse(list, onA)
+	require.Equal(t, endpoint.Stale, got.ExpiryStatus)
+	assert.JSONEq(t, `[{"id":"1","name":"one","pct":0.5}]`, got.Data.JSON(), "the held read still shows its cell")
+
+	unsubscribe()
+	stats = c.GC()
+	assert.Equal(t, controller.GCStats{Results: 1, Entities: 3, Keys: []string{mustKey(t, list, onA)}}, stats, "released, the record and its cells go")
+}

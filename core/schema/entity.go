@@ -92,6 +92,8 @@ type Entity struct {
 	// collection is set on the table entity of a Collection, whose records
 	// are lists (or maps) of pks, not objects (see RecordRefs).
 	collection *Collection
+	// cells is set on the table entity of a Lens (see CellTable).
+	cells bool
 }
 
 // ErrNoPK is wrapped by the error for a record that has no primary key.

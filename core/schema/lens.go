@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/datafetch/datafetch/core/value"
 )
@@ -47,8 +48,21 @@ type Lens struct {
 // PKFunc reads another field stands for data-client's entityPk override.
 func LensOf(key string, sel func(args value.Value) (lens string, ok bool), entity *Entity) *Lens {
 	l := &Lens{key: key, sel: sel, entity: entity}
-	l.table = &Entity{Key: "Scalar(" + key + ")", Defaults: value.Obj(), PKFunc: l.cellPK}
+	l.table = &Entity{Key: "Scalar(" + key + ")", Defaults: value.Obj(), PKFunc: l.cellPK, cells: true}
 	return l
+}
+
+// CellTable reports whether e is a Lens's table of cells. Refs names the
+// cells an entity's field refers to, one per lens, by their record's key
+// (CellRecord): a reader of the field may read any of them.
+func (e *Entity) CellTable() bool { return e.cells }
+
+// CellRecord returns the part of a cell's key that names the record it
+// belongs to, "entityKey|pk|" (the cell's key without its lens, which
+// holds no "|"). Refs gives it, rather than a cell's key, for an
+// entity's field.
+func CellRecord(cellKey string) string {
+	return cellKey[:strings.LastIndex(cellKey, lensSep)+1]
 }
 
 // TableKey is the key of the table the cells are stored in.

@@ -9,6 +9,8 @@ import "github.com/datafetch/datafetch/core/value"
 // them, so that a caller walking a graph of records (the store's garbage
 // collection) visits each record once. It reads what denormalize reads,
 // so an entity that Refs does not name is one that no read of v depends on.
+// For an entity's field that is a Lens, e is the Lens's table of cells and
+// pk names every cell of the record, whatever its lens (CellRecord).
 func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 	switch s := s.(type) {
 	case *Entity:
@@ -23,11 +25,19 @@ func Refs(s Schema, v value.Value, f func(e *Entity, pk string)) {
 			Refs(s.Entity, v, f)
 		}
 	case *Lens:
-		// A standalone cell's key. An entity field's reference names a
-		// cell per lens, which only a read's args choose: those cells are
-		// not followed.
-		if pk, ok := v.Text(); ok && s != nil && v.Kind() == value.String {
-			f(s.table, pk)
+		if s == nil {
+			return
+		}
+		switch v.Kind() {
+		case value.String: // a standalone cell's key
+			f(s.table, v.Str())
+		case value.Array:
+			// An entity field's reference: a read's args choose the
+			// cell, so every cell of the record is named, by the
+			// record's part of their keys (see CellTable).
+			if ref := v.Elems(); len(ref) == 3 {
+				f(s.table, cellKey(ref[2].Str(), ref[0].Str(), ""))
+			}
 		}
 	case *Union:
 		if s == nil || v.Kind() != value.Object {

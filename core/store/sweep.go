@@ -261,6 +261,9 @@ type reach struct {
 	mark   uint64
 	work   []reached
 	others map[reached]bool
+	// cells indexes, per Lens table met, its cells' keys by the record
+	// they belong to (schema.CellRecord): made on first use.
+	cells map[string]map[string][]string
 }
 
 type reached struct {
@@ -272,6 +275,33 @@ func (w *reach) push(e *schema.Entity, pk string) {
 	if e == nil {
 		return
 	}
+	if e.CellTable() && schema.CellRecord(pk) == pk {
+		for _, cell := range w.cellsOf(e.Key)[pk] {
+			w.pushOne(e, cell)
+		}
+		return
+	}
+	w.pushOne(e, pk)
+}
+
+// cellsOf returns the index of the cells of the Lens table key by record.
+func (w *reach) cellsOf(key string) map[string][]string {
+	byRecord, ok := w.cells[key]
+	if !ok {
+		byRecord = map[string][]string{}
+		for pk := range w.s.table(key) {
+			r := schema.CellRecord(pk)
+			byRecord[r] = append(byRecord[r], pk)
+		}
+		if w.cells == nil {
+			w.cells = map[string]map[string][]string{}
+		}
+		w.cells[key] = byRecord
+	}
+	return byRecord
+}
+
+func (w *reach) pushOne(e *schema.Entity, pk string) {
 	ent := w.s.table(e.Key)[pk]
 	if ent == nil {
 		return
