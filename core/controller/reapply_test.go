@@ -362,3 +362,37 @@ func TestRefetchMemoryBounded(t *testing.T) {
 		})
 	}
 }
+
+// The same text under the same key is normalized again when the params
+// differ: a key may leave out a param the normalization reads (here the
+// params key the Collection the list is stored in).
+func TestReapplyNeedsEqualParams(t *testing.T) {
+	tr := &bodyTransport{bodies: map[string]string{}}
+	body := `[{"id":"1","name":"one"},{"id":"2","name":"two"}]`
+	tr.set("/articles?portfolio=A", body)
+	tr.set("/articles?portfolio=B", body)
+	holding := &schema.Entity{Key: "Holding", Defaults: value.MustParse(`{"id":"","name":""}`)}
+	ep, err := rest.New(rest.Options{URLPrefix: "http://x.test", Path: "/articles", Name: "holdings",
+		Schema: &schema.Collection{Of: schema.ArrayOf(holding)}, Transport: tr,
+		Key: func(value.Value) (string, error) { return "holdings", nil }})
+	require.NoError(t, err)
+	c := controller.New(controller.Options{Now: newClock().Now})
+	defer c.Close()
+	controller.SetReapply(c, true)
+	onA, onB := value.MustParse(`{"portfolio":"A"}`), value.MustParse(`{"portfolio":"B"}`)
+	collection := func() string { return c.State().Get("endpoints").Get("holdings").Str() }
+	for i, params := range []value.Value{onA, onB, onB} {
+		_, err := c.Fetch(context.Background(), ep, params, nil)
+		require.NoError(t, err)
+		assert.Equal(t, []int{0, 0, 1}[i], controller.Reapplied(c), "fetch %d: the same text is stored again unparsed only for the same params", i)
+		assert.Equal(t, params.JSON(), collection(), "fetch %d: the collection of its params", i)
+	}
+
+	// One element changed, and the other params: normalized whole.
+	tr.set("/articles?portfolio=A", strings.Replace(body, `"two"`, `"TWO"`, 1))
+	_, err = c.Fetch(context.Background(), ep, onA, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 0, controller.ReappliedElems(c))
+	assert.Equal(t, onA.JSON(), collection())
+	assert.Equal(t, "TWO", c.State().Get("entities").Get("Holding").Get("2").Get("name").Str())
+}

@@ -185,10 +185,10 @@ func (c *Controller) fetchText(ctx context.Context, r *request, reuse bool) (f f
 			f.text, parse, err = bf.FetchBody(ctx, r.params, r.body)
 			if err == nil {
 				if f.text != "" {
-					if token, ok := c.mayReapply(r.key, f.text); ok {
+					if token, ok := c.mayReapply(r.key, f.text, r.params); ok {
 						return fetched{raw: value.Undef, text: f.text, token: token, parse: parse}, nil
 					}
-					if e, ok := c.mayReapplyElem(r.key, f.text); ok {
+					if e, ok := c.mayReapplyElem(r.key, f.text, r.params); ok {
 						return fetched{raw: value.Undef, text: f.text, elem: &e, parse: parse}, nil
 					}
 				}

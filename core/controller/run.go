@@ -109,7 +109,7 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 		w = new(store.Write)
 		err = c.prepare(w, r, raw, false, c.now())
 		if err == nil && reuse {
-			w.Text = f.text
+			w.Text, w.TextParams = f.text, r.params
 		}
 	}
 	return c.finish(r, pend, w, err)
@@ -129,18 +129,18 @@ func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
 
 // mayReapplyElem reports whether text under key is the text the store
 // holds with one element of its list changed (store.MayReapplyElem).
-func (c *Controller) mayReapplyElem(key, text string) (store.Elem, bool) {
+func (c *Controller) mayReapplyElem(key, text string, params value.Value) (store.Elem, bool) {
 	c.mu.Lock()
 	defer c.unlock()
-	return c.st.MayReapplyElem(key, text)
+	return c.st.MayReapplyElem(key, text, params)
 }
 
 // mayReapply reports whether the store would take text under key again
 // without it being parsed, and its token for finishAgain, which decides.
-func (c *Controller) mayReapply(key, text string) (token uint64, ok bool) {
+func (c *Controller) mayReapply(key, text string, params value.Value) (token uint64, ok bool) {
 	c.mu.Lock()
 	defer c.unlock()
-	return c.st.MayReapply(key, text)
+	return c.st.MayReapply(key, text, params)
 }
 
 // finishAgain is finish of a response whose text fetchText found is the

@@ -24,6 +24,7 @@ type reapply struct {
 	seq    uint64
 	key    string
 	text   string
+	params value.Value // Write.TextParams
 	schema schema.Schema
 	// ents are the entries the write's entity writes reached, in its
 	// order (an entity written twice is listed twice).
@@ -84,7 +85,7 @@ func (s *Store) remember(w *Write, ents []*entityEntry) {
 		}
 	}
 	s.remembered++
-	s.again = reapply{seq: s.remembered, key: w.Key, text: w.Text, schema: w.Schema, ents: ents}
+	s.again = reapply{seq: s.remembered, key: w.Key, text: w.Text, params: w.TextParams, schema: w.Schema, ents: ents}
 	s.again.elems, s.again.owners = owners(w)
 }
 
@@ -221,13 +222,14 @@ func offsetIn(text, part string) (int, bool) {
 }
 
 // MayReapply reports whether Reapply may store text under key: it is the
-// text the last Apply stored there and no write is pending. Its token
+// text the last Apply stored there, normalized with equal params
+// (Write.TextParams), and no write is pending. Its token
 // names what it found, for Reapply: the text is compared once, here (a
 // whole response's bytes), and Reapply needs only to know that the store
 // has forgotten nothing since.
-func (s *Store) MayReapply(key, text string) (token uint64, ok bool) {
+func (s *Store) MayReapply(key, text string, params value.Value) (token uint64, ok bool) {
 	a := &s.again
-	if a.text == "" || a.key != key || len(s.pending) > 0 || a.text != text {
+	if a.text == "" || a.key != key || len(s.pending) > 0 || a.text != text || !value.Equal(a.params, params) {
 		return 0, false
 	}
 	return a.seq, true
@@ -292,12 +294,13 @@ const maxElemShare = 4
 
 // MayReapplyElem reports whether the response text under key differs from
 // the text the last Apply stored there only inside a short run of the
-// elements of its top-level list, with no write pending; the run is then
+// elements of its top-level list, params are equal to that write's
+// (Write.TextParams) and no write is pending; the run is then
 // Elem.Text, which the caller normalizes alone for ReapplyElem. It
 // compares the texts once, from either end.
-func (s *Store) MayReapplyElem(key, text string) (Elem, bool) {
+func (s *Store) MayReapplyElem(key, text string, params value.Value) (Elem, bool) {
 	a := &s.again
-	if a.text == "" || a.key != key || len(s.pending) > 0 || a.elems == nil || a.text == text {
+	if a.text == "" || a.key != key || len(s.pending) > 0 || a.elems == nil || a.text == text || !value.Equal(a.params, params) {
 		return Elem{}, false
 	}
 	head := commonPrefix(a.text, text)

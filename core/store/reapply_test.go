@@ -93,25 +93,25 @@ func TestReapplyForgets(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.New()
 			storetest.ApplyText(t, st, "list", list, reapplyBody, 10)
-			token, ok := st.MayReapply("list", reapplyBody)
+			token, ok := st.MayReapply("list", reapplyBody, value.Undef)
 			require.True(t, ok)
 			tt.change(st)
 			// The token taken before the change, as the controller takes
 			// it before it locks the store again.
 			assert.Equal(t, tt.keeps, st.Reapply("list", token, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
-			_, ok = st.MayReapply("list", reapplyBody)
+			_, ok = st.MayReapply("list", reapplyBody, value.Undef)
 			assert.Equal(t, tt.keeps, ok)
 		})
 	}
 	t.Run("the same text applied again", func(t *testing.T) {
 		st := store.New()
 		storetest.ApplyText(t, st, "list", list, reapplyBody, 10)
-		token, ok := st.MayReapply("list", reapplyBody)
+		token, ok := st.MayReapply("list", reapplyBody, value.Undef)
 		require.True(t, ok)
 		storetest.ApplyText(t, st, "list", list, reapplyBody, 20)
 		assert.False(t, st.Reapply("list", token, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}),
 			"a token of what was remembered before the change")
-		again, ok := st.MayReapply("list", reapplyBody)
+		again, ok := st.MayReapply("list", reapplyBody, value.Undef)
 		require.True(t, ok, "remembered anew")
 		assert.True(t, st.Reapply("list", again, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}))
 	})
@@ -168,7 +168,7 @@ func TestReapplyRefuses(t *testing.T) {
 
 // reapply is Reapply of text under key when MayReapply finds it.
 func reapply(st *store.Store, key, text string, sc schema.Schema, m schema.Meta) bool {
-	token, ok := st.MayReapply(key, text)
+	token, ok := st.MayReapply(key, text, value.Undef)
 	return ok && st.Reapply(key, token, sc, m)
 }
 

@@ -63,6 +63,10 @@ type Write struct {
 	// nothing else changed since, is stored without being normalized
 	// (Reapply).
 	Text string
+	// TextParams are the params Text was normalized with (its
+	// normalization's args may read them): the same text is stored again
+	// unnormalized only for equal params, as a key may leave some out.
+	TextParams value.Value
 }
 
 // Pending is an optimistic write waiting for its request to finish.

@@ -54,7 +54,7 @@ func Meta(at int64) schema.Meta {
 // declines (the controller then applies body whole).
 func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) bool {
 	tb.Helper()
-	e, ok := st.MayReapplyElem(key, body)
+	e, ok := st.MayReapplyElem(key, body, value.Undef)
 	if !ok {
 		return false
 	}
