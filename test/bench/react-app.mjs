@@ -534,7 +534,7 @@ async function profileRun(name, iterations) {
 // the calls between JavaScript and Go per sample in the timed part, per
 // sample the goroutines at its start, its end and after the idle callback
 // and the Go GC cycles during it and after (a datafetch.wasm built with
-// -tags dfcount, wasm/count.go; -1 without), and each sample's timeline:
+// test/bench/countwasm; -1 without), and each sample's timeline:
 // [what, ms from the action] for every call, the fetch, the list's render
 // and commit, and the DOM changes.
 async function countRun(name, k, side = 'datafetch') {

@@ -148,12 +148,12 @@ async function profile(browser, base, names) {
 // count accounts for one sample of each scenario named on datafetch's
 // side (REACT_COUNT), in a page whose calls between JavaScript and Go are
 // counted (?count=1, react-app.mjs countRun) with a datafetch.wasm built
-// with -tags dfcount (wasm/count.go: the goroutines and GC cycles), and
+// with two more exports (test/bench/countwasm: the goroutines and GC cycles), and
 // prints per sample: the calls by name, the goroutines, the GC cycles, and
 // the medians of the steps of both sides' timelines.
 async function count(browser, base, names) {
   const wasm = join(OUT, 'count.wasm');
-  execFileSync('go', ['build', '-tags', 'dfcount', '-trimpath', '-o', wasm, './wasm'], {
+  execFileSync('go', ['build', '-trimpath', '-o', wasm, './test/bench/countwasm'], {
     cwd: ROOT,
     env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
     stdio: 'inherit',
