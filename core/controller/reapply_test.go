@@ -395,4 +395,15 @@ func TestReapplyNeedsEqualParams(t *testing.T) {
 	assert.Equal(t, 0, controller.ReappliedElems(c))
 	assert.Equal(t, onA.JSON(), collection())
 	assert.Equal(t, "TWO", c.State().Get("entities").Get("Holding").Get("2").Get("name").Str())
+
+	// The same params again: one element changed, then another, each
+	// normalized alone (a run stored alone keeps the params it was for).
+	for i, name := range []string{`"ONE"`, `"UNO"`} {
+		body = strings.Replace(body, []string{`"one"`, `"ONE"`}[i], name, 1)
+		tr.set("/articles?portfolio=A", strings.Replace(body, `"two"`, `"TWO"`, 1))
+		_, err = c.Fetch(context.Background(), ep, onA, nil)
+		require.NoError(t, err)
+		assert.Equal(t, i+1, controller.ReappliedElems(c), "change %d", i)
+	}
+	assert.Equal(t, "UNO", c.State().Get("entities").Get("Holding").Get("1").Get("name").Str())
 }

@@ -362,6 +362,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		e.Index < 0 || e.Last < e.Index || e.Last >= len(a.elems) {
 		return false
 	}
+	params := a.params // the Apply below forgets a
 	r := s.results[a.key]
 	if r == nil || !r.hasBase {
 		return false
@@ -509,7 +510,7 @@ func (s *Store) ReapplyElem(e Elem, sc schema.Schema, m schema.Meta, result valu
 		owned = append(owned, o)
 	}
 	s.remembered++
-	s.again = reapply{seq: s.remembered, key: key, text: text, schema: sc, ents: ents, elems: elems, owners: owned}
+	s.again = reapply{seq: s.remembered, key: key, text: text, params: params, schema: sc, ents: ents, elems: elems, owners: owned}
 	return true
 }
 
