@@ -31,12 +31,12 @@ const reapplyBody = `[{"id":1,"title":"a","author":{"id":1,"name":"u"}},{"id":2,
 func TestReapplyOlderMeta(t *testing.T) {
 	list, _ := reapplySchema()
 	fast, slow := store.New(), store.New()
-	storetest.ApplyText(t, fast, "list", list, reapplyBody, 10)
-	storetest.ApplyText(t, slow, "list", list, reapplyBody, 10)
+	storetest.ApplyText(t, fast, "list", list, reapplyBody, 10, value.Undef)
+	storetest.ApplyText(t, slow, "list", list, reapplyBody, 10, value.Undef)
 
 	older := schema.Meta{Date: 12, FetchedAt: 5, ExpiresAt: 60_012}
 	require.True(t, reapply(fast, "list", reapplyBody, list, older))
-	storetest.ApplyText(t, slow, "list", list, reapplyBody, 5)
+	storetest.ApplyText(t, slow, "list", list, reapplyBody, 5, value.Undef)
 	assert.Equal(t, slow.State().JSON(), fast.State().JSON())
 	assert.Equal(t, slow.Snapshot().JSON(), fast.Snapshot().JSON())
 }
@@ -54,10 +54,10 @@ func TestReapplyForgets(t *testing.T) {
 	}{
 		{"nothing", func(*store.Store) {}, true},
 		{"apply of other text under the key", func(st *store.Store) {
-			storetest.ApplyText(t, st, "list", list, `[]`, 20)
+			storetest.ApplyText(t, st, "list", list, `[]`, 20, value.Undef)
 		}, false},
 		{"apply under another key", func(st *store.Store) {
-			storetest.ApplyText(t, st, "other", article, `{"id":3,"title":"c"}`, 20)
+			storetest.ApplyText(t, st, "other", article, `{"id":3,"title":"c"}`, 20, value.Undef)
 		}, false},
 		{"apply without text", func(st *store.Store) {
 			storetest.Apply(t, st, "other", article, []byte(`{"id":3,"title":"c"}`), 20)
@@ -92,7 +92,7 @@ func TestReapplyForgets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.New()
-			storetest.ApplyText(t, st, "list", list, reapplyBody, 10)
+			storetest.ApplyText(t, st, "list", list, reapplyBody, 10, value.Undef)
 			token, ok := st.MayReapply("list", reapplyBody, value.Undef)
 			require.True(t, ok)
 			tt.change(st)
@@ -105,10 +105,10 @@ func TestReapplyForgets(t *testing.T) {
 	}
 	t.Run("the same text applied again", func(t *testing.T) {
 		st := store.New()
-		storetest.ApplyText(t, st, "list", list, reapplyBody, 10)
+		storetest.ApplyText(t, st, "list", list, reapplyBody, 10, value.Undef)
 		token, ok := st.MayReapply("list", reapplyBody, value.Undef)
 		require.True(t, ok)
-		storetest.ApplyText(t, st, "list", list, reapplyBody, 20)
+		storetest.ApplyText(t, st, "list", list, reapplyBody, 20, value.Undef)
 		assert.False(t, st.Reapply("list", token, list, schema.Meta{Date: 30, FetchedAt: 30, ExpiresAt: 60_030}),
 			"a token of what was remembered before the change")
 		again, ok := st.MayReapply("list", reapplyBody, value.Undef)
@@ -130,30 +130,30 @@ func TestReapplyRefuses(t *testing.T) {
 	}{
 		{"an entity twice with different data", func(st *store.Store) (string, string, schema.Schema) {
 			body := `[{"id":1,"title":"a"},{"id":1,"title":"b"}]`
-			storetest.ApplyText(t, st, "list", list, body, 10)
+			storetest.ApplyText(t, st, "list", list, body, 10, value.Undef)
 			return "list", body, list
 		}},
 		{"a record with more than the text (merged)", func(st *store.Store) (string, string, schema.Schema) {
-			storetest.ApplyText(t, st, "one", article, `{"id":1,"title":"a","author":{"id":1,"name":"u"}}`, 10)
+			storetest.ApplyText(t, st, "one", article, `{"id":1,"title":"a","author":{"id":1,"name":"u"}}`, 10, value.Undef)
 			body := `[{"id":1,"title":"a"}]`
-			storetest.ApplyText(t, st, "list", list, body, 11)
+			storetest.ApplyText(t, st, "list", list, body, 11, value.Undef)
 			return "list", body, list
 		}},
 		{"an older response than the stored result", func(st *store.Store) (string, string, schema.Schema) {
-			storetest.ApplyText(t, st, "list", list, `[]`, 10)
-			storetest.ApplyText(t, st, "list", list, reapplyBody, 9)
+			storetest.ApplyText(t, st, "list", list, `[]`, 10, value.Undef)
+			storetest.ApplyText(t, st, "list", list, reapplyBody, 9, value.Undef)
 			return "list", reapplyBody, list
 		}},
 		{"an entity with a Process hook", func(st *store.Store) (string, string, schema.Schema) {
 			processed := &schema.Entity{Key: "Article", Defaults: value.MustParse(`{"id":null,"title":""}`),
 				Process: func(rec, _ value.Value, _ string, _ value.Value) (value.Value, error) { return rec, nil }}
 			body := `{"id":1,"title":"a"}`
-			storetest.ApplyText(t, st, "one", processed, body, 10)
+			storetest.ApplyText(t, st, "one", processed, body, 10, value.Undef)
 			return "one", body, processed
 		}},
 		{"an entity with a Merge hook", func(st *store.Store) (string, string, schema.Schema) {
 			body := `{"id":1,"title":"a"}`
-			storetest.ApplyText(t, st, "one", merging, body, 10)
+			storetest.ApplyText(t, st, "one", merging, body, 10, value.Undef)
 			return "one", body, merging
 		}},
 	}
@@ -168,7 +168,12 @@ func TestReapplyRefuses(t *testing.T) {
 
 // reapply is Reapply of text under key when MayReapply finds it.
 func reapply(st *store.Store, key, text string, sc schema.Schema, m schema.Meta) bool {
-	token, ok := st.MayReapply(key, text, value.Undef)
+	return reapplyArgs(st, key, text, sc, m, value.Undef)
+}
+
+// reapplyArgs is reapply for a request with params.
+func reapplyArgs(st *store.Store, key, text string, sc schema.Schema, m schema.Meta, params value.Value) bool {
+	token, ok := st.MayReapply(key, text, params)
 	return ok && st.Reapply(key, token, sc, m)
 }
 
@@ -260,6 +265,7 @@ func reapplyElemSteps(t *testing.T, seed uint64, steps, shape int) (elems int) {
 		return b.String()
 	}
 	at := int64(10)
+	params := value.Obj(value.M("page", value.Int(0)))
 	var log []string
 	for step := range steps {
 		// One element edited, or two near each other (a run).
@@ -288,17 +294,22 @@ func reapplyElemSteps(t *testing.T, seed uint64, steps, shape int) (elems int) {
 		body := text()
 		at += int64(rng.IntN(2))
 		how := "apply"
+		if rng.IntN(6) == 0 {
+			// Other params under the same key: a Collection's key reads
+			// them.
+			params = value.Obj(value.M("page", value.Int(int64(rng.IntN(2)))))
+		}
 		switch {
-		case reapply(fast, "list", body, list, storetest.Meta(at)):
+		case reapplyArgs(fast, "list", body, list, storetest.Meta(at), params):
 			how = "reapply"
-		case storetest.ReapplyElem(t, fast, "list", list, body, at):
+		case storetest.ReapplyElem(t, fast, "list", list, body, at, params):
 			how = "elem"
 			elems++
 		default:
-			storetest.ApplyText(t, fast, "list", list, body, at)
+			storetest.ApplyText(t, fast, "list", list, body, at, params)
 		}
-		storetest.ApplyText(t, slow, "list", list, body, at)
-		log = append(log, how+" "+body)
+		storetest.ApplyText(t, slow, "list", list, body, at, params)
+		log = append(log, how+" "+params.JSON()+" "+body)
 		require.Equal(t, slow.State().JSON(), fast.State().JSON(), "seed %d step %d: %s", seed, step, strings.Join(log, "\n"))
 		require.Equal(t, slow.Snapshot().JSON(), fast.Snapshot().JSON(), "seed %d step %d", seed, step)
 	}
@@ -327,12 +338,12 @@ func TestReapplyElemNested(t *testing.T) {
 	for i, body := range bodies {
 		at := int64(10 + i)
 		how := "apply"
-		if i > 0 && storetest.ReapplyElem(t, fast, "list", list, body, at) {
+		if i > 0 && storetest.ReapplyElem(t, fast, "list", list, body, at, value.Undef) {
 			how = "elem"
 		} else {
-			storetest.ApplyText(t, fast, "list", list, body, at)
+			storetest.ApplyText(t, fast, "list", list, body, at, value.Undef)
 		}
-		storetest.ApplyText(t, slow, "list", list, body, at)
+		storetest.ApplyText(t, slow, "list", list, body, at, value.Undef)
 		hows = append(hows, how)
 		require.Equal(t, slow.State().JSON(), fast.State().JSON(), "step %d", i)
 	}

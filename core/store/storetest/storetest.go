@@ -27,18 +27,19 @@ func Apply(tb testing.TB, st *store.Store, key string, s schema.Schema, body []b
 
 // ApplyText is Apply with the write's Text set to body, as the controller
 // stores a response it parsed from text (see store.Write.Text), which
-// store.Reapply and store.ReapplyElem may then store again.
-func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) {
+// store.Reapply and store.ReapplyElem may then store again; params are
+// the request's (the normalization's args, and the write's TextParams).
+func ApplyText(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64, params value.Value) {
 	tb.Helper()
 	v, err := value.ParseLazy(body)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	n, err := schema.Normalize(s, v)
+	n, err := schema.NormalizeArgs(s, v, schema.Args{Params: params})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body, Meta: Meta(at)})
+	st.Apply(&store.Write{Key: key, Schema: s, Result: n.Result, Entities: n.Entities, Text: body, TextParams: params, Meta: Meta(at)})
 }
 
 // Meta is the meta Apply and ApplyText store with: fetched at at and
@@ -49,12 +50,12 @@ func Meta(at int64) schema.Meta {
 
 // ReapplyElem stores body under key as the controller does when
 // st.MayReapplyElem finds it differs from the text stored there in a run
-// of elements of its list: that run normalized alone, then
+// of elements of its list: that run normalized alone (with params), then
 // st.ReapplyElem. It reports false, having changed nothing, when either
 // declines (the controller then applies body whole).
-func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64) bool {
+func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, body string, at int64, params value.Value) bool {
 	tb.Helper()
-	e, ok := st.MayReapplyElem(key, body, value.Undef)
+	e, ok := st.MayReapplyElem(key, body, params)
 	if !ok {
 		return false
 	}
@@ -63,7 +64,7 @@ func ReapplyElem(tb testing.TB, st *store.Store, key string, s schema.Schema, bo
 	if !ok || err != nil || v.Kind() != value.Array {
 		return false
 	}
-	n, err := schema.Normalize(shape.List, v)
+	n, err := schema.NormalizeArgs(shape.List, v, schema.Args{Params: params})
 	if err != nil {
 		return false
 	}
