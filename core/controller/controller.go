@@ -167,6 +167,9 @@ type Controller struct {
 	opts Options
 
 	mu sync.Mutex
+	// reader is the goroutine (goroutineID) holding mu for a read that
+	// runs caller code, 0 when none (see lock).
+	reader atomic.Uint64
 	// dirty is set, under mu, by a change that OnChange must be told of;
 	// unlock clears it and calls OnChange once mu is released.
 	dirty    bool
@@ -263,6 +266,7 @@ func New(opts Options) *Controller {
 		resetCh:  make(chan struct{}),
 		closedCh: make(chan struct{}),
 	}
+	c.st.OnCallerCode = c.readsCallerCode
 	c.startManagers()
 	if !opts.InitialState.IsUndefined() {
 		if err := c.Hydrate(opts.InitialState); err != nil {
@@ -281,7 +285,7 @@ func (c *Controller) now() int64 { return schema.ClockTime(c.opts.Now()) }
 // time itself too: one read of the clock per operation (each is two calls
 // into JavaScript under js/wasm).
 func (c *Controller) stampAt(now int64) int64 {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	if now <= c.lastStamp {
 		now = c.lastStamp + 1
@@ -341,7 +345,7 @@ func (c *Controller) Suspense(ctx context.Context, ep endpoint.Endpoint, params 
 		return value.Undef, err
 	}
 	inf := inferFor(ep, params)
-	c.mu.Lock()
+	c.lock()
 	r := c.response(ep.Spec(), key, inf)
 	c.unlock()
 	switch {
@@ -384,7 +388,7 @@ func (c *Controller) GetResponseKeyed(ep endpoint.Endpoint, key string, params v
 
 func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.Value) endpoint.Response {
 	inf := inferFor(ep, params)
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.response(ep.Spec(), key, inf)
 }
@@ -394,7 +398,7 @@ func (c *Controller) getResponse(ep endpoint.Endpoint, key string, params value.
 // without running its test under the controller's lock (the JavaScript
 // bridge filters them on its side).
 func (c *Controller) Keys() []string {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.st.Keys()
 }
@@ -451,7 +455,7 @@ func (c *Controller) responseExpiry(spec *endpoint.Spec, key string, inf inferen
 
 // read reads the result under key, by a reader with params.
 func (c *Controller) read(key string, params value.Value) value.Value {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	v, _, _, _ := c.st.ReadArgs(key, schema.Args{Params: params})
 	return v
@@ -491,7 +495,7 @@ func (c *Controller) startShared(ep endpoint.Endpoint, key string, params value.
 func (c *Controller) startUnless(ep endpoint.Endpoint, key string, params value.Value, skip func() bool) *call {
 	rkey := requestKey(ep, key, params)
 	now := c.now()
-	c.mu.Lock()
+	c.lock()
 	cl := c.inflight[rkey]
 	start := cl == nil
 	if start && skip != nil && skip() {

@@ -124,7 +124,7 @@ func (g *gcTimer) Stop() { g.stop() }
 // value as before, and no subscriber is told anything.
 func (c *Controller) GC() GCStats {
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	roots, ok := c.heldRoots()
 	if !ok {
@@ -159,8 +159,8 @@ func (c *Controller) heldRoots() (roots *store.Roots, ok bool) {
 	if len(hs) == 0 {
 		return roots, true
 	}
-	c.mu.Unlock()
-	defer c.mu.Lock()
+	c.release()
+	defer c.lock()
 	for _, h := range hs {
 		h.roots(roots)
 	}
@@ -176,12 +176,12 @@ func (c *Controller) heldRoots() (roots *store.Roots, ok bool) {
 // as it is before the sweep.
 func (c *Controller) Hold(roots func(*store.Roots)) (release func()) {
 	h := &holder{roots: roots}
-	c.mu.Lock()
+	c.lock()
 	c.gc.holders = append(c.gc.holders[:len(c.gc.holders):len(c.gc.holders)], h)
 	c.gc.holds++
 	c.unlock()
 	return func() {
-		c.mu.Lock()
+		c.lock()
 		hs := make([]*holder, 0, len(c.gc.holders))
 		for _, o := range c.gc.holders {
 			if o != h {

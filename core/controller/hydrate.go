@@ -29,7 +29,7 @@ const SnapshotVersion = store.SnapshotVersion
 // persist or to render into a page. State, for debugging, shows the store
 // as reads see it, optimistic updates included.
 func (c *Controller) Snapshot() value.Value {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.st.Snapshot()
 }
@@ -55,7 +55,7 @@ func (c *Controller) Hydrate(snapshot value.Value) error {
 		return fmtlite.Errorf("hydrate: %w", err)
 	}
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	if err := c.checkSnapshot(ents, results); err != nil {
 		return fmtlite.Errorf("hydrate: %w", err)

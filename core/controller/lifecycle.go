@@ -30,7 +30,7 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 	}
 	var targets []target
 	seen := map[string]bool{}
-	c.mu.Lock()
+	c.lock()
 	for key, list := range c.subs {
 		for _, s := range list {
 			if s.opts.NoFetch || seen[s.rkey] {
@@ -59,7 +59,7 @@ func (c *Controller) RevalidateActive(ctx context.Context) error {
 // it, no subscription polls and no request retries; reads, fetches and
 // subscriptions otherwise work as before. Calling it again does nothing.
 func (c *Controller) Close() {
-	c.mu.Lock()
+	c.lock()
 	if c.closed {
 		c.unlock()
 		return

@@ -25,7 +25,7 @@ func (c *Controller) Invalidate(ep endpoint.Endpoint, params value.Value) error 
 		return err
 	}
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	at := c.lastStamp
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) { invalidate(m, at) })
@@ -49,7 +49,7 @@ func (c *Controller) SetError(ep endpoint.Endpoint, params value.Value, err erro
 	}
 	expires := c.now() + c.errorExpiry(ep.Spec())
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	c.st.UpdateMeta(key, func(m *store.ResultMeta) {
 		m.Err, m.ErrorExpiresAt = err, expires
@@ -103,7 +103,7 @@ func dropError(m *store.ResultMeta) { m.Err, m.ErrorExpiresAt = nil, 0 }
 // caller's: it runs between two holds of the lock, so that it may call the
 // controller, and panics with nothing changed.
 func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change func(*store.ResultMeta)) {
-	c.mu.Lock()
+	c.lock()
 	keys := c.st.Keys()
 	c.unlock()
 	chosen := keys[:0]
@@ -113,7 +113,7 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 		}
 	}
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	keys = chosen[:0]
 	for _, k := range chosen {
@@ -132,7 +132,7 @@ func (c *Controller) updateMeta(test func(string) bool, kind EventKind, change f
 // requests started before it are not stored.
 func (c *Controller) ResetEntireStore() {
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	c.reset(false)
 }
@@ -176,7 +176,7 @@ func (c *Controller) setResponse(ep endpoint.Endpoint, key string, params, data 
 		return err
 	}
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	if err := c.apply(&w, key, ": setResponse"); err != nil {
 		return err
@@ -216,7 +216,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 		Meta: schema.Meta{Date: now, FetchedAt: c.stampAt(now), ExpiresAt: now + c.opts.DataExpiryLength.Milliseconds()},
 	}
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	if err := c.apply(&w, "", "set"); err != nil {
 		return err
@@ -229,7 +229,7 @@ func (c *Controller) Set(s schema.Schema, args []value.Value, v value.Value) err
 // State returns a JSON snapshot of the store for debugging and devtools:
 // {entities, endpoints, meta, entitiesMeta, optimistic}. It is a copy.
 func (c *Controller) State() value.Value {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.st.State()
 }
@@ -237,7 +237,7 @@ func (c *Controller) State() value.Value {
 // PendingOptimistic returns how many optimistic updates wait for their
 // requests.
 func (c *Controller) PendingOptimistic() int {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.st.PendingCount()
 }

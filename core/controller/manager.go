@@ -201,7 +201,7 @@ func (c *Controller) startManagers() {
 func (c *Controller) AddManager(m Manager) (remove func()) {
 	mm := &managed{m: m}
 	m.Start(c)
-	c.mu.Lock()
+	c.lock()
 	if c.closed {
 		c.unlock()
 		mm.stop()
@@ -213,7 +213,7 @@ func (c *Controller) AddManager(m Manager) (remove func()) {
 	c.refreshWants()
 	c.unlock()
 	return func() {
-		c.mu.Lock()
+		c.lock()
 		cur := *c.managers.Load()
 		ms := make([]*managed, 0, len(cur))
 		for _, x := range cur {

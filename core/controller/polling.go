@@ -94,7 +94,7 @@ func (p *pollingManager) event(kind EventKind, s *Subscription) {
 	c := p.c
 	r.start(c.opts.AfterFunc, freq, func() bool {
 		// s.closed is read too: its Unsubscribe may not have been told yet.
-		c.mu.Lock()
+		c.lock()
 		over := s.closed || c.closed
 		c.unlock()
 		if !over {

@@ -51,7 +51,7 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 		return value.Undef, nil
 	}
 	key := queryKey{s: s, args: value.Arr(args...).JSON()}
-	c.mu.Lock()
+	c.lock()
 	m := c.queries[key]
 	if m == nil {
 		if len(c.queries) >= maxQueryMemos {
@@ -64,7 +64,7 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 		c.queries[key] = m
 	}
 	if c.nothingToList(read) {
-		c.mu.Unlock()
+		c.release()
 		return value.Undef, nil
 	}
 	v, st := c.denormalizeLocked(read, input, &m.memo, schema.ArgsOf(args))
@@ -84,7 +84,7 @@ func (c *Controller) Get(s schema.Schema, args ...value.Value) (value.Value, err
 	}
 	c.unlock()
 	out := q.Process(v, args)
-	c.mu.Lock()
+	c.lock()
 	m.processed, m.in, m.out = true, v, out
 	c.unlock()
 	return out, nil
@@ -98,7 +98,7 @@ func (c *Controller) denormalizeLocked(s schema.Schema, result value.Value, memo
 	ok := false
 	defer func() {
 		if !ok {
-			c.mu.Unlock()
+			c.release()
 		}
 	}()
 	v, st := schema.DenormalizeArgs(s, result, c.st, memo, c.st.Version(), args)
@@ -151,12 +151,12 @@ type listener struct {
 // The returned function stops it; it is safe to call more than once.
 func (c *Controller) Listen(fn func()) (stop func()) {
 	l := &listener{fn: fn}
-	c.mu.Lock()
+	c.lock()
 	l.seen = c.st.Version()
 	c.listeners = append(c.listeners, l)
 	c.unlock()
 	return func() {
-		c.mu.Lock()
+		c.lock()
 		defer c.unlock()
 		if l.stopped {
 			return

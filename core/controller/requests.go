@@ -23,7 +23,7 @@ type Request struct {
 // A mutation's start and end are not changes a read could see, so
 // Options.OnChange is not called for them: a watcher polls.
 func (c *Controller) Requests() []Request {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	out := make([]Request, 0, len(c.inflight)+len(c.mutations))
 	for _, cl := range c.inflight {
@@ -53,7 +53,7 @@ func requestBefore(a, b Request) bool {
 // track records a mutation of ep under key as in flight until untrack.
 func (c *Controller) track(ep endpoint.Endpoint, key string) *call {
 	cl := &call{key: key, ep: ep, startedAt: c.now()}
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	if c.mutations == nil {
 		c.mutations = map[*call]struct{}{}
@@ -64,7 +64,7 @@ func (c *Controller) track(ep endpoint.Endpoint, key string) *call {
 
 // untrack ends what track recorded.
 func (c *Controller) untrack(cl *call) {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	delete(c.mutations, cl)
 }

@@ -227,7 +227,7 @@ func (c *Controller) fetchText(ctx context.Context, r *request, reuse bool) (f f
 // controller closed.
 func (c *Controller) waitRetry(ctx context.Context, r *request, d time.Duration) error {
 	ep := r.ep
-	c.mu.Lock()
+	c.lock()
 	reset, closed := c.resetCh, c.closedCh
 	stale := r.gen != c.gen
 	c.unlock()

@@ -47,7 +47,7 @@ func (c *Controller) run(ctx context.Context, r *request) (out value.Value, err 
 	spec := r.spec
 	r.startedAt = c.now()
 	r.fetchedAt = c.stampAt(r.startedAt)
-	c.mu.Lock()
+	c.lock()
 	r.gen = c.gen
 	c.emitReq(FetchStart, r, nil, nil)
 	told := c.wants&maskOf(FetchStart) != 0
@@ -130,7 +130,7 @@ func (c *Controller) mayReuse(spec *endpoint.Spec, body any) bool {
 // mayReapplyElem reports whether text under key is the text the store
 // holds with one element of its list changed (store.MayReapplyElem).
 func (c *Controller) mayReapplyElem(key, text string, params value.Value) (store.Elem, bool) {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.st.MayReapplyElem(key, text, params)
 }
@@ -138,7 +138,7 @@ func (c *Controller) mayReapplyElem(key, text string, params value.Value) (store
 // mayReapply reports whether the store would take text under key again
 // without it being parsed, and its token for finishAgain, which decides.
 func (c *Controller) mayReapply(key, text string, params value.Value) (token uint64, ok bool) {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	return c.st.MayReapply(key, text, params)
 }
@@ -158,7 +158,7 @@ func (c *Controller) finishAgain(r *request, f fetched, now int64) (out value.Va
 			return value.Undef, false
 		}
 	}
-	c.mu.Lock()
+	c.lock()
 	m := schema.Meta{Date: now, FetchedAt: r.fetchedAt, ExpiresAt: now + c.dataExpiry(r.spec)}
 	stored := false
 	if r.gen == c.gen && c.wants&wantWritten == 0 {
@@ -290,7 +290,7 @@ func (c *Controller) applyOptimistic(r *request) (*store.Pending, error) {
 // is deferred because queuing runs caller code (merge hooks, Update
 // functions) that may panic; run recovers, and must find the lock free.
 func (c *Controller) addPending(r *request, w *store.Write) (*store.Pending, error) {
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	ch := &store.Change{Add: w}
 	if err := c.make(ch, r.key, ": optimistic response"); err != nil {
@@ -307,7 +307,7 @@ func (c *Controller) addPending(r *request, w *store.Write) (*store.Pending, err
 // optimistic write.
 func (c *Controller) finish(r *request, pend *store.Pending, w *store.Write, err error) (out value.Value, _ error) {
 	defer c.dispatch()
-	c.mu.Lock()
+	c.lock()
 	defer c.unlock()
 	defer c.changed()
 	key, cl := r.key, r.cl

@@ -138,7 +138,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	}
 	s := &Subscription{opts: opts, ep: ep, key: key, rkey: requestKey(ep, key, params), params: params,
 		inf: inferFor(ep, params), listener: listener}
-	c.mu.Lock()
+	c.lock()
 	c.subs[key] = append(c.subs[key], s)
 	c.emit(&Event{Kind: Subscribe, Key: key, Endpoint: ep, Params: params, Sub: s})
 	r, e := c.responseExpiry(ep.Spec(), key, s.inf)
@@ -155,7 +155,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 	first := s.last
 	c.unlock()
 	listener(first)
-	c.mu.Lock()
+	c.lock()
 	s.started = true
 	// A change delivered to others while the first call ran: this
 	// listener gets its state now, after the first, in queue order.
@@ -168,7 +168,7 @@ func (c *Controller) SubscribeWith(ep endpoint.Endpoint, params value.Value, lis
 }
 
 func (c *Controller) unsubscribe(s *Subscription) {
-	c.mu.Lock()
+	c.lock()
 	if s.closed {
 		c.unlock()
 		return
@@ -262,7 +262,7 @@ func (c *Controller) changed() {
 // dispatch delivers queued notifications outside the lock. One goroutine
 // delivers at a time, so listeners see changes in order.
 func (c *Controller) dispatch() {
-	c.mu.Lock()
+	c.lock()
 	if c.dispatching {
 		c.unlock()
 		return
@@ -281,7 +281,7 @@ func (c *Controller) dispatch() {
 		}
 		c.unlock()
 		c.deliver(n)
-		c.mu.Lock()
+		c.lock()
 	}
 	c.dispatching = false
 	c.unlock()
@@ -293,7 +293,7 @@ func (c *Controller) dispatch() {
 func (c *Controller) deliver(n notification) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.mu.Lock()
+			c.lock()
 			c.dispatching = false
 			c.unlock()
 			panic(p)
@@ -312,11 +312,12 @@ func (c *Controller) deliver(n notification) {
 
 // unlock releases c.mu, then calls Options.OnChange if a change was made
 // under it (changed): outside the lock, so that OnChange may call the
-// controller. Every release of c.mu goes through it.
+// controller. Every release of c.mu goes through it, or through release
+// where no change can have been made.
 func (c *Controller) unlock() {
 	dirty := c.dirty
 	c.dirty = false
-	c.mu.Unlock()
+	c.release()
 	if dirty && c.opts.OnChange != nil {
 		c.opts.OnChange()
 	}

@@ -158,14 +158,14 @@ func (m *syncManager) Event(ev Event) {
 func (c *Controller) OnSync(send func(msg value.Value)) (stop func()) {
 	s := &syncSink{send: send}
 	m := c.syncer
-	c.mu.Lock()
+	c.lock()
 	m.mu.Lock()
 	m.sinks = append(m.sinks, s)
 	m.mu.Unlock()
 	c.refreshWants()
 	c.unlock()
 	return func() {
-		c.mu.Lock()
+		c.lock()
 		defer c.unlock()
 		m.mu.Lock()
 		if s.stopped {
@@ -236,7 +236,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 			return fmtlite.Errorf("sync message: state: %w", err)
 		}
 		defer c.dispatch()
-		c.mu.Lock()
+		c.lock()
 		defer c.unlock()
 		if err := c.checkSnapshot(ents, results); err != nil {
 			return fmtlite.Errorf("sync message: state: %w", err)
@@ -265,7 +265,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 			}
 		}
 		defer c.dispatch()
-		c.mu.Lock()
+		c.lock()
 		defer c.unlock()
 		if at > c.lastStamp {
 			// What this controller fetches from now on is newer than the
@@ -288,7 +288,7 @@ func (c *Controller) ApplySync(msg value.Value) error {
 		return nil
 	case SyncReset:
 		defer c.dispatch()
-		c.mu.Lock()
+		c.lock()
 		defer c.unlock()
 		c.reset(true)
 		return nil

@@ -96,6 +96,7 @@ func (c *Custom) normalize(in, parent value.Value, path *pathElem, n *normalizer
 
 func (c *Custom) denormalize(v value.Value, d *denormalizer) (value.Value, Status) {
 	nest := &Nest{d: d}
+	d.callerCode()
 	out, err := c.Call(v, value.Undef, "", nest)
 	if err != nil {
 		// No error result, as an entity's Valid: the entry point turns

@@ -52,6 +52,26 @@ type Source interface {
 	Slot(key, pk string) *Slot
 }
 
+// A CallerCodeWatcher is a Source that a read tells, before it runs code
+// of the caller's (an Entity's Valid or DepthLimited, a lens, a union's
+// AttributeFunc or Unknown, a custom schema's Call), that it does. The
+// controller's store is one: a read holds the controller's lock, so that
+// code calling the controller back must be told apart from another
+// goroutine's call (see controller.ErrReadCallback).
+type CallerCodeWatcher interface {
+	RunsCallerCode()
+}
+
+// callerCode tells d's source, when it watches, that caller code runs.
+// Not inlined: its copies would weigh on datafetch.wasm.
+//
+//go:noinline
+func (d *denormalizer) callerCode() {
+	if w, ok := d.src.(CallerCodeWatcher); ok {
+		w.RunsCallerCode()
+	}
+}
+
 // dep is a slot a denormalized value was built from, with the record it held
 // then (Undefined when the entity was deleted).
 type dep struct {
@@ -415,6 +435,7 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 		// Too deep: cut as a cycle is, and depend on the record shown.
 		if !d.limited && e.DepthLimited != nil {
 			d.limited = true
+			d.callerCode()
 			e.DepthLimited(limit)
 		}
 		d.cuts++
@@ -432,6 +453,9 @@ func (e *Entity) denormalize(v value.Value, d *denormalizer) (value.Value, Statu
 	d.depth++
 	var out value.Value
 	st = Deleted // a record Valid refuses reads as deleted
+	if e.Valid != nil {
+		d.callerCode()
+	}
 	if e.Valid == nil || e.Valid(slot.Value) {
 		out, st = e.build(slot.Value, slot, d)
 	}
@@ -775,11 +799,15 @@ func (u *Union) denormalize(v value.Value, d *denormalizer) (value.Value, Status
 	if v.Kind() == value.Object {
 		// A record never normalized (data-client reads one so): read by
 		// the member its attribute names.
+		if u.AttributeFunc != nil {
+			d.callerCode()
+		}
 		if _, m := u.choose(v, value.Undef, nil); m != nil {
 			return m.denormalize(v, d)
 		}
 	}
 	if u.Unknown != nil && truthy(v) {
+		d.callerCode()
 		u.Unknown(v, "", true)
 	}
 	return v, Found

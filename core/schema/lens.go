@@ -190,6 +190,7 @@ func (d *denormalizer) lens(l *Lens, dep bool) (val string, ok bool) {
 		}
 	}
 	if !found {
+		d.callerCode()
 		val, ok = l.sel(d.args.List())
 		d.lenses = append(d.lenses, lensDep{l: l, val: val, ok: ok})
 	}

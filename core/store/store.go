@@ -114,6 +114,10 @@ type resultEntry struct {
 
 // Store holds the two layers and the visible state computed from them.
 type Store struct {
+	// OnCallerCode, when set, is called by a read of the store before it
+	// runs code of the caller's (schema.CallerCodeWatcher).
+	OnCallerCode func()
+
 	entities map[string]map[string]*entityEntry
 	results  map[string]*resultEntry
 	pending  []*Pending
@@ -436,4 +440,12 @@ func (s *Store) Reset() {
 	s.slab, s.slabbed = nil, 0
 	s.version++
 	s.tableIdx, s.tableFloor, s.lastIdx = nil, s.version, nil
+}
+
+// RunsCallerCode calls OnCallerCode: the store is a
+// schema.CallerCodeWatcher.
+func (s *Store) RunsCallerCode() {
+	if s.OnCallerCode != nil {
+		s.OnCallerCode()
+	}
 }
