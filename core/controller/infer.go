@@ -16,7 +16,9 @@ import (
 // computes it (schema.Entity.PKFromParams), is answered from the entity
 // table when nothing is stored under the endpoint's key: a detail view
 // opened from a list needs no request, although its endpoint was never
-// fetched. The rules:
+// fetched. So is one whose schema is a Collection stored for the params
+// (schema.Collection.PK): a list whose argsKey leaves out a lens is read
+// with another lens without a request. The rules:
 //
 //   - Only when the key holds no result. A stored result, even stale or
 //     invalid, is the endpoint's own answer and is read as before.
@@ -62,8 +64,9 @@ type entityRef struct {
 const maxInferDepth = 8
 
 // inferFor works out the inference for a read of ep with params: an
-// endpoint whose schema is an Entity, or an object schema whose members
-// are entities (at any depth of nested object schemas) and defaults, as
+// endpoint whose schema is an Entity or a Collection, or an object schema
+// whose members are those (at any depth of nested object schemas) and
+// defaults, as
 // data-client infers one ({data: Article, extra: ”} with {id: 1} reads
 // article 1 with extra ”); every entity member must be named by params.
 // It must run outside c.mu: an entity's PKFunc is caller code, which may
@@ -102,6 +105,17 @@ func (inf *inferSpec) infer(s schema.Schema, params value.Value, depth int) (val
 			inf.refs = append(inf.refs, entityRef{e, pk})
 		}
 		return value.Str(pk), ok
+	}
+	if c, ok := s.(*schema.Collection); ok && c != nil {
+		// The collection the params name (its argsKey may leave some
+		// out, as a lens): stored by another endpoint, or under another
+		// key of this one.
+		pk, err := c.PK(schema.Args{Params: params})
+		if err != nil {
+			return value.Undef, false
+		}
+		inf.refs = append(inf.refs, entityRef{c.Table(), pk})
+		return value.Str(pk), true
 	}
 	o, ok := s.(*schema.Object)
 	if !ok || o == nil || depth >= maxInferDepth {

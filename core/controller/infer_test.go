@@ -382,3 +382,53 @@ func TestInferredObjectSchema(t *testing.T) {
 	assert.Equal(t, endpoint.Missing, c.GetResponse(detail, params("2")).ExpiryStatus, "book 2 expired")
 	assert.Zero(t, detail.calls.Load())
 }
+
+// TestInferredCollection: a read of an endpoint whose schema is a
+// Collection is answered from the collection its params name when the
+// endpoint's own key holds nothing (data-client's Collection.queryKey):
+// here an argsKey that leaves out the lens, so another lens reads the
+// stored list with no request, its Scalar fields read for that lens; not
+// once the key is invalidated, nor once the collection expired.
+func TestInferredCollection(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	c := controller.New(controller.Options{Now: clk.Now})
+	company := &schema.Entity{Key: "Company", Defaults: value.MustParse(`{"id":"","name":"","pct":0}`)}
+	lens := schema.LensOf("portfolio", func(args value.Value) (string, bool) {
+		p := args.Elems()[0].Get("portfolio")
+		return p.Str(), p.Kind() == value.String
+	}, company)
+	company.Schema = map[string]schema.Schema{"pct": lens}
+	coll := &schema.Collection{Of: schema.ArrayOf(company), ArgsKey: func(value.Value, value.Value) (value.Value, error) { return value.Obj(), nil }}
+	list := &funcEndpoint{name: "companies", spec: endpoint.Spec{Name: "companies", Schema: coll, DataExpiryLength: listExpiry},
+		fetch: func(context.Context, value.Value, any) (value.Value, error) {
+			return obj(`[{"id":"1","name":"one","pct":0.5}]`), nil
+		}}
+	onA, onB := obj(`{"portfolio":"A"}`), obj(`{"portfolio":"B"}`)
+	_, err := c.Suspense(ctx, list, onA)
+	require.NoError(t, err)
+
+	v, err := c.Suspense(ctx, list, onB)
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"id":"1","name":"one"}]`, v.JSON(), "B's lens has no cell yet")
+	assert.Equal(t, int64(1), list.calls.Load(), "no request")
+	r := c.GetResponse(list, onB)
+	assert.True(t, r.Inferred)
+	assert.Equal(t, endpoint.Valid, r.ExpiryStatus)
+	assert.Equal(t, clk.Now().Add(listExpiry).UnixMilli(), r.ExpiresAt, "the collection's expiry")
+
+	require.NoError(t, c.Invalidate(list, onB))
+	assert.Equal(t, endpoint.Missing, c.GetResponse(list, onB).ExpiryStatus, "the key invalidated: its own state")
+	onC := obj(`{"portfolio":"C"}`)
+	assert.True(t, c.GetResponse(list, onC).Inferred)
+	clk.Advance(listExpiry)
+	assert.Equal(t, endpoint.Missing, c.GetResponse(list, onC).ExpiryStatus, "the collection expired")
+
+	// Without an argsKey the params name the collection: others name
+	// one not stored.
+	plain := &funcEndpoint{name: "plain", spec: endpoint.Spec{Name: "plain", Schema: &schema.Collection{Of: schema.ArrayOf(company)}, DataExpiryLength: listExpiry},
+		fetch: list.fetch}
+	_, err = c.Suspense(ctx, plain, onA)
+	require.NoError(t, err)
+	assert.Equal(t, endpoint.Missing, c.GetResponse(plain, onB).ExpiryStatus)
+}

@@ -163,6 +163,11 @@ func (c *Collection) describe() string { return "collection(" + c.Of.describe() 
 // TableKey returns the key of the entity table the collections are in.
 func (c *Collection) TableKey() string { return c.entity().Key }
 
+// Table returns the entity of the table the collections are in: each
+// record is one collection, under its PK, holding its list (or map) of
+// pks.
+func (c *Collection) Table() *Entity { return c.entity() }
+
 // entity returns the table's entity, made on first use. Its records are
 // replaced, not merged, by a newer response (older ones are ignored, by
 // the entity's default order of fetchedAt).

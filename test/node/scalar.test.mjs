@@ -154,3 +154,27 @@ test('a lens missing from the args, or a standalone Scalar without entity, is an
   assert.throws(() => new Scalar({ lens: byPortfolio }), /key must be a non-empty string/);
   assert.deepEqual(ctrl.getState().entities, {}, 'the cache keeps its last good state');
 });
+
+test("a resource's list in a Collection whose argsKey leaves out the lens reads another lens without a request (data-client's Collection.queryKey)", async () => {
+  const calls = { list: 0 };
+  const { Collection, RestEndpoint } = await importModule();
+  const list = new RestEndpoint({
+    path: '/companies',
+    searchParams: {},
+    schema: new Collection([Company], { argsKey: () => ({}) }),
+    fetch: async ({ portfolio }) => {
+      calls.list++;
+      return rows[portfolio];
+    },
+  });
+  const ctrl = new df.Controller({ now: fakeClock().now });
+  assert.deepEqual(plain(await ctrl.useSuspense(list, { portfolio: 'A' })), rows.A);
+  const b = await ctrl.useSuspense(list, { portfolio: 'B' });
+  assert.equal(calls.list, 1, 'the stored collection answers: no request');
+  assert.equal(b[0].name, 'Acme');
+  assert.equal(b[0].pct, undefined, "B's cells are not stored yet");
+  columns.B = { 1: { pct: 0.3, shares: 3 }, 2: { pct: 0.7, shares: 7 } };
+  await ctrl.fetch(getColumns, { portfolio: 'B' });
+  assert.deepEqual(plain(ctrl.getResponse(list, { portfolio: 'B' }).data), rows.B, 'the lens-dependent columns alone were fetched');
+  assert.equal(calls.list, 1);
+});
