@@ -409,18 +409,25 @@ func TestGCHoldMadeDuringRoots(t *testing.T) {
 	assert.Equal(t, []string{"GCArticle/2", "GCAuthor/a0"}, ents)
 }
 
+// portfolioCompany returns an entity of key whose pct is a Scalar field
+// (schema.Lens, of lens key lensKey) by the args' portfolio.
+func portfolioCompany(key, lensKey string) *schema.Entity {
+	company := &schema.Entity{Key: key, Defaults: value.MustParse(`{"id":"","name":"","pct":0}`)}
+	lens := schema.LensOf(lensKey, func(args value.Value) (string, bool) {
+		p := args.Elems()[0].Get("portfolio")
+		return p.Str(), p.Kind() == value.String
+	}, company)
+	company.Schema = map[string]schema.Schema{"pct": lens}
+	return company
+}
+
 // A held result keeps the Scalar cells (schema.Lens) of the records it
 // reaches, whichever lens they are of: a read's args choose the cell, so
 // a sweep must not take the one a held read shows.
 func TestGCKeepsReachedCells(t *testing.T) {
 	clk := newClock()
 	c := controller.New(controller.Options{Now: clk.Now})
-	company := &schema.Entity{Key: "GCCompany", Defaults: value.MustParse(`{"id":"","name":"","pct":0}`)}
-	lens := schema.LensOf("gcPortfolio", func(args value.Value) (string, bool) {
-		p := args.Elems()[0].Get("portfolio")
-		return p.Str(), p.Kind() == value.String
-	}, company)
-	company.Schema = map[string]schema.Schema{"pct": lens}
+	company := portfolioCompany("GCCompany", "gcPortfolio")
 	list := gcEndpoint("companies", schema.ArrayOf(company), time.Minute)
 	onA, onB := value.MustParse(`{"portfolio":"A"}`), value.MustParse(`{"portfolio":"B"}`)
 	require.NoError(t, c.SetResponse(list, onA, value.MustParse(`[{"id":"1","name":"one","pct":0.5}]`)))

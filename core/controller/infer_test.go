@@ -393,12 +393,7 @@ func TestInferredCollection(t *testing.T) {
 	ctx := context.Background()
 	clk := newClock()
 	c := controller.New(controller.Options{Now: clk.Now})
-	company := &schema.Entity{Key: "Company", Defaults: value.MustParse(`{"id":"","name":"","pct":0}`)}
-	lens := schema.LensOf("portfolio", func(args value.Value) (string, bool) {
-		p := args.Elems()[0].Get("portfolio")
-		return p.Str(), p.Kind() == value.String
-	}, company)
-	company.Schema = map[string]schema.Schema{"pct": lens}
+	company := portfolioCompany("Company", "portfolio")
 	coll := &schema.Collection{Of: schema.ArrayOf(company), ArgsKey: func(value.Value, value.Value) (value.Value, error) { return value.Obj(), nil }}
 	list := &funcEndpoint{name: "companies", spec: endpoint.Spec{Name: "companies", Schema: coll, DataExpiryLength: listExpiry},
 		fetch: func(context.Context, value.Value, any) (value.Value, error) {
