@@ -140,6 +140,9 @@ func ctrlNew(args []safejs.Value) (any, error) {
 	// Shared requests run on kept goroutines, whose stacks have grown
 	// already (workers.go).
 	o.Go = asyncWorkers.run
+	// A hook that runs while the controller reads (validate, a lens) and
+	// calls it back is refused on JavaScript's side (refuseInLockedHook).
+	o.ReadCallbacksGuarded = true
 	shared := &ctrlShared{now: math.NaN()}
 	changes := &shared.changes
 	// Called with the controller's lock held: a store to memory, no call

@@ -21,3 +21,7 @@ func ReappliedElems(c *Controller) int {
 	defer c.mu.Unlock()
 	return c.reappliedElems
 }
+
+// GuardsReads reports whether c's reads tell it when they run caller code
+// (see ErrReadCallback), which Options.ReadCallbacksGuarded turns off.
+func GuardsReads(c *Controller) bool { return c.st.OnCallerCode != nil }

@@ -394,7 +394,11 @@ func TestInferredCollection(t *testing.T) {
 	clk := newClock()
 	c := controller.New(controller.Options{Now: clk.Now})
 	company := portfolioCompany("Company", "portfolio")
-	coll := &schema.Collection{Of: schema.ArrayOf(company), ArgsKey: func(value.Value, value.Value) (value.Value, error) { return value.Obj(), nil }}
+	argsKeys := 0
+	coll := &schema.Collection{Of: schema.ArrayOf(company), ArgsKey: func(value.Value, value.Value) (value.Value, error) {
+		argsKeys++
+		return value.Obj(), nil
+	}}
 	list := &funcEndpoint{name: "companies", spec: endpoint.Spec{Name: "companies", Schema: coll, DataExpiryLength: listExpiry},
 		fetch: func(context.Context, value.Value, any) (value.Value, error) {
 			return obj(`[{"id":"1","name":"one","pct":0.5}]`), nil
@@ -402,6 +406,11 @@ func TestInferredCollection(t *testing.T) {
 	onA, onB := obj(`{"portfolio":"A"}`), obj(`{"portfolio":"B"}`)
 	_, err := c.Suspense(ctx, list, onA)
 	require.NoError(t, err)
+	argsKeys = 0
+	for range 3 {
+		require.Equal(t, endpoint.Valid, c.GetResponse(list, onA).ExpiryStatus)
+	}
+	assert.Zero(t, argsKeys, "a stored result is read without working out what to infer")
 
 	v, err := c.Suspense(ctx, list, onB)
 	require.NoError(t, err)

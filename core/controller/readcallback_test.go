@@ -73,3 +73,10 @@ func TestReadCallbackCallingTheControllerPanics(t *testing.T) {
 		})
 	}
 }
+
+// ReadCallbacksGuarded (the JavaScript bridge, which refuses such calls
+// itself) spares reads the check and its stack trace.
+func TestReadCallbacksGuardedSkipsTheCheck(t *testing.T) {
+	assert.True(t, controller.GuardsReads(controller.New(controller.Options{})))
+	assert.False(t, controller.GuardsReads(controller.New(controller.Options{ReadCallbacksGuarded: true})))
+}
